@@ -1,0 +1,97 @@
+/* backend.h: what the lowerings and drivers share inside libilpm.
+ *
+ * The CNF lowering (cnf.c) turns model constraints into clauses in an
+ * ilpm_cnf; the SAT driver (sat.c) feeds those clauses to CaDiCaL.  The
+ * GLPK lowering and driver live in glpk.c.  solver.c puts both behind the
+ * public ilpm_solver handle.  Only glpk.c includes glpk.h and only sat.c
+ * includes ccadical.h.
+ */
+#ifndef ILPM_BACKEND_H
+#define ILPM_BACKEND_H
+
+#include "ilpm.h"
+
+#include <stdio.h>
+
+/* ------------------------------------------------------------------ */
+/* CNF: clauses in one flat array, each ended by 0.                     */
+
+typedef struct ilpm_cnf {
+    int nvars;       /* highest variable id: model vars then aux vars */
+    int model_vars;  /* ids 1..model_vars are the model's variables   */
+    int *lits;       /* clauses, each terminated by 0                 */
+    size_t nlits, cap;
+    int64_t nclauses;
+    /* Per-group sizes; cur_group receives what is added now (-1: none). */
+    ilpm_group_stats *groups;
+    int ngroups;
+    int cur_group;
+    /* Every clause added gets the negation of each guard literal, so the
+     * clauses bind only when all guards are true (conditional
+     * constraints and objective bounds under assumptions). */
+    int guards[4];
+    int nguards;
+    ilpm_amo_enc amo;
+    ilpm_card_enc card;
+    int64_t max_pb_nodes;
+} ilpm_cnf;
+
+/* Prepares an empty CNF over the model's variables (no clauses yet). */
+int ilpm_cnf_init(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
+                  ilpm_err *err);
+void ilpm_cnf_release(ilpm_cnf *c);
+/* A fresh auxiliary variable, counted in the current group. */
+int ilpm_cnf_new_var(ilpm_cnf *c);
+/* Appends a clause (plus the guards); counted in the current group. */
+int ilpm_cnf_add(ilpm_cnf *c, const int *lits, int n);
+/* Lowers one constraint with the encodings selected in c. */
+int ilpm_cnf_encode(ilpm_cnf *c, const ilpm_con *con, ilpm_err *err);
+/* Lowers the whole model (all constraints, no objective). */
+int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m,
+                        const ilpm_options *o, ilpm_err *err);
+/* Writes DIMACS with a "c NAME VAR" line for every model variable. */
+int ilpm_cnf_write_dimacs(const ilpm_cnf *c, const ilpm_model *m, FILE *f,
+                          ilpm_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Back-end drivers behind ilpm_solver.                                 */
+
+typedef struct ilpm_driver ilpm_driver;
+
+typedef struct ilpm_driver_ops {
+    const char *name;
+    ilpm_driver *(*create)(const ilpm_model *m, const ilpm_options *o,
+                           ilpm_stats *stats, ilpm_err *err);
+    void (*destroy)(ilpm_driver *d);
+    /* Satisfaction (optimize = 0) or optimisation (optimize = 1) under
+     * assumptions; fills vals[1..nvars] when a solution is found and,
+     * when optimising, *obj. deadline is a monotonic time in seconds
+     * (ilpm_now), or 0 for none. */
+    ilpm_status (*solve)(ilpm_driver *d, const int *assume, int n,
+                         int optimize, double deadline, uint8_t *vals,
+                         int64_t *obj, ilpm_err *err);
+    /* Adds a permanent constraint (no-good cuts for enumeration). */
+    int (*add)(ilpm_driver *d, const ilpm_con *con, ilpm_err *err);
+} ilpm_driver_ops;
+
+extern const ilpm_driver_ops ilpm_glpk_ops;
+extern const ilpm_driver_ops ilpm_sat_ops;
+
+/* Fills the GLPK side of stats (rows, nonzeros per group) without
+ * solving. */
+int ilpm_glpk_stats(const ilpm_model *m, const ilpm_options *o,
+                    ilpm_stats *stats, ilpm_err *err);
+/* Writes LP or MPS through GLPK's own writers. */
+int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o,
+                    ilpm_format f, const char *path, ilpm_err *err);
+/* Writes OPB (linear pseudo-Boolean, PB competition format). */
+int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err);
+
+/* Allocates stats->groups for the model's groups, zeroed, and fills
+ * vars and per-group cons. */
+int ilpm_stats_prepare(const ilpm_model *m, ilpm_stats *s, ilpm_err *err);
+
+/* Monotonic clock in seconds. */
+double ilpm_now(void);
+
+#endif

@@ -1,0 +1,263 @@
+/* ilpm.h: the public interface of libilpm.
+ *
+ * A model is a set of 0/1 variables in named families plus constraints that
+ * keep their kind and group.  The same model is solved as an ILP by GLPK or
+ * as CNF by CaDiCaL, or exported as LP, MPS, DIMACS or OPB.  Every fallible
+ * function returns 0 (or a valid id) on success and fills a caller-owned
+ * ilpm_err on failure; nothing here prints or exits.
+ */
+#ifndef ILPM_H
+#define ILPM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ILPM_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                               */
+
+typedef struct ilpm_err {
+    char msg[512];
+} ilpm_err;
+
+/* Formats a message into err (if err is not NULL) and returns -1. */
+int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ------------------------------------------------------------------ */
+/* Models                                                               */
+
+typedef struct ilpm_model ilpm_model;
+
+typedef enum ilpm_cmp { ILPM_LE, ILPM_GE, ILPM_EQ } ilpm_cmp;
+
+typedef enum ilpm_kind {
+    ILPM_CLAUSE,  /* at least one literal true                       */
+    ILPM_ALO,     /* at least one: the same as a clause, kept apart  */
+    ILPM_AMO,     /* at most one literal true                        */
+    ILPM_EXO,     /* exactly one literal true                        */
+    ILPM_IMPL,    /* a -> b (b may be negative)                      */
+    ILPM_CARD,    /* sum of literals cmp k                           */
+    ILPM_CCARD,   /* cond -> (sum of literals cmp k)                 */
+    ILPM_LINEAR,  /* sum a_i * l_i cmp b, integer a_i                */
+    ILPM_KIND_COUNT
+} ilpm_kind;
+
+typedef enum ilpm_sense { ILPM_NONE, ILPM_MINIMIZE, ILPM_MAXIMIZE } ilpm_sense;
+
+#define ILPM_MAX_DIMS 4
+/* Families flagged ILPM_FAM_AUX are part of the model but not of the
+ * puzzle's answer: counting and enumeration project them away. */
+#define ILPM_FAM_AUX 1u
+
+ilpm_model *ilpm_model_new(void);
+void ilpm_model_free(ilpm_model *m);
+
+/* Declares a family of variables with ndims (1..4) inclusive ranges
+ * lo[d]..hi[d].  Returns the family id (>= 0) or -1. */
+int ilpm_model_family(ilpm_model *m, const char *name, int ndims,
+                      const int *lo, const int *hi, unsigned flags,
+                      ilpm_err *err);
+/* Family id by name, or -1. */
+int ilpm_model_family_find(const ilpm_model *m, const char *name);
+/* Variable id (1-based, DIMACS) of a family member, or 0 if an index is
+ * out of its range.  Unused trailing indices are ignored. */
+int ilpm_model_var(const ilpm_model *m, int fam, int i0, int i1, int i2,
+                   int i3);
+/* The same, but an out-of-range index is an error naming the family. */
+int ilpm_model_var_checked(const ilpm_model *m, int fam, const int *idx,
+                           ilpm_err *err);
+int ilpm_model_nvars(const ilpm_model *m);
+int ilpm_model_nfamilies(const ilpm_model *m);
+const char *ilpm_model_family_name(const ilpm_model *m, int fam);
+/* Writes the name of variable v ("X[1,2,3]") into buf; returns buf. */
+const char *ilpm_model_var_name(const ilpm_model *m, int v, char *buf,
+                                size_t size);
+/* 1 if variable v belongs to an ILPM_FAM_AUX family. */
+int ilpm_model_var_is_aux(const ilpm_model *m, int v);
+
+/* Subsequent constraints belong to the named group (created on first
+ * use).  Returns the group id or -1. */
+int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err);
+int ilpm_model_ngroups(const ilpm_model *m);
+const char *ilpm_model_group_name(const ilpm_model *m, int g);
+
+/* Literals: +v is x_v, -v is (1 - x_v).  Each returns 0 or -1. */
+int ilpm_add_clause(ilpm_model *m, const int *lits, int n, ilpm_err *err);
+int ilpm_add_alo(ilpm_model *m, const int *lits, int n, ilpm_err *err);
+int ilpm_add_amo(ilpm_model *m, const int *lits, int n, ilpm_err *err);
+int ilpm_add_exo(ilpm_model *m, const int *lits, int n, ilpm_err *err);
+int ilpm_add_impl(ilpm_model *m, int a, int b, ilpm_err *err);
+int ilpm_add_card(ilpm_model *m, const int *lits, int n, ilpm_cmp cmp,
+                  int64_t k, ilpm_err *err);
+int ilpm_add_ccard(ilpm_model *m, int cond, const int *lits, int n,
+                   ilpm_cmp cmp, int64_t k, ilpm_err *err);
+int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits,
+                    int n, ilpm_cmp cmp, int64_t rhs, ilpm_err *err);
+/* Sets (replaces) the objective: sense over sum coefs[i] * lits[i]. */
+int ilpm_model_objective(ilpm_model *m, ilpm_sense sense,
+                         const int64_t *coefs, const int *lits, int n,
+                         ilpm_err *err);
+
+/* Read access, used by the lowerings and the exporters. */
+typedef struct ilpm_con {
+    ilpm_kind kind;
+    ilpm_cmp cmp;
+    int group;
+    int cond;             /* ILPM_CCARD: the condition literal; else 0 */
+    int n;                /* number of literals                        */
+    const int *lits;      /* n literals                                */
+    const int64_t *coefs; /* n coefficients (all 1 unless LINEAR)      */
+    int64_t rhs;          /* k or b; 1 for clause/alo/amo/exo; 0 impl  */
+} ilpm_con;
+
+size_t ilpm_model_ncons(const ilpm_model *m);
+void ilpm_model_con(const ilpm_model *m, size_t i, ilpm_con *out);
+ilpm_sense ilpm_model_objective_get(const ilpm_model *m, int *n,
+                                    const int **lits,
+                                    const int64_t **coefs);
+/* Value of the objective under a 0/1 assignment vals[1..nvars]. */
+int64_t ilpm_model_objective_value(const ilpm_model *m,
+                                   const uint8_t *vals);
+/* 1 if vals[1..nvars] satisfies every constraint (a self-check of the
+ * lowerings; puzzles verify with their own rules). */
+int ilpm_model_check(const ilpm_model *m, const uint8_t *vals, size_t *bad);
+const char *ilpm_kind_name(ilpm_kind k);
+
+/* ------------------------------------------------------------------ */
+/* Options and back ends                                                */
+
+typedef enum ilpm_backend { ILPM_BACKEND_ILP, ILPM_BACKEND_SAT } ilpm_backend;
+typedef enum ilpm_amo_enc {
+    ILPM_AMO_AUTO,     /* pairwise up to 6 literals, else sequential   */
+    ILPM_AMO_PAIRWISE, /* the seed reports' encoding                   */
+    ILPM_AMO_SEQ,      /* Sinz's sequential counter (ladder)           */
+    ILPM_AMO_PRODUCT   /* Chen's 2-product encoding                    */
+} ilpm_amo_enc;
+typedef enum ilpm_card_enc {
+    ILPM_CARD_SEQ,      /* Sinz's sequential counter                    */
+    ILPM_CARD_TOTALIZER /* Bailleux and Boufkhad's totalizer           */
+} ilpm_card_enc;
+typedef enum ilpm_cuts { ILPM_CUTS_NONE, ILPM_CUTS_DEFAULT, ILPM_CUTS_ALL } ilpm_cuts;
+
+typedef struct ilpm_options {
+    ilpm_backend backend;
+    ilpm_amo_enc amo;
+    ilpm_card_enc card;
+    ilpm_cuts cuts;
+    int presolve;         /* GLPK MIP presolver, default on            */
+    double time_limit;    /* seconds, <= 0 for none                    */
+    int verbose;          /* solver messages on stderr                 */
+    int64_t max_pb_nodes; /* PB encoding bound (nodes per constraint)  */
+    /* Polled by both back ends; a non-zero value stops the search. */
+    volatile int *stop_flag;
+} ilpm_options;
+
+void ilpm_options_init(ilpm_options *o);
+const char *ilpm_backend_name(ilpm_backend b);
+const char *ilpm_amo_name(ilpm_amo_enc e);
+const char *ilpm_card_name(ilpm_card_enc e);
+const char *ilpm_cuts_name(ilpm_cuts c);
+/* Name -> enum; return -1 for an unknown name. */
+int ilpm_backend_parse(const char *s);
+int ilpm_amo_parse(const char *s);
+int ilpm_card_parse(const char *s);
+int ilpm_cuts_parse(const char *s);
+
+/* Sizes of one formulation, overall and per group. */
+typedef struct ilpm_group_stats {
+    int64_t cons;    /* model constraints in the group         */
+    int64_t rows;    /* ILP rows                                */
+    int64_t nonzeros;
+    int64_t clauses; /* CNF clauses                             */
+    int64_t literals;
+    int64_t aux_vars; /* CNF auxiliary variables                */
+} ilpm_group_stats;
+
+typedef struct ilpm_stats {
+    int64_t vars;     /* model variables                         */
+    int64_t aux_vars; /* model vars in AUX families + CNF aux vars */
+    int64_t rows, nonzeros;
+    int64_t clauses, literals;
+    int ngroups;
+    ilpm_group_stats *groups; /* ngroups entries, owned by the stats */
+} ilpm_stats;
+
+void ilpm_stats_free(ilpm_stats *s);
+
+/* Sizes of both lowerings of m under o, without solving. */
+int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,
+                     ilpm_stats *out, ilpm_err *err);
+
+typedef enum ilpm_status {
+    ILPM_SOLVED,   /* a solution (satisfaction)                     */
+    ILPM_OPTIMAL,  /* an optimal solution, proven                   */
+    ILPM_FEASIBLE, /* a solution, optimality not proven (limit hit) */
+    ILPM_UNSAT,    /* no solution exists                            */
+    ILPM_TIMEOUT,  /* limit hit with no solution                    */
+    ILPM_STOPPED,  /* stopped through stop_flag                     */
+    ILPM_ERROR
+} ilpm_status;
+
+const char *ilpm_status_name(ilpm_status s);
+
+/* A solver holds one lowered model and may be called many times: with
+ * assumptions (literals held true for one call only), after blocking the
+ * last solution, or after bounding the objective. */
+typedef struct ilpm_solver ilpm_solver;
+
+ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
+                             ilpm_err *err);
+void ilpm_solver_free(ilpm_solver *s);
+/* Satisfaction: finds any solution, ignoring the objective. */
+ilpm_status ilpm_solver_solve(ilpm_solver *s, const int *assume, int n,
+                              ilpm_err *err);
+/* Optimisation: GLPK's objective, or a bound tightened step by step on
+ * SAT.  ILPM_OPTIMAL when proven, ILPM_FEASIBLE when a limit hit first. */
+ilpm_status ilpm_solver_optimize(ilpm_solver *s, const int *assume, int n,
+                                 ilpm_err *err);
+/* Values of the last solution: vals[v] for v = 1..nvars. */
+const uint8_t *ilpm_solver_values(const ilpm_solver *s);
+int64_t ilpm_solver_objective(const ilpm_solver *s);
+/* Excludes the last solution, projected onto the non-aux variables. */
+int ilpm_solver_block(ilpm_solver *s, ilpm_err *err);
+/* Sizes of the lowered formulation (groups included). */
+const ilpm_stats *ilpm_solver_stats(const ilpm_solver *s);
+/* Resets the deadline used by the time limit to now + limit. */
+void ilpm_solver_set_time_limit(ilpm_solver *s, double seconds);
+
+/* Counts solutions projected onto the non-aux variables, up to limit
+ * (0 = no limit).  on_solution, if given, sees each one; returning
+ * non-zero from it stops the count with that value returned as an
+ * error.  Returns ILPM_SOLVED when the count is complete or the limit is
+ * reached, ILPM_TIMEOUT / ILPM_STOPPED with *count so far. */
+typedef int (*ilpm_solution_fn)(void *ctx, const uint8_t *vals);
+ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit,
+                              uint64_t *count, ilpm_solution_fn fn,
+                              void *ctx, ilpm_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Export                                                               */
+
+typedef enum ilpm_format {
+    ILPM_FMT_LP,   /* CPLEX LP, through GLPK's writer                 */
+    ILPM_FMT_MPS,  /* free MPS, through GLPK's writer                 */
+    ILPM_FMT_CNF,  /* DIMACS CNF with a "c NAME VAR" dictionary       */
+    ILPM_FMT_OPB   /* pseudo-Boolean (OPB), PB competition format     */
+} ilpm_format;
+
+int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
+                const char *path, ilpm_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

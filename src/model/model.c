@@ -1,0 +1,572 @@
+/* The constraint-builder layer: families of 0/1 variables, constraints that
+ * keep their kind and group, and an optional linear objective.  The model
+ * is solver-neutral; src/backend lowers it to GLPK rows or CNF clauses. */
+#include "ilpm.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GLPK computes in doubles: keep every row exactly representable. */
+#define COEF_MAX ((int64_t)1 << 40)
+#define SUM_MAX ((int64_t)1 << 52)
+#define NAME_MAX_LEN 64
+
+struct family {
+    char name[NAME_MAX_LEN];
+    int ndims;
+    int lo[ILPM_MAX_DIMS], hi[ILPM_MAX_DIMS];
+    int base; /* id of the first member, minus 1 */
+    int count;
+    unsigned flags;
+};
+
+struct con {
+    uint8_t kind, cmp;
+    int group;
+    int cond;
+    int n;
+    size_t off;      /* into lits                          */
+    int64_t coefoff; /* into coefs, or -1 for all-ones     */
+    int64_t rhs;
+};
+
+struct ilpm_model {
+    struct family *fams;
+    int nfams, capf;
+    int nvars;
+    char **groups;
+    int ngroups, capg, cur_group;
+    struct con *cons;
+    size_t ncons, capc;
+    int *lits;
+    size_t nlits, capl;
+    int64_t *coefs;
+    size_t ncoefs, capco;
+    int64_t *ones; /* n ones, for the coefs of unweighted kinds */
+    int nones;
+    ilpm_sense sense;
+    int *olits;
+    int64_t *ocoefs;
+    int on;
+};
+
+int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 16;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / elem)
+            return -1;
+        c *= 2;
+    }
+    void *q = realloc(*p, c * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+ilpm_model *ilpm_model_new(void)
+{
+    ilpm_model *m = calloc(1, sizeof *m);
+    if (m)
+        m->cur_group = -1;
+    return m;
+}
+
+void ilpm_model_free(ilpm_model *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->ngroups; i++)
+        free(m->groups[i]);
+    free(m->groups);
+    free(m->fams);
+    free(m->cons);
+    free(m->lits);
+    free(m->coefs);
+    free(m->ones);
+    free(m->olits);
+    free(m->ocoefs);
+    free(m);
+}
+
+static int valid_name(const char *s)
+{
+    if (!s || !*s || strlen(s) >= NAME_MAX_LEN)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
+int ilpm_model_family(ilpm_model *m, const char *name, int ndims,
+                      const int *lo, const int *hi, unsigned flags,
+                      ilpm_err *err)
+{
+    if (!valid_name(name))
+        return ilpm_err_set(err,
+                            "family name '%s' must be 1-63 letters, digits "
+                            "or '_'",
+                            name ? name : "(null)");
+    if (ilpm_model_family_find(m, name) >= 0)
+        return ilpm_err_set(err, "family '%s' is declared twice", name);
+    if (ndims < 1 || ndims > ILPM_MAX_DIMS)
+        return ilpm_err_set(err, "family '%s': %d dimensions (1 to %d)",
+                            name, ndims, ILPM_MAX_DIMS);
+    int64_t count = 1;
+    for (int d = 0; d < ndims; d++) {
+        if (hi[d] < lo[d])
+            return ilpm_err_set(err,
+                                "family '%s': empty range %d..%d in "
+                                "dimension %d",
+                                name, lo[d], hi[d], d + 1);
+        count *= (int64_t)hi[d] - lo[d] + 1;
+        if (count > INT32_MAX / 2 - m->nvars)
+            return ilpm_err_set(err,
+                                "family '%s' is too large: over %d "
+                                "variables",
+                                name, INT32_MAX / 2);
+    }
+    if (m->nfams == m->capf) {
+        int c = m->capf ? 2 * m->capf : 8;
+        struct family *f = realloc(m->fams, (size_t)c * sizeof *f);
+        if (!f)
+            return ilpm_err_set(err, "out of memory");
+        m->fams = f;
+        m->capf = c;
+    }
+    struct family *f = &m->fams[m->nfams];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->ndims = ndims;
+    for (int d = 0; d < ndims; d++) {
+        f->lo[d] = lo[d];
+        f->hi[d] = hi[d];
+    }
+    f->base = m->nvars;
+    f->count = (int)count;
+    f->flags = flags;
+    m->nvars += (int)count;
+    return m->nfams++;
+}
+
+int ilpm_model_family_find(const ilpm_model *m, const char *name)
+{
+    for (int i = 0; i < m->nfams; i++)
+        if (strcmp(m->fams[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int family_var(const struct family *f, const int *idx)
+{
+    int off = 0;
+    for (int d = 0; d < f->ndims; d++) {
+        if (idx[d] < f->lo[d] || idx[d] > f->hi[d])
+            return 0;
+        off = off * (f->hi[d] - f->lo[d] + 1) + (idx[d] - f->lo[d]);
+    }
+    return f->base + off + 1;
+}
+
+int ilpm_model_var(const ilpm_model *m, int fam, int i0, int i1, int i2,
+                   int i3)
+{
+    if (fam < 0 || fam >= m->nfams)
+        return 0;
+    int idx[ILPM_MAX_DIMS] = {i0, i1, i2, i3};
+    return family_var(&m->fams[fam], idx);
+}
+
+int ilpm_model_var_checked(const ilpm_model *m, int fam, const int *idx,
+                           ilpm_err *err)
+{
+    if (fam < 0 || fam >= m->nfams)
+        return ilpm_err_set(err, "no family with id %d", fam), 0;
+    const struct family *f = &m->fams[fam];
+    for (int d = 0; d < f->ndims; d++)
+        if (idx[d] < f->lo[d] || idx[d] > f->hi[d]) {
+            ilpm_err_set(err,
+                         "%s: index %d of dimension %d is outside %d..%d",
+                         f->name, idx[d], d + 1, f->lo[d], f->hi[d]);
+            return 0;
+        }
+    return family_var(f, idx);
+}
+
+int ilpm_model_nvars(const ilpm_model *m) { return m->nvars; }
+int ilpm_model_nfamilies(const ilpm_model *m) { return m->nfams; }
+
+const char *ilpm_model_family_name(const ilpm_model *m, int fam)
+{
+    return fam >= 0 && fam < m->nfams ? m->fams[fam].name : NULL;
+}
+
+static const struct family *family_of(const ilpm_model *m, int v)
+{
+    /* Families are contiguous and in order: binary search on base. */
+    int lo = 0, hi = m->nfams - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        const struct family *f = &m->fams[mid];
+        if (v <= f->base)
+            hi = mid - 1;
+        else if (v > f->base + f->count)
+            lo = mid + 1;
+        else
+            return f;
+    }
+    return NULL;
+}
+
+const char *ilpm_model_var_name(const ilpm_model *m, int v, char *buf,
+                                size_t size)
+{
+    const struct family *f = family_of(m, v);
+    if (!f) {
+        snprintf(buf, size, "x%d", v);
+        return buf;
+    }
+    int idx[ILPM_MAX_DIMS];
+    int off = v - f->base - 1;
+    for (int d = f->ndims - 1; d >= 0; d--) {
+        int span = f->hi[d] - f->lo[d] + 1;
+        idx[d] = f->lo[d] + off % span;
+        off /= span;
+    }
+    size_t len = (size_t)snprintf(buf, size, "%s[", f->name);
+    for (int d = 0; d < f->ndims && len < size; d++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%d",
+                                d ? "," : "", idx[d]);
+    if (len < size)
+        snprintf(buf + len, size - len, "]");
+    return buf;
+}
+
+int ilpm_model_var_is_aux(const ilpm_model *m, int v)
+{
+    const struct family *f = family_of(m, v);
+    return f && (f->flags & ILPM_FAM_AUX);
+}
+
+int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err)
+{
+    if (!valid_name(name))
+        return ilpm_err_set(err,
+                            "group name '%s' must be 1-63 letters, digits "
+                            "or '_'",
+                            name ? name : "(null)");
+    for (int i = 0; i < m->ngroups; i++)
+        if (strcmp(m->groups[i], name) == 0)
+            return m->cur_group = i;
+    if (m->ngroups == m->capg) {
+        int c = m->capg ? 2 * m->capg : 8;
+        char **g = realloc(m->groups, (size_t)c * sizeof *g);
+        if (!g)
+            return ilpm_err_set(err, "out of memory");
+        m->groups = g;
+        m->capg = c;
+    }
+    m->groups[m->ngroups] = strdup(name);
+    if (!m->groups[m->ngroups])
+        return ilpm_err_set(err, "out of memory");
+    return m->cur_group = m->ngroups++;
+}
+
+int ilpm_model_ngroups(const ilpm_model *m) { return m->ngroups; }
+
+const char *ilpm_model_group_name(const ilpm_model *m, int g)
+{
+    return g >= 0 && g < m->ngroups ? m->groups[g] : NULL;
+}
+
+static int check_lits(const ilpm_model *m, const int *lits, int n,
+                      ilpm_err *err)
+{
+    for (int i = 0; i < n; i++)
+        if (lits[i] == 0 || lits[i] == INT32_MIN ||
+            abs(lits[i]) > m->nvars)
+            return ilpm_err_set(err,
+                                "literal %d is not a variable of the model "
+                                "(1..%d)",
+                                lits[i], m->nvars);
+    return 0;
+}
+
+static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
+               const int *lits, const int64_t *coefs, int n, int64_t rhs,
+               ilpm_err *err)
+{
+    if (n <= 0 || !lits)
+        return ilpm_err_set(err, "empty %s constraint", ilpm_kind_name(kind));
+    if (check_lits(m, lits, n, err) != 0)
+        return -1;
+    if (cond && check_lits(m, &cond, 1, err) != 0)
+        return -1;
+    if (rhs > SUM_MAX || rhs < -SUM_MAX)
+        return ilpm_err_set(err,
+                            "%s constraint: right-hand side %" PRId64
+                            " is beyond +-2^52",
+                            ilpm_kind_name(kind), rhs);
+    if (coefs) {
+        int64_t sum = 0;
+        for (int i = 0; i < n; i++) {
+            if (coefs[i] > COEF_MAX || coefs[i] < -COEF_MAX)
+                return ilpm_err_set(err,
+                                    "coefficient %" PRId64
+                                    " overflows (beyond +-2^40)",
+                                    coefs[i]);
+            sum += coefs[i] < 0 ? -coefs[i] : coefs[i];
+            if (sum > SUM_MAX)
+                return ilpm_err_set(err,
+                                    "coefficients of a %d-term constraint "
+                                    "add up beyond 2^52",
+                                    n);
+        }
+    }
+    if (m->cur_group < 0 && ilpm_model_group(m, "default", err) < 0)
+        return -1;
+    if (grow((void **)&m->cons, &m->capc, m->ncons + 1, sizeof *m->cons) ||
+        grow((void **)&m->lits, &m->capl, m->nlits + (size_t)n,
+             sizeof *m->lits) ||
+        (coefs && grow((void **)&m->coefs, &m->capco,
+                       m->ncoefs + (size_t)n, sizeof *m->coefs)))
+        return ilpm_err_set(err, "out of memory adding a constraint");
+    if (n > m->nones) {
+        int64_t *o = realloc(m->ones, (size_t)n * sizeof *o);
+        if (!o)
+            return ilpm_err_set(err, "out of memory");
+        for (int i = m->nones; i < n; i++)
+            o[i] = 1;
+        m->ones = o;
+        m->nones = n;
+    }
+    struct con *c = &m->cons[m->ncons++];
+    c->kind = (uint8_t)kind;
+    c->cmp = (uint8_t)cmp;
+    c->group = m->cur_group;
+    c->cond = cond;
+    c->n = n;
+    c->off = m->nlits;
+    c->rhs = rhs;
+    memcpy(m->lits + m->nlits, lits, (size_t)n * sizeof *lits);
+    m->nlits += (size_t)n;
+    if (coefs) {
+        c->coefoff = (int64_t)m->ncoefs;
+        memcpy(m->coefs + m->ncoefs, coefs, (size_t)n * sizeof *coefs);
+        m->ncoefs += (size_t)n;
+    } else {
+        c->coefoff = -1;
+    }
+    return 0;
+}
+
+int ilpm_add_clause(ilpm_model *m, const int *lits, int n, ilpm_err *err)
+{
+    return add(m, ILPM_CLAUSE, ILPM_GE, 0, lits, NULL, n, 1, err);
+}
+
+int ilpm_add_alo(ilpm_model *m, const int *lits, int n, ilpm_err *err)
+{
+    return add(m, ILPM_ALO, ILPM_GE, 0, lits, NULL, n, 1, err);
+}
+
+int ilpm_add_amo(ilpm_model *m, const int *lits, int n, ilpm_err *err)
+{
+    return add(m, ILPM_AMO, ILPM_LE, 0, lits, NULL, n, 1, err);
+}
+
+int ilpm_add_exo(ilpm_model *m, const int *lits, int n, ilpm_err *err)
+{
+    return add(m, ILPM_EXO, ILPM_EQ, 0, lits, NULL, n, 1, err);
+}
+
+int ilpm_add_impl(ilpm_model *m, int a, int b, ilpm_err *err)
+{
+    int lits[2] = {a, b};
+    return add(m, ILPM_IMPL, ILPM_LE, 0, lits, NULL, 2, 0, err);
+}
+
+static int check_cmp(ilpm_cmp cmp, ilpm_err *err)
+{
+    if (cmp != ILPM_LE && cmp != ILPM_GE && cmp != ILPM_EQ)
+        return ilpm_err_set(err, "unknown comparison %d", (int)cmp);
+    return 0;
+}
+
+int ilpm_add_card(ilpm_model *m, const int *lits, int n, ilpm_cmp cmp,
+                  int64_t k, ilpm_err *err)
+{
+    if (check_cmp(cmp, err))
+        return -1;
+    return add(m, ILPM_CARD, cmp, 0, lits, NULL, n, k, err);
+}
+
+int ilpm_add_ccard(ilpm_model *m, int cond, const int *lits, int n,
+                   ilpm_cmp cmp, int64_t k, ilpm_err *err)
+{
+    if (check_cmp(cmp, err))
+        return -1;
+    if (cond == 0)
+        return ilpm_err_set(err, "conditional cardinality without a "
+                                 "condition literal");
+    return add(m, ILPM_CCARD, cmp, cond, lits, NULL, n, k, err);
+}
+
+int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits,
+                    int n, ilpm_cmp cmp, int64_t rhs, ilpm_err *err)
+{
+    if (check_cmp(cmp, err))
+        return -1;
+    if (!coefs)
+        return ilpm_err_set(err, "linear constraint without coefficients");
+    return add(m, ILPM_LINEAR, cmp, 0, lits, coefs, n, rhs, err);
+}
+
+int ilpm_model_objective(ilpm_model *m, ilpm_sense sense,
+                         const int64_t *coefs, const int *lits, int n,
+                         ilpm_err *err)
+{
+    if (sense != ILPM_MINIMIZE && sense != ILPM_MAXIMIZE) {
+        m->sense = ILPM_NONE;
+        m->on = 0;
+        return 0;
+    }
+    if (n <= 0)
+        return ilpm_err_set(err, "empty objective");
+    if (check_lits(m, lits, n, err) != 0)
+        return -1;
+    int64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t a = coefs ? coefs[i] : 1;
+        if (a > COEF_MAX || a < -COEF_MAX)
+            return ilpm_err_set(err,
+                                "objective coefficient %" PRId64
+                                " overflows (beyond +-2^40)",
+                                a);
+        sum += a < 0 ? -a : a;
+        if (sum > SUM_MAX)
+            return ilpm_err_set(err, "objective coefficients add up beyond "
+                                     "2^52");
+    }
+    int *l = malloc((size_t)n * sizeof *l);
+    int64_t *c = malloc((size_t)n * sizeof *c);
+    if (!l || !c) {
+        free(l);
+        free(c);
+        return ilpm_err_set(err, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        l[i] = lits[i];
+        c[i] = coefs ? coefs[i] : 1;
+    }
+    free(m->olits);
+    free(m->ocoefs);
+    m->olits = l;
+    m->ocoefs = c;
+    m->on = n;
+    m->sense = sense;
+    return 0;
+}
+
+size_t ilpm_model_ncons(const ilpm_model *m) { return m->ncons; }
+
+void ilpm_model_con(const ilpm_model *m, size_t i, ilpm_con *out)
+{
+    const struct con *c = &m->cons[i];
+    out->kind = (ilpm_kind)c->kind;
+    out->cmp = (ilpm_cmp)c->cmp;
+    out->group = c->group;
+    out->cond = c->cond;
+    out->n = c->n;
+    out->lits = m->lits + c->off;
+    out->coefs = c->coefoff >= 0 ? m->coefs + c->coefoff : m->ones;
+    out->rhs = c->rhs;
+}
+
+ilpm_sense ilpm_model_objective_get(const ilpm_model *m, int *n,
+                                    const int **lits, const int64_t **coefs)
+{
+    if (n)
+        *n = m->on;
+    if (lits)
+        *lits = m->olits;
+    if (coefs)
+        *coefs = m->ocoefs;
+    return m->sense;
+}
+
+static int lit_val(const uint8_t *vals, int l)
+{
+    return l > 0 ? vals[l] != 0 : vals[-l] == 0;
+}
+
+int64_t ilpm_model_objective_value(const ilpm_model *m, const uint8_t *vals)
+{
+    int64_t s = 0;
+    for (int i = 0; i < m->on; i++)
+        s += m->ocoefs[i] * lit_val(vals, m->olits[i]);
+    return s;
+}
+
+static int cmp_holds(int64_t lhs, ilpm_cmp cmp, int64_t rhs)
+{
+    return cmp == ILPM_LE ? lhs <= rhs : cmp == ILPM_GE ? lhs >= rhs
+                                                        : lhs == rhs;
+}
+
+int ilpm_model_check(const ilpm_model *m, const uint8_t *vals, size_t *bad)
+{
+    for (size_t i = 0; i < m->ncons; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        int64_t s = 0;
+        for (int j = 0; j < c.n; j++)
+            s += c.coefs[j] * lit_val(vals, c.lits[j]);
+        int ok;
+        switch (c.kind) {
+        case ILPM_IMPL:
+            ok = !lit_val(vals, c.lits[0]) || lit_val(vals, c.lits[1]);
+            break;
+        case ILPM_CCARD:
+            ok = !lit_val(vals, c.cond) || cmp_holds(s, c.cmp, c.rhs);
+            break;
+        default:
+            ok = cmp_holds(s, c.cmp, c.rhs);
+            break;
+        }
+        if (!ok) {
+            if (bad)
+                *bad = i;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+const char *ilpm_kind_name(ilpm_kind k)
+{
+    static const char *const names[] = {
+        "clause", "at-least-one", "at-most-one", "exactly-one",
+        "implication", "cardinality", "conditional cardinality", "linear"};
+    return (unsigned)k < ILPM_KIND_COUNT ? names[k] : "unknown";
+}

@@ -1,0 +1,84 @@
+/* puzzle.h: the one descriptor each puzzle in models/ exposes.
+ *
+ * The run layer and the command line know puzzles only through this
+ * table: parse an instance, build its model, decode 0/1 values into the
+ * puzzle's own solution, verify that solution by the puzzle's rules (never
+ * by reading the model), and render it for people (text) and tools (JSON).
+ */
+#ifndef ILPM_PUZZLE_H
+#define ILPM_PUZZLE_H
+
+#include "ilpm.h"
+#include "util.h"
+
+/* A puzzle option, shown by `ilpm solve PUZZLE --help` and accepted on
+ * the command line.  arg is NULL for a flag ("--symmetry"), else the
+ * value's placeholder ("N"). */
+typedef struct ilpm_opt_spec {
+    const char *name; /* without the leading "--" */
+    const char *arg;
+    const char *help;
+} ilpm_opt_spec;
+
+typedef struct ilpm_puzzle {
+    const char *name;
+    const char *summary;
+    /* Puzzle options, ended by an entry with name NULL. */
+    const ilpm_opt_spec *opts;
+    /* Text for --help: input format(s), in a few lines. */
+    const char *input_help;
+
+    /* An instance from parameters alone (queens --n 8).  Returns 1 and
+     * sets *inst, 0 when the parameters describe no instance (a file is
+     * needed), -1 on a bad parameter.  NULL: always needs a file. */
+    int (*from_params)(const ilpm_params *p, void **inst, ilpm_err *err);
+    /* The next instance of a file.  Returns 1 and sets *inst, 0 at the
+     * end of input, -1 on a malformed instance with err holding
+     * "file:line:col: message"; after -1 the reader stands past the bad
+     * instance so that a batch can go on with the next. */
+    int (*parse)(ilpm_reader *rd, const ilpm_params *p, void **inst,
+                 ilpm_err *err);
+    void (*free_instance)(void *inst);
+    /* A short label for results and headings ("n=8", "L(2,4)"). */
+    void (*describe)(const void *inst, char *buf, size_t size);
+
+    /* Builds the model.  Puzzle options (formulation, --redundant ...)
+     * come from p; p also holds "verb", the command-line verb ("solve",
+     * "play", "count", "stats", "export", "compare", "batch").  A model
+     * with an objective is optimised by the run layer. */
+    int (*build)(const void *inst, const ilpm_params *p, ilpm_model *m,
+                 ilpm_err *err);
+    /* 0/1 values vals[1..nvars] -> the puzzle's own solution, or NULL
+     * with err set. */
+    void *(*decode)(const void *inst, const ilpm_params *p,
+                    const ilpm_model *m, const uint8_t *vals,
+                    ilpm_err *err);
+    /* Checks the solution against the puzzle's rules and the instance:
+     * 0 if valid, else -1 with the broken rule in why.  Shares no code
+     * with build. */
+    int (*verify)(const void *inst, const ilpm_params *p, const void *sol,
+                  ilpm_err *why);
+    /* Text for people, ending with a newline. */
+    void (*render)(const void *inst, const void *sol, ilpm_buf *out);
+    /* One JSON value (object, array or string) for tools. */
+    void (*render_json)(const void *inst, const void *sol, ilpm_buf *out);
+    void (*free_solution)(void *sol);
+
+    /* Optional: writes random instances in the puzzle's file format
+     * (`ilpm gen PUZZLE ...`).  NULL when the puzzle has no generator. */
+    int (*generate)(const ilpm_params *p, ilpm_buf *out, ilpm_err *err);
+    /* Optional: options of the generator, ended by name NULL. */
+    const ilpm_opt_spec *gen_opts;
+} ilpm_puzzle;
+
+/* Every puzzle, ended by NULL. */
+extern const ilpm_puzzle *const ilpm_puzzles[];
+const ilpm_puzzle *ilpm_puzzle_find(const char *name);
+
+extern const ilpm_puzzle ilpm_puzzle_queens;
+extern const ilpm_puzzle ilpm_puzzle_sudoku;
+extern const ilpm_puzzle ilpm_puzzle_langford;
+extern const ilpm_puzzle ilpm_puzzle_machiavelli;
+extern const ilpm_puzzle ilpm_puzzle_tetravex;
+
+#endif
