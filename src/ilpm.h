@@ -32,6 +32,9 @@ int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
 #endif
     ;
 
+/* Monotonic clock in seconds (for timings and deadlines). */
+double ilpm_now(void);
+
 /* ------------------------------------------------------------------ */
 /* Models                                                               */
 

@@ -91,7 +91,4 @@ int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err);
  * vars and per-group cons. */
 int ilpm_stats_prepare(const ilpm_model *m, ilpm_stats *s, ilpm_err *err);
 
-/* Monotonic clock in seconds. */
-double ilpm_now(void);
-
 #endif

@@ -1,0 +1,212 @@
+/* The SAT driver: the model's CNF fed to CaDiCaL in-process, kept alive
+ * for incremental calls.  Time limits and stop requests go through the
+ * terminate callback; optimisation tightens a bound on the objective
+ * step by step, each bound guarded by a fresh activation literal so the
+ * solver stays usable afterwards.  Only this file includes ccadical.h. */
+#include "backend.h"
+
+#include <ccadical.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ilpm_driver {
+    CCaDiCaL *s;
+    ilpm_cnf cnf;
+    const ilpm_model *m;
+    ilpm_options o;
+    double deadline;
+    int *assume; /* scratch: caller's assumptions plus one guard */
+    int cap_assume;
+};
+
+static int terminate_cb(void *state)
+{
+    struct ilpm_driver *d = state;
+    if (d->o.stop_flag && *d->o.stop_flag)
+        return 1;
+    return d->deadline > 0 && ilpm_now() >= d->deadline;
+}
+
+/* Hands the clauses added since the last call to CaDiCaL and drops them
+ * from the CNF buffer (the counts stay). */
+static void feed(struct ilpm_driver *d)
+{
+    const int *l = d->cnf.lits;
+    for (size_t i = 0; i < d->cnf.nlits; i++)
+        ccadical_add(d->s, l[i]);
+    d->cnf.nlits = 0;
+}
+
+static void sat_destroy(ilpm_driver *d)
+{
+    if (!d)
+        return;
+    if (d->s)
+        ccadical_release(d->s);
+    ilpm_cnf_release(&d->cnf);
+    free(d->assume);
+    free(d);
+}
+
+static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
+                               ilpm_stats *stats, ilpm_err *err)
+{
+    struct ilpm_driver *d = calloc(1, sizeof *d);
+    if (!d) {
+        ilpm_err_set(err, "out of memory creating the SAT driver");
+        return NULL;
+    }
+    d->m = m;
+    d->o = *o;
+    if (ilpm_cnf_from_model(&d->cnf, m, o, err) != 0 ||
+        ilpm_stats_prepare(m, stats, err) != 0) {
+        sat_destroy(d);
+        return NULL;
+    }
+    stats->clauses = d->cnf.nclauses;
+    stats->aux_vars += d->cnf.nvars - d->cnf.model_vars;
+    for (int g = 0; g < stats->ngroups && g < d->cnf.ngroups; g++) {
+        stats->groups[g].clauses = d->cnf.groups[g].clauses;
+        stats->groups[g].literals = d->cnf.groups[g].literals;
+        stats->groups[g].aux_vars = d->cnf.groups[g].aux_vars;
+        stats->literals += d->cnf.groups[g].literals;
+    }
+    d->s = ccadical_init();
+    if (!d->s) {
+        ilpm_err_set(err, "CaDiCaL could not be initialised");
+        sat_destroy(d);
+        return NULL;
+    }
+    if (o->verbose)
+        ccadical_set_option(d->s, "verbose", 1);
+    else
+        ccadical_set_option(d->s, "quiet", 1);
+    ccadical_set_terminate(d->s, d, terminate_cb);
+    feed(d);
+    return d;
+}
+
+static ilpm_status sat_call(struct ilpm_driver *d, const int *assume, int n,
+                            int guard)
+{
+    for (int i = 0; i < n; i++)
+        ccadical_assume(d->s, assume[i]);
+    if (guard)
+        ccadical_assume(d->s, guard);
+    int r = ccadical_solve(d->s);
+    if (r == 10)
+        return ILPM_SOLVED;
+    if (r == 20)
+        return ILPM_UNSAT;
+    if (d->o.stop_flag && *d->o.stop_flag)
+        return ILPM_STOPPED;
+    return ILPM_TIMEOUT;
+}
+
+static void read_vals(struct ilpm_driver *d, uint8_t *vals)
+{
+    for (int v = 1; v <= d->cnf.model_vars; v++)
+        vals[v] = ccadical_val(d->s, v) > 0;
+}
+
+/* Adds "objective >= bound" (in maximisation form) under a fresh guard
+ * literal, which it returns (0 on error). */
+static int add_bound(struct ilpm_driver *d, int n, const int *lits,
+                     const int64_t *coefs, int64_t bound, ilpm_err *err)
+{
+    int guard = ilpm_cnf_new_var(&d->cnf);
+    if (guard <= 0) {
+        ilpm_err_set(err, "out of variables for the objective bound");
+        return 0;
+    }
+    ilpm_con c = {ILPM_LINEAR, ILPM_GE, -1, 0, n, lits, coefs, bound};
+    int saved = d->cnf.cur_group;
+    d->cnf.cur_group = -1;
+    d->cnf.guards[0] = guard;
+    d->cnf.nguards = 1;
+    int rc = ilpm_cnf_encode(&d->cnf, &c, err);
+    d->cnf.nguards = 0;
+    d->cnf.cur_group = saved;
+    feed(d);
+    return rc == 0 ? guard : 0;
+}
+
+static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume,
+                                int n, uint8_t *vals, int64_t *obj,
+                                ilpm_err *err)
+{
+    int on;
+    const int *olits;
+    const int64_t *ocoefs;
+    ilpm_sense sense = ilpm_model_objective_get(d->m, &on, &olits, &ocoefs);
+    int64_t *c = malloc((size_t)on * sizeof *c);
+    if (!c) {
+        ilpm_err_set(err, "out of memory");
+        return ILPM_ERROR;
+    }
+    /* Work in maximisation form: minimising f is maximising -f. */
+    for (int i = 0; i < on; i++)
+        c[i] = sense == ILPM_MINIMIZE ? -ocoefs[i] : ocoefs[i];
+    ilpm_status st = sat_call(d, assume, n, 0);
+    int found = 0, guard = 0;
+    int64_t best = 0;
+    while (st == ILPM_SOLVED) {
+        found = 1;
+        read_vals(d, vals);
+        best = 0;
+        for (int i = 0; i < on; i++) {
+            int l = olits[i];
+            int t = l > 0 ? vals[l] : !vals[-l];
+            best += c[i] * t;
+        }
+        if (guard)
+            ccadical_add(d->s, -guard), ccadical_add(d->s, 0);
+        guard = add_bound(d, on, olits, c, best + 1, err);
+        if (!guard) {
+            st = ILPM_ERROR;
+            break;
+        }
+        st = sat_call(d, assume, n, guard);
+    }
+    /* Retire the last bound so later calls see the model unchanged. */
+    if (guard)
+        ccadical_add(d->s, -guard), ccadical_add(d->s, 0);
+    free(c);
+    if (!found)
+        return st;
+    *obj = sense == ILPM_MINIMIZE ? -best : best;
+    if (st == ILPM_UNSAT)
+        return ILPM_OPTIMAL;
+    if (st == ILPM_ERROR)
+        return ILPM_ERROR;
+    return ILPM_FEASIBLE;
+}
+
+static ilpm_status sat_solve(ilpm_driver *d, const int *assume, int n,
+                             int optimize, double deadline, uint8_t *vals,
+                             int64_t *obj, ilpm_err *err)
+{
+    d->deadline = deadline;
+    if (deadline > 0 && ilpm_now() >= deadline)
+        return ILPM_TIMEOUT;
+    if (optimize)
+        return sat_optimize(d, assume, n, vals, obj, err);
+    ilpm_status st = sat_call(d, assume, n, 0);
+    if (st == ILPM_SOLVED)
+        read_vals(d, vals);
+    return st;
+}
+
+static int sat_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
+{
+    int saved = d->cnf.cur_group;
+    d->cnf.cur_group = con->group < d->cnf.ngroups ? con->group : -1;
+    int rc = ilpm_cnf_encode(&d->cnf, con, err);
+    d->cnf.cur_group = saved;
+    feed(d);
+    return rc;
+}
+
+const ilpm_driver_ops ilpm_sat_ops = {
+    "sat", sat_create, sat_destroy, sat_solve, sat_add,
+};

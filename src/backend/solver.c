@@ -1,0 +1,288 @@
+/* The public solver handle: one lowered model behind either driver, plus
+ * what both back ends share: deadlines, counting by blocking the last
+ * solution (a clause on SAT, a no-good row on GLPK, built here once as a
+ * model constraint), model statistics and export. */
+#include "backend.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ilpm_solver {
+    const ilpm_model *m;
+    ilpm_options o;
+    const ilpm_driver_ops *ops;
+    ilpm_driver *d;
+    ilpm_stats stats;
+    uint8_t *vals;
+    int have_vals;
+    int64_t obj;
+    double deadline;
+    /* 1 when every non-aux variable sits in an all-positive exactly-one
+     * constraint over non-aux variables: then two solutions cannot have
+     * nested sets of true variables, and a no-good over the true
+     * variables alone blocks exactly one solution. */
+    int short_block;
+    int *block;
+    int64_t *block_coefs;
+};
+
+static int detect_short_block(const ilpm_model *m)
+{
+    int n = ilpm_model_nvars(m);
+    uint8_t *covered = calloc((size_t)n + 1, 1);
+    if (!covered)
+        return 0;
+    size_t nc = ilpm_model_ncons(m);
+    for (size_t i = 0; i < nc; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        if (c.kind != ILPM_EXO)
+            continue;
+        int ok = 1;
+        for (int j = 0; j < c.n && ok; j++)
+            ok = c.lits[j] > 0 && !ilpm_model_var_is_aux(m, c.lits[j]);
+        if (ok)
+            for (int j = 0; j < c.n; j++)
+                covered[c.lits[j]] = 1;
+    }
+    int all = 1;
+    for (int v = 1; v <= n && all; v++)
+        all = covered[v] || ilpm_model_var_is_aux(m, v);
+    free(covered);
+    return all;
+}
+
+ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
+                             ilpm_err *err)
+{
+    ilpm_solver *s = calloc(1, sizeof *s);
+    int n = ilpm_model_nvars(m);
+    if (!s || !(s->vals = calloc((size_t)n + 1, 1)) ||
+        !(s->block = malloc(((size_t)n + 1) * sizeof *s->block)) ||
+        !(s->block_coefs = malloc(((size_t)n + 1) * sizeof(int64_t)))) {
+        ilpm_solver_free(s);
+        ilpm_err_set(err, "out of memory creating the solver");
+        return NULL;
+    }
+    s->m = m;
+    if (o)
+        s->o = *o;
+    else
+        ilpm_options_init(&s->o);
+    s->ops = s->o.backend == ILPM_BACKEND_ILP ? &ilpm_glpk_ops : &ilpm_sat_ops;
+    ilpm_solver_set_time_limit(s, s->o.time_limit);
+    s->short_block = detect_short_block(m);
+    s->d = s->ops->create(m, &s->o, &s->stats, err);
+    if (!s->d) {
+        ilpm_solver_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void ilpm_solver_free(ilpm_solver *s)
+{
+    if (!s)
+        return;
+    if (s->d)
+        s->ops->destroy(s->d);
+    ilpm_stats_free(&s->stats);
+    free(s->vals);
+    free(s->block);
+    free(s->block_coefs);
+    free(s);
+}
+
+void ilpm_solver_set_time_limit(ilpm_solver *s, double seconds)
+{
+    s->o.time_limit = seconds;
+    s->deadline = seconds > 0 ? ilpm_now() + seconds : 0;
+}
+
+static ilpm_status run(ilpm_solver *s, const int *assume, int n,
+                       int optimize, ilpm_err *err)
+{
+    int nv = ilpm_model_nvars(s->m);
+    for (int i = 0; i < n; i++)
+        if (assume[i] == 0 || assume[i] < -nv || assume[i] > nv) {
+            ilpm_err_set(err, "assumption %d is not a model literal",
+                         assume[i]);
+            return ILPM_ERROR;
+        }
+    if (s->o.stop_flag && *s->o.stop_flag)
+        return ILPM_STOPPED;
+    ilpm_status st = s->ops->solve(s->d, assume, n, optimize, s->deadline,
+                                   s->vals, &s->obj, err);
+    s->have_vals = st == ILPM_SOLVED || st == ILPM_OPTIMAL ||
+                   st == ILPM_FEASIBLE;
+    if (s->have_vals)
+        s->obj = ilpm_model_objective_value(s->m, s->vals);
+    return st;
+}
+
+ilpm_status ilpm_solver_solve(ilpm_solver *s, const int *assume, int n,
+                              ilpm_err *err)
+{
+    return run(s, assume, n, 0, err);
+}
+
+ilpm_status ilpm_solver_optimize(ilpm_solver *s, const int *assume, int n,
+                                 ilpm_err *err)
+{
+    if (ilpm_model_objective_get(s->m, NULL, NULL, NULL) == ILPM_NONE)
+        return run(s, assume, n, 0, err);
+    return run(s, assume, n, 1, err);
+}
+
+const uint8_t *ilpm_solver_values(const ilpm_solver *s)
+{
+    return s->have_vals ? s->vals : NULL;
+}
+
+int64_t ilpm_solver_objective(const ilpm_solver *s) { return s->obj; }
+
+const ilpm_stats *ilpm_solver_stats(const ilpm_solver *s) { return &s->stats; }
+
+int ilpm_solver_block(ilpm_solver *s, ilpm_err *err)
+{
+    if (!s->have_vals)
+        return ilpm_err_set(err, "no solution to block");
+    int nv = ilpm_model_nvars(s->m), n = 0;
+    for (int v = 1; v <= nv; v++) {
+        if (ilpm_model_var_is_aux(s->m, v))
+            continue;
+        if (s->short_block) {
+            if (s->vals[v])
+                s->block[n++] = -v;
+        } else {
+            s->block[n++] = s->vals[v] ? -v : v;
+        }
+    }
+    if (n == 0) {
+        /* Nothing tells solutions apart: blocking the one there is blocks
+         * everything, which x_1 + (1 - x_1) <= 0 says. */
+        s->block[0] = 1;
+        s->block[1] = -1;
+        s->block_coefs[0] = s->block_coefs[1] = 1;
+        ilpm_con c = {ILPM_LINEAR, ILPM_LE, -1, 0, 2, s->block,
+                      s->block_coefs, 0};
+        s->have_vals = 0;
+        return s->ops->add(s->d, &c, err);
+    }
+    for (int i = 0; i < n; i++)
+        s->block_coefs[i] = 1;
+    ilpm_con c = {ILPM_CLAUSE, ILPM_GE, -1, 0, n, s->block, s->block_coefs,
+                  1};
+    s->have_vals = 0;
+    return s->ops->add(s->d, &c, err);
+}
+
+ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit,
+                              uint64_t *count, ilpm_solution_fn fn,
+                              void *ctx, ilpm_err *err)
+{
+    *count = 0;
+    for (;;) {
+        ilpm_status st = run(s, NULL, 0, 0, err);
+        if (st == ILPM_UNSAT)
+            return ILPM_SOLVED; /* the count is complete */
+        if (st != ILPM_SOLVED)
+            return st;
+        ++*count;
+        if (fn) {
+            int rc = fn(ctx, s->vals);
+            if (rc != 0)
+                return ILPM_ERROR;
+        }
+        if (limit && *count >= limit)
+            return ILPM_SOLVED;
+        if (ilpm_solver_block(s, err) != 0)
+            return ILPM_ERROR;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics and export without solving                                */
+
+int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,
+                     ilpm_stats *out, ilpm_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (ilpm_glpk_stats(m, o, out, err) != 0)
+        return -1;
+    ilpm_cnf c;
+    if (ilpm_cnf_from_model(&c, m, o, err) != 0) {
+        ilpm_cnf_release(&c);
+        ilpm_stats_free(out);
+        return -1;
+    }
+    out->clauses = c.nclauses;
+    out->aux_vars += c.nvars - c.model_vars;
+    out->literals = 0;
+    for (int g = 0; g < out->ngroups && g < c.ngroups; g++) {
+        out->groups[g].clauses = c.groups[g].clauses;
+        out->groups[g].literals = c.groups[g].literals;
+        out->groups[g].aux_vars = c.groups[g].aux_vars;
+        out->literals += c.groups[g].literals;
+    }
+    ilpm_cnf_release(&c);
+    return 0;
+}
+
+static int finish_tmp(FILE *f, const char *tmp, const char *path,
+                      ilpm_err *err)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0)
+        bad = 1;
+    if (bad) {
+        remove(tmp);
+        return ilpm_err_set(err, "%s: write failed: %s", path,
+                            strerror(errno));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return ilpm_err_set(err, "%s: cannot rename into place: %s", path,
+                            strerror(e));
+    }
+    return 0;
+}
+
+int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
+                const char *path, ilpm_err *err)
+{
+    if (f == ILPM_FMT_LP || f == ILPM_FMT_MPS)
+        return ilpm_glpk_write(m, o, f, path, err);
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return ilpm_err_set(err, "%s: path too long", path);
+    ilpm_cnf c;
+    int have_cnf = 0;
+    if (f == ILPM_FMT_CNF) {
+        if (ilpm_cnf_from_model(&c, m, o, err) != 0) {
+            ilpm_cnf_release(&c);
+            return -1;
+        }
+        have_cnf = 1;
+    }
+    FILE *fp = fopen(tmp, "w");
+    if (!fp) {
+        if (have_cnf)
+            ilpm_cnf_release(&c);
+        return ilpm_err_set(err, "%s: cannot create: %s", tmp,
+                            strerror(errno));
+    }
+    int rc = have_cnf ? ilpm_cnf_write_dimacs(&c, m, fp, err)
+                      : ilpm_opb_write(m, fp, err);
+    if (have_cnf)
+        ilpm_cnf_release(&c);
+    if (rc != 0) {
+        fclose(fp);
+        remove(tmp);
+        return -1;
+    }
+    return finish_tmp(fp, tmp, path, err);
+}

@@ -1,0 +1,376 @@
+/* One instance from puzzle to verified result record, and the record's
+ * three renderings (text, JSON line, CSV row).  Every solution a back end
+ * returns is decoded and checked by the puzzle's own verifier before it is
+ * reported. */
+#include "run.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ilpm_run_opts_init(ilpm_run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    ilpm_options_init(&o->solver);
+    o->render = 1;
+}
+
+void ilpm_result_init(ilpm_result *r) { memset(r, 0, sizeof *r); }
+
+void ilpm_result_free(ilpm_result *r)
+{
+    if (!r)
+        return;
+    ilpm_stats_free(&r->stats);
+    free(r->text);
+    free(r->json);
+    r->text = r->json = NULL;
+}
+
+static double ms_since(double t0) { return (ilpm_now() - t0) * 1000.0; }
+
+static void copy_stats(ilpm_result *r, const ilpm_stats *s)
+{
+    r->stats = *s;
+    r->stats.groups = NULL;
+    if (s->ngroups > 0) {
+        r->stats.groups = malloc((size_t)s->ngroups * sizeof *s->groups);
+        if (r->stats.groups)
+            memcpy(r->stats.groups, s->groups,
+                   (size_t)s->ngroups * sizeof *s->groups);
+        else
+            r->stats.ngroups = 0;
+    }
+    r->have_stats = 1;
+}
+
+struct check_ctx {
+    const ilpm_puzzle *pz;
+    const void *inst;
+    const ilpm_params *p;
+    const ilpm_model *m;
+    ilpm_result *res;
+    int render;
+    int failed;
+};
+
+/* Decodes and verifies one solution; renders it when asked and none has
+ * been rendered yet.  Returns 0 when the solution passes. */
+static int check_solution(void *vctx, const uint8_t *vals)
+{
+    struct check_ctx *c = vctx;
+    ilpm_err e = {{0}};
+    void *sol = c->pz->decode(c->inst, c->p, c->m, vals, &e);
+    if (!sol) {
+        snprintf(c->res->error, sizeof c->res->error, "decode: %.480s", e.msg);
+        c->failed = 1;
+        return -1;
+    }
+    if (c->pz->verify(c->inst, c->p, sol, &e) != 0) {
+        snprintf(c->res->error, sizeof c->res->error,
+                 "solution fails the rules: %.480s", e.msg);
+        c->failed = 1;
+        c->pz->free_solution(sol);
+        return -1;
+    }
+    if (c->render && !c->res->text) {
+        ilpm_buf b;
+        ilpm_buf_init(&b);
+        c->pz->render(c->inst, sol, &b);
+        c->res->text = ilpm_buf_take(&b);
+        c->pz->render_json(c->inst, sol, &b);
+        c->res->json = ilpm_buf_take(&b);
+    }
+    c->pz->free_solution(sol);
+    return 0;
+}
+
+int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
+                      const ilpm_params *p, const ilpm_run_opts *o,
+                      ilpm_result *res)
+{
+    ilpm_err err = {{0}};
+    snprintf(res->puzzle, sizeof res->puzzle, "%s", pz->name);
+    if (!res->instance[0])
+        pz->describe(inst, res->instance, sizeof res->instance);
+    res->backend = o->solver.backend;
+    res->status = ILPM_ERROR;
+    double t0 = ilpm_now();
+    ilpm_model *m = ilpm_model_new();
+    ilpm_solver *s = NULL;
+    if (!m) {
+        snprintf(res->error, sizeof res->error, "out of memory");
+        return -1;
+    }
+    if (pz->build(inst, p, m, &err) != 0) {
+        snprintf(res->error, sizeof res->error, "%s", err.msg);
+        res->build_ms = ms_since(t0);
+        ilpm_model_free(m);
+        return 0; /* a model the input cannot make is an input error */
+    }
+    s = ilpm_solver_new(m, &o->solver, &err);
+    res->build_ms = ms_since(t0);
+    if (!s) {
+        snprintf(res->error, sizeof res->error, "%s", err.msg);
+        ilpm_model_free(m);
+        return 0;
+    }
+    copy_stats(res, ilpm_solver_stats(s));
+    struct check_ctx ctx = {pz, inst, p, m, res, o->render, 0};
+    double t1 = ilpm_now();
+    ilpm_status st;
+    if (o->count) {
+        st = ilpm_solver_count(s, o->limit, &res->count, check_solution,
+                               &ctx, &err);
+        res->has_count = 1;
+        res->verified = !ctx.failed;
+        if (st == ILPM_SOLVED && res->count == 0)
+            st = ILPM_UNSAT;
+    } else {
+        int has_obj =
+            ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
+        st = has_obj ? ilpm_solver_optimize(s, NULL, 0, &err)
+                     : ilpm_solver_solve(s, NULL, 0, &err);
+        const uint8_t *vals = ilpm_solver_values(s);
+        if (vals) {
+            res->verified = check_solution(&ctx, vals) == 0;
+            if (has_obj) {
+                res->has_objective = 1;
+                res->objective = ilpm_solver_objective(s);
+            }
+        }
+    }
+    res->solve_ms = ms_since(t1);
+    if (st == ILPM_ERROR && !ctx.failed)
+        snprintf(res->error, sizeof res->error, "%s", err.msg);
+    if (ctx.failed)
+        st = ILPM_ERROR;
+    res->status = st;
+    ilpm_solver_free(s);
+    ilpm_model_free(m);
+    return st == ILPM_ERROR && ctx.failed ? -1 : 0;
+}
+
+int ilpm_result_exit_code(const ilpm_result *r)
+{
+    switch (r->status) {
+    case ILPM_SOLVED:
+    case ILPM_OPTIMAL:
+        return 0;
+    case ILPM_UNSAT:
+        return 10;
+    case ILPM_FEASIBLE:
+    case ILPM_TIMEOUT:
+        return 3;
+    case ILPM_STOPPED:
+        return 130;
+    default:
+        return 1;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                               */
+
+static int has_solution(const ilpm_result *r)
+{
+    return r->status == ILPM_SOLVED || r->status == ILPM_OPTIMAL ||
+           r->status == ILPM_FEASIBLE;
+}
+
+static void json_int_or_null(ilpm_buf *b, const char *key, int have,
+                             int64_t v)
+{
+    if (have)
+        ilpm_buf_printf(b, ",\"%s\":%" PRId64, key, v);
+    else
+        ilpm_buf_printf(b, ",\"%s\":null", key);
+}
+
+void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
+{
+    int ilp = r->backend == ILPM_BACKEND_ILP;
+    ilpm_buf_puts(b, "{\"puzzle\":");
+    ilpm_buf_json_str(b, r->puzzle);
+    ilpm_buf_puts(b, ",\"instance\":");
+    ilpm_buf_json_str(b, r->instance);
+    if (r->file[0]) {
+        ilpm_buf_puts(b, ",\"file\":");
+        ilpm_buf_json_str(b, r->file);
+        ilpm_buf_printf(b, ",\"index\":%ld", r->index);
+    }
+    ilpm_buf_printf(b, ",\"backend\":\"%s\",\"status\":\"%s\"",
+                    ilpm_backend_name(r->backend),
+                    ilpm_status_name(r->status));
+    ilpm_buf_printf(b, ",\"verified\":%s", r->verified ? "true" : "false");
+    if (r->has_count)
+        ilpm_buf_printf(b, ",\"count\":%" PRIu64, r->count);
+    if (r->has_objective)
+        ilpm_buf_printf(b, ",\"objective\":%" PRId64, r->objective);
+    ilpm_buf_printf(b, ",\"build_ms\":%.3f,\"solve_ms\":%.3f", r->build_ms,
+                    r->solve_ms);
+    const ilpm_stats *s = &r->stats;
+    json_int_or_null(b, "vars", r->have_stats, s->vars);
+    json_int_or_null(b, "aux_vars", r->have_stats, s->aux_vars);
+    json_int_or_null(b, "rows", r->have_stats && ilp, s->rows);
+    json_int_or_null(b, "nonzeros", r->have_stats && ilp, s->nonzeros);
+    json_int_or_null(b, "clauses", r->have_stats && !ilp, s->clauses);
+    ilpm_buf_puts(b, ",\"solution\":");
+    if (r->json && has_solution(r))
+        ilpm_buf_puts(b, r->json);
+    else
+        ilpm_buf_puts(b, "null");
+    if (r->status == ILPM_ERROR) {
+        ilpm_buf_puts(b, ",\"error\":");
+        ilpm_buf_json_str(b, r->error);
+    }
+    ilpm_buf_puts(b, "}\n");
+}
+
+static const char *const csv_fields =
+    "puzzle,instance,file,index,backend,status,verified,count,objective,"
+    "build_ms,solve_ms,vars,aux_vars,rows,nonzeros,clauses,solution,error";
+
+void ilpm_result_csv_header(ilpm_buf *out)
+{
+    ilpm_buf_puts(out, csv_fields);
+    ilpm_buf_putc(out, '\n');
+}
+
+/* RFC 4180: quote a field holding a comma, quote or line end. */
+static void csv_field(ilpm_buf *b, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        ilpm_buf_puts(b, s);
+        return;
+    }
+    ilpm_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            ilpm_buf_putc(b, '"');
+        ilpm_buf_putc(b, *s);
+    }
+    ilpm_buf_putc(b, '"');
+}
+
+static void csv_int(ilpm_buf *b, int have, int64_t v)
+{
+    if (have)
+        ilpm_buf_printf(b, ",%" PRId64, v);
+    else
+        ilpm_buf_putc(b, ',');
+}
+
+void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
+{
+    int ilp = r->backend == ILPM_BACKEND_ILP;
+    csv_field(b, r->puzzle);
+    ilpm_buf_putc(b, ',');
+    csv_field(b, r->instance);
+    ilpm_buf_putc(b, ',');
+    csv_field(b, r->file);
+    csv_int(b, r->file[0] != 0, r->index);
+    ilpm_buf_printf(b, ",%s,%s,%s", ilpm_backend_name(r->backend),
+                    ilpm_status_name(r->status),
+                    r->verified ? "true" : "false");
+    csv_int(b, r->has_count, (int64_t)r->count);
+    csv_int(b, r->has_objective, r->objective);
+    ilpm_buf_printf(b, ",%.3f,%.3f", r->build_ms, r->solve_ms);
+    const ilpm_stats *s = &r->stats;
+    csv_int(b, r->have_stats, s->vars);
+    csv_int(b, r->have_stats, s->aux_vars);
+    csv_int(b, r->have_stats && ilp, s->rows);
+    csv_int(b, r->have_stats && ilp, s->nonzeros);
+    csv_int(b, r->have_stats && !ilp, s->clauses);
+    ilpm_buf_putc(b, ',');
+    csv_field(b, r->json && has_solution(r) ? r->json : "");
+    ilpm_buf_putc(b, ',');
+    csv_field(b, r->status == ILPM_ERROR ? r->error : "");
+    ilpm_buf_putc(b, '\n');
+}
+
+void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
+{
+    ilpm_buf_printf(b, "%s %s (%s): %s", r->puzzle, r->instance,
+                    ilpm_backend_name(r->backend),
+                    ilpm_status_name(r->status));
+    if (has_solution(r) || r->has_count)
+        ilpm_buf_puts(b, r->verified ? ", verified" : ", NOT verified");
+    if (r->has_count)
+        ilpm_buf_printf(b, ", count %" PRIu64 "%s", r->count,
+                        r->status == ILPM_SOLVED ? "" : " so far");
+    if (r->has_objective)
+        ilpm_buf_printf(b, ", objective %" PRId64 "%s", r->objective,
+                        r->status == ILPM_OPTIMAL ? " (optimal)"
+                                                  : " (not proven optimal)");
+    ilpm_buf_printf(b, "; build %.1f ms, solve %.1f ms\n", r->build_ms,
+                    r->solve_ms);
+    if (r->status == ILPM_ERROR)
+        ilpm_buf_printf(b, "error: %s\n", r->error);
+    if (r->text && has_solution(r) && !r->has_count)
+        ilpm_buf_puts(b, r->text);
+}
+
+/* ------------------------------------------------------------------ */
+/* The stats verb                                                       */
+
+void ilpm_stats_text(const ilpm_model *m, const ilpm_stats *s,
+                     ilpm_buf *out)
+{
+    ilpm_buf_printf(out,
+                    "%-14s %9s | %9s %10s | %10s %11s %9s\n", "group",
+                    "cons", "ILP rows", "nonzeros", "clauses", "literals",
+                    "aux vars");
+    for (int g = 0; g < s->ngroups; g++) {
+        const ilpm_group_stats *x = &s->groups[g];
+        ilpm_buf_printf(out,
+                        "%-14s %9" PRId64 " | %9" PRId64 " %10" PRId64
+                        " | %10" PRId64 " %11" PRId64 " %9" PRId64 "\n",
+                        ilpm_model_group_name(m, g), x->cons, x->rows,
+                        x->nonzeros, x->clauses, x->literals, x->aux_vars);
+    }
+    int64_t cons = 0;
+    for (int g = 0; g < s->ngroups; g++)
+        cons += s->groups[g].cons;
+    ilpm_buf_printf(out,
+                    "%-14s %9" PRId64 " | %9" PRId64 " %10" PRId64
+                    " | %10" PRId64 " %11" PRId64 " %9" PRId64 "\n",
+                    "total", cons, s->rows, s->nonzeros, s->clauses,
+                    s->literals, s->aux_vars);
+    ilpm_buf_printf(out,
+                    "variables: %" PRId64 " (ILP columns); CNF variables: "
+                    "%" PRId64 "\n",
+                    s->vars, s->vars + s->aux_vars);
+}
+
+void ilpm_stats_json(const ilpm_model *m, const ilpm_stats *s,
+                     const char *puzzle, const char *instance,
+                     ilpm_buf *out)
+{
+    ilpm_buf_puts(out, "{\"puzzle\":");
+    ilpm_buf_json_str(out, puzzle);
+    ilpm_buf_puts(out, ",\"instance\":");
+    ilpm_buf_json_str(out, instance);
+    ilpm_buf_printf(out,
+                    ",\"vars\":%" PRId64 ",\"aux_vars\":%" PRId64
+                    ",\"rows\":%" PRId64 ",\"nonzeros\":%" PRId64
+                    ",\"clauses\":%" PRId64 ",\"literals\":%" PRId64
+                    ",\"groups\":{",
+                    s->vars, s->aux_vars, s->rows, s->nonzeros, s->clauses,
+                    s->literals);
+    for (int g = 0; g < s->ngroups; g++) {
+        const ilpm_group_stats *x = &s->groups[g];
+        if (g)
+            ilpm_buf_putc(out, ',');
+        ilpm_buf_json_str(out, ilpm_model_group_name(m, g));
+        ilpm_buf_printf(out,
+                        ":{\"cons\":%" PRId64 ",\"rows\":%" PRId64
+                        ",\"nonzeros\":%" PRId64 ",\"clauses\":%" PRId64
+                        ",\"literals\":%" PRId64 ",\"aux_vars\":%" PRId64
+                        "}",
+                        x->cons, x->rows, x->nonzeros, x->clauses,
+                        x->literals, x->aux_vars);
+    }
+    ilpm_buf_puts(out, "}}\n");
+}

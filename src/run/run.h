@@ -1,0 +1,68 @@
+/* run.h: what the command-line verbs share: solve or count one instance
+ * into a result record, and write records as text, JSON lines or CSV with
+ * the same field names. */
+#ifndef ILPM_RUN_H
+#define ILPM_RUN_H
+
+#include "ilpm.h"
+#include "puzzle.h"
+#include "util.h"
+
+typedef struct ilpm_run_opts {
+    ilpm_options solver;
+    int count;          /* count solutions instead of finding one      */
+    uint64_t limit;     /* stop counting at this many (0: all)         */
+    int render;         /* fill text and json of the solution          */
+} ilpm_run_opts;
+
+void ilpm_run_opts_init(ilpm_run_opts *o);
+
+typedef struct ilpm_result {
+    char puzzle[32];
+    char instance[160];
+    char file[512];     /* "" when from parameters                     */
+    long index;         /* 1-based position in its file, 0 if none     */
+    ilpm_backend backend;
+    ilpm_status status;
+    int verified;       /* every solution reported passed the rules     */
+    int has_objective;
+    int64_t objective;
+    int has_count;
+    uint64_t count;
+    double build_ms, solve_ms;
+    ilpm_stats stats;   /* sizes of the formulation solved             */
+    int have_stats;
+    char *text;         /* the solution for people (malloc'd) or NULL  */
+    char *json;         /* the solution as a JSON value or NULL        */
+    char error[512];    /* why status is ILPM_ERROR                     */
+} ilpm_result;
+
+void ilpm_result_init(ilpm_result *r);
+void ilpm_result_free(ilpm_result *r);
+
+/* Builds, solves (or counts, or optimises when the model has an
+ * objective), decodes and verifies one instance.  Always fills res;
+ * returns 0 unless something internal failed (then res->status is
+ * ILPM_ERROR with res->error). */
+int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
+                      const ilpm_params *p, const ilpm_run_opts *o,
+                      ilpm_result *res);
+
+/* Exit status of the command line for a result: 0 solved / counted /
+ * optimal, 10 unsatisfiable, 3 time limit, 1 internal error. */
+int ilpm_result_exit_code(const ilpm_result *r);
+
+/* Output, one record per call. */
+void ilpm_result_json(const ilpm_result *r, ilpm_buf *out);
+void ilpm_result_csv_header(ilpm_buf *out);
+void ilpm_result_csv(const ilpm_result *r, ilpm_buf *out);
+void ilpm_result_text(const ilpm_result *r, ilpm_buf *out);
+
+/* Per-group sizes of both formulations, side by side (the `stats` verb). */
+void ilpm_stats_text(const ilpm_model *m, const ilpm_stats *s,
+                     ilpm_buf *out);
+void ilpm_stats_json(const ilpm_model *m, const ilpm_stats *s,
+                     const char *puzzle, const char *instance,
+                     ilpm_buf *out);
+
+#endif

@@ -1,0 +1,171 @@
+/* Tests of the constraint-builder layer (src/model): families, names,
+ * groups, constraint storage, misuse reported as errors, the checker. */
+#include "ilpm.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ilpm_model *m;
+static ilpm_err err;
+
+static void setup(void)
+{
+    m = ilpm_model_new();
+    memset(&err, 0, sizeof err);
+}
+
+static void teardown(void) { ilpm_model_free(m); }
+
+START_TEST(test_family_ids_and_names)
+{
+    int lo[3] = {1, 1, 1}, hi[3] = {4, 2, 8};
+    int X = ilpm_model_family(m, "X", 3, lo, hi, 0, &err);
+    ck_assert_int_eq(X, 0);
+    ck_assert_int_eq(ilpm_model_nvars(m), 64);
+    int lo2[1] = {-2}, hi2[1] = {2};
+    int Y = ilpm_model_family(m, "Y", 1, lo2, hi2, ILPM_FAM_AUX, &err);
+    ck_assert_int_eq(Y, 1);
+    ck_assert_int_eq(ilpm_model_nvars(m), 69);
+    ck_assert_int_eq(ilpm_model_var(m, X, 1, 1, 1, 0), 1);
+    ck_assert_int_eq(ilpm_model_var(m, X, 4, 2, 8, 0), 64);
+    ck_assert_int_eq(ilpm_model_var(m, Y, -2, 0, 0, 0), 65);
+    ck_assert_int_eq(ilpm_model_var(m, X, 5, 1, 1, 0), 0);
+    char buf[64];
+    ck_assert_str_eq(ilpm_model_var_name(m, ilpm_model_var(m, X, 1, 2, 3, 0),
+                                         buf, sizeof buf),
+                     "X[1,2,3]");
+    ck_assert_str_eq(ilpm_model_var_name(m, 65, buf, sizeof buf), "Y[-2]");
+    ck_assert_int_eq(ilpm_model_var_is_aux(m, 65), 1);
+    ck_assert_int_eq(ilpm_model_var_is_aux(m, 64), 0);
+    ck_assert_int_eq(ilpm_model_family_find(m, "Y"), Y);
+    ck_assert_int_eq(ilpm_model_family_find(m, "Z"), -1);
+    /* Every variable's name maps back to itself. */
+    for (int v = 1; v <= 64; v++) {
+        int i, j, k;
+        ilpm_model_var_name(m, v, buf, sizeof buf);
+        ck_assert_int_eq(sscanf(buf, "X[%d,%d,%d]", &i, &j, &k), 3);
+        ck_assert_int_eq(ilpm_model_var(m, X, i, j, k, 0), v);
+    }
+}
+END_TEST
+
+START_TEST(test_family_misuse)
+{
+    int lo[1] = {1}, hi[1] = {0};
+    ck_assert_int_eq(ilpm_model_family(m, "E", 1, lo, hi, 0, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "empty range"));
+    int hi2[1] = {3};
+    ck_assert_int_eq(ilpm_model_family(m, "bad name", 1, lo, hi2, 0, &err),
+                     -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "family name"));
+    ck_assert_int_eq(ilpm_model_family(m, "A", 5, lo, hi2, 0, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "dimensions"));
+    ck_assert_int_eq(ilpm_model_family(m, "A", 1, lo, hi2, 0, &err), 0);
+    ck_assert_int_eq(ilpm_model_family(m, "A", 1, lo, hi2, 0, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "twice"));
+    int big_lo[4] = {1, 1, 1, 1}, big_hi[4] = {100000, 100000, 10, 10};
+    ck_assert_int_eq(ilpm_model_family(m, "B", 4, big_lo, big_hi, 0, &err),
+                     -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "too large"));
+    int idx[1] = {7};
+    ck_assert_int_eq(ilpm_model_var_checked(m, 0, idx, &err), 0);
+    ck_assert_ptr_nonnull(strstr(err.msg, "outside 1..3"));
+}
+END_TEST
+
+START_TEST(test_constraints_and_groups)
+{
+    int lo[1] = {1}, hi[1] = {5};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    ck_assert_int_eq(ilpm_model_group(m, "first", &err), 0);
+    int l[3] = {1, -2, 3};
+    ck_assert_int_eq(ilpm_add_clause(m, l, 3, &err), 0);
+    ck_assert_int_eq(ilpm_model_group(m, "second", &err), 1);
+    int64_t c[3] = {2, -3, 5};
+    ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_LE, 4, &err), 0);
+    ck_assert_int_eq(ilpm_add_ccard(m, -4, l, 3, ILPM_GE, 2, &err), 0);
+    ck_assert_int_eq(ilpm_model_group(m, "first", &err), 0);
+    ck_assert_int_eq(ilpm_add_impl(m, 4, -5, &err), 0);
+    ck_assert_int_eq((int)ilpm_model_ncons(m), 4);
+    ck_assert_int_eq(ilpm_model_ngroups(m), 2);
+    ilpm_con con;
+    ilpm_model_con(m, 1, &con);
+    ck_assert_int_eq(con.kind, ILPM_LINEAR);
+    ck_assert_int_eq(con.group, 1);
+    ck_assert_int_eq(con.n, 3);
+    ck_assert_int_eq((int)con.coefs[1], -3);
+    ck_assert_int_eq((int)con.rhs, 4);
+    ilpm_model_con(m, 2, &con);
+    ck_assert_int_eq(con.kind, ILPM_CCARD);
+    ck_assert_int_eq(con.cond, -4);
+    ck_assert_int_eq((int)con.coefs[2], 1);
+    ilpm_model_con(m, 3, &con);
+    ck_assert_int_eq(con.kind, ILPM_IMPL);
+    ck_assert_int_eq(con.group, 0);
+    ck_assert_str_eq(ilpm_model_group_name(m, 1), "second");
+}
+END_TEST
+
+START_TEST(test_constraint_misuse)
+{
+    int lo[1] = {1}, hi[1] = {3};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    int l[2] = {1, 4};
+    ck_assert_int_eq(ilpm_add_clause(m, l, 2, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "literal 4"));
+    int z[1] = {0};
+    ck_assert_int_eq(ilpm_add_amo(m, z, 1, &err), -1);
+    ck_assert_int_eq(ilpm_add_exo(m, l, 0, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "empty"));
+    int ok[2] = {1, 2};
+    int64_t big[2] = {(int64_t)1 << 45, 1};
+    ck_assert_int_eq(ilpm_add_linear(m, big, ok, 2, ILPM_LE, 1, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "overflows"));
+    ck_assert_int_eq(ilpm_add_ccard(m, 0, ok, 2, ILPM_LE, 1, &err), -1);
+    ck_assert_int_eq(ilpm_add_card(m, ok, 2, (ilpm_cmp)7, 1, &err), -1);
+    ck_assert_int_eq(ilpm_model_objective(m, ILPM_MAXIMIZE, NULL, l, 2, &err),
+                     -1);
+    ck_assert_int_eq((int)ilpm_model_ncons(m), 0);
+}
+END_TEST
+
+START_TEST(test_check_and_objective)
+{
+    int lo[1] = {1}, hi[1] = {3};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    int l[3] = {1, 2, 3};
+    ilpm_add_card(m, l, 3, ILPM_EQ, 2, &err);
+    int64_t c[3] = {1, 2, 4};
+    ilpm_model_objective(m, ILPM_MAXIMIZE, c, l, 3, &err);
+    uint8_t v[4] = {0, 1, 1, 0};
+    ck_assert_int_eq(ilpm_model_check(m, v, NULL), 1);
+    ck_assert_int_eq((int)ilpm_model_objective_value(m, v), 3);
+    uint8_t w[4] = {0, 1, 1, 1};
+    ck_assert_int_eq(ilpm_model_check(m, w, NULL), 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("model");
+    TCase *tc = tcase_create("model");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_family_ids_and_names);
+    tcase_add_test(tc, test_family_misuse);
+    tcase_add_test(tc, test_constraints_and_groups);
+    tcase_add_test(tc, test_constraint_misuse);
+    tcase_add_test(tc, test_check_and_objective);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,383 @@
+/* Tests of the public solver handle on both back ends: satisfiability,
+ * projected counts and optima of random small models against brute force,
+ * assumptions, time limits and stop requests. */
+#include "ilpm.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng_state = 12345;
+
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (unsigned)((rng_state >> 33) % n);
+}
+
+static int rnd_lit(int nv)
+{
+    int v = 1 + (int)rnd((unsigned)nv);
+    return rnd(2) ? v : -v;
+}
+
+/* A random model over nx puzzle variables and na aux variables with a few
+ * constraints of every kind; objective when with_obj. */
+static ilpm_model *random_model(int nx, int na, int with_obj)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {nx};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    if (na > 0) {
+        hi[0] = na;
+        ilpm_model_family(m, "y", 1, lo, hi, ILPM_FAM_AUX, &err);
+    }
+    int nv = nx + na;
+    int ncons = 1 + (int)rnd(4);
+    for (int i = 0; i < ncons; i++) {
+        int n = 1 + (int)rnd((unsigned)nv);
+        int l[16];
+        int64_t c[16];
+        for (int j = 0; j < n; j++) {
+            l[j] = rnd_lit(nv);
+            c[j] = (int64_t)rnd(9) - 4;
+        }
+        ilpm_cmp cmp = (ilpm_cmp)rnd(3);
+        int k = (int)rnd((unsigned)n + 1);
+        char g[8];
+        snprintf(g, sizeof g, "g%u", rnd(3));
+        ilpm_model_group(m, g, &err);
+        int rc = 0;
+        switch (rnd(8)) {
+        case 0: rc = ilpm_add_clause(m, l, n, &err); break;
+        case 1: rc = ilpm_add_alo(m, l, n, &err); break;
+        case 2: rc = ilpm_add_amo(m, l, n, &err); break;
+        case 3: rc = ilpm_add_exo(m, l, n, &err); break;
+        case 4: rc = ilpm_add_impl(m, l[0], rnd_lit(nv), &err); break;
+        case 5: rc = ilpm_add_card(m, l, n, cmp, k, &err); break;
+        case 6: rc = ilpm_add_ccard(m, rnd_lit(nv), l, n, cmp, k, &err); break;
+        default:
+            rc = ilpm_add_linear(m, c, l, n, cmp, (int64_t)rnd(7) - 2, &err);
+        }
+        ck_assert_msg(rc == 0, "%s", err.msg);
+    }
+    if (with_obj) {
+        int l[16];
+        int64_t c[16];
+        for (int j = 0; j < nx; j++) {
+            l[j] = rnd_lit(nx);
+            c[j] = (int64_t)rnd(11) - 5;
+        }
+        ilpm_model_objective(m, rnd(2) ? ILPM_MAXIMIZE : ILPM_MINIMIZE, c, l,
+                             nx, &err);
+    }
+    return m;
+}
+
+/* Brute force: number of distinct projections onto x of the solutions,
+ * and the best objective. */
+static void brute(const ilpm_model *m, int nx, uint64_t *count, int *feasible,
+                  int64_t *best)
+{
+    int nv = ilpm_model_nvars(m);
+    uint8_t vals[32];
+    uint8_t seen[1 << 8];
+    memset(seen, 0, sizeof seen);
+    *count = 0;
+    *feasible = 0;
+    ilpm_sense sense = ilpm_model_objective_get(m, NULL, NULL, NULL);
+    for (unsigned a = 0; a < (1u << nv); a++) {
+        for (int v = 1; v <= nv; v++)
+            vals[v] = (a >> (v - 1)) & 1;
+        if (!ilpm_model_check(m, vals, NULL))
+            continue;
+        unsigned px = a & ((1u << nx) - 1);
+        if (!seen[px]) {
+            seen[px] = 1;
+            ++*count;
+        }
+        int64_t o = ilpm_model_objective_value(m, vals);
+        if (!*feasible || (sense == ILPM_MAXIMIZE ? o > *best : o < *best))
+            *best = o;
+        *feasible = 1;
+    }
+}
+
+static const struct {
+    ilpm_backend b;
+    ilpm_amo_enc amo;
+    ilpm_card_enc card;
+} configs[] = {
+    {ILPM_BACKEND_ILP, ILPM_AMO_AUTO, ILPM_CARD_SEQ},
+    {ILPM_BACKEND_SAT, ILPM_AMO_PAIRWISE, ILPM_CARD_SEQ},
+    {ILPM_BACKEND_SAT, ILPM_AMO_SEQ, ILPM_CARD_TOTALIZER},
+    {ILPM_BACKEND_SAT, ILPM_AMO_PRODUCT, ILPM_CARD_SEQ},
+};
+
+START_TEST(test_random_counts_agree_with_brute_force)
+{
+    rng_state = 777;
+    for (int iter = 0; iter < 300; iter++) {
+        int nx = 1 + (int)rnd(6), na = (int)rnd(3);
+        ilpm_model *m = random_model(nx, na, 0);
+        uint64_t want;
+        int feasible;
+        int64_t best;
+        brute(m, nx, &want, &feasible, &best);
+        for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
+            ilpm_options o;
+            ilpm_options_init(&o);
+            o.backend = configs[c].b;
+            o.amo = configs[c].amo;
+            o.card = configs[c].card;
+            ilpm_err err;
+            ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            ilpm_status st = ilpm_solver_solve(s, NULL, 0, &err);
+            ck_assert_int_eq(st, feasible ? ILPM_SOLVED : ILPM_UNSAT);
+            if (feasible)
+                ck_assert(ilpm_model_check(m, ilpm_solver_values(s), NULL));
+            ilpm_solver_free(s);
+            s = ilpm_solver_new(m, &o, &err);
+            uint64_t got;
+            st = ilpm_solver_count(s, 0, &got, NULL, NULL, &err);
+            ck_assert_int_eq(st, ILPM_SOLVED);
+            ck_assert_msg(got == want, "iter %d config %zu: count %llu, want %llu",
+                          iter, c, (unsigned long long)got,
+                          (unsigned long long)want);
+            ilpm_solver_free(s);
+        }
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
+START_TEST(test_random_optima_agree_with_brute_force)
+{
+    rng_state = 4242;
+    for (int iter = 0; iter < 300; iter++) {
+        int nx = 1 + (int)rnd(6), na = (int)rnd(3);
+        ilpm_model *m = random_model(nx, na, 1);
+        uint64_t cnt;
+        int feasible;
+        int64_t best = 0;
+        brute(m, nx, &cnt, &feasible, &best);
+        for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
+            ilpm_options o;
+            ilpm_options_init(&o);
+            o.backend = configs[c].b;
+            o.amo = configs[c].amo;
+            o.card = configs[c].card;
+            ilpm_err err;
+            ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            ilpm_status st = ilpm_solver_optimize(s, NULL, 0, &err);
+            if (!feasible) {
+                ck_assert_int_eq(st, ILPM_UNSAT);
+            } else {
+                ck_assert_msg(st == ILPM_OPTIMAL, "iter %d: %s", iter,
+                              ilpm_status_name(st));
+                ck_assert_msg(ilpm_solver_objective(s) == best,
+                              "iter %d config %zu: %lld, want %lld", iter, c,
+                              (long long)ilpm_solver_objective(s),
+                              (long long)best);
+                ck_assert(ilpm_model_check(m, ilpm_solver_values(s), NULL));
+                /* The solver stays usable: a plain solve still works. */
+                ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err),
+                                 ILPM_SOLVED);
+            }
+            ilpm_solver_free(s);
+        }
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
+/* x1..x4 with exactly-two: 6 solutions; assumptions pick among them. */
+static ilpm_model *two_of_four(void)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {4};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    int l[4] = {1, 2, 3, 4};
+    ilpm_add_card(m, l, 4, ILPM_EQ, 2, &err);
+    return m;
+}
+
+START_TEST(test_assumptions)
+{
+    ilpm_model *m = two_of_four();
+    for (int b = 0; b < 2; b++) {
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = (ilpm_backend)b;
+        ilpm_err err;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        int a1[2] = {1, 3};
+        ck_assert_int_eq(ilpm_solver_solve(s, a1, 2, &err), ILPM_SOLVED);
+        const uint8_t *v = ilpm_solver_values(s);
+        ck_assert(v[1] && v[3] && !v[2] && !v[4]);
+        int a2[3] = {1, 2, 3};
+        ck_assert_int_eq(ilpm_solver_solve(s, a2, 3, &err), ILPM_UNSAT);
+        /* Assumptions hold for one call only. */
+        int a3[2] = {-1, -2};
+        ck_assert_int_eq(ilpm_solver_solve(s, a3, 2, &err), ILPM_SOLVED);
+        v = ilpm_solver_values(s);
+        ck_assert(v[3] && v[4]);
+        int bad[1] = {9};
+        ck_assert_int_eq(ilpm_solver_solve(s, bad, 1, &err), ILPM_ERROR);
+        ilpm_solver_free(s);
+    }
+    ilpm_model_free(m);
+}
+END_TEST
+
+START_TEST(test_count_limit_and_callback)
+{
+    ilpm_model *m = two_of_four();
+    for (int b = 0; b < 2; b++) {
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = (ilpm_backend)b;
+        ilpm_err err;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        uint64_t n;
+        ck_assert_int_eq(ilpm_solver_count(s, 4, &n, NULL, NULL, &err),
+                         ILPM_SOLVED);
+        ck_assert_uint_eq(n, 4);
+        ilpm_solver_free(s);
+        s = ilpm_solver_new(m, &o, &err);
+        ck_assert_int_eq(ilpm_solver_count(s, 0, &n, NULL, NULL, &err),
+                         ILPM_SOLVED);
+        ck_assert_uint_eq(n, 6);
+        ilpm_solver_free(s);
+    }
+    ilpm_model_free(m);
+}
+END_TEST
+
+/* Pigeonhole: n+1 pigeons in n holes, hard for resolution and for
+ * branch-and-bound without the right cuts. */
+static ilpm_model *queens_count_model(int n)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[2] = {1, 1}, hi[2] = {n, n};
+    int Q = ilpm_model_family(m, "Q", 2, lo, hi, 0, &err);
+    int l[64];
+    for (int r = 1; r <= n; r++) {
+        for (int c = 1; c <= n; c++)
+            l[c - 1] = ilpm_model_var(m, Q, r, c, 0, 0);
+        ilpm_add_exo(m, l, n, &err);
+    }
+    for (int c = 1; c <= n; c++) {
+        for (int r = 1; r <= n; r++)
+            l[r - 1] = ilpm_model_var(m, Q, r, c, 0, 0);
+        ilpm_add_exo(m, l, n, &err);
+    }
+    for (int d = -(n - 2); d <= n - 2; d++) {
+        int k = 0;
+        for (int r = 1; r <= n; r++)
+            if (r + d >= 1 && r + d <= n)
+                l[k++] = ilpm_model_var(m, Q, r, r + d, 0, 0);
+        ilpm_add_amo(m, l, k, &err);
+    }
+    for (int a = 3; a <= 2 * n - 1; a++) {
+        int k = 0;
+        for (int r = 1; r <= n; r++)
+            if (a - r >= 1 && a - r <= n)
+                l[k++] = ilpm_model_var(m, Q, r, a - r, 0, 0);
+        ilpm_add_amo(m, l, k, &err);
+    }
+    return m;
+}
+
+START_TEST(test_time_limit_reports_count_so_far)
+{
+    /* 14 queens have 365596 solutions: far more than 0.3 s can count. */
+    ilpm_model *m = queens_count_model(14);
+    for (int b = 0; b < 2; b++) {
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = (ilpm_backend)b;
+        o.time_limit = 0.3;
+        ilpm_err err;
+        double t0 = ilpm_now();
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        uint64_t n = 0;
+        ilpm_status st = ilpm_solver_count(s, 0, &n, NULL, NULL, &err);
+        double dt = ilpm_now() - t0;
+        ck_assert_int_eq(st, ILPM_TIMEOUT);
+        ck_assert_uint_gt(n, 0);
+        ck_assert_uint_lt(n, 365596);
+        /* Generous: the limit is honoured, not overrun by seconds. */
+        ck_assert_msg(dt < 3.0, "took %.2f s", dt);
+        ilpm_solver_free(s);
+    }
+    ilpm_model_free(m);
+}
+END_TEST
+
+START_TEST(test_stop_flag)
+{
+    ilpm_model *m = queens_count_model(8);
+    for (int b = 0; b < 2; b++) {
+        volatile int stop = 1;
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = (ilpm_backend)b;
+        o.stop_flag = &stop;
+        ilpm_err err;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_STOPPED);
+        stop = 0;
+        ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_SOLVED);
+        ilpm_solver_free(s);
+    }
+    ilpm_model_free(m);
+}
+END_TEST
+
+START_TEST(test_stats_per_group)
+{
+    ilpm_model *m = queens_count_model(4);
+    ilpm_options o;
+    ilpm_options_init(&o);
+    o.amo = ILPM_AMO_PAIRWISE;
+    ilpm_stats st;
+    ilpm_err err;
+    ck_assert_int_eq(ilpm_model_stats(m, &o, &st, &err), 0);
+    ck_assert_int_eq(st.vars, 16);
+    ck_assert_int_eq(st.aux_vars, 0);
+    /* 8 exactly-one rows + 10 diagonal rows (lines of 2..4 cells). */
+    ck_assert_int_eq(st.rows, 18);
+    /* Rows and columns: 8 * (ALO + 6 pairs); diagonals of 2,3,4,3,2
+     * cells, twice: 2 * (1 + 3 + 6 + 3 + 1) pairs. */
+    ck_assert_int_eq(st.clauses, 8 * 7 + 2 * 14);
+    ilpm_stats_free(&st);
+    ilpm_model_free(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("solver");
+    TCase *tc = tcase_create("solver");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_random_counts_agree_with_brute_force);
+    tcase_add_test(tc, test_random_optima_agree_with_brute_force);
+    tcase_add_test(tc, test_assumptions);
+    tcase_add_test(tc, test_count_limit_and_callback);
+    tcase_add_test(tc, test_time_limit_reports_count_so_far);
+    tcase_add_test(tc, test_stop_flag);
+    tcase_add_test(tc, test_stats_per_group);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

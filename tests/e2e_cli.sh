@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# End-to-end tests of the ilpm command line: outputs, formats and exit
+# statuses as the README documents them.  Usage: e2e_cli.sh PATH/TO/ilpm
+# Run from the source root.
+set -u
+ILPM=${1:-build/ilpm}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run NAME EXPECTED_STATUS CMD... : runs CMD, keeps stdout/stderr in $out/$err
+run() {
+    local name=$1 want=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    out=$(cat "$tmp/out")
+    err=$(cat "$tmp/err")
+    if [ "$got" -ne "$want" ]; then
+        bad "$name: exit $got, want $want; stderr: $err"
+        return 1
+    fi
+    return 0
+}
+
+has() { # has NAME TEXT PATTERN
+    if grep -qE -- "$3" <<<"$2"; then ok; else bad "$1: no /$3/ in: $2"; fi
+}
+
+run "count 8 queens on SAT" 0 "$ILPM" solve queens --n 8 --backend sat --count &&
+    has "count 8 queens on SAT" "$out" "solved, verified, count 92[;,]"
+run "count 8 queens on ILP" 0 "$ILPM" solve queens --n 8 --backend ilp --count &&
+    has "count 8 queens on ILP" "$out" "count 92[;,]"
+run "solve 8 queens" 0 "$ILPM" solve queens --n 8 &&
+    has "solve 8 queens board" "$out" "^(\. )*Q( \.)*$"
+run "json fields" 0 "$ILPM" solve queens --n 6 --format json --backend ilp &&
+    for f in puzzle instance backend status verified build_ms solve_ms vars \
+        aux_vars rows nonzeros clauses solution; do
+        has "json field $f" "$out" "\"$f\":"
+    done
+has "json status" "$out" '"status":"solved"'
+has "json solution" "$out" '"solution":\[[0-9,]+\]'
+run "json count" 0 "$ILPM" solve queens --n 6 --count --format json &&
+    has "json count" "$out" '"count":4'
+run "csv" 0 "$ILPM" solve queens --n 5 --format csv &&
+    has "csv header" "$out" "^puzzle,instance,file,index,backend,status" &&
+    has "csv row" "$out" "^queens,n=5,,,sat,solved,true"
+run "unsat exit 10" 10 "$ILPM" solve queens --n 3 &&
+    has "unsat text" "$out" "unsat"
+run "count limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 &&
+    has "count limit" "$out" "count 2"
+run "time limit exit 3" 3 "$ILPM" solve queens --n 14 --count --time-limit 0.3 &&
+    has "timeout text" "$out" "timeout.*count [0-9]+ so far"
+run "file of completions" 10 "$ILPM" solve queens data/queens/completion.txt &&
+    has "completion unsat instance" "$out" "line 10 .*unsat"
+run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_range.txt &&
+    has "bad file message" "$err" "data/bad/queens_row_range.txt:2:1: row 5 is outside 1..4"
+run "missing file" 2 "$ILPM" solve queens "$tmp/none.txt" &&
+    has "missing file message" "$err" "none.txt: cannot open"
+run "bad --n" 2 "$ILPM" solve queens --n 0 &&
+    has "bad --n message" "$err" "--n: expected an integer from 1 to 2000, got '0'"
+run "unknown option" 2 "$ILPM" solve queens --n 4 --frobnicate &&
+    has "unknown option message" "$err" "unknown option '--frobnicate' for queens"
+run "bad backend" 2 "$ILPM" solve queens --n 4 --backend cplex &&
+    has "bad backend message" "$err" "--backend: expected ilp or sat"
+run "unknown puzzle" 2 "$ILPM" solve chess &&
+    has "unknown puzzle message" "$err" "unknown puzzle 'chess'"
+run "no instance" 2 "$ILPM" solve queens &&
+    has "no instance message" "$err" "needs an instance"
+run "unknown verb" 2 "$ILPM" frob
+run "help" 0 "$ILPM" --help &&
+    has "help verbs" "$out" "solve PUZZLE"
+run "puzzle help" 0 "$ILPM" solve queens --help &&
+    for f in backend count limit time-limit format amo card cuts no-presolve \
+        max-pb-nodes verbose n; do
+        has "help flag --$f" "$out" "--$f"
+    done
+run "stats" 0 "$ILPM" stats queens --n 8 --amo pairwise &&
+    has "stats groups" "$out" "^row " &&
+    has "stats diag" "$out" "^diag " &&
+    has "stats total" "$out" "^total +42 \| +42 +252 \| +"
+run "stats json" 0 "$ILPM" stats queens --n 8 --format json &&
+    has "stats json groups" "$out" '"groups":\{"row":\{"cons":8,"rows":8,"nonzeros":64'
+run "export all" 0 "$ILPM" export queens --n 6 --lp "$tmp/q.lp" --mps "$tmp/q.mps" \
+    --cnf "$tmp/q.cnf" --opb "$tmp/q.opb" &&
+    for f in q.lp q.mps q.cnf q.opb; do
+        if [ -s "$tmp/$f" ]; then ok; else bad "export $f empty"; fi
+    done
+has "dimacs dictionary" "$(cat "$tmp/q.cnf")" "^c Q\[1,1\] 1$"
+run "export needs a format" 2 "$ILPM" export queens --n 6
+run "list" 0 "$ILPM" list && has "list queens" "$out" "^queens"
+run "version" 0 "$ILPM" --version && has "version" "$out" "^ilpm [0-9]"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
