@@ -85,7 +85,7 @@ static const char *skip_blank(const char *s)
     return s;
 }
 
-/* Splits a line into up to 3 numbers; returns how many, or -1 with err on
+/* Splits a line into one or two numbers; returns how many, or -1 with err on
  * a character that is not a digit. */
 static int numbers(ilpm_reader *rd, const char *line, long *v, long *col,
                    ilpm_err *err)
@@ -93,7 +93,7 @@ static int numbers(ilpm_reader *rd, const char *line, long *v, long *col,
     int k = 0;
     const char *s = skip_blank(line);
     while (*s && *s != '#') {
-        if (k == 3)
+        if (k == 2)
             return ilpm_reader_error(rd, err, (long)(s - line) + 1,
                                      "expected 'row col', found a third "
                                      "field");
@@ -220,11 +220,9 @@ static void queens_describe(const void *inst, char *buf, size_t size)
         snprintf(buf, size, "n=%d", q->n);
 }
 
-static int queens_build(const void *inst, const ilpm_params *p,
-                        ilpm_model *m, ilpm_err *err)
+static int build(const queens *q, int with_givens, ilpm_model *m,
+                 ilpm_err *err)
 {
-    (void)p;
-    const queens *q = inst;
     int n = q->n;
     int lo[2] = {1, 1}, hi[2] = {n, n};
     int Q = ilpm_model_family(m, "Q", 2, lo, hi, 0, err);
@@ -263,6 +261,10 @@ static int queens_build(const void *inst, const ilpm_params *p,
                 l[k++] = ilpm_model_var(m, Q, r, a - r, 0, 0);
         rc = ilpm_add_amo(m, l, k, err);
     }
+    if (!with_givens) {
+        free(l);
+        return rc ? -1 : 0;
+    }
     if (q->nfixed && !rc)
         rc = ilpm_model_group(m, "givens", err) < 0;
     for (int i = 0; i < q->nfixed && !rc; i++) {
@@ -272,6 +274,45 @@ static int queens_build(const void *inst, const ilpm_params *p,
     }
     free(l);
     return rc ? -1 : 0;
+}
+
+static int queens_build(const void *inst, const ilpm_params *p,
+                        ilpm_model *m, ilpm_err *err)
+{
+    (void)p;
+    return build(inst, 1, m, err);
+}
+
+/* Completions of one board size share their model; the pre-placed queens
+ * become assumptions. */
+static int queens_shape(const void *inst, const ilpm_params *p, char *key,
+                        size_t size)
+{
+    (void)p;
+    snprintf(key, size, "n=%d", ((const queens *)inst)->n);
+    return 0;
+}
+
+static int queens_build_shape(const void *inst, const ilpm_params *p,
+                              ilpm_model *m, ilpm_err *err)
+{
+    (void)p;
+    return build(inst, 0, m, err);
+}
+
+static int queens_givens(const void *inst, const ilpm_model *m, int **lits,
+                         int *n, ilpm_err *err)
+{
+    const queens *q = inst;
+    int Q = ilpm_model_family_find(m, "Q");
+    *n = q->nfixed;
+    *lits = malloc(((size_t)q->nfixed + 1) * sizeof **lits);
+    if (!*lits)
+        return ilpm_err_set(err, "out of memory");
+    for (int i = 0; i < q->nfixed; i++)
+        (*lits)[i] = ilpm_model_var(m, Q, q->fixed[2 * i],
+                                    q->fixed[2 * i + 1], 0, 0);
+    return 0;
 }
 
 static void *queens_decode(const void *inst, const ilpm_params *p,
@@ -386,4 +427,7 @@ const ilpm_puzzle ilpm_puzzle_queens = {
     .render = queens_render,
     .render_json = queens_render_json,
     .free_solution = queens_sol_free,
+    .shape = queens_shape,
+    .build_shape = queens_build_shape,
+    .givens = queens_givens,
 };

@@ -47,8 +47,8 @@ has "json solution" "$out" '"solution":\[[0-9,]+\]'
 run "json count" 0 "$ILPM" solve queens --n 6 --count --format json &&
     has "json count" "$out" '"count":4'
 run "csv" 0 "$ILPM" solve queens --n 5 --format csv &&
-    has "csv header" "$out" "^puzzle,instance,file,index,backend,status" &&
-    has "csv row" "$out" "^queens,n=5,,,sat,solved,true"
+    has "csv header" "$out" "^puzzle,instance,file,index,formulation,backend,status" &&
+    has "csv row" "$out" "^queens,n=5,,,,sat,solved,true"
 run "unsat exit 10" 10 "$ILPM" solve queens --n 3 &&
     has "unsat text" "$out" "unsat"
 run "count limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 &&
@@ -56,7 +56,7 @@ run "count limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 &&
 run "time limit exit 3" 3 "$ILPM" solve queens --n 14 --count --time-limit 0.3 &&
     has "timeout text" "$out" "timeout.*count [0-9]+ so far"
 run "file of completions" 10 "$ILPM" solve queens data/queens/completion.txt &&
-    has "completion unsat instance" "$out" "line 10 .*unsat"
+    has "completion unsat instance" "$out" "line 9 .*unsat"
 run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_range.txt &&
     has "bad file message" "$err" "data/bad/queens_row_range.txt:2:1: row 5 is outside 1..4"
 run "missing file" 2 "$ILPM" solve queens "$tmp/none.txt" &&

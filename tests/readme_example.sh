@@ -25,8 +25,14 @@ if [ ! -s "$tmp/example.c" ]; then
     echo "0 passed, 1 failed"
     exit 1
 fi
-# shellcheck disable=SC2046
-if ! cc -std=c11 -Wall -Wextra -Werror -o "$tmp/example" "$tmp/example.c" \
+# A sanitized build installs a sanitized library: link the program the same way.
+san=$(meson introspect "$build" --buildoptions |
+    python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="b_sanitize"][0])' 2>/dev/null ||
+    echo none)
+sanflags=""
+[ "$san" != none ] && [ -n "$san" ] && sanflags="-fsanitize=$san"
+# shellcheck disable=SC2046,SC2086
+if ! cc -std=c11 $sanflags -Wall -Wextra -Werror -o "$tmp/example" "$tmp/example.c" \
     $(PKG_CONFIG_PATH="$pc" pkg-config --static --cflags --libs ilpm) 2>"$tmp/cc.log"; then
     cat "$tmp/cc.log"
     echo "0 passed, 1 failed"

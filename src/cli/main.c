@@ -1,6 +1,9 @@
 /* ilpm: the command line.  The only part of ilpm that prints to the
  * terminal or chooses an exit status; everything else reports through
  * return values and ilpm_err. */
+#include "batch.h"
+#include "compare.h"
+#include "plot.h"
 #include "run.h"
 
 #include <errno.h>
@@ -8,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     EXIT_OK = 0,
@@ -46,6 +50,15 @@ typedef struct cli {
     out_format format;
     const char *export_path[4]; /* by ilpm_format */
     const char *out_path;       /* gen --out */
+    const char *plot_path;      /* compare --plot */
+    int format_set;
+    /* batch */
+    int both;
+    long jobs;
+    double memory_limit;
+    int resume;
+    long shard_i, shard_n;
+    int no_incremental;
     const char **files;
     int nfiles;
     ilpm_params *params;
@@ -61,7 +74,7 @@ static const ilpm_opt_spec common_opts[] = {
     {"format", "text|json|csv", "output: text for people, JSON lines or CSV for tools"},
     {"amo", "auto|pairwise|seq|product", "CNF encoding of at-most-one (default auto: pairwise up to 6 literals, else seq)"},
     {"card", "seq|totalizer", "CNF encoding of cardinality (default seq)"},
-    {"cuts", "none|default|all", "GLPK cutting planes (default: clique, cover, MIR)"},
+    {"cuts", "none|default|all", "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
     {"no-presolve", NULL, "turn GLPK's MIP presolver off"},
     {"max-pb-nodes", "N", "largest BDD per linear constraint in the CNF (default 2000000)"},
     {"verbose", NULL, "let GLPK and CaDiCaL print their progress on stderr"},
@@ -83,6 +96,12 @@ static void usage(FILE *f)
             "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
             "                           write the model for other solvers\n"
             "  gen PUZZLE [OPTIONS]     write random instances\n"
+            "  compare PUZZLE [FILE...]  every formulation on both back ends,\n"
+            "                           side by side, with a check that they agree\n"
+            "  batch PUZZLE FILE... --out RESULTS\n"
+            "                           every instance on parallel workers, results\n"
+            "                           as CSV or JSON lines (see 'ilpm batch --help')\n"
+            "  merge --out RESULTS FILE...  combine the results of batch shards\n"
             "  list                     the puzzles and their formulations\n"
             "\n"
             "puzzles:");
@@ -120,6 +139,10 @@ static void puzzle_help(FILE *f, const char *verb, const ilpm_puzzle *pz)
     print_opts(f, pz->opts);
     fprintf(f, "\ncommon options:\n");
     print_opts(f, common_opts);
+    if (strcmp(verb, "compare") == 0)
+        fprintf(f, "\ncompare options:\n"
+                   "  --formulation A,B            the formulations to run (default: all)\n"
+                   "  --plot FILE.svg|FILE.png     cactus plot and ILP-vs-SAT scatter (gnuplot)\n");
     if (strcmp(verb, "export") == 0)
         fprintf(f, "\nexport options:\n"
                    "  --lp FILE                    CPLEX LP (GLPK's writer)\n"
@@ -176,7 +199,7 @@ static int parse_u64(const char *s, uint64_t *out)
 static int parse_args(cli *c, int argc, char **argv)
 {
     int i = 2;
-    if (i < argc && argv[i][0] != '-') {
+    if (i < argc && argv[i][0] != '-' && strcmp(c->verb, "merge") != 0) {
         c->pz = ilpm_puzzle_find(argv[i]);
         if (!c->pz)
             USAGE_ERR("unknown puzzle '%s' (try 'ilpm list')", argv[i]);
@@ -228,8 +251,14 @@ static int parse_args(cli *c, int argc, char **argv)
         if (strcmp(name, "backend") == 0) {
             NEED_VALUE();
             int b = ilpm_backend_parse(val);
+            if (strcmp(val, "both") == 0 && strcmp(c->verb, "batch") == 0) {
+                c->both = 1;
+                continue;
+            }
             if (b < 0)
-                USAGE_ERR("--backend: expected ilp or sat, got '%s'", val);
+                USAGE_ERR("--backend: expected ilp or sat%s, got '%s'",
+                          strcmp(c->verb, "batch") == 0 ? " or both" : "",
+                          val);
             so->backend = (ilpm_backend)b;
         } else if (strcmp(name, "count") == 0) {
             c->run.count = 1;
@@ -246,6 +275,7 @@ static int parse_args(cli *c, int argc, char **argv)
                           val);
         } else if (strcmp(name, "format") == 0) {
             NEED_VALUE();
+            c->format_set = 1;
             if (strcmp(val, "text") == 0)
                 c->format = FMT_TEXT;
             else if (strcmp(val, "json") == 0)
@@ -297,9 +327,49 @@ static int parse_args(cli *c, int argc, char **argv)
                     : strcmp(name, "cnf") == 0 ? ILPM_FMT_CNF
                                                : ILPM_FMT_OPB;
             c->export_path[f] = val;
+        } else if (strcmp(name, "jobs") == 0 && strcmp(c->verb, "batch") == 0) {
+            NEED_VALUE();
+            char *end;
+            c->jobs = strtol(val, &end, 10);
+            if (*val == '\0' || *end || c->jobs < 1 || c->jobs > 1024)
+                USAGE_ERR("--jobs: expected an integer from 1 to 1024, got "
+                          "'%s'",
+                          val);
+        } else if (strcmp(name, "memory-limit") == 0 &&
+                   strcmp(c->verb, "batch") == 0) {
+            NEED_VALUE();
+            if (parse_double(val, &c->memory_limit) != 0 ||
+                c->memory_limit < 16)
+                USAGE_ERR("--memory-limit: expected megabytes >= 16, got '%s'",
+                          val);
+        } else if (strcmp(name, "resume") == 0 &&
+                   strcmp(c->verb, "batch") == 0) {
+            c->resume = 1;
+        } else if (strcmp(name, "no-incremental") == 0 &&
+                   strcmp(c->verb, "batch") == 0) {
+            c->no_incremental = 1;
+        } else if (strcmp(name, "shard") == 0 &&
+                   strcmp(c->verb, "batch") == 0) {
+            NEED_VALUE();
+            char *end;
+            c->shard_i = strtol(val, &end, 10);
+            if (end == val || *end != '/' ||
+                (c->shard_n = strtol(end + 1, &end, 10)) < 1 || *end ||
+                c->shard_i < 0 || c->shard_i >= c->shard_n)
+                USAGE_ERR("--shard: expected I/N with 0 <= I < N, got '%s'",
+                          val);
+        } else if (strcmp(name, "out") == 0 &&
+                   (strcmp(c->verb, "batch") == 0 ||
+                    strcmp(c->verb, "merge") == 0)) {
+            NEED_VALUE();
+            c->out_path = val;
         } else if (strcmp(name, "out") == 0 && strcmp(c->verb, "gen") == 0) {
             NEED_VALUE();
             c->out_path = val;
+        } else if (strcmp(name, "plot") == 0 &&
+                   strcmp(c->verb, "compare") == 0) {
+            NEED_VALUE();
+            c->plot_path = val;
         } else {
             const ilpm_opt_spec *spec = NULL;
             const ilpm_opt_spec *table =
@@ -570,6 +640,305 @@ static int cmd_export(cli *c)
     return t.worst;
 }
 
+
+/* ------------------------------------------------------------------ */
+/* compare                                                               */
+
+typedef struct compare_ctx {
+    tally t;
+    const char **forms;
+    int nforms;
+    plot_point *pts;
+    int npts, cap;
+    char **labels; /* formulation names kept for the plot */
+} compare_ctx;
+
+static int compare_one(cli *c, const void *inst, const char *file,
+                       long index, void *vctx)
+{
+    compare_ctx *x = vctx;
+    ilpm_comparison cmp;
+    if (ilpm_compare_instance(c->pz, inst, c->params, x->forms, x->nforms,
+                              &c->run, &cmp) != 0) {
+        fprintf(stderr, "ilpm: out of memory\n");
+        note_exit(&x->t, EXIT_INTERNAL);
+        ilpm_comparison_free(&cmp);
+        return 1;
+    }
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    for (int i = 0; i < cmp.nresults; i++) {
+        ilpm_result *r = &cmp.results[i];
+        snprintf(r->file, sizeof r->file, "%s", file);
+        r->index = index;
+        if (c->format == FMT_JSON)
+            ilpm_result_json(r, &b);
+        else if (c->format == FMT_CSV)
+            ilpm_result_csv(r, &b);
+        if (x->npts == x->cap) {
+            int nc = x->cap ? 2 * x->cap : 64;
+            plot_point *np = realloc(x->pts, (size_t)nc * sizeof *np);
+            if (!np)
+                break;
+            x->pts = np;
+            x->cap = nc;
+        }
+        plot_point *p = &x->pts[x->npts++];
+        p->instance = x->t.instances;
+        p->formulation = x->nforms > 0 ? x->forms[i / 2] : "";
+        p->backend = r->backend == ILPM_BACKEND_SAT;
+        p->answered = r->status == ILPM_SOLVED ||
+                      r->status == ILPM_OPTIMAL || r->status == ILPM_UNSAT;
+        p->solve_ms = r->solve_ms;
+        int code = ilpm_result_exit_code(r);
+        if (code != EXIT_INTERNAL)
+            note_exit(&x->t, code);
+    }
+    if (c->format == FMT_TEXT)
+        ilpm_comparison_text(&cmp, &b);
+    fputs(ilpm_buf_str(&b), stdout);
+    fflush(stdout);
+    ilpm_buf_free(&b);
+    if (cmp.disagree) {
+        fprintf(stderr, "ilpm: %s %s: DISAGREEMENT: %s\n", c->pz->name,
+                cmp.instance, cmp.disagreement);
+        note_exit(&x->t, EXIT_INTERNAL);
+    }
+    ilpm_comparison_free(&cmp);
+    return 0;
+}
+
+/* The formulations to run: --formulation A,B or all the puzzle has. */
+static int compare_forms(cli *c, compare_ctx *x, char **owned)
+{
+    const char *given = ilpm_params_get(c->params, "formulation");
+    if (!c->pz->formulations)
+        return 0;
+    if (!given) {
+        while (c->pz->formulations[x->nforms])
+            x->nforms++;
+        x->forms = calloc((size_t)x->nforms, sizeof *x->forms);
+        if (!x->forms)
+            return -1;
+        for (int i = 0; i < x->nforms; i++)
+            x->forms[i] = c->pz->formulations[i];
+        return 0;
+    }
+    *owned = strdup(given);
+    size_t n = strlen(given) + 1;
+    x->forms = calloc(n, sizeof *x->forms);
+    if (!*owned || !x->forms)
+        return -1;
+    for (char *tok = strtok(*owned, ","); tok; tok = strtok(NULL, ",")) {
+        int ok = 0;
+        for (int i = 0; c->pz->formulations[i]; i++)
+            ok |= strcmp(c->pz->formulations[i], tok) == 0;
+        if (!ok) {
+            fprintf(stderr, "ilpm: --formulation: %s has no formulation '%s' "
+                            "(it has",
+                    c->pz->name, tok);
+            for (int i = 0; c->pz->formulations[i]; i++)
+                fprintf(stderr, " %s", c->pz->formulations[i]);
+            fprintf(stderr, ")\n");
+            return -2;
+        }
+        x->forms[x->nforms++] = tok;
+    }
+    if (x->nforms == 0) {
+        fprintf(stderr, "ilpm: --formulation: no formulation named\n");
+        return -2;
+    }
+    return 0;
+}
+
+static int cmd_compare(cli *c)
+{
+    compare_ctx x;
+    memset(&x, 0, sizeof x);
+    x.t.worst = EXIT_OK;
+    char *owned = NULL;
+    int rc = compare_forms(c, &x, &owned);
+    if (rc != 0) {
+        if (rc == -1)
+            fprintf(stderr, "ilpm: out of memory\n");
+        free(owned);
+        free(x.forms);
+        return rc == -1 ? EXIT_INTERNAL : EXIT_USAGE;
+    }
+    char perr[512];
+    if (c->plot_path && plot_check_path(c->plot_path, perr, sizeof perr)) {
+        fprintf(stderr, "ilpm: %s\n", perr);
+        free(owned);
+        free(x.forms);
+        return EXIT_USAGE;
+    }
+    if (c->format == FMT_CSV) {
+        ilpm_buf b;
+        ilpm_buf_init(&b);
+        ilpm_result_csv_header(&b);
+        fputs(ilpm_buf_str(&b), stdout);
+        ilpm_buf_free(&b);
+    }
+    for_each_instance(c, &x.t, compare_one, &x);
+    if (c->plot_path && x.npts > 0 &&
+        plot_write(c->plot_path, x.pts, x.npts, c->run.solver.time_limit,
+                   perr, sizeof perr) != 0) {
+        fprintf(stderr, "ilpm: %s\n", perr);
+        note_exit(&x.t, EXIT_INTERNAL);
+    }
+    if (stop_requested)
+        note_exit(&x.t, EXIT_SIGNAL);
+    free(x.pts);
+    free(x.forms);
+    free(owned);
+    return x.t.worst;
+}
+
+/* ------------------------------------------------------------------ */
+/* batch / merge                                                         */
+
+static void batch_help(FILE *f, const ilpm_puzzle *pz)
+{
+    fprintf(f,
+            "usage: ilpm batch PUZZLE FILE... --out RESULTS [OPTIONS]\n"
+            "       ilpm merge --out RESULTS FILE...\n"
+            "\n"
+            "batch runs every instance of every file on worker processes and\n"
+            "writes one row per instance and back end to RESULTS, in input\n"
+            "order, flushed as rows complete.  A worker that crashes, runs out\n"
+            "of memory or overruns the time limit is recorded ('error' or\n"
+            "'timeout') and replaced.  Ctrl-C keeps every finished row.\n"
+            "\n"
+            "batch options:\n"
+            "  --out FILE                   results: .json/.jsonl for JSON lines, else CSV\n"
+            "  --format csv|json            override the choice by extension\n"
+            "  --jobs N                     worker processes (default: the number of cores)\n"
+            "  --backend ilp|sat|both       back end(s) for every instance (default sat)\n"
+            "  --time-limit S               per run, enforced in the solver and, as a last\n"
+            "                               resort, by killing the worker at 1.5 S + 5 s\n"
+            "  --memory-limit MB            address-space limit of each worker\n"
+            "  --resume                     skip runs already in RESULTS (not 'stopped' ones)\n"
+            "  --shard I/N                  only instances I, I+N, I+2N, ... (0 <= I < N,\n"
+            "                               counted over all files in order)\n"
+            "  --no-incremental             build a model per instance even where instances\n"
+            "                               of one shape could share one\n"
+            "\n"
+            "merge combines shard results (all CSV or all JSON lines) into one\n"
+            "file sorted by file, index, formulation and back end.\n");
+    if (pz) {
+        fprintf(f, "\npuzzle options (%s):\n", pz->name);
+        print_opts(f, pz->opts);
+    }
+    fprintf(f, "\ncommon options:\n");
+    print_opts(f, common_opts);
+}
+
+static void progress_line(void *ctx, const ilpm_batch_summary *s)
+{
+    (void)ctx;
+    double rate = s->elapsed_s > 0 ? s->done / s->elapsed_s : 0;
+    double eta = rate > 0 ? (s->total - s->done) / rate : 0;
+    fprintf(stderr,
+            "\r%ld/%ld done, %ld solved, %ld unsat, %ld timeout, %ld error, "
+            "%.1f/s, ETA %.0f s   ",
+            s->done, s->total,
+            s->by_status[ILPM_SOLVED] + s->by_status[ILPM_OPTIMAL] +
+                s->by_status[ILPM_FEASIBLE],
+            s->by_status[ILPM_UNSAT], s->by_status[ILPM_TIMEOUT],
+            s->by_status[ILPM_ERROR], rate, eta);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static int cmd_batch(cli *c)
+{
+    if (!c->out_path) {
+        fprintf(stderr, "ilpm: batch needs --out RESULTS\n");
+        return EXIT_USAGE;
+    }
+    if (c->nfiles == 0) {
+        fprintf(stderr, "ilpm: batch needs at least one FILE of instances\n");
+        return EXIT_USAGE;
+    }
+    ilpm_batch_opts o;
+    ilpm_batch_opts_init(&o);
+    o.run = c->run;
+    o.run.solver.stop_flag = NULL; /* workers install their own */
+    o.both = c->both;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o.jobs = c->jobs > 0 ? (int)c->jobs : (int)(cores > 0 ? cores : 1);
+    o.memory_limit_mb = c->memory_limit;
+    o.json = c->format_set ? c->format == FMT_JSON
+                           : ends_with(c->out_path, ".json") ||
+                                 ends_with(c->out_path, ".jsonl");
+    if (c->format_set && c->format == FMT_TEXT) {
+        fprintf(stderr, "ilpm: batch writes csv or json, not text\n");
+        return EXIT_USAGE;
+    }
+    o.resume = c->resume;
+    o.shard_i = c->shard_n ? c->shard_i : 0;
+    o.shard_n = c->shard_n ? c->shard_n : 1;
+    o.incremental = !c->no_incremental;
+    o.stop = &stop_requested;
+    if (isatty(STDERR_FILENO))
+        o.progress = progress_line;
+    ilpm_batch_summary s;
+    ilpm_err err = {{0}};
+    int rc = ilpm_batch_run(c->pz, c->files, c->nfiles, c->params, &o,
+                            c->out_path, &s, &err);
+    if (o.progress)
+        fputc('\n', stderr);
+    if (rc != 0) {
+        fprintf(stderr, "ilpm: %s\n", err.msg);
+        return EXIT_USAGE;
+    }
+    printf("%s: %ld runs", c->out_path, s.done);
+    if (s.skipped)
+        printf(" (%ld already there)", s.skipped);
+    printf(" in %.1f s:", s.elapsed_s);
+    for (int st = 0; st < 7; st++)
+        if (s.by_status[st])
+            printf(" %ld %s", s.by_status[st],
+                   ilpm_status_name((ilpm_status)st));
+    printf("\n");
+    for (int b = 0; b < 2; b++)
+        if (s.runs[b])
+            printf("  %s: %ld runs, solve ms median %.2f, total %.1f\n",
+                   ilpm_backend_name((ilpm_backend)b), s.runs[b],
+                   s.median_ms[b], s.total_ms[b]);
+    if (s.replaced)
+        printf("  %ld worker(s) replaced after a crash or overrun\n",
+               s.replaced);
+    if (stop_requested) {
+        printf("  interrupted: %ld of %ld runs done; --resume goes on\n",
+               s.done, s.total);
+        return EXIT_SIGNAL;
+    }
+    if (s.by_status[ILPM_ERROR])
+        return EXIT_INTERNAL;
+    if (s.by_status[ILPM_TIMEOUT] || s.by_status[ILPM_FEASIBLE])
+        return EXIT_TIMEOUT;
+    return EXIT_OK;
+}
+
+static int cmd_merge(cli *c)
+{
+    if (!c->out_path || c->nfiles == 0) {
+        fprintf(stderr, "ilpm: usage: ilpm merge --out RESULTS FILE...\n");
+        return EXIT_USAGE;
+    }
+    ilpm_err err = {{0}};
+    if (ilpm_batch_merge(c->files, c->nfiles, c->out_path, &err) != 0) {
+        fprintf(stderr, "ilpm: %s\n", err.msg);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* gen / list                                                             */
 
@@ -610,7 +979,10 @@ static int cmd_list(void)
 {
     for (int i = 0; ilpm_puzzles[i]; i++) {
         const ilpm_puzzle *pz = ilpm_puzzles[i];
-        printf("%-12s %s\n", pz->name, pz->summary);
+        printf("%-12s %s", pz->name, pz->summary);
+        for (int f = 0; pz->formulations && pz->formulations[f]; f++)
+            printf("%s%s", f ? ", " : "; formulations: ", pz->formulations[f]);
+        putchar('\n');
     }
     return EXIT_OK;
 }
@@ -628,8 +1000,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "list") == 0)
         return cmd_list();
-    static const char *const verbs[] = {"solve", "play", "stats", "export",
-                                        "gen", NULL};
+    static const char *const verbs[] = {"solve", "play",  "stats",
+                                        "export", "gen",  "compare",
+                                        "batch", "merge", NULL};
     int known = 0;
     for (int i = 0; verbs[i]; i++)
         known |= strcmp(argv[1], verbs[i]) == 0;
@@ -653,12 +1026,22 @@ int main(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
+    if (c.help && (strcmp(c.verb, "batch") == 0 ||
+                   strcmp(c.verb, "merge") == 0)) {
+        batch_help(stdout, c.pz);
+        rc = EXIT_OK;
+        goto done;
+    }
     if (c.help) {
         if (c.pz)
             puzzle_help(stdout, c.verb, c.pz);
         else
             usage(stdout);
         rc = EXIT_OK;
+        goto done;
+    }
+    if (strcmp(c.verb, "merge") == 0) {
+        rc = cmd_merge(&c);
         goto done;
     }
     if (!c.pz) {
@@ -681,6 +1064,10 @@ int main(int argc, char **argv)
         rc = cmd_stats(&c);
     else if (strcmp(c.verb, "export") == 0)
         rc = cmd_export(&c);
+    else if (strcmp(c.verb, "compare") == 0)
+        rc = cmd_compare(&c);
+    else if (strcmp(c.verb, "batch") == 0)
+        rc = cmd_batch(&c);
     else
         rc = cmd_gen(&c);
 done:

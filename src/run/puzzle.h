@@ -27,6 +27,10 @@ typedef struct ilpm_puzzle {
     const ilpm_opt_spec *opts;
     /* Text for --help: input format(s), in a few lines. */
     const char *input_help;
+    /* Values of the puzzle's --formulation option, default first, ended
+     * by NULL; NULL when the puzzle has a single formulation.  `compare`
+     * runs each one. */
+    const char *const *formulations;
 
     /* An instance from parameters alone (queens --n 8).  Returns 1 and
      * sets *inst, 0 when the parameters describe no instance (a file is
@@ -63,6 +67,18 @@ typedef struct ilpm_puzzle {
     /* One JSON value (object, array or string) for tools. */
     void (*render_json)(const void *inst, const void *sol, ilpm_buf *out);
     void (*free_solution)(void *sol);
+
+    /* Optional, for incremental batches: instances with the same shape
+     * key share one model, built once by build_shape (the model without
+     * the instance's givens), and each instance's givens are passed as
+     * assumptions (column bounds on GLPK, assumptions on CaDiCaL).
+     * givens returns a malloc'd array of literals of that model. */
+    int (*shape)(const void *inst, const ilpm_params *p, char *key,
+                 size_t size);
+    int (*build_shape)(const void *inst, const ilpm_params *p,
+                       ilpm_model *m, ilpm_err *err);
+    int (*givens)(const void *inst, const ilpm_model *m, int **lits, int *n,
+                  ilpm_err *err);
 
     /* Optional: writes random instances in the puzzle's file format
      * (`ilpm gen PUZZLE ...`).  NULL when the puzzle has no generator. */

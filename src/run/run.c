@@ -86,36 +86,30 @@ static int check_solution(void *vctx, const uint8_t *vals)
     return 0;
 }
 
-int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
-                      const ilpm_params *p, const ilpm_run_opts *o,
-                      ilpm_result *res)
+static void begin(const ilpm_puzzle *pz, const void *inst,
+                  const ilpm_params *p, const ilpm_run_opts *o,
+                  ilpm_result *res)
 {
-    ilpm_err err = {{0}};
     snprintf(res->puzzle, sizeof res->puzzle, "%s", pz->name);
     if (!res->instance[0])
         pz->describe(inst, res->instance, sizeof res->instance);
     res->backend = o->solver.backend;
     res->status = ILPM_ERROR;
-    double t0 = ilpm_now();
-    ilpm_model *m = ilpm_model_new();
-    ilpm_solver *s = NULL;
-    if (!m) {
-        snprintf(res->error, sizeof res->error, "out of memory");
-        return -1;
+    if (!res->formulation[0] && pz->formulations) {
+        const char *f = ilpm_params_get(p, "formulation");
+        snprintf(res->formulation, sizeof res->formulation, "%s",
+                 f ? f : pz->formulations[0]);
     }
-    if (pz->build(inst, p, m, &err) != 0) {
-        snprintf(res->error, sizeof res->error, "%s", err.msg);
-        res->build_ms = ms_since(t0);
-        ilpm_model_free(m);
-        return 0; /* a model the input cannot make is an input error */
-    }
-    s = ilpm_solver_new(m, &o->solver, &err);
-    res->build_ms = ms_since(t0);
-    if (!s) {
-        snprintf(res->error, sizeof res->error, "%s", err.msg);
-        ilpm_model_free(m);
-        return 0;
-    }
+}
+
+/* Solves (counts, optimises) with s under the assumptions, then decodes
+ * and verifies; fills res from solve_ms on. */
+static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
+                           const ilpm_params *p, const ilpm_run_opts *o,
+                           ilpm_model *m, ilpm_solver *s, const int *assume,
+                           int nassume, ilpm_result *res)
+{
+    ilpm_err err = {{0}};
     copy_stats(res, ilpm_solver_stats(s));
     struct check_ctx ctx = {pz, inst, p, m, res, o->render, 0};
     double t1 = ilpm_now();
@@ -130,8 +124,8 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     } else {
         int has_obj =
             ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
-        st = has_obj ? ilpm_solver_optimize(s, NULL, 0, &err)
-                     : ilpm_solver_solve(s, NULL, 0, &err);
+        st = has_obj ? ilpm_solver_optimize(s, assume, nassume, &err)
+                     : ilpm_solver_solve(s, assume, nassume, &err);
         const uint8_t *vals = ilpm_solver_values(s);
         if (vals) {
             res->verified = check_solution(&ctx, vals) == 0;
@@ -147,9 +141,121 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     if (ctx.failed)
         st = ILPM_ERROR;
     res->status = st;
+    return st == ILPM_ERROR && ctx.failed ? -1 : 0;
+}
+
+int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
+                      const ilpm_params *p, const ilpm_run_opts *o,
+                      ilpm_result *res)
+{
+    ilpm_err err = {{0}};
+    begin(pz, inst, p, o, res);
+    double t0 = ilpm_now();
+    ilpm_model *m = ilpm_model_new();
+    if (!m) {
+        snprintf(res->error, sizeof res->error, "out of memory");
+        return -1;
+    }
+    if (pz->build(inst, p, m, &err) != 0) {
+        snprintf(res->error, sizeof res->error, "%s", err.msg);
+        res->build_ms = ms_since(t0);
+        ilpm_model_free(m);
+        return 0; /* a model the input cannot make is an input error */
+    }
+    ilpm_solver *s = ilpm_solver_new(m, &o->solver, &err);
+    res->build_ms = ms_since(t0);
+    if (!s) {
+        snprintf(res->error, sizeof res->error, "%s", err.msg);
+        ilpm_model_free(m);
+        return 0;
+    }
+    int rc = solve_and_check(pz, inst, p, o, m, s, NULL, 0, res);
     ilpm_solver_free(s);
     ilpm_model_free(m);
-    return st == ILPM_ERROR && ctx.failed ? -1 : 0;
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* One model per shape, reused across instances                         */
+
+struct ilpm_shape_cache {
+    char key[256];
+    ilpm_backend backend;
+    ilpm_model *m;
+    ilpm_solver *s;
+    long reused;
+};
+
+ilpm_shape_cache *ilpm_shape_cache_new(void)
+{
+    return calloc(1, sizeof(ilpm_shape_cache));
+}
+
+static void cache_drop(ilpm_shape_cache *c)
+{
+    ilpm_solver_free(c->s);
+    ilpm_model_free(c->m);
+    c->s = NULL;
+    c->m = NULL;
+    c->key[0] = '\0';
+}
+
+void ilpm_shape_cache_free(ilpm_shape_cache *c)
+{
+    if (!c)
+        return;
+    cache_drop(c);
+    free(c);
+}
+
+long ilpm_shape_cache_reused(const ilpm_shape_cache *c)
+{
+    return c ? c->reused : 0;
+}
+
+int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
+                             const ilpm_params *p, const ilpm_run_opts *o,
+                             ilpm_shape_cache *c, ilpm_result *res)
+{
+    char key[256];
+    /* Counting adds blocking clauses for good: it needs its own model. */
+    if (!c || o->count || !pz->shape || !pz->build_shape || !pz->givens ||
+        pz->shape(inst, p, key, sizeof key) != 0)
+        return ilpm_run_instance(pz, inst, p, o, res);
+    ilpm_err err = {{0}};
+    begin(pz, inst, p, o, res);
+    double t0 = ilpm_now();
+    if (!c->s || strcmp(c->key, key) != 0 ||
+        c->backend != o->solver.backend) {
+        cache_drop(c);
+        c->m = ilpm_model_new();
+        if (!c->m) {
+            snprintf(res->error, sizeof res->error, "out of memory");
+            return -1;
+        }
+        if (pz->build_shape(inst, p, c->m, &err) != 0 ||
+            !(c->s = ilpm_solver_new(c->m, &o->solver, &err))) {
+            snprintf(res->error, sizeof res->error, "%s", err.msg);
+            res->build_ms = ms_since(t0);
+            cache_drop(c);
+            return 0;
+        }
+        snprintf(c->key, sizeof c->key, "%s", key);
+        c->backend = o->solver.backend;
+    } else {
+        c->reused++;
+    }
+    ilpm_solver_set_time_limit(c->s, o->solver.time_limit);
+    int *lits = NULL, n = 0;
+    if (pz->givens(inst, c->m, &lits, &n, &err) != 0) {
+        snprintf(res->error, sizeof res->error, "%s", err.msg);
+        res->build_ms = ms_since(t0);
+        return 0;
+    }
+    res->build_ms = ms_since(t0);
+    int rc = solve_and_check(pz, inst, p, o, c->m, c->s, lits, n, res);
+    free(lits);
+    return rc;
 }
 
 int ilpm_result_exit_code(const ilpm_result *r)
@@ -200,6 +306,10 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
         ilpm_buf_json_str(b, r->file);
         ilpm_buf_printf(b, ",\"index\":%ld", r->index);
     }
+    if (r->formulation[0]) {
+        ilpm_buf_puts(b, ",\"formulation\":");
+        ilpm_buf_json_str(b, r->formulation);
+    }
     ilpm_buf_printf(b, ",\"backend\":\"%s\",\"status\":\"%s\"",
                     ilpm_backend_name(r->backend),
                     ilpm_status_name(r->status));
@@ -221,16 +331,20 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
         ilpm_buf_puts(b, r->json);
     else
         ilpm_buf_puts(b, "null");
-    if (r->status == ILPM_ERROR) {
+    if (r->status == ILPM_ERROR || r->error[0]) {
         ilpm_buf_puts(b, ",\"error\":");
         ilpm_buf_json_str(b, r->error);
     }
+    if (r->worker > 0)
+        ilpm_buf_printf(b, ",\"worker\":%d", r->worker);
     ilpm_buf_puts(b, "}\n");
 }
 
 static const char *const csv_fields =
-    "puzzle,instance,file,index,backend,status,verified,count,objective,"
-    "build_ms,solve_ms,vars,aux_vars,rows,nonzeros,clauses,solution,error";
+    "puzzle,instance,file,index,formulation,backend,status,verified,count,"
+    "objective,"
+    "build_ms,solve_ms,vars,aux_vars,rows,nonzeros,clauses,solution,error,"
+    "worker";
 
 void ilpm_result_csv_header(ilpm_buf *out)
 {
@@ -271,6 +385,8 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
     ilpm_buf_putc(b, ',');
     csv_field(b, r->file);
     csv_int(b, r->file[0] != 0, r->index);
+    ilpm_buf_putc(b, ',');
+    csv_field(b, r->formulation);
     ilpm_buf_printf(b, ",%s,%s,%s", ilpm_backend_name(r->backend),
                     ilpm_status_name(r->status),
                     r->verified ? "true" : "false");
@@ -286,13 +402,15 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
     ilpm_buf_putc(b, ',');
     csv_field(b, r->json && has_solution(r) ? r->json : "");
     ilpm_buf_putc(b, ',');
-    csv_field(b, r->status == ILPM_ERROR ? r->error : "");
+    csv_field(b, r->error);
+    csv_int(b, r->worker > 0, r->worker);
     ilpm_buf_putc(b, '\n');
 }
 
 void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
 {
-    ilpm_buf_printf(b, "%s %s (%s): %s", r->puzzle, r->instance,
+    ilpm_buf_printf(b, "%s %s (%s%s%s): %s", r->puzzle, r->instance,
+                    r->formulation, r->formulation[0] ? ", " : "",
                     ilpm_backend_name(r->backend),
                     ilpm_status_name(r->status));
     if (has_solution(r) || r->has_count)

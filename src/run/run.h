@@ -22,6 +22,8 @@ typedef struct ilpm_result {
     char instance[160];
     char file[512];     /* "" when from parameters                     */
     long index;         /* 1-based position in its file, 0 if none     */
+    int worker;         /* batch worker that ran it, 0 outside batches */
+    char formulation[32]; /* "" for a puzzle with one formulation     */
     ilpm_backend backend;
     ilpm_status status;
     int verified;       /* every solution reported passed the rules     */
@@ -47,6 +49,17 @@ void ilpm_result_free(ilpm_result *r);
 int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
                       const ilpm_params *p, const ilpm_run_opts *o,
                       ilpm_result *res);
+
+/* Incremental runs: one model and solver per shape key (puzzles with
+ * shape/build_shape/givens), the givens passed as assumptions.  Counting
+ * runs fall back to ilpm_run_instance. */
+typedef struct ilpm_shape_cache ilpm_shape_cache;
+ilpm_shape_cache *ilpm_shape_cache_new(void);
+void ilpm_shape_cache_free(ilpm_shape_cache *c);
+long ilpm_shape_cache_reused(const ilpm_shape_cache *c);
+int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
+                             const ilpm_params *p, const ilpm_run_opts *o,
+                             ilpm_shape_cache *c, ilpm_result *res);
 
 /* Exit status of the command line for a result: 0 solved / counted /
  * optimal, 10 unsatisfiable, 3 time limit, 1 internal error. */

@@ -1,0 +1,227 @@
+/* Plots for `ilpm compare --plot`: a cactus plot (instances solved against
+ * time, one line per formulation and back end) beside an ILP-vs-SAT
+ * scatter of solve times on log axes.  Drawn by gnuplot, found on PATH at
+ * run time; ilpm writes the data and the script. */
+#include "plot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    char buf[4096];
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        if (n > 0 && n + strlen(prog) + 2 < sizeof buf) {
+            memcpy(buf, path, n);
+            buf[n] = '/';
+            strcpy(buf + n + 1, prog);
+            if (access(buf, X_OK) == 0)
+                return 1;
+        }
+        path += n;
+        if (*path == ':')
+            path++;
+    }
+    return 0;
+}
+
+static const char *ext(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot ? dot + 1 : "";
+}
+
+int plot_check_path(const char *path, char *err, size_t size)
+{
+    const char *e = ext(path);
+    if (strcmp(e, "svg") != 0 && strcmp(e, "png") != 0) {
+        snprintf(err, size, "--plot: '%s' must end in .svg or .png", path);
+        return -1;
+    }
+    if (!on_path("gnuplot")) {
+        snprintf(err, size,
+                 "--plot needs gnuplot, which is not on PATH (Debian: "
+                 "apt-get install gnuplot-nox)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Escapes a title for a gnuplot double-quoted string. */
+static void put_title(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+}
+
+int plot_write(const char *path, const plot_point *pts, int n,
+               double time_limit, char *err, size_t size)
+{
+    char dir[] = "/tmp/ilpm-plot-XXXXXX";
+    if (!mkdtemp(dir)) {
+        snprintf(err, size, "--plot: cannot make a temporary folder: %s",
+                 strerror(errno));
+        return -1;
+    }
+    char data[256], script[256];
+    snprintf(data, sizeof data, "%s/data.txt", dir);
+    snprintf(script, sizeof script, "%s/plot.gp", dir);
+    /* Series: distinct (formulation, backend) pairs in order of first
+     * appearance. */
+    int nseries = 0;
+    int *series = calloc((size_t)n + 1, sizeof *series);
+    double *times = calloc((size_t)n + 1, sizeof *times);
+    int rc = -1;
+    FILE *fd = fopen(data, "w"), *fs = fopen(script, "w");
+    if (!series || !times || !fd || !fs) {
+        snprintf(err, size, "--plot: cannot write temporary files");
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        int s = -1;
+        for (int j = 0; j < i && s < 0; j++)
+            if (strcmp(pts[j].formulation, pts[i].formulation) == 0 &&
+                pts[j].backend == pts[i].backend)
+                s = series[j];
+        series[i] = s >= 0 ? s : nseries++;
+    }
+    double cap = time_limit > 0 ? time_limit * 1000.0 : 0;
+    for (int s = 0; s < nseries; s++) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (series[i] == s && pts[i].answered)
+                times[k++] = pts[i].solve_ms > 0.001 ? pts[i].solve_ms : 0.001;
+        qsort(times, (size_t)k, sizeof *times, cmp_double);
+        fprintf(fd, "# cactus series %d\n", s);
+        for (int i = 0; i < k; i++)
+            fprintf(fd, "%d %.6f\n", i + 1, times[i]);
+        if (k == 0)
+            fprintf(fd, "0 0.001\n");
+        fprintf(fd, "\n\n");
+    }
+    /* Scatter: the same instance and formulation on ILP (x) and SAT (y);
+     * unanswered runs sit at the time limit (or the slowest time). */
+    double slowest = 0.001;
+    for (int i = 0; i < n; i++)
+        if (pts[i].solve_ms > slowest)
+            slowest = pts[i].solve_ms;
+    if (cap <= 0)
+        cap = slowest;
+    fprintf(fd, "# scatter ilp sat\n");
+    int npairs = 0;
+    double lo = 1e300, hi = 0;
+    for (int i = 0; i < n; i++) {
+        if (pts[i].backend != 0)
+            continue;
+        for (int j = 0; j < n; j++)
+            if (pts[j].backend == 1 && pts[j].instance == pts[i].instance &&
+                strcmp(pts[j].formulation, pts[i].formulation) == 0) {
+                double x = pts[i].answered ? pts[i].solve_ms : cap;
+                double y = pts[j].answered ? pts[j].solve_ms : cap;
+                x = x > 0.001 ? x : 0.001;
+                y = y > 0.001 ? y : 0.001;
+                fprintf(fd, "%.6f %.6f\n", x, y);
+                lo = x < lo ? x : lo;
+                lo = y < lo ? y : lo;
+                hi = x > hi ? x : hi;
+                hi = y > hi ? y : hi;
+                npairs++;
+            }
+    }
+    if (npairs == 0) {
+        fprintf(fd, "0.001 0.001\n");
+        lo = 0.001;
+        hi = 1;
+    }
+    int png = strcmp(ext(path), "png") == 0;
+    fprintf(fs, "set terminal %s size 1100,480%s\n",
+            png ? "pngcairo" : "svg", png ? "" : " dynamic");
+    fprintf(fs, "set output \"");
+    put_title(fs, path);
+    fprintf(fs, "\"\nset multiplot layout 1,2\n");
+    fprintf(fs, "set title \"instances solved against time\"\n"
+                "set xlabel \"instances solved\"\nset ylabel \"solve ms\"\n"
+                "set logscale y\nset key left top\nset grid\n");
+    fprintf(fs, "plot ");
+    for (int s = 0; s < nseries; s++) {
+        int first = -1;
+        for (int i = 0; i < n && first < 0; i++)
+            if (series[i] == s)
+                first = i;
+        fprintf(fs, "%s\"%s\" index %d with linespoints title \"", s ? ", " : "",
+                data, s);
+        if (pts[first].formulation[0]) {
+            put_title(fs, pts[first].formulation);
+            fputc(' ', fs);
+        }
+        fprintf(fs, "%s\"", pts[first].backend ? "sat" : "ilp");
+    }
+    fprintf(fs, "\nunset logscale\nset logscale xy\n"
+                "set title \"solve ms: ILP (x) against SAT (y)\"\n"
+                "set xlabel \"ILP solve ms\"\nset ylabel \"SAT solve ms\"\n"
+                "set key off\nset size square\n");
+    /* The same range on both axes, so the diagonal means "as fast". */
+    fprintf(fs, "set xrange [%g:%g]\nset yrange [%g:%g]\n", lo / 2, hi * 2,
+            lo / 2, hi * 2);
+    fprintf(fs, "plot \"%s\" index %d with points pt 7 ps 0.6, x with lines "
+                "lc rgb \"gray\"\n",
+            data, nseries);
+    fprintf(fs, "unset multiplot\n");
+    if (ferror(fd) || ferror(fs)) {
+        snprintf(err, size, "--plot: cannot write temporary files");
+        goto out;
+    }
+    fclose(fd);
+    fclose(fs);
+    fd = fs = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, size, "--plot: cannot start gnuplot: %s",
+                 strerror(errno));
+        goto out;
+    }
+    if (pid == 0) {
+        char *argv[] = {"gnuplot", script, NULL};
+        execvp("gnuplot", argv);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        snprintf(err, size, "--plot: gnuplot failed (script %s)", script);
+        goto out_keep;
+    }
+    rc = 0;
+out:
+    remove(data);
+    remove(script);
+    rmdir(dir);
+out_keep:
+    if (fd)
+        fclose(fd);
+    if (fs)
+        fclose(fs);
+    free(series);
+    free(times);
+    return rc;
+}

@@ -1,0 +1,991 @@
+/* Batches: the parent parses every instance, forks worker processes (which
+ * inherit the parsed instances), hands them runs over pipes and writes the
+ * result rows in input order, flushed as they complete.  A worker that
+ * crashes, runs out of memory or overruns its time limit is recorded and
+ * replaced; an interrupted batch keeps every finished row, and --resume
+ * skips the rows already in the results file. */
+#include "batch.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+void ilpm_batch_opts_init(ilpm_batch_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    ilpm_run_opts_init(&o->run);
+    o->jobs = 1;
+    o->shard_n = 1;
+    o->incremental = 1;
+}
+
+struct task {
+    const char *file;
+    long index;
+    void *inst;
+    char *parse_error;
+};
+
+struct job {
+    int task;
+    ilpm_backend backend;
+};
+
+struct worker {
+    pid_t pid;
+    int to, from;
+    long job; /* -1 when idle */
+    double started;
+    int id;
+};
+
+struct msg {
+    int32_t job;
+    int32_t status;
+    double solve_ms;
+    uint32_t len;
+};
+
+/* ------------------------------------------------------------------ */
+/* Result keys, for --resume and merge                                  */
+
+/* The key of a row: file, index, formulation and back end. */
+typedef struct rowkey {
+    char *file;
+    long index;
+    char form[32];
+    char backend[8];
+    int stopped; /* the row says the run was interrupted */
+} rowkey;
+
+/* Parses one CSV line into at most max fields (RFC 4180 quoting, no line
+ * ends inside fields); returns the count.  Fields point into buf. */
+static int csv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        if (*p == '"') {
+            char *w = ++p;
+            fields[n++] = w;
+            for (;;) {
+                if (*p == '\0')
+                    break;
+                if (*p == '"' && p[1] == '"') {
+                    *w++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *w++ = *p++;
+                }
+            }
+            *w = '\0';
+            while (*p && *p != ',')
+                p++;
+        } else {
+            fields[n++] = p;
+            while (*p && *p != ',')
+                p++;
+        }
+        if (*p != ',') {
+            if (*p)
+                *p = '\0';
+            break;
+        }
+        *p++ = '\0';
+    }
+    return n;
+}
+
+/* Reads a JSON string starting at the quote s into out (unescaped);
+ * returns 0 on success. */
+static int json_str(const char *s, char *out, size_t size)
+{
+    if (*s != '"')
+        return -1;
+    size_t k = 0;
+    for (s++; *s && *s != '"'; s++) {
+        char c = *s;
+        if (c == '\\') {
+            s++;
+            switch (*s) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case 'u':
+                c = '?';
+                for (int i = 0; i < 4 && s[1]; i++)
+                    s++;
+                break;
+            case '\0': return -1;
+            default: c = *s;
+            }
+        }
+        if (k + 1 < size)
+            out[k++] = c;
+    }
+    out[k] = '\0';
+    return *s == '"' ? 0 : -1;
+}
+
+/* The value after "key": in the record's head (before "solution"). */
+static const char *json_find(const char *line, const char *key)
+{
+    char pat[48];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *end = strstr(line, "\"solution\":");
+    const char *p = strstr(line, pat);
+    if (!p || (end && p > end))
+        return NULL;
+    return p + strlen(pat);
+}
+
+struct keyset {
+    rowkey *k;
+    char **lines; /* the rows themselves, for merge */
+    size_t n, cap;
+    char *header; /* CSV header line, NULL for JSON */
+    int json;
+};
+
+static void keyset_free(struct keyset *ks)
+{
+    for (size_t i = 0; i < ks->n; i++) {
+        free(ks->k[i].file);
+        if (ks->lines)
+            free(ks->lines[i]);
+    }
+    free(ks->k);
+    free(ks->lines);
+    free(ks->header);
+    memset(ks, 0, sizeof *ks);
+}
+
+/* Reads the rows of a results file; keep_lines keeps their text. */
+static int read_results(const char *path, struct keyset *ks, int keep_lines,
+                        int must_exist, ilpm_err *err)
+{
+    ilpm_reader *rd = ilpm_reader_open(path, err);
+    if (!rd)
+        return must_exist ? -1 : 0;
+    const char *line;
+    size_t len;
+    int col_file = -1, col_index = -1, col_form = -1, col_backend = -1,
+        col_status = -1, ncols = 0;
+    int first = 1, rc = 0, r;
+    while ((r = ilpm_reader_line(rd, &line, &len, err)) != 0) {
+        if (r < 0) {
+            rc = -1;
+            break;
+        }
+        if (len == 0)
+            continue;
+        rowkey key;
+        memset(&key, 0, sizeof key);
+        char file[1024] = "";
+        if (first) {
+            ks->json = line[0] == '{';
+            first = 0;
+            if (!ks->json) {
+                if (ks->header && strcmp(ks->header, line) != 0) {
+                    rc = ilpm_reader_error(rd, err, 1,
+                                           "CSV header differs from the "
+                                           "other results files");
+                    break;
+                }
+                if (!ks->header && !(ks->header = strdup(line))) {
+                    rc = ilpm_err_set(err, "out of memory");
+                    break;
+                }
+                char *copy = strdup(line);
+                char *f[64];
+                ncols = copy ? csv_split(copy, f, 64) : 0;
+                for (int i = 0; i < ncols; i++) {
+                    if (!strcmp(f[i], "file")) col_file = i;
+                    if (!strcmp(f[i], "index")) col_index = i;
+                    if (!strcmp(f[i], "formulation")) col_form = i;
+                    if (!strcmp(f[i], "backend")) col_backend = i;
+                    if (!strcmp(f[i], "status")) col_status = i;
+                }
+                free(copy);
+                if (col_file < 0 || col_index < 0 || col_backend < 0) {
+                    rc = ilpm_reader_error(rd, err, 1,
+                                           "not an ilpm results file (no "
+                                           "file, index and backend "
+                                           "columns)");
+                    break;
+                }
+                continue;
+            }
+        }
+        if (ks->json != (line[0] == '{')) {
+            rc = ilpm_reader_error(rd, err, 1,
+                                   "mixes JSON and CSV rows");
+            break;
+        }
+        if (ks->json) {
+            const char *v;
+            char st[16] = "";
+            if ((v = json_find(line, "file")))
+                json_str(v, file, sizeof file);
+            if ((v = json_find(line, "index")))
+                key.index = strtol(v, NULL, 10);
+            if ((v = json_find(line, "formulation")))
+                json_str(v, key.form, sizeof key.form);
+            if ((v = json_find(line, "backend")))
+                json_str(v, key.backend, sizeof key.backend);
+            if ((v = json_find(line, "status")))
+                json_str(v, st, sizeof st);
+            key.stopped = strcmp(st, "stopped") == 0;
+        } else {
+            char *copy = strdup(line);
+            char *f[64];
+            int n = copy ? csv_split(copy, f, 64) : 0;
+            if (n <= col_backend || n <= col_file || n <= col_index) {
+                free(copy);
+                rc = ilpm_reader_error(rd, err, 1,
+                                       "a row with %d fields, the header "
+                                       "has %d",
+                                       n, ncols);
+                break;
+            }
+            snprintf(file, sizeof file, "%s", f[col_file]);
+            key.index = strtol(f[col_index], NULL, 10);
+            if (col_form >= 0 && n > col_form)
+                snprintf(key.form, sizeof key.form, "%s", f[col_form]);
+            snprintf(key.backend, sizeof key.backend, "%s", f[col_backend]);
+            key.stopped = col_status >= 0 && n > col_status &&
+                          strcmp(f[col_status], "stopped") == 0;
+            free(copy);
+        }
+        if (ks->n == ks->cap) {
+            size_t c = ks->cap ? 2 * ks->cap : 256;
+            rowkey *nk = realloc(ks->k, c * sizeof *nk);
+            char **nl = keep_lines ? realloc(ks->lines, c * sizeof *nl) : NULL;
+            if (nk)
+                ks->k = nk;
+            if (nl)
+                ks->lines = nl;
+            if (!nk || (keep_lines && !nl)) {
+                rc = ilpm_err_set(err, "out of memory");
+                break;
+            }
+            ks->cap = c;
+        }
+        key.file = strdup(file);
+        if (keep_lines)
+            ks->lines[ks->n] = strdup(line);
+        ks->k[ks->n++] = key;
+    }
+    ilpm_reader_free(rd);
+    return rc;
+}
+
+static int key_matches(const rowkey *k, const char *file, long index,
+                       const char *form, const char *backend)
+{
+    return !k->stopped && k->index == index && strcmp(k->file, file) == 0 &&
+           strcmp(k->form, form) == 0 && strcmp(k->backend, backend) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Workers                                                              */
+
+static volatile sig_atomic_t worker_stop_sig;
+static volatile int worker_stop;
+
+static void on_worker_term(int sig)
+{
+    (void)sig;
+    worker_stop_sig = 1;
+    worker_stop = 1;
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Reads exactly n bytes; 0 on success, -1 on EOF or error. */
+static int read_all(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    while (n > 0) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+struct batch {
+    const ilpm_puzzle *pz;
+    const ilpm_params *p;
+    const ilpm_batch_opts *o;
+    struct task *tasks;
+    int ntasks;
+    struct job *jobs;
+    long njobs;
+};
+
+static void format_row(const struct batch *b, const ilpm_result *r,
+                       ilpm_buf *out)
+{
+    if (b->o->json)
+        ilpm_result_json(r, out);
+    else
+        ilpm_result_csv(r, out);
+}
+
+static void fill_key(const struct batch *b, long j, ilpm_result *r)
+{
+    const struct task *t = &b->tasks[b->jobs[j].task];
+    snprintf(r->file, sizeof r->file, "%s", t->file);
+    r->index = t->index;
+    r->backend = b->jobs[j].backend;
+    snprintf(r->puzzle, sizeof r->puzzle, "%s", b->pz->name);
+    if (b->pz->formulations) {
+        const char *f = ilpm_params_get(b->p, "formulation");
+        snprintf(r->formulation, sizeof r->formulation, "%s",
+                 f ? f : b->pz->formulations[0]);
+    }
+    if (t->inst)
+        b->pz->describe(t->inst, r->instance, sizeof r->instance);
+    else
+        snprintf(r->instance, sizeof r->instance, "#%ld", t->index);
+}
+
+static void worker_main(const struct batch *b, int id, int in, int out)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_worker_term;
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGINT, SIG_IGN); /* the parent decides what Ctrl-C does */
+    if (b->o->memory_limit_mb > 0 && !UNDER_ASAN) {
+        struct rlimit rl;
+        rl.rlim_cur = rl.rlim_max =
+            (rlim_t)(b->o->memory_limit_mb * 1024.0 * 1024.0);
+        setrlimit(RLIMIT_AS, &rl);
+    }
+    /* Test hooks: make the worker die or hang on one instance index. */
+    const char *crash = getenv("ILPM_TEST_CRASH_INDEX");
+    const char *hang = getenv("ILPM_TEST_HANG_INDEX");
+    ilpm_shape_cache *cache[2] = {NULL, NULL};
+    if (b->o->incremental) {
+        cache[0] = ilpm_shape_cache_new();
+        cache[1] = ilpm_shape_cache_new();
+    }
+    ilpm_run_opts ro = b->o->run;
+    ro.solver.stop_flag = &worker_stop;
+    ilpm_buf row;
+    ilpm_buf_init(&row);
+    int32_t j;
+    while (!worker_stop && read_all(in, &j, sizeof j) == 0) {
+        const struct job *jb = &b->jobs[j];
+        const struct task *t = &b->tasks[jb->task];
+        if (crash && atol(crash) == t->index)
+            abort();
+        if (hang && atol(hang) == t->index)
+            for (;;)
+                pause();
+        ilpm_result r;
+        ilpm_result_init(&r);
+        fill_key(b, j, &r);
+        ro.solver.backend = jb->backend;
+        ilpm_run_instance_cached(b->pz, t->inst, b->p, &ro,
+                                 cache[jb->backend], &r);
+        r.worker = id;
+        ilpm_buf_clear(&row);
+        format_row(b, &r, &row);
+        struct msg m = {j, (int32_t)r.status, r.solve_ms,
+                        (uint32_t)row.len};
+        if (r.status == ILPM_STOPPED)
+            m.len = 0; /* an interrupted run is not a result */
+        ilpm_result_free(&r);
+        if (write_all(out, &m, sizeof m) != 0 ||
+            write_all(out, ilpm_buf_str(&row), m.len) != 0)
+            break;
+    }
+    ilpm_buf_free(&row);
+    ilpm_shape_cache_free(cache[0]);
+    ilpm_shape_cache_free(cache[1]);
+    _exit(0);
+}
+
+static int spawn(const struct batch *b, struct worker *w, int id,
+                 struct worker *all, int nall, ilpm_err *err)
+{
+    int down[2], up[2];
+    if (pipe(down) != 0)
+        return ilpm_err_set(err, "pipe: %s", strerror(errno));
+    if (pipe(up) != 0) {
+        close(down[0]);
+        close(down[1]);
+        return ilpm_err_set(err, "pipe: %s", strerror(errno));
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(down[0]);
+        close(down[1]);
+        close(up[0]);
+        close(up[1]);
+        return ilpm_err_set(err, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        for (int i = 0; i < nall; i++)
+            if (all[i].pid > 0) {
+                close(all[i].to);
+                close(all[i].from);
+            }
+        close(down[1]);
+        close(up[0]);
+        worker_main(b, id, down[0], up[1]);
+    }
+    close(down[0]);
+    close(up[1]);
+    w->pid = pid;
+    w->to = down[1];
+    w->from = up[0];
+    w->job = -1;
+    w->id = id;
+    return 0;
+}
+
+static void reap(struct worker *w, int *status)
+{
+    close(w->to);
+    close(w->from);
+    while (waitpid(w->pid, status, 0) < 0 && errno == EINTR)
+        ;
+    w->pid = -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ------------------------------------------------------------------ */
+/* The parent                                                            */
+
+struct outq {
+    FILE *f;
+    char **rows; /* by job; NULL until done */
+    long next;   /* first job not yet written in order */
+    long njobs;
+};
+
+static void out_flush_ordered(struct outq *q)
+{
+    while (q->next < q->njobs && q->rows[q->next]) {
+        fputs(q->rows[q->next], q->f);
+        free(q->rows[q->next]);
+        q->rows[q->next] = NULL;
+        q->next++;
+    }
+    fflush(q->f);
+}
+
+static void out_flush_all(struct outq *q)
+{
+    out_flush_ordered(q);
+    for (long j = q->next; j < q->njobs; j++)
+        if (q->rows[j]) {
+            fputs(q->rows[j], q->f);
+            free(q->rows[j]);
+            q->rows[j] = NULL;
+        }
+    fflush(q->f);
+}
+
+struct times {
+    double *v[2];
+    long n[2];
+};
+
+static void record(ilpm_batch_summary *s, struct times *tm,
+                   ilpm_backend b, ilpm_status st, double ms)
+{
+    s->done++;
+    if ((unsigned)st < 7)
+        s->by_status[st]++;
+    s->runs[b]++;
+    s->total_ms[b] += ms;
+    if (tm->v[b])
+        tm->v[b][tm->n[b]++] = ms;
+}
+
+/* A row for a run the worker could not report (death, overrun). */
+static char *parent_row(const struct batch *b, long j, ilpm_status st,
+                        const char *msg, int worker, double ms)
+{
+    ilpm_result r;
+    ilpm_result_init(&r);
+    fill_key(b, j, &r);
+    r.status = st;
+    r.solve_ms = ms;
+    r.worker = worker;
+    snprintf(r.error, sizeof r.error, "%s", msg);
+    ilpm_buf row;
+    ilpm_buf_init(&row);
+    format_row(b, &r, &row);
+    ilpm_result_free(&r);
+    return ilpm_buf_take(&row);
+}
+
+static int parse_all(struct batch *b, const char *const *files, int nfiles,
+                     ilpm_err *err)
+{
+    int cap = 0;
+    for (int i = 0; i < nfiles; i++) {
+        ilpm_reader *rd = ilpm_reader_open(files[i], err);
+        long index = 0;
+        for (;;) {
+            void *inst = NULL;
+            ilpm_err perr = {{0}};
+            int r;
+            if (rd) {
+                r = b->pz->parse(rd, b->p, &inst, &perr);
+                if (r == 0)
+                    break;
+            } else {
+                r = -1;
+                perr = *err;
+            }
+            if (b->ntasks == cap) {
+                cap = cap ? 2 * cap : 256;
+                struct task *nt = realloc(b->tasks, (size_t)cap * sizeof *nt);
+                if (!nt) {
+                    ilpm_reader_free(rd);
+                    return ilpm_err_set(err, "out of memory");
+                }
+                b->tasks = nt;
+            }
+            struct task *t = &b->tasks[b->ntasks++];
+            t->file = files[i];
+            t->index = ++index;
+            t->inst = r > 0 ? inst : NULL;
+            t->parse_error = r < 0 ? strdup(perr.msg) : NULL;
+            if (!rd)
+                break;
+        }
+        ilpm_reader_free(rd);
+    }
+    return 0;
+}
+
+int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files,
+                   int nfiles, const ilpm_params *p,
+                   const ilpm_batch_opts *o, const char *out_path,
+                   ilpm_batch_summary *sum, ilpm_err *err)
+{
+    memset(sum, 0, sizeof *sum);
+    double t0 = ilpm_now();
+    struct batch b = {pz, p, o, NULL, 0, NULL, 0};
+    struct keyset done = {0};
+    struct outq q = {0};
+    struct worker *w = NULL;
+    struct times tm = {{NULL, NULL}, {0, 0}};
+    int rc = -1, nw = 0;
+    if (o->jobs < 1 || o->shard_n < 1 || o->shard_i < 0 ||
+        o->shard_i >= o->shard_n)
+        return ilpm_err_set(err, "bad jobs or shard numbers");
+    if (parse_all(&b, files, nfiles, err) != 0)
+        goto out;
+    if (o->resume && read_results(out_path, &done, 0, 0, err) != 0)
+        goto out;
+    int nb = o->both ? 2 : 1;
+    b.jobs = malloc(((size_t)b.ntasks * 2 + 1) * sizeof *b.jobs);
+    if (!b.jobs) {
+        ilpm_err_set(err, "out of memory");
+        goto out;
+    }
+    const char *form = "";
+    if (pz->formulations) {
+        const char *f = ilpm_params_get(p, "formulation");
+        form = f ? f : pz->formulations[0];
+    }
+    for (int t = 0; t < b.ntasks; t++) {
+        if (t % o->shard_n != o->shard_i)
+            continue;
+        for (int k = 0; k < nb; k++) {
+            ilpm_backend be = o->both ? (ilpm_backend)k : o->run.solver.backend;
+            int skip = 0;
+            for (size_t i = 0; i < done.n && !skip; i++)
+                skip = key_matches(&done.k[i], b.tasks[t].file,
+                                   b.tasks[t].index, form,
+                                   ilpm_backend_name(be));
+            if (skip) {
+                sum->skipped++;
+                continue;
+            }
+            b.jobs[b.njobs].task = t;
+            b.jobs[b.njobs].backend = be;
+            b.njobs++;
+        }
+    }
+    sum->total = b.njobs;
+    /* The results file: appended to on resume, else started anew. */
+    int fresh = 1;
+    if (o->resume) {
+        FILE *f = fopen(out_path, "r");
+        if (f) {
+            fresh = fgetc(f) == EOF;
+            fclose(f);
+        }
+    }
+    q.f = fopen(out_path, fresh ? "w" : "a");
+    if (!q.f) {
+        ilpm_err_set(err, "%s: cannot write: %s", out_path, strerror(errno));
+        goto out;
+    }
+    if (fresh && !o->json) {
+        ilpm_buf h;
+        ilpm_buf_init(&h);
+        ilpm_result_csv_header(&h);
+        fputs(ilpm_buf_str(&h), q.f);
+        ilpm_buf_free(&h);
+        fflush(q.f);
+    }
+    q.njobs = b.njobs;
+    q.rows = calloc((size_t)b.njobs + 1, sizeof *q.rows);
+    tm.v[0] = malloc(((size_t)b.njobs + 1) * sizeof(double));
+    tm.v[1] = malloc(((size_t)b.njobs + 1) * sizeof(double));
+    if (!q.rows || !tm.v[0] || !tm.v[1]) {
+        ilpm_err_set(err, "out of memory");
+        goto out;
+    }
+    /* Instances that did not parse are results already. */
+    for (long j = 0; j < b.njobs; j++) {
+        const struct task *t = &b.tasks[b.jobs[j].task];
+        if (t->parse_error) {
+            q.rows[j] = parent_row(&b, j, ILPM_ERROR, t->parse_error, 0, 0);
+            record(sum, &tm, b.jobs[j].backend, ILPM_ERROR, 0);
+        }
+    }
+    out_flush_ordered(&q);
+    nw = o->jobs;
+    if (nw > b.njobs)
+        nw = (int)b.njobs;
+    w = calloc((size_t)nw + 1, sizeof *w);
+    if (!w) {
+        ilpm_err_set(err, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < nw; i++)
+        w[i].pid = -1;
+    int next_id = 1;
+    for (int i = 0; i < nw; i++)
+        if (spawn(&b, &w[i], next_id++, w, nw, err) != 0)
+            goto out;
+    long next = 0;
+    /* A run may take its time limit, plus model building; past half as
+     * long again (and 5 s) the parent stops waiting. */
+    double hard = o->run.solver.time_limit > 0
+                      ? o->run.solver.time_limit * 1.5 + 5.0
+                      : 0;
+    double last_progress = 0, stop_at = 0;
+    struct pollfd *pfd = calloc((size_t)nw, sizeof *pfd);
+    if (!pfd) {
+        ilpm_err_set(err, "out of memory");
+        goto out;
+    }
+    for (;;) {
+        int stopping = o->stop && *o->stop;
+        if (stopping && !stop_at) {
+            stop_at = ilpm_now();
+            for (int i = 0; i < nw; i++)
+                if (w[i].pid > 0 && w[i].job >= 0)
+                    kill(w[i].pid, SIGTERM);
+        }
+        /* Hand out work. */
+        for (int i = 0; i < nw && !stopping; i++) {
+            while (next < b.njobs && q.rows[next])
+                next++; /* parse errors are done */
+            if (w[i].pid > 0 && w[i].job < 0 && next < b.njobs) {
+                int32_t j = (int32_t)next++;
+                if (write_all(w[i].to, &j, sizeof j) == 0) {
+                    w[i].job = j;
+                    w[i].started = ilpm_now();
+                } else {
+                    next--;
+                }
+            }
+        }
+        int busy = 0;
+        for (int i = 0; i < nw; i++) {
+            pfd[i].fd = w[i].pid > 0 ? w[i].from : -1;
+            pfd[i].events = POLLIN;
+            pfd[i].revents = 0;
+            busy += w[i].pid > 0 && w[i].job >= 0;
+        }
+        if (!busy && (stopping || next >= b.njobs))
+            break;
+        if (stopping && ilpm_now() - stop_at > 5.0) {
+            for (int i = 0; i < nw; i++)
+                if (w[i].pid > 0 && w[i].job >= 0)
+                    kill(w[i].pid, SIGKILL);
+        }
+        int pr = poll(pfd, (nfds_t)nw, 200);
+        if (pr < 0 && errno != EINTR) {
+            ilpm_err_set(err, "poll: %s", strerror(errno));
+            goto out;
+        }
+        double now = ilpm_now();
+        for (int i = 0; i < nw; i++) {
+            if (w[i].pid <= 0)
+                continue;
+            long j = w[i].job;
+            if (pr > 0 && (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+                struct msg m;
+                char *text = NULL;
+                int ok = read_all(w[i].from, &m, sizeof m) == 0;
+                if (ok) {
+                    text = malloc((size_t)m.len + 1);
+                    ok = text && read_all(w[i].from, text, m.len) == 0;
+                    if (text)
+                        text[ok ? m.len : 0] = '\0';
+                }
+                if (ok && m.job == j) {
+                    if (m.len > 0) {
+                        q.rows[j] = text;
+                        text = NULL;
+                        record(sum, &tm, b.jobs[j].backend,
+                               (ilpm_status)m.status, m.solve_ms);
+                    }
+                    w[i].job = -1;
+                    free(text);
+                    continue;
+                }
+                free(text);
+                /* The worker died: record its run, replace it. */
+                int status = 0;
+                reap(&w[i], &status);
+                if (j >= 0 && !stopping) {
+                    char msg[160];
+                    if (WIFSIGNALED(status))
+                        snprintf(msg, sizeof msg,
+                                 "worker %d died: killed by signal %d%s",
+                                 w[i].id, WTERMSIG(status),
+                                 WTERMSIG(status) == SIGKILL
+                                     ? " (out of memory?)"
+                                     : "");
+                    else
+                        snprintf(msg, sizeof msg,
+                                 "worker %d died: exit status %d", w[i].id,
+                                 WEXITSTATUS(status));
+                    q.rows[j] = parent_row(&b, j, ILPM_ERROR, msg, w[i].id, 0);
+                    record(sum, &tm, b.jobs[j].backend, ILPM_ERROR, 0);
+                }
+                if (stopping)
+                    continue; /* it exited as asked */
+                sum->replaced++;
+                if (spawn(&b, &w[i], next_id++, w, nw, err) != 0)
+                    goto out;
+                continue;
+            }
+            if (j >= 0 && hard > 0 && now - w[i].started > hard &&
+                !stopping) {
+                kill(w[i].pid, SIGKILL);
+                int status;
+                reap(&w[i], &status);
+                char msg[160];
+                snprintf(msg, sizeof msg,
+                         "worker %d overran the time limit and was killed "
+                         "after %.1f s",
+                         w[i].id, now - w[i].started);
+                char *row = parent_row(&b, j, ILPM_TIMEOUT, msg, w[i].id,
+                                       (now - w[i].started) * 1000.0);
+                q.rows[j] = row;
+                record(sum, &tm, b.jobs[j].backend, ILPM_TIMEOUT,
+                       (now - w[i].started) * 1000.0);
+                sum->replaced++;
+                if (spawn(&b, &w[i], next_id++, w, nw, err) != 0)
+                    goto out;
+            }
+        }
+        out_flush_ordered(&q);
+        if (o->progress && now - last_progress > 0.2) {
+            last_progress = now;
+            sum->elapsed_s = now - t0;
+            o->progress(o->progress_ctx, sum);
+        }
+    }
+    free(pfd);
+    rc = 0;
+out:
+    if (q.f) {
+        out_flush_all(&q);
+        if (fclose(q.f) != 0 && rc == 0)
+            rc = ilpm_err_set(err, "%s: write failed: %s", out_path,
+                              strerror(errno));
+    }
+    for (int i = 0; w && i < nw; i++)
+        if (w[i].pid > 0) {
+            int status;
+            if (w[i].job >= 0)
+                kill(w[i].pid, SIGKILL);
+            reap(&w[i], &status);
+        }
+    for (int k = 0; k < 2; k++) {
+        if (tm.v[k] && tm.n[k] > 0) {
+            qsort(tm.v[k], (size_t)tm.n[k], sizeof(double), cmp_double);
+            sum->median_ms[k] = tm.n[k] % 2
+                                    ? tm.v[k][tm.n[k] / 2]
+                                    : (tm.v[k][tm.n[k] / 2 - 1] +
+                                       tm.v[k][tm.n[k] / 2]) /
+                                          2;
+        }
+        free(tm.v[k]);
+    }
+    sum->elapsed_s = ilpm_now() - t0;
+    if (o->progress)
+        o->progress(o->progress_ctx, sum);
+    for (long j = 0; q.rows && j < q.njobs; j++)
+        free(q.rows[j]);
+    free(q.rows);
+    free(w);
+    for (int t = 0; t < b.ntasks; t++) {
+        if (b.tasks[t].inst)
+            pz->free_instance(b.tasks[t].inst);
+        free(b.tasks[t].parse_error);
+    }
+    free(b.tasks);
+    free(b.jobs);
+    keyset_free(&done);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* merge                                                                 */
+
+struct order {
+    const struct keyset *ks;
+    size_t i;
+    int file_rank;
+    size_t seq;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const struct order *x = a, *y = b;
+    const rowkey *kx = &x->ks->k[x->i], *ky = &y->ks->k[y->i];
+    if (x->file_rank != y->file_rank)
+        return x->file_rank < y->file_rank ? -1 : 1;
+    if (kx->index != ky->index)
+        return kx->index < ky->index ? -1 : 1;
+    int c = strcmp(kx->form, ky->form);
+    if (c)
+        return c;
+    c = strcmp(kx->backend, ky->backend);
+    if (c)
+        return c;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
+                     ilpm_err *err)
+{
+    struct keyset ks = {0};
+    int rc = -1;
+    struct order *ord = NULL;
+    char **files = NULL;
+    for (int i = 0; i < n; i++) {
+        int was_json = ks.json, had = ks.n > 0 || ks.header;
+        if (read_results(inputs[i], &ks, 1, 1, err) != 0)
+            goto out;
+        if (had && was_json != ks.json) {
+            ilpm_err_set(err, "%s: mixes JSON and CSV results files",
+                         inputs[i]);
+            goto out;
+        }
+    }
+    ord = calloc(ks.n + 1, sizeof *ord);
+    files = calloc(ks.n + 1, sizeof *files);
+    if (!ord || !files) {
+        ilpm_err_set(err, "out of memory");
+        goto out;
+    }
+    int nfiles = 0;
+    for (size_t i = 0; i < ks.n; i++) {
+        int r = -1;
+        for (int f = 0; f < nfiles && r < 0; f++)
+            if (strcmp(files[f], ks.k[i].file) == 0)
+                r = f;
+        if (r < 0) {
+            files[nfiles] = ks.k[i].file;
+            r = nfiles++;
+        }
+        ord[i] = (struct order){&ks, i, r, i};
+    }
+    qsort(ord, ks.n, sizeof *ord, cmp_rows);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        ilpm_err_set(err, "%s: cannot write: %s", tmp, strerror(errno));
+        goto out;
+    }
+    if (!ks.json && ks.header)
+        fprintf(f, "%s\n", ks.header);
+    for (size_t i = 0; i < ks.n; i++) {
+        /* Of rows with the same key, the last one read wins. */
+        if (i + 1 < ks.n && cmp_rows(&(struct order){&ks, ord[i].i,
+                                                     ord[i].file_rank, 0},
+                                     &(struct order){&ks, ord[i + 1].i,
+                                                     ord[i + 1].file_rank,
+                                                     0}) == 0)
+            continue;
+        fprintf(f, "%s\n", ks.lines[ord[i].i]);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, out_path) != 0) {
+        ilpm_err_set(err, "%s: write failed: %s", out_path, strerror(errno));
+        remove(tmp);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(ord);
+    free(files);
+    keyset_free(&ks);
+    return rc;
+}

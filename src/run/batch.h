@@ -1,0 +1,52 @@
+/* batch.h: every instance of many files on a pool of worker processes,
+ * results streamed in input order to a CSV or JSON-lines file. */
+#ifndef ILPM_BATCH_H
+#define ILPM_BATCH_H
+
+#include "run.h"
+
+typedef struct ilpm_batch_summary {
+    long total;            /* runs to do in this invocation             */
+    long done;
+    long skipped;          /* already in the results (--resume)         */
+    long by_status[7];     /* indexed by ilpm_status                    */
+    long replaced;         /* workers that died or overran, replaced    */
+    long reused;           /* runs that reused a shape's model          */
+    double elapsed_s;
+    /* Per back end (ILP, SAT): runs, total and median solve ms. */
+    long runs[2];
+    double total_ms[2], median_ms[2];
+} ilpm_batch_summary;
+
+typedef struct ilpm_batch_opts {
+    ilpm_run_opts run;      /* solver options, --count, --limit          */
+    int both;               /* ILP and SAT for every instance            */
+    int jobs;               /* worker processes (>= 1)                   */
+    double memory_limit_mb; /* per worker address space, 0 for none      */
+    int json;               /* JSON lines, else CSV                      */
+    int resume;             /* skip instances already in the results     */
+    long shard_i, shard_n;  /* keep instances i, i+n, i+2n, ... (0-based) */
+    int incremental;        /* one model per shape in each worker        */
+    volatile int *stop;     /* set by the caller's signal handler        */
+    /* Called about five times a second and at the end. */
+    void (*progress)(void *ctx, const ilpm_batch_summary *s);
+    void *progress_ctx;
+} ilpm_batch_opts;
+
+void ilpm_batch_opts_init(ilpm_batch_opts *o);
+
+/* Runs the batch; returns 0 when every run was recorded (whatever its
+ * status), -1 with err when the batch could not run (results file,
+ * resources).  An interrupted batch returns 0 with fewer runs done. */
+int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files,
+                   int nfiles, const ilpm_params *p,
+                   const ilpm_batch_opts *o, const char *out_path,
+                   ilpm_batch_summary *sum, ilpm_err *err);
+
+/* Combines result files (all CSV or all JSON lines) into out_path: one
+ * header, rows sorted by file, index, formulation and back end, a later
+ * row replacing an earlier one with the same key. */
+int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
+                     ilpm_err *err);
+
+#endif

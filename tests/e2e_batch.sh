@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# End-to-end tests of `ilpm compare`, `ilpm batch` and `ilpm merge`:
+# formats, input order, resume, shards, crashed and hung workers,
+# interruption.  Usage: e2e_batch.sh PATH/TO/ilpm   (from the source root)
+set -u
+ILPM=${1:-build/ilpm}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { # NAME CONDITION...
+    local name=$1
+    shift
+    if "$@"; then ok; else bad "$name"; fi
+}
+
+# 24 queens instances of sizes 4..11 (sizes 2 and 3 are unsatisfiable).
+for i in $(seq 0 23); do echo $((i % 10 + 2)); done >"$tmp/q.txt"
+
+# compare: both back ends agree, sizes and groups shown.
+out=$("$ILPM" compare queens --n 6 --count)
+check "compare exit" [ $? -eq 0 ]
+check "compare agreement" grep -q "agreement: yes" <<<"$out"
+check "compare groups" grep -qE "^ +diag +\|" <<<"$out"
+check "compare counts" [ "$(grep -cE '^ +- +(ilp|sat) +solved +yes +4 ' <<<"$out")" -eq 2 ]
+out=$("$ILPM" compare queens --n 3 --format csv)
+check "compare csv rows" [ "$(grep -c '^queens,n=3,' <<<"$out")" -eq 2 ]
+check "compare csv unsat" [ "$(grep -c ',unsat,' <<<"$out")" -eq 2 ]
+if command -v gnuplot >/dev/null; then
+    "$ILPM" compare queens "$tmp/q.txt" --plot "$tmp/p.svg" >/dev/null
+    check "compare --plot svg" grep -q "<svg" "$tmp/p.svg"
+fi
+"$ILPM" compare queens --n 4 --plot "$tmp/p.pdf" >/dev/null 2>"$tmp/err"
+check "compare --plot bad extension" grep -q "must end in .svg or .png" "$tmp/err"
+
+# batch: one row per instance and back end, in input order.
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/r.csv" --backend both --jobs 2 >"$tmp/sum"
+code=$?
+check "batch exit 0 with unsat rows" [ "$code" -eq 0 ]
+check "batch rows" [ "$(wc -l <"$tmp/r.csv")" -eq 49 ]
+check "batch order" diff <(cut -d, -f4 "$tmp/r.csv" | tail -n +2 | uniq) <(seq 1 24)
+check "batch unsat rows" [ "$(grep -c ",unsat," "$tmp/r.csv")" -eq 12 ]
+check "batch verified" [ "$(grep -c ",solved,true," "$tmp/r.csv")" -eq 36 ]
+check "batch summary" grep -q "48 runs" "$tmp/sum"
+check "batch summary per back end" grep -qE "^  ilp: 24 runs, solve ms median" "$tmp/sum"
+
+# JSON lines by extension.
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/r.jsonl" --jobs 2 >/dev/null
+check "batch json rows" [ "$(grep -c '^{"puzzle":"queens"' "$tmp/r.jsonl")" -eq 24 ]
+check "batch json worker" grep -q '"worker":[12]}' "$tmp/r.jsonl"
+
+# A worker that crashes is recorded and replaced; the batch goes on.
+ILPM_TEST_CRASH_INDEX=5 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/c.csv" --jobs 2 >"$tmp/sum"
+code=$?
+check "crash exit 1" [ "$code" -eq 1 ]
+check "crash rows kept" [ "$(wc -l <"$tmp/c.csv")" -eq 25 ]
+check "crash row" grep -q ',5,,sat,error,false,.*died: killed by signal 6' "$tmp/c.csv"
+check "crash replaced" grep -q "1 worker(s) replaced" "$tmp/sum"
+
+# A worker that hangs past the time limit is killed and recorded.
+ILPM_TEST_HANG_INDEX=3 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/h.csv" --jobs 2 --time-limit 0.5 >/dev/null
+check "hang exit 3" [ $? -eq 3 ]
+check "hang row" grep -q ',3,,sat,timeout,false,.*overran the time limit' "$tmp/h.csv"
+check "hang rows kept" [ "$(wc -l <"$tmp/h.csv")" -eq 25 ]
+
+# Shards and merge give the same rows as one run; resume skips done rows.
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/s0.csv" --shard 0/3 >/dev/null
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/s1.csv" --shard 1/3 >/dev/null
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/s2.csv" --shard 2/3 >/dev/null
+check "shard sizes" [ "$(cat "$tmp"/s[012].csv | grep -c '^queens')" -eq 24 ]
+"$ILPM" merge --out "$tmp/m.csv" "$tmp/s2.csv" "$tmp/s0.csv" "$tmp/s1.csv"
+check "merge exit" [ $? -eq 0 ]
+check "merge order" diff <(cut -d, -f4 "$tmp/m.csv" | tail -n +2) <(seq 1 24)
+check "merge one header" [ "$(grep -c '^puzzle,' "$tmp/m.csv")" -eq 1 ]
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/s0.csv" --resume >"$tmp/sum"
+check "resume skips" grep -q "16 runs (8 already there)" "$tmp/sum"
+check "resume complete" [ "$(grep -c '^queens' "$tmp/s0.csv")" -eq 24 ]
+"$ILPM" merge --out "$tmp/m2.csv" "$tmp/r.jsonl" "$tmp/s0.csv" 2>"$tmp/err"
+check "merge refuses mixed formats" [ $? -eq 2 ]
+
+# Interrupted: finished rows kept, exit 130, --resume finishes the rest.
+for i in $(seq 1 6); do echo 7; done >"$tmp/slow.txt"
+for i in $(seq 1 4); do echo 14; done >>"$tmp/slow.txt"
+"$ILPM" batch queens "$tmp/slow.txt" --out "$tmp/i.csv" --count --jobs 1 >"$tmp/sum" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+    [ "$(grep -c '^queens' "$tmp/i.csv" 2>/dev/null)" -ge 6 ] && break
+    sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+code=$?
+check "interrupt exit 130" [ "$code" -eq 130 ]
+check "interrupt rows kept" [ "$(grep -c '^queens.*,solved,true,40,' "$tmp/i.csv")" -eq 6 ]
+check "interrupt no partial row" [ "$(grep -c ',stopped,' "$tmp/i.csv")" -eq 0 ]
+
+# Bad input is a row, not the end of the batch.
+printf '4\n0\n5\n' >"$tmp/bad.txt"
+"$ILPM" batch queens "$tmp/bad.txt" --out "$tmp/b.csv" >/dev/null
+check "bad instance row" grep -q ',2,,sat,error,false,.*bad.txt:2:1: board size 0 is outside' "$tmp/b.csv"
+check "bad instance neighbours" [ "$(grep -c ',solved,true,' "$tmp/b.csv")" -eq 2 ]
+"$ILPM" batch queens "$tmp/q.txt" 2>"$tmp/err"
+check "batch needs --out" [ $? -eq 2 ]
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
