@@ -248,7 +248,19 @@ static int parse_args(cli *c, int argc, char **argv)
         }                                                                  \
     } while (0)
         ilpm_options *so = &c->run.solver;
-        if (strcmp(name, "backend") == 0) {
+        const ilpm_opt_spec *gspec = NULL;
+        /* For gen, the generator's options come first (its --count is a
+         * number of instances, not the solver's --count). */
+        if (c->pz && strcmp(c->verb, "gen") == 0 &&
+            is_puzzle_opt(c->pz->gen_opts, name, &gspec)) {
+            if (gspec->arg)
+                NEED_VALUE();
+            else if (val)
+                USAGE_ERR("option --%s takes no value", name);
+            if (ilpm_params_set(c->params, name, gspec->arg ? val : NULL) !=
+                0)
+                USAGE_ERR("out of memory");
+        } else if (strcmp(name, "backend") == 0) {
             NEED_VALUE();
             int b = ilpm_backend_parse(val);
             if (strcmp(val, "both") == 0 && strcmp(c->verb, "batch") == 0) {

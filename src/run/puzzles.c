@@ -4,6 +4,7 @@
 #include <string.h>
 
 const ilpm_puzzle *const ilpm_puzzles[] = {
+    &ilpm_puzzle_machiavelli,
     &ilpm_puzzle_queens,
     NULL,
 };

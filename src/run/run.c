@@ -420,8 +420,8 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
                         r->status == ILPM_SOLVED ? "" : " so far");
     if (r->has_objective)
         ilpm_buf_printf(b, ", objective %" PRId64 "%s", r->objective,
-                        r->status == ILPM_OPTIMAL ? " (optimal)"
-                                                  : " (not proven optimal)");
+                        r->status == ILPM_FEASIBLE ? " (not proven optimal)"
+                                                   : "");
     ilpm_buf_printf(b, "; build %.1f ms, solve %.1f ms\n", r->build_ms,
                     r->solve_ms);
     if (r->status == ILPM_ERROR)
