@@ -628,13 +628,13 @@ static void planes_shape(const mach_inst *in, const settings *st, planes *pl)
     /* Runs of one suit on a line form an interval graph whose cliques
      * are at most D (no card more than D times), so D run planes hold
      * any set of runs; adjacent runs on one plane merge into a longer
-     * run, which is still valid.  Sets: floor(4D/3) planes, the most
-     * sets of one rank (12 sevens of 3 decks = 4 sets of 3), as
-     * specified.  D planes would do as well: cards of one rank that form
-     * sets can always be dealt round-robin into as many sets as the
-     * most copies of one suit among them, at most D. */
+     * run, which is still valid.  Sets: D planes.  The n cards of one
+     * rank that can form sets, with m the most copies of one suit among
+     * them, need at least m sets (a set holds one card per suit) and so
+     * 3m <= n <= 4m; dealing them suit by suit round-robin into m sets
+     * gives each set 3 or 4 cards of distinct suits.  m <= D. */
     pl->nrun = d + (st->wrap ? wrap_extra(in, st) : 0);
-    pl->nset = 4 * d / 3;
+    pl->nset = d;
     pl->ncol = st->ace_high ? ACE_HIGH : NRANKS;
 }
 
