@@ -87,6 +87,13 @@ const char *ilpm_model_var_name(const ilpm_model *m, int v, char *buf,
 /* 1 if variable v belongs to an ILPM_FAM_AUX family. */
 int ilpm_model_var_is_aux(const ilpm_model *m, int v);
 
+/* Bounds on what the model may grow to, checked before memory is
+ * committed: max_vars variables (0: no bound) and max_bytes of constraint
+ * storage (0: no bound).  Past them, ilpm_model_family and ilpm_add_*
+ * fail with a message naming --max-vars or --max-memory. */
+void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars,
+                           int64_t max_bytes);
+
 /* Subsequent constraints belong to the named group (created on first
  * use).  Returns the group id or -1. */
 int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err);
@@ -160,6 +167,9 @@ typedef struct ilpm_options {
     double time_limit;    /* seconds, <= 0 for none                    */
     int verbose;          /* solver messages on stderr                 */
     int64_t max_pb_nodes; /* PB encoding bound (nodes per constraint)  */
+    int64_t max_vars;     /* model variables (default 50 million)      */
+    int64_t max_memory_mb; /* model and CNF storage (default: 3/4 of
+                              the machine's memory)                    */
     /* Polled by both back ends; a non-zero value stops the search. */
     volatile int *stop_flag;
 } ilpm_options;

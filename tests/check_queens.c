@@ -114,7 +114,7 @@ static const struct {
      "queens_expected_size.txt:1:1: expected the board size n alone on the "
      "first line"},
     {"queens_size_range.txt",
-     "queens_size_range.txt:2:1: board size 0 is outside 1..2000"},
+     "queens_size_range.txt:2:1: board size 0 is outside 1..1000000"},
     {"queens_row_range.txt", "queens_row_range.txt:2:1: row 5 is outside 1..4"},
     {"queens_column_range.txt",
      "queens_column_range.txt:2:3: column 9 is outside 1..4"},
@@ -161,10 +161,10 @@ END_TEST
 START_TEST(test_bad_params)
 {
     static const char *const bad[][2] = {
-        {"0", "--n: expected an integer from 1 to 2000, got '0'"},
-        {"abc", "--n: expected an integer from 1 to 2000, got 'abc'"},
-        {"100000", "--n: expected an integer from 1 to 2000, got '100000'"},
-        {"", "--n: expected an integer from 1 to 2000, got ''"},
+        {"0", "--n: expected an integer from 1 to 1000000, got '0'"},
+        {"abc", "--n: expected an integer from 1 to 1000000, got 'abc'"},
+        {"2000000", "--n: expected an integer from 1 to 1000000, got '2000000'"},
+        {"", "--n: expected an integer from 1 to 1000000, got ''"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         ilpm_params *p = ilpm_params_new();

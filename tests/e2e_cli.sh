@@ -62,7 +62,13 @@ run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_
 run "missing file" 2 "$ILPM" solve queens "$tmp/none.txt" &&
     has "missing file message" "$err" "none.txt: cannot open"
 run "bad --n" 2 "$ILPM" solve queens --n 0 &&
-    has "bad --n message" "$err" "--n: expected an integer from 1 to 2000, got '0'"
+    has "bad --n message" "$err" "--n: expected an integer from 1 to 1000000, got '0'"
+run "too many variables" 2 "$ILPM" solve queens --n 100000 &&
+    has "max-vars message" "$out" "needs more than 50000000 variables .* raise --max-vars"
+run "CNF over --max-memory" 2 "$ILPM" solve queens --n 1000 --amo pairwise --max-memory 16 &&
+    has "max-memory message" "$out" "outgrows --max-memory in group 'row'"
+run "model over --max-memory" 2 "$ILPM" solve queens --n 2000 --max-memory 16 --backend ilp &&
+    has "model max-memory message" "$out" "constraints need more than 16 MB; raise --max-memory"
 run "unknown option" 2 "$ILPM" solve queens --n 4 --frobnicate &&
     has "unknown option message" "$err" "unknown option '--frobnicate' for queens"
 run "bad backend" 2 "$ILPM" solve queens --n 4 --backend cplex &&
@@ -76,7 +82,7 @@ run "help" 0 "$ILPM" --help &&
     has "help verbs" "$out" "solve PUZZLE"
 run "puzzle help" 0 "$ILPM" solve queens --help &&
     for f in backend count limit time-limit format amo card cuts no-presolve \
-        max-pb-nodes verbose n; do
+        max-pb-nodes max-vars max-memory verbose n; do
         has "help flag --$f" "$out" "--$f"
     done
 run "stats" 0 "$ILPM" stats queens --n 8 --amo pairwise &&

@@ -21,6 +21,7 @@ typedef struct ilpm_cnf {
     int model_vars;  /* ids 1..model_vars are the model's variables   */
     int *lits;       /* clauses, each terminated by 0                 */
     size_t nlits, cap;
+    size_t nfed;     /* literals already handed to a solver and dropped */
     int64_t nclauses;
     /* Per-group sizes; cur_group receives what is added now (-1: none). */
     ilpm_group_stats *groups;
@@ -34,6 +35,10 @@ typedef struct ilpm_cnf {
     ilpm_amo_enc amo;
     ilpm_card_enc card;
     int64_t max_pb_nodes;
+    /* Literals the CNF may hold (0: no bound), from --max-memory; past it
+     * ilpm_cnf_add fails and sets over_budget. */
+    size_t max_lits;
+    int over_budget;
 } ilpm_cnf;
 
 /* Prepares an empty CNF over the model's variables (no clauses yet). */

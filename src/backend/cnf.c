@@ -61,6 +61,10 @@ int ilpm_cnf_init(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
     c->card = o ? o->card : ILPM_CARD_SEQ;
     c->max_pb_nodes =
         o && o->max_pb_nodes > 0 ? o->max_pb_nodes : DEFAULT_MAX_PB_NODES;
+    /* A literal costs 4 bytes here and about as much again, with clause
+     * headers and watches, inside the solver: 12 bytes is the budget. */
+    if (o && o->max_memory_mb > 0)
+        c->max_lits = (size_t)(o->max_memory_mb * 1048576 / 12);
     if ((unsigned)c->amo > ILPM_AMO_PRODUCT)
         return ilpm_err_set(err, "unknown at-most-one encoding %d",
                             (int)c->amo);
@@ -119,6 +123,10 @@ int ilpm_cnf_add(ilpm_cnf *c, const int *lits, int n)
     if (extra > SIZE_MAX / sizeof *c->lits - c->nlits)
         return -1;
     size_t need = c->nlits + extra;
+    if (c->max_lits && c->nfed + need > c->max_lits) {
+        c->over_budget = 1;
+        return -1;
+    }
     if (need > c->cap) {
         size_t cap = c->cap ? c->cap : 1024;
         while (cap < need)
@@ -1083,6 +1091,13 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
                             kind, where, (int)con->kind, (int)con->cmp, con->n);
     case E_NOMEM:
     default:
+        if (c->over_budget)
+            return ilpm_err_set(err,
+                                "the CNF outgrows --max-memory%s (%zu "
+                                "literals so far, encoding a constraint of "
+                                "kind %s); raise --max-memory or pick a "
+                                "more compact --amo/--card encoding",
+                                where, c->nfed + c->nlits, kind);
         return ilpm_err_set(err,
                             "out of memory encoding a %s constraint%s "
                             "as CNF",

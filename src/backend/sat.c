@@ -34,6 +34,7 @@ static void feed(struct ilpm_driver *d)
     const int *l = d->cnf.lits;
     for (size_t i = 0; i < d->cnf.nlits; i++)
         ccadical_add(d->s, l[i]);
+    d->cnf.nfed += d->cnf.nlits;
     d->cnf.nlits = 0;
 }
 

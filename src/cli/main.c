@@ -77,6 +77,8 @@ static const ilpm_opt_spec common_opts[] = {
     {"cuts", "none|default|all", "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
     {"no-presolve", NULL, "turn GLPK's MIP presolver off"},
     {"max-pb-nodes", "N", "largest BDD per linear constraint in the CNF (default 2000000)"},
+    {"max-vars", "N", "refuse models of more than N variables (default 50000000)"},
+    {"max-memory", "MB", "refuse models and CNFs needing more (default: 3/4 of memory)"},
     {"verbose", NULL, "let GLPK and CaDiCaL print their progress on stderr"},
     {NULL, NULL, NULL},
 };
@@ -329,6 +331,22 @@ static int parse_args(cli *c, int argc, char **argv)
                           "got '%s'",
                           val);
             so->max_pb_nodes = (int64_t)v;
+        } else if (strcmp(name, "max-vars") == 0) {
+            NEED_VALUE();
+            uint64_t v;
+            if (parse_u64(val, &v) != 0 || v == 0 || v > INT32_MAX / 2)
+                USAGE_ERR("--max-vars: expected an integer from 1 to %d, got "
+                          "'%s'",
+                          INT32_MAX / 2, val);
+            so->max_vars = (int64_t)v;
+        } else if (strcmp(name, "max-memory") == 0) {
+            NEED_VALUE();
+            uint64_t v;
+            if (parse_u64(val, &v) != 0 || v < 16 || v > ((uint64_t)1 << 30))
+                USAGE_ERR("--max-memory: expected megabytes from 16 to "
+                          "1073741824, got '%s'",
+                          val);
+            so->max_memory_mb = (int64_t)v;
         } else if (strcmp(name, "verbose") == 0) {
             so->verbose = 1;
         } else if (strcmp(name, "lp") == 0 || strcmp(name, "mps") == 0 ||
@@ -550,7 +568,7 @@ static int cmd_solve(cli *c)
 static ilpm_model *build_model(cli *c, const void *inst, tally *t)
 {
     ilpm_err err = {{0}};
-    ilpm_model *m = ilpm_model_new();
+    ilpm_model *m = ilpm_run_model_new(&c->run.solver);
     if (!m) {
         fprintf(stderr, "ilpm: out of memory\n");
         note_exit(t, EXIT_INTERNAL);

@@ -47,6 +47,7 @@ struct ilpm_model {
     size_t ncoefs, capco;
     int64_t *ones; /* n ones, for the coefs of unweighted kinds */
     int nones;
+    int64_t max_vars, max_bytes;
     ilpm_sense sense;
     int *olits;
     int64_t *ocoefs;
@@ -139,13 +140,21 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims,
                                 "family '%s': empty range %d..%d in "
                                 "dimension %d",
                                 name, lo[d], hi[d], d + 1);
-        count *= (int64_t)hi[d] - lo[d] + 1;
-        if (count > INT32_MAX / 2 - m->nvars)
-            return ilpm_err_set(err,
-                                "family '%s' is too large: over %d "
-                                "variables",
-                                name, INT32_MAX / 2);
+        /* Saturate: the exact size of an absurd family does not matter. */
+        int64_t span = (int64_t)hi[d] - lo[d] + 1;
+        count = count > ((int64_t)1 << 62) / span ? (int64_t)1 << 62
+                                                   : count * span;
     }
+    if (m->max_vars > 0 && count > m->max_vars - m->nvars)
+        return ilpm_err_set(err,
+                            "the model needs more than %" PRId64
+                            " variables (family '%s' alone has %" PRId64
+                            "); raise --max-vars to build it",
+                            m->max_vars, name, count);
+    if (count > INT32_MAX / 2 - m->nvars)
+        return ilpm_err_set(err,
+                            "family '%s' is too large: over %d variables",
+                            name, INT32_MAX / 2);
     if (m->nfams == m->capf) {
         int c = m->capf ? 2 * m->capf : 8;
         struct family *f = realloc(m->fams, (size_t)c * sizeof *f);
@@ -186,6 +195,13 @@ static int family_var(const struct family *f, const int *idx)
         off = off * (f->hi[d] - f->lo[d] + 1) + (idx[d] - f->lo[d]);
     }
     return f->base + off + 1;
+}
+
+void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars,
+                           int64_t max_bytes)
+{
+    m->max_vars = max_vars;
+    m->max_bytes = max_bytes;
 }
 
 int ilpm_model_var(const ilpm_model *m, int fam, int i0, int i1, int i2,
@@ -345,6 +361,17 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
     }
     if (m->cur_group < 0 && ilpm_model_group(m, "default", err) < 0)
         return -1;
+    if (m->max_bytes > 0) {
+        int64_t bytes = (int64_t)(m->ncons + 1) * (int64_t)sizeof *m->cons +
+                        (int64_t)(m->nlits + (size_t)n) * 4 +
+                        (int64_t)(m->ncoefs + (coefs ? (size_t)n : 0)) * 8;
+        if (bytes > m->max_bytes)
+            return ilpm_err_set(err,
+                                "the model's constraints need more than "
+                                "%" PRId64 " MB; raise --max-memory to "
+                                "build it",
+                                m->max_bytes >> 20);
+    }
     if (grow((void **)&m->cons, &m->capc, m->ncons + 1, sizeof *m->cons) ||
         grow((void **)&m->lits, &m->capl, m->nlits + (size_t)n,
              sizeof *m->lits) ||

@@ -3,6 +3,7 @@
 #include "ilpm.h"
 
 #include <string.h>
+#include <unistd.h>
 
 void ilpm_options_init(ilpm_options *o)
 {
@@ -15,6 +16,11 @@ void ilpm_options_init(ilpm_options *o)
     o->time_limit = 0;
     o->verbose = 0;
     o->max_pb_nodes = 2000000;
+    o->max_vars = 50000000;
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    o->max_memory_mb = pages > 0 && size > 0
+                           ? (int64_t)pages / 1024 * size / 1024 * 3 / 4
+                           : 4096;
     o->stop_flag = NULL;
 }
 

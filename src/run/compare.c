@@ -13,7 +13,7 @@ static void form_stats(const ilpm_puzzle *pz, const void *inst,
                        ilpm_cmp_form *f)
 {
     ilpm_err err = {{0}};
-    ilpm_model *m = ilpm_model_new();
+    ilpm_model *m = ilpm_run_model_new(so);
     if (!m) {
         snprintf(f->error, sizeof f->error, "out of memory");
         return;

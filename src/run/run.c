@@ -28,6 +28,14 @@ void ilpm_result_free(ilpm_result *r)
     r->text = r->json = NULL;
 }
 
+ilpm_model *ilpm_run_model_new(const ilpm_options *o)
+{
+    ilpm_model *m = ilpm_model_new();
+    if (m)
+        ilpm_model_set_limits(m, o->max_vars, o->max_memory_mb * 1048576);
+    return m;
+}
+
 static double ms_since(double t0) { return (ilpm_now() - t0) * 1000.0; }
 
 static void copy_stats(ilpm_result *r, const ilpm_stats *s)
@@ -151,7 +159,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     ilpm_err err = {{0}};
     begin(pz, inst, p, o, res);
     double t0 = ilpm_now();
-    ilpm_model *m = ilpm_model_new();
+    ilpm_model *m = ilpm_run_model_new(&o->solver);
     if (!m) {
         snprintf(res->error, sizeof res->error, "out of memory");
         return -1;
@@ -162,7 +170,19 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
         ilpm_model_free(m);
         return 0; /* a model the input cannot make is an input error */
     }
-    ilpm_solver *s = ilpm_solver_new(m, &o->solver, &err);
+    /* The time limit covers building and lowering the model too: the
+     * solver gets what is left. */
+    ilpm_options so = o->solver;
+    if (so.time_limit > 0) {
+        so.time_limit -= ilpm_now() - t0;
+        if (so.time_limit <= 0) {
+            res->build_ms = ms_since(t0);
+            res->status = ILPM_TIMEOUT;
+            ilpm_model_free(m);
+            return 0;
+        }
+    }
+    ilpm_solver *s = ilpm_solver_new(m, &so, &err);
     res->build_ms = ms_since(t0);
     if (!s) {
         snprintf(res->error, sizeof res->error, "%s", err.msg);
@@ -228,7 +248,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     if (!c->s || strcmp(c->key, key) != 0 ||
         c->backend != o->solver.backend) {
         cache_drop(c);
-        c->m = ilpm_model_new();
+        c->m = ilpm_run_model_new(&o->solver);
         if (!c->m) {
             snprintf(res->error, sizeof res->error, "out of memory");
             return -1;
@@ -245,7 +265,17 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     } else {
         c->reused++;
     }
-    ilpm_solver_set_time_limit(c->s, o->solver.time_limit);
+    if (o->solver.time_limit > 0) {
+        double left = o->solver.time_limit - (ilpm_now() - t0);
+        if (left <= 0) {
+            res->build_ms = ms_since(t0);
+            res->status = ILPM_TIMEOUT;
+            return 0;
+        }
+        ilpm_solver_set_time_limit(c->s, left);
+    } else {
+        ilpm_solver_set_time_limit(c->s, 0);
+    }
     int *lits = NULL, n = 0;
     if (pz->givens(inst, c->m, &lits, &n, &err) != 0) {
         snprintf(res->error, sizeof res->error, "%s", err.msg);

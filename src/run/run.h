@@ -42,6 +42,9 @@ typedef struct ilpm_result {
 void ilpm_result_init(ilpm_result *r);
 void ilpm_result_free(ilpm_result *r);
 
+/* A new model bounded by the options' --max-vars and --max-memory. */
+ilpm_model *ilpm_run_model_new(const ilpm_options *o);
+
 /* Builds, solves (or counts, or optimises when the model has an
  * objective), decodes and verifies one instance.  Always fills res;
  * returns 0 unless something internal failed (then res->status is
