@@ -1,0 +1,76 @@
+/* libFuzzer harness for one puzzle's input parser (built once per puzzle
+ * and input format, see tests/fuzz/meson.build).  Every instance the
+ * parser accepts is built into a model under tight limits and, when small,
+ * solved on SAT with a short time limit; a solution that fails the
+ * puzzle's own rules is a bug and aborts. */
+#include "puzzle.h"
+#include "run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef FUZZ_PUZZLE
+#error "define FUZZ_PUZZLE, e.g. -DFUZZ_PUZZLE=ilpm_puzzle_queens"
+#endif
+
+extern const ilpm_puzzle FUZZ_PUZZLE;
+
+static ilpm_params *params(void)
+{
+    ilpm_params *p = ilpm_params_new();
+#ifdef FUZZ_VERB
+    ilpm_params_set(p, "verb", FUZZ_VERB);
+#else
+    ilpm_params_set(p, "verb", "solve");
+#endif
+#ifdef FUZZ_PARAM
+    ilpm_params_set(p, FUZZ_PARAM, FUZZ_VALUE);
+#endif
+    return p;
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+    const ilpm_puzzle *pz = &FUZZ_PUZZLE;
+    ilpm_reader *rd = ilpm_reader_mem("fuzz", (const char *)data, size);
+    ilpm_params *p = params();
+    ilpm_run_opts o;
+    ilpm_run_opts_init(&o);
+    o.solver.max_vars = 20000;
+    o.solver.max_memory_mb = 64;
+    o.solver.time_limit = 0.05;
+    for (int n = 0; n < 200; n++) {
+        void *inst = NULL;
+        ilpm_err err;
+        int r = pz->parse(rd, p, &inst, &err);
+        if (r == 0)
+            break;
+        if (r < 0) {
+            /* Every message names the input. */
+            if (strncmp(err.msg, "fuzz:", 5) != 0 &&
+                strstr(err.msg, "out of memory") == NULL) {
+                fprintf(stderr, "message without position: %s\n", err.msg);
+                abort();
+            }
+            continue;
+        }
+        char label[160];
+        pz->describe(inst, label, sizeof label);
+        ilpm_result res;
+        ilpm_result_init(&res);
+        ilpm_run_instance(pz, inst, p, &o, &res);
+        if ((res.status == ILPM_SOLVED || res.status == ILPM_OPTIMAL ||
+             res.status == ILPM_FEASIBLE) &&
+            !res.verified) {
+            fprintf(stderr, "%s: solution fails the rules: %s\n", label,
+                    res.error);
+            abort();
+        }
+        ilpm_result_free(&res);
+        pz->free_instance(inst);
+    }
+    ilpm_params_free(p);
+    ilpm_reader_free(rd);
+    return 0;
+}
