@@ -46,8 +46,7 @@ static void queens_free(void *p)
     free(q);
 }
 
-static int queens_from_params(const ilpm_params *p, void **inst,
-                              ilpm_err *err)
+static int queens_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
 {
     if (!ilpm_params_has(p, "n"))
         return 0;
@@ -171,8 +170,7 @@ static int queens_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
         }
         for (int i = 0; i < 2; i++)
             if (v[i] < 1 || v[i] > q->n) {
-                ilpm_reader_error(rd, err, col[i],
-                                  "%s %ld is outside 1..%d",
+                ilpm_reader_error(rd, err, col[i], "%s %ld is outside 1..%d",
                                   i ? "column" : "row", v[i], q->n);
                 goto bad;
             }
@@ -221,8 +219,7 @@ static void queens_describe(const void *inst, char *buf, size_t size)
         snprintf(buf, size, "n=%d", q->n);
 }
 
-static int build(const queens *q, int with_givens, ilpm_model *m,
-                 ilpm_err *err)
+static int build(const queens *q, int with_givens, ilpm_model *m, ilpm_err *err)
 {
     int n = q->n;
     int lo[2] = {1, 1}, hi[2] = {n, n};
@@ -269,16 +266,16 @@ static int build(const queens *q, int with_givens, ilpm_model *m,
     if (q->nfixed && !rc)
         rc = ilpm_model_group(m, "givens", err) < 0;
     for (int i = 0; i < q->nfixed && !rc; i++) {
-        int v = ilpm_model_var(m, Q, q->fixed[2 * i], q->fixed[2 * i + 1],
-                               0, 0);
+        int v =
+            ilpm_model_var(m, Q, q->fixed[2 * i], q->fixed[2 * i + 1], 0, 0);
         rc = ilpm_add_clause(m, &v, 1, err);
     }
     free(l);
     return rc ? -1 : 0;
 }
 
-static int queens_build(const void *inst, const ilpm_params *p,
-                        ilpm_model *m, ilpm_err *err)
+static int queens_build(const void *inst, const ilpm_params *p, ilpm_model *m,
+                        ilpm_err *err)
 {
     (void)p;
     return build(inst, 1, m, err);
@@ -311,8 +308,8 @@ static int queens_givens(const void *inst, const ilpm_model *m, int **lits,
     if (!*lits)
         return ilpm_err_set(err, "out of memory");
     for (int i = 0; i < q->nfixed; i++)
-        (*lits)[i] = ilpm_model_var(m, Q, q->fixed[2 * i],
-                                    q->fixed[2 * i + 1], 0, 0);
+        (*lits)[i] =
+            ilpm_model_var(m, Q, q->fixed[2 * i], q->fixed[2 * i + 1], 0, 0);
     return 0;
 }
 
@@ -352,16 +349,15 @@ static int queens_verify(const void *inst, const ilpm_params *p,
     const queens *q = inst;
     const queens_sol *s = sol;
     if (s->n != q->n)
-        return ilpm_err_set(why, "board is %d wide, expected %d", s->n,
-                            q->n);
+        return ilpm_err_set(why, "board is %d wide, expected %d", s->n, q->n);
     for (int r = 1; r <= s->n; r++) {
         if (s->col[r] < 1 || s->col[r] > s->n)
             return ilpm_err_set(why, "row %d has no queen", r);
         for (int r2 = 1; r2 < r; r2++) {
             int dc = abs(s->col[r] - s->col[r2]);
             if (dc == 0)
-                return ilpm_err_set(why, "rows %d and %d share column %d",
-                                    r2, r, s->col[r]);
+                return ilpm_err_set(why, "rows %d and %d share column %d", r2,
+                                    r, s->col[r]);
             if (dc == r - r2)
                 return ilpm_err_set(why,
                                     "queens (%d,%d) and (%d,%d) share a "
@@ -390,8 +386,7 @@ static void queens_render(const void *inst, const void *sol, ilpm_buf *out)
     }
 }
 
-static void queens_render_json(const void *inst, const void *sol,
-                               ilpm_buf *out)
+static void queens_render_json(const void *inst, const void *sol, ilpm_buf *out)
 {
     (void)inst;
     const queens_sol *s = sol;

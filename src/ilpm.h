@@ -43,14 +43,14 @@ typedef struct ilpm_model ilpm_model;
 typedef enum ilpm_cmp { ILPM_LE, ILPM_GE, ILPM_EQ } ilpm_cmp;
 
 typedef enum ilpm_kind {
-    ILPM_CLAUSE,  /* at least one literal true                       */
-    ILPM_ALO,     /* at least one: the same as a clause, kept apart  */
-    ILPM_AMO,     /* at most one literal true                        */
-    ILPM_EXO,     /* exactly one literal true                        */
-    ILPM_IMPL,    /* a -> b (b may be negative)                      */
-    ILPM_CARD,    /* sum of literals cmp k                           */
-    ILPM_CCARD,   /* cond -> (sum of literals cmp k)                 */
-    ILPM_LINEAR,  /* sum a_i * l_i cmp b, integer a_i                */
+    ILPM_CLAUSE, /* at least one literal true                       */
+    ILPM_ALO,    /* at least one: the same as a clause, kept apart  */
+    ILPM_AMO,    /* at most one literal true                        */
+    ILPM_EXO,    /* exactly one literal true                        */
+    ILPM_IMPL,   /* a -> b (b may be negative)                      */
+    ILPM_CARD,   /* sum of literals cmp k                           */
+    ILPM_CCARD,  /* cond -> (sum of literals cmp k)                 */
+    ILPM_LINEAR, /* sum a_i * l_i cmp b, integer a_i                */
     ILPM_KIND_COUNT
 } ilpm_kind;
 
@@ -66,9 +66,8 @@ void ilpm_model_free(ilpm_model *m);
 
 /* Declares a family of variables with ndims (1..4) inclusive ranges
  * lo[d]..hi[d].  Returns the family id (>= 0) or -1. */
-int ilpm_model_family(ilpm_model *m, const char *name, int ndims,
-                      const int *lo, const int *hi, unsigned flags,
-                      ilpm_err *err);
+int ilpm_model_family(ilpm_model *m, const char *name, int ndims, const int *lo,
+                      const int *hi, unsigned flags, ilpm_err *err);
 /* Family id by name, or -1. */
 int ilpm_model_family_find(const ilpm_model *m, const char *name);
 /* Variable id (1-based, DIMACS) of a family member, or 0 if an index is
@@ -91,8 +90,7 @@ int ilpm_model_var_is_aux(const ilpm_model *m, int v);
  * committed: max_vars variables (0: no bound) and max_bytes of constraint
  * storage (0: no bound).  Past them, ilpm_model_family and ilpm_add_*
  * fail with a message naming --max-vars or --max-memory. */
-void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars,
-                           int64_t max_bytes);
+void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes);
 
 /* Subsequent constraints belong to the named group (created on first
  * use).  Returns the group id or -1. */
@@ -110,12 +108,11 @@ int ilpm_add_card(ilpm_model *m, const int *lits, int n, ilpm_cmp cmp,
                   int64_t k, ilpm_err *err);
 int ilpm_add_ccard(ilpm_model *m, int cond, const int *lits, int n,
                    ilpm_cmp cmp, int64_t k, ilpm_err *err);
-int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits,
-                    int n, ilpm_cmp cmp, int64_t rhs, ilpm_err *err);
+int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits, int n,
+                    ilpm_cmp cmp, int64_t rhs, ilpm_err *err);
 /* Sets (replaces) the objective: sense over sum coefs[i] * lits[i]. */
-int ilpm_model_objective(ilpm_model *m, ilpm_sense sense,
-                         const int64_t *coefs, const int *lits, int n,
-                         ilpm_err *err);
+int ilpm_model_objective(ilpm_model *m, ilpm_sense sense, const int64_t *coefs,
+                         const int *lits, int n, ilpm_err *err);
 
 /* Read access, used by the lowerings and the exporters. */
 typedef struct ilpm_con {
@@ -132,11 +129,9 @@ typedef struct ilpm_con {
 size_t ilpm_model_ncons(const ilpm_model *m);
 void ilpm_model_con(const ilpm_model *m, size_t i, ilpm_con *out);
 ilpm_sense ilpm_model_objective_get(const ilpm_model *m, int *n,
-                                    const int **lits,
-                                    const int64_t **coefs);
+                                    const int **lits, const int64_t **coefs);
 /* Value of the objective under a 0/1 assignment vals[1..nvars]. */
-int64_t ilpm_model_objective_value(const ilpm_model *m,
-                                   const uint8_t *vals);
+int64_t ilpm_model_objective_value(const ilpm_model *m, const uint8_t *vals);
 /* 1 if vals[1..nvars] satisfies every constraint (a self-check of the
  * lowerings; puzzles verify with their own rules). */
 int ilpm_model_check(const ilpm_model *m, const uint8_t *vals, size_t *bad);
@@ -156,18 +151,25 @@ typedef enum ilpm_card_enc {
     ILPM_CARD_SEQ,      /* Sinz's sequential counter                    */
     ILPM_CARD_TOTALIZER /* Bailleux and Boufkhad's totalizer           */
 } ilpm_card_enc;
-typedef enum ilpm_cuts { ILPM_CUTS_NONE, ILPM_CUTS_DEFAULT, ILPM_CUTS_ALL } ilpm_cuts;
+typedef enum ilpm_cuts {
+    ILPM_CUTS_NONE,
+    ILPM_CUTS_DEFAULT,
+    ILPM_CUTS_ALL
+} ilpm_cuts;
 
 typedef struct ilpm_options {
     ilpm_backend backend;
     ilpm_amo_enc amo;
     ilpm_card_enc card;
     ilpm_cuts cuts;
-    int presolve;         /* GLPK MIP presolver, default on            */
-    double time_limit;    /* seconds, <= 0 for none                    */
-    int verbose;          /* solver messages on stderr                 */
-    int64_t max_pb_nodes; /* PB encoding bound (nodes per constraint)  */
-    int64_t max_vars;     /* model variables (default 50 million)      */
+    int presolve;      /* GLPK MIP presolver, default on            */
+    double time_limit; /* seconds, <= 0 for none                    */
+    int verbose;       /* solver messages on stderr                 */
+    /* CaDiCaL options as "name=value,name=value" (NULL: none), set in
+     * order after ilpm's own; an unknown name is an error. */
+    const char *sat_options;
+    int64_t max_pb_nodes;  /* PB encoding bound (nodes per constraint)  */
+    int64_t max_vars;      /* model variables (default 50 million)      */
     int64_t max_memory_mb; /* model and CNF storage (default: 3/4 of
                               the machine's memory)                    */
     /* Polled by both back ends; a non-zero value stops the search. */
@@ -187,8 +189,8 @@ int ilpm_cuts_parse(const char *s);
 
 /* Sizes of one formulation, overall and per group. */
 typedef struct ilpm_group_stats {
-    int64_t cons;    /* model constraints in the group         */
-    int64_t rows;    /* ILP rows                                */
+    int64_t cons; /* model constraints in the group         */
+    int64_t rows; /* ILP rows                                */
     int64_t nonzeros;
     int64_t clauses; /* CNF clauses                             */
     int64_t literals;
@@ -253,18 +255,17 @@ void ilpm_solver_set_time_limit(ilpm_solver *s, double seconds);
  * error.  Returns ILPM_SOLVED when the count is complete or the limit is
  * reached, ILPM_TIMEOUT / ILPM_STOPPED with *count so far. */
 typedef int (*ilpm_solution_fn)(void *ctx, const uint8_t *vals);
-ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit,
-                              uint64_t *count, ilpm_solution_fn fn,
-                              void *ctx, ilpm_err *err);
+ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
+                              ilpm_solution_fn fn, void *ctx, ilpm_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Export                                                               */
 
 typedef enum ilpm_format {
-    ILPM_FMT_LP,   /* CPLEX LP, through GLPK's writer                 */
-    ILPM_FMT_MPS,  /* free MPS, through GLPK's writer                 */
-    ILPM_FMT_CNF,  /* DIMACS CNF with a "c NAME VAR" dictionary       */
-    ILPM_FMT_OPB   /* pseudo-Boolean (OPB), PB competition format     */
+    ILPM_FMT_LP,  /* CPLEX LP, through GLPK's writer                 */
+    ILPM_FMT_MPS, /* free MPS, through GLPK's writer                 */
+    ILPM_FMT_CNF, /* DIMACS CNF with a "c NAME VAR" dictionary       */
+    ILPM_FMT_OPB  /* pseudo-Boolean (OPB), PB competition format     */
 } ilpm_format;
 
 int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,

@@ -16,7 +16,10 @@ static void setup(void)
     memset(&err, 0, sizeof err);
 }
 
-static void teardown(void) { ilpm_model_free(m); }
+static void teardown(void)
+{
+    ilpm_model_free(m);
+}
 
 START_TEST(test_family_ids_and_names)
 {
@@ -57,8 +60,7 @@ START_TEST(test_family_misuse)
     ck_assert_int_eq(ilpm_model_family(m, "E", 1, lo, hi, 0, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "empty range"));
     int hi2[1] = {3};
-    ck_assert_int_eq(ilpm_model_family(m, "bad name", 1, lo, hi2, 0, &err),
-                     -1);
+    ck_assert_int_eq(ilpm_model_family(m, "bad name", 1, lo, hi2, 0, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "family name"));
     ck_assert_int_eq(ilpm_model_family(m, "A", 5, lo, hi2, 0, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "dimensions"));
@@ -66,8 +68,7 @@ START_TEST(test_family_misuse)
     ck_assert_int_eq(ilpm_model_family(m, "A", 1, lo, hi2, 0, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "twice"));
     int big_lo[4] = {1, 1, 1, 1}, big_hi[4] = {100000, 100000, 10, 10};
-    ck_assert_int_eq(ilpm_model_family(m, "B", 4, big_lo, big_hi, 0, &err),
-                     -1);
+    ck_assert_int_eq(ilpm_model_family(m, "B", 4, big_lo, big_hi, 0, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "too large"));
     int idx[1] = {7};
     ck_assert_int_eq(ilpm_model_var_checked(m, 0, idx, &err), 0);

@@ -51,13 +51,27 @@ static ilpm_model *random_model(int nx, int na, int with_obj)
         ilpm_model_group(m, g, &err);
         int rc = 0;
         switch (rnd(8)) {
-        case 0: rc = ilpm_add_clause(m, l, n, &err); break;
-        case 1: rc = ilpm_add_alo(m, l, n, &err); break;
-        case 2: rc = ilpm_add_amo(m, l, n, &err); break;
-        case 3: rc = ilpm_add_exo(m, l, n, &err); break;
-        case 4: rc = ilpm_add_impl(m, l[0], rnd_lit(nv), &err); break;
-        case 5: rc = ilpm_add_card(m, l, n, cmp, k, &err); break;
-        case 6: rc = ilpm_add_ccard(m, rnd_lit(nv), l, n, cmp, k, &err); break;
+        case 0:
+            rc = ilpm_add_clause(m, l, n, &err);
+            break;
+        case 1:
+            rc = ilpm_add_alo(m, l, n, &err);
+            break;
+        case 2:
+            rc = ilpm_add_amo(m, l, n, &err);
+            break;
+        case 3:
+            rc = ilpm_add_exo(m, l, n, &err);
+            break;
+        case 4:
+            rc = ilpm_add_impl(m, l[0], rnd_lit(nv), &err);
+            break;
+        case 5:
+            rc = ilpm_add_card(m, l, n, cmp, k, &err);
+            break;
+        case 6:
+            rc = ilpm_add_ccard(m, rnd_lit(nv), l, n, cmp, k, &err);
+            break;
         default:
             rc = ilpm_add_linear(m, c, l, n, cmp, (int64_t)rnd(7) - 2, &err);
         }
@@ -144,9 +158,9 @@ START_TEST(test_random_counts_agree_with_brute_force)
             uint64_t got;
             st = ilpm_solver_count(s, 0, &got, NULL, NULL, &err);
             ck_assert_int_eq(st, ILPM_SOLVED);
-            ck_assert_msg(got == want, "iter %d config %zu: count %llu, want %llu",
-                          iter, c, (unsigned long long)got,
-                          (unsigned long long)want);
+            ck_assert_msg(got == want,
+                          "iter %d config %zu: count %llu, want %llu", iter, c,
+                          (unsigned long long)got, (unsigned long long)want);
             ilpm_solver_free(s);
         }
         ilpm_model_free(m);

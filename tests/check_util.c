@@ -106,7 +106,8 @@ START_TEST(test_params)
     ck_assert_int_eq(v, 8);
     ilpm_params_set(p, "n", "12");
     ck_assert_int_eq(ilpm_params_int(p, "n", 8, 1, 10, &v, &err), -1);
-    ck_assert_str_eq(err.msg, "--n: expected an integer from 1 to 10, got '12'");
+    ck_assert_str_eq(err.msg,
+                     "--n: expected an integer from 1 to 10, got '12'");
     ilpm_params_set(p, "n", "7x");
     ck_assert_int_eq(ilpm_params_int(p, "n", 8, 1, 10, &v, &err), -1);
     ilpm_params_set(p, "n", "7");

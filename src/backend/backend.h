@@ -17,11 +17,11 @@
 /* CNF: clauses in one flat array, each ended by 0.                     */
 
 typedef struct ilpm_cnf {
-    int nvars;       /* highest variable id: model vars then aux vars */
-    int model_vars;  /* ids 1..model_vars are the model's variables   */
-    int *lits;       /* clauses, each terminated by 0                 */
+    int nvars;      /* highest variable id: model vars then aux vars */
+    int model_vars; /* ids 1..model_vars are the model's variables   */
+    int *lits;      /* clauses, each terminated by 0                 */
     size_t nlits, cap;
-    size_t nfed;     /* literals already handed to a solver and dropped */
+    size_t nfed; /* literals already handed to a solver and dropped */
     int64_t nclauses;
     /* Per-group sizes; cur_group receives what is added now (-1: none). */
     ilpm_group_stats *groups;
@@ -52,8 +52,8 @@ int ilpm_cnf_add(ilpm_cnf *c, const int *lits, int n);
 /* Lowers one constraint with the encodings selected in c. */
 int ilpm_cnf_encode(ilpm_cnf *c, const ilpm_con *con, ilpm_err *err);
 /* Lowers the whole model (all constraints, no objective). */
-int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m,
-                        const ilpm_options *o, ilpm_err *err);
+int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
+                        ilpm_err *err);
 /* Writes DIMACS with a "c NAME VAR" line for every model variable. */
 int ilpm_cnf_write_dimacs(const ilpm_cnf *c, const ilpm_model *m, FILE *f,
                           ilpm_err *err);
@@ -72,9 +72,9 @@ typedef struct ilpm_driver_ops {
      * assumptions; fills vals[1..nvars] when a solution is found and,
      * when optimising, *obj. deadline is a monotonic time in seconds
      * (ilpm_now), or 0 for none. */
-    ilpm_status (*solve)(ilpm_driver *d, const int *assume, int n,
-                         int optimize, double deadline, uint8_t *vals,
-                         int64_t *obj, ilpm_err *err);
+    ilpm_status (*solve)(ilpm_driver *d, const int *assume, int n, int optimize,
+                         double deadline, uint8_t *vals, int64_t *obj,
+                         ilpm_err *err);
     /* Adds a permanent constraint (no-good cuts for enumeration). */
     int (*add)(ilpm_driver *d, const ilpm_con *con, ilpm_err *err);
 } ilpm_driver_ops;
@@ -87,8 +87,8 @@ extern const ilpm_driver_ops ilpm_sat_ops;
 int ilpm_glpk_stats(const ilpm_model *m, const ilpm_options *o,
                     ilpm_stats *stats, ilpm_err *err);
 /* Writes LP or MPS through GLPK's own writers. */
-int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o,
-                    ilpm_format f, const char *path, ilpm_err *err);
+int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
+                    const char *path, ilpm_err *err);
 /* Writes OPB (linear pseudo-Boolean, PB competition format). */
 int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err);
 

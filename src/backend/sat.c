@@ -49,6 +49,40 @@ static void sat_destroy(ilpm_driver *d)
     free(d);
 }
 
+/* Applies "name=value,..." with CaDiCaL's own option names.  CaDiCaL
+ * ignores unknown names silently; reading the option back tells. */
+static int set_options(CCaDiCaL *s, const char *list, ilpm_err *err)
+{
+    const char *p = list;
+    while (*p) {
+        char name[64];
+        size_t n = strcspn(p, "=,");
+        if (n == 0 || n >= sizeof name || p[n] != '=')
+            return ilpm_err_set(err,
+                                "--sat-option: expected NAME=VALUE, got "
+                                "'%.*s'",
+                                (int)strcspn(p, ","), p);
+        memcpy(name, p, n);
+        name[n] = '\0';
+        p += n + 1;
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',') || v < INT32_MIN || v > INT32_MAX)
+            return ilpm_err_set(err, "--sat-option %s: expected an integer",
+                                name);
+        int before = ccadical_get_option(s, name);
+        ccadical_set_option(s, name, (int)v);
+        if (ccadical_get_option(s, name) != (int)v && before == 0 &&
+            (int)v != 0)
+            return ilpm_err_set(err,
+                                "--sat-option: CaDiCaL has no option '%s' "
+                                "(or %ld is out of its range)",
+                                name, v);
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
                                ilpm_stats *stats, ilpm_err *err)
 {
@@ -83,6 +117,10 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     else
         ccadical_set_option(d->s, "quiet", 1);
     ccadical_set_terminate(d->s, d, terminate_cb);
+    if (o->sat_options && set_options(d->s, o->sat_options, err) != 0) {
+        sat_destroy(d);
+        return NULL;
+    }
     feed(d);
     return d;
 }
@@ -132,9 +170,8 @@ static int add_bound(struct ilpm_driver *d, int n, const int *lits,
     return rc == 0 ? guard : 0;
 }
 
-static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume,
-                                int n, uint8_t *vals, int64_t *obj,
-                                ilpm_err *err)
+static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume, int n,
+                                uint8_t *vals, int64_t *obj, ilpm_err *err)
 {
     int on;
     const int *olits;

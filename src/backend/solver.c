@@ -101,8 +101,8 @@ void ilpm_solver_set_time_limit(ilpm_solver *s, double seconds)
     s->deadline = seconds > 0 ? ilpm_now() + seconds : 0;
 }
 
-static ilpm_status run(ilpm_solver *s, const int *assume, int n,
-                       int optimize, ilpm_err *err)
+static ilpm_status run(ilpm_solver *s, const int *assume, int n, int optimize,
+                       ilpm_err *err)
 {
     int nv = ilpm_model_nvars(s->m);
     for (int i = 0; i < n; i++)
@@ -115,8 +115,8 @@ static ilpm_status run(ilpm_solver *s, const int *assume, int n,
         return ILPM_STOPPED;
     ilpm_status st = s->ops->solve(s->d, assume, n, optimize, s->deadline,
                                    s->vals, &s->obj, err);
-    s->have_vals = st == ILPM_SOLVED || st == ILPM_OPTIMAL ||
-                   st == ILPM_FEASIBLE;
+    s->have_vals =
+        st == ILPM_SOLVED || st == ILPM_OPTIMAL || st == ILPM_FEASIBLE;
     if (s->have_vals)
         s->obj = ilpm_model_objective_value(s->m, s->vals);
     return st;
@@ -141,9 +141,15 @@ const uint8_t *ilpm_solver_values(const ilpm_solver *s)
     return s->have_vals ? s->vals : NULL;
 }
 
-int64_t ilpm_solver_objective(const ilpm_solver *s) { return s->obj; }
+int64_t ilpm_solver_objective(const ilpm_solver *s)
+{
+    return s->obj;
+}
 
-const ilpm_stats *ilpm_solver_stats(const ilpm_solver *s) { return &s->stats; }
+const ilpm_stats *ilpm_solver_stats(const ilpm_solver *s)
+{
+    return &s->stats;
+}
 
 int ilpm_solver_block(ilpm_solver *s, ilpm_err *err)
 {
@@ -166,22 +172,20 @@ int ilpm_solver_block(ilpm_solver *s, ilpm_err *err)
         s->block[0] = 1;
         s->block[1] = -1;
         s->block_coefs[0] = s->block_coefs[1] = 1;
-        ilpm_con c = {ILPM_LINEAR, ILPM_LE, -1, 0, 2, s->block,
-                      s->block_coefs, 0};
+        ilpm_con c = {ILPM_LINEAR, ILPM_LE,        -1, 0, 2,
+                      s->block,    s->block_coefs, 0};
         s->have_vals = 0;
         return s->ops->add(s->d, &c, err);
     }
     for (int i = 0; i < n; i++)
         s->block_coefs[i] = 1;
-    ilpm_con c = {ILPM_CLAUSE, ILPM_GE, -1, 0, n, s->block, s->block_coefs,
-                  1};
+    ilpm_con c = {ILPM_CLAUSE, ILPM_GE, -1, 0, n, s->block, s->block_coefs, 1};
     s->have_vals = 0;
     return s->ops->add(s->d, &c, err);
 }
 
-ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit,
-                              uint64_t *count, ilpm_solution_fn fn,
-                              void *ctx, ilpm_err *err)
+ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
+                              ilpm_solution_fn fn, void *ctx, ilpm_err *err)
 {
     *count = 0;
     for (;;) {
@@ -231,16 +235,14 @@ int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,
     return 0;
 }
 
-static int finish_tmp(FILE *f, const char *tmp, const char *path,
-                      ilpm_err *err)
+static int finish_tmp(FILE *f, const char *tmp, const char *path, ilpm_err *err)
 {
     int bad = ferror(f);
     if (fclose(f) != 0)
         bad = 1;
     if (bad) {
         remove(tmp);
-        return ilpm_err_set(err, "%s: write failed: %s", path,
-                            strerror(errno));
+        return ilpm_err_set(err, "%s: write failed: %s", path, strerror(errno));
     }
     if (rename(tmp, path) != 0) {
         int e = errno;
@@ -272,8 +274,7 @@ int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
     if (!fp) {
         if (have_cnf)
             ilpm_cnf_release(&c);
-        return ilpm_err_set(err, "%s: cannot create: %s", tmp,
-                            strerror(errno));
+        return ilpm_err_set(err, "%s: cannot create: %s", tmp, strerror(errno));
     }
     int rc = have_cnf ? ilpm_cnf_write_dimacs(&c, m, fp, err)
                       : ilpm_opb_write(m, fp, err);

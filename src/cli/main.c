@@ -67,46 +67,64 @@ typedef struct cli {
 
 /* The options every solving verb shares, for --help. */
 static const ilpm_opt_spec common_opts[] = {
-    {"backend", "ilp|sat", "solve as an ILP with GLPK or as SAT with CaDiCaL (default sat)"},
-    {"count", NULL, "count all solutions (projected onto the puzzle's own variables)"},
-    {"limit", "N", "with --count, stop at N solutions (--limit 2 tells whether a puzzle is proper)"},
-    {"time-limit", "S", "seconds per instance (default none); 'timeout' with what was found"},
-    {"format", "text|json|csv", "output: text for people, JSON lines or CSV for tools"},
-    {"amo", "auto|pairwise|seq|product", "CNF encoding of at-most-one (default auto: pairwise up to 6 literals, else seq)"},
+    {"backend", "ilp|sat",
+     "solve as an ILP with GLPK or as SAT with CaDiCaL (default sat)"},
+    {"count", NULL,
+     "count all solutions (projected onto the puzzle's own variables)"},
+    {"limit", "N",
+     "with --count, stop at N solutions (--limit 2 tells whether a puzzle is "
+     "proper)"},
+    {"time-limit", "S",
+     "seconds per instance (default none); 'timeout' with what was found"},
+    {"format", "text|json|csv",
+     "output: text for people, JSON lines or CSV for tools"},
+    {"amo", "auto|pairwise|seq|product",
+     "CNF encoding of at-most-one (default auto: pairwise up to 6 literals, "
+     "else seq)"},
     {"card", "seq|totalizer", "CNF encoding of cardinality (default seq)"},
-    {"cuts", "none|default|all", "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
+    {"cuts", "none|default|all",
+     "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
     {"no-presolve", NULL, "turn GLPK's MIP presolver off"},
-    {"max-pb-nodes", "N", "largest BDD per linear constraint in the CNF (default 2000000)"},
-    {"max-vars", "N", "refuse models of more than N variables (default 50000000)"},
-    {"max-memory", "MB", "refuse models and CNFs needing more (default: 3/4 of memory)"},
+    {"max-pb-nodes", "N",
+     "largest BDD per linear constraint in the CNF (default 2000000)"},
+    {"max-vars", "N",
+     "refuse models of more than N variables (default 50000000)"},
+    {"max-memory", "MB",
+     "refuse models and CNFs needing more (default: 3/4 of memory)"},
+    {"sat-option", "NAME=V,...",
+     "CaDiCaL options by CaDiCaL's names (e.g. phase=0)"},
     {"verbose", NULL, "let GLPK and CaDiCaL print their progress on stderr"},
     {NULL, NULL, NULL},
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: ilpm VERB PUZZLE [FILE...] [OPTIONS]\n"
-            "\n"
-            "Models puzzles as 0/1 integer linear programs and solves them\n"
-            "with GLPK (branch-and-cut) or CaDiCaL (SAT).\n"
-            "\n"
-            "verbs:\n"
-            "  solve PUZZLE [FILE...]   solve (or --count) every instance\n"
-            "  play PUZZLE FILE...      best play from a hand (machiavelli)\n"
-            "  stats PUZZLE [FILE]      sizes of both formulations per group\n"
-            "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
-            "                           write the model for other solvers\n"
-            "  gen PUZZLE [OPTIONS]     write random instances\n"
-            "  compare PUZZLE [FILE...]  every formulation on both back ends,\n"
-            "                           side by side, with a check that they agree\n"
-            "  batch PUZZLE FILE... --out RESULTS\n"
-            "                           every instance on parallel workers, results\n"
-            "                           as CSV or JSON lines (see 'ilpm batch --help')\n"
-            "  merge --out RESULTS FILE...  combine the results of batch shards\n"
-            "  list                     the puzzles and their formulations\n"
-            "\n"
-            "puzzles:");
+    fprintf(
+        f,
+        "usage: ilpm VERB PUZZLE [FILE...] [OPTIONS]\n"
+        "\n"
+        "Models puzzles as 0/1 integer linear programs and solves them\n"
+        "with GLPK (branch-and-cut) or CaDiCaL (SAT).\n"
+        "\n"
+        "verbs:\n"
+        "  solve PUZZLE [FILE...]   solve (or --count) every instance\n"
+        "  play PUZZLE FILE...      best play from a hand (machiavelli)\n"
+        "  stats PUZZLE [FILE]      sizes of both formulations per group\n"
+        "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
+        "                           write the model for other solvers\n"
+        "  gen PUZZLE [OPTIONS]     write random instances\n"
+        "  compare PUZZLE [FILE...]  every formulation on both back ends,\n"
+        "                           side by side, with a check that they "
+        "agree\n"
+        "  batch PUZZLE FILE... --out RESULTS\n"
+        "                           every instance on parallel workers, "
+        "results\n"
+        "                           as CSV or JSON lines (see 'ilpm batch "
+        "--help')\n"
+        "  merge --out RESULTS FILE...  combine the results of batch shards\n"
+        "  list                     the puzzles and their formulations\n"
+        "\n"
+        "puzzles:");
     for (int i = 0; ilpm_puzzles[i]; i++)
         fprintf(f, " %s", ilpm_puzzles[i]->name);
     fprintf(f,
@@ -130,8 +148,7 @@ static void print_opts(FILE *f, const ilpm_opt_spec *o)
 static void puzzle_help(FILE *f, const char *verb, const ilpm_puzzle *pz)
 {
     if (strcmp(verb, "gen") == 0) {
-        fprintf(f, "usage: ilpm gen %s [OPTIONS] [--out FILE]\n\n",
-                pz->name);
+        fprintf(f, "usage: ilpm gen %s [OPTIONS] [--out FILE]\n\n", pz->name);
         print_opts(f, pz->gen_opts);
         return;
     }
@@ -143,13 +160,16 @@ static void puzzle_help(FILE *f, const char *verb, const ilpm_puzzle *pz)
     print_opts(f, common_opts);
     if (strcmp(verb, "compare") == 0)
         fprintf(f, "\ncompare options:\n"
-                   "  --formulation A,B            the formulations to run (default: all)\n"
-                   "  --plot FILE.svg|FILE.png     cactus plot and ILP-vs-SAT scatter (gnuplot)\n");
+                   "  --formulation A,B            the formulations to run "
+                   "(default: all)\n"
+                   "  --plot FILE.svg|FILE.png     cactus plot and ILP-vs-SAT "
+                   "scatter (gnuplot)\n");
     if (strcmp(verb, "export") == 0)
         fprintf(f, "\nexport options:\n"
                    "  --lp FILE                    CPLEX LP (GLPK's writer)\n"
                    "  --mps FILE                   free MPS (GLPK's writer)\n"
-                   "  --cnf FILE                   DIMACS CNF with a 'c NAME VAR' dictionary\n"
+                   "  --cnf FILE                   DIMACS CNF with a 'c NAME "
+                   "VAR' dictionary\n"
                    "  --opb FILE                   pseudo-Boolean OPB\n");
 }
 
@@ -169,8 +189,7 @@ static int parse_double(const char *s, double *out)
     char *end;
     errno = 0;
     double d = strtod(s, &end);
-    if (*s == '\0' || *end != '\0' || errno == ERANGE || !(d >= 0) ||
-        d > 1e9)
+    if (*s == '\0' || *end != '\0' || errno == ERANGE || !(d >= 0) || d > 1e9)
         return -1;
     *out = d;
     return 0;
@@ -189,11 +208,11 @@ static int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
-#define USAGE_ERR(...)                                                     \
-    do {                                                                   \
-        fprintf(stderr, "ilpm: " __VA_ARGS__);                             \
-        fputc('\n', stderr);                                               \
-        return -1;                                                         \
+#define USAGE_ERR(...)                                                         \
+    do {                                                                       \
+        fprintf(stderr, "ilpm: " __VA_ARGS__);                                 \
+        fputc('\n', stderr);                                                   \
+        return -1;                                                             \
     } while (0)
 
 /* Parses argv[2..] (after VERB) into c.  Returns 0, or -1 after printing a
@@ -241,13 +260,13 @@ static int parse_args(cli *c, int argc, char **argv)
             name = namebuf;
             val = eq + 1;
         }
-#define NEED_VALUE()                                                       \
-    do {                                                                   \
-        if (!val) {                                                        \
-            if (i + 1 >= argc)                                             \
-                USAGE_ERR("option --%s needs a value", name);              \
-            val = argv[++i];                                               \
-        }                                                                  \
+#define NEED_VALUE()                                                           \
+    do {                                                                       \
+        if (!val) {                                                            \
+            if (i + 1 >= argc)                                                 \
+                USAGE_ERR("option --%s needs a value", name);                  \
+            val = argv[++i];                                                   \
+        }                                                                      \
     } while (0)
         ilpm_options *so = &c->run.solver;
         const ilpm_opt_spec *gspec = NULL;
@@ -259,8 +278,7 @@ static int parse_args(cli *c, int argc, char **argv)
                 NEED_VALUE();
             else if (val)
                 USAGE_ERR("option --%s takes no value", name);
-            if (ilpm_params_set(c->params, name, gspec->arg ? val : NULL) !=
-                0)
+            if (ilpm_params_set(c->params, name, gspec->arg ? val : NULL) != 0)
                 USAGE_ERR("out of memory");
         } else if (strcmp(name, "backend") == 0) {
             NEED_VALUE();
@@ -271,8 +289,7 @@ static int parse_args(cli *c, int argc, char **argv)
             }
             if (b < 0)
                 USAGE_ERR("--backend: expected ilp or sat%s, got '%s'",
-                          strcmp(c->verb, "batch") == 0 ? " or both" : "",
-                          val);
+                          strcmp(c->verb, "batch") == 0 ? " or both" : "", val);
             so->backend = (ilpm_backend)b;
         } else if (strcmp(name, "count") == 0) {
             c->run.count = 1;
@@ -283,10 +300,8 @@ static int parse_args(cli *c, int argc, char **argv)
                           val);
         } else if (strcmp(name, "time-limit") == 0) {
             NEED_VALUE();
-            if (parse_double(val, &so->time_limit) != 0 ||
-                so->time_limit <= 0)
-                USAGE_ERR("--time-limit: expected seconds > 0, got '%s'",
-                          val);
+            if (parse_double(val, &so->time_limit) != 0 || so->time_limit <= 0)
+                USAGE_ERR("--time-limit: expected seconds > 0, got '%s'", val);
         } else if (strcmp(name, "format") == 0) {
             NEED_VALUE();
             c->format_set = 1;
@@ -311,8 +326,7 @@ static int parse_args(cli *c, int argc, char **argv)
             NEED_VALUE();
             int e = ilpm_card_parse(val);
             if (e < 0)
-                USAGE_ERR("--card: expected seq or totalizer, got '%s'",
-                          val);
+                USAGE_ERR("--card: expected seq or totalizer, got '%s'", val);
             so->card = (ilpm_card_enc)e;
         } else if (strcmp(name, "cuts") == 0) {
             NEED_VALUE();
@@ -347,6 +361,9 @@ static int parse_args(cli *c, int argc, char **argv)
                           "1073741824, got '%s'",
                           val);
             so->max_memory_mb = (int64_t)v;
+        } else if (strcmp(name, "sat-option") == 0) {
+            NEED_VALUE();
+            so->sat_options = val;
         } else if (strcmp(name, "verbose") == 0) {
             so->verbose = 1;
         } else if (strcmp(name, "lp") == 0 || strcmp(name, "mps") == 0 ||
@@ -402,10 +419,10 @@ static int parse_args(cli *c, int argc, char **argv)
             c->plot_path = val;
         } else {
             const ilpm_opt_spec *spec = NULL;
-            const ilpm_opt_spec *table =
-                !c->pz ? NULL
-                : strcmp(c->verb, "gen") == 0 ? c->pz->gen_opts
-                                              : c->pz->opts;
+            const ilpm_opt_spec *table = !c->pz ? NULL
+                                         : strcmp(c->verb, "gen") == 0
+                                             ? c->pz->gen_opts
+                                             : c->pz->opts;
             if (!c->pz || !is_puzzle_opt(table, name, &spec))
                 USAGE_ERR("unknown option '--%s'%s%s%s", name,
                           c->pz ? " for " : "", c->pz ? c->pz->name : "",
@@ -439,7 +456,7 @@ static void note_exit(tally *t, int code)
 {
     /* Severity: internal error > usage/input error > signal > time limit
      * > unsatisfiable > success. */
-    static const int order[] = {EXIT_OK, EXIT_UNSAT, EXIT_TIMEOUT,
+    static const int order[] = {EXIT_OK,     EXIT_UNSAT, EXIT_TIMEOUT,
                                 EXIT_SIGNAL, EXIT_USAGE, EXIT_INTERNAL};
     int a = 0, b = 0;
     for (int i = 0; i < 6; i++) {
@@ -457,8 +474,8 @@ static int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
     ilpm_err err = {{0}};
     if (c->nfiles == 0) {
         void *inst = NULL;
-        int r = c->pz->from_params ? c->pz->from_params(c->params, &inst, &err)
-                                   : 0;
+        int r =
+            c->pz->from_params ? c->pz->from_params(c->params, &inst, &err) : 0;
         if (r < 0) {
             fprintf(stderr, "ilpm: %s\n", err.msg);
             note_exit(t, EXIT_USAGE);
@@ -504,8 +521,7 @@ static int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
                 break;
         }
         if (index == 0)
-            fprintf(stderr, "ilpm: %s: no instance in the file\n",
-                    c->files[i]);
+            fprintf(stderr, "ilpm: %s: no instance in the file\n", c->files[i]);
         (void)got;
         ilpm_reader_free(rd);
     }
@@ -607,9 +623,8 @@ static int stats_one(cli *c, const void *inst, const char *file, long index,
     if (c->format == FMT_JSON) {
         ilpm_stats_json(m, &s, c->pz->name, label, &b);
     } else {
-        ilpm_buf_printf(&b, "%s %s: CNF with --amo %s --card %s\n",
-                        c->pz->name, label,
-                        ilpm_amo_name(c->run.solver.amo),
+        ilpm_buf_printf(&b, "%s %s: CNF with --amo %s --card %s\n", c->pz->name,
+                        label, ilpm_amo_name(c->run.solver.amo),
                         ilpm_card_name(c->run.solver.card));
         ilpm_stats_text(m, &s, &b);
     }
@@ -627,8 +642,8 @@ static int cmd_stats(cli *c)
     return t.worst;
 }
 
-static int export_one(cli *c, const void *inst, const char *file,
-                      long index, void *ctx)
+static int export_one(cli *c, const void *inst, const char *file, long index,
+                      void *ctx)
 {
     (void)file;
     tally *t = ctx;
@@ -670,7 +685,6 @@ static int cmd_export(cli *c)
     return t.worst;
 }
 
-
 /* ------------------------------------------------------------------ */
 /* compare                                                               */
 
@@ -683,8 +697,8 @@ typedef struct compare_ctx {
     char **labels; /* formulation names kept for the plot */
 } compare_ctx;
 
-static int compare_one(cli *c, const void *inst, const char *file,
-                       long index, void *vctx)
+static int compare_one(cli *c, const void *inst, const char *file, long index,
+                       void *vctx)
 {
     compare_ctx *x = vctx;
     ilpm_comparison cmp;
@@ -717,8 +731,8 @@ static int compare_one(cli *c, const void *inst, const char *file,
         p->instance = x->t.instances;
         p->formulation = x->nforms > 0 ? x->forms[i / 2] : "";
         p->backend = r->backend == ILPM_BACKEND_SAT;
-        p->answered = r->status == ILPM_SOLVED ||
-                      r->status == ILPM_OPTIMAL || r->status == ILPM_UNSAT;
+        p->answered = r->status == ILPM_SOLVED || r->status == ILPM_OPTIMAL ||
+                      r->status == ILPM_UNSAT;
         p->solve_ms = r->solve_ms;
         int code = ilpm_result_exit_code(r);
         if (code != EXIT_INTERNAL)
@@ -764,8 +778,9 @@ static int compare_forms(cli *c, compare_ctx *x, char **owned)
         for (int i = 0; c->pz->formulations[i]; i++)
             ok |= strcmp(c->pz->formulations[i], tok) == 0;
         if (!ok) {
-            fprintf(stderr, "ilpm: --formulation: %s has no formulation '%s' "
-                            "(it has",
+            fprintf(stderr,
+                    "ilpm: --formulation: %s has no formulation '%s' "
+                    "(it has",
                     c->pz->name, tok);
             for (int i = 0; c->pz->formulations[i]; i++)
                 fprintf(stderr, " %s", c->pz->formulations[i]);
@@ -811,8 +826,8 @@ static int cmd_compare(cli *c)
     }
     for_each_instance(c, &x.t, compare_one, &x);
     if (c->plot_path && x.npts > 0 &&
-        plot_write(c->plot_path, x.pts, x.npts, c->run.solver.time_limit,
-                   perr, sizeof perr) != 0) {
+        plot_write(c->plot_path, x.pts, x.npts, c->run.solver.time_limit, perr,
+                   sizeof perr) != 0) {
         fprintf(stderr, "ilpm: %s\n", perr);
         note_exit(&x.t, EXIT_INTERNAL);
     }
@@ -829,32 +844,40 @@ static int cmd_compare(cli *c)
 
 static void batch_help(FILE *f, const ilpm_puzzle *pz)
 {
-    fprintf(f,
-            "usage: ilpm batch PUZZLE FILE... --out RESULTS [OPTIONS]\n"
-            "       ilpm merge --out RESULTS FILE...\n"
-            "\n"
-            "batch runs every instance of every file on worker processes and\n"
-            "writes one row per instance and back end to RESULTS, in input\n"
-            "order, flushed as rows complete.  A worker that crashes, runs out\n"
-            "of memory or overruns the time limit is recorded ('error' or\n"
-            "'timeout') and replaced.  Ctrl-C keeps every finished row.\n"
-            "\n"
-            "batch options:\n"
-            "  --out FILE                   results: .json/.jsonl for JSON lines, else CSV\n"
-            "  --format csv|json            override the choice by extension\n"
-            "  --jobs N                     worker processes (default: the number of cores)\n"
-            "  --backend ilp|sat|both       back end(s) for every instance (default sat)\n"
-            "  --time-limit S               per run, enforced in the solver and, as a last\n"
-            "                               resort, by killing the worker at 1.5 S + 5 s\n"
-            "  --memory-limit MB            address-space limit of each worker\n"
-            "  --resume                     skip runs already in RESULTS (not 'stopped' ones)\n"
-            "  --shard I/N                  only instances I, I+N, I+2N, ... (0 <= I < N,\n"
-            "                               counted over all files in order)\n"
-            "  --no-incremental             build a model per instance even where instances\n"
-            "                               of one shape could share one\n"
-            "\n"
-            "merge combines shard results (all CSV or all JSON lines) into one\n"
-            "file sorted by file, index, formulation and back end.\n");
+    fprintf(
+        f, "usage: ilpm batch PUZZLE FILE... --out RESULTS [OPTIONS]\n"
+           "       ilpm merge --out RESULTS FILE...\n"
+           "\n"
+           "batch runs every instance of every file on worker processes and\n"
+           "writes one row per instance and back end to RESULTS, in input\n"
+           "order, flushed as rows complete.  A worker that crashes, runs out\n"
+           "of memory or overruns the time limit is recorded ('error' or\n"
+           "'timeout') and replaced.  Ctrl-C keeps every finished row.\n"
+           "\n"
+           "batch options:\n"
+           "  --out FILE                   results: .json/.jsonl for JSON "
+           "lines, else CSV\n"
+           "  --format csv|json            override the choice by extension\n"
+           "  --jobs N                     worker processes (default: the "
+           "number of cores)\n"
+           "  --backend ilp|sat|both       back end(s) for every instance "
+           "(default sat)\n"
+           "  --time-limit S               per run, enforced in the solver "
+           "and, as a last\n"
+           "                               resort, by killing the worker at "
+           "1.5 S + 5 s\n"
+           "  --memory-limit MB            address-space limit of each worker\n"
+           "  --resume                     skip runs already in RESULTS (not "
+           "'stopped' ones)\n"
+           "  --shard I/N                  only instances I, I+N, I+2N, ... (0 "
+           "<= I < N,\n"
+           "                               counted over all files in order)\n"
+           "  --no-incremental             build a model per instance even "
+           "where instances\n"
+           "                               of one shape could share one\n"
+           "\n"
+           "merge combines shard results (all CSV or all JSON lines) into one\n"
+           "file sorted by file, index, formulation and back end.\n");
     if (pz) {
         fprintf(f, "\npuzzle options (%s):\n", pz->name);
         print_opts(f, pz->opts);
@@ -1030,9 +1053,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "list") == 0)
         return cmd_list();
-    static const char *const verbs[] = {"solve", "play",  "stats",
-                                        "export", "gen",  "compare",
-                                        "batch", "merge", NULL};
+    static const char *const verbs[] = {"solve",  "play",  "stats",
+                                        "export", "gen",   "compare",
+                                        "batch",  "merge", NULL};
     int known = 0;
     for (int i = 0; verbs[i]; i++)
         known |= strcmp(argv[1], verbs[i]) == 0;
@@ -1056,8 +1079,8 @@ int main(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    if (c.help && (strcmp(c.verb, "batch") == 0 ||
-                   strcmp(c.verb, "merge") == 0)) {
+    if (c.help &&
+        (strcmp(c.verb, "batch") == 0 || strcmp(c.verb, "merge") == 0)) {
         batch_help(stdout, c.pz);
         rc = EXIT_OK;
         goto done;

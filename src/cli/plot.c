@@ -152,8 +152,8 @@ int plot_write(const char *path, const plot_point *pts, int n,
         hi = 1;
     }
     int png = strcmp(ext(path), "png") == 0;
-    fprintf(fs, "set terminal %s size 1100,480%s\n",
-            png ? "pngcairo" : "svg", png ? "" : " dynamic");
+    fprintf(fs, "set terminal %s size 1100,480%s\n", png ? "pngcairo" : "svg",
+            png ? "" : " dynamic");
     fprintf(fs, "set output \"");
     put_title(fs, path);
     fprintf(fs, "\"\nset multiplot layout 1,2\n");
@@ -166,8 +166,8 @@ int plot_write(const char *path, const plot_point *pts, int n,
         for (int i = 0; i < n && first < 0; i++)
             if (series[i] == s)
                 first = i;
-        fprintf(fs, "%s\"%s\" index %d with linespoints title \"", s ? ", " : "",
-                data, s);
+        fprintf(fs, "%s\"%s\" index %d with linespoints title \"",
+                s ? ", " : "", data, s);
         if (pts[first].formulation[0]) {
             put_title(fs, pts[first].formulation);
             fputc(' ', fs);
@@ -181,8 +181,9 @@ int plot_write(const char *path, const plot_point *pts, int n,
     /* The same range on both axes, so the diagonal means "as fast". */
     fprintf(fs, "set xrange [%g:%g]\nset yrange [%g:%g]\n", lo / 2, hi * 2,
             lo / 2, hi * 2);
-    fprintf(fs, "plot \"%s\" index %d with points pt 7 ps 0.6, x with lines "
-                "lc rgb \"gray\"\n",
+    fprintf(fs,
+            "plot \"%s\" index %d with points pt 7 ps 0.6, x with lines "
+            "lc rgb \"gray\"\n",
             data, nseries);
     fprintf(fs, "unset multiplot\n");
     if (ferror(fd) || ferror(fs)) {

@@ -119,9 +119,8 @@ static int valid_name(const char *s)
     return 1;
 }
 
-int ilpm_model_family(ilpm_model *m, const char *name, int ndims,
-                      const int *lo, const int *hi, unsigned flags,
-                      ilpm_err *err)
+int ilpm_model_family(ilpm_model *m, const char *name, int ndims, const int *lo,
+                      const int *hi, unsigned flags, ilpm_err *err)
 {
     if (!valid_name(name))
         return ilpm_err_set(err,
@@ -131,8 +130,8 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims,
     if (ilpm_model_family_find(m, name) >= 0)
         return ilpm_err_set(err, "family '%s' is declared twice", name);
     if (ndims < 1 || ndims > ILPM_MAX_DIMS)
-        return ilpm_err_set(err, "family '%s': %d dimensions (1 to %d)",
-                            name, ndims, ILPM_MAX_DIMS);
+        return ilpm_err_set(err, "family '%s': %d dimensions (1 to %d)", name,
+                            ndims, ILPM_MAX_DIMS);
     int64_t count = 1;
     for (int d = 0; d < ndims; d++) {
         if (hi[d] < lo[d])
@@ -142,8 +141,8 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims,
                                 name, lo[d], hi[d], d + 1);
         /* Saturate: the exact size of an absurd family does not matter. */
         int64_t span = (int64_t)hi[d] - lo[d] + 1;
-        count = count > ((int64_t)1 << 62) / span ? (int64_t)1 << 62
-                                                   : count * span;
+        count =
+            count > ((int64_t)1 << 62) / span ? (int64_t)1 << 62 : count * span;
     }
     if (m->max_vars > 0 && count > m->max_vars - m->nvars)
         return ilpm_err_set(err,
@@ -152,8 +151,7 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims,
                             "); raise --max-vars to build it",
                             m->max_vars, name, count);
     if (count > INT32_MAX / 2 - m->nvars)
-        return ilpm_err_set(err,
-                            "family '%s' is too large: over %d variables",
+        return ilpm_err_set(err, "family '%s' is too large: over %d variables",
                             name, INT32_MAX / 2);
     if (m->nfams == m->capf) {
         int c = m->capf ? 2 * m->capf : 8;
@@ -197,15 +195,13 @@ static int family_var(const struct family *f, const int *idx)
     return f->base + off + 1;
 }
 
-void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars,
-                           int64_t max_bytes)
+void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes)
 {
     m->max_vars = max_vars;
     m->max_bytes = max_bytes;
 }
 
-int ilpm_model_var(const ilpm_model *m, int fam, int i0, int i1, int i2,
-                   int i3)
+int ilpm_model_var(const ilpm_model *m, int fam, int i0, int i1, int i2, int i3)
 {
     if (fam < 0 || fam >= m->nfams)
         return 0;
@@ -221,16 +217,21 @@ int ilpm_model_var_checked(const ilpm_model *m, int fam, const int *idx,
     const struct family *f = &m->fams[fam];
     for (int d = 0; d < f->ndims; d++)
         if (idx[d] < f->lo[d] || idx[d] > f->hi[d]) {
-            ilpm_err_set(err,
-                         "%s: index %d of dimension %d is outside %d..%d",
+            ilpm_err_set(err, "%s: index %d of dimension %d is outside %d..%d",
                          f->name, idx[d], d + 1, f->lo[d], f->hi[d]);
             return 0;
         }
     return family_var(f, idx);
 }
 
-int ilpm_model_nvars(const ilpm_model *m) { return m->nvars; }
-int ilpm_model_nfamilies(const ilpm_model *m) { return m->nfams; }
+int ilpm_model_nvars(const ilpm_model *m)
+{
+    return m->nvars;
+}
+int ilpm_model_nfamilies(const ilpm_model *m)
+{
+    return m->nfams;
+}
 
 const char *ilpm_model_family_name(const ilpm_model *m, int fam)
 {
@@ -271,8 +272,8 @@ const char *ilpm_model_var_name(const ilpm_model *m, int v, char *buf,
     }
     size_t len = (size_t)snprintf(buf, size, "%s[", f->name);
     for (int d = 0; d < f->ndims && len < size; d++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%d",
-                                d ? "," : "", idx[d]);
+        len += (size_t)snprintf(buf + len, size - len, "%s%d", d ? "," : "",
+                                idx[d]);
     if (len < size)
         snprintf(buf + len, size - len, "]");
     return buf;
@@ -308,7 +309,10 @@ int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err)
     return m->cur_group = m->ngroups++;
 }
 
-int ilpm_model_ngroups(const ilpm_model *m) { return m->ngroups; }
+int ilpm_model_ngroups(const ilpm_model *m)
+{
+    return m->ngroups;
+}
 
 const char *ilpm_model_group_name(const ilpm_model *m, int g)
 {
@@ -319,8 +323,7 @@ static int check_lits(const ilpm_model *m, const int *lits, int n,
                       ilpm_err *err)
 {
     for (int i = 0; i < n; i++)
-        if (lits[i] == 0 || lits[i] == INT32_MIN ||
-            abs(lits[i]) > m->nvars)
+        if (lits[i] == 0 || lits[i] == INT32_MIN || abs(lits[i]) > m->nvars)
             return ilpm_err_set(err,
                                 "literal %d is not a variable of the model "
                                 "(1..%d)",
@@ -339,18 +342,16 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
     if (cond && check_lits(m, &cond, 1, err) != 0)
         return -1;
     if (rhs > SUM_MAX || rhs < -SUM_MAX)
-        return ilpm_err_set(err,
-                            "%s constraint: right-hand side %" PRId64
-                            " is beyond +-2^52",
-                            ilpm_kind_name(kind), rhs);
+        return ilpm_err_set(
+            err, "%s constraint: right-hand side %" PRId64 " is beyond +-2^52",
+            ilpm_kind_name(kind), rhs);
     if (coefs) {
         int64_t sum = 0;
         for (int i = 0; i < n; i++) {
             if (coefs[i] > COEF_MAX || coefs[i] < -COEF_MAX)
-                return ilpm_err_set(err,
-                                    "coefficient %" PRId64
-                                    " overflows (beyond +-2^40)",
-                                    coefs[i]);
+                return ilpm_err_set(
+                    err, "coefficient %" PRId64 " overflows (beyond +-2^40)",
+                    coefs[i]);
             sum += coefs[i] < 0 ? -coefs[i] : coefs[i];
             if (sum > SUM_MAX)
                 return ilpm_err_set(err,
@@ -375,8 +376,8 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
     if (grow((void **)&m->cons, &m->capc, m->ncons + 1, sizeof *m->cons) ||
         grow((void **)&m->lits, &m->capl, m->nlits + (size_t)n,
              sizeof *m->lits) ||
-        (coefs && grow((void **)&m->coefs, &m->capco,
-                       m->ncoefs + (size_t)n, sizeof *m->coefs)))
+        (coefs && grow((void **)&m->coefs, &m->capco, m->ncoefs + (size_t)n,
+                       sizeof *m->coefs)))
         return ilpm_err_set(err, "out of memory adding a constraint");
     if (n > m->nones) {
         int64_t *o = realloc(m->ones, (size_t)n * sizeof *o);
@@ -459,8 +460,8 @@ int ilpm_add_ccard(ilpm_model *m, int cond, const int *lits, int n,
     return add(m, ILPM_CCARD, cmp, cond, lits, NULL, n, k, err);
 }
 
-int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits,
-                    int n, ilpm_cmp cmp, int64_t rhs, ilpm_err *err)
+int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits, int n,
+                    ilpm_cmp cmp, int64_t rhs, ilpm_err *err)
 {
     if (check_cmp(cmp, err))
         return -1;
@@ -469,9 +470,8 @@ int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits,
     return add(m, ILPM_LINEAR, cmp, 0, lits, coefs, n, rhs, err);
 }
 
-int ilpm_model_objective(ilpm_model *m, ilpm_sense sense,
-                         const int64_t *coefs, const int *lits, int n,
-                         ilpm_err *err)
+int ilpm_model_objective(ilpm_model *m, ilpm_sense sense, const int64_t *coefs,
+                         const int *lits, int n, ilpm_err *err)
 {
     if (sense != ILPM_MINIMIZE && sense != ILPM_MAXIMIZE) {
         m->sense = ILPM_NONE;
@@ -515,7 +515,10 @@ int ilpm_model_objective(ilpm_model *m, ilpm_sense sense,
     return 0;
 }
 
-size_t ilpm_model_ncons(const ilpm_model *m) { return m->ncons; }
+size_t ilpm_model_ncons(const ilpm_model *m)
+{
+    return m->ncons;
+}
 
 void ilpm_model_con(const ilpm_model *m, size_t i, ilpm_con *out)
 {
@@ -557,8 +560,9 @@ int64_t ilpm_model_objective_value(const ilpm_model *m, const uint8_t *vals)
 
 static int cmp_holds(int64_t lhs, ilpm_cmp cmp, int64_t rhs)
 {
-    return cmp == ILPM_LE ? lhs <= rhs : cmp == ILPM_GE ? lhs >= rhs
-                                                        : lhs == rhs;
+    return cmp == ILPM_LE   ? lhs <= rhs
+           : cmp == ILPM_GE ? lhs >= rhs
+                            : lhs == rhs;
 }
 
 int ilpm_model_check(const ilpm_model *m, const uint8_t *vals, size_t *bad)
@@ -592,8 +596,13 @@ int ilpm_model_check(const ilpm_model *m, const uint8_t *vals, size_t *bad)
 
 const char *ilpm_kind_name(ilpm_kind k)
 {
-    static const char *const names[] = {
-        "clause", "at-least-one", "at-most-one", "exactly-one",
-        "implication", "cardinality", "conditional cardinality", "linear"};
+    static const char *const names[] = {"clause",
+                                        "at-least-one",
+                                        "at-most-one",
+                                        "exactly-one",
+                                        "implication",
+                                        "cardinality",
+                                        "conditional cardinality",
+                                        "linear"};
     return (unsigned)k < ILPM_KIND_COUNT ? names[k] : "unknown";
 }

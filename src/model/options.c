@@ -45,13 +45,40 @@ static int parse_in(const char *const *names, const char *s)
     return -1;
 }
 
-const char *ilpm_backend_name(ilpm_backend b) { return name_of(backend_names, 2, (int)b); }
-const char *ilpm_amo_name(ilpm_amo_enc e) { return name_of(amo_names, 4, (int)e); }
-const char *ilpm_card_name(ilpm_card_enc e) { return name_of(card_names, 2, (int)e); }
-const char *ilpm_cuts_name(ilpm_cuts c) { return name_of(cuts_names, 3, (int)c); }
-const char *ilpm_status_name(ilpm_status s) { return name_of(status_names, 7, (int)s); }
+const char *ilpm_backend_name(ilpm_backend b)
+{
+    return name_of(backend_names, 2, (int)b);
+}
+const char *ilpm_amo_name(ilpm_amo_enc e)
+{
+    return name_of(amo_names, 4, (int)e);
+}
+const char *ilpm_card_name(ilpm_card_enc e)
+{
+    return name_of(card_names, 2, (int)e);
+}
+const char *ilpm_cuts_name(ilpm_cuts c)
+{
+    return name_of(cuts_names, 3, (int)c);
+}
+const char *ilpm_status_name(ilpm_status s)
+{
+    return name_of(status_names, 7, (int)s);
+}
 
-int ilpm_backend_parse(const char *s) { return parse_in(backend_names, s); }
-int ilpm_amo_parse(const char *s) { return parse_in(amo_names, s); }
-int ilpm_card_parse(const char *s) { return parse_in(card_names, s); }
-int ilpm_cuts_parse(const char *s) { return parse_in(cuts_names, s); }
+int ilpm_backend_parse(const char *s)
+{
+    return parse_in(backend_names, s);
+}
+int ilpm_amo_parse(const char *s)
+{
+    return parse_in(amo_names, s);
+}
+int ilpm_card_parse(const char *s)
+{
+    return parse_in(card_names, s);
+}
+int ilpm_cuts_parse(const char *s)
+{
+    return parse_in(cuts_names, s);
+}

@@ -130,16 +130,24 @@ static int json_str(const char *s, char *out, size_t size)
         if (c == '\\') {
             s++;
             switch (*s) {
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
+            case 'n':
+                c = '\n';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            case 'r':
+                c = '\r';
+                break;
             case 'u':
                 c = '?';
                 for (int i = 0; i < 4 && s[1]; i++)
                     s++;
                 break;
-            case '\0': return -1;
-            default: c = *s;
+            case '\0':
+                return -1;
+            default:
+                c = *s;
             }
         }
         if (k + 1 < size)
@@ -222,11 +230,16 @@ static int read_results(const char *path, struct keyset *ks, int keep_lines,
                 char *f[64];
                 ncols = copy ? csv_split(copy, f, 64) : 0;
                 for (int i = 0; i < ncols; i++) {
-                    if (!strcmp(f[i], "file")) col_file = i;
-                    if (!strcmp(f[i], "index")) col_index = i;
-                    if (!strcmp(f[i], "formulation")) col_form = i;
-                    if (!strcmp(f[i], "backend")) col_backend = i;
-                    if (!strcmp(f[i], "status")) col_status = i;
+                    if (!strcmp(f[i], "file"))
+                        col_file = i;
+                    if (!strcmp(f[i], "index"))
+                        col_index = i;
+                    if (!strcmp(f[i], "formulation"))
+                        col_form = i;
+                    if (!strcmp(f[i], "backend"))
+                        col_backend = i;
+                    if (!strcmp(f[i], "status"))
+                        col_status = i;
                 }
                 free(copy);
                 if (col_file < 0 || col_index < 0 || col_backend < 0) {
@@ -240,8 +253,7 @@ static int read_results(const char *path, struct keyset *ks, int keep_lines,
             }
         }
         if (ks->json != (line[0] == '{')) {
-            rc = ilpm_reader_error(rd, err, 1,
-                                   "mixes JSON and CSV rows");
+            rc = ilpm_reader_error(rd, err, 1, "mixes JSON and CSV rows");
             break;
         }
         if (ks->json) {
@@ -428,13 +440,12 @@ static void worker_main(const struct batch *b, int id, int in, int out)
         ilpm_result_init(&r);
         fill_key(b, j, &r);
         ro.solver.backend = jb->backend;
-        ilpm_run_instance_cached(b->pz, t->inst, b->p, &ro,
-                                 cache[jb->backend], &r);
+        ilpm_run_instance_cached(b->pz, t->inst, b->p, &ro, cache[jb->backend],
+                                 &r);
         r.worker = id;
         ilpm_buf_clear(&row);
         format_row(b, &r, &row);
-        struct msg m = {j, (int32_t)r.status, r.solve_ms,
-                        (uint32_t)row.len};
+        struct msg m = {j, (int32_t)r.status, r.solve_ms, (uint32_t)row.len};
         if (r.status == ILPM_STOPPED)
             m.len = 0; /* an interrupted run is not a result */
         ilpm_result_free(&r);
@@ -541,8 +552,8 @@ struct times {
     long n[2];
 };
 
-static void record(ilpm_batch_summary *s, struct times *tm,
-                   ilpm_backend b, ilpm_status st, double ms)
+static void record(ilpm_batch_summary *s, struct times *tm, ilpm_backend b,
+                   ilpm_status st, double ms)
 {
     s->done++;
     if ((unsigned)st < 7)
@@ -612,10 +623,9 @@ static int parse_all(struct batch *b, const char *const *files, int nfiles,
     return 0;
 }
 
-int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files,
-                   int nfiles, const ilpm_params *p,
-                   const ilpm_batch_opts *o, const char *out_path,
-                   ilpm_batch_summary *sum, ilpm_err *err)
+int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
+                   const ilpm_params *p, const ilpm_batch_opts *o,
+                   const char *out_path, ilpm_batch_summary *sum, ilpm_err *err)
 {
     memset(sum, 0, sizeof *sum);
     double t0 = ilpm_now();
@@ -650,9 +660,9 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files,
             ilpm_backend be = o->both ? (ilpm_backend)k : o->run.solver.backend;
             int skip = 0;
             for (size_t i = 0; i < done.n && !skip; i++)
-                skip = key_matches(&done.k[i], b.tasks[t].file,
-                                   b.tasks[t].index, form,
-                                   ilpm_backend_name(be));
+                skip =
+                    key_matches(&done.k[i], b.tasks[t].file, b.tasks[t].index,
+                                form, ilpm_backend_name(be));
             if (skip) {
                 sum->skipped++;
                 continue;
@@ -719,9 +729,8 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files,
     long next = 0;
     /* A run may take its time limit, plus model building; past half as
      * long again (and 5 s) the parent stops waiting. */
-    double hard = o->run.solver.time_limit > 0
-                      ? o->run.solver.time_limit * 1.5 + 5.0
-                      : 0;
+    double hard =
+        o->run.solver.time_limit > 0 ? o->run.solver.time_limit * 1.5 + 5.0 : 0;
     double last_progress = 0, stop_at = 0;
     struct pollfd *pfd = calloc((size_t)nw, sizeof *pfd);
     if (!pfd) {
@@ -822,8 +831,7 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files,
                     goto out;
                 continue;
             }
-            if (j >= 0 && hard > 0 && now - w[i].started > hard &&
-                !stopping) {
+            if (j >= 0 && hard > 0 && now - w[i].started > hard && !stopping) {
                 kill(w[i].pid, SIGKILL);
                 int status;
                 reap(&w[i], &status);
@@ -868,11 +876,10 @@ out:
     for (int k = 0; k < 2; k++) {
         if (tm.v[k] && tm.n[k] > 0) {
             qsort(tm.v[k], (size_t)tm.n[k], sizeof(double), cmp_double);
-            sum->median_ms[k] = tm.n[k] % 2
-                                    ? tm.v[k][tm.n[k] / 2]
-                                    : (tm.v[k][tm.n[k] / 2 - 1] +
-                                       tm.v[k][tm.n[k] / 2]) /
-                                          2;
+            sum->median_ms[k] =
+                tm.n[k] % 2
+                    ? tm.v[k][tm.n[k] / 2]
+                    : (tm.v[k][tm.n[k] / 2 - 1] + tm.v[k][tm.n[k] / 2]) / 2;
         }
         free(tm.v[k]);
     }
@@ -968,11 +975,10 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
         fprintf(f, "%s\n", ks.header);
     for (size_t i = 0; i < ks.n; i++) {
         /* Of rows with the same key, the last one read wins. */
-        if (i + 1 < ks.n && cmp_rows(&(struct order){&ks, ord[i].i,
-                                                     ord[i].file_rank, 0},
-                                     &(struct order){&ks, ord[i + 1].i,
-                                                     ord[i + 1].file_rank,
-                                                     0}) == 0)
+        if (i + 1 < ks.n &&
+            cmp_rows(&(struct order){&ks, ord[i].i, ord[i].file_rank, 0},
+                     &(struct order){&ks, ord[i + 1].i, ord[i + 1].file_rank,
+                                     0}) == 0)
             continue;
         fprintf(f, "%s\n", ks.lines[ord[i].i]);
     }

@@ -6,12 +6,12 @@
 #include "run.h"
 
 typedef struct ilpm_batch_summary {
-    long total;            /* runs to do in this invocation             */
+    long total; /* runs to do in this invocation             */
     long done;
-    long skipped;          /* already in the results (--resume)         */
-    long by_status[7];     /* indexed by ilpm_status                    */
-    long replaced;         /* workers that died or overran, replaced    */
-    long reused;           /* runs that reused a shape's model          */
+    long skipped;      /* already in the results (--resume)         */
+    long by_status[7]; /* indexed by ilpm_status                    */
+    long replaced;     /* workers that died or overran, replaced    */
+    long reused;       /* runs that reused a shape's model          */
     double elapsed_s;
     /* Per back end (ILP, SAT): runs, total and median solve ms. */
     long runs[2];
@@ -38,10 +38,10 @@ void ilpm_batch_opts_init(ilpm_batch_opts *o);
 /* Runs the batch; returns 0 when every run was recorded (whatever its
  * status), -1 with err when the batch could not run (results file,
  * resources).  An interrupted batch returns 0 with fewer runs done. */
-int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files,
-                   int nfiles, const ilpm_params *p,
-                   const ilpm_batch_opts *o, const char *out_path,
-                   ilpm_batch_summary *sum, ilpm_err *err);
+int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
+                   const ilpm_params *p, const ilpm_batch_opts *o,
+                   const char *out_path, ilpm_batch_summary *sum,
+                   ilpm_err *err);
 
 /* Combines result files (all CSV or all JSON lines) into out_path: one
  * header, rows sorted by file, index, formulation and back end, a later

@@ -55,8 +55,7 @@ static void check_agreement(ilpm_comparison *c, const ilpm_run_opts *o)
             c->disagree = 1;
             snprintf(c->disagreement, sizeof c->disagreement,
                      "%s%s%s: a solution fails the rules: %.300s", form,
-                     *form ? " " : "", ilpm_backend_name(r->backend),
-                     r->error);
+                     *form ? " " : "", ilpm_backend_name(r->backend), r->error);
             return;
         }
         if (r->status == ILPM_ERROR) {
@@ -95,8 +94,8 @@ static void check_agreement(ilpm_comparison *c, const ilpm_run_opts *o)
             snprintf(c->disagreement, sizeof c->disagreement,
                      "%s differs: %s%s%s says %s, %s%s%s says %s", what,
                      ref_form, *ref_form ? " " : "",
-                     ilpm_backend_name(ref->backend), a, form,
-                     *form ? " " : "", ilpm_backend_name(r->backend), b);
+                     ilpm_backend_name(ref->backend), a, form, *form ? " " : "",
+                     ilpm_backend_name(r->backend), b);
             return;
         }
     }
@@ -171,9 +170,9 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
     ilpm_buf_printf(b,
                     "  %-12s %-4s %-8s %-8s %12s %10s %10s %9s %9s %9s "
                     "%10s %10s\n",
-                    "formulation", "back", "status", "verified",
-                    "obj/count", "build_ms", "solve_ms", "vars", "aux",
-                    "rows", "nonzeros", "clauses");
+                    "formulation", "back", "status", "verified", "obj/count",
+                    "build_ms", "solve_ms", "vars", "aux", "rows", "nonzeros",
+                    "clauses");
     for (int i = 0; i < c->nresults; i++) {
         const ilpm_result *r = &c->results[i];
         int ilp = r->backend == ILPM_BACKEND_ILP;
@@ -183,12 +182,10 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
         else if (r->has_objective)
             snprintf(oc, sizeof oc, "%" PRId64, r->objective);
         ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",
-                        c->forms[i / 2].name[0] ? c->forms[i / 2].name
-                                                : "-",
+                        c->forms[i / 2].name[0] ? c->forms[i / 2].name : "-",
                         ilpm_backend_name(r->backend),
-                        ilpm_status_name(r->status),
-                        r->verified ? "yes" : "no", oc, r->build_ms,
-                        r->solve_ms);
+                        ilpm_status_name(r->status), r->verified ? "yes" : "no",
+                        oc, r->build_ms, r->solve_ms);
         dash_or_int(b, " %9s", r->have_stats, r->stats.vars);
         dash_or_int(b, " %9s", r->have_stats, r->stats.aux_vars);
         dash_or_int(b, " %9s", r->have_stats && ilp, r->stats.rows);
@@ -207,8 +204,8 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
         char label[64];
         snprintf(label, sizeof label, "groups%s%s", cf->name[0] ? " of " : "",
                  cf->name);
-        ilpm_buf_printf(b, "  %-26s | %9s %10s | %10s %9s\n", label,
-                        "ILP rows", "nonzeros", "clauses", "CNF aux");
+        ilpm_buf_printf(b, "  %-26s | %9s %10s | %10s %9s\n", label, "ILP rows",
+                        "nonzeros", "clauses", "CNF aux");
         for (int g = 0; g < cf->stats.ngroups; g++) {
             const ilpm_group_stats *x = &cf->stats.groups[g];
             ilpm_buf_printf(b,

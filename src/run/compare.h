@@ -7,21 +7,21 @@
 #include "run.h"
 
 typedef struct ilpm_cmp_form {
-    char name[32];          /* formulation ("" for a puzzle with one)   */
-    ilpm_stats stats;       /* both lowerings, per group                */
+    char name[32];    /* formulation ("" for a puzzle with one)   */
+    ilpm_stats stats; /* both lowerings, per group                */
     int have_stats;
-    char **groups;          /* stats.ngroups group names                */
-    char error[512];        /* why the model could not be built          */
+    char **groups;   /* stats.ngroups group names                */
+    char error[512]; /* why the model could not be built          */
 } ilpm_cmp_form;
 
 typedef struct ilpm_comparison {
     char instance[160];
     int nforms;
     ilpm_cmp_form *forms;
-    int nresults;           /* nforms * 2: ILP then SAT per formulation */
+    int nresults; /* nforms * 2: ILP then SAT per formulation */
     ilpm_result *results;
-    int disagree;           /* a status, optimum or count differs, or a
-                               solution failed verification             */
+    int disagree; /* a status, optimum or count differs, or a
+                     solution failed verification             */
     char disagreement[512];
 } ilpm_comparison;
 

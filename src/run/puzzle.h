@@ -54,9 +54,8 @@ typedef struct ilpm_puzzle {
                  ilpm_err *err);
     /* 0/1 values vals[1..nvars] -> the puzzle's own solution, or NULL
      * with err set. */
-    void *(*decode)(const void *inst, const ilpm_params *p,
-                    const ilpm_model *m, const uint8_t *vals,
-                    ilpm_err *err);
+    void *(*decode)(const void *inst, const ilpm_params *p, const ilpm_model *m,
+                    const uint8_t *vals, ilpm_err *err);
     /* Checks the solution against the puzzle's rules and the instance:
      * 0 if valid, else -1 with the broken rule in why.  Shares no code
      * with build. */
@@ -75,8 +74,8 @@ typedef struct ilpm_puzzle {
      * givens returns a malloc'd array of literals of that model. */
     int (*shape)(const void *inst, const ilpm_params *p, char *key,
                  size_t size);
-    int (*build_shape)(const void *inst, const ilpm_params *p,
-                       ilpm_model *m, ilpm_err *err);
+    int (*build_shape)(const void *inst, const ilpm_params *p, ilpm_model *m,
+                       ilpm_err *err);
     int (*givens)(const void *inst, const ilpm_model *m, int **lits, int *n,
                   ilpm_err *err);
 

@@ -16,7 +16,10 @@ void ilpm_run_opts_init(ilpm_run_opts *o)
     o->render = 1;
 }
 
-void ilpm_result_init(ilpm_result *r) { memset(r, 0, sizeof *r); }
+void ilpm_result_init(ilpm_result *r)
+{
+    memset(r, 0, sizeof *r);
+}
 
 void ilpm_result_free(ilpm_result *r)
 {
@@ -36,7 +39,10 @@ ilpm_model *ilpm_run_model_new(const ilpm_options *o)
     return m;
 }
 
-static double ms_since(double t0) { return (ilpm_now() - t0) * 1000.0; }
+static double ms_since(double t0)
+{
+    return (ilpm_now() - t0) * 1000.0;
+}
 
 static void copy_stats(ilpm_result *r, const ilpm_stats *s)
 {
@@ -94,9 +100,8 @@ static int check_solution(void *vctx, const uint8_t *vals)
     return 0;
 }
 
-static void begin(const ilpm_puzzle *pz, const void *inst,
-                  const ilpm_params *p, const ilpm_run_opts *o,
-                  ilpm_result *res)
+static void begin(const ilpm_puzzle *pz, const void *inst, const ilpm_params *p,
+                  const ilpm_run_opts *o, ilpm_result *res)
 {
     snprintf(res->puzzle, sizeof res->puzzle, "%s", pz->name);
     if (!res->instance[0])
@@ -123,8 +128,8 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
     double t1 = ilpm_now();
     ilpm_status st;
     if (o->count) {
-        st = ilpm_solver_count(s, o->limit, &res->count, check_solution,
-                               &ctx, &err);
+        st = ilpm_solver_count(s, o->limit, &res->count, check_solution, &ctx,
+                               &err);
         res->has_count = 1;
         res->verified = !ctx.failed;
         if (st == ILPM_SOLVED && res->count == 0)
@@ -245,8 +250,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     ilpm_err err = {{0}};
     begin(pz, inst, p, o, res);
     double t0 = ilpm_now();
-    if (!c->s || strcmp(c->key, key) != 0 ||
-        c->backend != o->solver.backend) {
+    if (!c->s || strcmp(c->key, key) != 0 || c->backend != o->solver.backend) {
         cache_drop(c);
         c->m = ilpm_run_model_new(&o->solver);
         if (!c->m) {
@@ -315,8 +319,7 @@ static int has_solution(const ilpm_result *r)
            r->status == ILPM_FEASIBLE;
 }
 
-static void json_int_or_null(ilpm_buf *b, const char *key, int have,
-                             int64_t v)
+static void json_int_or_null(ilpm_buf *b, const char *key, int have, int64_t v)
 {
     if (have)
         ilpm_buf_printf(b, ",\"%s\":%" PRId64, key, v);
@@ -341,8 +344,7 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
         ilpm_buf_json_str(b, r->formulation);
     }
     ilpm_buf_printf(b, ",\"backend\":\"%s\",\"status\":\"%s\"",
-                    ilpm_backend_name(r->backend),
-                    ilpm_status_name(r->status));
+                    ilpm_backend_name(r->backend), ilpm_status_name(r->status));
     ilpm_buf_printf(b, ",\"verified\":%s", r->verified ? "true" : "false");
     if (r->has_count)
         ilpm_buf_printf(b, ",\"count\":%" PRIu64, r->count);
@@ -441,8 +443,7 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
 {
     ilpm_buf_printf(b, "%s %s (%s%s%s): %s", r->puzzle, r->instance,
                     r->formulation, r->formulation[0] ? ", " : "",
-                    ilpm_backend_name(r->backend),
-                    ilpm_status_name(r->status));
+                    ilpm_backend_name(r->backend), ilpm_status_name(r->status));
     if (has_solution(r) || r->has_count)
         ilpm_buf_puts(b, r->verified ? ", verified" : ", NOT verified");
     if (r->has_count)
@@ -463,11 +464,9 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
 /* ------------------------------------------------------------------ */
 /* The stats verb                                                       */
 
-void ilpm_stats_text(const ilpm_model *m, const ilpm_stats *s,
-                     ilpm_buf *out)
+void ilpm_stats_text(const ilpm_model *m, const ilpm_stats *s, ilpm_buf *out)
 {
-    ilpm_buf_printf(out,
-                    "%-14s %9s | %9s %10s | %10s %11s %9s\n", "group",
+    ilpm_buf_printf(out, "%-14s %9s | %9s %10s | %10s %11s %9s\n", "group",
                     "cons", "ILP rows", "nonzeros", "clauses", "literals",
                     "aux vars");
     for (int g = 0; g < s->ngroups; g++) {
@@ -493,20 +492,18 @@ void ilpm_stats_text(const ilpm_model *m, const ilpm_stats *s,
 }
 
 void ilpm_stats_json(const ilpm_model *m, const ilpm_stats *s,
-                     const char *puzzle, const char *instance,
-                     ilpm_buf *out)
+                     const char *puzzle, const char *instance, ilpm_buf *out)
 {
     ilpm_buf_puts(out, "{\"puzzle\":");
     ilpm_buf_json_str(out, puzzle);
     ilpm_buf_puts(out, ",\"instance\":");
     ilpm_buf_json_str(out, instance);
-    ilpm_buf_printf(out,
-                    ",\"vars\":%" PRId64 ",\"aux_vars\":%" PRId64
-                    ",\"rows\":%" PRId64 ",\"nonzeros\":%" PRId64
-                    ",\"clauses\":%" PRId64 ",\"literals\":%" PRId64
-                    ",\"groups\":{",
-                    s->vars, s->aux_vars, s->rows, s->nonzeros, s->clauses,
-                    s->literals);
+    ilpm_buf_printf(
+        out,
+        ",\"vars\":%" PRId64 ",\"aux_vars\":%" PRId64 ",\"rows\":%" PRId64
+        ",\"nonzeros\":%" PRId64 ",\"clauses\":%" PRId64
+        ",\"literals\":%" PRId64 ",\"groups\":{",
+        s->vars, s->aux_vars, s->rows, s->nonzeros, s->clauses, s->literals);
     for (int g = 0; g < s->ngroups; g++) {
         const ilpm_group_stats *x = &s->groups[g];
         if (g)
@@ -515,10 +512,9 @@ void ilpm_stats_json(const ilpm_model *m, const ilpm_stats *s,
         ilpm_buf_printf(out,
                         ":{\"cons\":%" PRId64 ",\"rows\":%" PRId64
                         ",\"nonzeros\":%" PRId64 ",\"clauses\":%" PRId64
-                        ",\"literals\":%" PRId64 ",\"aux_vars\":%" PRId64
-                        "}",
-                        x->cons, x->rows, x->nonzeros, x->clauses,
-                        x->literals, x->aux_vars);
+                        ",\"literals\":%" PRId64 ",\"aux_vars\":%" PRId64 "}",
+                        x->cons, x->rows, x->nonzeros, x->clauses, x->literals,
+                        x->aux_vars);
     }
     ilpm_buf_puts(out, "}}\n");
 }

@@ -10,9 +10,9 @@
 
 typedef struct ilpm_run_opts {
     ilpm_options solver;
-    int count;          /* count solutions instead of finding one      */
-    uint64_t limit;     /* stop counting at this many (0: all)         */
-    int render;         /* fill text and json of the solution          */
+    int count;      /* count solutions instead of finding one      */
+    uint64_t limit; /* stop counting at this many (0: all)         */
+    int render;     /* fill text and json of the solution          */
 } ilpm_run_opts;
 
 void ilpm_run_opts_init(ilpm_run_opts *o);
@@ -20,23 +20,23 @@ void ilpm_run_opts_init(ilpm_run_opts *o);
 typedef struct ilpm_result {
     char puzzle[32];
     char instance[160];
-    char file[512];     /* "" when from parameters                     */
-    long index;         /* 1-based position in its file, 0 if none     */
-    int worker;         /* batch worker that ran it, 0 outside batches */
+    char file[512];       /* "" when from parameters                     */
+    long index;           /* 1-based position in its file, 0 if none     */
+    int worker;           /* batch worker that ran it, 0 outside batches */
     char formulation[32]; /* "" for a puzzle with one formulation     */
     ilpm_backend backend;
     ilpm_status status;
-    int verified;       /* every solution reported passed the rules     */
+    int verified; /* every solution reported passed the rules     */
     int has_objective;
     int64_t objective;
     int has_count;
     uint64_t count;
     double build_ms, solve_ms;
-    ilpm_stats stats;   /* sizes of the formulation solved             */
+    ilpm_stats stats; /* sizes of the formulation solved             */
     int have_stats;
-    char *text;         /* the solution for people (malloc'd) or NULL  */
-    char *json;         /* the solution as a JSON value or NULL        */
-    char error[512];    /* why status is ILPM_ERROR                     */
+    char *text;      /* the solution for people (malloc'd) or NULL  */
+    char *json;      /* the solution as a JSON value or NULL        */
+    char error[512]; /* why status is ILPM_ERROR                     */
 } ilpm_result;
 
 void ilpm_result_init(ilpm_result *r);
@@ -75,10 +75,8 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *out);
 void ilpm_result_text(const ilpm_result *r, ilpm_buf *out);
 
 /* Per-group sizes of both formulations, side by side (the `stats` verb). */
-void ilpm_stats_text(const ilpm_model *m, const ilpm_stats *s,
-                     ilpm_buf *out);
+void ilpm_stats_text(const ilpm_model *m, const ilpm_stats *s, ilpm_buf *out);
 void ilpm_stats_json(const ilpm_model *m, const ilpm_stats *s,
-                     const char *puzzle, const char *instance,
-                     ilpm_buf *out);
+                     const char *puzzle, const char *instance, ilpm_buf *out);
 
 #endif

@@ -12,7 +12,10 @@
 /* ------------------------------------------------------------------ */
 /* ilpm_buf                                                             */
 
-void ilpm_buf_init(ilpm_buf *b) { memset(b, 0, sizeof *b); }
+void ilpm_buf_init(ilpm_buf *b)
+{
+    memset(b, 0, sizeof *b);
+}
 
 void ilpm_buf_free(ilpm_buf *b)
 {
@@ -60,9 +63,15 @@ void ilpm_buf_put(ilpm_buf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-void ilpm_buf_puts(ilpm_buf *b, const char *s) { ilpm_buf_put(b, s, strlen(s)); }
+void ilpm_buf_puts(ilpm_buf *b, const char *s)
+{
+    ilpm_buf_put(b, s, strlen(s));
+}
 
-void ilpm_buf_putc(ilpm_buf *b, char c) { ilpm_buf_put(b, &c, 1); }
+void ilpm_buf_putc(ilpm_buf *b, char c)
+{
+    ilpm_buf_put(b, &c, 1);
+}
 
 void ilpm_buf_printf(ilpm_buf *b, const char *fmt, ...)
 {
@@ -115,7 +124,10 @@ void ilpm_buf_json_str(ilpm_buf *b, const char *s)
     ilpm_buf_putc(b, '"');
 }
 
-const char *ilpm_buf_str(const ilpm_buf *b) { return b->s ? b->s : ""; }
+const char *ilpm_buf_str(const ilpm_buf *b)
+{
+    return b->s ? b->s : "";
+}
 
 char *ilpm_buf_take(ilpm_buf *b)
 {
@@ -131,8 +143,8 @@ char *ilpm_buf_take(ilpm_buf *b)
 
 struct ilpm_reader {
     char *name;
-    FILE *f;      /* NULL for memory input */
-    int own_f;    /* close f on free        */
+    FILE *f;   /* NULL for memory input */
+    int own_f; /* close f on free        */
     const char *data;
     size_t dlen, dpos;
     char *line;
@@ -267,8 +279,7 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
     *len = r->len;
     if (too_long)
         return ilpm_reader_error(r, err, ILPM_LINE_MAX + 1,
-                                 "line longer than %d bytes",
-                                 ILPM_LINE_MAX);
+                                 "line longer than %d bytes", ILPM_LINE_MAX);
     if (nul_col)
         return ilpm_reader_error(r, err, nul_col, "NUL byte in a text line");
     return 1;
@@ -280,9 +291,15 @@ void ilpm_reader_unread(ilpm_reader *r)
         r->unread = 1;
 }
 
-long ilpm_reader_lineno(const ilpm_reader *r) { return r->lineno; }
+long ilpm_reader_lineno(const ilpm_reader *r)
+{
+    return r->lineno;
+}
 
-const char *ilpm_reader_name(const ilpm_reader *r) { return r->name; }
+const char *ilpm_reader_name(const ilpm_reader *r)
+{
+    return r->name;
+}
 
 static int verror(const ilpm_reader *r, ilpm_err *err, long line, long col,
                   const char *fmt, va_list ap)
@@ -295,8 +312,7 @@ static int verror(const ilpm_reader *r, ilpm_err *err, long line, long col,
         snprintf(err->msg, sizeof err->msg, "%s:%ld:%ld: %s", r->name, line,
                  col, msg);
     else
-        snprintf(err->msg, sizeof err->msg, "%s:%ld: %s", r->name, line,
-                 msg);
+        snprintf(err->msg, sizeof err->msg, "%s:%ld: %s", r->name, line, msg);
     return -1;
 }
 
@@ -340,7 +356,10 @@ struct ilpm_params {
     size_t n, cap;
 };
 
-ilpm_params *ilpm_params_new(void) { return calloc(1, sizeof(ilpm_params)); }
+ilpm_params *ilpm_params_new(void)
+{
+    return calloc(1, sizeof(ilpm_params));
+}
 
 void ilpm_params_free(ilpm_params *p)
 {
@@ -407,8 +426,8 @@ int ilpm_params_has(const ilpm_params *p, const char *name)
     return find(p, name) != NULL;
 }
 
-int ilpm_params_int(const ilpm_params *p, const char *name, long def,
-                    long lo, long hi, long *out, ilpm_err *err)
+int ilpm_params_int(const ilpm_params *p, const char *name, long def, long lo,
+                    long hi, long *out, ilpm_err *err)
 {
     const char *v = ilpm_params_get(p, name);
     if (!v) {
@@ -446,11 +465,14 @@ int ilpm_params_choice(const ilpm_params *p, const char *name,
     for (int i = 0; choices[i] && len < sizeof list; i++)
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
                                 i ? ", " : "", choices[i]);
-    return ilpm_err_set(err, "--%s: expected one of %s, got '%s'", name,
-                        list, v);
+    return ilpm_err_set(err, "--%s: expected one of %s, got '%s'", name, list,
+                        v);
 }
 
-size_t ilpm_params_count(const ilpm_params *p) { return p ? p->n : 0; }
+size_t ilpm_params_count(const ilpm_params *p)
+{
+    return p ? p->n : 0;
+}
 
 const char *ilpm_params_name_at(const ilpm_params *p, size_t i)
 {
@@ -473,7 +495,10 @@ ilpm_params *ilpm_params_copy(const ilpm_params *p)
 /* ------------------------------------------------------------------ */
 /* splitmix64                                                            */
 
-void ilpm_rng_seed(ilpm_rng *r, uint64_t seed) { r->s = seed; }
+void ilpm_rng_seed(ilpm_rng *r, uint64_t seed)
+{
+    r->s = seed;
+}
 
 uint64_t ilpm_rng_next(ilpm_rng *r)
 {

@@ -47,8 +47,7 @@ typedef struct ilpm_reader ilpm_reader;
 /* "-" reads standard input. */
 ilpm_reader *ilpm_reader_open(const char *path, ilpm_err *err);
 /* Reads from data[0..len) (not copied; must outlive the reader). */
-ilpm_reader *ilpm_reader_mem(const char *name, const char *data,
-                             size_t len);
+ilpm_reader *ilpm_reader_mem(const char *name, const char *data, size_t len);
 void ilpm_reader_free(ilpm_reader *r);
 /* Next line, without its line end (LF or CRLF).  The line is
  * NUL-terminated; a NUL byte inside it is an error.  Returns 1 for a
@@ -92,8 +91,8 @@ const char *ilpm_params_get(const ilpm_params *p, const char *name);
 int ilpm_params_has(const ilpm_params *p, const char *name);
 /* Integer in [lo, hi], def when absent.  Errors name the parameter:
  * "--n: expected an integer from 1 to 1000, got 'x'". */
-int ilpm_params_int(const ilpm_params *p, const char *name, long def,
-                    long lo, long hi, long *out, ilpm_err *err);
+int ilpm_params_int(const ilpm_params *p, const char *name, long def, long lo,
+                    long hi, long *out, ilpm_err *err);
 /* One of choices (NULL-terminated); *out is its index, def if absent. */
 int ilpm_params_choice(const ilpm_params *p, const char *name,
                        const char *const *choices, int def, int *out,

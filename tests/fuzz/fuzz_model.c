@@ -54,14 +54,30 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         snprintf(g, sizeof g, "g%u", next(&b) % 3);
         ilpm_model_group(m, g, &err);
         switch (kind) {
-        case 0: ilpm_add_clause(m, l, n, &err); break;
-        case 1: ilpm_add_alo(m, l, n, &err); break;
-        case 2: ilpm_add_amo(m, l, n, &err); break;
-        case 3: ilpm_add_exo(m, l, n, &err); break;
-        case 4: ilpm_add_impl(m, l[0], lit(&b, nv), &err); break;
-        case 5: ilpm_add_card(m, l, n, cmp, k, &err); break;
-        case 6: ilpm_add_ccard(m, lit(&b, nv), l, n, cmp, k, &err); break;
-        default: ilpm_add_linear(m, co, l, n, cmp, k, &err); break;
+        case 0:
+            ilpm_add_clause(m, l, n, &err);
+            break;
+        case 1:
+            ilpm_add_alo(m, l, n, &err);
+            break;
+        case 2:
+            ilpm_add_amo(m, l, n, &err);
+            break;
+        case 3:
+            ilpm_add_exo(m, l, n, &err);
+            break;
+        case 4:
+            ilpm_add_impl(m, l[0], lit(&b, nv), &err);
+            break;
+        case 5:
+            ilpm_add_card(m, l, n, cmp, k, &err);
+            break;
+        case 6:
+            ilpm_add_ccard(m, lit(&b, nv), l, n, cmp, k, &err);
+            break;
+        default:
+            ilpm_add_linear(m, co, l, n, cmp, k, &err);
+            break;
         }
     }
     int with_obj = next(&b) & 1;
