@@ -5,6 +5,9 @@
 
 const ilpm_puzzle *const ilpm_puzzles[] = {
     &ilpm_puzzle_machiavelli,
+    &ilpm_puzzle_sudoku,
+    &ilpm_puzzle_langford,
+    &ilpm_puzzle_tetravex,
     &ilpm_puzzle_queens,
     NULL,
 };

@@ -1,0 +1,629 @@
+/* Sudoku of order b = 2..5 (N = b*b: 4x4, 9x9, 16x16, 25x25).
+ *
+ * P(r,c,v) = cell (r,c) holds value v, all 1-based: the 729 variables of
+ * the seed report for 9x9.  Each cell holds exactly one value; each value
+ * appears at most once per row, column and box; givens are unit clauses.
+ * --redundant adds "at least once per row, column and box", turning every
+ * house into an exactly-one, to compare the two formulations. */
+#include "puzzle.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUDOKU_MIN_B 2
+#define SUDOKU_MAX_B 5
+#define SUDOKU_MAX_N (SUDOKU_MAX_B * SUDOKU_MAX_B)
+
+typedef struct sudoku {
+    int b, n;
+    long index;     /* puzzle number in its file (1-based), 0 unknown */
+    long line;      /* line of the puzzle in its file                 */
+    uint8_t *given; /* n*n values row-major, 0 for a blank            */
+} sudoku;
+
+typedef struct sudoku_sol {
+    int n;
+    uint8_t *cell; /* n*n values row-major */
+} sudoku_sol;
+
+static const ilpm_opt_spec sudoku_opts[] = {
+    {"index", "I", "solve only the I-th puzzle of the file (1-based)"},
+    {"redundant", NULL, "also each value at least once per row/col/box"},
+    {NULL, NULL, NULL},
+};
+
+static void sudoku_free(void *p)
+{
+    sudoku *s = p;
+    if (s)
+        free(s->given);
+    free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing                                                              */
+
+/* The puzzle number must survive from one parse call to the next (for
+ * describe() and for --index), but the reader has no slot for it.  A few
+ * records per thread remember the readers last seen and the line each
+ * was left at.  A reader met at its first line starts a new count (also
+ * a new reader at a freed one's address); one that someone else has read
+ * since gets "unknown", and describe() falls back to the line. */
+#define COUNTERS 8
+struct counter {
+    const ilpm_reader *rd;
+    long line;
+    long count; /* puzzles seen, -1 unknown */
+    unsigned long used;
+};
+static _Thread_local struct counter counters[COUNTERS];
+static _Thread_local unsigned long counter_clock;
+
+static struct counter *counter_for(const ilpm_reader *rd)
+{
+    long line = ilpm_reader_lineno(rd);
+    struct counter *c = NULL, *oldest = &counters[0];
+    for (int i = 0; i < COUNTERS && !c; i++) {
+        if (counters[i].rd == rd)
+            c = &counters[i];
+        else if (counters[i].used < oldest->used)
+            oldest = &counters[i];
+    }
+    if (!c) {
+        c = oldest;
+        c->rd = rd;
+        c->line = -1;
+    }
+    if (c->line != line)
+        c->count = line == 0 ? 0 : -1;
+    c->line = line;
+    c->used = ++counter_clock;
+    return c;
+}
+
+static void counter_leave(struct counter *ct, const ilpm_reader *rd)
+{
+    ct->line = ilpm_reader_lineno(rd);
+}
+
+static char value_char(int v)
+{
+    return (char)(v <= 9 ? '0' + v : 'A' + (v - 10));
+}
+
+/* Cell character -> value 1..25, 0 for a blank, -1 if not in the
+ * alphabet. */
+static int cell_value(char ch)
+{
+    if (ch == '.' || ch == '0')
+        return 0;
+    if (ch >= '1' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'A' && ch <= 'P')
+        return ch - 'A' + 10;
+    if (ch >= 'a' && ch <= 'p')
+        return ch - 'a' + 10;
+    return -1;
+}
+
+/* A byte as it should appear in a message: 'x' or '\xNN'. */
+static const char *show_char(char ch, char *buf, size_t size)
+{
+    unsigned char u = (unsigned char)ch;
+    if (u >= 0x20 && u < 0x7f && u != '\'')
+        snprintf(buf, size, "'%c'", ch);
+    else
+        snprintf(buf, size, "'\\x%02x'", u);
+    return buf;
+}
+
+static const char *value_range(int n, char *buf, size_t size)
+{
+    if (n <= 9)
+        snprintf(buf, size, "1-%d", n);
+    else
+        snprintf(buf, size, "1-9, A-%c", value_char(n));
+    return buf;
+}
+
+static int order_of(size_t cells)
+{
+    for (int b = SUDOKU_MIN_B; b <= SUDOKU_MAX_B; b++)
+        if ((size_t)b * b * b * b == cells)
+            return b;
+    return 0;
+}
+
+/* Reads cells [from, to) of the line into out (n*n values), checking the
+ * alphabet and the range of the order.  what is "" for the puzzle and
+ * " in the solution" for the part after ':'. */
+static int read_cells(ilpm_reader *rd, const char *line, size_t from, size_t to,
+                      int n, int blanks_ok, const char *what, uint8_t *out,
+                      ilpm_err *err)
+{
+    char cb[16], rb[16];
+    for (size_t i = from; i < to; i++) {
+        int v = cell_value(line[i]);
+        long col = (long)i + 1;
+        if (v < 0)
+            return ilpm_reader_error(rd, err, col,
+                                     blanks_ok ? "expected a digit 1-9, A-P "
+                                                 "or '.'%s, got %s"
+                                               : "expected a digit 1-9 or "
+                                                 "A-P%s, got %s",
+                                     what, show_char(line[i], cb, sizeof cb));
+        if (v == 0 && !blanks_ok)
+            return ilpm_reader_error(rd, err, col,
+                                     "blank cell r%dc%d%s: a solution "
+                                     "fills every cell",
+                                     (int)(i - from) / n + 1,
+                                     (int)(i - from) % n + 1, what);
+        if (v > n)
+            return ilpm_reader_error(rd, err, col,
+                                     "value %s (%d)%s is out of range for "
+                                     "a %dx%d grid (%s)",
+                                     show_char(line[i], cb, sizeof cb), v, what,
+                                     n, n, value_range(n, rb, sizeof rb));
+        out[i - from] = (uint8_t)v;
+    }
+    return 0;
+}
+
+/* The first given that repeats an earlier one in its row, column or box:
+ * reported at the later cell, naming both. */
+static int check_givens(ilpm_reader *rd, const sudoku *s, size_t from,
+                        ilpm_err *err)
+{
+    int n = s->n, b = s->b;
+    for (int i = 0; i < n * n; i++) {
+        int v = s->given[i];
+        if (!v)
+            continue;
+        int r = i / n, c = i % n;
+        for (int j = 0; j < i; j++) {
+            if (s->given[j] != v)
+                continue;
+            int r2 = j / n, c2 = j % n;
+            const char *house = r2 == r   ? "row"
+                                : c2 == c ? "column"
+                                : (r2 / b == r / b && c2 / b == c / b) ? "box"
+                                                                       : NULL;
+            if (house)
+                return ilpm_reader_error(rd, err, (long)(from + i) + 1,
+                                         "given %c at r%dc%d repeats the "
+                                         "%c at r%dc%d (same %s)",
+                                         value_char(v), r + 1, c + 1,
+                                         value_char(v), r2 + 1, c2 + 1, house);
+        }
+    }
+    return 0;
+}
+
+static int parse_line(ilpm_reader *rd, const char *line, size_t len, sudoku *s,
+                      ilpm_err *err)
+{
+    size_t a = 0, e = len;
+    while (a < e && (line[a] == ' ' || line[a] == '\t'))
+        a++;
+    while (e > a && (line[e - 1] == ' ' || line[e - 1] == '\t'))
+        e--;
+    const char *colon = memchr(line + a, ':', e - a);
+    size_t cpos = colon ? (size_t)(colon - line) : e;
+
+    /* Characters first: a stray byte is a clearer message than a count. */
+    char cb[16];
+    for (size_t i = a; i < cpos; i++)
+        if (cell_value(line[i]) < 0)
+            return ilpm_reader_error(rd, err, (long)i + 1,
+                                     "expected a digit 1-9, A-P or '.', "
+                                     "got %s",
+                                     show_char(line[i], cb, sizeof cb));
+    size_t cells = cpos - a;
+    int b = order_of(cells);
+    if (!b)
+        return ilpm_reader_error(rd, err, (long)cpos + 1,
+                                 "expected 16, 81, 256 or 625 cells, got "
+                                 "%zu",
+                                 cells);
+    s->b = b;
+    s->n = b * b;
+    size_t nn = (size_t)s->n * s->n;
+    if (!(s->given = malloc(nn)))
+        return ilpm_err_set(err, "out of memory");
+    if (read_cells(rd, line, a, cpos, s->n, 1, "", s->given, err) != 0 ||
+        check_givens(rd, s, a, err) != 0)
+        return -1;
+    if (!colon)
+        return 0;
+
+    /* puzzle:solution, the format of the solutions files.  The solution
+     * is checked for form and against the givens here; verify() judges a
+     * solver's grid by the rules alone, and the tests compare it with the
+     * text after ':'. */
+    size_t sa = cpos + 1;
+    if (e - sa != nn)
+        return ilpm_reader_error(rd, err, (long)e + 1,
+                                 "expected %zu cells after ':', got %zu", nn,
+                                 e - sa);
+    uint8_t *expect = malloc(nn);
+    if (!expect)
+        return ilpm_err_set(err, "out of memory");
+    int rc =
+        read_cells(rd, line, sa, e, s->n, 0, " in the solution", expect, err);
+    for (size_t i = 0; i < nn && rc == 0; i++)
+        if (s->given[i] && s->given[i] != expect[i])
+            rc = ilpm_reader_error(rd, err, (long)(sa + i) + 1,
+                                   "the solution puts %c at r%dc%d where "
+                                   "the puzzle gives %c",
+                                   value_char(expect[i]), (int)i / s->n + 1,
+                                   (int)i % s->n + 1, value_char(s->given[i]));
+    free(expect);
+    return rc;
+}
+
+/* After --index picked its puzzle nothing else of the file is wanted:
+ * reading to the end makes the next call report the end of input. */
+static void drain(ilpm_reader *rd)
+{
+    const char *line;
+    size_t len;
+    ilpm_err e;
+    while (ilpm_reader_line(rd, &line, &len, &e) > 0)
+        ;
+}
+
+static int sudoku_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
+                        ilpm_err *err)
+{
+    long want = 0;
+    if (ilpm_params_has(p, "index") &&
+        ilpm_params_int(p, "index", 0, 1, INT_MAX, &want, err) != 0)
+        return -1;
+    struct counter *ct = counter_for(rd);
+    if (want > 0 && ct->count >= want)
+        return 0; /* the wanted puzzle was returned already */
+    if (want > 0 && ct->count < 0)
+        ct->count = 0;
+    const char *line;
+    size_t len;
+    int r;
+    while ((r = ilpm_reader_line(rd, &line, &len, err)) != 0) {
+        if (r > 0 && ilpm_line_is_blank_or_comment(line))
+            continue;
+        /* An unreadable line (NUL byte, too long) is a puzzle too. */
+        if (ct->count >= 0)
+            ct->count++;
+        if (want > 0 && ct->count < want)
+            continue;
+        sudoku *s = NULL;
+        if (r > 0 && !(s = calloc(1, sizeof *s)))
+            r = ilpm_err_set(err, "out of memory");
+        if (r > 0) {
+            s->index = ct->count > 0 ? ct->count : 0;
+            s->line = ilpm_reader_lineno(rd);
+            /* One puzzle per line: after an error the reader already
+             * stands past the bad puzzle. */
+            if (parse_line(rd, line, len, s, err) != 0) {
+                sudoku_free(s);
+                r = -1;
+            }
+        }
+        if (want > 0)
+            drain(rd);
+        counter_leave(ct, rd);
+        if (r < 0)
+            return -1;
+        *inst = s;
+        return 1;
+    }
+    counter_leave(ct, rd);
+    if (want > 0)
+        return ilpm_err_set(err,
+                            "%s: --index %ld is past the last puzzle (the "
+                            "file holds %ld)",
+                            ilpm_reader_name(rd), want, ct->count);
+    return 0;
+}
+
+static void sudoku_describe(const void *inst, char *buf, size_t size)
+{
+    const sudoku *s = inst;
+    if (s->index > 0)
+        snprintf(buf, size, "#%ld", s->index);
+    else
+        snprintf(buf, size, "line %ld", s->line);
+}
+
+/* ------------------------------------------------------------------ */
+/* Model                                                                */
+
+enum house { ROW, COL, BOX };
+
+/* The N variables of value v in house h (0-based) of the given kind. */
+static void house_lits(const ilpm_model *m, int P, int b, enum house kind,
+                       int h, int v, int *lits)
+{
+    int n = b * b;
+    for (int i = 0; i < n; i++) {
+        int r, c;
+        switch (kind) {
+        case ROW:
+            r = h, c = i;
+            break;
+        case COL:
+            r = i, c = h;
+            break;
+        default:
+            r = (h / b) * b + i / b, c = (h % b) * b + i % b;
+            break;
+        }
+        lits[i] = ilpm_model_var(m, P, r + 1, c + 1, v, 0);
+    }
+}
+
+static int add_houses(ilpm_model *m, int P, int b, enum house kind,
+                      const char *group, int alo, ilpm_err *err)
+{
+    int n = b * b;
+    int lits[SUDOKU_MAX_N];
+    if (ilpm_model_group(m, group, err) < 0)
+        return -1;
+    for (int h = 0; h < n; h++)
+        for (int v = 1; v <= n; v++) {
+            house_lits(m, P, b, kind, h, v, lits);
+            if ((alo ? ilpm_add_alo(m, lits, n, err)
+                     : ilpm_add_amo(m, lits, n, err)) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+static int build(const sudoku *s, const ilpm_params *p, int with_givens,
+                 ilpm_model *m, ilpm_err *err)
+{
+    int n = s->n, b = s->b;
+    int lo[3] = {1, 1, 1}, hi[3] = {n, n, n};
+    int P = ilpm_model_family(m, "P", 3, lo, hi, 0, err);
+    if (P < 0 || ilpm_model_group(m, "cell", err) < 0)
+        return -1;
+    int lits[SUDOKU_MAX_N];
+    for (int r = 1; r <= n; r++)
+        for (int c = 1; c <= n; c++) {
+            for (int v = 1; v <= n; v++)
+                lits[v - 1] = ilpm_model_var(m, P, r, c, v, 0);
+            if (ilpm_add_exo(m, lits, n, err) != 0)
+                return -1;
+        }
+    /* The box groups repeat, for each value, the pairs of a box that
+     * share a row or a column (2*b*C(b,2) of the C(n,2) pairs: 18 of 36
+     * for 9x9).  One whole-box row is what the ILP wants; under pairwise
+     * CNF those pairs become 1458 duplicate binary clauses for 9x9, which
+     * the seed report's count (10287) leaves out. */
+    if (add_houses(m, P, b, ROW, "row", 0, err) != 0 ||
+        add_houses(m, P, b, COL, "col", 0, err) != 0 ||
+        add_houses(m, P, b, BOX, "box", 0, err) != 0)
+        return -1;
+    if (ilpm_params_has(p, "redundant") &&
+        (add_houses(m, P, b, ROW, "row_alo", 1, err) != 0 ||
+         add_houses(m, P, b, COL, "col_alo", 1, err) != 0 ||
+         add_houses(m, P, b, BOX, "box_alo", 1, err) != 0))
+        return -1;
+    if (!with_givens)
+        return 0;
+    int any = 0;
+    for (int i = 0; i < n * n; i++) {
+        if (!s->given[i])
+            continue;
+        if (!any++ && ilpm_model_group(m, "givens", err) < 0)
+            return -1;
+        int v = ilpm_model_var(m, P, i / n + 1, i % n + 1, s->given[i], 0);
+        if (ilpm_add_clause(m, &v, 1, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int sudoku_build(const void *inst, const ilpm_params *p, ilpm_model *m,
+                        ilpm_err *err)
+{
+    return build(inst, p, 1, m, err);
+}
+
+/* Puzzles of one order share their model in a batch; the givens become
+ * assumptions. */
+static int sudoku_shape(const void *inst, const ilpm_params *p, char *key,
+                        size_t size)
+{
+    snprintf(key, size, "b=%d%s", ((const sudoku *)inst)->b,
+             ilpm_params_has(p, "redundant") ? " redundant" : "");
+    return 0;
+}
+
+static int sudoku_build_shape(const void *inst, const ilpm_params *p,
+                              ilpm_model *m, ilpm_err *err)
+{
+    return build(inst, p, 0, m, err);
+}
+
+static int sudoku_givens(const void *inst, const ilpm_model *m, int **lits,
+                         int *n, ilpm_err *err)
+{
+    const sudoku *s = inst;
+    int P = ilpm_model_family_find(m, "P");
+    *lits = malloc(((size_t)s->n * s->n + 1) * sizeof **lits);
+    if (!*lits)
+        return ilpm_err_set(err, "out of memory");
+    *n = 0;
+    for (int i = 0; i < s->n * s->n; i++)
+        if (s->given[i])
+            (*lits)[(*n)++] = ilpm_model_var(m, P, i / s->n + 1,
+                                             i % s->n + 1, s->given[i], 0);
+    return 0;
+}
+
+static void *sudoku_decode(const void *inst, const ilpm_params *p,
+                           const ilpm_model *m, const uint8_t *vals,
+                           ilpm_err *err)
+{
+    (void)p;
+    const sudoku *s = inst;
+    int n = s->n;
+    int P = ilpm_model_family_find(m, "P");
+    if (P < 0) {
+        ilpm_err_set(err, "the model has no family P");
+        return NULL;
+    }
+    sudoku_sol *sol = calloc(1, sizeof *sol);
+    if (!sol || !(sol->cell = calloc((size_t)n * n, 1))) {
+        free(sol);
+        ilpm_err_set(err, "out of memory");
+        return NULL;
+    }
+    sol->n = n;
+    for (int r = 1; r <= n; r++)
+        for (int c = 1; c <= n; c++) {
+            int found = 0;
+            for (int v = 1; v <= n; v++)
+                if (vals[ilpm_model_var(m, P, r, c, v, 0)]) {
+                    found++;
+                    sol->cell[(r - 1) * n + (c - 1)] = (uint8_t)v;
+                }
+            if (found != 1) {
+                ilpm_err_set(err, "cell r%dc%d has %d values", r, c, found);
+                free(sol->cell);
+                free(sol);
+                return NULL;
+            }
+        }
+    return sol;
+}
+
+/* The rules on the grid alone: each house holds n distinct values in
+ * 1..n (hence each value exactly once), and every given is kept. */
+static int sudoku_verify(const void *inst, const ilpm_params *p,
+                         const void *vsol, ilpm_err *why)
+{
+    (void)p;
+    const sudoku *s = inst;
+    const sudoku_sol *sol = vsol;
+    int n = s->n, b = s->b;
+    if (sol->n != n)
+        return ilpm_err_set(why, "grid is %dx%d, expected %dx%d", sol->n,
+                            sol->n, n, n);
+    for (int i = 0; i < n * n; i++) {
+        if (sol->cell[i] < 1 || sol->cell[i] > n)
+            return ilpm_err_set(why, "r%dc%d holds %d, outside 1..%d",
+                                i / n + 1, i % n + 1, sol->cell[i], n);
+        if (s->given[i] && sol->cell[i] != s->given[i])
+            return ilpm_err_set(why, "r%dc%d is %c but the puzzle gives %c",
+                                i / n + 1, i % n + 1, value_char(sol->cell[i]),
+                                value_char(s->given[i]));
+    }
+    static const char *const names[3] = {"row", "column", "box"};
+    for (int kind = 0; kind < 3; kind++)
+        for (int h = 0; h < n; h++) {
+            int where[SUDOKU_MAX_N + 1] = {0}; /* 1 + cell index */
+            for (int i = 0; i < n; i++) {
+                int r, c;
+                if (kind == 0)
+                    r = h, c = i;
+                else if (kind == 1)
+                    r = i, c = h;
+                else
+                    r = (h / b) * b + i / b, c = (h % b) * b + i % b;
+                int v = sol->cell[r * n + c];
+                if (where[v]) {
+                    int j = where[v] - 1;
+                    return ilpm_err_set(why,
+                                        "%s %d holds %c twice (r%dc%d and "
+                                        "r%dc%d)",
+                                        names[kind], h + 1, value_char(v),
+                                        j / n + 1, j % n + 1, r + 1, c + 1);
+                }
+                where[v] = r * n + c + 1;
+            }
+        }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                               */
+
+static void sudoku_render(const void *inst, const void *vsol, ilpm_buf *out)
+{
+    const sudoku *s = inst;
+    const sudoku_sol *sol = vsol;
+    int n = sol->n, b = s->b;
+    for (int r = 0; r < n; r++) {
+        if (r > 0 && r % b == 0) {
+            for (int bc = 0; bc < b; bc++) {
+                int w = 2 * b + (bc > 0 && bc < b - 1);
+                for (int i = 0; i < w; i++)
+                    ilpm_buf_putc(out, '-');
+                if (bc < b - 1)
+                    ilpm_buf_putc(out, '+');
+            }
+            ilpm_buf_putc(out, '\n');
+        }
+        for (int c = 0; c < n; c++) {
+            if (c > 0)
+                ilpm_buf_puts(out, c % b == 0 ? " | " : " ");
+            ilpm_buf_putc(out, value_char(sol->cell[r * n + c]));
+        }
+        ilpm_buf_putc(out, '\n');
+    }
+}
+
+static void sudoku_render_json(const void *inst, const void *vsol,
+                               ilpm_buf *out)
+{
+    (void)inst;
+    const sudoku_sol *sol = vsol;
+    int nn = sol->n * sol->n;
+    char *str = malloc((size_t)nn + 1);
+    if (!str) {
+        out->oom = 1;
+        return;
+    }
+    for (int i = 0; i < nn; i++)
+        str[i] = value_char(sol->cell[i]);
+    str[nn] = '\0';
+    ilpm_buf_json_str(out, str);
+    free(str);
+}
+
+static void sudoku_sol_free(void *p)
+{
+    sudoku_sol *s = p;
+    if (s)
+        free(s->cell);
+    free(s);
+}
+
+const ilpm_puzzle ilpm_puzzle_sudoku = {
+    .name = "sudoku",
+    .summary = "Sudoku 4x4, 9x9, 16x16 and 25x25",
+    .opts = sudoku_opts,
+    .input_help =
+        "FILE: one puzzle per line, row-major, 16, 81, 256 or 625 cells\n"
+        "(the length gives the order): '.' or '0' for a blank, '1'-'9', then\n"
+        "'A'-'P' (or 'a'-'p') for 10-25.  A line 'puzzle:solution' is also\n"
+        "read (the solution is checked against the givens); '#' starts a\n"
+        "comment line.  Solution JSON: the grid as one string, row-major,\n"
+        "in the same alphabet.",
+    .from_params = NULL,
+    .parse = sudoku_parse,
+    .free_instance = sudoku_free,
+    .describe = sudoku_describe,
+    .build = sudoku_build,
+    .decode = sudoku_decode,
+    .verify = sudoku_verify,
+    .render = sudoku_render,
+    .render_json = sudoku_render_json,
+    .free_solution = sudoku_sol_free,
+    .shape = sudoku_shape,
+    .build_shape = sudoku_build_shape,
+    .givens = sudoku_givens,
+};
