@@ -20,7 +20,8 @@ struct ilpm_solver {
     int64_t obj;
     double deadline;
     /* 1 when every non-aux variable sits in an all-positive exactly-one
-     * constraint over non-aux variables: then two solutions cannot have
+     * constraint over non-aux variables (or an at-least-one and an
+     * at-most-one over the same ones): then two solutions cannot have
      * nested sets of true variables, and a no-good over the true
      * variables alone blocks exactly one solution. */
     int short_block;
@@ -28,29 +29,113 @@ struct ilpm_solver {
     int64_t *block_coefs;
 };
 
+/* Literal sets of all-positive, non-aux constraints, sorted, for telling
+ * an at-least-one and an at-most-one over the same variables (an
+ * exactly-one stated in two parts, as seed formulations do). */
+struct litset {
+    const int *lits;
+    int n;
+    uint64_t hash;
+};
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_set(const void *a, const void *b)
+{
+    const struct litset *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    if (x->n != y->n)
+        return x->n - y->n;
+    return memcmp(x->lits, y->lits, (size_t)x->n * sizeof *x->lits);
+}
+
+static int plain_positive(const ilpm_model *m, const ilpm_con *c)
+{
+    for (int j = 0; j < c->n; j++)
+        if (c->lits[j] <= 0 || ilpm_model_var_is_aux(m, c->lits[j]))
+            return 0;
+    return 1;
+}
+
 static int detect_short_block(const ilpm_model *m)
 {
     int n = ilpm_model_nvars(m);
-    uint8_t *covered = calloc((size_t)n + 1, 1);
-    if (!covered)
-        return 0;
     size_t nc = ilpm_model_ncons(m);
+    uint8_t *covered = calloc((size_t)n + 1, 1);
+    struct litset *amo = calloc(nc + 1, sizeof *amo);
+    int *store = NULL;
+    size_t namo = 0, nstore = 0, cap = 0;
+    int all = 0;
+    if (!covered || !amo)
+        goto out;
     for (size_t i = 0; i < nc; i++) {
         ilpm_con c;
         ilpm_model_con(m, i, &c);
-        if (c.kind != ILPM_EXO)
+        if (!plain_positive(m, &c))
             continue;
-        int ok = 1;
-        for (int j = 0; j < c.n && ok; j++)
-            ok = c.lits[j] > 0 && !ilpm_model_var_is_aux(m, c.lits[j]);
-        if (ok)
+        if (c.kind == ILPM_EXO) {
+            for (int j = 0; j < c.n; j++)
+                covered[c.lits[j]] = 1;
+        } else if (c.kind == ILPM_AMO) {
+            if (nstore + (size_t)c.n > cap) {
+                size_t nc2 = cap ? cap : 1024;
+                while (nc2 < nstore + (size_t)c.n)
+                    nc2 *= 2;
+                int *ns = realloc(store, nc2 * sizeof *ns);
+                if (!ns)
+                    goto out;
+                store = ns;
+                cap = nc2;
+            }
+            memcpy(store + nstore, c.lits, (size_t)c.n * sizeof *store);
+            qsort(store + nstore, (size_t)c.n, sizeof *store, cmp_int);
+            amo[namo].lits = (const int *)(uintptr_t)nstore; /* fixed below */
+            amo[namo].n = c.n;
+            nstore += (size_t)c.n;
+            namo++;
+        }
+    }
+    /* Offsets become pointers once the store stops moving. */
+    for (size_t i = 0; i < namo; i++) {
+        size_t off = (size_t)(uintptr_t)amo[i].lits;
+        amo[i].lits = store + off;
+        uint64_t h = 1469598103934665603ull;
+        for (int j = 0; j < amo[i].n; j++)
+            h = (h ^ (uint64_t)amo[i].lits[j]) * 1099511628211ull;
+        amo[i].hash = h;
+    }
+    qsort(amo, namo, sizeof *amo, cmp_set);
+    int *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
+    if (!tmp)
+        goto out;
+    for (size_t i = 0; i < nc && namo; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        if ((c.kind != ILPM_ALO && c.kind != ILPM_CLAUSE) ||
+            c.n > n || !plain_positive(m, &c))
+            continue;
+        memcpy(tmp, c.lits, (size_t)c.n * sizeof *tmp);
+        qsort(tmp, (size_t)c.n, sizeof *tmp, cmp_int);
+        struct litset key = {tmp, c.n, 1469598103934665603ull};
+        for (int j = 0; j < c.n; j++)
+            key.hash = (key.hash ^ (uint64_t)tmp[j]) * 1099511628211ull;
+        if (bsearch(&key, amo, namo, sizeof *amo, cmp_set))
             for (int j = 0; j < c.n; j++)
                 covered[c.lits[j]] = 1;
     }
-    int all = 1;
+    free(tmp);
+    all = 1;
     for (int v = 1; v <= n && all; v++)
         all = covered[v] || ilpm_model_var_is_aux(m, v);
+out:
     free(covered);
+    free(amo);
+    free(store);
     return all;
 }
 

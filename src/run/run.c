@@ -448,7 +448,10 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
         ilpm_buf_puts(b, r->verified ? ", verified" : ", NOT verified");
     if (r->has_count)
         ilpm_buf_printf(b, ", count %" PRIu64 "%s", r->count,
-                        r->status == ILPM_SOLVED ? "" : " so far");
+                        r->status == ILPM_TIMEOUT ||
+                                r->status == ILPM_STOPPED
+                            ? " so far"
+                            : "");
     if (r->has_objective)
         ilpm_buf_printf(b, ", objective %" PRId64 "%s", r->objective,
                         r->status == ILPM_FEASIBLE ? " (not proven optimal)"

@@ -194,10 +194,10 @@ prepare_tetravex() {
         local d=$work/t${n}_$s
         "$ILPM" gen tetravex --n "$n" --seed "$s" >"$d.txt" || return 1
         # native format: N, then N*N lines "left up right down"
-        awk 'NR == 1 {n = $1; print "data; param N := " n ";"; print "param : left up right down :="; next}
-             !/^#/ && NF >= 4 {i++; print i, $1, $2, $3, $4} END {print ";"; print "end;"}' "$d.txt" >"$d.dat"
-        awk 'NR == 1 {n = $1; printf "N = %d;\ntiles = [|", n; next}
-             !/^#/ && NF >= 4 {printf " %s, %s, %s, %s |", $1, $2, $3, $4} END {print "];"}' "$d.txt" >"$d.dzn"
+        awk '/^#/ {next} !n {n = $1; print "data; param N := " n ";"; print "param : left up right down :="; next}
+             NF >= 4 {i++; print i, $1, $2, $3, $4} END {print ";"; print "end;"}' "$d.txt" >"$d.dat"
+        awk '/^#/ {next} !n {n = $1; printf "N = %d;\ntiles = [|", n; next}
+             NF >= 4 {printf " %s, %s, %s, %s |", $1, $2, $3, $4} END {print "];"}' "$d.txt" >"$d.dzn"
         "$ILPM" export tetravex "$d.txt" --mps "$d.mps" --cnf "$d.cnf" --amo pairwise 2>/dev/null
     done
 }
