@@ -32,10 +32,8 @@ enum { LEFT, UP, RIGHT, DOWN };
 enum { FMT_NATIVE, FMT_EPITA, FMT_MOTYAK };
 enum { ASSIGN, CONFLICT, EDGES };
 
-static const char *const input_formats[] = {"native", "epita", "motyak",
-                                            NULL};
-static const char *const formulations[] = {"assign", "conflict", "edges",
-                                           NULL};
+static const char *const input_formats[] = {"native", "epita", "motyak", NULL};
+static const char *const formulations[] = {"assign", "conflict", "edges", NULL};
 
 typedef struct tetravex {
     int n, ntiles;
@@ -56,12 +54,8 @@ typedef struct tvx_sol {
 
 static const ilpm_opt_spec tvx_opts[] = {
     {"formulation", "F",
-     "assign (support clauses, default), conflict (pairwise) or edges "
-     "(a digit per inner edge)"},
-    {"input-format", "FMT",
-     "native (default: N, then 'left up right down' per tile), epita "
-     "(top left right bottom, ' @' pins a tile) or motyak ('width "
-     "height', then left up right down)"},
+     "assign (support clauses, default), conflict (pairwise) or edges"},
+    {"input-format", "FMT", "native (default), epita or motyak (see input)"},
     {NULL, NULL, NULL},
 };
 
@@ -71,8 +65,7 @@ static const ilpm_opt_spec tvx_gen_opts[] = {
     {"digits", "D", "digits 0..D-1 on the sides (1 to 10, default 10)"},
     {"count", "C", "number of boards (default 1; native and motyak only)"},
     {"unsolvable", NULL,
-     "change one side of one tile so that no solution exists (proved by "
-     "solving)"},
+     "change one side of one tile until solving proves no solution"},
     {"input-format", "FMT", "native (default), epita or motyak"},
     {NULL, NULL, NULL},
 };
@@ -161,8 +154,8 @@ static const char *show_char(char ch, char *buf, size_t size)
  * follow it.  Returns the number of runs (the first MAX_TOKS are kept),
  * or -1 with err on any other character.  *end is the column just past
  * the last run. */
-static int split(ilpm_reader *rd, const char *line, tok *t, long *at,
-                 long *end, ilpm_err *err)
+static int split(ilpm_reader *rd, const char *line, tok *t, long *at, long *end,
+                 ilpm_err *err)
 {
     char cb[16];
     int k = 0;
@@ -229,18 +222,15 @@ static int read_tile(ilpm_reader *rd, const char *line, const int *order,
     }
     for (int i = 0; i < k && i < 4; i++)
         if (t[i].val > 9)
-            return ilpm_reader_error(rd, err, t[i].col,
-                                     "%s side %.*s is not a digit 0-9",
-                                     side_names[order[i]], t[i].len,
-                                     line + t[i].col - 1);
+            return ilpm_reader_error(
+                rd, err, t[i].col, "%s side %.*s is not a digit 0-9",
+                side_names[order[i]], t[i].len, line + t[i].col - 1);
     if (k > 4)
-        return ilpm_reader_error(rd, err, t[4].col,
-                                 "a tile has 4 sides (%s), got a fifth",
-                                 layout);
+        return ilpm_reader_error(
+            rd, err, t[4].col, "a tile has 4 sides (%s), got a fifth", layout);
     if (k < 4)
         return ilpm_reader_error(rd, err, end,
-                                 "a tile has 4 sides (%s), got %d", layout,
-                                 k);
+                                 "a tile has 4 sides (%s), got %d", layout, k);
     for (int i = 0; i < 4; i++)
         out[order[i]] = (uint8_t)t[i].val;
     return 0;
@@ -296,10 +286,9 @@ static int read_header(ilpm_reader *rd, const char *line, int fmt, int *n,
                                  "first line%s",
                                  k == 2 ? " ('width height' is --input-format "
                                           "motyak)"
-                                 : k == 4
-                                     ? " (tiles alone are --input-format "
-                                       "epita)"
-                                     : "");
+                                 : k == 4 ? " (tiles alone are --input-format "
+                                            "epita)"
+                                          : "");
     if (fmt == FMT_MOTYAK && k != 2)
         return ilpm_reader_error(rd, err, k ? t[0].col : 1,
                                  "expected 'width height' on the first "
@@ -327,8 +316,7 @@ static int read_header(ilpm_reader *rd, const char *line, int fmt, int *n,
 
 /* native and motyak: a header, then n*n tile lines; a blank line or the
  * end of input ends the instance. */
-static int parse_sized(ilpm_reader *rd, int fmt, void **inst,
-                       ilpm_err *err)
+static int parse_sized(ilpm_reader *rd, int fmt, void **inst, ilpm_err *err)
 {
     const char *line;
     size_t len;
@@ -364,8 +352,8 @@ static int parse_sized(ilpm_reader *rd, int fmt, void **inst,
             goto bad;
         }
         long at;
-        if (read_tile(rd, line, order_lurd, layout, tv->side[tv->ntiles],
-                      &at, err) != 0)
+        if (read_tile(rd, line, order_lurd, layout, tv->side[tv->ntiles], &at,
+                      err) != 0)
             goto bad;
         if (at) {
             ilpm_reader_error(rd, err, at,
@@ -428,8 +416,8 @@ static int parse_epita(ilpm_reader *rd, void **inst, ilpm_err *err)
             goto bad;
         }
         long at;
-        if (read_tile(rd, line, order_ulrd, layout, tv->side[tv->ntiles],
-                      &at, err) != 0)
+        if (read_tile(rd, line, order_ulrd, layout, tv->side[tv->ntiles], &at,
+                      err) != 0)
             goto bad;
         if (!tv->line)
             tv->line = ilpm_reader_lineno(rd);
@@ -468,8 +456,8 @@ static int tvx_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                      ilpm_err *err)
 {
     int fmt;
-    if (ilpm_params_choice(p, "input-format", input_formats, FMT_NATIVE,
-                           &fmt, err) != 0) {
+    if (ilpm_params_choice(p, "input-format", input_formats, FMT_NATIVE, &fmt,
+                           err) != 0) {
         /* Nothing of the file can be read: report once, then the end. */
         const char *line;
         size_t len;
@@ -499,8 +487,8 @@ static void tvx_describe(const void *inst, char *buf, size_t size)
 struct builder {
     const tetravex *tv;
     ilpm_model *m;
-    int X;      /* X[r,c,k], all 1-based */
-    int *lits;  /* room for max(ntiles, ntypes) + 1 literals */
+    int X;     /* X[r,c,k], all 1-based */
+    int *lits; /* room for max(ntiles, ntypes) + 1 literals */
     ilpm_err *err;
 };
 
@@ -540,10 +528,9 @@ static int add_assignment(struct builder *b)
     for (int k = 0; k < tv->ntypes && !rc; k++) {
         for (int c = 0; c < cells; c++)
             b->lits[c] = xv(b, c, k);
-        rc = tv->mult[k] == 1
-                 ? ilpm_add_exo(b->m, b->lits, cells, b->err)
-                 : ilpm_add_card(b->m, b->lits, cells, ILPM_EQ, tv->mult[k],
-                                 b->err);
+        rc = tv->mult[k] == 1 ? ilpm_add_exo(b->m, b->lits, cells, b->err)
+                              : ilpm_add_card(b->m, b->lits, cells, ILPM_EQ,
+                                              tv->mult[k], b->err);
     }
     return rc ? -1 : 0;
 }
@@ -625,12 +612,11 @@ static int add_edges(struct builder *b)
             dlo = tv->side[t][s] < dlo ? tv->side[t][s] : dlo;
             dhi = tv->side[t][s] > dhi ? tv->side[t][s] : dhi;
         }
-    int lo[3] = {1, 1, dlo}, hih[3] = {n, n - 1, dhi}, hiv[3] = {n - 1, n,
-                                                                  dhi};
+    int lo[3] = {1, 1, dlo}, hih[3] = {n, n - 1, dhi}, hiv[3] = {n - 1, n, dhi};
     int EH = ilpm_model_family(b->m, "EH", 3, lo, hih, ILPM_FAM_AUX, b->err);
     int EV = EH < 0 ? -1
-                    : ilpm_model_family(b->m, "EV", 3, lo, hiv,
-                                        ILPM_FAM_AUX, b->err);
+                    : ilpm_model_family(b->m, "EV", 3, lo, hiv, ILPM_FAM_AUX,
+                                        b->err);
     if (EV < 0)
         return -1;
     rc = ilpm_model_group(b->m, "edge", b->err) < 0;
@@ -698,14 +684,12 @@ static int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
         return ilpm_err_set(err, "out of memory");
     int rc = add_assignment(&b);
     if (!rc && form == ASSIGN)
-        rc = ilpm_model_group(m, "horiz", err) < 0 ||
-             add_support(&b, RIGHT) ||
-             ilpm_model_group(m, "vert", err) < 0 ||
-             add_support(&b, DOWN);
+        rc = ilpm_model_group(m, "horiz", err) < 0 || add_support(&b, RIGHT) ||
+             ilpm_model_group(m, "vert", err) < 0 || add_support(&b, DOWN);
     if (!rc && form == CONFLICT)
         rc = ilpm_model_group(m, "horiz", err) < 0 ||
-             add_conflicts(&b, RIGHT) ||
-             ilpm_model_group(m, "vert", err) < 0 || add_conflicts(&b, DOWN);
+             add_conflicts(&b, RIGHT) || ilpm_model_group(m, "vert", err) < 0 ||
+             add_conflicts(&b, DOWN);
     if (!rc && form == EDGES)
         rc = add_edges(&b);
     if (!rc && tv->nfixed)
@@ -725,7 +709,7 @@ static int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
 static tvx_sol *sol_new(int n)
 {
     tvx_sol *s = calloc(1, sizeof *s);
-    if (s && !(s->tile = malloc((size_t)n * n * sizeof *s->tile))) {
+    if (s && !(s->tile = malloc((size_t)n * (size_t)n * sizeof *s->tile))) {
         free(s);
         return NULL;
     }
@@ -749,8 +733,7 @@ static void tvx_sol_free(void *p)
  * then twins are handed out in cell order.  More cells of a type than
  * tiles of it reuse the type's first tile, which the verifier rejects. */
 static void *tvx_decode(const void *inst, const ilpm_params *p,
-                        const ilpm_model *m, const uint8_t *vals,
-                        ilpm_err *err)
+                        const ilpm_model *m, const uint8_t *vals, ilpm_err *err)
 {
     (void)p;
     const tetravex *tv = inst;
@@ -771,8 +754,8 @@ static void *tvx_decode(const void *inst, const ilpm_params *p,
         for (int k = 0; k < tv->ntypes; k++)
             if (vals[ilpm_model_var(m, X, c / n + 1, c % n + 1, k + 1, 0)]) {
                 if (ktype[c] >= 0) {
-                    ilpm_err_set(err, "cell (%d,%d) holds two tiles",
-                                 c / n + 1, c % n + 1);
+                    ilpm_err_set(err, "cell (%d,%d) holds two tiles", c / n + 1,
+                                 c % n + 1);
                     goto bad;
                 }
                 ktype[c] = k;
@@ -808,16 +791,16 @@ bad:
 
 /* The rules on the board alone: every tile once, touching sides equal,
  * pinned tiles in place. */
-static int tvx_verify(const void *inst, const ilpm_params *p,
-                      const void *vsol, ilpm_err *why)
+static int tvx_verify(const void *inst, const ilpm_params *p, const void *vsol,
+                      ilpm_err *why)
 {
     (void)p;
     const tetravex *tv = inst;
     const tvx_sol *s = vsol;
     int n = tv->n;
     if (s->n != n)
-        return ilpm_err_set(why, "board is %dx%d, expected %dx%d", s->n,
-                            s->n, n, n);
+        return ilpm_err_set(why, "board is %dx%d, expected %dx%d", s->n, s->n,
+                            n, n);
     for (int c = 0; c < n * n; c++) {
         if (s->tile[c] < 0 || s->tile[c] >= tv->ntiles)
             return ilpm_err_set(why, "cell (%d,%d) holds no tile", c / n + 1,
@@ -847,9 +830,8 @@ static int tvx_verify(const void *inst, const ilpm_params *p,
     }
     for (int t = 0; t < tv->ntiles; t++)
         if (tv->fixed[t] >= 0 && s->tile[tv->fixed[t]] != t)
-            return ilpm_err_set(why, "tile %d is pinned to cell (%d,%d)",
-                                t + 1, tv->fixed[t] / n + 1,
-                                tv->fixed[t] % n + 1);
+            return ilpm_err_set(why, "tile %d is pinned to cell (%d,%d)", t + 1,
+                                tv->fixed[t] / n + 1, tv->fixed[t] % n + 1);
     return 0;
 }
 
@@ -884,14 +866,12 @@ static void tvx_render(const void *inst, const void *vsol, ilpm_buf *out)
     ilpm_buf_puts(out, "\ntiles:\n");
     for (int r = 0; r < n; r++) {
         for (int c = 0; c < n; c++)
-            ilpm_buf_printf(out, "%s%3d", c ? " " : "",
-                            s->tile[r * n + c] + 1);
+            ilpm_buf_printf(out, "%s%3d", c ? " " : "", s->tile[r * n + c] + 1);
         ilpm_buf_putc(out, '\n');
     }
 }
 
-static void tvx_render_json(const void *inst, const void *vsol,
-                            ilpm_buf *out)
+static void tvx_render_json(const void *inst, const void *vsol, ilpm_buf *out)
 {
     (void)inst;
     const tvx_sol *s = vsol;
@@ -921,10 +901,13 @@ static void write_board(const tetravex *tv, int fmt, ilpm_buf *out)
     }
 }
 
-/* 1 if the board has no solution, 0 if it has one, -1 on error (a time
- * limit included: a board not proved unsolvable is not reported as
- * such). */
-static int proved_unsolvable(tetravex *tv, ilpm_err *err)
+#define UNSOLVABLE_TRIES 100
+#define UNSOLVABLE_SECONDS 60.0
+
+/* 1 if the board has no solution, 0 if it has one, -1 on error (running
+ * out of time included: a board not proved unsolvable is not reported
+ * as such).  CaDiCaL on the assign formulation, the fastest pair. */
+static int proved_unsolvable(tetravex *tv, double seconds, ilpm_err *err)
 {
     free(tv->type);
     free(tv->mult);
@@ -945,7 +928,7 @@ static int proved_unsolvable(tetravex *tv, ilpm_err *err)
         ilpm_options o;
         ilpm_options_init(&o);
         o.backend = ILPM_BACKEND_SAT;
-        o.time_limit = 60;
+        o.time_limit = seconds;
         s = ilpm_solver_new(m, &o, err);
     }
     if (s) {
@@ -956,9 +939,9 @@ static int proved_unsolvable(tetravex *tv, ilpm_err *err)
             rc = 0;
         else if (st != ILPM_ERROR)
             rc = ilpm_err_set(err,
-                              "could not decide within 60 s whether the "
-                              "changed %dx%d board is solvable",
-                              tv->n, tv->n);
+                              "--unsolvable: no %dx%d board proved "
+                              "unsolvable within %.0f s",
+                              tv->n, tv->n, UNSOLVABLE_SECONDS);
     }
     ilpm_solver_free(s);
     ilpm_model_free(m);
@@ -966,11 +949,9 @@ static int proved_unsolvable(tetravex *tv, ilpm_err *err)
     return rc;
 }
 
-#define UNSOLVABLE_TRIES 100
-
 /* A solved board with random digits, its tiles shuffled; for
  * --unsolvable one side of one tile changed until solving proves that
- * no solution is left. */
+ * no solution is left (within a number of tries and a time budget). */
 static int gen_board(tetravex *tv, int n, int digits, int unsolvable,
                      ilpm_rng *rng, ilpm_err *err)
 {
@@ -997,20 +978,26 @@ static int gen_board(tetravex *tv, int n, int digits, int unsolvable,
     }
     if (!unsolvable)
         return 0;
+    double deadline = ilpm_now() + UNSOLVABLE_SECONDS;
     for (int tries = 0; tries < UNSOLVABLE_TRIES; tries++) {
         int t = (int)ilpm_rng_below(rng, (uint64_t)cells);
         int s = (int)ilpm_rng_below(rng, 4);
         uint8_t old = tv->side[t][s];
         int d = (int)ilpm_rng_below(rng, (uint64_t)digits - 1);
         tv->side[t][s] = (uint8_t)(d >= old ? d + 1 : d);
-        int r = proved_unsolvable(tv, err);
+        double left = deadline - ilpm_now();
+        int r = left > 0 ? proved_unsolvable(tv, left, err)
+                         : ilpm_err_set(err,
+                                        "--unsolvable: no %dx%d board "
+                                        "proved unsolvable within %.0f s",
+                                        n, n, UNSOLVABLE_SECONDS);
         if (r != 0)
             return r > 0 ? 0 : -1;
         tv->side[t][s] = old;
     }
     return ilpm_err_set(err,
-                        "no change of a single side made the %dx%d board "
-                        "unsolvable in %d tries",
+                        "--unsolvable: no change of a single side made the "
+                        "%dx%d board unsolvable in %d tries",
                         n, n, UNSOLVABLE_TRIES);
 }
 
@@ -1024,13 +1011,14 @@ static int tvx_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
         ilpm_params_int(p, "seed", 1, 0, 0x7fffffffL, &seed, err) != 0 ||
         ilpm_params_int(p, "digits", 10, 1, 10, &digits, err) != 0 ||
         ilpm_params_int(p, "count", 1, 1, 1000, &count, err) != 0 ||
-        ilpm_params_choice(p, "input-format", input_formats, FMT_NATIVE,
-                           &fmt, err) != 0)
+        ilpm_params_choice(p, "input-format", input_formats, FMT_NATIVE, &fmt,
+                           err) != 0)
         return -1;
     int unsolvable = ilpm_params_has(p, "unsolvable");
     if (fmt == FMT_EPITA && count > 1)
-        return ilpm_err_set(err, "--count: an epita file holds one board, "
-                                 "got --count %ld",
+        return ilpm_err_set(err,
+                            "--count: an epita file holds one board, "
+                            "got --count %ld",
                             count);
     if (unsolvable && digits < 2)
         return ilpm_err_set(err, "--unsolvable: needs --digits 2 or more "
