@@ -458,8 +458,8 @@ static int sudoku_givens(const void *inst, const ilpm_model *m, int **lits,
     *n = 0;
     for (int i = 0; i < s->n * s->n; i++)
         if (s->given[i])
-            (*lits)[(*n)++] = ilpm_model_var(m, P, i / s->n + 1,
-                                             i % s->n + 1, s->given[i], 0);
+            (*lits)[(*n)++] = ilpm_model_var(m, P, i / s->n + 1, i % s->n + 1,
+                                             s->given[i], 0);
     return 0;
 }
 

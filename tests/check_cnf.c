@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "ilpm.h"
 
+#include "testutil.h"
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -965,9 +966,5 @@ static Suite *cnf_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(cnf_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(cnf_suite());
 }

@@ -6,6 +6,7 @@
 #include "backend.h"
 #include "ilpm.h"
 
+#include "testutil.h"
 #include <check.h>
 #include <glpk.h>
 #include <inttypes.h>
@@ -1280,9 +1281,5 @@ static Suite *glpk_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(glpk_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(glpk_suite());
 }

@@ -9,6 +9,7 @@
  * since its only external symbol is defined here). */
 #include "../models/machiavelli.c"
 
+#include "testutil.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1132,9 +1133,5 @@ static Suite *machiavelli_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(machiavelli_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(machiavelli_suite());
 }

@@ -2,6 +2,7 @@
  * groups, constraint storage, misuse reported as errors, the checker. */
 #include "ilpm.h"
 
+#include "testutil.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,9 +165,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(suite());
 }

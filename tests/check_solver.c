@@ -3,6 +3,7 @@
  * assumptions, time limits and stop requests. */
 #include "ilpm.h"
 
+#include "testutil.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,9 +390,5 @@ int main(void)
     tcase_add_test(tc, test_stop_flag);
     tcase_add_test(tc, test_stats_per_group);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

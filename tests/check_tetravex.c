@@ -8,6 +8,7 @@
  * Runs from the source root (paths data/...). */
 #include "run.h"
 
+#include "testutil.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -789,9 +790,5 @@ int main(void)
     tcase_add_test(tc, test_render);
     tcase_add_test(tc, test_model_groups);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

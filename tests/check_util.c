@@ -2,6 +2,7 @@
  * random numbers. */
 #include "util.h"
 
+#include "testutil.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,9 +162,5 @@ int main(void)
     tcase_add_test(tc, test_params);
     tcase_add_test(tc, test_rng);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }
