@@ -154,8 +154,12 @@ int plot_write(const char *path, const plot_point *pts, int n,
     int png = strcmp(ext(path), "png") == 0;
     fprintf(fs, "set terminal %s size 1100,480%s\n", png ? "pngcairo" : "svg",
             png ? "" : " dynamic");
+    /* gnuplot writes beside the target; the figure is renamed into place
+     * only when complete. */
+    char tmp_out[4096];
+    snprintf(tmp_out, sizeof tmp_out, "%s.tmp", path);
     fprintf(fs, "set output \"");
-    put_title(fs, path);
+    put_title(fs, tmp_out);
     fprintf(fs, "\"\nset multiplot layout 1,2\n");
     fprintf(fs, "set title \"instances solved against time\"\n"
                 "set xlabel \"instances solved\"\nset ylabel \"solve ms\"\n"
@@ -210,7 +214,13 @@ int plot_write(const char *path, const plot_point *pts, int n,
         ;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         snprintf(err, size, "--plot: gnuplot failed (script %s)", script);
+        remove(tmp_out);
         goto out_keep;
+    }
+    if (rename(tmp_out, path) != 0) {
+        snprintf(err, size, "--plot: %s: %s", path, strerror(errno));
+        remove(tmp_out);
+        goto out;
     }
     rc = 0;
 out:
