@@ -84,17 +84,10 @@ struct seen {
 static int on_solution(void *ctx, const uint8_t *vals)
 {
     struct seen *s = ctx;
-    ilpm_err err;
-    void *sol = pz->decode(s->inst, s->p, s->m, vals, &err);
-    if (!sol) {
-        snprintf(s->error, sizeof s->error, "decode: %s", err.msg);
+    void *sol = decode_checked(pz, s->inst, s->p, s->m, vals, s->error,
+                               sizeof s->error);
+    if (!sol)
         return -1;
-    }
-    if (pz->verify(s->inst, s->p, sol, &err) != 0) {
-        snprintf(s->error, sizeof s->error, "verify: %s", err.msg);
-        pz->free_solution(sol);
-        return -1;
-    }
     ilpm_buf b;
     ilpm_buf_init(&b);
     pz->render(s->inst, sol, &b);

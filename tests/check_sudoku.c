@@ -60,17 +60,10 @@ struct check_ctx {
 static int decode_verify(void *vctx, const uint8_t *vals)
 {
     struct check_ctx *c = vctx;
-    ilpm_err err;
-    void *sol = pz->decode(c->inst, c->p, c->m, vals, &err);
-    if (!sol) {
-        snprintf(c->error, sizeof c->error, "decode: %s", err.msg);
+    void *sol = decode_checked(pz, c->inst, c->p, c->m, vals, c->error,
+                               sizeof c->error);
+    if (!sol)
         return -1;
-    }
-    if (pz->verify(c->inst, c->p, sol, &err) != 0) {
-        snprintf(c->error, sizeof c->error, "verify: %s", err.msg);
-        pz->free_solution(sol);
-        return -1;
-    }
     ilpm_buf b;
     ilpm_buf_init(&b);
     pz->render_json(c->inst, sol, &b);

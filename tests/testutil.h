@@ -14,8 +14,8 @@
 /* Parses data/bad/FILE (good instances before the bad one are skipped)
  * and checks the error reads "data/bad/" MSG exactly; returns the reader,
  * standing past the bad instance, for further checks (caller frees). */
-static ilpm_reader *check_bad_file(const ilpm_puzzle *pz, ilpm_params *p,
-                                   const char *file, const char *msg)
+static inline ilpm_reader *check_bad_file(const ilpm_puzzle *pz, ilpm_params *p,
+                                          const char *file, const char *msg)
 {
     char path[256], want[640];
     snprintf(path, sizeof path, "data/bad/%s", file);
@@ -31,10 +31,32 @@ static ilpm_reader *check_bad_file(const ilpm_puzzle *pz, ilpm_params *p,
     ck_assert_str_eq(err.msg, want);
     return rd;
 }
+
+/* Decodes vals and checks the solution by the puzzle's rules: the
+ * solution (caller frees with pz->free_solution), or NULL with
+ * "decode: ..." or "verify: ..." in error. */
+static inline void *decode_checked(const ilpm_puzzle *pz, const void *inst,
+                                   const ilpm_params *p, const ilpm_model *m,
+                                   const uint8_t *vals, char *error,
+                                   size_t size)
+{
+    ilpm_err err;
+    void *sol = pz->decode(inst, p, m, vals, &err);
+    if (!sol) {
+        snprintf(error, size, "decode: %s", err.msg);
+        return NULL;
+    }
+    if (pz->verify(inst, p, sol, &err) != 0) {
+        snprintf(error, size, "verify: %s", err.msg);
+        pz->free_solution(sol);
+        return NULL;
+    }
+    return sol;
+}
 #endif
 
 /* Runs the suite; the exit status of a test program. */
-static int run_suite(Suite *s)
+static inline int run_suite(Suite *s)
 {
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
