@@ -142,7 +142,7 @@ const char *ilpm_kind_name(ilpm_kind k);
 
 typedef enum ilpm_backend { ILPM_BACKEND_ILP, ILPM_BACKEND_SAT } ilpm_backend;
 typedef enum ilpm_amo_enc {
-    ILPM_AMO_AUTO,     /* pairwise up to 6 literals, else sequential   */
+    ILPM_AMO_AUTO,     /* pairwise up to 10 literals, else product     */
     ILPM_AMO_PAIRWISE, /* the seed reports' encoding                   */
     ILPM_AMO_SEQ,      /* Sinz's sequential counter (ladder)           */
     ILPM_AMO_PRODUCT   /* Chen's 2-product encoding                    */
@@ -156,12 +156,34 @@ typedef enum ilpm_cuts {
     ILPM_CUTS_DEFAULT,
     ILPM_CUTS_ALL
 } ilpm_cuts;
+/* GLPK's branching and backtracking rules, named as glpsol names them.
+ * AUTO: for a feasibility search (no objective, or counting) the most
+ * fractional variable and depth first, which find a first solution
+ * soonest; when optimising, GLPK's defaults (Driebeck-Tomlin, best local
+ * bound). */
+typedef enum ilpm_branch {
+    ILPM_BRANCH_AUTO,
+    ILPM_BRANCH_FIRST, /* first fractional variable   */
+    ILPM_BRANCH_LAST,  /* last fractional variable    */
+    ILPM_BRANCH_MOST,  /* most fractional variable    */
+    ILPM_BRANCH_DRTOM, /* Driebeck and Tomlin         */
+    ILPM_BRANCH_PCOST  /* hybrid pseudo-cost          */
+} ilpm_branch;
+typedef enum ilpm_backtrack {
+    ILPM_BACKTRACK_AUTO,
+    ILPM_BACKTRACK_DFS,   /* depth first                */
+    ILPM_BACKTRACK_BFS,   /* breadth first              */
+    ILPM_BACKTRACK_BESTP, /* best projection            */
+    ILPM_BACKTRACK_BESTB  /* best local bound           */
+} ilpm_backtrack;
 
 typedef struct ilpm_options {
     ilpm_backend backend;
     ilpm_amo_enc amo;
     ilpm_card_enc card;
     ilpm_cuts cuts;
+    ilpm_branch branch;
+    ilpm_backtrack backtrack;
     int presolve;      /* GLPK MIP presolver, default on            */
     double time_limit; /* seconds, <= 0 for none                    */
     int verbose;       /* solver messages on stderr                 */
@@ -181,11 +203,15 @@ const char *ilpm_backend_name(ilpm_backend b);
 const char *ilpm_amo_name(ilpm_amo_enc e);
 const char *ilpm_card_name(ilpm_card_enc e);
 const char *ilpm_cuts_name(ilpm_cuts c);
+const char *ilpm_branch_name(ilpm_branch b);
+const char *ilpm_backtrack_name(ilpm_backtrack b);
 /* Name -> enum; return -1 for an unknown name. */
 int ilpm_backend_parse(const char *s);
 int ilpm_amo_parse(const char *s);
 int ilpm_card_parse(const char *s);
 int ilpm_cuts_parse(const char *s);
+int ilpm_branch_parse(const char *s);
+int ilpm_backtrack_parse(const char *s);
 
 /* Sizes of one formulation, overall and per group. */
 typedef struct ilpm_group_stats {

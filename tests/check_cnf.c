@@ -583,8 +583,9 @@ START_TEST(test_group_stats)
         b[i] = i + 5;
     ck_assert_int_eq(ilpm_model_group(m, "pairs", &err), 0);
     ck_assert_int_eq(ilpm_add_amo(m, a, 4, &err), 0); /* pairwise: 6 */
-    ck_assert_int_eq(ilpm_model_group(m, "ladder", &err), 1);
-    ck_assert_int_eq(ilpm_add_amo(m, b, 10, &err), 0); /* 3n-4, n-1 */
+    ck_assert_int_eq(ilpm_model_group(m, "ten", &err), 1);
+    /* auto: still pairwise at 10 literals, 45 clauses */
+    ck_assert_int_eq(ilpm_add_amo(m, b, 10, &err), 0);
     ck_assert_int_eq(ilpm_model_group(m, "plain", &err), 2);
     ck_assert_int_eq(ilpm_add_clause(m, b, 3, &err), 0);
     ck_assert_int_eq(ilpm_model_group(m, "pairs", &err), 0);
@@ -599,9 +600,9 @@ START_TEST(test_group_stats)
     ck_assert_int_eq(c.groups[0].clauses, 6 + 1);
     ck_assert_int_eq(c.groups[0].literals, 12 + 2);
     ck_assert_int_eq(c.groups[0].aux_vars, 0);
-    ck_assert_int_eq(c.groups[1].clauses, 3 * 10 - 4);
-    ck_assert_int_eq(c.groups[1].literals, 2 + 3 * 8 * 2 + 2);
-    ck_assert_int_eq(c.groups[1].aux_vars, 9);
+    ck_assert_int_eq(c.groups[1].clauses, 10 * 9 / 2);
+    ck_assert_int_eq(c.groups[1].literals, 10 * 9);
+    ck_assert_int_eq(c.groups[1].aux_vars, 0);
     ck_assert_int_eq(c.groups[2].clauses, 1);
     ck_assert_int_eq(c.groups[2].literals, 3);
     ck_assert_int_eq(c.groups[2].aux_vars, 0);

@@ -269,6 +269,9 @@ START_TEST(test_optimum_brute_force)
         test_options(&o);
         if (t % 4 == 3)
             o.presolve = 0;
+        /* Every branching and backtracking rule, auto included. */
+        o.branch = (ilpm_branch)(t % 6);
+        o.backtrack = (ilpm_backtrack)(t / 6 % 5);
         ilpm_driver *d = create(m, &o, NULL);
         int64_t best = 0, z = -999;
         int feasible = brute_force(m, &best);
@@ -1201,6 +1204,25 @@ END_TEST
 #ifdef ILPM_GLPK_FAULT_INJECTION
 /* A GLPK abort becomes ILPM_ERROR; drivers whose problems went with
  * GLPK's environment say so instead of crashing, and new ones work. */
+START_TEST(test_bad_rules)
+{
+    ilpm_model *m = small_model(2);
+    ilpm_options o;
+    test_options(&o);
+    o.branch = (ilpm_branch)(ILPM_BRANCH_PCOST + 1);
+    ilpm_err err = {""};
+    ck_assert_ptr_null(ilpm_glpk_ops.create(m, &o, NULL, &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "branching"));
+    o.branch = ILPM_BRANCH_AUTO;
+    o.backtrack = (ilpm_backtrack)-1;
+    ck_assert_ptr_null(ilpm_glpk_ops.create(m, &o, NULL, &err));
+    ck_assert_str_eq(ilpm_branch_name(ILPM_BRANCH_DRTOM), "drtom");
+    ck_assert_int_eq(ilpm_backtrack_parse("bestp"), ILPM_BACKTRACK_BESTP);
+    ck_assert_int_eq(ilpm_branch_parse("fastest"), -1);
+    ilpm_model_free(m);
+}
+END_TEST
+
 START_TEST(test_glpk_failure)
 {
     ilpm_model *m = small_model(3);
@@ -1259,6 +1281,7 @@ static Suite *glpk_suite(void)
     tcase_add_test(tc, test_quiet_unless_verbose);
 #ifdef ILPM_GLPK_FAULT_INJECTION
     tcase_add_test(tc, test_glpk_failure);
+    tcase_add_test(tc, test_bad_rules);
 #endif
     suite_add_tcase(s, tc);
 

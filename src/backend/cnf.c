@@ -20,9 +20,14 @@
  * arithmetic of other layers never overflow. */
 #define VAR_LIMIT (INT32_MAX / 2)
 #define DEFAULT_MAX_PB_NODES 2000000
-/* Up to this many literals pairwise beats the ladder and the product in
- * clauses and needs no auxiliary variable. */
-#define PAIRWISE_MAX 6
+/* Up to this many literals the pairwise encoding is used by `auto` and at
+ * the leaves of the product.  It needs no auxiliary variable and each
+ * clause propagates directly: Sudoku's nine-literal groups solve top95 in
+ * 0.30 s pairwise against 0.42 s with the ladder; from about a dozen
+ * literals its quadratic size costs more than it gives. */
+#define PAIRWISE_MAX 10
+/* The product recurses down to groups of this many literals. */
+#define PRODUCT_LEAF 6
 /* Linear constraints are normalised in int64: keeping each input bounded
  * by 2^60 leaves room for every sum and difference below. */
 #define PB_LIMIT ((int64_t)1 << 60)
@@ -301,7 +306,7 @@ static int amo_pairwise(ilpm_cnf *c, const int *l, int n)
  * and one column may be true.  Those two AMOs recurse. */
 static int amo_product(ilpm_cnf *c, const int *l, int n)
 {
-    if (n <= PAIRWISE_MAX)
+    if (n <= PRODUCT_LEAF)
         return amo_pairwise(c, l, n);
     int q = 1;
     while ((int64_t)q * q < n)
@@ -340,7 +345,7 @@ static int amo(ilpm_cnf *c, const int *l, int n)
         return amo_product(c, l, n);
     case ILPM_AMO_AUTO:
     default:
-        return n <= PAIRWISE_MAX ? amo_pairwise(c, l, n) : seq_le(c, l, n, 1);
+        return n <= PAIRWISE_MAX ? amo_pairwise(c, l, n) : amo_product(c, l, n);
     }
 }
 

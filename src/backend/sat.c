@@ -117,6 +117,12 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     else
         ccadical_set_option(d->s, "quiet", 1);
     ccadical_set_terminate(d->s, d, terminate_cb);
+    /* Target phases in every mode, not only in stable mode: what the
+     * SAT-competition configuration of CaDiCaL does for satisfiable
+     * instances.  Queens n = 400 (product AMOs) falls from over 30 s to
+     * 3.5 s and L(2,127) from 12.6 s to 0.2 s; --sat-option target=1
+     * restores CaDiCaL's default. */
+    ccadical_set_option(d->s, "target", 2);
     if (o->sat_options && set_options(d->s, o->sat_options, err) != 0) {
         sat_destroy(d);
         return NULL;

@@ -79,11 +79,17 @@ static const ilpm_opt_spec common_opts[] = {
     {"format", "text|json|csv",
      "output: text for people, JSON lines or CSV for tools"},
     {"amo", "auto|pairwise|seq|product",
-     "CNF encoding of at-most-one (default auto: pairwise up to 6 literals, "
-     "else seq)"},
+     "CNF encoding of at-most-one (default auto: pairwise up to 10 literals, "
+     "else product)"},
     {"card", "seq|totalizer", "CNF encoding of cardinality (default seq)"},
     {"cuts", "none|default|all",
      "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
+    {"branch", "auto|first|last|most|drtom|pcost",
+     "GLPK branching rule (default auto: most fractional when searching for "
+     "a solution, Driebeck-Tomlin when optimising)"},
+    {"backtrack", "auto|dfs|bfs|bestp|bestb",
+     "GLPK backtracking rule (default auto: depth first when searching for "
+     "a solution, best local bound when optimising)"},
     {"no-presolve", NULL, "turn GLPK's MIP presolver off"},
     {"max-pb-nodes", "N",
      "largest BDD per linear constraint in the CNF (default 2000000)"},
@@ -335,6 +341,22 @@ static int parse_args(cli *c, int argc, char **argv)
                 USAGE_ERR("--cuts: expected none, default or all, got '%s'",
                           val);
             so->cuts = (ilpm_cuts)e;
+        } else if (strcmp(name, "branch") == 0) {
+            NEED_VALUE();
+            int e = ilpm_branch_parse(val);
+            if (e < 0)
+                USAGE_ERR("--branch: expected auto, first, last, most, drtom "
+                          "or pcost, got '%s'",
+                          val);
+            so->branch = (ilpm_branch)e;
+        } else if (strcmp(name, "backtrack") == 0) {
+            NEED_VALUE();
+            int e = ilpm_backtrack_parse(val);
+            if (e < 0)
+                USAGE_ERR("--backtrack: expected auto, dfs, bfs, bestp or "
+                          "bestb, got '%s'",
+                          val);
+            so->backtrack = (ilpm_backtrack)e;
         } else if (strcmp(name, "no-presolve") == 0) {
             so->presolve = 0;
         } else if (strcmp(name, "max-pb-nodes") == 0) {

@@ -29,6 +29,10 @@ static const char *const amo_names[] = {"auto", "pairwise", "seq", "product",
                                         NULL};
 static const char *const card_names[] = {"seq", "totalizer", NULL};
 static const char *const cuts_names[] = {"none", "default", "all", NULL};
+static const char *const branch_names[] = {"auto",  "first", "last", "most",
+                                          "drtom", "pcost", NULL};
+static const char *const backtrack_names[] = {"auto",  "dfs",   "bfs",
+                                             "bestp", "bestb", NULL};
 static const char *const status_names[] = {
     "solved", "optimal", "feasible", "unsat", "timeout", "stopped", "error"};
 
@@ -61,6 +65,14 @@ const char *ilpm_cuts_name(ilpm_cuts c)
 {
     return name_of(cuts_names, 3, (int)c);
 }
+const char *ilpm_branch_name(ilpm_branch b)
+{
+    return name_of(branch_names, 6, (int)b);
+}
+const char *ilpm_backtrack_name(ilpm_backtrack b)
+{
+    return name_of(backtrack_names, 5, (int)b);
+}
 const char *ilpm_status_name(ilpm_status s)
 {
     return name_of(status_names, 7, (int)s);
@@ -81,4 +93,12 @@ int ilpm_card_parse(const char *s)
 int ilpm_cuts_parse(const char *s)
 {
     return parse_in(cuts_names, s);
+}
+int ilpm_branch_parse(const char *s)
+{
+    return parse_in(branch_names, s);
+}
+int ilpm_backtrack_parse(const char *s)
+{
+    return parse_in(backtrack_names, s);
 }
