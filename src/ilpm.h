@@ -23,6 +23,9 @@ extern "C" {
 
 typedef struct ilpm_err {
     char msg[512];
+    /* 0 for a failure; ILPM_TIMEOUT or ILPM_STOPPED (ilpm_status) when
+     * the work was cut short by a time limit or a stop flag. */
+    int status;
 } ilpm_err;
 
 /* Formats a message into err (if err is not NULL) and returns -1. */
@@ -34,6 +37,21 @@ int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
 
 /* Monotonic clock in seconds (for timings and deadlines). */
 double ilpm_now(void);
+
+/* A deadline and a stop flag that long work polls: building a model,
+ * lowering it to GLPK or CNF, feeding the solver. */
+typedef struct ilpm_watch {
+    double deadline;     /* ilpm_now() seconds; 0 for none            */
+    volatile int *stop;  /* non-zero stops the work; NULL for none    */
+    unsigned tick;       /* the clock is read every 256th poll        */
+    int status;          /* sticky once the work has been cut short   */
+} ilpm_watch;
+
+/* A watch over the next `seconds` (<= 0: no deadline) and stop. */
+void ilpm_watch_init(ilpm_watch *w, double seconds, volatile int *stop);
+/* 0 to go on; else -1 with err naming `what` and err->status set to
+ * ILPM_TIMEOUT or ILPM_STOPPED (and so on every later call). */
+int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Models                                                               */
@@ -91,6 +109,12 @@ int ilpm_model_var_is_aux(const ilpm_model *m, int v);
  * storage (0: no bound).  Past them, ilpm_model_family and ilpm_add_*
  * fail with a message naming --max-vars or --max-memory. */
 void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes);
+/* Cuts building short: once `seconds` (<= 0: never) have passed or *stop
+ * is set, every ilpm_add_* fails with err->status ILPM_TIMEOUT or
+ * ILPM_STOPPED, and ilpm_model_interrupted says which. */
+void ilpm_model_set_deadline(ilpm_model *m, double seconds,
+                             volatile int *stop);
+int ilpm_model_interrupted(const ilpm_model *m);
 
 /* Subsequent constraints belong to the named group (created on first
  * use).  Returns the group id or -1. */

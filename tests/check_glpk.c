@@ -190,7 +190,7 @@ static int brute_force(const ilpm_model *m, int64_t *best)
 static ilpm_driver *create(const ilpm_model *m, const ilpm_options *o,
                            ilpm_stats *st)
 {
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     ilpm_driver *d = ilpm_glpk_ops.create(m, o, st, &err);
     ck_assert_msg(d != NULL, "create: %s", err.msg);
     return d;
@@ -229,7 +229,7 @@ START_TEST(test_kind_exhaustive)
             for (int v = 1; v <= nv; v++)
                 assume[v - 1] = want[v] ? v : -v;
             memset(got, 0xff, sizeof got);
-            ilpm_err err = {""};
+            ilpm_err err = {0};
             ilpm_status s =
                 ilpm_glpk_ops.solve(d, assume, nv, 0, 0.0, got, NULL, &err);
             int holds = ilpm_model_check(m, want, NULL);
@@ -276,7 +276,7 @@ START_TEST(test_optimum_brute_force)
         int64_t best = 0, z = -999;
         int feasible = brute_force(m, &best);
         uint8_t vals[16];
-        ilpm_err err = {""};
+        ilpm_err err = {0};
         ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err);
         if (!feasible) {
             ck_assert_msg(s == ILPM_UNSAT, "model %d: %s, expected unsat; %s",
@@ -326,7 +326,7 @@ END_TEST
 START_TEST(test_add_nogoods)
 {
     ilpm_model *m = small_model(4);
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     int lits[4] = {1, 2, 3, 4};
     ck_assert_int_eq(ilpm_add_exo(m, lits, 4, &err), 0);
     ilpm_options o;
@@ -372,7 +372,7 @@ END_TEST
 START_TEST(test_assumption_edges)
 {
     ilpm_model *m = small_model(3);
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     int lits[2] = {1, -2};
     ck_assert_int_eq(ilpm_add_clause(m, lits, 2, &err), 0);
     /* The options are copied: freeing them right away must be safe. */
@@ -412,7 +412,7 @@ END_TEST
 START_TEST(test_constant_rows)
 {
     ilpm_model *m = small_model(2);
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     int lits[2] = {1, -1};
     int64_t coefs[2] = {3, 3};
     /* 3x + 3(1-x) = 3 >= 3 holds */
@@ -461,7 +461,7 @@ static ilpm_model *stats_model(void);
 START_TEST(test_presolve_leaves_no_column)
 {
     ilpm_model *m = small_model(7);
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     int l1[4] = {1, 6, 7, 5}, l2[3] = {6, 2, 3}, ol[2] = {3, 5};
     int64_t k1[4] = {5, 6, -5, 6}, k2[3] = {-1, 6, -9}, oc[2] = {6, -5};
     ck_assert_int_eq(ilpm_add_linear(m, k1, l1, 4, ILPM_LE, -4, &err), 0);
@@ -501,7 +501,7 @@ static size_t output_of_run(int verbose)
     ilpm_options o;
     test_options(&o);
     o.verbose = verbose;
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     ilpm_driver *d = ilpm_glpk_ops.create(m, &o, NULL, &err);
     uint8_t vals[9];
     int64_t z;
@@ -534,7 +534,7 @@ END_TEST
 /* X[1..6], AUX A[1..2]; known rows and nonzeros per group. */
 static ilpm_model *stats_model(void)
 {
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     ilpm_model *m = ilpm_model_new();
     int lo = 1, hi = 6, ahi = 2;
     ck_assert_int_eq(ilpm_model_family(m, "X", 1, &lo, &hi, 0, &err), 0);
@@ -589,7 +589,7 @@ START_TEST(test_stats_groups)
     ilpm_model *m = stats_model();
     ilpm_options o;
     test_options(&o);
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     ilpm_stats st;
     memset(&st, 0, sizeof st);
     ck_assert_int_eq(ilpm_glpk_stats(m, &o, &st, &err), 0);
@@ -657,7 +657,7 @@ static void remove_tmpdir(void)
  * group starting with a digit, an objective with a constant. */
 static ilpm_model *export_model(ilpm_sense sense, uint64_t seed)
 {
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     ilpm_model *m = ilpm_model_new();
     int lo[2] = {-1, 1}, hi[2] = {1, 2}, qlo = 0, qhi = 3;
     ck_assert_int_eq(ilpm_model_family(m, "X", 2, lo, hi, 0, &err), 0);
@@ -724,7 +724,7 @@ START_TEST(test_export_read_back)
         ilpm_driver *d = create(m, &o, NULL);
         uint8_t vals[16];
         int64_t z = 0;
-        ilpm_err err = {""};
+        ilpm_err err = {0};
         ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err);
         ck_assert(s == ILPM_OPTIMAL || s == ILPM_UNSAT);
         int64_t best = 0, lo = 0, hi = 0;
@@ -769,7 +769,7 @@ START_TEST(test_export_names)
     make_tmpdir();
     ilpm_model *m = stats_model();
     int lo = 1, hi = 2;
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     ck_assert_int_eq(ilpm_model_family(m, "5z", 1, &lo, &hi, 0, &err), 2);
     ilpm_model *m2 = export_model(ILPM_MINIMIZE, 3);
     char lp[128], mps[128];
@@ -813,7 +813,7 @@ END_TEST
 START_TEST(test_export_errors)
 {
     ilpm_model *m = stats_model();
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     const char *bad = "/nonexistent-dir/sub/m.lp";
     ck_assert_int_eq(ilpm_glpk_write(m, NULL, ILPM_FMT_LP, bad, &err), -1);
     ck_assert_msg(strstr(err.msg, bad) != NULL, "message: %s", err.msg);
@@ -835,7 +835,7 @@ START_TEST(test_export_special_files)
 {
     make_tmpdir();
     ilpm_model *m = stats_model();
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     char target[128], link[128], fifo[128], cmd[300];
     path_in_tmp(target, sizeof target, "target.mps");
     path_in_tmp(link, sizeof link, "link.mps");
@@ -975,7 +975,7 @@ START_TEST(test_opb)
             random_objective(m, &r, nv);
         FILE *f = tmpfile();
         ck_assert_ptr_nonnull(f);
-        ilpm_err err = {""};
+        ilpm_err err = {0};
         ck_assert_int_eq(ilpm_opb_write(m, f, &err), 0);
         rewind(f);
         struct opb_file o;
@@ -1061,7 +1061,7 @@ START_TEST(test_external_solvers)
     for (int t = 0; t < 5; t++) {
         ilpm_model *m =
             export_model(t % 2 ? ILPM_MAXIMIZE : ILPM_MINIMIZE, 100 + t);
-        ilpm_err err = {""};
+        ilpm_err err = {0};
         if (t == 4) { /* a row that folds to 2 <= 1 */
             int l[2] = {1, -1};
             int64_t k[2] = {2, 2};
@@ -1110,7 +1110,7 @@ END_TEST
  * knapsacks that branch and bound cannot finish in a second. */
 static ilpm_model *hard_model(void)
 {
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     int nv = 36, lo = 1, hi = nv;
     ilpm_model *m = ilpm_model_new();
     ck_assert_int_eq(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
@@ -1143,7 +1143,7 @@ START_TEST(test_deadline)
         ilpm_driver *d = create(m, &o, NULL);
         uint8_t vals[40];
         int64_t z;
-        ilpm_err err = {""};
+        ilpm_err err = {0};
         double t0 = ilpm_now();
         ilpm_status s =
             ilpm_glpk_ops.solve(d, NULL, 0, 1, t0 + 0.2, vals, &z, &err);
@@ -1180,7 +1180,7 @@ START_TEST(test_stop_flag)
     ilpm_driver *d = create(m, &o, NULL);
     uint8_t vals[40];
     int64_t z;
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     /* Set beforehand: the solve does not start. */
     stop_flag = 1;
     ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err),
@@ -1210,7 +1210,7 @@ START_TEST(test_bad_rules)
     ilpm_options o;
     test_options(&o);
     o.branch = (ilpm_branch)(ILPM_BRANCH_PCOST + 1);
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     ck_assert_ptr_null(ilpm_glpk_ops.create(m, &o, NULL, &err));
     ck_assert_ptr_nonnull(strstr(err.msg, "branching"));
     o.branch = ILPM_BRANCH_AUTO;
@@ -1226,7 +1226,7 @@ END_TEST
 START_TEST(test_glpk_failure)
 {
     ilpm_model *m = small_model(3);
-    ilpm_err err = {""};
+    ilpm_err err = {0};
     int lits[3] = {1, 2, 3};
     ck_assert_int_eq(ilpm_add_exo(m, lits, 3, &err), 0);
     ilpm_options o;

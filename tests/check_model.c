@@ -149,6 +149,79 @@ START_TEST(test_check_and_objective)
 }
 END_TEST
 
+/* A model whose deadline has passed refuses every further constraint,
+ * and says it was cut short rather than failing. */
+START_TEST(test_interrupted_build)
+{
+    int lo[1] = {1}, hi[1] = {4};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    int l[4] = {1, 2, 3, 4};
+    ck_assert_int_eq(ilpm_add_exo(m, l, 4, &err), 0);
+    ck_assert_int_eq(ilpm_model_interrupted(m), 0);
+    ilpm_model_set_deadline(m, 1e-9, NULL);
+    ck_assert_int_eq(ilpm_add_exo(m, l, 4, &err), -1);
+    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "time limit reached while building"));
+    ck_assert_int_eq(ilpm_model_interrupted(m), ILPM_TIMEOUT);
+    /* Sticky: the next call fails at once, clock or not. */
+    ck_assert_int_eq(ilpm_add_clause(m, l, 2, &err), -1);
+    ck_assert_int_eq(ilpm_model_ncons(m), 1);
+    /* An ordinary error afterwards carries no status. */
+    ilpm_err_set(&err, "plain");
+    ck_assert_int_eq(err.status, 0);
+
+    volatile int stop = 0;
+    ilpm_model_set_deadline(m, 0, &stop);
+    ck_assert_int_eq(ilpm_add_amo(m, l, 4, &err), 0);
+    stop = 1;
+    for (int i = 0; i < 300 && ilpm_add_amo(m, l, 4, &err) == 0; i++)
+        ;
+    ck_assert_int_eq(err.status, ILPM_STOPPED);
+    ck_assert_int_eq(ilpm_model_interrupted(m), ILPM_STOPPED);
+}
+END_TEST
+
+/* Lowering a model past the deadline: both back ends give up with
+ * err.status ILPM_TIMEOUT, and a stop flag gives ILPM_STOPPED. */
+START_TEST(test_interrupted_lowering)
+{
+    int n = 300;
+    int lo[2] = {1, 1}, hi[2] = {n, n};
+    ilpm_model_family(m, "q", 2, lo, hi, 0, &err);
+    int *l = malloc((size_t)n * sizeof *l);
+    for (int r = 1; r <= n; r++) {
+        for (int c = 1; c <= n; c++)
+            l[c - 1] = ilpm_model_var(m, 0, r, c, 0, 0);
+        ck_assert_int_eq(ilpm_add_exo(m, l, n, &err), 0);
+        for (int c = 1; c <= n; c++)
+            l[c - 1] = ilpm_model_var(m, 0, c, r, 0, 0);
+        ck_assert_int_eq(ilpm_add_exo(m, l, n, &err), 0);
+    }
+    free(l);
+    for (int b = 0; b < 2; b++) {
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = b ? ILPM_BACKEND_SAT : ILPM_BACKEND_ILP;
+        o.time_limit = 1e-9;
+        ilpm_err e = {0};
+        ck_assert_ptr_null(ilpm_solver_new(m, &o, &e));
+        ck_assert_msg(e.status == ILPM_TIMEOUT, "%s: status %d, %s",
+                      ilpm_backend_name(o.backend), e.status, e.msg);
+        volatile int stop = 1;
+        o.time_limit = 0;
+        o.stop_flag = &stop;
+        memset(&e, 0, sizeof e);
+        ck_assert_ptr_null(ilpm_solver_new(m, &o, &e));
+        ck_assert_int_eq(e.status, ILPM_STOPPED);
+        /* Without limits the same model lowers and solves. */
+        o.stop_flag = NULL;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &e);
+        ck_assert_msg(s != NULL, "%s", e.msg);
+        ilpm_solver_free(s);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("model");
@@ -159,6 +232,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_constraints_and_groups);
     tcase_add_test(tc, test_constraint_misuse);
     tcase_add_test(tc, test_check_and_objective);
+    tcase_add_test(tc, test_interrupted_build);
+    tcase_add_test(tc, test_interrupted_lowering);
     suite_add_tcase(s, tc);
     return s;
 }

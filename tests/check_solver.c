@@ -345,8 +345,14 @@ START_TEST(test_stop_flag)
         ilpm_options_init(&o);
         o.backend = (ilpm_backend)b;
         o.stop_flag = &stop;
-        ilpm_err err;
+        ilpm_err err = {0};
+        /* Raised before: the lowering itself stops. */
+        ck_assert_ptr_null(ilpm_solver_new(m, &o, &err));
+        ck_assert_int_eq(err.status, ILPM_STOPPED);
+        stop = 0;
         ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        ck_assert_ptr_nonnull(s);
+        stop = 1;
         ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_STOPPED);
         stop = 0;
         ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_SOLVED);

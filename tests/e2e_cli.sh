@@ -61,6 +61,11 @@ run "count limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 &&
     has "count limit" "$out" "count 2"
 run "time limit exit 3" 3 "$ILPM" solve queens --n 14 --count --time-limit 0.3 &&
     has "timeout text" "$out" "timeout.*count [0-9]+ so far"
+for b in ilp sat; do
+    run "time limit while building ($b)" 3 "$ILPM" solve queens --n 2500 \
+        --backend "$b" --time-limit 0.3 --format csv &&
+        has "build timeout ($b)" "$out" "^queens,n=2500,,,,$b,timeout,false"
+done
 run "file of completions" 10 "$ILPM" solve queens data/queens/completion.txt &&
     has "completion unsat instance" "$out" "line 9 .*unsat"
 run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_range.txt &&

@@ -39,6 +39,9 @@ typedef struct ilpm_cnf {
      * ilpm_cnf_add fails and sets over_budget. */
     size_t max_lits;
     int over_budget;
+    /* The time limit and stop flag of the options: encoding stops with
+     * err->status ILPM_TIMEOUT or ILPM_STOPPED. */
+    ilpm_watch watch;
 } ilpm_cnf;
 
 /* Prepares an empty CNF over the model's variables (no clauses yet). */

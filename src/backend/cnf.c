@@ -44,7 +44,8 @@ enum {
     E_BIGCOEF = -4,
     E_NESTED = -5,
     E_SHAPE = -6,
-    E_TOOBIG = -7
+    E_TOOBIG = -7,
+    E_WATCH = -8 /* the time limit or the stop flag: c->watch says which */
 };
 
 #define TRY(expr)                                                              \
@@ -70,6 +71,8 @@ int ilpm_cnf_init(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
      * headers and watches, inside the solver: 12 bytes is the budget. */
     if (o && o->max_memory_mb > 0)
         c->max_lits = (size_t)(o->max_memory_mb * 1048576 / 12);
+    if (o)
+        ilpm_watch_init(&c->watch, o->time_limit, o->stop_flag);
     if ((unsigned)c->amo > ILPM_AMO_PRODUCT)
         return ilpm_err_set(err, "unknown at-most-one encoding %d",
                             (int)c->amo);
@@ -128,6 +131,8 @@ int ilpm_cnf_add(ilpm_cnf *c, const int *lits, int n)
     if (extra > SIZE_MAX / sizeof *c->lits - c->nlits)
         return -1;
     size_t need = c->nlits + extra;
+    if (ilpm_watch_poll(&c->watch, "", NULL) != 0)
+        return -1;
     if (c->max_lits && c->nfed + need > c->max_lits) {
         c->over_budget = 1;
         return -1;
@@ -574,6 +579,7 @@ struct bdd {
     int *root; /* treap root per level, -1 when empty */
     uint32_t rng;
     int64_t budget; /* memo entries still allowed */
+    ilpm_watch *watch;
 };
 
 static int memo_find(const struct bdd *b, int level, int64_t K)
@@ -648,6 +654,8 @@ static int memo_insert(struct bdd *b, int level, int64_t beta, int64_t gamma,
 {
     if (b->budget <= 0)
         return E_PBSIZE;
+    if (ilpm_watch_poll(b->watch, "", NULL) != 0)
+        return E_WATCH;
     b->budget--;
     TRY(grow_array((void **)&b->e, &b->cape, b->ne + 1, sizeof *b->e));
     /* xorshift32: any fixed sequence balances the treap. */
@@ -819,6 +827,7 @@ static int pb_le(ilpm_cnf *c, struct term *t, int n, int64_t r, int64_t *budget)
     int64_t *S = malloc((size_t)(m + 1) * sizeof *S);
     int *roots = malloc((size_t)m * sizeof *roots);
     struct bdd b = {0};
+    b.watch = &c->watch;
     int st = S && roots ? 0 : E_NOMEM;
     if (!st) {
         S[m] = 0;
@@ -1057,7 +1066,17 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
     if (g)
         *g = saved;
 
+    if (c->watch.status)
+        st = E_WATCH; /* however the encoder reported it */
     switch (st) {
+    case E_WATCH:
+        ilpm_err_set(err, "%s while encoding a %s constraint%s as CNF",
+                     c->watch.status == ILPM_STOPPED ? "stopped"
+                                                     : "time limit reached",
+                     kind, where);
+        if (err)
+            err->status = c->watch.status;
+        return -1;
     case E_NOVARS:
         return ilpm_err_set(err,
                             "a %s constraint%s needs more CNF variables "

@@ -493,7 +493,7 @@ static void note_exit(tally *t, int code)
 
 static int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
 {
-    ilpm_err err = {{0}};
+    ilpm_err err = {0};
     if (c->nfiles == 0) {
         void *inst = NULL;
         int r =
@@ -605,7 +605,7 @@ static int cmd_solve(cli *c)
 
 static ilpm_model *build_model(cli *c, const void *inst, tally *t)
 {
-    ilpm_err err = {{0}};
+    ilpm_err err = {0};
     ilpm_model *m = ilpm_run_model_new(&c->run.solver);
     if (!m) {
         fprintf(stderr, "ilpm: out of memory\n");
@@ -630,7 +630,7 @@ static int stats_one(cli *c, const void *inst, const char *file, long index,
     ilpm_model *m = build_model(c, inst, t);
     if (!m)
         return 0;
-    ilpm_err err = {{0}};
+    ilpm_err err = {0};
     ilpm_stats s;
     char label[160];
     c->pz->describe(inst, label, sizeof label);
@@ -681,7 +681,7 @@ static int export_one(cli *c, const void *inst, const char *file, long index,
     for (int f = 0; f < 4; f++) {
         if (!c->export_path[f])
             continue;
-        ilpm_err err = {{0}};
+        ilpm_err err = {0};
         if (ilpm_export(m, &c->run.solver, (ilpm_format)f, c->export_path[f],
                         &err) != 0) {
             fprintf(stderr, "ilpm: %s\n", err.msg);
@@ -962,7 +962,7 @@ static int cmd_batch(cli *c)
     if (isatty(STDERR_FILENO))
         o.progress = progress_line;
     ilpm_batch_summary s;
-    ilpm_err err = {{0}};
+    ilpm_err err = {0};
     int rc = ilpm_batch_run(c->pz, c->files, c->nfiles, c->params, &o,
                             c->out_path, &s, &err);
     if (o.progress)
@@ -1006,7 +1006,7 @@ static int cmd_merge(cli *c)
         fprintf(stderr, "ilpm: usage: ilpm merge --out RESULTS FILE...\n");
         return EXIT_USAGE;
     }
-    ilpm_err err = {{0}};
+    ilpm_err err = {0};
     if (ilpm_batch_merge(c->files, c->nfiles, c->out_path, &err) != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
         return EXIT_USAGE;
@@ -1024,7 +1024,7 @@ static int cmd_gen(cli *c)
         return EXIT_USAGE;
     }
     ilpm_buf b;
-    ilpm_err err = {{0}};
+    ilpm_err err = {0};
     ilpm_buf_init(&b);
     if (c->pz->generate(c->params, &b, &err) != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);

@@ -48,6 +48,7 @@ struct ilpm_model {
     int64_t *ones; /* n ones, for the coefs of unweighted kinds */
     int nones;
     int64_t max_vars, max_bytes;
+    ilpm_watch watch;
     ilpm_sense sense;
     int *olits;
     int64_t *ocoefs;
@@ -57,6 +58,7 @@ struct ilpm_model {
 int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
 {
     if (err) {
+        err->status = 0;
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
@@ -199,6 +201,17 @@ void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes)
 {
     m->max_vars = max_vars;
     m->max_bytes = max_bytes;
+}
+
+void ilpm_model_set_deadline(ilpm_model *m, double seconds,
+                             volatile int *stop)
+{
+    ilpm_watch_init(&m->watch, seconds, stop);
+}
+
+int ilpm_model_interrupted(const ilpm_model *m)
+{
+    return m->watch.status;
 }
 
 int ilpm_model_var(const ilpm_model *m, int fam, int i0, int i1, int i2, int i3)
@@ -361,6 +374,8 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
         }
     }
     if (m->cur_group < 0 && ilpm_model_group(m, "default", err) < 0)
+        return -1;
+    if (ilpm_watch_poll(&m->watch, "building the model", err) != 0)
         return -1;
     if (m->max_bytes > 0) {
         int64_t bytes = (int64_t)(m->ncons + 1) * (int64_t)sizeof *m->cons +

@@ -12,7 +12,7 @@ static void form_stats(const ilpm_puzzle *pz, const void *inst,
                        const ilpm_params *p, const ilpm_options *so,
                        ilpm_cmp_form *f)
 {
-    ilpm_err err = {{0}};
+    ilpm_err err = {0};
     ilpm_model *m = ilpm_run_model_new(so);
     if (!m) {
         snprintf(f->error, sizeof f->error, "out of memory");

@@ -31,17 +31,30 @@ void ilpm_result_free(ilpm_result *r)
     r->text = r->json = NULL;
 }
 
-ilpm_model *ilpm_run_model_new(const ilpm_options *o)
-{
-    ilpm_model *m = ilpm_model_new();
-    if (m)
-        ilpm_model_set_limits(m, o->max_vars, o->max_memory_mb * 1048576);
-    return m;
-}
-
 static double ms_since(double t0)
 {
     return (ilpm_now() - t0) * 1000.0;
+}
+
+ilpm_model *ilpm_run_model_new(const ilpm_options *o)
+{
+    ilpm_model *m = ilpm_model_new();
+    if (m) {
+        ilpm_model_set_limits(m, o->max_vars, o->max_memory_mb * 1048576);
+        ilpm_model_set_deadline(m, o->time_limit, o->stop_flag);
+    }
+    return m;
+}
+
+/* A build or lowering that failed: an error, or a timeout or stop when
+ * the watch cut it short (then the message only says where). */
+static void build_failed(ilpm_result *res, const ilpm_err *err, double t0)
+{
+    res->build_ms = ms_since(t0);
+    if (err->status == ILPM_TIMEOUT || err->status == ILPM_STOPPED)
+        res->status = (ilpm_status)err->status;
+    else
+        snprintf(res->error, sizeof res->error, "%s", err->msg);
 }
 
 static void copy_stats(ilpm_result *r, const ilpm_stats *s)
@@ -74,7 +87,7 @@ struct check_ctx {
 static int check_solution(void *vctx, const uint8_t *vals)
 {
     struct check_ctx *c = vctx;
-    ilpm_err e = {{0}};
+    ilpm_err e = {0};
     void *sol = c->pz->decode(c->inst, c->p, c->m, vals, &e);
     if (!sol) {
         snprintf(c->res->error, sizeof c->res->error, "decode: %.480s", e.msg);
@@ -122,7 +135,7 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
                            ilpm_model *m, ilpm_solver *s, const int *assume,
                            int nassume, ilpm_result *res)
 {
-    ilpm_err err = {{0}};
+    ilpm_err err = {0};
     copy_stats(res, ilpm_solver_stats(s));
     struct check_ctx ctx = {pz, inst, p, m, res, o->render, 0};
     double t1 = ilpm_now();
@@ -161,7 +174,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
                       const ilpm_params *p, const ilpm_run_opts *o,
                       ilpm_result *res)
 {
-    ilpm_err err = {{0}};
+    ilpm_err err = {0};
     begin(pz, inst, p, o, res);
     double t0 = ilpm_now();
     ilpm_model *m = ilpm_run_model_new(&o->solver);
@@ -170,8 +183,9 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
         return -1;
     }
     if (pz->build(inst, p, m, &err) != 0) {
-        snprintf(res->error, sizeof res->error, "%s", err.msg);
-        res->build_ms = ms_since(t0);
+        if (!err.status && ilpm_model_interrupted(m))
+            err.status = ilpm_model_interrupted(m); /* a puzzle's message */
+        build_failed(res, &err, t0);
         ilpm_model_free(m);
         return 0; /* a model the input cannot make is an input error */
     }
@@ -190,7 +204,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     ilpm_solver *s = ilpm_solver_new(m, &so, &err);
     res->build_ms = ms_since(t0);
     if (!s) {
-        snprintf(res->error, sizeof res->error, "%s", err.msg);
+        build_failed(res, &err, t0);
         ilpm_model_free(m);
         return 0;
     }
@@ -247,7 +261,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     if (!c || o->count || !pz->shape || !pz->build_shape || !pz->givens ||
         pz->shape(inst, p, key, sizeof key) != 0)
         return ilpm_run_instance(pz, inst, p, o, res);
-    ilpm_err err = {{0}};
+    ilpm_err err = {0};
     begin(pz, inst, p, o, res);
     double t0 = ilpm_now();
     if (!c->s || strcmp(c->key, key) != 0 || c->backend != o->solver.backend) {
@@ -259,11 +273,14 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
         }
         if (pz->build_shape(inst, p, c->m, &err) != 0 ||
             !(c->s = ilpm_solver_new(c->m, &o->solver, &err))) {
-            snprintf(res->error, sizeof res->error, "%s", err.msg);
-            res->build_ms = ms_since(t0);
+            if (!err.status && ilpm_model_interrupted(c->m))
+                err.status = ilpm_model_interrupted(c->m);
+            build_failed(res, &err, t0);
             cache_drop(c);
             return 0;
         }
+        /* The model outlives this instance's time limit. */
+        ilpm_model_set_deadline(c->m, 0, NULL);
         snprintf(c->key, sizeof c->key, "%s", key);
         c->backend = o->solver.backend;
     } else {
