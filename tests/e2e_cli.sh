@@ -66,6 +66,9 @@ for b in ilp sat; do
         --backend "$b" --time-limit 0.3 --format csv &&
         has "build timeout ($b)" "$out" "^queens,n=2500,,,,$b,timeout,false"
 done
+run "--index keeps the file position" 0 "$ILPM" solve sudoku \
+    data/sudoku/norvig_top95.txt --index 59 --format csv &&
+    has "index 59 in the row" "$out" "^sudoku,#59,data/sudoku/norvig_top95.txt,59,"
 run "file of completions" 10 "$ILPM" solve queens data/queens/completion.txt &&
     has "completion unsat instance" "$out" "line 9 .*unsat"
 run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_range.txt &&

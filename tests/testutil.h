@@ -55,6 +55,15 @@ static inline void *decode_checked(const ilpm_puzzle *pz, const void *inst,
 }
 #endif
 
+/* How much slower than native the tests run: the valgrind test setup
+ * (meson test --setup valgrind) sets ILPM_UNDER_VALGRIND.  Time limits
+ * that must leave room for some work scale by it. */
+static inline double test_slowdown(void)
+{
+    const char *v = getenv("ILPM_UNDER_VALGRIND");
+    return v && *v ? 30.0 : 1.0;
+}
+
 /* Runs the suite; the exit status of a test program. */
 static inline int run_suite(Suite *s)
 {

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -524,6 +525,13 @@ static int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
             continue;
         }
         long index = 0, got = 0;
+        /* A puzzle taking --index I returns only its I-th instance: that
+         * is the position the results report. */
+        long picked = 0;
+        if (ilpm_params_has(c->params, "index") &&
+            ilpm_params_int(c->params, "index", 0, 1, LONG_MAX, &picked,
+                            NULL) == 0)
+            index = picked - 1;
         for (;;) {
             void *inst = NULL;
             int r = c->pz->parse(rd, c->params, &inst, &err);
