@@ -11,7 +11,8 @@
 #           machiavelli (default: all)
 #   env: LIMIT (seconds per run, default 10), REPS (runs per size for the
 #        median, default 3), OUT (Markdown file, default
-#        tests/bench/out/peers.md)
+#        tests/bench/out/peers.md), ONLY (tool names to run, e.g.
+#        "ilpm-ilp ilpm-sat"; default: ilpm and every peer installed)
 # Prints, per puzzle and tool, the largest size solved within LIMIT and the
 # median time at each size every tool solved, as a Markdown table.
 set -u
@@ -138,6 +139,8 @@ have cbc && TOOLS+=(cbc)
 have cadical && TOOLS+=(cadical)
 have minisat && TOOLS+=(minisat)
 have minizinc && TOOLS+=(gecode)
+# shellcheck disable=SC2206
+[ -n "${ONLY:-}" ] && TOOLS=($ONLY)
 
 peer_cmd() { # TOOL GMPL-MODEL DAT MPS CNF MZN DZN
     case "$1" in
