@@ -360,7 +360,7 @@ START_TEST(test_sizes_match_report)
     /* The report's L(2,4) instance: 64 variables X(n,k,p); ALO 8 clauses,
      * AMO 8*C(8,2), dist_1 18 implications, dist_2 14 units, alldiff
      * 8 positions * C(8,2) pairs. */
-    ilpm_params *p = params(2, 4, NULL, 0, 0);
+    ilpm_params *p = params(2, 4, "cards", 0, 0);
     void *inst = instance(p);
     ilpm_model *m = ilpm_model_new();
     ilpm_err err;
@@ -408,7 +408,7 @@ START_TEST(test_redundant_row)
 {
     static const int kn[][3] = {{2, 4, 22}, {3, 9, 378 - 3 * 54}};
     for (size_t i = 0; i < 2; i++) {
-        ilpm_params *p = params(kn[i][0], kn[i][1], NULL, 1, 0);
+        ilpm_params *p = params(kn[i][0], kn[i][1], "cards", 1, 0);
         void *inst = instance(p);
         ilpm_model *m = ilpm_model_new();
         ilpm_err err;
@@ -563,8 +563,8 @@ START_TEST(test_bad_params)
     ilpm_params_set(p, "formulation", "rows");
     ilpm_model *m = ilpm_model_new();
     ck_assert_int_eq(pz->build(inst, p, m, &err), -1);
-    ck_assert_str_eq(err.msg, "--formulation: expected one of cards, "
-                              "positions, got 'rows'");
+    ck_assert_str_eq(err.msg, "--formulation: expected one of positions, "
+                              "cards, got 'rows'");
     ilpm_model_free(m);
     pz->free_instance(inst);
     ilpm_params_free(p);
