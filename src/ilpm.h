@@ -98,6 +98,10 @@ int ilpm_model_var_checked(const ilpm_model *m, int fam, const int *idx,
 int ilpm_model_nvars(const ilpm_model *m);
 int ilpm_model_nfamilies(const ilpm_model *m);
 const char *ilpm_model_family_name(const ilpm_model *m, int fam);
+/* The declaration of family fam: dimensions, ranges (lo and hi hold
+ * ILPM_MAX_DIMS entries) and flags.  Returns ndims, or -1 for no family. */
+int ilpm_model_family_info(const ilpm_model *m, int fam, int *lo, int *hi,
+                           unsigned *flags);
 /* Writes the name of variable v ("X[1,2,3]") into buf; returns buf. */
 const char *ilpm_model_var_name(const ilpm_model *m, int v, char *buf,
                                 size_t size);
@@ -134,6 +138,17 @@ int ilpm_add_ccard(ilpm_model *m, int cond, const int *lits, int n,
                    ilpm_cmp cmp, int64_t k, ilpm_err *err);
 int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits, int n,
                     ilpm_cmp cmp, int64_t rhs, ilpm_err *err);
+/* Unit propagation over the model's fixed literals: the unit clauses and
+ * what clauses, at-most-one, exactly-one and implications then force.
+ * Returns a new model over the same variables (same families, groups and
+ * objective) in which every forced variable is one unit clause (group
+ * "fixed") and every other constraint is rewritten without the forced
+ * literals, or dropped once satisfied.  It has the same solutions.
+ * Returns NULL with *unchanged = 1 when nothing is forced (or propagation
+ * meets a conflict: the solver proves that itself), NULL with err on
+ * failure. */
+ilpm_model *ilpm_model_propagate(const ilpm_model *m, int *unchanged,
+                                 ilpm_err *err);
 /* Sets (replaces) the objective: sense over sum coefs[i] * lits[i]. */
 int ilpm_model_objective(ilpm_model *m, ilpm_sense sense, const int64_t *coefs,
                          const int *lits, int n, ilpm_err *err);
@@ -209,6 +224,9 @@ typedef struct ilpm_options {
     ilpm_branch branch;
     ilpm_backtrack backtrack;
     int presolve;      /* GLPK MIP presolver, default on            */
+    /* Unit propagation of fixed literals before lowering (default on;
+     * see ilpm_model_propagate). */
+    int propagate;
     double time_limit; /* seconds, <= 0 for none                    */
     int verbose;       /* solver messages on stderr                 */
     /* CaDiCaL options as "name=value,name=value" (NULL: none), set in

@@ -222,6 +222,126 @@ START_TEST(test_interrupted_lowering)
 }
 END_TEST
 
+/* Propagation keeps exactly the solutions: random small models of every
+ * kind with a few unit clauses, compared assignment by assignment. */
+static uint64_t rnd(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static int rlit(uint64_t *s, int nv)
+{
+    int v = 1 + (int)(rnd(s) % (uint64_t)nv);
+    return rnd(s) & 1 ? v : -v;
+}
+
+START_TEST(test_propagate_keeps_solutions)
+{
+    uint64_t seed = 7;
+    int models = 0, reduced = 0;
+    for (int t = 0; t < 400; t++) {
+        ilpm_model *a = ilpm_model_new();
+        int nv = 3 + (int)(rnd(&seed) % 7);
+        int lo[1] = {1}, hi[1] = {nv};
+        ck_assert_int_eq(ilpm_model_family(a, "x", 1, lo, hi, 0, &err), 0);
+        int ncons = 1 + (int)(rnd(&seed) % 6);
+        for (int i = 0; i < ncons; i++) {
+            ilpm_model_group(a, i % 2 ? "odd" : "even", &err);
+            int l[6], n = 1 + (int)(rnd(&seed) % 5);
+            int64_t c[6];
+            for (int j = 0; j < n; j++) {
+                l[j] = rlit(&seed, nv);
+                c[j] = (int64_t)(rnd(&seed) % 7) - 3;
+            }
+            int64_t k = (int64_t)(rnd(&seed) % 4);
+            ilpm_cmp cmp = (ilpm_cmp)(rnd(&seed) % 3);
+            switch (rnd(&seed) % 8) {
+            case 0: ilpm_add_clause(a, l, n, &err); break;
+            case 1: ilpm_add_alo(a, l, n, &err); break;
+            case 2: ilpm_add_amo(a, l, n, &err); break;
+            case 3: ilpm_add_exo(a, l, n, &err); break;
+            case 4: ilpm_add_impl(a, l[0], rlit(&seed, nv), &err); break;
+            case 5: ilpm_add_card(a, l, n, cmp, k, &err); break;
+            case 6: ilpm_add_ccard(a, rlit(&seed, nv), l, n, cmp, k, &err); break;
+            default: ilpm_add_linear(a, c, l, n, cmp, k - 1, &err); break;
+            }
+        }
+        ilpm_model_group(a, "givens", &err);
+        int nunits = (int)(rnd(&seed) % 3);
+        for (int i = 0; i < nunits; i++) {
+            int l = rlit(&seed, nv);
+            ilpm_add_clause(a, &l, 1, &err);
+        }
+        int unchanged = -1;
+        ilpm_model *b = ilpm_model_propagate(a, &unchanged, &err);
+        ck_assert_msg(b || unchanged == 1, "model %d: %s", t, err.msg);
+        if (b) {
+            reduced++;
+            ck_assert_int_eq(ilpm_model_nvars(b), nv);
+            ck_assert_int_ge(ilpm_model_family_find(b, "x"), 0);
+            for (unsigned mask = 0; mask < (1u << nv); mask++) {
+                uint8_t v[16] = {0};
+                for (int i = 1; i <= nv; i++)
+                    v[i] = (uint8_t)((mask >> (i - 1)) & 1);
+                ck_assert_msg(ilpm_model_check(a, v, NULL) ==
+                                  ilpm_model_check(b, v, NULL),
+                              "model %d, assignment %#x", t, mask);
+            }
+            ilpm_model_free(b);
+        }
+        models++;
+        ilpm_model_free(a);
+    }
+    ck_assert_int_gt(reduced, 50);
+    ck_assert_int_eq(models, 400);
+}
+END_TEST
+
+/* A Sudoku-like cell: the given forces its peers, the exactly-ones it
+ * settles disappear, and the forced values become unit clauses. */
+START_TEST(test_propagate_shape)
+{
+    int lo[1] = {1}, hi[1] = {4};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    ilpm_model_group(m, "cell", &err);
+    int l[4] = {1, 2, 3, 4};
+    ck_assert_int_eq(ilpm_add_exo(m, l, 4, &err), 0);
+    ilpm_model_group(m, "pair", &err);
+    int p[2] = {3, 4};
+    ck_assert_int_eq(ilpm_add_amo(m, p, 2, &err), 0);
+    int one = 2;
+    ck_assert_int_eq(ilpm_add_clause(m, &one, 1, &err), 0);
+    int64_t c[2] = {1, 1};
+    ilpm_model_objective(m, ILPM_MAXIMIZE, c, l, 2, &err);
+    int unchanged = -1;
+    ilpm_model *b = ilpm_model_propagate(m, &unchanged, &err);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(unchanged, 0);
+    /* every constraint satisfied: only the four unit clauses remain */
+    ck_assert_int_eq(ilpm_model_ncons(b), 4);
+    ilpm_con k;
+    for (size_t i = 0; i < 4; i++) {
+        ilpm_model_con(b, i, &k);
+        ck_assert_int_eq(k.n, 1);
+        ck_assert_int_eq(k.lits[0], (int)i + 1 == 2 ? 2 : -((int)i + 1));
+        ck_assert_str_eq(ilpm_model_group_name(b, k.group), "fixed");
+    }
+    ck_assert_int_eq(ilpm_model_objective_get(b, NULL, NULL, NULL),
+                     ILPM_MAXIMIZE);
+    ilpm_model_free(b);
+    /* No unit clause: nothing to do. */
+    ilpm_model *e = ilpm_model_new();
+    ilpm_model_family(e, "x", 1, lo, hi, 0, &err);
+    ilpm_add_exo(e, l, 4, &err);
+    ck_assert_ptr_null(ilpm_model_propagate(e, &unchanged, &err));
+    ck_assert_int_eq(unchanged, 1);
+    ilpm_model_free(e);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("model");
@@ -234,6 +354,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_check_and_objective);
     tcase_add_test(tc, test_interrupted_build);
     tcase_add_test(tc, test_interrupted_lowering);
+    tcase_add_test(tc, test_propagate_keeps_solutions);
+    tcase_add_test(tc, test_propagate_shape);
     suite_add_tcase(s, tc);
     return s;
 }

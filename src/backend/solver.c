@@ -11,6 +11,7 @@
 
 struct ilpm_solver {
     const ilpm_model *m;
+    ilpm_model *own; /* the propagated model the driver lowered, or NULL */
     ilpm_options o;
     const ilpm_driver_ops *ops;
     ilpm_driver *d;
@@ -159,7 +160,18 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
     s->ops = s->o.backend == ILPM_BACKEND_ILP ? &ilpm_glpk_ops : &ilpm_sat_ops;
     ilpm_solver_set_time_limit(s, s->o.time_limit);
     s->short_block = detect_short_block(m);
-    s->d = s->ops->create(m, &s->o, &s->stats, err);
+    const ilpm_model *low = m;
+    if (s->o.propagate) {
+        int unchanged;
+        s->own = ilpm_model_propagate(m, &unchanged, err);
+        if (!s->own && !unchanged) {
+            ilpm_solver_free(s);
+            return NULL;
+        }
+        if (s->own)
+            low = s->own;
+    }
+    s->d = s->ops->create(low, &s->o, &s->stats, err);
     if (!s->d) {
         ilpm_solver_free(s);
         return NULL;
@@ -173,6 +185,7 @@ void ilpm_solver_free(ilpm_solver *s)
         return;
     if (s->d)
         s->ops->destroy(s->d);
+    ilpm_model_free(s->own);
     ilpm_stats_free(&s->stats);
     free(s->vals);
     free(s->block);

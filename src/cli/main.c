@@ -92,6 +92,9 @@ static const ilpm_opt_spec common_opts[] = {
      "GLPK backtracking rule (default auto: depth first when searching for "
      "a solution, best local bound when optimising)"},
     {"no-presolve", NULL, "turn GLPK's MIP presolver off"},
+    {"no-propagate", NULL,
+     "lower the model as built, without first propagating its fixed "
+     "literals"},
     {"max-pb-nodes", "N",
      "largest BDD per linear constraint in the CNF (default 2000000)"},
     {"max-vars", "N",
@@ -360,6 +363,8 @@ static int parse_args(cli *c, int argc, char **argv)
             so->backtrack = (ilpm_backtrack)e;
         } else if (strcmp(name, "no-presolve") == 0) {
             so->presolve = 0;
+        } else if (strcmp(name, "no-propagate") == 0) {
+            so->propagate = 0;
         } else if (strcmp(name, "max-pb-nodes") == 0) {
             NEED_VALUE();
             uint64_t v;

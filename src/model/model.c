@@ -251,6 +251,20 @@ const char *ilpm_model_family_name(const ilpm_model *m, int fam)
     return fam >= 0 && fam < m->nfams ? m->fams[fam].name : NULL;
 }
 
+int ilpm_model_family_info(const ilpm_model *m, int fam, int *lo, int *hi,
+                           unsigned *flags)
+{
+    if (fam < 0 || fam >= m->nfams)
+        return -1;
+    const struct family *f = &m->fams[fam];
+    for (int d = 0; d < ILPM_MAX_DIMS; d++) {
+        lo[d] = d < f->ndims ? f->lo[d] : 0;
+        hi[d] = d < f->ndims ? f->hi[d] : 0;
+    }
+    *flags = f->flags;
+    return f->ndims;
+}
+
 static const struct family *family_of(const ilpm_model *m, int v)
 {
     /* Families are contiguous and in order: binary search on base. */

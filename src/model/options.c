@@ -13,6 +13,7 @@ void ilpm_options_init(ilpm_options *o)
     o->card = ILPM_CARD_SEQ;
     o->cuts = ILPM_CUTS_DEFAULT;
     o->presolve = 1;
+    o->propagate = 1;
     o->time_limit = 0;
     o->verbose = 0;
     o->max_pb_nodes = 2000000;
