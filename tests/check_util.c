@@ -98,6 +98,116 @@ START_TEST(test_reader_missing_file)
 }
 END_TEST
 
+START_TEST(test_reader_offset)
+{
+    const char data[] = "a\r\nbb\n\n# c\nlast";
+    ilpm_reader *r = ilpm_reader_mem("mem", data, sizeof data - 1);
+    const char *line;
+    size_t len;
+    ilpm_err err;
+    long lines = -1;
+    ck_assert_int_eq(ilpm_reader_offset(r, &lines), 0);
+    ck_assert_int_eq(lines, 0);
+    ilpm_reader_unread(r); /* nothing read: nothing to give back */
+    ck_assert_int_eq(ilpm_reader_offset(r, &lines), 0);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_int_eq(ilpm_reader_offset(r, &lines), 3); /* past the CRLF */
+    ck_assert_int_eq(lines, 1);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "bb");
+    ck_assert_int_eq(ilpm_reader_offset(r, NULL), 6);
+    /* A line given back is where the reader stands again. */
+    ilpm_reader_unread(r);
+    ck_assert_int_eq(ilpm_reader_offset(r, &lines), 3);
+    ck_assert_int_eq(lines, 1);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "bb");
+    ck_assert_int_eq(ilpm_reader_offset(r, &lines), 6);
+    ck_assert_int_eq(lines, 2);
+    while (ilpm_reader_line(r, &line, &len, &err) == 1)
+        ;
+    ck_assert_str_eq(line, "last");
+    ck_assert_int_eq(ilpm_reader_offset(r, &lines), (int64_t)sizeof data - 1);
+    ck_assert_int_eq(lines, 5);
+    ilpm_reader_free(r);
+}
+END_TEST
+
+/* A file reopened at a position that ilpm_reader_offset gave reads on
+ * with the same line numbers, also in messages. */
+START_TEST(test_reader_open_at)
+{
+    char path[] = "/tmp/ilpm-check-util-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_ptr_nonnull(f);
+    /* Line 4 holds a NUL byte at column 4; the file ends without LF. */
+    static const char text[] = "one\ntwo\r\n\nbad\0x\nfive\nsix";
+    ck_assert_uint_eq(fwrite(text, 1, sizeof text - 1, f), sizeof text - 1);
+    ck_assert_int_eq(fclose(f), 0);
+
+    const char *line;
+    size_t len;
+    ilpm_err err;
+    long lines;
+    ilpm_reader *r = ilpm_reader_open(path, &err);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ilpm_reader_unread(r);
+    int64_t at = ilpm_reader_offset(r, &lines);
+    ck_assert_int_eq(at, 9);
+    ck_assert_int_eq(lines, 2);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), -1);
+    char first[sizeof err.msg];
+    snprintf(first, sizeof first, "%s", err.msg);
+    ilpm_reader_free(r);
+
+    r = ilpm_reader_open_at(path, NULL, at, lines, &err);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(ilpm_reader_offset(r, &lines), 9);
+    ck_assert_int_eq(lines, 2);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "");
+    ck_assert_int_eq(ilpm_reader_lineno(r), 3);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), -1);
+    ck_assert_str_eq(err.msg, first);
+    char want[600];
+    snprintf(want, sizeof want, "%s:4:4: NUL byte in a text line", path);
+    ck_assert_str_eq(err.msg, want);
+    at = ilpm_reader_offset(r, &lines);
+    ck_assert_int_eq(at, 16);
+    ck_assert_int_eq(lines, 4);
+    ilpm_reader_free(r);
+
+    /* Another name in messages; the last line has no line end. */
+    r = ilpm_reader_open_at(path, "input.txt", 21, 5, &err);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_str_eq(ilpm_reader_name(r), "input.txt");
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "six");
+    ilpm_reader_error(r, &err, 2, "bad %s", "six");
+    ck_assert_str_eq(err.msg, "input.txt:6:2: bad six");
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 0);
+    ck_assert_int_eq(ilpm_reader_offset(r, &lines), 24);
+    ck_assert_int_eq(lines, 6);
+    ilpm_reader_free(r);
+
+    /* Past the end is the end; a bad position or file is an error. */
+    r = ilpm_reader_open_at(path, NULL, 100, 9, &err);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 0);
+    ilpm_reader_free(r);
+    ck_assert_ptr_null(ilpm_reader_open_at(path, NULL, -1, 0, &err));
+    remove(path);
+    ck_assert_ptr_null(ilpm_reader_open_at(path, "gone.txt", 9, 2, &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "gone.txt: cannot open"));
+}
+END_TEST
+
 START_TEST(test_params)
 {
     ilpm_params *p = ilpm_params_new();
@@ -159,6 +269,8 @@ int main(void)
     tcase_add_test(tc, test_reader_lines);
     tcase_add_test(tc, test_reader_bad_bytes);
     tcase_add_test(tc, test_reader_missing_file);
+    tcase_add_test(tc, test_reader_offset);
+    tcase_add_test(tc, test_reader_open_at);
     tcase_add_test(tc, test_params);
     tcase_add_test(tc, test_rng);
     suite_add_tcase(s, tc);

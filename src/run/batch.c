@@ -1,9 +1,11 @@
-/* Batches: the parent parses every instance, forks worker processes (which
- * inherit the parsed instances), hands them runs over pipes and writes the
- * result rows in input order, flushed as they complete.  A worker that
- * crashes, runs out of memory or overruns its time limit is recorded and
- * replaced; an interrupted batch keeps every finished row, and --resume
- * skips the rows already in the results file. */
+/* Batches: the parent parses every instance once, to find where it starts
+ * and whether it is sound, and keeps only that position (a file may hold
+ * millions of instances); it forks worker processes, hands them runs over
+ * pipes, and writes the result rows in input order, flushed as they
+ * complete.  A worker parses its instance again from the position.  A
+ * worker that crashes, runs out of memory or overruns its time limit is
+ * recorded and replaced; an interrupted batch keeps every finished row,
+ * and --resume skips the rows already in the results file. */
 #include "batch.h"
 
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,11 +41,23 @@ void ilpm_batch_opts_init(ilpm_batch_opts *o)
     o->incremental = 1;
 }
 
+/* An input file.  Standard input or a pipe cannot be read a second time,
+ * so the parent first copies it to a temporary file that everyone reads. */
+struct source {
+    const char *file; /* as given: the results' file column */
+    char *copy;       /* the temporary copy, or NULL        */
+};
+
+/* An instance with runs to do: where its text starts, not the parsed
+ * instance, so that the parent's memory does not grow with the
+ * instances' size.  The worker that runs it parses it again. */
 struct task {
-    const char *file;
-    long index;
-    void *inst;
-    char *parse_error;
+    int64_t offset; /* where the instance's parse began in its file  */
+    long lines;     /* lines before offset, for file:line messages   */
+    long index;     /* 1-based, within its file                      */
+    size_t text;    /* into batch.text: the describe() label, or,    */
+    int bad;        /* when bad, why the instance did not parse      */
+    int src;        /* its file, into batch.src                      */
 };
 
 struct job {
@@ -321,6 +336,70 @@ static int key_matches(const rowkey *k, const char *file, long index,
            strcmp(k->form, form) == 0 && strcmp(k->backend, backend) == 0;
 }
 
+/* The rows a resumed batch finds done, hashed on their key: a big results
+ * file against a big input stays linear (a scan per run was quadratic). */
+struct doneset {
+    const struct keyset *ks;
+    size_t *slot; /* 1 + index into ks->k; 0 for an empty slot */
+    size_t mask;
+};
+
+static uint64_t key_hash(const char *file, long index, const char *form,
+                         const char *backend)
+{
+    /* FNV-1a; a 0 byte ends each string (none holds one). */
+    uint64_t h = 14695981039346656037ull;
+    const char *part[3] = {file, form, backend};
+    for (int i = 0; i < 3; i++) {
+        const unsigned char *c = (const unsigned char *)part[i];
+        do
+            h = (h ^ *c) * 1099511628211ull;
+        while (*c++);
+    }
+    uint64_t x = (uint64_t)index;
+    for (int i = 0; i < 8; i++, x >>= 8)
+        h = (h ^ (x & 0xff)) * 1099511628211ull;
+    return h;
+}
+
+static int doneset_build(struct doneset *d, const struct keyset *ks)
+{
+    size_t size = 16;
+    while (size < 2 * ks->n + 1) {
+        if (size > SIZE_MAX / 4 / sizeof *d->slot)
+            return -1;
+        size *= 2;
+    }
+    d->ks = ks;
+    d->mask = size - 1;
+    d->slot = calloc(size, sizeof *d->slot);
+    if (!d->slot)
+        return -1;
+    for (size_t i = 0; i < ks->n; i++) {
+        const rowkey *k = &ks->k[i];
+        if (k->stopped)
+            continue; /* an interrupted run is not done */
+        size_t at =
+            (size_t)key_hash(k->file, k->index, k->form, k->backend) & d->mask;
+        while (d->slot[at])
+            at = (at + 1) & d->mask;
+        d->slot[at] = i + 1;
+    }
+    return 0;
+}
+
+static int doneset_has(const struct doneset *d, const char *file, long index,
+                       const char *form, const char *backend)
+{
+    if (!d->slot)
+        return 0;
+    size_t at = (size_t)key_hash(file, index, form, backend) & d->mask;
+    for (; d->slot[at]; at = (at + 1) & d->mask)
+        if (key_matches(&d->ks->k[d->slot[at] - 1], file, index, form, backend))
+            return 1;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Workers                                                              */
 
@@ -369,11 +448,19 @@ struct batch {
     const ilpm_puzzle *pz;
     const ilpm_params *p;
     const ilpm_batch_opts *o;
+    struct source *src;
+    int nsrc;
     struct task *tasks;
-    int ntasks;
+    int ntasks, cap_tasks;
     struct job *jobs;
-    long njobs;
+    long njobs, cap_jobs;
+    ilpm_buf text; /* the tasks' labels and parse errors, NUL-separated */
 };
+
+static const char *task_text(const struct batch *b, const struct task *t)
+{
+    return ilpm_buf_str(&b->text) + t->text;
+}
 
 static void format_row(const struct batch *b, const ilpm_result *r,
                        ilpm_buf *out)
@@ -387,7 +474,7 @@ static void format_row(const struct batch *b, const ilpm_result *r,
 static void fill_key(const struct batch *b, long j, ilpm_result *r)
 {
     const struct task *t = &b->tasks[b->jobs[j].task];
-    snprintf(r->file, sizeof r->file, "%s", t->file);
+    snprintf(r->file, sizeof r->file, "%s", b->src[t->src].file);
     r->index = t->index;
     r->backend = b->jobs[j].backend;
     snprintf(r->puzzle, sizeof r->puzzle, "%s", b->pz->name);
@@ -396,10 +483,40 @@ static void fill_key(const struct batch *b, long j, ilpm_result *r)
         snprintf(r->formulation, sizeof r->formulation, "%s",
                  f ? f : b->pz->formulations[0]);
     }
-    if (t->inst)
-        b->pz->describe(t->inst, r->instance, sizeof r->instance);
+    /* The label describe() gave when the parent parsed the file in order:
+     * a parse started in mid-file may not know it (a Sudoku's number). */
+    if (!t->bad)
+        snprintf(r->instance, sizeof r->instance, "%s", task_text(b, t));
     else
         snprintf(r->instance, sizeof r->instance, "#%ld", t->index);
+}
+
+/* Opens a source at a position that ilpm_reader_offset gave. */
+static ilpm_reader *open_source(const struct source *s, int64_t offset,
+                                long lines, ilpm_err *err)
+{
+    if (!s->copy)
+        return ilpm_reader_open_at(s->file, NULL, offset, lines, err);
+    /* Messages name the input, not the copy. */
+    const char *name = strcmp(s->file, "-") == 0 ? ILPM_STDIN_NAME : s->file;
+    return ilpm_reader_open_at(s->copy, name, offset, lines, err);
+}
+
+/* A task's instance, parsed again from where the parent found it. */
+static int load(const struct batch *b, const struct task *t, void **inst,
+                ilpm_err *err)
+{
+    ilpm_reader *rd = open_source(&b->src[t->src], t->offset, t->lines, err);
+    if (!rd)
+        return -1;
+    int r = b->pz->parse(rd, b->p, inst, err);
+    if (r == 0)
+        ilpm_err_set(err,
+                     "%s: instance %ld is gone (the file changed during the "
+                     "batch?)",
+                     ilpm_reader_name(rd), t->index);
+    ilpm_reader_free(rd);
+    return r > 0 ? 0 : -1;
 }
 
 static void worker_main(const struct batch *b, int id, int in, int out)
@@ -440,12 +557,25 @@ static void worker_main(const struct batch *b, int id, int in, int out)
         ilpm_result_init(&r);
         fill_key(b, j, &r);
         ro.solver.backend = jb->backend;
-        ilpm_run_instance_cached(b->pz, t->inst, b->p, &ro, cache[jb->backend],
-                                 &r);
+        void *inst = NULL;
+        ilpm_err e = {0};
+        if (load(b, t, &inst, &e) == 0) {
+            ilpm_run_instance_cached(b->pz, inst, b->p, &ro, cache[jb->backend],
+                                     &r);
+            b->pz->free_instance(inst);
+        } else {
+            r.status = ILPM_ERROR;
+            snprintf(r.error, sizeof r.error, "%s", e.msg);
+        }
         r.worker = id;
         ilpm_buf_clear(&row);
         format_row(b, &r, &row);
-        struct msg m = {j, (int32_t)r.status, r.solve_ms, (uint32_t)row.len};
+        struct msg m;
+        memset(&m, 0, sizeof m); /* no uninitialised padding down the pipe */
+        m.job = j;
+        m.status = (int32_t)r.status;
+        m.solve_ms = r.solve_ms;
+        m.len = (uint32_t)row.len;
         if (r.status == ILPM_STOPPED)
             m.len = 0; /* an interrupted run is not a result */
         ilpm_result_free(&r);
@@ -519,33 +649,11 @@ static int cmp_double(const void *a, const void *b)
 
 struct outq {
     FILE *f;
+    const struct batch *b;
     char **rows; /* by job; NULL until done */
     long next;   /* first job not yet written in order */
     long njobs;
 };
-
-static void out_flush_ordered(struct outq *q)
-{
-    while (q->next < q->njobs && q->rows[q->next]) {
-        fputs(q->rows[q->next], q->f);
-        free(q->rows[q->next]);
-        q->rows[q->next] = NULL;
-        q->next++;
-    }
-    fflush(q->f);
-}
-
-static void out_flush_all(struct outq *q)
-{
-    out_flush_ordered(q);
-    for (long j = q->next; j < q->njobs; j++)
-        if (q->rows[j]) {
-            fputs(q->rows[j], q->f);
-            free(q->rows[j]);
-            q->rows[j] = NULL;
-        }
-    fflush(q->f);
-}
 
 struct times {
     double *v[2];
@@ -582,41 +690,213 @@ static char *parent_row(const struct batch *b, long j, ilpm_status st,
     return ilpm_buf_take(&row);
 }
 
-static int parse_all(struct batch *b, const char *const *files, int nfiles,
-                     ilpm_err *err)
+/* An instance that did not parse is a result already. */
+static int job_bad(const struct batch *b, long j)
 {
-    int cap = 0;
+    return b->tasks[b->jobs[j].task].bad;
+}
+
+/* Writes job j's row, if it has one: a worker's, or for an instance that
+ * did not parse, one made now (not before: millions of bad instances would
+ * wait in memory). */
+static int out_row(struct outq *q, long j)
+{
+    char *row = q->rows[j];
+    q->rows[j] = NULL;
+    if (!row && !job_bad(q->b, j))
+        return 0;
+    if (!row) {
+        const struct task *t = &q->b->tasks[q->b->jobs[j].task];
+        row = parent_row(q->b, j, ILPM_ERROR, task_text(q->b, t), 0, 0);
+    }
+    if (row)
+        fputs(row, q->f);
+    free(row);
+    return 1;
+}
+
+static void out_flush_ordered(struct outq *q)
+{
+    while (q->next < q->njobs && out_row(q, q->next))
+        q->next++;
+    fflush(q->f);
+}
+
+static void out_flush_all(struct outq *q)
+{
+    out_flush_ordered(q);
+    for (long j = q->next; j < q->njobs; j++)
+        out_row(q, j);
+    fflush(q->f);
+}
+
+/* Copies a file that cannot be read twice (standard input, a pipe) to a
+ * temporary file, since workers read their instances again by offset.
+ * 0 when copied or when the file needs no copy (or will not open: the
+ * reader then says why, as for any file), -1 with err. */
+static int spool(struct source *s, ilpm_err *err)
+{
+    FILE *in = stdin;
+    if (strcmp(s->file, "-") != 0) {
+        struct stat st;
+        if (stat(s->file, &st) != 0 ||
+            !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) ||
+              S_ISSOCK(st.st_mode)))
+            return 0;
+        if (!(in = fopen(s->file, "rb")))
+            return 0;
+    }
+    const char *dir = getenv("TMPDIR");
+    ilpm_buf path;
+    ilpm_buf_init(&path);
+    ilpm_buf_printf(&path, "%s/ilpm-batch-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = path.oom ? -1 : mkstemp(path.s);
+    FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!out) {
+        ilpm_err_set(err, "%s: cannot make a temporary copy in %s: %s", s->file,
+                     dir && *dir ? dir : "/tmp", strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            remove(path.s);
+        }
+        ilpm_buf_free(&path);
+        if (in != stdin)
+            fclose(in);
+        return -1;
+    }
+    char buf[1 << 16];
+    size_t n;
+    int rerr = 0, werr = 0;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n) {
+            werr = errno;
+            break;
+        }
+    if (ferror(in))
+        rerr = errno ? errno : EIO;
+    if (in != stdin)
+        fclose(in);
+    if (fclose(out) != 0 && !werr)
+        werr = errno ? errno : EIO;
+    if (rerr || werr) {
+        if (rerr)
+            ilpm_err_set(err, "%s: read error: %s", s->file, strerror(rerr));
+        else
+            ilpm_err_set(err, "%s: cannot write: %s", path.s, strerror(werr));
+        remove(path.s);
+        ilpm_buf_free(&path);
+        return -1;
+    }
+    s->copy = ilpm_buf_take(&path);
+    return 0;
+}
+
+/* Keeps an instance as a task with a job per back end, leaving out the
+ * runs --resume finds done (a task with none is not kept). */
+static int add_task(struct batch *b, const struct doneset *done,
+                    const char *form, int src, long index, int64_t offset,
+                    long lines, int bad, const char *text,
+                    ilpm_batch_summary *sum, ilpm_err *err)
+{
+    const ilpm_batch_opts *o = b->o;
+    int nb = o->both ? 2 : 1, added = 0;
+    for (int k = 0; k < nb; k++) {
+        ilpm_backend be = o->both ? (ilpm_backend)k : o->run.solver.backend;
+        if (doneset_has(done, b->src[src].file, index, form,
+                        ilpm_backend_name(be))) {
+            sum->skipped++;
+            continue;
+        }
+        /* Jobs go to the workers as int32. */
+        if (b->njobs >= INT32_MAX - 1 || b->ntasks >= INT32_MAX - 1)
+            return ilpm_err_set(err,
+                                "more than %d runs in one batch "
+                                "(--shard divides them)",
+                                INT32_MAX - 2);
+        if (b->njobs == b->cap_jobs) {
+            long c = b->cap_jobs ? 2 * b->cap_jobs : 256;
+            struct job *nj = realloc(b->jobs, (size_t)c * sizeof *nj);
+            if (!nj)
+                return ilpm_err_set(err, "out of memory");
+            b->jobs = nj;
+            b->cap_jobs = c;
+        }
+        b->jobs[b->njobs].task = b->ntasks;
+        b->jobs[b->njobs].backend = be;
+        b->njobs++;
+        added++;
+    }
+    if (!added)
+        return 0;
+    if (b->ntasks == b->cap_tasks) {
+        int c = b->cap_tasks ? (b->cap_tasks > INT32_MAX / 2 ? INT32_MAX
+                                                             : 2 * b->cap_tasks)
+                             : 256;
+        struct task *nt = realloc(b->tasks, (size_t)c * sizeof *nt);
+        if (!nt)
+            return ilpm_err_set(err, "out of memory");
+        b->tasks = nt;
+        b->cap_tasks = c;
+    }
+    struct task *t = &b->tasks[b->ntasks++];
+    t->offset = offset;
+    t->lines = lines;
+    t->index = index;
+    t->text = b->text.len;
+    t->bad = bad;
+    t->src = src;
+    ilpm_buf_put(&b->text, text, strlen(text) + 1);
+    return b->text.oom ? ilpm_err_set(err, "out of memory") : 0;
+}
+
+/* Reads every file once.  Each instance is parsed to find where the next
+ * one starts and whether it is sound, and freed at once: what is kept is
+ * its position and label, or why it did not parse. */
+static int index_all(struct batch *b, const char *const *files, int nfiles,
+                     const struct doneset *done, const char *form,
+                     ilpm_batch_summary *sum, ilpm_err *err)
+{
+    const ilpm_batch_opts *o = b->o;
+    long seen = 0; /* instances of the files so far, for --shard */
+    b->src = calloc((size_t)nfiles + 1, sizeof *b->src);
+    if (!b->src)
+        return ilpm_err_set(err, "out of memory");
     for (int i = 0; i < nfiles; i++) {
-        ilpm_reader *rd = ilpm_reader_open(files[i], err);
-        long index = 0;
-        for (;;) {
+        struct source *s = &b->src[i];
+        s->file = files[i];
+        b->nsrc = i + 1;
+        if (spool(s, err) != 0)
+            return -1;
+        ilpm_err oerr = {0};
+        ilpm_reader *rd = open_source(s, 0, 0, &oerr);
+        if (!rd) {
+            /* One error row stands for the file. */
+            if (seen++ % o->shard_n == o->shard_i &&
+                add_task(b, done, form, i, 1, 0, 0, 1, oerr.msg, sum, err) != 0)
+                return -1;
+            continue;
+        }
+        for (long index = 1;; index++) {
+            long lines;
+            int64_t offset = ilpm_reader_offset(rd, &lines);
             void *inst = NULL;
-            ilpm_err perr = {{0}};
-            int r;
-            if (rd) {
-                r = b->pz->parse(rd, b->p, &inst, &perr);
-                if (r == 0)
-                    break;
-            } else {
-                r = -1;
-                perr = *err;
-            }
-            if (b->ntasks == cap) {
-                cap = cap ? 2 * cap : 256;
-                struct task *nt = realloc(b->tasks, (size_t)cap * sizeof *nt);
-                if (!nt) {
-                    ilpm_reader_free(rd);
-                    return ilpm_err_set(err, "out of memory");
-                }
-                b->tasks = nt;
-            }
-            struct task *t = &b->tasks[b->ntasks++];
-            t->file = files[i];
-            t->index = ++index;
-            t->inst = r > 0 ? inst : NULL;
-            t->parse_error = r < 0 ? strdup(perr.msg) : NULL;
-            if (!rd)
+            ilpm_err perr = {0};
+            int r = b->pz->parse(rd, b->p, &inst, &perr);
+            if (r == 0)
                 break;
+            char label[sizeof((ilpm_result *)0)->instance] = "";
+            int mine = seen++ % o->shard_n == o->shard_i;
+            if (r > 0) {
+                if (mine)
+                    b->pz->describe(inst, label, sizeof label);
+                b->pz->free_instance(inst);
+            }
+            int bad = r < 0;
+            if (mine && add_task(b, done, form, i, index, offset, lines, bad,
+                                 bad ? perr.msg : label, sum, err) != 0) {
+                ilpm_reader_free(rd);
+                return -1;
+            }
         }
         ilpm_reader_free(rd);
     }
@@ -629,8 +909,14 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
 {
     memset(sum, 0, sizeof *sum);
     double t0 = ilpm_now();
-    struct batch b = {pz, p, o, NULL, 0, NULL, 0};
+    struct batch b;
+    memset(&b, 0, sizeof b);
+    b.pz = pz;
+    b.p = p;
+    b.o = o;
+    ilpm_buf_init(&b.text);
     struct keyset done = {0};
+    struct doneset dset = {0};
     struct outq q = {0};
     struct worker *w = NULL;
     struct times tm = {{NULL, NULL}, {0, 0}};
@@ -638,13 +924,9 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     if (o->jobs < 1 || o->shard_n < 1 || o->shard_i < 0 ||
         o->shard_i >= o->shard_n)
         return ilpm_err_set(err, "bad jobs or shard numbers");
-    if (parse_all(&b, files, nfiles, err) != 0)
-        goto out;
     if (o->resume && read_results(out_path, &done, 0, 0, err) != 0)
         goto out;
-    int nb = o->both ? 2 : 1;
-    b.jobs = malloc(((size_t)b.ntasks * 2 + 1) * sizeof *b.jobs);
-    if (!b.jobs) {
+    if (o->resume && doneset_build(&dset, &done) != 0) {
         ilpm_err_set(err, "out of memory");
         goto out;
     }
@@ -653,25 +935,12 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
         const char *f = ilpm_params_get(p, "formulation");
         form = f ? f : pz->formulations[0];
     }
-    for (int t = 0; t < b.ntasks; t++) {
-        if (t % o->shard_n != o->shard_i)
-            continue;
-        for (int k = 0; k < nb; k++) {
-            ilpm_backend be = o->both ? (ilpm_backend)k : o->run.solver.backend;
-            int skip = 0;
-            for (size_t i = 0; i < done.n && !skip; i++)
-                skip =
-                    key_matches(&done.k[i], b.tasks[t].file, b.tasks[t].index,
-                                form, ilpm_backend_name(be));
-            if (skip) {
-                sum->skipped++;
-                continue;
-            }
-            b.jobs[b.njobs].task = t;
-            b.jobs[b.njobs].backend = be;
-            b.njobs++;
-        }
-    }
+    if (index_all(&b, files, nfiles, &dset, form, sum, err) != 0)
+        goto out;
+    /* Done with the old rows: the workers need not inherit them. */
+    free(dset.slot);
+    dset.slot = NULL;
+    keyset_free(&done);
     sum->total = b.njobs;
     /* The results file: appended to on resume, else started anew. */
     int fresh = 1;
@@ -695,22 +964,23 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
         ilpm_buf_free(&h);
         fflush(q.f);
     }
-    q.njobs = b.njobs;
     q.rows = calloc((size_t)b.njobs + 1, sizeof *q.rows);
-    tm.v[0] = malloc(((size_t)b.njobs + 1) * sizeof(double));
-    tm.v[1] = malloc(((size_t)b.njobs + 1) * sizeof(double));
+    long per[2] = {0, 0};
+    for (long j = 0; j < b.njobs; j++)
+        per[b.jobs[j].backend]++;
+    tm.v[0] = malloc(((size_t)per[0] + 1) * sizeof(double));
+    tm.v[1] = malloc(((size_t)per[1] + 1) * sizeof(double));
     if (!q.rows || !tm.v[0] || !tm.v[1]) {
         ilpm_err_set(err, "out of memory");
         goto out;
     }
-    /* Instances that did not parse are results already. */
-    for (long j = 0; j < b.njobs; j++) {
-        const struct task *t = &b.tasks[b.jobs[j].task];
-        if (t->parse_error) {
-            q.rows[j] = parent_row(&b, j, ILPM_ERROR, t->parse_error, 0, 0);
+    q.b = &b;
+    q.njobs = b.njobs;
+    /* Instances that did not parse are results already (their rows are
+     * made as they are written). */
+    for (long j = 0; j < b.njobs; j++)
+        if (job_bad(&b, j))
             record(sum, &tm, b.jobs[j].backend, ILPM_ERROR, 0);
-        }
-    }
     out_flush_ordered(&q);
     nw = o->jobs;
     if (nw > b.njobs)
@@ -747,7 +1017,7 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
         }
         /* Hand out work. */
         for (int i = 0; i < nw && !stopping; i++) {
-            while (next < b.njobs && q.rows[next])
+            while (next < b.njobs && job_bad(&b, next))
                 next++; /* parse errors are done */
             if (w[i].pid > 0 && w[i].job < 0 && next < b.njobs) {
                 int32_t j = (int32_t)next++;
@@ -890,13 +1160,16 @@ out:
         free(q.rows[j]);
     free(q.rows);
     free(w);
-    for (int t = 0; t < b.ntasks; t++) {
-        if (b.tasks[t].inst)
-            pz->free_instance(b.tasks[t].inst);
-        free(b.tasks[t].parse_error);
-    }
     free(b.tasks);
     free(b.jobs);
+    ilpm_buf_free(&b.text);
+    for (int i = 0; i < b.nsrc; i++)
+        if (b.src[i].copy) {
+            remove(b.src[i].copy);
+            free(b.src[i].copy);
+        }
+    free(b.src);
+    free(dset.slot);
     keyset_free(&done);
     return rc;
 }

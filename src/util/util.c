@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 /* ------------------------------------------------------------------ */
 /* ilpm_buf                                                             */
@@ -152,24 +153,38 @@ struct ilpm_reader {
     long lineno;
     int unread;
     int eof;
+    int64_t pos;   /* bytes consumed so far (from where the reader began) */
+    int64_t start; /* offset of the last line returned                     */
 };
 
 ilpm_reader *ilpm_reader_open(const char *path, ilpm_err *err)
 {
+    return ilpm_reader_open_at(path, NULL, 0, 0, err);
+}
+
+ilpm_reader *ilpm_reader_open_at(const char *path, const char *name,
+                                 int64_t offset, long lines, ilpm_err *err)
+{
+    const char *shown = name ? name : path;
+    if (offset < 0 || lines < 0) {
+        ilpm_err_set(err, "%s: bad position %lld, line %ld", shown,
+                     (long long)offset, lines);
+        return NULL;
+    }
     ilpm_reader *r = calloc(1, sizeof *r);
     if (!r) {
-        ilpm_err_set(err, "%s: out of memory", path);
+        ilpm_err_set(err, "%s: out of memory", shown);
         return NULL;
     }
     if (strcmp(path, "-") == 0) {
         r->f = stdin;
-        r->name = strdup("<stdin>");
+        r->name = strdup(name ? name : ILPM_STDIN_NAME);
     } else {
         r->f = fopen(path, "rb");
         r->own_f = 1;
-        r->name = strdup(path);
+        r->name = strdup(shown);
         if (!r->f) {
-            ilpm_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+            ilpm_err_set(err, "%s: cannot open: %s", shown, strerror(errno));
             free(r->name);
             free(r);
             return NULL;
@@ -177,9 +192,17 @@ ilpm_reader *ilpm_reader_open(const char *path, ilpm_err *err)
     }
     if (!r->name) {
         ilpm_reader_free(r);
-        ilpm_err_set(err, "%s: out of memory", path);
+        ilpm_err_set(err, "%s: out of memory", shown);
         return NULL;
     }
+    if (offset > 0 && fseeko(r->f, (off_t)offset, SEEK_SET) != 0) {
+        ilpm_err_set(err, "%s: cannot seek to byte %lld: %s", r->name,
+                     (long long)offset, strerror(errno));
+        ilpm_reader_free(r);
+        return NULL;
+    }
+    r->pos = r->start = offset;
+    r->lineno = lines;
     return r;
 }
 
@@ -211,11 +234,14 @@ void ilpm_reader_free(ilpm_reader *r)
 
 static int next_byte(ilpm_reader *r)
 {
+    int c;
     if (r->f)
-        return getc(r->f);
-    if (r->dpos >= r->dlen)
-        return EOF;
-    return (unsigned char)r->data[r->dpos++];
+        c = getc(r->f);
+    else
+        c = r->dpos < r->dlen ? (unsigned char)r->data[r->dpos++] : EOF;
+    if (c != EOF)
+        r->pos++;
+    return c;
 }
 
 static int push(ilpm_reader *r, char c)
@@ -244,6 +270,7 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
     if (r->eof)
         return 0;
     r->len = 0;
+    int64_t at = r->pos;
     int c, any = 0;
     long nul_col = 0;
     int too_long = 0;
@@ -270,6 +297,7 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
             return 0;
     }
     r->lineno++;
+    r->start = at;
     if (r->len && r->line[r->len - 1] == '\r')
         r->len--;
     if (push(r, '\0') != 0)
@@ -289,6 +317,13 @@ void ilpm_reader_unread(ilpm_reader *r)
 {
     if (r->lineno > 0)
         r->unread = 1;
+}
+
+int64_t ilpm_reader_offset(const ilpm_reader *r, long *lines)
+{
+    if (lines)
+        *lines = r->unread ? r->lineno - 1 : r->lineno;
+    return r->unread ? r->start : r->pos;
 }
 
 long ilpm_reader_lineno(const ilpm_reader *r)

@@ -44,8 +44,19 @@ char *ilpm_buf_take(ilpm_buf *b);
 
 typedef struct ilpm_reader ilpm_reader;
 
+/* How messages name standard input. */
+#define ILPM_STDIN_NAME "<stdin>"
+
 /* "-" reads standard input. */
 ilpm_reader *ilpm_reader_open(const char *path, ilpm_err *err);
+/* Opens path at byte offset as if the first `lines` lines had been read
+ * already: the next line is numbered lines + 1 in messages, so a reader
+ * started where another stood (see ilpm_reader_offset) reports the same
+ * file:line:col.  name, if not NULL, stands for path in messages (a
+ * temporary copy can speak for the input it copies).  The file must be
+ * seekable unless offset is 0. */
+ilpm_reader *ilpm_reader_open_at(const char *path, const char *name,
+                                 int64_t offset, long lines, ilpm_err *err);
 /* Reads from data[0..len) (not copied; must outlive the reader). */
 ilpm_reader *ilpm_reader_mem(const char *name, const char *data, size_t len);
 void ilpm_reader_free(ilpm_reader *r);
@@ -56,6 +67,11 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
                      ilpm_err *err);
 /* Gives the last line back: the next ilpm_reader_line returns it again. */
 void ilpm_reader_unread(ilpm_reader *r);
+/* Where the next ilpm_reader_line starts (after ilpm_reader_unread, the
+ * line given back): its byte offset from where the reader started, and
+ * in *lines (if not NULL) the number of lines before it.  Together they
+ * are what ilpm_reader_open_at needs to read on from there later. */
+int64_t ilpm_reader_offset(const ilpm_reader *r, long *lines);
 long ilpm_reader_lineno(const ilpm_reader *r);
 const char *ilpm_reader_name(const ilpm_reader *r);
 /* Formats "name:line:col: message" into err (col 0: no column); -1. */
