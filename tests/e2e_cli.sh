@@ -69,6 +69,13 @@ done
 run "--index keeps the file position" 0 "$ILPM" solve sudoku \
     data/sudoku/norvig_top95.txt --index 59 --format csv &&
     has "index 59 in the row" "$out" "^sudoku,#59,data/sudoku/norvig_top95.txt,59,"
+for o in amo card cuts branch backtrack; do
+    run "bad --$o" 2 "$ILPM" solve queens --n 5 --$o bogus &&
+        has "bad --$o message" "$err" "--$o: expected .*, got 'bogus'"
+done
+run "GLPK rules by name" 0 "$ILPM" solve queens --n 8 --backend ilp \
+    --branch pcost --backtrack=bestp &&
+    has "GLPK rules solve" "$out" "solved, verified"
 run "file of completions" 10 "$ILPM" solve queens data/queens/completion.txt &&
     has "completion unsat instance" "$out" "line 9 .*unsat"
 run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_range.txt &&

@@ -225,6 +225,48 @@ static int parse_u64(const char *s, uint64_t *out)
         return -1;                                                             \
     } while (0)
 
+/* The solver options whose value names one of ilpm.h's enums. */
+static const struct {
+    const char *name;
+    int (*parse)(const char *);
+    const char *choices;
+} enum_opts[] = {
+    {"amo", ilpm_amo_parse, "auto, pairwise, seq or product"},
+    {"card", ilpm_card_parse, "seq or totalizer"},
+    {"cuts", ilpm_cuts_parse, "none, default or all"},
+    {"branch", ilpm_branch_parse, "auto, first, last, most, drtom or pcost"},
+    {"backtrack", ilpm_backtrack_parse, "auto, dfs, bfs, bestp or bestb"},
+};
+
+static int enum_opt_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof enum_opts / sizeof *enum_opts; i++)
+        if (strcmp(name, enum_opts[i].name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static void enum_opt_set(ilpm_options *so, int which, int e)
+{
+    switch (which) {
+    case 0:
+        so->amo = (ilpm_amo_enc)e;
+        break;
+    case 1:
+        so->card = (ilpm_card_enc)e;
+        break;
+    case 2:
+        so->cuts = (ilpm_cuts)e;
+        break;
+    case 3:
+        so->branch = (ilpm_branch)e;
+        break;
+    default:
+        so->backtrack = (ilpm_backtrack)e;
+        break;
+    }
+}
+
 /* Parses argv[2..] (after VERB) into c.  Returns 0, or -1 after printing a
  * usage error. */
 static int parse_args(cli *c, int argc, char **argv)
@@ -280,6 +322,7 @@ static int parse_args(cli *c, int argc, char **argv)
     } while (0)
         ilpm_options *so = &c->run.solver;
         const ilpm_opt_spec *gspec = NULL;
+        int eo;
         /* For gen, the generator's options come first (its --count is a
          * number of instances, not the solver's --count). */
         if (c->pz && strcmp(c->verb, "gen") == 0 &&
@@ -324,43 +367,13 @@ static int parse_args(cli *c, int argc, char **argv)
             else
                 USAGE_ERR("--format: expected text, json or csv, got '%s'",
                           val);
-        } else if (strcmp(name, "amo") == 0) {
+        } else if ((eo = enum_opt_find(name)) >= 0) {
             NEED_VALUE();
-            int e = ilpm_amo_parse(val);
+            int e = enum_opts[eo].parse(val);
             if (e < 0)
-                USAGE_ERR("--amo: expected auto, pairwise, seq or product, "
-                          "got '%s'",
-                          val);
-            so->amo = (ilpm_amo_enc)e;
-        } else if (strcmp(name, "card") == 0) {
-            NEED_VALUE();
-            int e = ilpm_card_parse(val);
-            if (e < 0)
-                USAGE_ERR("--card: expected seq or totalizer, got '%s'", val);
-            so->card = (ilpm_card_enc)e;
-        } else if (strcmp(name, "cuts") == 0) {
-            NEED_VALUE();
-            int e = ilpm_cuts_parse(val);
-            if (e < 0)
-                USAGE_ERR("--cuts: expected none, default or all, got '%s'",
-                          val);
-            so->cuts = (ilpm_cuts)e;
-        } else if (strcmp(name, "branch") == 0) {
-            NEED_VALUE();
-            int e = ilpm_branch_parse(val);
-            if (e < 0)
-                USAGE_ERR("--branch: expected auto, first, last, most, drtom "
-                          "or pcost, got '%s'",
-                          val);
-            so->branch = (ilpm_branch)e;
-        } else if (strcmp(name, "backtrack") == 0) {
-            NEED_VALUE();
-            int e = ilpm_backtrack_parse(val);
-            if (e < 0)
-                USAGE_ERR("--backtrack: expected auto, dfs, bfs, bestp or "
-                          "bestb, got '%s'",
-                          val);
-            so->backtrack = (ilpm_backtrack)e;
+                USAGE_ERR("--%s: expected %s, got '%s'", name,
+                          enum_opts[eo].choices, val);
+            enum_opt_set(so, eo, e);
         } else if (strcmp(name, "no-presolve") == 0) {
             so->presolve = 0;
         } else if (strcmp(name, "no-propagate") == 0) {
