@@ -24,14 +24,33 @@ enum {
 };
 
 static volatile int stop_requested;
+/* Seconds a verb that solves in this process gets to stop after the
+ * first signal; 0 for batch, whose parent never sits inside a solver. */
+static unsigned stop_grace;
+
+#define HARD_STOP_MSG                                                          \
+    "ilpm: the solver did not stop in time (GLPK polls for a stop only "     \
+    "between its search steps); exiting\n"
+
+/* The grace period ran out: end the process at once.  Every result
+ * printed so far was flushed when it was printed. */
+static void hard_stop(int sig)
+{
+    (void)sig;
+    ssize_t w = write(STDERR_FILENO, HARD_STOP_MSG, sizeof HARD_STOP_MSG - 1);
+    (void)w;
+    _exit(130);
+}
 
 static void on_signal(int sig)
 {
     (void)sig;
+    if (!stop_requested && stop_grace)
+        alarm(stop_grace); /* repeated signals do not postpone it */
     stop_requested = 1;
 }
 
-static void install_signals(void)
+static void install_signals(unsigned grace)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -39,6 +58,9 @@ static void install_signals(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = hard_stop;
+    sigaction(SIGALRM, &sa, NULL);
+    stop_grace = grace;
 }
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
@@ -1158,7 +1180,10 @@ int main(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    install_signals();
+    /* GLPK checks for a stop only between its steps (an LP solve, a cut
+     * round), which can take minutes on a large model: after a signal,
+     * solve, play and compare get 5 s to stop cleanly. */
+    install_signals(strcmp(c.verb, "batch") == 0 ? 0 : 5);
     if (strcmp(c.verb, "solve") == 0 || strcmp(c.verb, "play") == 0)
         rc = cmd_solve(&c);
     else if (strcmp(c.verb, "stats") == 0)
