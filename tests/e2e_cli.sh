@@ -76,6 +76,15 @@ done
 run "GLPK rules by name" 0 "$ILPM" solve queens --n 8 --backend ilp \
     --branch pcost --backtrack=bestp &&
     has "GLPK rules solve" "$out" "solved, verified"
+# compare's group table describes what was lowered: after propagation the
+# givens' consequences sit in "fixed", and the groups add up to the runs.
+run "compare groups after propagation" 0 "$ILPM" compare sudoku \
+    data/sudoku/norvig_top95.txt --index 1 &&
+    has "fixed group" "$out" "^ +fixed +\|" &&
+    if awk '$2 == "ilp" { rows = $(NF - 2) }
+            / \| / && $1 != "groups" { sum += $3 }
+            END { exit !(rows > 0 && rows == sum) }' <<<"$out"; then ok
+    else bad "compare: ILP rows differ from the sum of the groups: $out"; fi
 run "file of completions" 10 "$ILPM" solve queens data/queens/completion.txt &&
     has "completion unsat instance" "$out" "line 9 .*unsat"
 run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_range.txt &&

@@ -18,16 +18,27 @@ static void form_stats(const ilpm_puzzle *pz, const void *inst,
         snprintf(f->error, sizeof f->error, "out of memory");
         return;
     }
-    if (pz->build(inst, p, m, &err) != 0 ||
-        ilpm_model_stats(m, so, &f->stats, &err) != 0) {
+    /* The groups of what the back ends lowered: after propagation, as the
+     * sizes of the runs are, with the forced variables in "fixed". */
+    ilpm_model *pm = NULL;
+    int unchanged = 1;
+    int rc = pz->build(inst, p, m, &err);
+    if (rc == 0 && so->propagate) {
+        pm = ilpm_model_propagate(m, &unchanged, &err);
+        rc = pm || unchanged ? 0 : -1;
+    }
+    const ilpm_model *low = pm ? pm : m;
+    if (rc != 0 || ilpm_model_stats(low, so, &f->stats, &err) != 0) {
         snprintf(f->error, sizeof f->error, "%s", err.msg);
+        ilpm_model_free(pm);
         ilpm_model_free(m);
         return;
     }
     f->have_stats = 1;
     f->groups = calloc((size_t)f->stats.ngroups + 1, sizeof *f->groups);
     for (int g = 0; f->groups && g < f->stats.ngroups; g++)
-        f->groups[g] = strdup(ilpm_model_group_name(m, g));
+        f->groups[g] = strdup(ilpm_model_group_name(low, g));
+    ilpm_model_free(pm);
     ilpm_model_free(m);
 }
 
