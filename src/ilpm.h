@@ -276,6 +276,13 @@ typedef struct ilpm_stats {
 
 void ilpm_stats_free(ilpm_stats *s);
 
+/* The model the back ends lower for m under o: m itself, or with
+ * o->propagate its propagated copy, handed to the caller in *own (NULL
+ * when m is used) to free after the lowered form.  NULL with err on
+ * failure. */
+const ilpm_model *ilpm_model_lowered(const ilpm_model *m, const ilpm_options *o,
+                                     ilpm_model **own, ilpm_err *err);
+
 /* Sizes of both lowerings of m under o, without solving. */
 int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,
                      ilpm_stats *out, ilpm_err *err);

@@ -1069,14 +1069,12 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
     if (c->watch.status)
         st = E_WATCH; /* however the encoder reported it */
     switch (st) {
-    case E_WATCH:
-        ilpm_err_set(err, "%s while encoding a %s constraint%s as CNF",
-                     c->watch.status == ILPM_STOPPED ? "stopped"
-                                                     : "time limit reached",
-                     kind, where);
-        if (err)
-            err->status = c->watch.status;
-        return -1;
+    case E_WATCH: {
+        char what[160];
+        snprintf(what, sizeof what, "encoding a %s constraint%s as CNF", kind,
+                 where);
+        return ilpm_watch_poll(&c->watch, what, err); /* sticky: -1 */
+    }
     case E_NOVARS:
         return ilpm_err_set(err,
                             "a %s constraint%s needs more CNF variables "

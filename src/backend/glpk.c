@@ -515,6 +515,16 @@ static void fold_objective(ilpm_driver *d, const ilpm_model *m)
     }
 }
 
+/* Polls the build's watch; past it the half-built problem is deleted. */
+static int build_poll(ilpm_driver *d, ilpm_watch *w, ilpm_err *err)
+{
+    if (ilpm_watch_poll(w, "building the GLPK problem", err) == 0)
+        return 0;
+    glp_delete_prob(d->P);
+    d->P = NULL;
+    return -1;
+}
+
 static int build_body(void *ctx, ilpm_err *err)
 {
     struct build_ctx *b = ctx;
@@ -531,11 +541,8 @@ static int build_body(void *ctx, ilpm_err *err)
     if (d->nvars > 0)
         glp_add_cols(P, d->nvars);
     for (int v = 1; v <= d->nvars; v++) {
-        if (ilpm_watch_poll(&w, "building the GLPK problem", err) != 0) {
-            glp_delete_prob(P);
-            d->P = NULL;
+        if (build_poll(d, &w, err) != 0)
             return -1;
-        }
         if (d->names) {
             char name[NAME_LEN];
             col_name(b->m, v, name, sizeof name);
@@ -565,11 +572,8 @@ static int build_body(void *ctx, ilpm_err *err)
     }
     size_t nc = ilpm_model_ncons(b->m);
     for (size_t i = 0; i < nc; i++) {
-        if (ilpm_watch_poll(&w, "building the GLPK problem", err) != 0) {
-            glp_delete_prob(P);
-            d->P = NULL;
+        if (build_poll(d, &w, err) != 0)
             return -1;
-        }
         ilpm_con c;
         ilpm_model_con(b->m, i, &c);
         lower_con(d, &c);
@@ -769,7 +773,7 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
      * the objective, only widen the tree.  Most fractional and depth first
      * reach a first integer point soonest: queens n = 64 takes 0.7 s
      * instead of 2.7 s, L(2,100) 1.5 s instead of 11 s, top95 1.3 s
-     * instead of 1.6 s (tests/bench/README.md). */
+     * instead of 1.6 s (README, "Formulations and encodings"). */
     static const int br[] = {0, GLP_BR_FFV, GLP_BR_LFV, GLP_BR_MFV,
                              GLP_BR_DTH, GLP_BR_PCH};
     static const int bt[] = {0, GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BPH,

@@ -28,8 +28,7 @@ static int terminate_cb(void *state)
 }
 
 /* Hands the clauses added since the last call to CaDiCaL and drops them
- * from the CNF buffer (the counts stay). */
-/* Hands the pending clauses to CaDiCaL.  Millions of literals take a
+ * from the CNF buffer (the counts stay).  Millions of literals take a
  * while, so the watch is polled between clauses; the clauses not fed
  * then are dropped with the solver (-1, err says why). */
 static int feed(struct ilpm_driver *d, ilpm_err *err)
@@ -133,9 +132,9 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     ccadical_set_terminate(d->s, d, terminate_cb);
     /* Target phases in every mode, not only in stable mode: what the
      * SAT-competition configuration of CaDiCaL does for satisfiable
-     * instances.  Queens n = 400 (product AMOs) falls from over 30 s to
-     * 3.5 s and L(2,127) from 12.6 s to 0.2 s; --sat-option target=1
-     * restores CaDiCaL's default. */
+     * instances.  L(2,127) falls from 12.6 s to 0.2 s and queens n = 300
+     * from over 30 s to 4-7 s (README, "Formulations and encodings");
+     * --sat-option target=1 restores CaDiCaL's default. */
     ccadical_set_option(d->s, "target", 2);
     if (o->sat_options && set_options(d->s, o->sat_options, err) != 0) {
         sat_destroy(d);
@@ -148,12 +147,13 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     ilpm_watch *w = &d->cnf.watch;
     if (w->deadline > 0 &&
         ilpm_now() + (double)d->cnf.nvars * 0.4e-6 > w->deadline) {
-        w->status = ILPM_TIMEOUT;
-        ilpm_err_set(err,
-                     "time limit reached: CaDiCaL would need about %.1f s "
-                     "to set up %d variables",
-                     (double)d->cnf.nvars * 0.4e-6, d->cnf.nvars);
-        err->status = ILPM_TIMEOUT;
+        char what[96];
+        snprintf(what, sizeof what,
+                 "starting CaDiCaL (setting up %d variables would take "
+                 "about %.1f s)",
+                 d->cnf.nvars, (double)d->cnf.nvars * 0.4e-6);
+        w->status = ILPM_TIMEOUT; /* the poll reports it, status and all */
+        ilpm_watch_poll(w, what, err);
         sat_destroy(d);
         return NULL;
     }

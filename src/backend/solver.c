@@ -160,16 +160,10 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
     s->ops = s->o.backend == ILPM_BACKEND_ILP ? &ilpm_glpk_ops : &ilpm_sat_ops;
     ilpm_solver_set_time_limit(s, s->o.time_limit);
     s->short_block = detect_short_block(m);
-    const ilpm_model *low = m;
-    if (s->o.propagate) {
-        int unchanged;
-        s->own = ilpm_model_propagate(m, &unchanged, err);
-        if (!s->own && !unchanged) {
-            ilpm_solver_free(s);
-            return NULL;
-        }
-        if (s->own)
-            low = s->own;
+    const ilpm_model *low = ilpm_model_lowered(m, &s->o, &s->own, err);
+    if (!low) {
+        ilpm_solver_free(s);
+        return NULL;
     }
     s->d = s->ops->create(low, &s->o, &s->stats, err);
     if (!s->d) {

@@ -297,3 +297,16 @@ ilpm_model *ilpm_model_propagate(const ilpm_model *m, int *unchanged,
     *unchanged = 0;
     return out;
 }
+
+const ilpm_model *ilpm_model_lowered(const ilpm_model *m, const ilpm_options *o,
+                                     ilpm_model **own, ilpm_err *err)
+{
+    *own = NULL;
+    if (!o || !o->propagate)
+        return m;
+    int unchanged;
+    *own = ilpm_model_propagate(m, &unchanged, err);
+    if (*own)
+        return *own;
+    return unchanged ? m : NULL;
+}

@@ -21,14 +21,10 @@ static void form_stats(const ilpm_puzzle *pz, const void *inst,
     /* The groups of what the back ends lowered: after propagation, as the
      * sizes of the runs are, with the forced variables in "fixed". */
     ilpm_model *pm = NULL;
-    int unchanged = 1;
-    int rc = pz->build(inst, p, m, &err);
-    if (rc == 0 && so->propagate) {
-        pm = ilpm_model_propagate(m, &unchanged, &err);
-        rc = pm || unchanged ? 0 : -1;
-    }
-    const ilpm_model *low = pm ? pm : m;
-    if (rc != 0 || ilpm_model_stats(low, so, &f->stats, &err) != 0) {
+    const ilpm_model *low = NULL;
+    if (pz->build(inst, p, m, &err) != 0 ||
+        !(low = ilpm_model_lowered(m, so, &pm, &err)) ||
+        ilpm_model_stats(low, so, &f->stats, &err) != 0) {
         snprintf(f->error, sizeof f->error, "%s", err.msg);
         ilpm_model_free(pm);
         ilpm_model_free(m);

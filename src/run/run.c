@@ -47,12 +47,15 @@ ilpm_model *ilpm_run_model_new(const ilpm_options *o)
 }
 
 /* A build or lowering that failed: an error, or a timeout or stop when
- * the watch cut it short (then the message only says where). */
-static void build_failed(ilpm_result *res, const ilpm_err *err, double t0)
+ * a watch cut it short (the model's, even when a puzzle reported it in a
+ * message of its own). */
+static void build_failed(ilpm_result *res, const ilpm_model *m,
+                         const ilpm_err *err, double t0)
 {
     res->build_ms = ms_since(t0);
-    if (err->status == ILPM_TIMEOUT || err->status == ILPM_STOPPED)
-        res->status = (ilpm_status)err->status;
+    int st = err->status ? err->status : ilpm_model_interrupted(m);
+    if (st == ILPM_TIMEOUT || st == ILPM_STOPPED)
+        res->status = (ilpm_status)st;
     else
         snprintf(res->error, sizeof res->error, "%s", err->msg);
 }
@@ -183,9 +186,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
         return -1;
     }
     if (pz->build(inst, p, m, &err) != 0) {
-        if (!err.status && ilpm_model_interrupted(m))
-            err.status = ilpm_model_interrupted(m); /* a puzzle's message */
-        build_failed(res, &err, t0);
+        build_failed(res, m, &err, t0);
         ilpm_model_free(m);
         return 0; /* a model the input cannot make is an input error */
     }
@@ -204,7 +205,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     ilpm_solver *s = ilpm_solver_new(m, &so, &err);
     res->build_ms = ms_since(t0);
     if (!s) {
-        build_failed(res, &err, t0);
+        build_failed(res, m, &err, t0);
         ilpm_model_free(m);
         return 0;
     }
@@ -273,9 +274,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
         }
         if (pz->build_shape(inst, p, c->m, &err) != 0 ||
             !(c->s = ilpm_solver_new(c->m, &o->solver, &err))) {
-            if (!err.status && ilpm_model_interrupted(c->m))
-                err.status = ilpm_model_interrupted(c->m);
-            build_failed(res, &err, t0);
+            build_failed(res, c->m, &err, t0);
             cache_drop(c);
             return 0;
         }
