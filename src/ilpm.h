@@ -41,10 +41,10 @@ double ilpm_now(void);
 /* A deadline and a stop flag that long work polls: building a model,
  * lowering it to GLPK or CNF, feeding the solver. */
 typedef struct ilpm_watch {
-    double deadline;     /* ilpm_now() seconds; 0 for none            */
-    volatile int *stop;  /* non-zero stops the work; NULL for none    */
-    unsigned tick;       /* the clock is read every 256th poll        */
-    int status;          /* sticky once the work has been cut short   */
+    double deadline;    /* ilpm_now() seconds; 0 for none            */
+    volatile int *stop; /* non-zero stops the work; NULL for none    */
+    unsigned tick;      /* the clock is read every 256th poll        */
+    int status;         /* sticky once the work has been cut short   */
 } ilpm_watch;
 
 /* A watch over the next `seconds` (<= 0: no deadline) and stop. */
@@ -116,8 +116,7 @@ void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes);
 /* Cuts building short: once `seconds` (<= 0: never) have passed or *stop
  * is set, every ilpm_add_* fails with err->status ILPM_TIMEOUT or
  * ILPM_STOPPED, and ilpm_model_interrupted says which. */
-void ilpm_model_set_deadline(ilpm_model *m, double seconds,
-                             volatile int *stop);
+void ilpm_model_set_deadline(ilpm_model *m, double seconds, volatile int *stop);
 int ilpm_model_interrupted(const ilpm_model *m);
 
 /* Subsequent constraints belong to the named group (created on first
@@ -138,16 +137,19 @@ int ilpm_add_ccard(ilpm_model *m, int cond, const int *lits, int n,
                    ilpm_cmp cmp, int64_t k, ilpm_err *err);
 int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits, int n,
                     ilpm_cmp cmp, int64_t rhs, ilpm_err *err);
-/* Unit propagation over the model's fixed literals: the unit clauses and
- * what clauses, at-most-one, exactly-one and implications then force.
- * Returns a new model over the same variables (same families, groups and
- * objective) in which every forced variable is one unit clause (group
- * "fixed") and every other constraint is rewritten without the forced
- * literals, or dropped once satisfied.  It has the same solutions.
- * Returns NULL with *unchanged = 1 when nothing is forced (or propagation
- * meets a conflict: the solver proves that itself), NULL with err on
- * failure. */
-ilpm_model *ilpm_model_propagate(const ilpm_model *m, int *unchanged,
+/* Propagation over the model's fixed literals.  Level 1: the unit
+ * clauses and what clauses, at-most-one, exactly-one, implications and
+ * cardinality constraints then force.  Level 2 adds failed-literal
+ * probing within a work budget (a literal whose propagation fails is
+ * ruled out; one that both values of a variable force is fixed).  Only
+ * models with a unit clause are looked at.  Returns a new model over the same
+ * variables (same families, groups and objective) in which every forced
+ * variable is one unit clause (group "fixed") and every other constraint is
+ * rewritten without the forced literals, or dropped once satisfied.  It has the
+ * same solutions. Returns NULL with *unchanged = 1 when nothing is forced (or
+ * propagation meets a conflict: the solver proves that itself), NULL with err
+ * on failure. */
+ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
                                  ilpm_err *err);
 /* Sets (replaces) the objective: sense over sum coefs[i] * lits[i]. */
 int ilpm_model_objective(ilpm_model *m, ilpm_sense sense, const int64_t *coefs,
@@ -216,6 +218,16 @@ typedef enum ilpm_backtrack {
     ILPM_BACKTRACK_BESTB  /* best local bound           */
 } ilpm_backtrack;
 
+/* What is propagated before lowering (ilpm_model_propagate's level);
+ * auto probes for GLPK, which has no probing of its own, and stops at
+ * units for CaDiCaL, which probes as it searches. */
+typedef enum ilpm_propagate {
+    ILPM_PROP_AUTO,
+    ILPM_PROP_NONE,
+    ILPM_PROP_UNITS,
+    ILPM_PROP_PROBE
+} ilpm_propagate;
+
 typedef struct ilpm_options {
     ilpm_backend backend;
     ilpm_amo_enc amo;
@@ -223,12 +235,10 @@ typedef struct ilpm_options {
     ilpm_cuts cuts;
     ilpm_branch branch;
     ilpm_backtrack backtrack;
-    int presolve;      /* GLPK MIP presolver, default on            */
-    /* Unit propagation of fixed literals before lowering (default on;
-     * see ilpm_model_propagate). */
-    int propagate;
-    double time_limit; /* seconds, <= 0 for none                    */
-    int verbose;       /* solver messages on stderr                 */
+    int presolve;             /* GLPK MIP presolver, default on            */
+    ilpm_propagate propagate; /* default auto                      */
+    double time_limit;        /* seconds, <= 0 for none                    */
+    int verbose;              /* solver messages on stderr                 */
     /* CaDiCaL options as "name=value,name=value" (NULL: none), set in
      * order after ilpm's own; an unknown name is an error. */
     const char *sat_options;
@@ -247,6 +257,7 @@ const char *ilpm_card_name(ilpm_card_enc e);
 const char *ilpm_cuts_name(ilpm_cuts c);
 const char *ilpm_branch_name(ilpm_branch b);
 const char *ilpm_backtrack_name(ilpm_backtrack b);
+const char *ilpm_propagate_name(ilpm_propagate p);
 /* Name -> enum; return -1 for an unknown name. */
 int ilpm_backend_parse(const char *s);
 int ilpm_amo_parse(const char *s);
@@ -254,6 +265,7 @@ int ilpm_card_parse(const char *s);
 int ilpm_cuts_parse(const char *s);
 int ilpm_branch_parse(const char *s);
 int ilpm_backtrack_parse(const char *s);
+int ilpm_propagate_parse(const char *s);
 
 /* Sizes of one formulation, overall and per group. */
 typedef struct ilpm_group_stats {
@@ -276,7 +288,7 @@ typedef struct ilpm_stats {
 
 void ilpm_stats_free(ilpm_stats *s);
 
-/* The model the back ends lower for m under o: m itself, or with
+/* The model o->backend lowers for m under o: m itself, or with
  * o->propagate its propagated copy, handed to the caller in *own (NULL
  * when m is used) to free after the lowered form.  NULL with err on
  * failure. */

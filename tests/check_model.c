@@ -259,14 +259,30 @@ START_TEST(test_propagate_keeps_solutions)
             int64_t k = (int64_t)(rnd(&seed) % 4);
             ilpm_cmp cmp = (ilpm_cmp)(rnd(&seed) % 3);
             switch (rnd(&seed) % 8) {
-            case 0: ilpm_add_clause(a, l, n, &err); break;
-            case 1: ilpm_add_alo(a, l, n, &err); break;
-            case 2: ilpm_add_amo(a, l, n, &err); break;
-            case 3: ilpm_add_exo(a, l, n, &err); break;
-            case 4: ilpm_add_impl(a, l[0], rlit(&seed, nv), &err); break;
-            case 5: ilpm_add_card(a, l, n, cmp, k, &err); break;
-            case 6: ilpm_add_ccard(a, rlit(&seed, nv), l, n, cmp, k, &err); break;
-            default: ilpm_add_linear(a, c, l, n, cmp, k - 1, &err); break;
+            case 0:
+                ilpm_add_clause(a, l, n, &err);
+                break;
+            case 1:
+                ilpm_add_alo(a, l, n, &err);
+                break;
+            case 2:
+                ilpm_add_amo(a, l, n, &err);
+                break;
+            case 3:
+                ilpm_add_exo(a, l, n, &err);
+                break;
+            case 4:
+                ilpm_add_impl(a, l[0], rlit(&seed, nv), &err);
+                break;
+            case 5:
+                ilpm_add_card(a, l, n, cmp, k, &err);
+                break;
+            case 6:
+                ilpm_add_ccard(a, rlit(&seed, nv), l, n, cmp, k, &err);
+                break;
+            default:
+                ilpm_add_linear(a, c, l, n, cmp, k - 1, &err);
+                break;
             }
         }
         ilpm_model_group(a, "givens", &err);
@@ -276,7 +292,7 @@ START_TEST(test_propagate_keeps_solutions)
             ilpm_add_clause(a, &l, 1, &err);
         }
         int unchanged = -1;
-        ilpm_model *b = ilpm_model_propagate(a, &unchanged, &err);
+        ilpm_model *b = ilpm_model_propagate(a, 1 + t % 2, &unchanged, &err);
         ck_assert_msg(b || unchanged == 1, "model %d: %s", t, err.msg);
         if (b) {
             reduced++;
@@ -317,7 +333,7 @@ START_TEST(test_propagate_shape)
     int64_t c[2] = {1, 1};
     ilpm_model_objective(m, ILPM_MAXIMIZE, c, l, 2, &err);
     int unchanged = -1;
-    ilpm_model *b = ilpm_model_propagate(m, &unchanged, &err);
+    ilpm_model *b = ilpm_model_propagate(m, 2, &unchanged, &err);
     ck_assert_ptr_nonnull(b);
     ck_assert_int_eq(unchanged, 0);
     /* every constraint satisfied: only the four unit clauses remain */
@@ -336,9 +352,69 @@ START_TEST(test_propagate_shape)
     ilpm_model *e = ilpm_model_new();
     ilpm_model_family(e, "x", 1, lo, hi, 0, &err);
     ilpm_add_exo(e, l, 4, &err);
-    ck_assert_ptr_null(ilpm_model_propagate(e, &unchanged, &err));
+    ck_assert_ptr_null(ilpm_model_propagate(e, 2, &unchanged, &err));
     ck_assert_int_eq(unchanged, 1);
     ilpm_model_free(e);
+}
+END_TEST
+
+/* The value a propagated model forces on variable v: 1, -1, or 0 when v
+ * is left open (no unit clause). */
+static int forced(const ilpm_model *b, int v)
+{
+    for (size_t i = 0; i < ilpm_model_ncons(b); i++) {
+        ilpm_con k;
+        ilpm_model_con(b, i, &k);
+        if (k.kind == ILPM_CLAUSE && k.n == 1 && abs(k.lits[0]) == v)
+            return k.lits[0] > 0 ? 1 : -1;
+    }
+    return 0;
+}
+
+/* Probing finds what unit propagation cannot: x1 fails (it implies x2
+ * and not x2), and x5 follows from both values of x4. */
+START_TEST(test_probe)
+{
+    int lo[1] = {1}, hi[1] = {6};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    ck_assert_int_eq(ilpm_add_impl(m, 1, 2, &err), 0);
+    ck_assert_int_eq(ilpm_add_impl(m, 1, -2, &err), 0);
+    ck_assert_int_eq(ilpm_add_impl(m, 4, 5, &err), 0);
+    ck_assert_int_eq(ilpm_add_impl(m, -4, 5, &err), 0);
+    int l[3] = {3, 4, 6};
+    ck_assert_int_eq(ilpm_add_card(m, l, 3, ILPM_LE, 1, &err), 0);
+    int one = 3;
+    ck_assert_int_eq(ilpm_add_clause(m, &one, 1, &err), 0);
+    int unchanged = -1;
+    ilpm_model *u = ilpm_model_propagate(m, 1, &unchanged, &err);
+    ck_assert_ptr_nonnull(u);
+    /* units: x3, and the cardinality row makes x4 and x6 false */
+    ck_assert_int_eq(forced(u, 3), 1);
+    ck_assert_int_eq(forced(u, 4), -1);
+    ck_assert_int_eq(forced(u, 6), -1);
+    ck_assert_int_eq(forced(u, 5), 1); /* through -x4 -> x5 */
+    ck_assert_int_eq(forced(u, 1), 0);
+    ilpm_model *p = ilpm_model_propagate(m, 2, &unchanged, &err);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(forced(p, 1), -1);
+    ck_assert_int_eq(forced(p, 2), 0);
+    ilpm_model_free(u);
+    ilpm_model_free(p);
+    /* Both ways: with the cardinality row gone, x4 stays open and x5 is
+     * still forced by probing alone. */
+    ilpm_model *b = ilpm_model_new();
+    ilpm_model_family(b, "x", 1, lo, hi, 0, &err);
+    ilpm_add_impl(b, 4, 5, &err);
+    ilpm_add_impl(b, -4, 5, &err);
+    ilpm_add_clause(b, &one, 1, &err);
+    u = ilpm_model_propagate(b, 1, &unchanged, &err);
+    ck_assert_int_eq(forced(u, 5), 0);
+    p = ilpm_model_propagate(b, 2, &unchanged, &err);
+    ck_assert_int_eq(forced(p, 5), 1);
+    ck_assert_int_eq(forced(p, 4), 0);
+    ilpm_model_free(u);
+    ilpm_model_free(p);
+    ilpm_model_free(b);
 }
 END_TEST
 
@@ -356,6 +432,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_interrupted_lowering);
     tcase_add_test(tc, test_propagate_keeps_solutions);
     tcase_add_test(tc, test_propagate_shape);
+    tcase_add_test(tc, test_probe);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -69,7 +69,7 @@ done
 run "--index keeps the file position" 0 "$ILPM" solve sudoku \
     data/sudoku/norvig_top95.txt --index 59 --format csv &&
     has "index 59 in the row" "$out" "^sudoku,#59,data/sudoku/norvig_top95.txt,59,"
-for o in amo card cuts branch backtrack; do
+for o in amo card cuts branch backtrack propagate; do
     run "bad --$o" 2 "$ILPM" solve queens --n 5 --$o bogus &&
         has "bad --$o message" "$err" "--$o: expected .*, got 'bogus'"
 done
@@ -84,7 +84,19 @@ run "compare groups after propagation" 0 "$ILPM" compare sudoku \
     if awk '$2 == "ilp" { rows = $(NF - 2) }
             / \| / && $1 != "groups" { sum += $3 }
             END { exit !(rows > 0 && rows == sum) }' <<<"$out"; then ok
-    else bad "compare: ILP rows differ from the sum of the groups: $out"; fi
+    else bad "compare: ILP rows differ from the sum of the groups: $out"; fi &&
+    if awk '$2 == "sat" { cl = $NF }
+            / \| / && $1 != "groups" { sum += $6 }
+            END { exit !(cl > 0 && cl == sum) }' <<<"$out"; then ok
+    else bad "compare: clauses differ from the sum of the groups: $out"; fi
+# Probing fixes what unit propagation leaves open: fewer nonzeros remain.
+nnz() { awk -F, 'NR == 2 { print $16 }' <<<"$out"; }
+run "propagate units" 0 "$ILPM" solve sudoku data/sudoku/norvig_top95.txt \
+    --index 1 --backend ilp --propagate units --format csv && units=$(nnz) &&
+    run "propagate probe" 0 "$ILPM" solve sudoku data/sudoku/norvig_top95.txt \
+        --index 1 --backend ilp --propagate probe --format csv &&
+    if [ "$(nnz)" -lt "$units" ]; then ok
+    else bad "probing left $(nnz) nonzeros, units $units"; fi
 run "file of completions" 10 "$ILPM" solve queens data/queens/completion.txt &&
     has "completion unsat instance" "$out" "line 9 .*unsat"
 run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_range.txt &&

@@ -7,8 +7,8 @@
 #include "run.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,7 @@ static volatile int stop_requested;
 static unsigned stop_grace;
 
 #define HARD_STOP_MSG                                                          \
-    "ilpm: the solver did not stop in time (GLPK polls for a stop only "     \
+    "ilpm: the solver did not stop in time (GLPK polls for a stop only "       \
     "between its search steps); exiting\n"
 
 /* The grace period ran out: end the process at once.  Every result
@@ -114,9 +114,11 @@ static const ilpm_opt_spec common_opts[] = {
      "GLPK backtracking rule (default auto: depth first when searching for "
      "a solution, best local bound when optimising)"},
     {"no-presolve", NULL, "turn GLPK's MIP presolver off"},
-    {"no-propagate", NULL,
-     "lower the model as built, without first propagating its fixed "
-     "literals"},
+    {"propagate", "auto|none|units|probe",
+     "what is settled before lowering: the givens' unit propagation, and "
+     "probing of the open variables (default auto: probe for ilp, units "
+     "for sat)"},
+    {"no-propagate", NULL, "the same as --propagate none"},
     {"max-pb-nodes", "N",
      "largest BDD per linear constraint in the CNF (default 2000000)"},
     {"max-vars", "N",
@@ -258,6 +260,7 @@ static const struct {
     {"cuts", ilpm_cuts_parse, "none, default or all"},
     {"branch", ilpm_branch_parse, "auto, first, last, most, drtom or pcost"},
     {"backtrack", ilpm_backtrack_parse, "auto, dfs, bfs, bestp or bestb"},
+    {"propagate", ilpm_propagate_parse, "auto, none, units or probe"},
 };
 
 static int enum_opt_find(const char *name)
@@ -282,6 +285,9 @@ static void enum_opt_set(ilpm_options *so, int which, int e)
         break;
     case 3:
         so->branch = (ilpm_branch)e;
+        break;
+    case 5:
+        so->propagate = (ilpm_propagate)e;
         break;
     default:
         so->backtrack = (ilpm_backtrack)e;
@@ -399,7 +405,7 @@ static int parse_args(cli *c, int argc, char **argv)
         } else if (strcmp(name, "no-presolve") == 0) {
             so->presolve = 0;
         } else if (strcmp(name, "no-propagate") == 0) {
-            so->propagate = 0;
+            so->propagate = ILPM_PROP_NONE;
         } else if (strcmp(name, "max-pb-nodes") == 0) {
             NEED_VALUE();
             uint64_t v;

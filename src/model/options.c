@@ -13,7 +13,7 @@ void ilpm_options_init(ilpm_options *o)
     o->card = ILPM_CARD_SEQ;
     o->cuts = ILPM_CUTS_DEFAULT;
     o->presolve = 1;
-    o->propagate = 1;
+    o->propagate = ILPM_PROP_AUTO;
     o->time_limit = 0;
     o->verbose = 0;
     o->max_pb_nodes = 2000000;
@@ -31,9 +31,11 @@ static const char *const amo_names[] = {"auto", "pairwise", "seq", "product",
 static const char *const card_names[] = {"seq", "totalizer", NULL};
 static const char *const cuts_names[] = {"none", "default", "all", NULL};
 static const char *const branch_names[] = {"auto",  "first", "last", "most",
-                                          "drtom", "pcost", NULL};
+                                           "drtom", "pcost", NULL};
 static const char *const backtrack_names[] = {"auto",  "dfs",   "bfs",
-                                             "bestp", "bestb", NULL};
+                                              "bestp", "bestb", NULL};
+static const char *const propagate_names[] = {"auto", "none", "units", "probe",
+                                              NULL};
 static const char *const status_names[] = {
     "solved", "optimal", "feasible", "unsat", "timeout", "stopped", "error"};
 
@@ -74,6 +76,10 @@ const char *ilpm_backtrack_name(ilpm_backtrack b)
 {
     return name_of(backtrack_names, 5, (int)b);
 }
+const char *ilpm_propagate_name(ilpm_propagate p)
+{
+    return name_of(propagate_names, 4, (int)p);
+}
 const char *ilpm_status_name(ilpm_status s)
 {
     return name_of(status_names, 7, (int)s);
@@ -102,4 +108,8 @@ int ilpm_branch_parse(const char *s)
 int ilpm_backtrack_parse(const char *s)
 {
     return parse_in(backtrack_names, s);
+}
+int ilpm_propagate_parse(const char *s)
+{
+    return parse_in(propagate_names, s);
 }

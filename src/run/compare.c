@@ -8,6 +8,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The per-group sizes of what `backend` lowers for the built model m. */
+static int lowered_stats(const ilpm_model *m, const ilpm_options *so,
+                         ilpm_backend backend, ilpm_stats *st, char ***groups,
+                         ilpm_err *err)
+{
+    ilpm_options o = *so;
+    o.backend = backend;
+    ilpm_model *pm = NULL;
+    const ilpm_model *low = ilpm_model_lowered(m, &o, &pm, err);
+    if (!low || ilpm_model_stats(low, &o, st, err) != 0) {
+        ilpm_model_free(pm);
+        return -1;
+    }
+    *groups = calloc((size_t)st->ngroups + 1, sizeof **groups);
+    for (int g = 0; *groups && g < st->ngroups; g++)
+        (*groups)[g] = strdup(ilpm_model_group_name(low, g));
+    ilpm_model_free(pm);
+    return 0;
+}
+
+static void free_groups(char **groups)
+{
+    for (int g = 0; groups && groups[g]; g++)
+        free(groups[g]);
+    free(groups);
+}
+
 static void form_stats(const ilpm_puzzle *pz, const void *inst,
                        const ilpm_params *p, const ilpm_options *so,
                        ilpm_cmp_form *f)
@@ -18,23 +45,40 @@ static void form_stats(const ilpm_puzzle *pz, const void *inst,
         snprintf(f->error, sizeof f->error, "out of memory");
         return;
     }
-    /* The groups of what the back ends lowered: after propagation, as the
-     * sizes of the runs are, with the forced variables in "fixed". */
-    ilpm_model *pm = NULL;
-    const ilpm_model *low = NULL;
+    /* The groups of what each back end lowered: after propagation, as the
+     * sizes of the runs are, with the forced variables in "fixed".  The
+     * ILP side may be propagated further (probing), so its groups are
+     * the table's and the CNF columns are matched to them by name; a
+     * group the CNF side lacks ("fixed") has no clauses there. */
+    ilpm_stats sat = {0};
+    char **sat_groups = NULL;
     if (pz->build(inst, p, m, &err) != 0 ||
-        !(low = ilpm_model_lowered(m, so, &pm, &err)) ||
-        ilpm_model_stats(low, so, &f->stats, &err) != 0) {
+        lowered_stats(m, so, ILPM_BACKEND_ILP, &f->stats, &f->groups, &err) !=
+            0 ||
+        lowered_stats(m, so, ILPM_BACKEND_SAT, &sat, &sat_groups, &err) != 0) {
         snprintf(f->error, sizeof f->error, "%s", err.msg);
-        ilpm_model_free(pm);
+        ilpm_stats_free(&sat);
+        free_groups(sat_groups);
         ilpm_model_free(m);
         return;
     }
     f->have_stats = 1;
-    f->groups = calloc((size_t)f->stats.ngroups + 1, sizeof *f->groups);
-    for (int g = 0; f->groups && g < f->stats.ngroups; g++)
-        f->groups[g] = strdup(ilpm_model_group_name(low, g));
-    ilpm_model_free(pm);
+    f->stats.clauses = sat.clauses;
+    f->stats.literals = sat.literals;
+    f->stats.aux_vars = sat.aux_vars;
+    for (int g = 0; g < f->stats.ngroups; g++) {
+        ilpm_group_stats *x = &f->stats.groups[g];
+        x->clauses = x->literals = x->aux_vars = 0;
+        for (int h = 0; f->groups && sat_groups && h < sat.ngroups; h++)
+            if (f->groups[g] && sat_groups[h] &&
+                strcmp(f->groups[g], sat_groups[h]) == 0) {
+                x->clauses = sat.groups[h].clauses;
+                x->literals = sat.groups[h].literals;
+                x->aux_vars = sat.groups[h].aux_vars;
+            }
+    }
+    ilpm_stats_free(&sat);
+    free_groups(sat_groups);
     ilpm_model_free(m);
 }
 
@@ -150,9 +194,7 @@ void ilpm_comparison_free(ilpm_comparison *c)
 {
     for (int f = 0; f < c->nforms; f++) {
         ilpm_stats_free(&c->forms[f].stats);
-        for (int g = 0; c->forms[f].groups && c->forms[f].groups[g]; g++)
-            free(c->forms[f].groups[g]);
-        free(c->forms[f].groups);
+        free_groups(c->forms[f].groups);
     }
     for (int i = 0; i < c->nresults; i++)
         ilpm_result_free(&c->results[i]);
