@@ -124,6 +124,13 @@ int ilpm_model_interrupted(const ilpm_model *m);
 int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err);
 int ilpm_model_ngroups(const ilpm_model *m);
 const char *ilpm_model_group_name(const ilpm_model *m, int g);
+/* Marks group g redundant, as MiniZinc's redundant_constraint does: its
+ * constraints follow from the others.  Propagation reasons with them (a
+ * redundant row can prove that no solution exists before any search),
+ * the checker checks them, and the lowerings and exports leave them out,
+ * so that they cost neither rows nor clauses. */
+void ilpm_model_set_redundant(ilpm_model *m, int g);
+int ilpm_model_group_redundant(const ilpm_model *m, int g);
 
 /* Literals: +v is x_v, -v is (1 - x_v).  Each returns 0 or -1. */
 int ilpm_add_clause(ilpm_model *m, const int *lits, int n, ilpm_err *err);

@@ -418,6 +418,57 @@ START_TEST(test_probe)
 }
 END_TEST
 
+/* A redundant group is left out of both lowerings, yet its equality row
+ * 2x1 + 2x2 + 2x3 = 3 (no 0/1 point: the gcd 2 does not divide 3)
+ * refutes the model before either back end searches. */
+START_TEST(test_redundant_group)
+{
+    int lo[1] = {1}, hi[1] = {3};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    ilpm_model_group(m, "pick", &err);
+    int l[3] = {1, 2, 3};
+    ck_assert_int_eq(ilpm_add_alo(m, l, 3, &err), 0);
+    int g = ilpm_model_group(m, "sum", &err);
+    ilpm_model_set_redundant(m, g);
+    ck_assert(ilpm_model_group_redundant(m, g));
+    ck_assert(!ilpm_model_group_redundant(m, 0));
+    int64_t c[3] = {2, 2, 2};
+    ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_EQ, 4, &err), 0);
+    ilpm_options o;
+    ilpm_options_init(&o);
+    ilpm_stats st;
+    ck_assert_int_eq(ilpm_model_stats(m, &o, &st, &err), 0);
+    ck_assert_int_eq(st.groups[g].cons, 1);
+    ck_assert_int_eq(st.groups[g].rows, 0);
+    ck_assert_int_eq(st.groups[g].clauses, 0);
+    ck_assert_int_eq(st.rows, 1);
+    ilpm_stats_free(&st);
+    /* = 4 has solutions (two of three): nothing to refute */
+    int unchanged = -1;
+    ck_assert_ptr_null(ilpm_model_propagate(m, 2, &unchanged, &err));
+    ck_assert_int_eq(unchanged, 1);
+    ilpm_add_linear(m, c, l, 3, ILPM_EQ, 3, &err);
+    ilpm_model *r = ilpm_model_propagate(m, 1, &unchanged, &err);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(unchanged, 0);
+    ck_assert(ilpm_model_group_redundant(r, g));
+    ilpm_model_free(r);
+    for (int b = 0; b < 2; b++) {
+        o.backend = (ilpm_backend)b;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        ck_assert_ptr_nonnull(s);
+        ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_UNSAT);
+        ilpm_solver_free(s);
+        /* without propagation the lowerings alone find a solution */
+        o.propagate = ILPM_PROP_NONE;
+        s = ilpm_solver_new(m, &o, &err);
+        ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_SOLVED);
+        ilpm_solver_free(s);
+        o.propagate = ILPM_PROP_AUTO;
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("model");
@@ -433,6 +484,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_propagate_keeps_solutions);
     tcase_add_test(tc, test_propagate_shape);
     tcase_add_test(tc, test_probe);
+    tcase_add_test(tc, test_redundant_group);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1143,6 +1143,8 @@ int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
     for (size_t i = 0; i < ncons; i++) {
         ilpm_con con;
         ilpm_model_con(m, i, &con);
+        if (ilpm_model_group_redundant(m, con.group))
+            continue;
         c->cur_group =
             con.group >= 0 && con.group < c->ngroups ? con.group : -1;
         if (encode_named(c, &con, ilpm_model_group_name(m, con.group), err) !=

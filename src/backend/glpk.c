@@ -576,7 +576,8 @@ static int build_body(void *ctx, ilpm_err *err)
             return -1;
         ilpm_con c;
         ilpm_model_con(b->m, i, &c);
-        lower_con(d, &c);
+        if (!ilpm_model_group_redundant(b->m, c.group))
+            lower_con(d, &c);
     }
     return 0;
 }
@@ -615,7 +616,8 @@ static ilpm_driver *driver_build(const ilpm_model *m, const ilpm_options *o,
         for (size_t i = 0; i < nc; i++) {
             ilpm_con c;
             ilpm_model_con(m, i, &c);
-            lower_con(d, &c);
+            if (!ilpm_model_group_redundant(m, c.group))
+                lower_con(d, &c);
         }
         return d;
     }
@@ -774,10 +776,9 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
      * reach a first integer point soonest: queens n = 64 takes 0.7 s
      * instead of 2.7 s, L(2,100) 1.5 s instead of 11 s, top95 1.3 s
      * instead of 1.6 s (README, "Formulations and encodings"). */
-    static const int br[] = {0, GLP_BR_FFV, GLP_BR_LFV, GLP_BR_MFV,
-                             GLP_BR_DTH, GLP_BR_PCH};
-    static const int bt[] = {0, GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BPH,
-                             GLP_BT_BLB};
+    static const int br[] = {0,          GLP_BR_FFV, GLP_BR_LFV,
+                             GLP_BR_MFV, GLP_BR_DTH, GLP_BR_PCH};
+    static const int bt[] = {0, GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BPH, GLP_BT_BLB};
     int feasibility = !c->optimize || d->sense == ILPM_NONE;
     p.br_tech = o->branch != ILPM_BRANCH_AUTO ? br[o->branch]
                 : feasibility                 ? GLP_BR_MFV

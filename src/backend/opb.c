@@ -166,7 +166,8 @@ static void all_rows(struct opb *w, const ilpm_model *m)
     for (size_t i = 0; i < nc; i++) {
         ilpm_con c;
         ilpm_model_con(m, i, &c);
-        con_rows(w, &c);
+        if (!ilpm_model_group_redundant(m, c.group))
+            con_rows(w, &c);
     }
 }
 

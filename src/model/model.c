@@ -38,6 +38,7 @@ struct ilpm_model {
     int nfams, capf;
     int nvars;
     char **groups;
+    uint8_t *redundant; /* per group: left out of the lowerings */
     int ngroups, capg, cur_group;
     struct con *cons;
     size_t ncons, capc;
@@ -100,6 +101,7 @@ void ilpm_model_free(ilpm_model *m)
     for (int i = 0; i < m->ngroups; i++)
         free(m->groups[i]);
     free(m->groups);
+    free(m->redundant);
     free(m->fams);
     free(m->cons);
     free(m->lits);
@@ -203,8 +205,7 @@ void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes)
     m->max_bytes = max_bytes;
 }
 
-void ilpm_model_set_deadline(ilpm_model *m, double seconds,
-                             volatile int *stop)
+void ilpm_model_set_deadline(ilpm_model *m, double seconds, volatile int *stop)
 {
     ilpm_watch_init(&m->watch, seconds, stop);
 }
@@ -328,8 +329,13 @@ int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err)
         if (!g)
             return ilpm_err_set(err, "out of memory");
         m->groups = g;
+        uint8_t *r = realloc(m->redundant, (size_t)c);
+        if (!r)
+            return ilpm_err_set(err, "out of memory");
+        m->redundant = r;
         m->capg = c;
     }
+    m->redundant[m->ngroups] = 0;
     m->groups[m->ngroups] = strdup(name);
     if (!m->groups[m->ngroups])
         return ilpm_err_set(err, "out of memory");
@@ -344,6 +350,17 @@ int ilpm_model_ngroups(const ilpm_model *m)
 const char *ilpm_model_group_name(const ilpm_model *m, int g)
 {
     return g >= 0 && g < m->ngroups ? m->groups[g] : NULL;
+}
+
+void ilpm_model_set_redundant(ilpm_model *m, int g)
+{
+    if (g >= 0 && g < m->ngroups)
+        m->redundant[g] = 1;
+}
+
+int ilpm_model_group_redundant(const ilpm_model *m, int g)
+{
+    return g >= 0 && g < m->ngroups && m->redundant[g];
 }
 
 static int check_lits(const ilpm_model *m, const int *lits, int n,

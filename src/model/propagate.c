@@ -354,9 +354,12 @@ static ilpm_model *copy_frame(const ilpm_model *m, ilpm_err *err)
                               flags, err) < 0)
             goto fail;
     }
-    for (int g = 0; g < ilpm_model_ngroups(m); g++)
+    for (int g = 0; g < ilpm_model_ngroups(m); g++) {
         if (ilpm_model_group(out, ilpm_model_group_name(m, g), err) < 0)
             goto fail;
+        if (ilpm_model_group_redundant(m, g))
+            ilpm_model_set_redundant(out, g);
+    }
     int on;
     const int *ol;
     const int64_t *oc;
@@ -368,6 +371,52 @@ static ilpm_model *copy_frame(const ilpm_model *m, ilpm_err *err)
 fail:
     ilpm_model_free(out);
     return NULL;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* An equality sum a_i l_i = b that no 0/1 point meets because the gcd of
+ * its open coefficients does not divide what is left of b (val NULL: no
+ * literal fixed).  Langford's position-sum row is such a row for L(2,n)
+ * with n = 1 or 2 (mod 4): Davies' parity argument. */
+static int gcd_infeasible(const ilpm_con *c, const uint8_t *val)
+{
+    if ((c->kind != ILPM_LINEAR && c->kind != ILPM_CARD) || c->cmp != ILPM_EQ)
+        return 0;
+    int64_t rhs = c->rhs, g = 0;
+    for (int i = 0; i < c->n; i++) {
+        int x = val ? lval(val, c->lits[i]) : UNKNOWN;
+        if (x == TRUE)
+            rhs -= c->coefs[i];
+        else if (x == UNKNOWN)
+            g = gcd64(g, c->coefs[i]);
+    }
+    return g == 0 ? rhs != 0 : rhs % g != 0;
+}
+
+/* The model of a proof that m has no solution: m's frame and the clauses
+ * x1 and -x1 (group "fixed"), which either lowering refutes at once. */
+static ilpm_model *refuted(const ilpm_model *m, ilpm_err *err)
+{
+    ilpm_model *out = copy_frame(m, err);
+    int l[2] = {1, -1};
+    if (out && (ilpm_model_group(out, "fixed", err) < 0 ||
+                ilpm_add_clause(out, &l[0], 1, err) != 0 ||
+                ilpm_add_clause(out, &l[1], 1, err) != 0)) {
+        ilpm_model_free(out);
+        return NULL;
+    }
+    return out;
 }
 
 /* Adds c to out without its fixed literals; 1 when c cannot hold (the
@@ -421,6 +470,8 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
     }
     case ILPM_CARD:
     case ILPM_LINEAR:
+        if (gcd_infeasible(c, val))
+            return 1;
         if (n == 0)
             return holds(c->cmp, 0, rhs) ? 0 : 1;
         return c->kind == ILPM_CARD
@@ -454,13 +505,21 @@ ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
     *unchanged = 1;
     size_t nc = ilpm_model_ncons(m);
     int nv = ilpm_model_nvars(m);
-    /* Nothing is forced without a one-literal clause or exactly-one. */
-    int any = 0;
-    for (size_t i = 0; i < nc && !any; i++) {
+    if (nv < 1)
+        return NULL;
+    /* Nothing is forced without a one-literal clause or exactly-one; an
+     * equality row may still be refuted by its coefficients alone. */
+    int any = 0, infeasible = 0;
+    for (size_t i = 0; i < nc && !infeasible; i++) {
         ilpm_con c;
         ilpm_model_con(m, i, &c);
-        any = c.n == 1 && (c.kind == ILPM_CLAUSE || c.kind == ILPM_ALO ||
-                           c.kind == ILPM_EXO);
+        any |= c.n == 1 && (c.kind == ILPM_CLAUSE || c.kind == ILPM_ALO ||
+                            c.kind == ILPM_EXO);
+        infeasible = gcd_infeasible(&c, NULL);
+    }
+    if (infeasible) {
+        *unchanged = 0;
+        return refuted(m, err);
     }
     if (!any)
         return NULL;
@@ -481,7 +540,8 @@ ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
     int nfixed = e.ntrail;
     if (conflict || nfixed == 0) {
         engine_free(&e);
-        return NULL;
+        *unchanged = !conflict;
+        return conflict ? refuted(m, err) : NULL;
     }
     size_t maxn = 1;
     for (size_t i = 0; i < nc; i++) {
@@ -513,9 +573,9 @@ ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
     free(coefs);
     if (rc != 0) {
         ilpm_model_free(out);
-        /* A missed conflict: leave the proof to the solver. */
-        *unchanged = rc > 0;
-        return NULL;
+        /* rc > 0: a constraint that cannot hold any more */
+        *unchanged = 0;
+        return rc > 0 ? refuted(m, err) : NULL;
     }
     *unchanged = 0;
     return out;

@@ -273,12 +273,12 @@ for p in "${puzzles[@]}"; do
     queens) ladder queens 8 16 32 48 64 80 96 128 160 200 256 300 400 ;;
     langford2)
         LK=2 LANGFORD_OPTS=""
-        ladder langford 3 4 7 8 11 12 15 16 19 20 23 24 27 28 31 32 35 36 39 40 47 48 55 56 63 64 79 80 99 100 127 128 150 ;;
+        ladder langford 3 4 7 8 11 12 15 16 19 20 23 24 27 28 31 32 35 36 39 40 47 48 55 56 63 64 79 80 99 100 127 128 147 148 150 ;;
     langford3)
         LK=3 LANGFORD_OPTS=""
         ladder langford 9 10 17 18 19 20 26 27 28 ;;
     langford_unsat)
-        LK=2 LANGFORD_OPTS="--redundant"
+        LK=2 LANGFORD_OPTS=""
         ladder langford 5 6 9 10 13 14 17 18 ;;
     tetravex) ladder tetravex 3 4 5 6 7 8 9 ;;
     sudoku) ladder sudoku norvig_top95 norvig_hardest gecode_16x16 gecode_25x25 ;;
