@@ -156,6 +156,24 @@ static int sat_under(const ilpm_cnf *c, const uint8_t *vals, int nmodel)
     return r;
 }
 
+/* 1 if unit propagation alone, from vals[1..nmodel], assigns every
+ * variable of the CNF without a conflict: its auxiliaries are defined. */
+static int defines_aux(const ilpm_cnf *c, const uint8_t *vals, int nmodel)
+{
+    signed char *val = calloc((size_t)c->nvars + 1, 1);
+    int *trail = malloc(((size_t)c->nvars + 1) * sizeof *trail);
+    ck_assert(val && trail);
+    struct sat s = {c->lits, c->nlits, val, trail, 0};
+    for (int v = 1; v <= nmodel; v++)
+        assign(&s, vals[v] ? v : -v);
+    int r = propagate(&s);
+    for (int v = 1; v <= c->nvars && r; v++)
+        r = val[v] != 0;
+    free(val);
+    free(trail);
+    return r;
+}
+
 /* ------------------------------------------------------------------ */
 /* Building blocks                                                      */
 
@@ -375,6 +393,11 @@ START_TEST(test_amo_wide)
                     ck_assert_msg(sat_under(&c, vals, n) == want,
                                   "amo enc %d n %d exo %d positions %d %d", _i,
                                   n, exo, a, b);
+                    /* The product's line variables are each the OR of
+                     * their literals, down every level. */
+                    if (want && _i == ILPM_AMO_PRODUCT)
+                        ck_assert_msg(defines_aux(&c, vals, n),
+                                      "product n %d: aux left open", n);
                 }
             ilpm_cnf_release(&c);
             ilpm_model_free(m);

@@ -308,7 +308,13 @@ static int amo_pairwise(ilpm_cnf *c, const int *l, int n)
 
 /* Chen's 2-product: literal i sits at row i / q, column i % q of a p x q
  * grid; it implies its row and its column variable, and at most one row
- * and one column may be true.  Those two AMOs recurse. */
+ * and one column may be true.  Those two AMOs recurse.  Each row and
+ * column variable is also defined as the OR of its literals (one clause
+ * more per grid line): the solver can then neither set a line true with
+ * nothing under it nor keep one false that a literal needs, and learns
+ * on the lines.  On queens (CaDiCaL, seeds 0-3) n = 200 fell from 3.0-4.6 s
+ * to 0.5 s, n = 350 from 9.5-10.3 s to 2.7-3.0 s, n = 400 from 13-18 s
+ * to 5.7-6.7 s; n = 300 rose from 3.8-4.9 s to 5.5-6.2 s. */
 static int amo_product(ilpm_cnf *c, const int *l, int n)
 {
     if (n <= PRODUCT_LEAF)
@@ -328,6 +334,24 @@ static int amo_product(ilpm_cnf *c, const int *l, int n)
         if (!st)
             st = bin(c, -l[i], rc[p + i % q]);
     }
+    int *line = st ? NULL : malloc((size_t)(q + 1) * sizeof *line); /* q >= p */
+    if (!st && !line)
+        st = E_NOMEM;
+    for (int a = 0; a < p && !st; a++) { /* row a -> OR of its literals */
+        int k = 0;
+        line[k++] = -rc[a];
+        for (int i = a * q; i < n && i < (a + 1) * q; i++)
+            line[k++] = l[i];
+        st = clause(c, line, k);
+    }
+    for (int b = 0; b < q && !st; b++) { /* column b likewise */
+        int k = 0;
+        line[k++] = -rc[p + b];
+        for (int i = b; i < n; i += q)
+            line[k++] = l[i];
+        st = clause(c, line, k);
+    }
+    free(line);
     if (!st)
         st = amo_product(c, rc, p);
     if (!st)
