@@ -89,6 +89,17 @@ run "compare groups after propagation" 0 "$ILPM" compare sudoku \
             / \| / && $1 != "groups" { sum += $6 }
             END { exit !(cl > 0 && cl == sum) }' <<<"$out"; then ok
     else bad "compare: clauses differ from the sum of the groups: $out"; fi
+# Langford's position-sum row is redundant: not lowered, yet it refutes
+# L(2,150) (n = 2 mod 4) before either back end searches.
+for b in sat ilp; do
+    run "L(2,150) parity on $b" 10 "$ILPM" solve langford --k 2 --n 150 \
+        --backend $b --format json --time-limit 30 &&
+        has "L(2,150) $b unsat" "$out" '"status":"unsat"'
+done
+run "redundant row not lowered" 0 "$ILPM" stats langford --k 2 --n 8 &&
+    has "redundant group empty" "$out" "^redundant +1 \\| +0 +0 \\| +0 "
+run "redundant row lowered" 0 "$ILPM" stats langford --k 2 --n 8 --redundant &&
+    has "redundant group one row" "$out" "^redundant +1 \\| +1 "
 # Probing fixes what unit propagation leaves open: fewer nonzeros remain.
 nnz() { awk -F, 'NR == 2 { print $16 }' <<<"$out"; }
 run "propagate units" 0 "$ILPM" solve sudoku data/sudoku/norvig_top95.txt \

@@ -52,7 +52,7 @@ time_one() {
     shift
     local t0 t1 code
     t0=$(now)
-    timeout "$LIMIT" "$@" >"$work/out" 2>&1
+    timeout -k 5 "$LIMIT" "$@" >"$work/out" 2>&1
     code=$?
     t1=$(now)
     local answered=1
