@@ -141,8 +141,12 @@ static int dpll(struct sat *s)
     return 0;
 }
 
-/* 1 if the CNF has a model agreeing with vals[1..nmodel]. */
-static int sat_under(const ilpm_cnf *c, const uint8_t *vals, int nmodel)
+enum { DPLL, UNITS };
+
+/* With vals[1..nmodel] assigned: DPLL, 1 if the CNF has a model agreeing
+ * with them; UNITS, 1 if unit propagation alone assigns every variable
+ * without a conflict (the auxiliaries are defined by the model's). */
+static int under(const ilpm_cnf *c, const uint8_t *vals, int nmodel, int how)
 {
     signed char *val = calloc((size_t)c->nvars + 1, 1);
     int *trail = malloc(((size_t)c->nvars + 1) * sizeof *trail);
@@ -150,28 +154,17 @@ static int sat_under(const ilpm_cnf *c, const uint8_t *vals, int nmodel)
     struct sat s = {c->lits, c->nlits, val, trail, 0};
     for (int v = 1; v <= nmodel; v++)
         assign(&s, vals[v] ? v : -v);
-    int r = dpll(&s);
+    int r = how == DPLL ? dpll(&s) : propagate(&s);
+    for (int v = 1; v <= c->nvars && r && how == UNITS; v++)
+        r = val[v] != 0;
     free(val);
     free(trail);
     return r;
 }
 
-/* 1 if unit propagation alone, from vals[1..nmodel], assigns every
- * variable of the CNF without a conflict: its auxiliaries are defined. */
-static int defines_aux(const ilpm_cnf *c, const uint8_t *vals, int nmodel)
+static int sat_under(const ilpm_cnf *c, const uint8_t *vals, int nmodel)
 {
-    signed char *val = calloc((size_t)c->nvars + 1, 1);
-    int *trail = malloc(((size_t)c->nvars + 1) * sizeof *trail);
-    ck_assert(val && trail);
-    struct sat s = {c->lits, c->nlits, val, trail, 0};
-    for (int v = 1; v <= nmodel; v++)
-        assign(&s, vals[v] ? v : -v);
-    int r = propagate(&s);
-    for (int v = 1; v <= c->nvars && r; v++)
-        r = val[v] != 0;
-    free(val);
-    free(trail);
-    return r;
+    return under(c, vals, nmodel, DPLL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -396,7 +389,7 @@ START_TEST(test_amo_wide)
                     /* The product's line variables are each the OR of
                      * their literals, down every level. */
                     if (want && _i == ILPM_AMO_PRODUCT)
-                        ck_assert_msg(defines_aux(&c, vals, n),
+                        ck_assert_msg(under(&c, vals, n, UNITS),
                                       "product n %d: aux left open", n);
                 }
             ilpm_cnf_release(&c);

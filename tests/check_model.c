@@ -258,32 +258,18 @@ START_TEST(test_propagate_keeps_solutions)
             }
             int64_t k = (int64_t)(rnd(&seed) % 4);
             ilpm_cmp cmp = (ilpm_cmp)(rnd(&seed) % 3);
+            /* clang-format off */
             switch (rnd(&seed) % 8) {
-            case 0:
-                ilpm_add_clause(a, l, n, &err);
-                break;
-            case 1:
-                ilpm_add_alo(a, l, n, &err);
-                break;
-            case 2:
-                ilpm_add_amo(a, l, n, &err);
-                break;
-            case 3:
-                ilpm_add_exo(a, l, n, &err);
-                break;
-            case 4:
-                ilpm_add_impl(a, l[0], rlit(&seed, nv), &err);
-                break;
-            case 5:
-                ilpm_add_card(a, l, n, cmp, k, &err);
-                break;
-            case 6:
-                ilpm_add_ccard(a, rlit(&seed, nv), l, n, cmp, k, &err);
-                break;
-            default:
-                ilpm_add_linear(a, c, l, n, cmp, k - 1, &err);
-                break;
+            case 0: ilpm_add_clause(a, l, n, &err); break;
+            case 1: ilpm_add_alo(a, l, n, &err); break;
+            case 2: ilpm_add_amo(a, l, n, &err); break;
+            case 3: ilpm_add_exo(a, l, n, &err); break;
+            case 4: ilpm_add_impl(a, l[0], rlit(&seed, nv), &err); break;
+            case 5: ilpm_add_card(a, l, n, cmp, k, &err); break;
+            case 6: ilpm_add_ccard(a, rlit(&seed, nv), l, n, cmp, k, &err); break;
+            default: ilpm_add_linear(a, c, l, n, cmp, k - 1, &err); break;
             }
+            /* clang-format on */
         }
         ilpm_model_group(a, "givens", &err);
         int nunits = (int)(rnd(&seed) % 3);
