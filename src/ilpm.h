@@ -225,6 +225,13 @@ typedef enum ilpm_backtrack {
     ILPM_BACKTRACK_BESTB  /* best local bound           */
 } ilpm_backtrack;
 
+/* The model's search hint, as a MiniZinc model annotates its solve item:
+ * the branching rule GLPK uses under --branch auto when it looks for any
+ * solution (ILPM_BRANCH_AUTO, the default, leaves the choice to the back
+ * end).  Propagated copies keep it. */
+void ilpm_model_set_branch_hint(ilpm_model *m, ilpm_branch b);
+ilpm_branch ilpm_model_branch_hint(const ilpm_model *m);
+
 /* What is propagated before lowering (ilpm_model_propagate's level);
  * auto probes for GLPK, which has no probing of its own, and stops at
  * units for CaDiCaL, which probes as it searches. */

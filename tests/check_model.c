@@ -380,8 +380,11 @@ START_TEST(test_probe)
     ck_assert_int_eq(forced(u, 6), -1);
     ck_assert_int_eq(forced(u, 5), 1); /* through -x4 -> x5 */
     ck_assert_int_eq(forced(u, 1), 0);
+    ilpm_model_set_branch_hint(m, ILPM_BRANCH_FIRST);
     ilpm_model *p = ilpm_model_propagate(m, 2, &unchanged, &err);
     ck_assert_ptr_nonnull(p);
+    /* the search hint travels with the propagated copy */
+    ck_assert_int_eq(ilpm_model_branch_hint(p), ILPM_BRANCH_FIRST);
     ck_assert_int_eq(forced(p, 1), -1);
     ck_assert_int_eq(forced(p, 2), 0);
     ilpm_model_free(u);

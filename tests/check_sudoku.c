@@ -264,6 +264,8 @@ START_TEST(test_sizes)
         ck_assert_int_eq(ilpm_model_stats(m, &o, &st, &err), 0);
         ck_assert_int_eq(st.vars, 729);
         ck_assert_int_eq(st.aux_vars, 0);
+        /* GLPK fills the grid in reading order (see build) */
+        ck_assert_int_eq(ilpm_model_branch_hint(m), ILPM_BRANCH_FIRST);
         ck_assert_int_eq(st.ngroups, red ? 8 : 5);
         /* 81 exactly-one rows: 81 * (1 + C(9,2)) clauses */
         ck_assert_int_eq(group(m, &st, "cell")->rows, 81);

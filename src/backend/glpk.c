@@ -167,7 +167,8 @@ struct ilpm_driver {
      * satisfaction calls and to compute objective values exactly. */
     ilpm_sense sense;
     int64_t *obj;
-    int8_t *fix; /* assumption signs during one solve */
+    int8_t *fix;      /* assumption signs during one solve */
+    ilpm_branch hint; /* the model's branching hint                  */
 };
 
 static void default_options(ilpm_options *o)
@@ -611,6 +612,7 @@ static ilpm_driver *driver_build(const ilpm_model *m, const ilpm_options *o,
     if (!d)
         return NULL;
     fold_objective(d, m);
+    d->hint = ilpm_model_branch_hint(m);
     if (!use_glpk) {
         size_t nc = ilpm_model_ncons(m);
         for (size_t i = 0; i < nc; i++) {
@@ -780,9 +782,12 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
                              GLP_BR_MFV, GLP_BR_DTH, GLP_BR_PCH};
     static const int bt[] = {0, GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BPH, GLP_BT_BLB};
     int feasibility = !c->optimize || d->sense == ILPM_NONE;
+    ilpm_branch hint =
+        (unsigned)d->hint <= ILPM_BRANCH_PCOST ? d->hint : ILPM_BRANCH_AUTO;
     p.br_tech = o->branch != ILPM_BRANCH_AUTO ? br[o->branch]
-                : feasibility                 ? GLP_BR_MFV
-                                              : GLP_BR_DTH;
+                : !feasibility                ? GLP_BR_DTH
+                : hint != ILPM_BRANCH_AUTO    ? br[hint]
+                                              : GLP_BR_MFV;
     p.bt_tech = o->backtrack != ILPM_BACKTRACK_AUTO ? bt[o->backtrack]
                 : feasibility                       ? GLP_BT_DFS
                                                     : GLP_BT_BLB;

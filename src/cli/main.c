@@ -108,8 +108,9 @@ static const ilpm_opt_spec common_opts[] = {
     {"cuts", "none|default|all",
      "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
     {"branch", "auto|first|last|most|drtom|pcost",
-     "GLPK branching rule (default auto: most fractional when searching for "
-     "a solution, Driebeck-Tomlin when optimising)"},
+     "GLPK branching rule (default auto: the puzzle's hint or most "
+     "fractional when searching for a solution, Driebeck-Tomlin when "
+     "optimising)"},
     {"backtrack", "auto|dfs|bfs|bestp|bestb",
      "GLPK backtracking rule (default auto: depth first when searching for "
      "a solution, best local bound when optimising)"},

@@ -51,6 +51,7 @@ struct ilpm_model {
     int64_t max_vars, max_bytes;
     ilpm_watch watch;
     ilpm_sense sense;
+    ilpm_branch branch_hint;
     int *olits;
     int64_t *ocoefs;
     int on;
@@ -345,6 +346,16 @@ int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err)
 int ilpm_model_ngroups(const ilpm_model *m)
 {
     return m->ngroups;
+}
+
+void ilpm_model_set_branch_hint(ilpm_model *m, ilpm_branch b)
+{
+    m->branch_hint = b;
+}
+
+ilpm_branch ilpm_model_branch_hint(const ilpm_model *m)
+{
+    return m->branch_hint;
 }
 
 const char *ilpm_model_group_name(const ilpm_model *m, int g)

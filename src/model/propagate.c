@@ -360,6 +360,7 @@ static ilpm_model *copy_frame(const ilpm_model *m, ilpm_err *err)
         if (ilpm_model_group_redundant(m, g))
             ilpm_model_set_redundant(out, g);
     }
+    ilpm_model_set_branch_hint(out, ilpm_model_branch_hint(m));
     int on;
     const int *ol;
     const int64_t *oc;
