@@ -389,6 +389,24 @@ START_TEST(test_probe)
     ck_assert_int_eq(forced(p, 2), 0);
     ilpm_model_free(u);
     ilpm_model_free(p);
+    /* The run's stop flag (or time limit) cuts probing short; the unit
+     * propagation stands. */
+    ilpm_options o;
+    ilpm_options_init(&o);
+    o.propagate = ILPM_PROP_PROBE;
+    volatile int stop = 1;
+    o.stop_flag = &stop;
+    ilpm_model *own = NULL;
+    const ilpm_model *low = ilpm_model_lowered(m, &o, &own, &err);
+    ck_assert_ptr_nonnull(own);
+    ck_assert_ptr_eq(low, own);
+    ck_assert_int_eq(forced(own, 3), 1);
+    ck_assert_int_eq(forced(own, 1), 0);
+    ilpm_model_free(own);
+    stop = 0;
+    low = ilpm_model_lowered(m, &o, &own, &err);
+    ck_assert_int_eq(forced(own, 1), -1);
+    ilpm_model_free(own);
     /* Both ways: with the cardinality row gone, x4 stays open and x5 is
      * still forced by probing alone. */
     ilpm_model *b = ilpm_model_new();

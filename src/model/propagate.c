@@ -280,8 +280,10 @@ static uint64_t probe_budget(const engine *e)
 }
 
 /* Failed-literal probing with both-ways implied literals; -1 when the
- * model has no solution. */
-static int probe(engine *e)
+ * model has no solution.  It stops early at the work budget or when w
+ * (the run's time limit and stop flag, or NULL) fires: what was fixed
+ * so far holds all the same. */
+static int probe(engine *e, ilpm_watch *w)
 {
     uint32_t *seen = calloc(2 * (size_t)e->nv + 2, sizeof *seen);
     int *both = malloc(((size_t)e->nv + 1) * sizeof *both);
@@ -295,7 +297,9 @@ static int probe(engine *e)
     int rc = 0, found = 1;
     for (int round = 0; found && rc == 0 && e->work < budget; round++) {
         found = 0;
-        for (int v = 1; v <= e->nv && rc == 0 && e->work < budget; v++) {
+        for (int v = 1; v <= e->nv && rc == 0 && e->work < budget &&
+                        !(w && ilpm_watch_poll(w, "", NULL));
+             v++) {
             size_t occ_v = e->occ_start[lix(-v) + 1] - e->occ_start[lix(v)];
             if (e->val[v] != UNKNOWN || occ_v == 0)
                 continue;
@@ -500,8 +504,8 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
     }
 }
 
-ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
-                                 ilpm_err *err)
+static ilpm_model *propagate_model(const ilpm_model *m, int level,
+                                   ilpm_watch *w, int *unchanged, ilpm_err *err)
 {
     *unchanged = 1;
     size_t nc = ilpm_model_ncons(m);
@@ -536,7 +540,7 @@ ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
     for (size_t c = 0; c < e.ncons && !conflict; c++)
         conflict = check(&e, c) != 0 || propagate(&e) != 0;
     if (!conflict && level >= 2)
-        conflict = probe(&e) != 0;
+        conflict = probe(&e, w) != 0;
     uint8_t *val = e.val;
     int nfixed = e.ntrail;
     if (conflict || nfixed == 0) {
@@ -582,6 +586,12 @@ ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
     return out;
 }
 
+ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
+                                 ilpm_err *err)
+{
+    return propagate_model(m, level, NULL, unchanged, err);
+}
+
 const ilpm_model *ilpm_model_lowered(const ilpm_model *m, const ilpm_options *o,
                                      ilpm_model **own, ilpm_err *err)
 {
@@ -593,8 +603,10 @@ const ilpm_model *ilpm_model_lowered(const ilpm_model *m, const ilpm_options *o,
     if (p == ILPM_PROP_NONE)
         return m;
     int unchanged;
+    ilpm_watch w;
+    ilpm_watch_init(&w, o ? o->time_limit : 0, o ? o->stop_flag : NULL);
     *own =
-        ilpm_model_propagate(m, p == ILPM_PROP_PROBE ? 2 : 1, &unchanged, err);
+        propagate_model(m, p == ILPM_PROP_PROBE ? 2 : 1, &w, &unchanged, err);
     if (*own)
         return *own;
     return unchanged ? m : NULL;
