@@ -148,7 +148,8 @@ int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits, int n,
  * clauses and what clauses, at-most-one, exactly-one, implications and
  * cardinality constraints then force.  Level 2 adds failed-literal
  * probing within a work budget (a literal whose propagation fails is
- * ruled out; one that both values of a variable force is fixed).  Only
+ * ruled out; one that both values of a variable force is fixed), then
+ * clause probing (what every literal of a short at-least-one forces).  Only
  * models with a unit clause are looked at.  Returns a new model over the same
  * variables (same families, groups and objective) in which every forced
  * variable is one unit clause (group "fixed") and every other constraint is

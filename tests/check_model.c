@@ -422,6 +422,28 @@ START_TEST(test_probe)
     ilpm_model_free(u);
     ilpm_model_free(p);
     ilpm_model_free(b);
+    /* Clause probing: each literal of x1 | x2 | x4 implies x5, through
+     * two side literals that only together give x5, so that neither -x5
+     * nor any single variable's two values shows it. */
+    b = ilpm_model_new();
+    int hi2[1] = {11};
+    ilpm_model_family(b, "x", 1, lo, hi2, 0, &err);
+    int cl[3] = {1, 2, 4};
+    ilpm_add_clause(b, cl, 3, &err);
+    for (int i = 0; i < 3; i++) {
+        int e = 6 + 2 * i, f = 7 + 2 * i;
+        ilpm_add_impl(b, cl[i], e, &err);
+        ilpm_add_impl(b, cl[i], f, &err);
+        int t[3] = {-e, -f, 5};
+        ilpm_add_clause(b, t, 3, &err);
+    }
+    ilpm_add_clause(b, &one, 1, &err);
+    p = ilpm_model_propagate(b, 2, &unchanged, &err);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(forced(p, 5), 1);
+    ck_assert_int_eq(forced(p, 1), 0);
+    ilpm_model_free(p);
+    ilpm_model_free(b);
 }
 END_TEST
 

@@ -283,12 +283,81 @@ static uint64_t probe_budget(const engine *e)
  * model has no solution.  It stops early at the work budget or when w
  * (the run's time limit and stop flag, or NULL) fires: what was fixed
  * so far holds all the same. */
+/* Clause probing: every open literal of an at-least-one constraint
+ * (clause, ALO, EXO) is tried; a literal that all of them force holds in
+ * every solution, since one of them is true in each.  Both-ways probing
+ * is the case of the clause (v | -v); on Sudoku's houses this is the
+ * reasoning of forcing chains.  Constraints of up to MAX_CLAUSE_PROBE
+ * open literals; returns the number fixed, -1 when the model has no
+ * solution. */
+#define MAX_CLAUSE_PROBE 8
+
+static int probe_clause(engine *e, size_t c, uint32_t *seen, int *hits,
+                        uint32_t *stamp, int *both)
+{
+    if (e->cmp[c] == ILPM_LE || e->k[c] != 1)
+        return 0;
+    int open[MAX_CLAUSE_PROBE], nopen = 0;
+    for (size_t t = e->start[c]; t < e->start[c + 1]; t++) {
+        int x = lval(e->val, e->lits[t]);
+        if (x == TRUE)
+            return 0;
+        if (x == UNKNOWN) {
+            if (nopen == MAX_CLAUSE_PROBE)
+                return 0;
+            open[nopen++] = e->lits[t];
+        }
+    }
+    if (nopen < 2)
+        return 0;
+    ++*stamp;
+    for (int i = 0; i < nopen; i++) {
+        int mark = e->ntrail;
+        if (lval(e->val, open[i]) != UNKNOWN)
+            return 0; /* an earlier try settled it: not this time */
+        if (try_lit(e, open[i])) {
+            undo(e, mark);
+            return fix(e, -open[i]) != 0 ? -1 : 1;
+        }
+        for (int t = mark; t < e->ntrail; t++) {
+            size_t x = lix(e->trail[t]);
+            if (seen[x] != *stamp) {
+                seen[x] = *stamp;
+                hits[x] = 0;
+            }
+            if (hits[x] == i)
+                hits[x] = i + 1;
+        }
+        if (i < nopen - 1) {
+            undo(e, mark);
+            continue;
+        }
+        int nboth = 0;
+        for (int t = mark; t < e->ntrail; t++)
+            if (hits[lix(e->trail[t])] == nopen)
+                both[nboth++] = e->trail[t];
+        undo(e, mark);
+        for (int j = 0; j < nboth; j++)
+            if (fix(e, both[j]) != 0)
+                return -1;
+        return nboth;
+    }
+    return 0;
+}
+
+/* Failed-literal probing with both-ways implied literals, then clause
+ * probing; -1 when the model has no solution.  It stops early at the
+ * work budget or when w (the run's time limit and stop flag, or NULL)
+ * fires: what was fixed so far holds all the same. */
 static int probe(engine *e, ilpm_watch *w)
 {
-    uint32_t *seen = calloc(2 * (size_t)e->nv + 2, sizeof *seen);
+    size_t nl = 2 * (size_t)e->nv + 2;
+    uint32_t *seen = calloc(nl, sizeof *seen);
+    int *hits = calloc(nl, sizeof *hits);
     int *both = malloc(((size_t)e->nv + 1) * sizeof *both);
-    if (!seen || !both) {
+    if (!seen || !hits || !both) {
         free(seen);
+        free(hits);
         free(both);
         return 0; /* probing is optional */
     }
@@ -328,8 +397,18 @@ static int probe(engine *e, ilpm_watch *w)
             for (int i = 0; i < nboth && rc == 0; i++, found++)
                 rc = fix(e, both[i]);
         }
+        if (found)
+            continue; /* the cheap step first, until it finds nothing */
+        for (size_t c = 0; c < e->ncons && rc >= 0 && e->work < budget &&
+                           !(w && ilpm_watch_poll(w, "", NULL));
+             c++) {
+            rc = probe_clause(e, c, seen, hits, &stamp, both);
+            found += rc > 0 ? rc : 0;
+        }
+        rc = rc < 0 ? -1 : 0;
     }
     free(seen);
+    free(hits);
     free(both);
     return rc;
 }
