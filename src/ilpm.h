@@ -154,9 +154,10 @@ int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits, int n,
  * variables (same families, groups and objective) in which every forced
  * variable is one unit clause (group "fixed") and every other constraint is
  * rewritten without the forced literals, or dropped once satisfied.  It has the
- * same solutions. Returns NULL with *unchanged = 1 when nothing is forced (or
- * propagation meets a conflict: the solver proves that itself), NULL with err
- * on failure. */
+ * same solutions.  When propagation proves that there is none, the model
+ * returned is that proof (its frame and the clauses x1 and -x1).  Returns
+ * NULL with *unchanged = 1 when nothing is forced, NULL with err on
+ * failure. */
 ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
                                  ilpm_err *err);
 /* Sets (replaces) the objective: sense over sum coefs[i] * lits[i]. */
@@ -251,7 +252,7 @@ typedef struct ilpm_options {
     ilpm_branch branch;
     ilpm_backtrack backtrack;
     int presolve;             /* GLPK MIP presolver, default on            */
-    ilpm_propagate propagate; /* default auto                      */
+    ilpm_propagate propagate; /* default auto                              */
     double time_limit;        /* seconds, <= 0 for none                    */
     int verbose;              /* solver messages on stderr                 */
     /* CaDiCaL options as "name=value,name=value" (NULL: none), set in

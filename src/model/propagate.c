@@ -7,15 +7,19 @@
  *    literals cmp k"), with a counter of true and false literals per
  *    constraint and an occurrence list per literal, so that a literal
  *    costs the constraints it occurs in, not a pass over the model;
- *  - failed-literal probing (level 2): each open variable is tried both
- *    ways; a value whose propagation fails is ruled out, and a literal
- *    that both values force is fixed.  Every fixed literal holds in every
- *    solution, so solutions and counts are unchanged.  Probing runs
- *    within a work budget and only on models with givens, where it pays:
- *    a 9x9 Sudoku that unit propagation leaves with a third of its
- *    variables open is most often settled outright, and GLPK's
- *    branch-and-cut, which has no probing of its own, is spared a tree.
- *    CaDiCaL probes too, but after reading the clauses this step removes.
+ *  - probing (level 2): each open variable is tried both ways, then the
+ *    open literals of each short at-least-one constraint; a literal whose
+ *    propagation fails is ruled out, and one that all the tries force is
+ *    fixed.  Probing runs within a work budget and only on models with
+ *    givens.  It is meant for GLPK, which does not probe binaries itself:
+ *    on top95 it takes the ILP from 1.36 s to 0.76 s (11 of the 95 grids
+ *    are settled outright, the rest give GLPK smaller LPs).  CaDiCaL
+ *    probes as it searches, and there this step costs more than it saves.
+ *
+ * Every fixed literal holds in every solution, so solutions and counts
+ * are unchanged.  An equality row that the gcd of its coefficients
+ * refutes, or a conflict in propagation, gives a model that is the proof
+ * (see refuted).
  *
  * Weighted linear constraints and conditional cardinality do not
  * propagate here (their fixed literals are substituted); GLPK and
@@ -279,46 +283,25 @@ static uint64_t probe_budget(const engine *e)
     return b > 40000000u ? 40000000u : b;
 }
 
-/* Failed-literal probing with both-ways implied literals; -1 when the
- * model has no solution.  It stops early at the work budget or when w
- * (the run's time limit and stop flag, or NULL) fires: what was fixed
- * so far holds all the same. */
-/* Clause probing: every open literal of an at-least-one constraint
- * (clause, ALO, EXO) is tried; a literal that all of them force holds in
- * every solution, since one of them is true in each.  Both-ways probing
- * is the case of the clause (v | -v); on Sudoku's houses this is the
- * reasoning of forcing chains.  Constraints of up to MAX_CLAUSE_PROBE
- * open literals; returns the number fixed, -1 when the model has no
- * solution. */
-#define MAX_CLAUSE_PROBE 8
-
-static int probe_clause(engine *e, size_t c, uint32_t *seen, int *hits,
-                        uint32_t *stamp, int *both)
+/* Tries each of the open literals lits[0..n), one of which holds in
+ * every solution: a literal whose propagation fails is ruled out, and a
+ * literal that all of them force is fixed.  Failed-literal probing of a
+ * variable v is the case (v, -v); clause probing passes the open
+ * literals of an at-least-one constraint (on Sudoku's houses, the
+ * reasoning of forcing chains).  Returns the number of literals fixed,
+ * -1 when the model has no solution. */
+static int probe_lits(engine *e, const int *lits, int n, uint32_t *seen,
+                      int *hits, uint32_t *stamp, int *both)
 {
-    if (e->cmp[c] == ILPM_LE || e->k[c] != 1)
-        return 0;
-    int open[MAX_CLAUSE_PROBE], nopen = 0;
-    for (size_t t = e->start[c]; t < e->start[c + 1]; t++) {
-        int x = lval(e->val, e->lits[t]);
-        if (x == TRUE)
-            return 0;
-        if (x == UNKNOWN) {
-            if (nopen == MAX_CLAUSE_PROBE)
-                return 0;
-            open[nopen++] = e->lits[t];
-        }
-    }
-    if (nopen < 2)
-        return 0;
     ++*stamp;
-    for (int i = 0; i < nopen; i++) {
+    for (int i = 0; i < n; i++) {
         int mark = e->ntrail;
-        if (lval(e->val, open[i]) != UNKNOWN)
-            return 0; /* an earlier try settled it: not this time */
-        if (try_lit(e, open[i])) {
+        if (try_lit(e, lits[i])) {
             undo(e, mark);
-            return fix(e, -open[i]) != 0 ? -1 : 1;
+            return fix(e, -lits[i]) != 0 ? -1 : 1;
         }
+        /* hits[x] = how many of lits[0..i] force x, counted while x has
+         * been forced by every one so far */
         for (int t = mark; t < e->ntrail; t++) {
             size_t x = lix(e->trail[t]);
             if (seen[x] != *stamp) {
@@ -328,13 +311,13 @@ static int probe_clause(engine *e, size_t c, uint32_t *seen, int *hits,
             if (hits[x] == i)
                 hits[x] = i + 1;
         }
-        if (i < nopen - 1) {
+        if (i < n - 1) {
             undo(e, mark);
             continue;
         }
         int nboth = 0;
         for (int t = mark; t < e->ntrail; t++)
-            if (hits[lix(e->trail[t])] == nopen)
+            if (hits[lix(e->trail[t])] == n)
                 both[nboth++] = e->trail[t];
         undo(e, mark);
         for (int j = 0; j < nboth; j++)
@@ -345,10 +328,35 @@ static int probe_clause(engine *e, size_t c, uint32_t *seen, int *hits,
     return 0;
 }
 
-/* Failed-literal probing with both-ways implied literals, then clause
- * probing; -1 when the model has no solution.  It stops early at the
- * work budget or when w (the run's time limit and stop flag, or NULL)
- * fires: what was fixed so far holds all the same. */
+/* Clause probing is tried on at-least-one constraints (clause, ALO, EXO)
+ * with up to this many open literals. */
+#define MAX_CLAUSE_PROBE 8
+
+/* The open literals of constraint c into open[], when c is an unsatisfied
+ * at-least-one with 2..MAX_CLAUSE_PROBE of them; else 0. */
+static int clause_open(const engine *e, size_t c, int *open)
+{
+    if (e->cmp[c] == ILPM_LE || e->k[c] != 1)
+        return 0;
+    int n = 0;
+    for (size_t t = e->start[c]; t < e->start[c + 1]; t++) {
+        int x = lval(e->val, e->lits[t]);
+        if (x == TRUE)
+            return 0;
+        if (x == UNKNOWN) {
+            if (n == MAX_CLAUSE_PROBE)
+                return 0;
+            open[n++] = e->lits[t];
+        }
+    }
+    return n >= 2 ? n : 0;
+}
+
+/* Failed-literal probing of every open variable, then, once that finds
+ * nothing more, clause probing, in rounds until neither finds anything;
+ * -1 when the model has no solution.  It stops early at the work budget
+ * or when w (the run's time limit and stop flag, or NULL) fires: what
+ * was fixed so far holds all the same. */
 static int probe(engine *e, ilpm_watch *w)
 {
     size_t nl = 2 * (size_t)e->nv + 2;
@@ -364,53 +372,33 @@ static int probe(engine *e, ilpm_watch *w)
     uint64_t budget = e->work + probe_budget(e);
     uint32_t stamp = 0;
     int rc = 0, found = 1;
-    for (int round = 0; found && rc == 0 && e->work < budget; round++) {
+    for (int round = 0; found && rc >= 0 && e->work < budget; round++) {
         found = 0;
-        for (int v = 1; v <= e->nv && rc == 0 && e->work < budget &&
+        for (int v = 1; v <= e->nv && rc >= 0 && e->work < budget &&
                         !(w && ilpm_watch_poll(w, "", NULL));
              v++) {
             size_t occ_v = e->occ_start[lix(-v) + 1] - e->occ_start[lix(v)];
             if (e->val[v] != UNKNOWN || occ_v == 0)
                 continue;
-            int mark = e->ntrail;
-            if (try_lit(e, v)) {
-                undo(e, mark);
-                rc = fix(e, -v);
-                found++;
-                continue;
-            }
-            stamp++;
-            for (int t = mark + 1; t < e->ntrail; t++)
-                seen[lix(e->trail[t])] = stamp;
-            undo(e, mark);
-            if (try_lit(e, -v)) {
-                undo(e, mark);
-                rc = fix(e, v);
-                found++;
-                continue;
-            }
-            int nboth = 0;
-            for (int t = mark + 1; t < e->ntrail; t++)
-                if (seen[lix(e->trail[t])] == stamp)
-                    both[nboth++] = e->trail[t];
-            undo(e, mark);
-            for (int i = 0; i < nboth && rc == 0; i++, found++)
-                rc = fix(e, both[i]);
+            int both_ways[2] = {v, -v};
+            rc = probe_lits(e, both_ways, 2, seen, hits, &stamp, both);
+            found += rc > 0 ? rc : 0;
         }
         if (found)
             continue; /* the cheap step first, until it finds nothing */
         for (size_t c = 0; c < e->ncons && rc >= 0 && e->work < budget &&
                            !(w && ilpm_watch_poll(w, "", NULL));
              c++) {
-            rc = probe_clause(e, c, seen, hits, &stamp, both);
+            int open[MAX_CLAUSE_PROBE];
+            int n = clause_open(e, c, open);
+            rc = n ? probe_lits(e, open, n, seen, hits, &stamp, both) : 0;
             found += rc > 0 ? rc : 0;
         }
-        rc = rc < 0 ? -1 : 0;
     }
     free(seen);
     free(hits);
     free(both);
-    return rc;
+    return rc < 0 ? -1 : 0;
 }
 
 static int holds(ilpm_cmp cmp, int64_t lhs, int64_t rhs)
