@@ -1,10 +1,17 @@
 /* Sudoku of order b = 2..5 (N = b*b: 4x4, 9x9, 16x16, 25x25).
  *
  * P(r,c,v) = cell (r,c) holds value v, all 1-based: the 729 variables of
- * the seed report for 9x9.  Each cell holds exactly one value; each value
- * appears at most once per row, column and box; givens are unit clauses.
- * --redundant adds "at least once per row, column and box", turning every
- * house into an exactly-one, to compare the two formulations. */
+ * the seed report for 9x9.  Each cell holds exactly one value; givens are
+ * unit clauses.  Two formulations of the houses (rows, columns, boxes):
+ *  - exact (default): each value exactly once per house;
+ *  - atmost: each value at most once per house, as the seed report has it.
+ * Both have the same solutions (N cells, N values, each at most once), but
+ * "exactly once" is what propagation and GLPK can use: a value left with
+ * one place in a house is placed at once (a hidden single), and the rows
+ * are equalities.  top95 takes 0.05 s against 0.75 s on ILP and 0.05 s
+ * against 0.11 s on SAT (README, "Sudoku").
+ * --redundant adds "at least once per row, column and box" to atmost as
+ * rows of their own, the two-row form of exact. */
 #include "puzzle.h"
 
 #include <limits.h>
@@ -28,9 +35,16 @@ typedef struct sudoku_sol {
     uint8_t *cell; /* n*n values row-major */
 } sudoku_sol;
 
+enum { EXACT, ATMOST };
+static const char *const formulations[] = {"exact", "atmost", NULL};
+
 static const ilpm_opt_spec sudoku_opts[] = {
     {"index", "I", "solve only the I-th puzzle of the file (1-based)"},
-    {"redundant", NULL, "also each value at least once per row/col/box"},
+    {"formulation", "F",
+     "exact (each value exactly once per row/col/box, default) or atmost "
+     "(at most once, as the seed report)"},
+    {"redundant", NULL,
+     "with atmost: also each value at least once per row/col/box"},
     {NULL, NULL, NULL},
 };
 
@@ -363,8 +377,9 @@ static void house_lits(const ilpm_model *m, int P, int b, enum house kind,
     }
 }
 
+/* One constraint of the given kind per house and value. */
 static int add_houses(ilpm_model *m, int P, int b, enum house kind,
-                      const char *group, int alo, ilpm_err *err)
+                      const char *group, ilpm_kind con, ilpm_err *err)
 {
     int n = b * b;
     int lits[SUDOKU_MAX_N];
@@ -373,17 +388,34 @@ static int add_houses(ilpm_model *m, int P, int b, enum house kind,
     for (int h = 0; h < n; h++)
         for (int v = 1; v <= n; v++) {
             house_lits(m, P, b, kind, h, v, lits);
-            if ((alo ? ilpm_add_alo(m, lits, n, err)
-                     : ilpm_add_amo(m, lits, n, err)) != 0)
+            if ((con == ILPM_ALO   ? ilpm_add_alo(m, lits, n, err)
+                 : con == ILPM_EXO ? ilpm_add_exo(m, lits, n, err)
+                                   : ilpm_add_amo(m, lits, n, err)) != 0)
                 return -1;
         }
+    return 0;
+}
+
+/* The formulation asked for, and whether --redundant goes with it. */
+static int formulation(const ilpm_params *p, int *form, ilpm_err *err)
+{
+    if (ilpm_params_choice(p, "formulation", formulations, EXACT, form, err) !=
+        0)
+        return -1;
+    if (*form == EXACT && ilpm_params_has(p, "redundant"))
+        return ilpm_err_set(err,
+                            "sudoku: --redundant adds at-least-once rows to "
+                            "--formulation atmost; exact has each value "
+                            "exactly once per house already");
     return 0;
 }
 
 static int build(const sudoku *s, const ilpm_params *p, int with_givens,
                  ilpm_model *m, ilpm_err *err)
 {
-    int n = s->n, b = s->b;
+    int n = s->n, b = s->b, form;
+    if (formulation(p, &form, err) != 0)
+        return -1;
     int lo[3] = {1, 1, 1}, hi[3] = {n, n, n};
     int P = ilpm_model_family(m, "P", 3, lo, hi, 0, err);
     if (P < 0 || ilpm_model_group(m, "cell", err) < 0)
@@ -406,14 +438,15 @@ static int build(const sudoku *s, const ilpm_params *p, int with_givens,
      * for 9x9).  One whole-box row is what the ILP wants; under pairwise
      * CNF those pairs become 1458 duplicate binary clauses for 9x9, which
      * the seed report's count (10287) leaves out. */
-    if (add_houses(m, P, b, ROW, "row", 0, err) != 0 ||
-        add_houses(m, P, b, COL, "col", 0, err) != 0 ||
-        add_houses(m, P, b, BOX, "box", 0, err) != 0)
+    ilpm_kind house = form == EXACT ? ILPM_EXO : ILPM_AMO;
+    if (add_houses(m, P, b, ROW, "row", house, err) != 0 ||
+        add_houses(m, P, b, COL, "col", house, err) != 0 ||
+        add_houses(m, P, b, BOX, "box", house, err) != 0)
         return -1;
     if (ilpm_params_has(p, "redundant") &&
-        (add_houses(m, P, b, ROW, "row_alo", 1, err) != 0 ||
-         add_houses(m, P, b, COL, "col_alo", 1, err) != 0 ||
-         add_houses(m, P, b, BOX, "box_alo", 1, err) != 0))
+        (add_houses(m, P, b, ROW, "row_alo", ILPM_ALO, err) != 0 ||
+         add_houses(m, P, b, COL, "col_alo", ILPM_ALO, err) != 0 ||
+         add_houses(m, P, b, BOX, "box_alo", ILPM_ALO, err) != 0))
         return -1;
     if (!with_givens)
         return 0;
@@ -441,7 +474,11 @@ static int sudoku_build(const void *inst, const ilpm_params *p, ilpm_model *m,
 static int sudoku_shape(const void *inst, const ilpm_params *p, char *key,
                         size_t size)
 {
-    snprintf(key, size, "b=%d%s", ((const sudoku *)inst)->b,
+    int form;
+    if (formulation(p, &form, NULL) != 0)
+        return -1;
+    snprintf(key, size, "b=%d %s%s", ((const sudoku *)inst)->b,
+             formulations[form],
              ilpm_params_has(p, "redundant") ? " redundant" : "");
     return 0;
 }
@@ -619,6 +656,7 @@ const ilpm_puzzle ilpm_puzzle_sudoku = {
         "comment line.  Solution JSON: the grid as one string, row-major,\n"
         "in the same alphabet.",
     .from_params = NULL,
+    .formulations = formulations,
     .parse = sudoku_parse,
     .free_instance = sudoku_free,
     .describe = sudoku_describe,

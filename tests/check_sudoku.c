@@ -141,7 +141,10 @@ START_TEST(test_top95_first10)
 {
     ilpm_params *p = ilpm_params_new();
     solve_set("norvig_top95", 10, p);
-    /* with the house ALO rows the answer is the same */
+    /* the seed report's formulation, alone and with the house ALO rows,
+     * gives the same grids */
+    ilpm_params_set(p, "formulation", "atmost");
+    solve_set("norvig_top95", 5, p);
     ilpm_params_set(p, "redundant", NULL);
     solve_set("norvig_top95", 3, p);
     ilpm_params_free(p);
@@ -215,6 +218,8 @@ END_TEST
 START_TEST(test_counts)
 {
     ilpm_params *p = ilpm_params_new();
+    if (_i)
+        ilpm_params_set(p, "formulation", "atmost");
     void *inst[3];
     ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, inst, 3), 3);
     for (int i = 0; i < 3; i++) {
@@ -246,6 +251,20 @@ static const ilpm_group_stats *group(const ilpm_model *m, const ilpm_stats *st,
     return NULL;
 }
 
+/* Constraints of a kind in the named group. */
+static int count_kind(const ilpm_model *m, const char *group, ilpm_kind kind)
+{
+    int n = 0;
+    for (size_t i = 0; i < ilpm_model_ncons(m); i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        n += c.kind == kind &&
+             strcmp(ilpm_model_group_name(m, c.group), group) == 0;
+    }
+    return n;
+}
+
+/* Three models: exact (the default), atmost, atmost with --redundant. */
 START_TEST(test_sizes)
 {
     ilpm_params *p = ilpm_params_new();
@@ -255,7 +274,10 @@ START_TEST(test_sizes)
     ilpm_options_init(&o);
     o.amo = ILPM_AMO_PAIRWISE;
     ilpm_err err;
-    for (int red = 0; red < 2; red++) {
+    for (int form = 0; form < 3; form++) {
+        int exact = form == 0, red = form == 2;
+        if (form == 1)
+            ilpm_params_set(p, "formulation", "atmost");
         if (red)
             ilpm_params_set(p, "redundant", NULL);
         ilpm_model *m = ilpm_model_new();
@@ -274,7 +296,13 @@ START_TEST(test_sizes)
         for (int h = 0; h < 3; h++) {
             ck_assert_int_eq(group(m, &st, houses[h])->rows, 81);
             ck_assert_int_eq(group(m, &st, houses[h])->nonzeros, 729);
-            ck_assert_int_eq(group(m, &st, houses[h])->clauses, 81 * 36);
+            /* exactly-one: the pairs and one clause of all nine */
+            ck_assert_int_eq(group(m, &st, houses[h])->clauses,
+                             81 * (exact ? 37 : 36));
+            ck_assert_int_eq(count_kind(m, houses[h], ILPM_EXO),
+                             exact ? 81 : 0);
+            ck_assert_int_eq(count_kind(m, houses[h], ILPM_AMO),
+                             exact ? 0 : 81);
             if (red) {
                 char alo[16];
                 snprintf(alo, sizeof alo, "%s_alo", houses[h]);
@@ -285,11 +313,50 @@ START_TEST(test_sizes)
         ck_assert_int_eq(group(m, &st, "givens")->clauses, 17);
         /* The report's 10287 leaves out the 81 * 18 box pairs that share
          * a row or a column; the box AMO repeats them. */
-        ck_assert_int_eq(st.clauses - 17 - (red ? 243 : 0) - 81 * 18, 10287);
+        ck_assert_int_eq(st.clauses - 17 - (exact || red ? 243 : 0) - 81 * 18,
+                         10287);
         ilpm_stats_free(&st);
         ilpm_model_free(m);
     }
     pz->free_instance(inst);
+    /* exact already holds what --redundant would add */
+    ilpm_params_set(p, "formulation", "exact");
+    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, &inst, 1), 1);
+    ilpm_model *m = ilpm_model_new();
+    ck_assert_int_eq(pz->build(inst, p, m, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "--redundant adds at-least-once"));
+    ilpm_model_free(m);
+    pz->free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* Why exact is the default: a value with one place left in a house is
+ * placed by propagation alone (a hidden single), which "at most once"
+ * cannot see.  On top95's first grid unit propagation fixes more of the
+ * 729 variables with exact rows. */
+START_TEST(test_exact_propagates_more)
+{
+    ilpm_params *p = ilpm_params_new();
+    int fixed[2];
+    for (int form = 0; form < 2; form++) {
+        if (form)
+            ilpm_params_set(p, "formulation", "atmost");
+        void *inst;
+        ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, &inst, 1), 1);
+        ilpm_model *m = ilpm_model_new();
+        ilpm_err err;
+        ck_assert_int_eq(pz->build(inst, p, m, &err), 0);
+        int unchanged;
+        ilpm_model *r = ilpm_model_propagate(m, 1, &unchanged, &err);
+        ck_assert_ptr_nonnull(r);
+        fixed[form] = count_kind(r, "fixed", ILPM_CLAUSE);
+        ilpm_model_free(r);
+        ilpm_model_free(m);
+        pz->free_instance(inst);
+    }
+    ck_assert_int_gt(fixed[1], 17);
+    ck_assert_int_gt(fixed[0], fixed[1]);
     ilpm_params_free(p);
 }
 END_TEST
@@ -705,7 +772,8 @@ int main(void)
     tcase_add_test(tc, test_hardest);
     tcase_add_test(tc, test_16x16);
     tcase_add_test(tc, test_25x25);
-    tcase_add_test(tc, test_counts);
+    tcase_add_loop_test(tc, test_counts, 0, 2);
+    tcase_add_test(tc, test_exact_propagates_more);
     tcase_add_test(tc, test_sizes);
     tcase_add_test(tc, test_parse_forms);
     tcase_add_test(tc, test_files_and_index);

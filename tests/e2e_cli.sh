@@ -78,8 +78,15 @@ run "GLPK rules by name" 0 "$ILPM" solve queens --n 8 --backend ilp \
     has "GLPK rules solve" "$out" "solved, verified"
 # compare's group table describes what was lowered: after propagation the
 # givens' consequences sit in "fixed", and the groups add up to the runs.
-run "compare groups after propagation" 0 "$ILPM" compare sudoku \
+# (With the default formulation, exact, probing settles this grid: every
+# row is in "fixed"; atmost leaves rows in every group.)
+run "compare both formulations" 0 "$ILPM" compare sudoku \
     data/sudoku/norvig_top95.txt --index 1 &&
+    has "compare exact" "$out" "^ +exact +ilp +solved +yes" &&
+    has "compare atmost" "$out" "^ +atmost +sat +solved +yes" &&
+    has "compare agreement" "$out" "agreement: yes"
+run "compare groups after propagation" 0 "$ILPM" compare sudoku \
+    data/sudoku/norvig_top95.txt --index 1 --formulation atmost &&
     has "fixed group" "$out" "^ +fixed +\|" &&
     if awk '$2 == "ilp" { rows = $(NF - 2) }
             / \| / && $1 != "groups" { sum += $3 }
