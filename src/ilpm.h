@@ -235,8 +235,7 @@ void ilpm_model_set_branch_hint(ilpm_model *m, ilpm_branch b);
 ilpm_branch ilpm_model_branch_hint(const ilpm_model *m);
 
 /* What is propagated before lowering (ilpm_model_propagate's level);
- * auto probes for GLPK, which has no probing of its own, and stops at
- * units for CaDiCaL, which probes as it searches. */
+ * auto is the back end's default, now probe for both (see propagate.c). */
 typedef enum ilpm_propagate {
     ILPM_PROP_AUTO,
     ILPM_PROP_NONE,

@@ -407,6 +407,18 @@ START_TEST(test_probe)
     low = ilpm_model_lowered(m, &o, &own, &err);
     ck_assert_int_eq(forced(own, 1), -1);
     ilpm_model_free(own);
+    /* auto probes on both back ends; units leaves x1 open */
+    for (int be = 0; be < 2; be++) {
+        o.backend = (ilpm_backend)be;
+        o.propagate = ILPM_PROP_AUTO;
+        low = ilpm_model_lowered(m, &o, &own, &err);
+        ck_assert_int_eq(forced(own, 1), -1);
+        ilpm_model_free(own);
+        o.propagate = ILPM_PROP_UNITS;
+        low = ilpm_model_lowered(m, &o, &own, &err);
+        ck_assert_int_eq(forced(own, 1), 0);
+        ilpm_model_free(own);
+    }
     /* Both ways: with the cardinality row gone, x4 stays open and x5 is
      * still forced by probing alone. */
     ilpm_model *b = ilpm_model_new();

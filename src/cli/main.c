@@ -117,8 +117,8 @@ static const ilpm_opt_spec common_opts[] = {
     {"no-presolve", NULL, "turn GLPK's MIP presolver off"},
     {"propagate", "auto|none|units|probe",
      "what is settled before lowering: the givens' unit propagation, and "
-     "probing of the open variables (default auto: probe for ilp, units "
-     "for sat)"},
+     "probing of the open variables (default auto: probe on both back "
+     "ends)"},
     {"no-propagate", NULL, "the same as --propagate none"},
     {"max-pb-nodes", "N",
      "largest BDD per linear constraint in the CNF (default 2000000)"},

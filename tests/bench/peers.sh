@@ -12,7 +12,9 @@
 #   env: LIMIT (seconds per run, default 10), REPS (runs per size for the
 #        median, default 3), OUT (Markdown file, default
 #        tests/bench/out/peers.md), ONLY (tool names to run, e.g.
-#        "ilpm-ilp ilpm-sat"; default: ilpm and every peer installed)
+#        "ilpm-ilp ilpm-sat"; default: ilpm and every peer installed),
+#        SUDOKU_CNF (formulation of the Sudoku CNF the SAT programs read:
+#        atmost, the seed report's, by default; or exact)
 # Prints, per puzzle and tool, the largest size solved within LIMIT and the
 # median time at each size every tool solved, as a Markdown table.
 set -u
@@ -254,7 +256,12 @@ prepare_sudoku() {
                 if (ch ~ /[1-9]/) v = ch + 0; else if (ch ~ /[A-Pa-p]/) v = index("ABCDEFGHIJKLMNOP", toupper(ch)) + 9;
                 printf " %d%s", v, (k % N == 0 ? " |" : ",")}
             print "];"}' "$d/$i.txt" >"$d/$i.dzn"
-        "$ILPM" export sudoku "$d/$i.txt" --mps "$d/$i.mps" --cnf "$d/$i.cnf" --amo pairwise 2>/dev/null
+        # cbc reads ilpm's default model (equality rows, as the GMPL model
+        # glpsol reads); the SAT programs read the seed report's pairwise
+        # CNF unless SUDOKU_CNF=exact.
+        "$ILPM" export sudoku "$d/$i.txt" --mps "$d/$i.mps" 2>/dev/null
+        "$ILPM" export sudoku "$d/$i.txt" --cnf "$d/$i.cnf" --amo pairwise \
+            --formulation "${SUDOKU_CNF:-atmost}" 2>/dev/null
     done
 }
 cmd_sudoku() {
