@@ -160,6 +160,20 @@ int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits, int n,
  * failure. */
 ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
                                  ilpm_err *err);
+
+/* The same propagation kept over one model across calls, for solving it
+ * under many sets of assumptions (a batch's givens): built once, each
+ * call settles what the assumptions force and takes it back after. */
+typedef struct ilpm_propagator ilpm_propagator;
+ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_err *err);
+void ilpm_propagator_free(ilpm_propagator *p);
+/* The literals that assume[0..n) force in m at level (1 units, 2 also
+ * probing; w, if not NULL, cuts probing short), the assumptions
+ * included, into *out (malloc'd, *nout of them; the model's own forced
+ * literals are left out).  Returns 0, 1 when the assumptions contradict
+ * the model (no solution under them), -1 with err on failure. */
+int ilpm_propagator_run(ilpm_propagator *p, const int *assume, int n, int level,
+                        ilpm_watch *w, int **out, int *nout, ilpm_err *err);
 /* Sets (replaces) the objective: sense over sum coefs[i] * lits[i]. */
 int ilpm_model_objective(ilpm_model *m, ilpm_sense sense, const int64_t *coefs,
                          const int *lits, int n, ilpm_err *err);
@@ -309,6 +323,10 @@ void ilpm_stats_free(ilpm_stats *s);
  * failure. */
 const ilpm_model *ilpm_model_lowered(const ilpm_model *m, const ilpm_options *o,
                                      ilpm_model **own, ilpm_err *err);
+
+/* The level o->propagate asks of ilpm_model_propagate: 0 none, 1 units,
+ * 2 probing (auto: 2 on both back ends). */
+int ilpm_propagate_level(const ilpm_options *o);
 
 /* Sizes of both lowerings of m under o, without solving. */
 int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,

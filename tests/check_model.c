@@ -459,6 +459,63 @@ START_TEST(test_probe)
 }
 END_TEST
 
+/* The propagator settles what assumptions force, probing included, and
+ * takes it back before the next call; the model's own units are left
+ * out of what it returns. */
+START_TEST(test_propagator)
+{
+    int lo[1] = {1}, hi[1] = {7};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    ilpm_add_impl(m, 1, 2, &err);
+    ilpm_add_impl(m, 1, -3, &err);
+    ilpm_add_impl(m, 4, 5, &err);
+    ilpm_add_impl(m, -4, 5, &err);
+    int ex[3] = {2, 3, 6};
+    ilpm_add_exo(m, ex, 3, &err);
+    int seven = 7;
+    ilpm_add_clause(m, &seven, 1, &err);
+    ilpm_propagator *p = ilpm_propagator_new(m, &err);
+    ck_assert_ptr_nonnull(p);
+    int *out, n;
+    int a[1] = {1};
+    /* units: x1 gives x2, -x3, then -x6 through the exactly-one */
+    ck_assert_int_eq(ilpm_propagator_run(p, a, 1, 1, NULL, &out, &n, &err), 0);
+    ck_assert_int_eq(n, 4);
+    int want[4] = {1, 2, -3, -6};
+    for (int i = 0; i < 4; i++) {
+        int found = 0;
+        for (int j = 0; j < n; j++)
+            found |= out[j] == want[i];
+        ck_assert_msg(found, "literal %d not forced", want[i]);
+    }
+    free(out);
+    /* probing adds x5 (both values of x4 give it) */
+    ck_assert_int_eq(ilpm_propagator_run(p, a, 1, 2, NULL, &out, &n, &err), 0);
+    int has5 = 0;
+    for (int j = 0; j < n; j++)
+        has5 |= out[j] == 5;
+    ck_assert(has5);
+    free(out);
+    /* x1 and x3 contradict; the next call starts afresh */
+    int b[2] = {1, 3};
+    ck_assert_int_eq(ilpm_propagator_run(p, b, 2, 1, NULL, &out, &n, &err), 1);
+    ck_assert_ptr_null(out);
+    int c[1] = {3};
+    ck_assert_int_eq(ilpm_propagator_run(p, c, 1, 1, NULL, &out, &n, &err), 0);
+    ck_assert_int_eq(n, 4); /* 3, -2, -6, -1 */
+    free(out);
+    /* x7 holds in the model itself: not returned */
+    ck_assert_int_eq(ilpm_propagator_run(p, &seven, 1, 1, NULL, &out, &n, &err),
+                     0);
+    ck_assert_int_eq(n, 0);
+    free(out);
+    int bad[1] = {8};
+    ck_assert_int_eq(ilpm_propagator_run(p, bad, 1, 1, NULL, &out, &n, &err),
+                     -1);
+    ilpm_propagator_free(p);
+}
+END_TEST
+
 /* A redundant group is left out of both lowerings, yet its equality row
  * 2x1 + 2x2 + 2x3 = 3 (no 0/1 point: the gcd 2 does not divide 3)
  * refutes the model before either back end searches. */
@@ -525,6 +582,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_propagate_keeps_solutions);
     tcase_add_test(tc, test_propagate_shape);
     tcase_add_test(tc, test_probe);
+    tcase_add_test(tc, test_propagator);
     tcase_add_test(tc, test_redundant_group);
     suite_add_tcase(s, tc);
     return s;

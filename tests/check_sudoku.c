@@ -5,6 +5,7 @@
  * malformed input's own message, and the verifier.  Runs from the source
  * root (paths data/...). */
 #include "puzzle.h"
+#include "run.h"
 
 #include <check.h>
 #define ILPM_TESTUTIL_PUZZLES
@@ -234,6 +235,48 @@ START_TEST(test_counts)
             ck_assert_uint_eq(run(inst[i], p, (ilpm_backend)b, 2, NULL), 2);
         pz->free_instance(inst[i]);
     }
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* In a batch, 9x9 puzzles share one model per back end, the givens
+ * passed as assumptions (on GLPK settled by propagation first); 16x16
+ * puzzles each get their own model. */
+START_TEST(test_shared_model)
+{
+    const char *sols = "data/sudoku/solutions_computed/norvig_top95.sol.txt";
+    ilpm_params *p = ilpm_params_new();
+    void *inst[10];
+    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, inst, 10), 10);
+    void *big[2];
+    ck_assert_int_eq(load("data/sudoku/gecode_16x16.txt", p, big, 2), 2);
+    for (int b = 0; b < 2; b++) {
+        ilpm_run_opts o;
+        ilpm_run_opts_init(&o);
+        o.solver.backend = (ilpm_backend)b;
+        o.render = 1;
+        ilpm_shape_cache *c = ilpm_shape_cache_new();
+        for (int i = 0; i < 12; i++) {
+            ilpm_result r;
+            ilpm_result_init(&r);
+            const void *x = i < 10 ? inst[i] : big[i - 10];
+            ck_assert_int_eq(ilpm_run_instance_cached(pz, x, p, &o, c, &r), 0);
+            ck_assert_msg(r.status == ILPM_SOLVED && r.verified, "%d %s: %s", i,
+                          ilpm_backend_name(o.solver.backend), r.error);
+            if (i < 10) {
+                char q[128];
+                snprintf(q, sizeof q, "\"%s\"", expected(sols, i));
+                ck_assert_str_eq(r.json, q);
+            }
+            ilpm_result_free(&r);
+        }
+        ck_assert_int_eq(ilpm_shape_cache_reused(c), 9);
+        ilpm_shape_cache_free(c);
+    }
+    for (int i = 0; i < 10; i++)
+        pz->free_instance(inst[i]);
+    for (int i = 0; i < 2; i++)
+        pz->free_instance(big[i]);
     ilpm_params_free(p);
 }
 END_TEST
@@ -774,6 +817,7 @@ int main(void)
     tcase_add_test(tc, test_25x25);
     tcase_add_loop_test(tc, test_counts, 0, 2);
     tcase_add_test(tc, test_exact_propagates_more);
+    tcase_add_test(tc, test_shared_model);
     tcase_add_test(tc, test_sizes);
     tcase_add_test(tc, test_parse_forms);
     tcase_add_test(tc, test_files_and_index);

@@ -660,20 +660,91 @@ ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
     return propagate_model(m, level, NULL, unchanged, err);
 }
 
+int ilpm_propagate_level(const ilpm_options *o)
+{
+    switch (o ? o->propagate : ILPM_PROP_AUTO) {
+    case ILPM_PROP_NONE:
+        return 0;
+    case ILPM_PROP_UNITS:
+        return 1;
+    default:
+        return 2; /* auto probes on both back ends: see the head comment */
+    }
+}
+
+struct ilpm_propagator {
+    engine e;
+    int base;    /* trail length after the model's own units */
+    int refuted; /* the model alone has no solution         */
+};
+
+ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_err *err)
+{
+    ilpm_propagator *p = calloc(1, sizeof *p);
+    if (!p) {
+        ilpm_err_set(err, "out of memory propagating the fixed literals");
+        return NULL;
+    }
+    if (engine_init(&p->e, m, err) != 0) {
+        free(p);
+        return NULL;
+    }
+    for (size_t c = 0; c < p->e.ncons && !p->refuted; c++)
+        p->refuted = check(&p->e, c) != 0 || propagate(&p->e) != 0;
+    p->base = p->e.ntrail;
+    return p;
+}
+
+void ilpm_propagator_free(ilpm_propagator *p)
+{
+    if (!p)
+        return;
+    engine_free(&p->e);
+    free(p);
+}
+
+int ilpm_propagator_run(ilpm_propagator *p, const int *assume, int n, int level,
+                        ilpm_watch *w, int **out, int *nout, ilpm_err *err)
+{
+    engine *e = &p->e;
+    *out = NULL;
+    *nout = 0;
+    if (p->refuted)
+        return 1;
+    for (int i = 0; i < n; i++)
+        if (assume[i] == 0 || abs(assume[i]) > e->nv)
+            return ilpm_err_set(err, "assumption %d is not a model literal",
+                                assume[i]);
+    int conflict = 0;
+    for (int i = 0; i < n && !conflict; i++)
+        conflict = assign(e, assume[i]) != 0;
+    conflict =
+        conflict || propagate(e) != 0 || (level >= 2 && probe(e, w) != 0);
+    int rc = conflict ? 1 : 0;
+    if (!conflict && e->ntrail > p->base) {
+        *nout = e->ntrail - p->base;
+        *out = malloc((size_t)*nout * sizeof **out);
+        if (*out)
+            memcpy(*out, e->trail + p->base, (size_t)*nout * sizeof **out);
+        else
+            rc = ilpm_err_set(err, "out of memory propagating assumptions");
+    }
+    undo(e, p->base);
+    e->work = 0;
+    return rc;
+}
+
 const ilpm_model *ilpm_model_lowered(const ilpm_model *m, const ilpm_options *o,
                                      ilpm_model **own, ilpm_err *err)
 {
     *own = NULL;
-    ilpm_propagate p = o ? o->propagate : ILPM_PROP_AUTO;
-    if (p == ILPM_PROP_AUTO)
-        p = ILPM_PROP_PROBE; /* on both back ends: see the head comment */
-    if (p == ILPM_PROP_NONE)
+    int level = ilpm_propagate_level(o);
+    if (level == 0)
         return m;
     int unchanged;
     ilpm_watch w;
     ilpm_watch_init(&w, o ? o->time_limit : 0, o ? o->stop_flag : NULL);
-    *own =
-        propagate_model(m, p == ILPM_PROP_PROBE ? 2 : 1, &w, &unchanged, err);
+    *own = propagate_model(m, level, &w, &unchanged, err);
     if (*own)
         return *own;
     return unchanged ? m : NULL;
