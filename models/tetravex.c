@@ -56,6 +56,9 @@ static const ilpm_opt_spec tvx_opts[] = {
     {"formulation", "F",
      "assign (support clauses, default), conflict (pairwise) or edges"},
     {"input-format", "FMT", "native (default), epita or motyak (see input)"},
+    {"diag", NULL,
+     "also the 2x2 rule: a type on one diagonal cell of a 2x2 block needs "
+     "one on the other that two middle tiles complete"},
     {NULL, NULL, NULL},
 };
 
@@ -663,6 +666,116 @@ static int add_edges(struct builder *b)
     return rc ? -1 : 0;
 }
 
+/* Tile types by the digits on two of their sides: the types with digit
+ * d on side s and e on side t are list[start[10d + e] ..
+ * start[10d + e + 1]). */
+struct by_sides {
+    int start[101];
+    int *list;
+};
+
+static int by_sides_init(struct by_sides *x, const tetravex *tv, int s, int t)
+{
+    int K = tv->ntypes;
+    memset(x->start, 0, sizeof x->start);
+    if (!(x->list = malloc((size_t)K * sizeof *x->list)))
+        return -1;
+    for (int k = 0; k < K; k++)
+        x->start[10 * side_of(tv, k, s) + side_of(tv, k, t) + 1]++;
+    for (int i = 0; i < 100; i++)
+        x->start[i + 1] += x->start[i];
+    int fill[100];
+    memcpy(fill, x->start, sizeof fill);
+    for (int k = 0; k < K; k++)
+        x->list[fill[10 * side_of(tv, k, s) + side_of(tv, k, t)]++] = k;
+    return 0;
+}
+
+/* Is there a 2x2 block with type a on one diagonal cell and b on the
+ * other?  dir 0: a top-left, b bottom-right, completed by k1 top-right
+ * (left = a's right, down = b's up) and k2 bottom-left (up = a's down,
+ * right = b's left).  dir 1: a top-right, b bottom-left, completed by k1
+ * top-left (right = a's left, down = b's up) and k2 bottom-right (up =
+ * a's down, left = b's right).  Copies are counted: the four tiles of
+ * the block must exist as distinct tiles.  m1 and m2 index the types by
+ * the two sides k1 and k2 must match. */
+static int diag_fits(const tetravex *tv, const struct by_sides *m1,
+                     const struct by_sides *m2, int a, int b, int dir)
+{
+    int s1a = dir ? LEFT : RIGHT, s1b = UP;   /* a's and b's sides at k1 */
+    int s2a = DOWN, s2b = dir ? RIGHT : LEFT; /* and at k2               */
+    int i1 = 10 * side_of(tv, a, s1a) + side_of(tv, b, s1b);
+    int i2 = 10 * side_of(tv, a, s2a) + side_of(tv, b, s2b);
+    for (int p = m1->start[i1]; p < m1->start[i1 + 1]; p++)
+        for (int q = m2->start[i2]; q < m2->start[i2 + 1]; q++) {
+            int ks[4] = {a, b, m1->list[p], m2->list[q]}, ok = 1;
+            for (int i = 0; i < 4 && ok; i++) {
+                int used = 0;
+                for (int j = 0; j < 4; j++)
+                    used += ks[j] == ks[i];
+                ok = used <= tv->mult[ks[i]];
+            }
+            if (ok)
+                return 1;
+        }
+    return 0;
+}
+
+/* Diagonal supports: in every 2x2 block, a type on one cell of a
+ * diagonal needs a type on the other cell that some block completes;
+ * X(c,a) -> OR of those X(c'',b), both ways, both diagonals.  Redundant
+ * (the tiles and their neighbours imply it), but unit propagation on
+ * the binary supports alone does not see it. */
+static int add_diag(struct builder *b)
+{
+    const tetravex *tv = b->tv;
+    int n = tv->n, K = tv->ntypes, rc = 0;
+    uint8_t *fit = malloc((size_t)K * (size_t)K * 2);
+    /* k1 matches on its (opposite of s1a, DOWN), k2 on (UP, opposite of
+     * s2b): see diag_fits */
+    struct by_sides m1[2] = {{{0}, NULL}, {{0}, NULL}};
+    struct by_sides m2[2] = {{{0}, NULL}, {{0}, NULL}};
+    int oom = !fit;
+    for (int dir = 0; dir < 2 && !oom; dir++)
+        oom = by_sides_init(&m1[dir], tv, dir ? RIGHT : LEFT, DOWN) != 0 ||
+              by_sides_init(&m2[dir], tv, UP, dir ? LEFT : RIGHT) != 0;
+    if (oom) {
+        for (int dir = 0; dir < 2; dir++) {
+            free(m1[dir].list);
+            free(m2[dir].list);
+        }
+        free(fit);
+        return ilpm_err_set(b->err, "out of memory");
+    }
+    for (int dir = 0; dir < 2; dir++) {
+        for (int a = 0; a < K; a++)
+            for (int k = 0; k < K; k++)
+                fit[(dir * K + a) * K + k] =
+                    (uint8_t)diag_fits(tv, &m1[dir], &m2[dir], a, k, dir);
+        free(m1[dir].list);
+        free(m2[dir].list);
+    }
+    rc = ilpm_model_group(b->m, "diag", b->err) < 0;
+    for (int r = 0; r + 1 < n && !rc; r++)
+        for (int c = 0; c + 1 < n && !rc; c++)
+            for (int dir = 0; dir < 2 && !rc; dir++) {
+                int ca = dir ? r * n + c + 1 : r * n + c;
+                int cb = dir ? (r + 1) * n + c : (r + 1) * n + c + 1;
+                for (int back = 0; back < 2 && !rc; back++)
+                    for (int k = 0; k < K && !rc; k++) {
+                        int len = 0;
+                        b->lits[len++] = -xv(b, back ? cb : ca, k);
+                        for (int k2 = 0; k2 < K; k2++)
+                            if (back ? fit[(dir * K + k2) * K + k]
+                                     : fit[(dir * K + k) * K + k2])
+                                b->lits[len++] = xv(b, back ? ca : cb, k2);
+                        rc = ilpm_add_clause(b->m, b->lits, len, b->err);
+                    }
+            }
+    free(fit);
+    return rc ? -1 : 0;
+}
+
 static int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
                      ilpm_err *err)
 {
@@ -692,6 +805,8 @@ static int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
              add_conflicts(&b, DOWN);
     if (!rc && form == EDGES)
         rc = add_edges(&b);
+    if (!rc && ilpm_params_has(p, "diag") && tv->n >= 2)
+        rc = add_diag(&b);
     if (!rc && tv->nfixed)
         rc = ilpm_model_group(m, "fixed", err) < 0;
     for (int t = 0; t < tv->ntiles && !rc; t++)

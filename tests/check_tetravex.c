@@ -18,6 +18,11 @@ static const ilpm_puzzle *pz = &ilpm_puzzle_tetravex;
 
 static const char *const forms[] = {"assign", "conflict", "edges"};
 #define NFORMS 3
+/* What the solving tests run: each formulation, and two with --diag
+ * (written "F+diag"). */
+static const char *const variants[] = {"assign", "conflict", "edges",
+                                       "assign+diag", "edges+diag"};
+#define NVARIANTS 5
 
 static ilpm_params *params(const char *fmt, const char *form)
 {
@@ -25,8 +30,16 @@ static ilpm_params *params(const char *fmt, const char *form)
     ck_assert_ptr_nonnull(p);
     if (fmt)
         ilpm_params_set(p, "input-format", fmt);
-    if (form)
-        ilpm_params_set(p, "formulation", form);
+    if (form) {
+        char f[32];
+        snprintf(f, sizeof f, "%s", form);
+        char *plus = strchr(f, '+');
+        if (plus) {
+            *plus = '\0';
+            ilpm_params_set(p, plus + 1, NULL);
+        }
+        ilpm_params_set(p, "formulation", f);
+    }
     return p;
 }
 
@@ -72,29 +85,29 @@ static void run(const void *inst, const char *form, ilpm_backend b, int count,
 }
 
 /* Formulations to run on GLPK, a bit each. */
-#define ILP_ALL 7
-#define ILP_NO_CONFLICT 5
+#define ILP_ALL 31
+#define ILP_NO_CONFLICT 29
 
 /* Counts inst with every formulation on SAT, and with the formulations in
  * ilp on GLPK, checking each count against want. */
 static void expect_count(const void *inst, const char *what, uint64_t want,
                          int ilp)
 {
-    for (int f = 0; f < NFORMS; f++)
+    for (int f = 0; f < NVARIANTS; f++)
         for (int b = 0; b < 2; b++) {
             if (b == ILPM_BACKEND_ILP && !(ilp & 1 << f))
                 continue;
             ilpm_result r;
-            run(inst, forms[f], (ilpm_backend)b, 1, &r);
+            run(inst, variants[f], (ilpm_backend)b, 1, &r);
             ck_assert_msg(r.status == (want ? ILPM_SOLVED : ILPM_UNSAT),
-                          "%s %s %s: %s %s", what, forms[f],
+                          "%s %s %s: %s %s", what, variants[f],
                           ilpm_backend_name((ilpm_backend)b),
                           ilpm_status_name(r.status), r.error);
             ck_assert_msg(
                 r.count == want, "%s %s %s: %llu boards, expected %llu", what,
-                forms[f], ilpm_backend_name((ilpm_backend)b),
+                variants[f], ilpm_backend_name((ilpm_backend)b),
                 (unsigned long long)r.count, (unsigned long long)want);
-            ck_assert_msg(r.verified, "%s %s: %s", what, forms[f], r.error);
+            ck_assert_msg(r.verified, "%s %s: %s", what, variants[f], r.error);
             ilpm_result_free(&r);
         }
 }
@@ -221,10 +234,10 @@ static char *generate(int n, int seed, int digits, int count, int unsolvable,
 static void expect_agree(const void *inst, int n, const char *what,
                          int solvable)
 {
-    for (int f = 0; f < NFORMS; f++)
+    for (int f = 0; f < NVARIANTS; f++)
         for (int b = 0; b < 2; b++) {
             int slow = n >= 5 && f == 1 && b == ILPM_BACKEND_ILP;
-            ilpm_params *p = params(NULL, forms[f]);
+            ilpm_params *p = params(NULL, variants[f]);
             ilpm_run_opts o;
             ilpm_run_opts_init(&o);
             o.solver.backend = (ilpm_backend)b;
@@ -234,7 +247,7 @@ static void expect_agree(const void *inst, int n, const char *what,
             ck_assert_int_eq(ilpm_run_instance(pz, inst, p, &o, &r), 0);
             ck_assert_msg(r.status == (solvable ? ILPM_SOLVED : ILPM_UNSAT) ||
                               (slow && r.status == ILPM_TIMEOUT),
-                          "%s %s %s: %s %s", what, forms[f],
+                          "%s %s %s: %s %s", what, variants[f],
                           ilpm_backend_name((ilpm_backend)b),
                           ilpm_status_name(r.status), r.error);
             if (r.status == ILPM_SOLVED)
@@ -277,15 +290,15 @@ START_TEST(test_generated_files)
             int boards = 0, r;
             while ((r = pz->parse(rd, p, &inst, &err)) == 1) {
                 boards++;
-                for (int f = 0; f < NFORMS; f++) {
+                for (int f = 0; f < NVARIANTS; f++) {
                     if (n > 4 && f != 0)
                         continue;
                     ilpm_result res;
-                    run(inst, forms[f], ILPM_BACKEND_SAT, 0, &res);
+                    run(inst, variants[f], ILPM_BACKEND_SAT, 0, &res);
                     ck_assert_msg(res.status ==
                                       (uns ? ILPM_UNSAT : ILPM_SOLVED),
-                                  "%s board %d %s: %s", path, boards, forms[f],
-                                  ilpm_status_name(res.status));
+                                  "%s board %d %s: %s", path, boards,
+                                  variants[f], ilpm_status_name(res.status));
                     ck_assert(uns || res.verified);
                     ilpm_result_free(&res);
                 }
@@ -771,6 +784,73 @@ START_TEST(test_model_groups)
 }
 END_TEST
 
+/* --diag on a 3x3 board of nine distinct tiles: the first clauses say
+ * that tile a on the top-left cell needs, on the cell below-right, one of
+ * the tiles b that two other tiles complete into a 2x2 block (k1 right
+ * of a and above b, k2 below a and left of b), found here by brute
+ * force over the tiles' sides. */
+START_TEST(test_diag_rule)
+{
+    char *text = generate(3, 7, 10, 1, 0, NULL);
+    int side[9][4], n; /* left up right down */
+    const char *t = text;
+    while (*t == '#')
+        t = strchr(t, '\n') + 1;
+    int used = 0;
+    ck_assert_int_eq(sscanf(t, "%d%n", &n, &used), 1);
+    t += used;
+    for (int i = 0; i < 9; i++) {
+        ck_assert_int_eq(sscanf(t, "%d %d %d %d%n", &side[i][0], &side[i][1],
+                                &side[i][2], &side[i][3], &used),
+                         4);
+        t += used;
+    }
+    void *inst = parse_text(text, "native");
+    ilpm_params *p = params(NULL, "assign+diag");
+    ilpm_model *m = ilpm_model_new();
+    ilpm_err err;
+    ck_assert_int_eq(pz->build(inst, p, m, &err), 0);
+    ck_assert_int_eq(ilpm_model_nvars(m), 81); /* nine distinct types */
+    int X = ilpm_model_family_find(m, "X"), first = -1, ndiag = 0, fits = 0;
+    for (size_t i = 0; i < ilpm_model_ncons(m); i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        if (strcmp(ilpm_model_group_name(m, c.group), "diag") != 0)
+            continue;
+        if (first < 0)
+            first = (int)i;
+        ndiag++;
+        int a = (int)i - first;
+        if (a >= 9)
+            continue;
+        ck_assert_int_eq(c.lits[0], -ilpm_model_var(m, X, 1, 1, a + 1, 0));
+        for (int b = 0; b < 9; b++) {
+            int want = 0;
+            for (int k1 = 0; k1 < 9; k1++)
+                for (int k2 = 0; k2 < 9; k2++)
+                    want |= a != b && a != k1 && a != k2 && b != k1 &&
+                            b != k2 && k1 != k2 && side[k1][0] == side[a][2] &&
+                            side[k1][3] == side[b][1] &&
+                            side[k2][1] == side[a][3] &&
+                            side[k2][2] == side[b][0];
+            int has = 0;
+            for (int j = 1; j < c.n; j++)
+                has |= c.lits[j] == ilpm_model_var(m, X, 2, 2, b + 1, 0);
+            ck_assert_msg(has == want, "a=%d b=%d: clause %d, brute force %d",
+                          a, b, has, want);
+            fits += want;
+        }
+    }
+    /* 4 blocks, 2 diagonals, both ways, 9 types */
+    ck_assert_int_eq(ndiag, 4 * 2 * 2 * 9);
+    ck_assert_int_gt(fits, 0);
+    ilpm_model_free(m);
+    ilpm_params_free(p);
+    pz->free_instance(inst);
+    free(text);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("tetravex");
@@ -781,6 +861,7 @@ int main(void)
     tcase_add_test(tc, test_generated_agree);
     tcase_add_test(tc, test_generated_files);
     tcase_add_test(tc, test_counts_with_twins);
+    tcase_add_test(tc, test_diag_rule);
     tcase_add_test(tc, test_formats_agree);
     tcase_add_test(tc, test_several_instances);
     tcase_add_test(tc, test_bad_files);
