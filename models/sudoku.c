@@ -472,7 +472,7 @@ static int sudoku_build(const void *inst, const ilpm_params *p, ilpm_model *m,
 
 /* 4x4 and 9x9 puzzles of one order share their model in a batch; the
  * givens become assumptions.  That pays where building is a large part
- * of a run: top1465 0.58 -> 0.48 s on ILP, 0.56 -> 0.43 s on SAT.  From
+ * of a run: top1465 0.56 -> 0.46 s on ILP, 0.57 -> 0.43 s on SAT.  From
  * 16x16 on, the search is, and a model of the puzzle's own propagated
  * givens wins: the 16x16 set takes 0.10 s against 0.16 s (ILP) and 0.08 s
  * against 0.15 s (SAT); the 25x25 set on SAT 25 s against 170 s, as

@@ -327,6 +327,9 @@ const ilpm_model *ilpm_model_lowered(const ilpm_model *m, const ilpm_options *o,
 /* The level o->propagate asks of ilpm_model_propagate: 0 none, 1 units,
  * 2 probing (auto: 2 on both back ends). */
 int ilpm_propagate_level(const ilpm_options *o);
+/* The level for what assumptions force (ilpm_propagator_run): the same,
+ * except that auto leaves CaDiCaL's assumptions to CaDiCaL (0). */
+int ilpm_propagate_assumed_level(const ilpm_options *o);
 
 /* Sizes of both lowerings of m under o, without solving. */
 int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,

@@ -411,6 +411,9 @@ START_TEST(test_probe)
     for (int be = 0; be < 2; be++) {
         o.backend = (ilpm_backend)be;
         o.propagate = ILPM_PROP_AUTO;
+        /* assumptions: settled for GLPK, left to CaDiCaL */
+        ck_assert_int_eq(ilpm_propagate_assumed_level(&o),
+                         o.backend == ILPM_BACKEND_ILP ? 2 : 0);
         low = ilpm_model_lowered(m, &o, &own, &err);
         ck_assert_int_eq(forced(own, 1), -1);
         ilpm_model_free(own);

@@ -226,9 +226,9 @@ static int forced_by(ilpm_solver *s, const int *assume, int n, ilpm_err *err)
     ilpm_watch w;
     ilpm_watch_init(&w, 0, s->o.stop_flag);
     w.deadline = s->deadline; /* the run's own */
-    int rc =
-        ilpm_propagator_run(s->prop, assume, n, ilpm_propagate_level(&s->o), &w,
-                            &s->forced, &s->nforced, err);
+    int rc = ilpm_propagator_run(s->prop, assume, n,
+                                 ilpm_propagate_assumed_level(&s->o), &w,
+                                 &s->forced, &s->nforced, err);
     if (rc < 0) {
         free(s->last);
         s->last = NULL;
@@ -252,14 +252,7 @@ static ilpm_status run(ilpm_solver *s, const int *assume, int n, int optimize,
         }
     if (s->o.stop_flag && *s->o.stop_flag)
         return ILPM_STOPPED;
-    /* Under auto, CaDiCaL takes the assumptions as they are: it
-     * propagates them itself, and each literal passed costs it a
-     * decision level (top1465 in a batch: 0.43 s as they are, 0.48 s
-     * with what probing forces).  GLPK needs the forced columns fixed to
-     * presolve them away: 4.0 s without, 0.48 s with. */
-    int sat_auto =
-        s->o.propagate == ILPM_PROP_AUTO && s->o.backend == ILPM_BACKEND_SAT;
-    if (n > 0 && !sat_auto && ilpm_propagate_level(&s->o) > 0) {
+    if (n > 0 && ilpm_propagate_assumed_level(&s->o) > 0) {
         int rc = forced_by(s, assume, n, err);
         if (rc != 0) {
             s->have_vals = 0;
