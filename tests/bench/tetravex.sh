@@ -4,7 +4,9 @@
 #
 #   tests/bench/tetravex.sh PATH/TO/ilpm [MAX_N] [SECONDS]
 #
-# For each formulation (assign, conflict, edges) and back end (ilp, sat),
+# For each formulation (assign, conflict, edges, and assign and edges with
+# the 2x2 rule, written assign+diag and edges+diag; FORMS="..." picks
+# others) and back end (ilp, sat; BACKENDS="..." picks),
 # sizes grow from 3 until one of the three boards of a size is not solved
 # within SECONDS (default 10) or MAX_N (default 20) is passed.  Prints a
 # Markdown table: the largest N whose three boards all solved, the slowest
@@ -28,9 +30,11 @@ board() { # n seed -> file
 }
 
 # Prints "ms" for a verified solve, "-" otherwise.
-solve_ms() { # file formulation backend
-    local out
-    out=$(timeout "$hard" "$ilpm" solve tetravex "$1" --formulation "$2" \
+solve_ms() { # file formulation[+diag] backend
+    local out extra=()
+    [[ $2 == *+diag ]] && extra=(--diag)
+    out=$(timeout -k 5 "$hard" "$ilpm" solve tetravex "$1" \
+        --formulation "${2%+diag}" "${extra[@]}" \
         --backend "$3" --time-limit "$limit" --format json 2>/dev/null)
     if [[ $out == *'"status":"solved"'* && $out == *'"verified":true'* ]]; then
         sed -n 's/.*"solve_ms":\([0-9.]*\).*/\1/p' <<<"$out"
@@ -44,8 +48,8 @@ echo "Tetravex: largest N with all 3 generated boards (seeds 1-3) solved" \
 echo
 echo "| formulation | back end | largest N | slowest at N (s) | next N |"
 echo "|---|---|---:|---:|---|"
-for form in assign conflict edges; do
-    for be in ilp sat; do
+for form in ${FORMS:-assign conflict edges assign+diag edges+diag}; do
+    for be in ${BACKENDS:-ilp sat}; do
         best=- slowest=- next=-
         for ((n = 3; n <= max_n; n++)); do
             solved=0 worst=0
