@@ -4,9 +4,9 @@
 #
 #   tests/bench/tetravex.sh PATH/TO/ilpm [MAX_N] [SECONDS]
 #
-# For each formulation (assign, conflict, edges, and assign and edges with
-# the 2x2 rule, written assign+diag and edges+diag; FORMS="..." picks
-# others) and back end (ilp, sat; BACKENDS="..." picks),
+# For each formulation (FORMS, default assign, conflict, edges, assign+diag
+# and edges+diag, where +diag adds --diag) and back end (BACKENDS, default
+# ilp and sat),
 # sizes grow from 3 until one of the three boards of a size is not solved
 # within SECONDS (default 10) or MAX_N (default 20) is passed.  Prints a
 # Markdown table: the largest N whose three boards all solved, the slowest
