@@ -43,14 +43,19 @@ typedef struct langford_sol {
 } langford_sol;
 
 static const ilpm_opt_spec langford_opts[] = {
-    {"n", "N", "values 1..N (1 to 200); or give a FILE of 'k n' pairs"},
-    {"k", "K", "copies of each value (2 to 10, default 2)"},
-    {"formulation", "F", "cards (X(v,c,p), default) or positions (Y(v,p))"},
+    {"n", "N", "values 1..N (1 to 200); or give a FILE of 'k n' pairs",
+     ILPM_OPT_INT, LANGFORD_MIN_N, LANGFORD_MAX_N, NULL, ILPM_OPT_INSTANCE},
+    {"k", "K", "copies of each value (2 to 10, default 2)", ILPM_OPT_INT,
+     LANGFORD_MIN_K, LANGFORD_MAX_K, NULL, ILPM_OPT_INSTANCE},
+    {"formulation", "F", "positions (Y(v,p), default) or cards (X(v,c,p))",
+     ILPM_OPT_CHOICE, 0, 0, formulations, 0},
     {"redundant", NULL,
      "lower the position-sum row too (by default it only serves the parity "
-     "proof before solving)"},
-    {"symmetry", NULL, "keep one of each sequence/reverse pair"},
-    {NULL, NULL, NULL},
+     "proof before solving)",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {"symmetry", NULL, "keep one of each sequence/reverse pair", ILPM_OPT_FLAG,
+     0, 0, NULL, 0},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
 static langford *langford_alloc(int k, int n)

@@ -62,37 +62,57 @@ typedef struct settings {
     int play; /* verb "play": the hand takes part */
 } settings;
 
+/* In the order of FORM_*, the default first. */
+static const char *const mach_forms[] = {"planes", "melds", NULL};
+
 static const ilpm_opt_spec mach_opts[] = {
     {"formulation", "F",
      "planes (default: the report's card planes) or melds (set "
-     "partitioning over all melds, den Hertog and Hulshof 2006)"},
-    {"decks", "D", "number of decks, 1-8 (default 2)"},
-    {"ace-high", NULL, "also allow runs ending Q K A (never K A 2)"},
-    {"wrap", NULL, "continuous runs through K A 2 (ranks modulo 13)"},
+     "partitioning over all melds, den Hertog and Hulshof 2006)",
+     ILPM_OPT_CHOICE, 0, 0, mach_forms, 0},
+    {"decks", "D", "number of decks, 1-8 (default 2)", ILPM_OPT_INT, 1,
+     MAX_DECKS, NULL, 0},
+    {"ace-high", NULL, "also allow runs ending Q K A (never K A 2)",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {"wrap", NULL, "continuous runs through K A 2 (ranks modulo 13)",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
     {"strong", NULL,
-     "planes: set rows y >= x for each suit instead of 4y >= sum x"},
+     "planes: set rows y >= x for each suit instead of 4y >= sum x",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
     {"deck-rows", NULL,
      "planes, 1-2 decks: add the report's rows x(2m) + x(2m+1) <= 1 "
-     "(they can cut off valid tables: data/machiavelli/README.md)"},
+     "(they can cut off valid tables: data/machiavelli/README.md)",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
     {"value", NULL,
      "play: maximise the value laid (A=1, 2-10 face, J=11, Q=12, K=13) "
-     "instead of the number of cards"},
-    {"table", "CARDS", "the table itself, e.g. \"AH 2H 3H 7S 7D 7C\""},
-    {"hand", "CARDS", "with --table: the hand, for play"},
-    {NULL, NULL, NULL},
+     "instead of the number of cards",
+     ILPM_OPT_FLAG, 0, 0, NULL, ILPM_OPT_PLAY},
+    {"table", "CARDS", "the table itself, e.g. \"AH 2H 3H 7S 7D 7C\"",
+     ILPM_OPT_TEXT, 0, 0, NULL, ILPM_OPT_INSTANCE},
+    {"hand", "CARDS", "with --table: the hand, for play", ILPM_OPT_TEXT, 0, 0,
+     NULL, ILPM_OPT_INSTANCE | ILPM_OPT_PLAY},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
 static const ilpm_opt_spec mach_gen_opts[] = {
-    {"cards", "N", "about N cards per table (default 20; 52*D: all)"},
-    {"decks", "D", "number of decks, 1-8 (default 2)"},
-    {"seed", "S", "random seed (default 1)"},
-    {"count", "C", "number of tables (default 1)"},
+    {"cards", "N", "about N cards per table (default 20; 52*D: all)",
+     ILPM_OPT_INT, 3, NSUITS * NRANKS * MAX_DECKS, NULL, 0},
+    {"decks", "D", "number of decks, 1-8 (default 2)", ILPM_OPT_INT, 1,
+     MAX_DECKS, NULL, 0},
+    {"seed", "S", "random seed (default 1)", ILPM_OPT_INT, 0, LONG_MAX, NULL,
+     0},
+    {"count", "C", "number of tables (default 1)", ILPM_OPT_INT, 1, 1000000,
+     NULL, 0},
     {"near-miss", NULL,
-     "remove or add one random card (usually, not always, unsolvable)"},
-    {"hand", "K", "also deal a hand of K cards (play instances)"},
-    {"ace-high", NULL, "deal runs ending Q K A too"},
-    {"wrap", NULL, "deal runs through K A 2 too"},
-    {NULL, NULL, NULL},
+     "remove or add one random card (usually, not always, unsolvable)",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {"hand", "K", "also deal a hand of K cards (play instances)",
+     ILPM_OPT_INT, 0, NSUITS * NRANKS * MAX_DECKS, NULL, 0},
+    {"ace-high", NULL, "deal runs ending Q K A too", ILPM_OPT_FLAG, 0, 0, NULL,
+     0},
+    {"wrap", NULL, "deal runs through K A 2 too", ILPM_OPT_FLAG, 0, 0, NULL,
+     0},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
 static void card_name(int s, int r, char *buf)
@@ -134,8 +154,6 @@ static int is_play(const ilpm_params *p)
     return verb && strcmp(verb, "play") == 0;
 }
 
-/* In the order of FORM_*, the default first. */
-static const char *const mach_forms[] = {"planes", "melds", NULL};
 
 static int read_settings(const ilpm_params *p, settings *st, ilpm_err *err)
 {
@@ -1508,6 +1526,7 @@ static int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
 
 const ilpm_puzzle ilpm_puzzle_machiavelli = {
     .name = "machiavelli",
+    .caps = ILPM_CAP_PLAY,
     .summary = "rearrange a Machiavelli table into sets and runs, or lay "
                "the most cards of a hand",
     .opts = mach_opts,

@@ -26,8 +26,9 @@ typedef struct queens_sol {
 } queens_sol;
 
 static const ilpm_opt_spec queens_opts[] = {
-    {"n", "N", "board size; or give a FILE of completions"},
-    {NULL, NULL, NULL},
+    {"n", "N", "board size (1 to 1000000); or give a FILE of completions",
+     ILPM_OPT_INT, 1, QUEENS_MAX_N, NULL, ILPM_OPT_INSTANCE},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
 static queens *queens_alloc(int n)

@@ -39,13 +39,14 @@ enum { EXACT, ATMOST };
 static const char *const formulations[] = {"exact", "atmost", NULL};
 
 static const ilpm_opt_spec sudoku_opts[] = {
-    {"index", "I", "solve only the I-th puzzle of the file (1-based)"},
     {"formulation", "F",
      "exact (each value exactly once per row/col/box, default) or atmost "
-     "(at most once, as the seed report)"},
+     "(at most once, as the seed report)",
+     ILPM_OPT_CHOICE, 0, 0, formulations, 0},
     {"redundant", NULL,
-     "with atmost: also each value at least once per row/col/box"},
-    {NULL, NULL, NULL},
+     "with atmost: also each value at least once per row/col/box",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
 static void sudoku_free(void *p)
@@ -58,49 +59,6 @@ static void sudoku_free(void *p)
 
 /* ------------------------------------------------------------------ */
 /* Parsing                                                              */
-
-/* The puzzle number must survive from one parse call to the next (for
- * describe() and for --index), but the reader has no slot for it.  A few
- * records per thread remember the readers last seen and the line each
- * was left at.  A reader met at its first line starts a new count (also
- * a new reader at a freed one's address); one that someone else has read
- * since gets "unknown", and describe() falls back to the line. */
-#define COUNTERS 8
-struct counter {
-    const ilpm_reader *rd;
-    long line;
-    long count; /* puzzles seen, -1 unknown */
-    unsigned long used;
-};
-static _Thread_local struct counter counters[COUNTERS];
-static _Thread_local unsigned long counter_clock;
-
-static struct counter *counter_for(const ilpm_reader *rd)
-{
-    long line = ilpm_reader_lineno(rd);
-    struct counter *c = NULL, *oldest = &counters[0];
-    for (int i = 0; i < COUNTERS && !c; i++) {
-        if (counters[i].rd == rd)
-            c = &counters[i];
-        else if (counters[i].used < oldest->used)
-            oldest = &counters[i];
-    }
-    if (!c) {
-        c = oldest;
-        c->rd = rd;
-        c->line = -1;
-    }
-    if (c->line != line)
-        c->count = line == 0 ? 0 : -1;
-    c->line = line;
-    c->used = ++counter_clock;
-    return c;
-}
-
-static void counter_leave(struct counter *ct, const ilpm_reader *rd)
-{
-    ct->line = ilpm_reader_lineno(rd);
-}
 
 static char value_char(int v)
 {
@@ -277,67 +235,34 @@ static int parse_line(ilpm_reader *rd, const char *line, size_t len, sudoku *s,
     return rc;
 }
 
-/* After --index picked its puzzle nothing else of the file is wanted:
- * reading to the end makes the next call report the end of input. */
-static void drain(ilpm_reader *rd)
-{
-    const char *line;
-    size_t len;
-    ilpm_err e;
-    while (ilpm_reader_line(rd, &line, &len, &e) > 0)
-        ;
-}
-
 static int sudoku_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                         ilpm_err *err)
 {
-    long want = 0;
-    if (ilpm_params_has(p, "index") &&
-        ilpm_params_int(p, "index", 0, 1, INT_MAX, &want, err) != 0)
-        return -1;
-    struct counter *ct = counter_for(rd);
-    if (want > 0 && ct->count >= want)
-        return 0; /* the wanted puzzle was returned already */
-    if (want > 0 && ct->count < 0)
-        ct->count = 0;
+    (void)p;
     const char *line;
     size_t len;
     int r;
     while ((r = ilpm_reader_line(rd, &line, &len, err)) != 0) {
         if (r > 0 && ilpm_line_is_blank_or_comment(line))
             continue;
-        /* An unreadable line (NUL byte, too long) is a puzzle too. */
-        if (ct->count >= 0)
-            ct->count++;
-        if (want > 0 && ct->count < want)
-            continue;
-        sudoku *s = NULL;
-        if (r > 0 && !(s = calloc(1, sizeof *s)))
-            r = ilpm_err_set(err, "out of memory");
-        if (r > 0) {
-            s->index = ct->count > 0 ? ct->count : 0;
-            s->line = ilpm_reader_lineno(rd);
-            /* One puzzle per line: after an error the reader already
-             * stands past the bad puzzle. */
-            if (parse_line(rd, line, len, s, err) != 0) {
-                sudoku_free(s);
-                r = -1;
-            }
-        }
-        if (want > 0)
-            drain(rd);
-        counter_leave(ct, rd);
+        /* An unreadable line (NUL byte, too long) is a puzzle too: the
+         * reader already stands past it. */
         if (r < 0)
             return -1;
+        sudoku *s = calloc(1, sizeof *s);
+        if (!s)
+            return ilpm_err_set(err, "out of memory");
+        s->index = ilpm_reader_index(rd);
+        s->line = ilpm_reader_lineno(rd);
+        /* One puzzle per line: after an error the reader already stands
+         * past the bad puzzle. */
+        if (parse_line(rd, line, len, s, err) != 0) {
+            sudoku_free(s);
+            return -1;
+        }
         *inst = s;
         return 1;
     }
-    counter_leave(ct, rd);
-    if (want > 0)
-        return ilpm_err_set(err,
-                            "%s: --index %ld is past the last puzzle (the "
-                            "file holds %ld)",
-                            ilpm_reader_name(rd), want, ct->count);
     return 0;
 }
 

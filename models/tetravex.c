@@ -54,23 +54,32 @@ typedef struct tvx_sol {
 
 static const ilpm_opt_spec tvx_opts[] = {
     {"formulation", "F",
-     "assign (support clauses, default), conflict (pairwise) or edges"},
-    {"input-format", "FMT", "native (default), epita or motyak (see input)"},
+     "assign (support clauses, default), conflict (pairwise) or edges",
+     ILPM_OPT_CHOICE, 0, 0, formulations, 0},
+    {"input-format", "FMT", "native (default), epita or motyak (see input)",
+     ILPM_OPT_CHOICE, 0, 0, input_formats, 0},
     {"diag", NULL,
      "also the 2x2 rule: a type on one diagonal cell of a 2x2 block needs "
-     "one on the other that two middle tiles complete"},
-    {NULL, NULL, NULL},
+     "one on the other that two middle tiles complete",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
 static const ilpm_opt_spec tvx_gen_opts[] = {
-    {"n", "N", "board size (1 to 20), required"},
-    {"seed", "S", "random seed (default 1)"},
-    {"digits", "D", "digits 0..D-1 on the sides (1 to 10, default 10)"},
-    {"count", "C", "number of boards (default 1; native and motyak only)"},
+    {"n", "N", "board size (1 to 20), required", ILPM_OPT_INT, 1, TVX_MAX_N,
+     NULL, 0},
+    {"seed", "S", "random seed (default 1)", ILPM_OPT_INT, 0, 0x7fffffffL,
+     NULL, 0},
+    {"digits", "D", "digits 0..D-1 on the sides (1 to 10, default 10)",
+     ILPM_OPT_INT, 1, 10, NULL, 0},
+    {"count", "C", "number of boards (default 1; native and motyak only)",
+     ILPM_OPT_INT, 1, 1000, NULL, 0},
     {"unsolvable", NULL,
-     "change one side of one tile until solving proves no solution"},
-    {"input-format", "FMT", "native (default), epita or motyak"},
-    {NULL, NULL, NULL},
+     "change one side of one tile until solving proves no solution",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {"input-format", "FMT", "native (default), epita or motyak",
+     ILPM_OPT_CHOICE, 0, 0, input_formats, 0},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
 /* ------------------------------------------------------------------ */

@@ -287,6 +287,10 @@ const char *ilpm_cuts_name(ilpm_cuts c);
 const char *ilpm_branch_name(ilpm_branch b);
 const char *ilpm_backtrack_name(ilpm_backtrack b);
 const char *ilpm_propagate_name(ilpm_propagate p);
+/* The names an enum option takes, in the enum's order and ended by NULL,
+ * for "backend", "amo", "card", "cuts", "branch", "backtrack" and
+ * "propagate"; NULL for another option. */
+const char *const *ilpm_enum_names(const char *option);
 /* Name -> enum; return -1 for an unknown name. */
 int ilpm_backend_parse(const char *s);
 int ilpm_amo_parse(const char *s);

@@ -20,13 +20,18 @@ static const ilpm_puzzle *pz = &ilpm_puzzle_sudoku;
 /* Helpers                                                              */
 
 /* The puzzles of a file, in order (at most max). */
-static int load(const char *path, const ilpm_params *p, void **inst, int max)
+/* Up to max instances of a file (only the want-th if want > 0), read by
+ * the walk every verb uses. */
+static int load(const char *path, const ilpm_params *p, long want, void **inst,
+                int max)
 {
     ilpm_err err;
     ilpm_reader *rd = ilpm_reader_open(path, &err);
     ck_assert_msg(rd != NULL, "%s", err.msg);
+    ilpm_instances it;
+    ilpm_instances_init(&it, pz, p, rd, want);
     int n = 0, r;
-    while (n < max && (r = pz->parse(rd, p, &inst[n], &err)) != 0) {
+    while (n < max && (r = ilpm_instances_next(&it, &inst[n], &err)) != 0) {
         ck_assert_msg(r == 1, "%s", err.msg);
         n++;
     }
@@ -126,7 +131,7 @@ static void solve_set(const char *name, int n, const ilpm_params *p)
     snprintf(sols, sizeof sols, "data/sudoku/solutions_computed/%s.sol.txt",
              name);
     void **inst = calloc((size_t)n, sizeof *inst);
-    ck_assert_int_eq(load(path, p, inst, n), n);
+    ck_assert_int_eq(load(path, p, 0, inst, n), n);
     for (int i = 0; i < n; i++) {
         for (int b = 0; b < 2; b++)
             run(inst[i], p, (ilpm_backend)b, 0, expected(sols, i));
@@ -167,11 +172,9 @@ START_TEST(test_16x16)
     /* lines 29 and 39, marked "problems" in Gecode */
     static const int lines[] = {29, 39};
     for (int i = 0; i < 2; i++) {
-        char v[8];
-        snprintf(v, sizeof v, "%d", lines[i]);
-        ilpm_params_set(p, "index", v);
         void *inst;
-        ck_assert_int_eq(load("data/sudoku/gecode_16x16.txt", p, &inst, 1), 1);
+        ck_assert_int_eq(
+            load("data/sudoku/gecode_16x16.txt", p, lines[i], &inst, 1), 1);
         for (int b = 0; b < 2; b++)
             run(inst, p, (ilpm_backend)b, 0,
                 expected("data/sudoku/solutions_computed/gecode_16x16.sol.txt",
@@ -222,13 +225,13 @@ START_TEST(test_counts)
     if (_i)
         ilpm_params_set(p, "formulation", "atmost");
     void *inst[3];
-    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, inst, 3), 3);
+    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, inst, 3), 3);
     for (int i = 0; i < 3; i++) {
         for (int b = 0; b < 2; b++)
             ck_assert_uint_eq(run(inst[i], p, (ilpm_backend)b, 2, NULL), 1);
         pz->free_instance(inst[i]);
     }
-    ck_assert_int_eq(load("data/sudoku/serg_benchmark_first20.txt", p, inst, 3),
+    ck_assert_int_eq(load("data/sudoku/serg_benchmark_first20.txt", p, 0, inst, 3),
                      3);
     for (int i = 0; i < 3; i++) {
         for (int b = 0; b < 2; b++)
@@ -247,9 +250,9 @@ START_TEST(test_shared_model)
     const char *sols = "data/sudoku/solutions_computed/norvig_top95.sol.txt";
     ilpm_params *p = ilpm_params_new();
     void *inst[10];
-    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, inst, 10), 10);
+    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, inst, 10), 10);
     void *big[2];
-    ck_assert_int_eq(load("data/sudoku/gecode_16x16.txt", p, big, 2), 2);
+    ck_assert_int_eq(load("data/sudoku/gecode_16x16.txt", p, 0, big, 2), 2);
     for (int b = 0; b < 2; b++) {
         ilpm_run_opts o;
         ilpm_run_opts_init(&o);
@@ -312,7 +315,7 @@ START_TEST(test_sizes)
 {
     ilpm_params *p = ilpm_params_new();
     void *inst;
-    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, &inst, 1), 1);
+    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, &inst, 1), 1);
     ilpm_options o;
     ilpm_options_init(&o);
     o.amo = ILPM_AMO_PAIRWISE;
@@ -364,7 +367,7 @@ START_TEST(test_sizes)
     pz->free_instance(inst);
     /* exact already holds what --redundant would add */
     ilpm_params_set(p, "formulation", "exact");
-    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, &inst, 1), 1);
+    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, &inst, 1), 1);
     ilpm_model *m = ilpm_model_new();
     ck_assert_int_eq(pz->build(inst, p, m, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "--redundant adds at-least-once"));
@@ -386,7 +389,7 @@ START_TEST(test_exact_propagates_more)
         if (form)
             ilpm_params_set(p, "formulation", "atmost");
         void *inst;
-        ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, &inst, 1), 1);
+        ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, &inst, 1), 1);
         ilpm_model *m = ilpm_model_new();
         ilpm_err err;
         ck_assert_int_eq(pz->build(inst, p, m, &err), 0);
@@ -436,15 +439,18 @@ START_TEST(test_parse_forms)
     ilpm_err err;
     void *inst[3];
     char d[32];
+    ilpm_instances it;
+    ilpm_instances_init(&it, pz, p, rd, 0);
     for (int i = 0; i < 3; i++) {
-        ck_assert_msg(pz->parse(rd, p, &inst[i], &err) == 1, "%s", err.msg);
+        ck_assert_msg(ilpm_instances_next(&it, &inst[i], &err) == 1, "%s",
+                      err.msg);
         pz->describe(inst[i], d, sizeof d);
         char want[16];
         snprintf(want, sizeof want, "#%d", i + 1);
         ck_assert_str_eq(d, want);
     }
     void *none;
-    ck_assert_int_eq(pz->parse(rd, p, &none, &err), 0);
+    ck_assert_int_eq(ilpm_instances_next(&it, &none, &err), 0);
     ilpm_reader_free(rd);
     /* sizes follow the length */
     static const int vars[] = {64, 4096, 729};
@@ -483,11 +489,11 @@ START_TEST(test_files_and_index)
         {"solutions_computed/magictour_top1465.sol.txt", 1465},
     };
     ilpm_params *p = ilpm_params_new();
-    void **inst = calloc(1465, sizeof *inst);
+    void **inst = calloc(2000, sizeof *inst);
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[256];
         snprintf(path, sizeof path, "data/sudoku/%s", files[i].file);
-        int n = load(path, p, inst, 2000);
+        int n = load(path, p, 0, inst, 2000);
         ck_assert_msg(n == files[i].n, "%s: %d puzzles", path, n);
         char d[32];
         pz->describe(inst[n - 1], d, sizeof d);
@@ -500,16 +506,18 @@ START_TEST(test_files_and_index)
     free(inst);
 
     /* --index picks one puzzle and then the file ends */
-    ilpm_params_set(p, "index", "12");
     ilpm_err err;
     ilpm_reader *rd = ilpm_reader_open("data/sudoku/norvig_top95.txt", &err);
+    ilpm_instances it;
+    ilpm_instances_init(&it, pz, p, rd, 12);
     void *one;
-    ck_assert_int_eq(pz->parse(rd, p, &one, &err), 1);
+    ck_assert_int_eq(ilpm_instances_next(&it, &one, &err), 1);
+    ck_assert_int_eq(it.index, 12);
     char d[32];
     pz->describe(one, d, sizeof d);
     ck_assert_str_eq(d, "#12");
     void *none;
-    ck_assert_int_eq(pz->parse(rd, p, &none, &err), 0);
+    ck_assert_int_eq(ilpm_instances_next(&it, &none, &err), 0);
     ilpm_reader_free(rd);
     run(one, p, ILPM_BACKEND_SAT, 0,
         expected("data/sudoku/solutions_computed/norvig_top95.sol.txt", 11));
@@ -520,58 +528,46 @@ START_TEST(test_files_and_index)
                                "1000000200300004\n"
                                "# c\n"
                                "0200000000000010\n";
-    ilpm_params_set(p, "index", "2");
     rd = ilpm_reader_mem("mem", text, sizeof text - 1);
-    ck_assert_int_eq(pz->parse(rd, p, &one, &err), 1);
+    ilpm_instances_init(&it, pz, p, rd, 2);
+    ck_assert_int_eq(ilpm_instances_next(&it, &one, &err), 1);
     pz->describe(one, d, sizeof d);
     ck_assert_str_eq(d, "#2");
     pz->free_instance(one);
     ilpm_reader_free(rd);
 
     /* two files read in turns keep their own numbers */
-    ilpm_params_free(p);
-    p = ilpm_params_new();
     ilpm_reader *ra = ilpm_reader_open("data/sudoku/norvig_top95.txt", &err);
     ilpm_reader *rb = ilpm_reader_open("data/sudoku/norvig_hardest.txt", &err);
+    ilpm_instances ia, ib;
+    ilpm_instances_init(&ia, pz, p, ra, 0);
+    ilpm_instances_init(&ib, pz, p, rb, 0);
     static const int order[] = {0, 1, 1, 0, 1};
     static const char *const labels[] = {"#1", "#1", "#2", "#2", "#3"};
     for (int i = 0; i < 5; i++) {
-        ck_assert_int_eq(pz->parse(order[i] ? rb : ra, p, &one, &err), 1);
+        ck_assert_int_eq(ilpm_instances_next(order[i] ? &ib : &ia, &one, &err),
+                         1);
         pz->describe(one, d, sizeof d);
         ck_assert_str_eq(d, labels[i]);
         pz->free_instance(one);
     }
     ilpm_reader_free(rb);
-    /* lines read behind the puzzle's back: the number is unknown */
-    const char *l;
-    size_t len;
-    ck_assert_int_eq(ilpm_reader_line(ra, &l, &len, &err), 1);
-    ck_assert_int_eq(pz->parse(ra, p, &one, &err), 1);
-    pz->describe(one, d, sizeof d);
-    ck_assert_str_eq(d, "line 4");
-    pz->free_instance(one);
     ilpm_reader_free(ra);
 
-    /* past the end, and a bad value */
-    ilpm_params_set(p, "index", "96");
+    /* past the end: one error, and the walk is over */
     rd = ilpm_reader_open("data/sudoku/norvig_top95.txt", &err);
-    ck_assert_int_eq(pz->parse(rd, p, &one, &err), -1);
+    ilpm_instances_init(&it, pz, p, rd, 96);
+    ck_assert_int_eq(ilpm_instances_next(&it, &one, &err), -2);
     ck_assert_str_eq(err.msg, "data/sudoku/norvig_top95.txt: --index 96 is "
-                              "past the last puzzle (the file holds 95)");
+                              "past the last instance (the file holds 95)");
+    ck_assert_int_eq(ilpm_instances_next(&it, &one, &err), 0);
     ilpm_reader_free(rd);
-    static const char *const bad[] = {"0", "x", "-1", ""};
-    for (int i = 0; i < 4; i++) {
-        ilpm_params_set(p, "index", bad[i]);
-        rd = ilpm_reader_mem("mem", text, sizeof text - 1);
-        ck_assert_int_eq(pz->parse(rd, p, &one, &err), -1);
-        char want[128];
-        snprintf(want, sizeof want,
-                 "--index: expected an integer from 1 to 2147483647, got "
-                 "'%s'",
-                 bad[i]);
-        ck_assert_str_eq(err.msg, want);
-        ilpm_reader_free(rd);
-    }
+    /* a file of comments holds no instance */
+    rd = ilpm_reader_mem("mem", "# c\n\n", 5);
+    ilpm_instances_init(&it, pz, p, rd, 0);
+    ck_assert_int_eq(ilpm_instances_next(&it, &one, &err), -2);
+    ck_assert_str_eq(err.msg, "mem: no instance in the file");
+    ilpm_reader_free(rd);
     ilpm_params_free(p);
 }
 END_TEST
@@ -656,17 +652,19 @@ START_TEST(test_bad_files)
     ilpm_reader *rd = ilpm_reader_mem("mem", batch, sizeof batch - 1);
     ilpm_err err;
     void *inst;
-    ck_assert_int_eq(pz->parse(rd, p, &inst, &err), 1);
+    ilpm_instances it;
+    ilpm_instances_init(&it, pz, p, rd, 0);
+    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), 1);
     pz->free_instance(inst);
-    ck_assert_int_eq(pz->parse(rd, p, &inst, &err), -1);
+    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), -1);
     ck_assert_str_eq(err.msg, "mem:2:2: given 1 at r1c2 repeats the 1 at "
                               "r1c1 (same row)");
-    ck_assert_int_eq(pz->parse(rd, p, &inst, &err), 1);
+    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), 1);
     char d[32];
     pz->describe(inst, d, sizeof d);
     ck_assert_str_eq(d, "#3");
     pz->free_instance(inst);
-    ck_assert_int_eq(pz->parse(rd, p, &inst, &err), 0);
+    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), 0);
     ilpm_reader_free(rd);
     ilpm_params_free(p);
 }
@@ -700,7 +698,7 @@ START_TEST(test_verifier)
                     "346912758289643571573291684164875293";
     ilpm_params *p = ilpm_params_new();
     void *inst;
-    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, &inst, 1), 1);
+    ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, &inst, 1), 1);
     ilpm_model *m = ilpm_model_new();
     ilpm_err err;
     ck_assert_int_eq(pz->build(inst, p, m, &err), 0);

@@ -38,7 +38,7 @@ check "compare --plot bad extension" grep -q "must end in .svg or .png" "$tmp/er
 # batch: one row per instance and back end, in input order.
 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/r.csv" --backend both --jobs 2 >"$tmp/sum"
 code=$?
-check "batch exit 0 with unsat rows" [ "$code" -eq 0 ]
+check "batch exit 10 with unsat rows" [ "$code" -eq 10 ]
 check "batch rows" [ "$(wc -l <"$tmp/r.csv")" -eq 49 ]
 check "batch order" diff <(cut -d, -f4 "$tmp/r.csv" | tail -n +2 | uniq) <(seq 1 24)
 check "batch unsat rows" [ "$(grep -c ",unsat," "$tmp/r.csv")" -eq 12 ]

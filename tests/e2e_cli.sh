@@ -124,13 +124,13 @@ run "missing file" 2 "$ILPM" solve queens "$tmp/none.txt" &&
 run "bad --n" 2 "$ILPM" solve queens --n 0 &&
     has "bad --n message" "$err" "--n: expected an integer from 1 to 1000000, got '0'"
 run "too many variables" 2 "$ILPM" solve queens --n 100000 &&
-    has "max-vars message" "$out" "needs more than 50000000 variables .* raise --max-vars"
+    has "max-vars message" "$err" "needs more than 50000000 variables .* raise --max-vars"
 run "CNF over --max-memory" 2 "$ILPM" solve queens --n 1000 --amo pairwise --max-memory 16 &&
-    has "max-memory message" "$out" "outgrows --max-memory in group 'row'"
+    has "max-memory message" "$err" "outgrows --max-memory in group 'row'"
 run "model over --max-memory" 2 "$ILPM" solve queens --n 2000 --max-memory 16 --backend ilp &&
-    has "model max-memory message" "$out" "constraints need more than 16 MB; raise --max-memory"
+    has "model max-memory message" "$err" "constraints need more than 16 MB; raise --max-memory"
 run "unknown option" 2 "$ILPM" solve queens --n 4 --frobnicate &&
-    has "unknown option message" "$err" "unknown option '--frobnicate' for queens"
+    has "unknown option message" "$err" "unknown option '--frobnicate' for solve queens"
 run "bad backend" 2 "$ILPM" solve queens --n 4 --backend cplex &&
     has "bad backend message" "$err" "--backend: expected ilp or sat"
 run "unknown puzzle" 2 "$ILPM" solve chess &&

@@ -2,6 +2,7 @@
  * terminal or chooses an exit status; everything else reports through
  * return values and ilpm_err. */
 #include "batch.h"
+#include "cli.h"
 #include "compare.h"
 #include "plot.h"
 #include "run.h"
@@ -13,15 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-enum {
-    EXIT_OK = 0,
-    EXIT_INTERNAL = 1,
-    EXIT_USAGE = 2,
-    EXIT_TIMEOUT = 3,
-    EXIT_UNSAT = 10,
-    EXIT_SIGNAL = 130
-};
 
 static volatile int stop_requested;
 /* Seconds a verb that solves in this process gets to stop after the
@@ -61,454 +53,6 @@ static void install_signals(unsigned grace)
     sa.sa_handler = hard_stop;
     sigaction(SIGALRM, &sa, NULL);
     stop_grace = grace;
-}
-
-typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
-
-/* Everything the verbs accept; puzzle options go to params. */
-typedef struct cli {
-    const char *verb;
-    const ilpm_puzzle *pz;
-    ilpm_run_opts run;
-    out_format format;
-    const char *export_path[4]; /* by ilpm_format */
-    const char *out_path;       /* gen --out */
-    const char *plot_path;      /* compare --plot */
-    int format_set;
-    /* batch */
-    int both;
-    long jobs;
-    double memory_limit;
-    int resume;
-    long shard_i, shard_n;
-    int no_incremental;
-    const char **files;
-    int nfiles;
-    ilpm_params *params;
-    int help;
-} cli;
-
-/* The options every solving verb shares, for --help. */
-static const ilpm_opt_spec common_opts[] = {
-    {"backend", "ilp|sat",
-     "solve as an ILP with GLPK or as SAT with CaDiCaL (default sat)"},
-    {"count", NULL,
-     "count all solutions (projected onto the puzzle's own variables)"},
-    {"limit", "N",
-     "with --count, stop at N solutions (--limit 2 tells whether a puzzle is "
-     "proper)"},
-    {"time-limit", "S",
-     "seconds per instance (default none); 'timeout' with what was found"},
-    {"format", "text|json|csv",
-     "output: text for people, JSON lines or CSV for tools"},
-    {"amo", "auto|pairwise|seq|product",
-     "CNF encoding of at-most-one (default auto: pairwise up to 10 literals, "
-     "else product)"},
-    {"card", "seq|totalizer", "CNF encoding of cardinality (default seq)"},
-    {"cuts", "none|default|all",
-     "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
-    {"branch", "auto|first|last|most|drtom|pcost",
-     "GLPK branching rule (default auto: the puzzle's hint or most "
-     "fractional when searching for a solution, Driebeck-Tomlin when "
-     "optimising)"},
-    {"backtrack", "auto|dfs|bfs|bestp|bestb",
-     "GLPK backtracking rule (default auto: depth first when searching for "
-     "a solution, best local bound when optimising)"},
-    {"no-presolve", NULL, "turn GLPK's MIP presolver off"},
-    {"propagate", "auto|none|units|probe",
-     "what is settled before lowering: the givens' unit propagation, and "
-     "probing of the open variables (default auto: probe on both back "
-     "ends)"},
-    {"no-propagate", NULL, "the same as --propagate none"},
-    {"max-pb-nodes", "N",
-     "largest BDD per linear constraint in the CNF (default 2000000)"},
-    {"max-vars", "N",
-     "refuse models of more than N variables (default 50000000)"},
-    {"max-memory", "MB",
-     "refuse models and CNFs needing more (default: 3/4 of memory)"},
-    {"sat-option", "NAME=V,...",
-     "CaDiCaL options by CaDiCaL's names (e.g. phase=0)"},
-    {"verbose", NULL, "let GLPK and CaDiCaL print their progress on stderr"},
-    {NULL, NULL, NULL},
-};
-
-static void usage(FILE *f)
-{
-    fprintf(
-        f,
-        "usage: ilpm VERB PUZZLE [FILE...] [OPTIONS]\n"
-        "\n"
-        "Models puzzles as 0/1 integer linear programs and solves them\n"
-        "with GLPK (branch-and-cut) or CaDiCaL (SAT).\n"
-        "\n"
-        "verbs:\n"
-        "  solve PUZZLE [FILE...]   solve (or --count) every instance\n"
-        "  play PUZZLE FILE...      best play from a hand (machiavelli)\n"
-        "  stats PUZZLE [FILE]      sizes of both formulations per group\n"
-        "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
-        "                           write the model for other solvers\n"
-        "  gen PUZZLE [OPTIONS]     write random instances\n"
-        "  compare PUZZLE [FILE...]  every formulation on both back ends,\n"
-        "                           side by side, with a check that they "
-        "agree\n"
-        "  batch PUZZLE FILE... --out RESULTS\n"
-        "                           every instance on parallel workers, "
-        "results\n"
-        "                           as CSV or JSON lines (see 'ilpm batch "
-        "--help')\n"
-        "  merge --out RESULTS FILE...  combine the results of batch shards\n"
-        "  list                     the puzzles and their formulations\n"
-        "\n"
-        "puzzles:");
-    for (int i = 0; ilpm_puzzles[i]; i++)
-        fprintf(f, " %s", ilpm_puzzles[i]->name);
-    fprintf(f,
-            "\n\n"
-            "Run 'ilpm solve PUZZLE --help' for a puzzle's options and input "
-            "format.\n"
-            "Exit status: 0 solved or counted, 10 unsatisfiable, 2 usage or "
-            "input\nerror, 3 time limit, 1 internal error, 130 interrupted.\n");
-}
-
-static void print_opts(FILE *f, const ilpm_opt_spec *o)
-{
-    for (; o && o->name; o++) {
-        char left[64];
-        snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "",
-                 o->arg ? o->arg : "");
-        fprintf(f, "  %-28s %s\n", left, o->help);
-    }
-}
-
-static void puzzle_help(FILE *f, const char *verb, const ilpm_puzzle *pz)
-{
-    if (strcmp(verb, "gen") == 0) {
-        fprintf(f, "usage: ilpm gen %s [OPTIONS] [--out FILE]\n\n", pz->name);
-        print_opts(f, pz->gen_opts);
-        return;
-    }
-    fprintf(f, "usage: ilpm %s %s [FILE...] [OPTIONS]\n\n%s.\n\n", verb,
-            pz->name, pz->summary);
-    fprintf(f, "input:\n%s\n\npuzzle options:\n", pz->input_help);
-    print_opts(f, pz->opts);
-    fprintf(f, "\ncommon options:\n");
-    print_opts(f, common_opts);
-    if (strcmp(verb, "compare") == 0)
-        fprintf(f, "\ncompare options:\n"
-                   "  --formulation A,B            the formulations to run "
-                   "(default: all)\n"
-                   "  --plot FILE.svg|FILE.png     cactus plot and ILP-vs-SAT "
-                   "scatter (gnuplot)\n");
-    if (strcmp(verb, "export") == 0)
-        fprintf(f, "\nexport options:\n"
-                   "  --lp FILE                    CPLEX LP (GLPK's writer)\n"
-                   "  --mps FILE                   free MPS (GLPK's writer)\n"
-                   "  --cnf FILE                   DIMACS CNF with a 'c NAME "
-                   "VAR' dictionary\n"
-                   "  --opb FILE                   pseudo-Boolean OPB\n");
-}
-
-static int is_puzzle_opt(const ilpm_opt_spec *o, const char *name,
-                         const ilpm_opt_spec **spec)
-{
-    for (; o && o->name; o++)
-        if (strcmp(o->name, name) == 0) {
-            *spec = o;
-            return 1;
-        }
-    return 0;
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(s, &end);
-    if (*s == '\0' || *end != '\0' || errno == ERANGE || !(d >= 0) || d > 1e9)
-        return -1;
-    *out = d;
-    return 0;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (*s == '-' || *s == '\0')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end != '\0' || errno == ERANGE)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-#define USAGE_ERR(...)                                                         \
-    do {                                                                       \
-        fprintf(stderr, "ilpm: " __VA_ARGS__);                                 \
-        fputc('\n', stderr);                                                   \
-        return -1;                                                             \
-    } while (0)
-
-/* The solver options whose value names one of ilpm.h's enums. */
-static const struct {
-    const char *name;
-    int (*parse)(const char *);
-    const char *choices;
-} enum_opts[] = {
-    {"amo", ilpm_amo_parse, "auto, pairwise, seq or product"},
-    {"card", ilpm_card_parse, "seq or totalizer"},
-    {"cuts", ilpm_cuts_parse, "none, default or all"},
-    {"branch", ilpm_branch_parse, "auto, first, last, most, drtom or pcost"},
-    {"backtrack", ilpm_backtrack_parse, "auto, dfs, bfs, bestp or bestb"},
-    {"propagate", ilpm_propagate_parse, "auto, none, units or probe"},
-};
-
-static int enum_opt_find(const char *name)
-{
-    for (size_t i = 0; i < sizeof enum_opts / sizeof *enum_opts; i++)
-        if (strcmp(name, enum_opts[i].name) == 0)
-            return (int)i;
-    return -1;
-}
-
-static void enum_opt_set(ilpm_options *so, int which, int e)
-{
-    switch (which) {
-    case 0:
-        so->amo = (ilpm_amo_enc)e;
-        break;
-    case 1:
-        so->card = (ilpm_card_enc)e;
-        break;
-    case 2:
-        so->cuts = (ilpm_cuts)e;
-        break;
-    case 3:
-        so->branch = (ilpm_branch)e;
-        break;
-    case 5:
-        so->propagate = (ilpm_propagate)e;
-        break;
-    default:
-        so->backtrack = (ilpm_backtrack)e;
-        break;
-    }
-}
-
-/* Parses argv[2..] (after VERB) into c.  Returns 0, or -1 after printing a
- * usage error. */
-static int parse_args(cli *c, int argc, char **argv)
-{
-    int i = 2;
-    if (i < argc && argv[i][0] != '-' && strcmp(c->verb, "merge") != 0) {
-        c->pz = ilpm_puzzle_find(argv[i]);
-        if (!c->pz)
-            USAGE_ERR("unknown puzzle '%s' (try 'ilpm list')", argv[i]);
-        i++;
-    }
-    c->files = calloc((size_t)argc, sizeof *c->files);
-    if (!c->files)
-        USAGE_ERR("out of memory");
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-") == 0 || a[0] != '-') {
-            c->files[c->nfiles++] = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            while (++i < argc)
-                c->files[c->nfiles++] = argv[i];
-            break;
-        }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            c->help = 1;
-            continue;
-        }
-        if (strncmp(a, "--", 2) != 0)
-            USAGE_ERR("unknown option '%s'", a);
-        const char *name = a + 2;
-        /* --name=value is accepted too. */
-        char namebuf[64];
-        const char *val = NULL;
-        const char *eq = strchr(name, '=');
-        if (eq) {
-            size_t len = (size_t)(eq - name);
-            if (len >= sizeof namebuf)
-                USAGE_ERR("option '%s' is too long", a);
-            memcpy(namebuf, name, len);
-            namebuf[len] = '\0';
-            name = namebuf;
-            val = eq + 1;
-        }
-#define NEED_VALUE()                                                           \
-    do {                                                                       \
-        if (!val) {                                                            \
-            if (i + 1 >= argc)                                                 \
-                USAGE_ERR("option --%s needs a value", name);                  \
-            val = argv[++i];                                                   \
-        }                                                                      \
-    } while (0)
-        ilpm_options *so = &c->run.solver;
-        const ilpm_opt_spec *gspec = NULL;
-        int eo;
-        /* For gen, the generator's options come first (its --count is a
-         * number of instances, not the solver's --count). */
-        if (c->pz && strcmp(c->verb, "gen") == 0 &&
-            is_puzzle_opt(c->pz->gen_opts, name, &gspec)) {
-            if (gspec->arg)
-                NEED_VALUE();
-            else if (val)
-                USAGE_ERR("option --%s takes no value", name);
-            if (ilpm_params_set(c->params, name, gspec->arg ? val : NULL) != 0)
-                USAGE_ERR("out of memory");
-        } else if (strcmp(name, "backend") == 0) {
-            NEED_VALUE();
-            int b = ilpm_backend_parse(val);
-            if (strcmp(val, "both") == 0 && strcmp(c->verb, "batch") == 0) {
-                c->both = 1;
-                continue;
-            }
-            if (b < 0)
-                USAGE_ERR("--backend: expected ilp or sat%s, got '%s'",
-                          strcmp(c->verb, "batch") == 0 ? " or both" : "", val);
-            so->backend = (ilpm_backend)b;
-        } else if (strcmp(name, "count") == 0) {
-            c->run.count = 1;
-        } else if (strcmp(name, "limit") == 0) {
-            NEED_VALUE();
-            if (parse_u64(val, &c->run.limit) != 0 || c->run.limit == 0)
-                USAGE_ERR("--limit: expected a positive integer, got '%s'",
-                          val);
-        } else if (strcmp(name, "time-limit") == 0) {
-            NEED_VALUE();
-            if (parse_double(val, &so->time_limit) != 0 || so->time_limit <= 0)
-                USAGE_ERR("--time-limit: expected seconds > 0, got '%s'", val);
-        } else if (strcmp(name, "format") == 0) {
-            NEED_VALUE();
-            c->format_set = 1;
-            if (strcmp(val, "text") == 0)
-                c->format = FMT_TEXT;
-            else if (strcmp(val, "json") == 0)
-                c->format = FMT_JSON;
-            else if (strcmp(val, "csv") == 0)
-                c->format = FMT_CSV;
-            else
-                USAGE_ERR("--format: expected text, json or csv, got '%s'",
-                          val);
-        } else if ((eo = enum_opt_find(name)) >= 0) {
-            NEED_VALUE();
-            int e = enum_opts[eo].parse(val);
-            if (e < 0)
-                USAGE_ERR("--%s: expected %s, got '%s'", name,
-                          enum_opts[eo].choices, val);
-            enum_opt_set(so, eo, e);
-        } else if (strcmp(name, "no-presolve") == 0) {
-            so->presolve = 0;
-        } else if (strcmp(name, "no-propagate") == 0) {
-            so->propagate = ILPM_PROP_NONE;
-        } else if (strcmp(name, "max-pb-nodes") == 0) {
-            NEED_VALUE();
-            uint64_t v;
-            if (parse_u64(val, &v) != 0 || v == 0 || v > INT64_MAX)
-                USAGE_ERR("--max-pb-nodes: expected a positive integer, "
-                          "got '%s'",
-                          val);
-            so->max_pb_nodes = (int64_t)v;
-        } else if (strcmp(name, "max-vars") == 0) {
-            NEED_VALUE();
-            uint64_t v;
-            if (parse_u64(val, &v) != 0 || v == 0 || v > INT32_MAX / 2)
-                USAGE_ERR("--max-vars: expected an integer from 1 to %d, got "
-                          "'%s'",
-                          INT32_MAX / 2, val);
-            so->max_vars = (int64_t)v;
-        } else if (strcmp(name, "max-memory") == 0) {
-            NEED_VALUE();
-            uint64_t v;
-            if (parse_u64(val, &v) != 0 || v < 16 || v > ((uint64_t)1 << 30))
-                USAGE_ERR("--max-memory: expected megabytes from 16 to "
-                          "1073741824, got '%s'",
-                          val);
-            so->max_memory_mb = (int64_t)v;
-        } else if (strcmp(name, "sat-option") == 0) {
-            NEED_VALUE();
-            so->sat_options = val;
-        } else if (strcmp(name, "verbose") == 0) {
-            so->verbose = 1;
-        } else if (strcmp(name, "lp") == 0 || strcmp(name, "mps") == 0 ||
-                   strcmp(name, "cnf") == 0 || strcmp(name, "opb") == 0) {
-            NEED_VALUE();
-            int f = strcmp(name, "lp") == 0    ? ILPM_FMT_LP
-                    : strcmp(name, "mps") == 0 ? ILPM_FMT_MPS
-                    : strcmp(name, "cnf") == 0 ? ILPM_FMT_CNF
-                                               : ILPM_FMT_OPB;
-            c->export_path[f] = val;
-        } else if (strcmp(name, "jobs") == 0 && strcmp(c->verb, "batch") == 0) {
-            NEED_VALUE();
-            char *end;
-            c->jobs = strtol(val, &end, 10);
-            if (*val == '\0' || *end || c->jobs < 1 || c->jobs > 1024)
-                USAGE_ERR("--jobs: expected an integer from 1 to 1024, got "
-                          "'%s'",
-                          val);
-        } else if (strcmp(name, "memory-limit") == 0 &&
-                   strcmp(c->verb, "batch") == 0) {
-            NEED_VALUE();
-            if (parse_double(val, &c->memory_limit) != 0 ||
-                c->memory_limit < 16)
-                USAGE_ERR("--memory-limit: expected megabytes >= 16, got '%s'",
-                          val);
-        } else if (strcmp(name, "resume") == 0 &&
-                   strcmp(c->verb, "batch") == 0) {
-            c->resume = 1;
-        } else if (strcmp(name, "no-incremental") == 0 &&
-                   strcmp(c->verb, "batch") == 0) {
-            c->no_incremental = 1;
-        } else if (strcmp(name, "shard") == 0 &&
-                   strcmp(c->verb, "batch") == 0) {
-            NEED_VALUE();
-            char *end;
-            c->shard_i = strtol(val, &end, 10);
-            if (end == val || *end != '/' ||
-                (c->shard_n = strtol(end + 1, &end, 10)) < 1 || *end ||
-                c->shard_i < 0 || c->shard_i >= c->shard_n)
-                USAGE_ERR("--shard: expected I/N with 0 <= I < N, got '%s'",
-                          val);
-        } else if (strcmp(name, "out") == 0 &&
-                   (strcmp(c->verb, "batch") == 0 ||
-                    strcmp(c->verb, "merge") == 0)) {
-            NEED_VALUE();
-            c->out_path = val;
-        } else if (strcmp(name, "out") == 0 && strcmp(c->verb, "gen") == 0) {
-            NEED_VALUE();
-            c->out_path = val;
-        } else if (strcmp(name, "plot") == 0 &&
-                   strcmp(c->verb, "compare") == 0) {
-            NEED_VALUE();
-            c->plot_path = val;
-        } else {
-            const ilpm_opt_spec *spec = NULL;
-            const ilpm_opt_spec *table = !c->pz ? NULL
-                                         : strcmp(c->verb, "gen") == 0
-                                             ? c->pz->gen_opts
-                                             : c->pz->opts;
-            if (!c->pz || !is_puzzle_opt(table, name, &spec))
-                USAGE_ERR("unknown option '--%s'%s%s%s", name,
-                          c->pz ? " for " : "", c->pz ? c->pz->name : "",
-                          c->pz ? " (see 'ilpm solve PUZZLE --help')" : "");
-            if (spec->arg)
-                NEED_VALUE();
-            else if (val)
-                USAGE_ERR("option --%s takes no value", name);
-            if (ilpm_params_set(c->params, name, spec->arg ? val : NULL) != 0)
-                USAGE_ERR("out of memory");
-        }
-#undef NEED_VALUE
-    }
-    if (ilpm_params_set(c->params, "verb", c->verb) != 0)
-        USAGE_ERR("out of memory");
-    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -555,7 +99,7 @@ static int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
             fprintf(stderr,
                     "ilpm: %s needs an instance: give a FILE or the "
                     "parameters (see 'ilpm %s %s --help')\n",
-                    c->pz->name, c->verb, c->pz->name);
+                    c->pz->name, c->verb_name, c->pz->name);
             note_exit(t, EXIT_USAGE);
             return 0;
         }
@@ -571,36 +115,28 @@ static int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
             note_exit(t, EXIT_USAGE);
             continue;
         }
-        long index = 0, got = 0;
-        /* A puzzle taking --index I returns only its I-th instance: that
-         * is the position the results report. */
-        long picked = 0;
-        if (ilpm_params_has(c->params, "index") &&
-            ilpm_params_int(c->params, "index", 0, 1, LONG_MAX, &picked,
-                            NULL) == 0)
-            index = picked - 1;
-        for (;;) {
+        ilpm_instances it;
+        ilpm_instances_init(&it, c->pz, c->params, rd, c->index);
+        int rc = 0;
+        while (rc == 0 && !stop_requested) {
             void *inst = NULL;
-            int r = c->pz->parse(rd, c->params, &inst, &err);
+            int r = ilpm_instances_next(&it, &inst, &err);
             if (r == 0)
                 break;
-            index++;
             if (r < 0) {
                 fprintf(stderr, "ilpm: %s\n", err.msg);
                 note_exit(t, EXIT_USAGE);
+                if (r == -2)
+                    break;
                 continue;
             }
-            got++;
             t->instances++;
-            int rc = fn(c, inst, c->files[i], index, ctx);
+            rc = fn(c, inst, c->files[i], it.index, ctx);
             c->pz->free_instance(inst);
-            if (rc != 0 || stop_requested)
-                break;
         }
-        if (index == 0)
-            fprintf(stderr, "ilpm: %s: no instance in the file\n", c->files[i]);
-        (void)got;
         ilpm_reader_free(rd);
+        if (rc != 0)
+            break;
     }
     return 0;
 }
@@ -619,11 +155,13 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
     ilpm_run_instance(c->pz, inst, c->params, &c->run, &r);
     ilpm_buf b;
     ilpm_buf_init(&b);
+    /* Tools get a record for every instance, errors included; people
+     * read an error on stderr alone. */
     if (c->format == FMT_JSON)
         ilpm_result_json(&r, &b);
     else if (c->format == FMT_CSV)
         ilpm_result_csv(&r, &b);
-    else
+    else if (r.status != ILPM_ERROR)
         ilpm_result_text(&r, &b);
     fputs(ilpm_buf_str(&b), stdout);
     fflush(stdout);
@@ -632,7 +170,7 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
     /* An instance whose model cannot be built is an input error. */
     if (r.status == ILPM_ERROR && !r.have_stats)
         code = EXIT_USAGE;
-    if (r.status == ILPM_ERROR && c->format != FMT_TEXT)
+    if (r.status == ILPM_ERROR)
         fprintf(stderr, "ilpm: %s %s: %s\n", r.puzzle, r.instance, r.error);
     note_exit(t, code);
     ilpm_result_free(&r);
@@ -749,14 +287,6 @@ static int export_one(cli *c, const void *inst, const char *file, long index,
 
 static int cmd_export(cli *c)
 {
-    int any = 0;
-    for (int f = 0; f < 4; f++)
-        any |= c->export_path[f] != NULL;
-    if (!any) {
-        fprintf(stderr, "ilpm: export needs --lp, --mps, --cnf or --opb "
-                        "FILE\n");
-        return EXIT_USAGE;
-    }
     tally t = {EXIT_OK, 0};
     for_each_instance(c, &t, export_one, &t);
     return t.worst;
@@ -919,50 +449,6 @@ static int cmd_compare(cli *c)
 /* ------------------------------------------------------------------ */
 /* batch / merge                                                         */
 
-static void batch_help(FILE *f, const ilpm_puzzle *pz)
-{
-    fprintf(
-        f, "usage: ilpm batch PUZZLE FILE... --out RESULTS [OPTIONS]\n"
-           "       ilpm merge --out RESULTS FILE...\n"
-           "\n"
-           "batch runs every instance of every file on worker processes and\n"
-           "writes one row per instance and back end to RESULTS, in input\n"
-           "order, flushed as rows complete.  A worker that crashes, runs out\n"
-           "of memory or overruns the time limit is recorded ('error' or\n"
-           "'timeout') and replaced.  Ctrl-C keeps every finished row.\n"
-           "\n"
-           "batch options:\n"
-           "  --out FILE                   results: .json/.jsonl for JSON "
-           "lines, else CSV\n"
-           "  --format csv|json            override the choice by extension\n"
-           "  --jobs N                     worker processes (default: the "
-           "number of cores)\n"
-           "  --backend ilp|sat|both       back end(s) for every instance "
-           "(default sat)\n"
-           "  --time-limit S               per run, enforced in the solver "
-           "and, as a last\n"
-           "                               resort, by killing the worker at "
-           "1.5 S + 5 s\n"
-           "  --memory-limit MB            address-space limit of each worker\n"
-           "  --resume                     skip runs already in RESULTS (not "
-           "'stopped' ones)\n"
-           "  --shard I/N                  only instances I, I+N, I+2N, ... (0 "
-           "<= I < N,\n"
-           "                               counted over all files in order)\n"
-           "  --no-incremental             build a model per instance even "
-           "where instances\n"
-           "                               of one shape could share one\n"
-           "\n"
-           "merge combines shard results (all CSV or all JSON lines) into one\n"
-           "file sorted by file, index, formulation and back end.\n");
-    if (pz) {
-        fprintf(f, "\npuzzle options (%s):\n", pz->name);
-        print_opts(f, pz->opts);
-    }
-    fprintf(f, "\ncommon options:\n");
-    print_opts(f, common_opts);
-}
-
 static void progress_line(void *ctx, const ilpm_batch_summary *s)
 {
     (void)ctx;
@@ -986,14 +472,6 @@ static int ends_with(const char *s, const char *suffix)
 
 static int cmd_batch(cli *c)
 {
-    if (!c->out_path) {
-        fprintf(stderr, "ilpm: batch needs --out RESULTS\n");
-        return EXIT_USAGE;
-    }
-    if (c->nfiles == 0) {
-        fprintf(stderr, "ilpm: batch needs at least one FILE of instances\n");
-        return EXIT_USAGE;
-    }
     ilpm_batch_opts o;
     ilpm_batch_opts_init(&o);
     o.run = c->run;
@@ -1005,10 +483,7 @@ static int cmd_batch(cli *c)
     o.json = c->format_set ? c->format == FMT_JSON
                            : ends_with(c->out_path, ".json") ||
                                  ends_with(c->out_path, ".jsonl");
-    if (c->format_set && c->format == FMT_TEXT) {
-        fprintf(stderr, "ilpm: batch writes csv or json, not text\n");
-        return EXIT_USAGE;
-    }
+    o.index = c->index;
     o.resume = c->resume;
     o.shard_i = c->shard_n ? c->shard_i : 0;
     o.shard_n = c->shard_n ? c->shard_n : 1;
@@ -1043,24 +518,30 @@ static int cmd_batch(cli *c)
     if (s.replaced)
         printf("  %ld worker(s) replaced after a crash or overrun\n",
                s.replaced);
+    if (s.input_errors)
+        printf("  %ld run(s) of input that did not parse (see the error "
+               "rows)\n",
+               s.input_errors);
+    /* The rows' statuses, by solve's severity order. */
+    tally t = {EXIT_OK, 0};
     if (stop_requested) {
         printf("  interrupted: %ld of %ld runs done; --resume goes on\n",
                s.done, s.total);
-        return EXIT_SIGNAL;
+        note_exit(&t, EXIT_SIGNAL);
     }
-    if (s.by_status[ILPM_ERROR])
-        return EXIT_INTERNAL;
+    if (s.by_status[ILPM_ERROR] > s.input_errors)
+        note_exit(&t, EXIT_INTERNAL);
+    if (s.input_errors)
+        note_exit(&t, EXIT_USAGE);
     if (s.by_status[ILPM_TIMEOUT] || s.by_status[ILPM_FEASIBLE])
-        return EXIT_TIMEOUT;
-    return EXIT_OK;
+        note_exit(&t, EXIT_TIMEOUT);
+    if (s.by_status[ILPM_UNSAT])
+        note_exit(&t, EXIT_UNSAT);
+    return t.worst;
 }
 
 static int cmd_merge(cli *c)
 {
-    if (!c->out_path || c->nfiles == 0) {
-        fprintf(stderr, "ilpm: usage: ilpm merge --out RESULTS FILE...\n");
-        return EXIT_USAGE;
-    }
     ilpm_err err = {0};
     if (ilpm_batch_merge(c->files, c->nfiles, c->out_path, &err) != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
@@ -1074,10 +555,6 @@ static int cmd_merge(cli *c)
 
 static int cmd_gen(cli *c)
 {
-    if (!c->pz->generate) {
-        fprintf(stderr, "ilpm: %s has no generator\n", c->pz->name);
-        return EXIT_USAGE;
-    }
     ilpm_buf b;
     ilpm_err err = {0};
     ilpm_buf_init(&b);
@@ -1121,29 +598,32 @@ int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
         strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-        usage(argc < 2 ? stderr : stdout);
+        cli_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("ilpm %s\n", ILPM_VERSION);
         return EXIT_OK;
     }
-    if (strcmp(argv[1], "list") == 0)
+    if (strcmp(argv[1], "list") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "ilpm: list takes no arguments\n");
+            return EXIT_USAGE;
+        }
         return cmd_list();
-    static const char *const verbs[] = {"solve",  "play",  "stats",
-                                        "export", "gen",   "compare",
-                                        "batch",  "merge", NULL};
-    int known = 0;
-    for (int i = 0; verbs[i]; i++)
-        known |= strcmp(argv[1], verbs[i]) == 0;
-    if (!known) {
-        fprintf(stderr, "ilpm: unknown verb '%s'\n\n", argv[1]);
-        usage(stderr);
+    }
+    int verb = cli_verb_find(argv[1]);
+    if (verb < 0) {
+        fprintf(stderr,
+                "ilpm: unknown verb '%s' (the verbs: solve, play, stats, "
+                "export, gen, compare, batch, merge, list; see ilpm "
+                "--help)\n",
+                argv[1]);
         return EXIT_USAGE;
     }
     cli c;
     memset(&c, 0, sizeof c);
-    c.verb = argv[1];
+    c.verb = (verb_id)verb;
     ilpm_run_opts_init(&c.run);
     c.run.solver.stop_flag = &stop_requested;
     c.params = ilpm_params_new();
@@ -1152,57 +632,43 @@ int main(int argc, char **argv)
         fprintf(stderr, "ilpm: out of memory\n");
         return EXIT_INTERNAL;
     }
-    if (parse_args(&c, argc, argv) != 0) {
+    if (cli_parse(&c, argc, argv) != 0) {
         rc = EXIT_USAGE;
-        goto done;
-    }
-    if (c.help &&
-        (strcmp(c.verb, "batch") == 0 || strcmp(c.verb, "merge") == 0)) {
-        batch_help(stdout, c.pz);
-        rc = EXIT_OK;
         goto done;
     }
     if (c.help) {
-        if (c.pz)
-            puzzle_help(stdout, c.verb, c.pz);
-        else
-            usage(stdout);
+        cli_help(stdout, &c);
         rc = EXIT_OK;
-        goto done;
-    }
-    if (strcmp(c.verb, "merge") == 0) {
-        rc = cmd_merge(&c);
-        goto done;
-    }
-    if (!c.pz) {
-        fprintf(stderr, "ilpm: %s needs a puzzle: one of", c.verb);
-        for (int i = 0; ilpm_puzzles[i]; i++)
-            fprintf(stderr, " %s", ilpm_puzzles[i]->name);
-        fputc('\n', stderr);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (c.run.limit && !c.run.count) {
-        fprintf(stderr, "ilpm: --limit goes with --count\n");
-        rc = EXIT_USAGE;
         goto done;
     }
     /* GLPK checks for a stop only between its steps (an LP solve, a cut
      * round), which can take minutes on a large model: after a signal,
      * solve, play and compare get 5 s to stop cleanly. */
-    install_signals(strcmp(c.verb, "batch") == 0 ? 0 : 5);
-    if (strcmp(c.verb, "solve") == 0 || strcmp(c.verb, "play") == 0)
+    install_signals(c.verb == VERB_BATCH ? 0 : 5);
+    switch (c.verb) {
+    case VERB_SOLVE:
+    case VERB_PLAY:
         rc = cmd_solve(&c);
-    else if (strcmp(c.verb, "stats") == 0)
+        break;
+    case VERB_STATS:
         rc = cmd_stats(&c);
-    else if (strcmp(c.verb, "export") == 0)
+        break;
+    case VERB_EXPORT:
         rc = cmd_export(&c);
-    else if (strcmp(c.verb, "compare") == 0)
+        break;
+    case VERB_COMPARE:
         rc = cmd_compare(&c);
-    else if (strcmp(c.verb, "batch") == 0)
+        break;
+    case VERB_BATCH:
         rc = cmd_batch(&c);
-    else
+        break;
+    case VERB_MERGE:
+        rc = cmd_merge(&c);
+        break;
+    default:
         rc = cmd_gen(&c);
+        break;
+    }
 done:
     ilpm_params_free(c.params);
     free(c.files);

@@ -39,6 +39,23 @@ static const char *const propagate_names[] = {"auto", "none", "units", "probe",
 static const char *const status_names[] = {
     "solved", "optimal", "feasible", "unsat", "timeout", "stopped", "error"};
 
+const char *const *ilpm_enum_names(const char *option)
+{
+    static const struct {
+        const char *option;
+        const char *const *names;
+    } all[] = {
+        {"backend", backend_names}, {"amo", amo_names},
+        {"card", card_names},       {"cuts", cuts_names},
+        {"branch", branch_names},   {"backtrack", backtrack_names},
+        {"propagate", propagate_names},
+    };
+    for (size_t i = 0; option && i < sizeof all / sizeof *all; i++)
+        if (strcmp(all[i].option, option) == 0)
+            return all[i].names;
+    return NULL;
+}
+
 static const char *name_of(const char *const *names, int n, int i)
 {
     return i >= 0 && i < n ? names[i] : "unknown";

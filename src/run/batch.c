@@ -509,6 +509,7 @@ static int load(const struct batch *b, const struct task *t, void **inst,
     ilpm_reader *rd = open_source(&b->src[t->src], t->offset, t->lines, err);
     if (!rd)
         return -1;
+    ilpm_reader_set_index(rd, t->index);
     int r = b->pz->parse(rd, b->p, inst, err);
     if (r == 0)
         ilpm_err_set(err,
@@ -876,12 +877,12 @@ static int index_all(struct batch *b, const char *const *files, int nfiles,
                 return -1;
             continue;
         }
-        for (long index = 1;; index++) {
-            long lines;
-            int64_t offset = ilpm_reader_offset(rd, &lines);
+        ilpm_instances it;
+        ilpm_instances_init(&it, b->pz, b->p, rd, o->index);
+        for (;;) {
             void *inst = NULL;
             ilpm_err perr = {0};
-            int r = b->pz->parse(rd, b->p, &inst, &perr);
+            int r = ilpm_instances_next(&it, &inst, &perr);
             if (r == 0)
                 break;
             char label[sizeof((ilpm_result *)0)->instance] = "";
@@ -891,12 +892,20 @@ static int index_all(struct batch *b, const char *const *files, int nfiles,
                     b->pz->describe(inst, label, sizeof label);
                 b->pz->free_instance(inst);
             }
+            /* -2 (nothing more to read) is one error row too: at the
+             * index asked for, or the first of an empty file. */
+            long at = r != -2                ? it.index
+                      : it.want > it.index   ? it.want
+                      : it.index == 0        ? 1
+                                             : it.index;
             int bad = r < 0;
-            if (mine && add_task(b, done, form, i, index, offset, lines, bad,
+            if (mine && add_task(b, done, form, i, at, it.offset, it.lines, bad,
                                  bad ? perr.msg : label, sum, err) != 0) {
                 ilpm_reader_free(rd);
                 return -1;
             }
+            if (r == -2)
+                break;
         }
         ilpm_reader_free(rd);
     }
@@ -979,8 +988,10 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     /* Instances that did not parse are results already (their rows are
      * made as they are written). */
     for (long j = 0; j < b.njobs; j++)
-        if (job_bad(&b, j))
+        if (job_bad(&b, j)) {
             record(sum, &tm, b.jobs[j].backend, ILPM_ERROR, 0);
+            sum->input_errors++;
+        }
     out_flush_ordered(&q);
     nw = o->jobs;
     if (nw > b.njobs)

@@ -9,6 +9,8 @@ typedef struct ilpm_batch_summary {
     long total; /* runs to do in this invocation             */
     long done;
     long skipped;      /* already in the results (--resume)         */
+    long input_errors; /* runs recorded as errors because an input   */
+                       /* file or instance was bad (among by_status) */
     long by_status[7]; /* indexed by ilpm_status                    */
     long replaced;     /* workers that died or overran, replaced    */
     long reused;       /* runs that reused a shape's model          */
@@ -26,6 +28,7 @@ typedef struct ilpm_batch_opts {
     int json;               /* JSON lines, else CSV                      */
     int resume;             /* skip instances already in the results     */
     long shard_i, shard_n;  /* keep instances i, i+n, i+2n, ... (0-based) */
+    long index;             /* > 0: only the index-th instance of a file */
     int incremental;        /* one model per shape in each worker        */
     volatile int *stop;     /* set by the caller's signal handler        */
     /* Called about five times a second and at the end. */

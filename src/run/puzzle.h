@@ -11,19 +11,17 @@
 #include "ilpm.h"
 #include "util.h"
 
-/* A puzzle option, shown by `ilpm solve PUZZLE --help` and accepted on
- * the command line.  arg is NULL for a flag ("--symmetry"), else the
- * value's placeholder ("N"). */
-typedef struct ilpm_opt_spec {
-    const char *name; /* without the leading "--" */
-    const char *arg;
-    const char *help;
-} ilpm_opt_spec;
+/* What a puzzle offers beyond solving (ilpm_puzzle.caps). */
+#define ILPM_CAP_PLAY 1u /* `play`: the model has an objective to optimise */
 
 typedef struct ilpm_puzzle {
     const char *name;
     const char *summary;
-    /* Puzzle options, ended by an entry with name NULL. */
+    unsigned caps; /* ILPM_CAP_* */
+    /* Puzzle options (util.h), ended by an entry with name NULL.  Their
+     * values are checked against these rows once, before any instance
+     * (ilpm_puzzle_check_params), so that parse and build may take them
+     * as sound. */
     const ilpm_opt_spec *opts;
     /* Text for --help: input format(s), in a few lines. */
     const char *input_help;
@@ -89,6 +87,16 @@ typedef struct ilpm_puzzle {
 /* Every puzzle, ended by NULL. */
 extern const ilpm_puzzle *const ilpm_puzzles[];
 const ilpm_puzzle *ilpm_puzzle_find(const char *name);
+
+/* Checks the puzzle options in p against the puzzle's table for verb
+ * ("solve", "play", "gen", ...), once before any instance: each value
+ * by its row, the options that give an instance (--n) against a FILE
+ * (with_files), play-only ones outside `play`.  The names of options
+ * the command line keeps for itself are not looked at.  0, or -1 with
+ * err holding one message. */
+int ilpm_puzzle_check_params(const ilpm_puzzle *pz, const char *verb,
+                             const ilpm_params *p, int with_files,
+                             ilpm_err *err);
 
 extern const ilpm_puzzle ilpm_puzzle_queens;
 extern const ilpm_puzzle ilpm_puzzle_sudoku;

@@ -64,6 +64,28 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
                              const ilpm_params *p, const ilpm_run_opts *o,
                              ilpm_shape_cache *c, ilpm_result *res);
 
+/* The walk over one file's instances that every verb and the batch
+ * share.  want > 0 picks the want-th instance alone (--index). */
+typedef struct ilpm_instances {
+    const ilpm_puzzle *pz;
+    const ilpm_params *p;
+    ilpm_reader *rd; /* the caller's                                  */
+    long want;       /* --index, 0 for every instance                 */
+    long index;      /* 1-based position of the last instance read    */
+    int64_t offset;  /* where its text begins (ilpm_reader_offset)    */
+    long lines;      /* lines before it                               */
+    int done;
+} ilpm_instances;
+
+void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
+                         const ilpm_params *p, ilpm_reader *rd, long want);
+/* The next instance, at it->index: 1 with *inst (the caller frees it
+ * with pz->free_instance), 0 at the end, -1 for a malformed instance
+ * (err holds file:line:col; the walk goes on after it), -2 when the walk
+ * cannot go on (err says why): a file with no instance at all, --index
+ * past the last one, or a parser that failed without reading on. */
+int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err);
+
 /* Exit status of the command line for a result: 0 solved / counted /
  * optimal, 10 unsatisfiable, 3 time limit, 1 internal error. */
 int ilpm_result_exit_code(const ilpm_result *r);

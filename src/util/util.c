@@ -155,6 +155,7 @@ struct ilpm_reader {
     int eof;
     int64_t pos;   /* bytes consumed so far (from where the reader began) */
     int64_t start; /* offset of the last line returned                     */
+    long index;    /* the instance being read, 1-based; 0 unknown          */
 };
 
 ilpm_reader *ilpm_reader_open(const char *path, ilpm_err *err)
@@ -326,6 +327,16 @@ int64_t ilpm_reader_offset(const ilpm_reader *r, long *lines)
     return r->unread ? r->start : r->pos;
 }
 
+void ilpm_reader_set_index(ilpm_reader *r, long index)
+{
+    r->index = index;
+}
+
+long ilpm_reader_index(const ilpm_reader *r)
+{
+    return r->index;
+}
+
 long ilpm_reader_lineno(const ilpm_reader *r)
 {
     return r->lineno;
@@ -461,14 +472,10 @@ int ilpm_params_has(const ilpm_params *p, const char *name)
     return find(p, name) != NULL;
 }
 
-int ilpm_params_int(const ilpm_params *p, const char *name, long def, long lo,
-                    long hi, long *out, ilpm_err *err)
+/* value as an integer in [lo, hi]: 0, or -1 with err naming --name. */
+static int int_in(const char *name, const char *v, long lo, long hi, long *out,
+                  ilpm_err *err)
 {
-    const char *v = ilpm_params_get(p, name);
-    if (!v) {
-        *out = def;
-        return 0;
-    }
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
@@ -481,6 +488,33 @@ int ilpm_params_int(const ilpm_params *p, const char *name, long def, long lo,
     return 0;
 }
 
+/* value among choices: its index, or -1 with err listing them. */
+static int choice_in(const char *name, const char *v,
+                     const char *const *choices, ilpm_err *err)
+{
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(v, choices[i]) == 0)
+            return i;
+    char list[256] = "";
+    size_t len = 0;
+    for (int i = 0; choices[i] && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                i ? ", " : "", choices[i]);
+    return ilpm_err_set(err, "--%s: expected one of %s, got '%s'", name, list,
+                        v);
+}
+
+int ilpm_params_int(const ilpm_params *p, const char *name, long def, long lo,
+                    long hi, long *out, ilpm_err *err)
+{
+    const char *v = ilpm_params_get(p, name);
+    if (!v) {
+        *out = def;
+        return 0;
+    }
+    return int_in(name, v, lo, hi, out, err);
+}
+
 int ilpm_params_choice(const ilpm_params *p, const char *name,
                        const char *const *choices, int def, int *out,
                        ilpm_err *err)
@@ -490,18 +524,40 @@ int ilpm_params_choice(const ilpm_params *p, const char *name,
         *out = def;
         return 0;
     }
-    for (int i = 0; choices[i]; i++)
-        if (strcmp(v, choices[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-    char list[256] = "";
-    size_t len = 0;
-    for (int i = 0; choices[i] && len < sizeof list; i++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
-                                i ? ", " : "", choices[i]);
-    return ilpm_err_set(err, "--%s: expected one of %s, got '%s'", name, list,
-                        v);
+    int i = choice_in(name, v, choices, err);
+    if (i < 0)
+        return -1;
+    *out = i;
+    return 0;
+}
+
+const ilpm_opt_spec *ilpm_opt_find(const ilpm_opt_spec *table,
+                                   const char *name)
+{
+    for (; table && table->name; table++)
+        if (strcmp(table->name, name) == 0)
+            return table;
+    return NULL;
+}
+
+int ilpm_opt_check(const ilpm_opt_spec *spec, const char *value,
+                   ilpm_err *err)
+{
+    long x;
+    if (spec->type == ILPM_OPT_FLAG || !spec->arg)
+        return value ? ilpm_err_set(err, "option --%s takes no value",
+                                    spec->name)
+                     : 0;
+    if (!value)
+        return ilpm_err_set(err, "option --%s needs a value", spec->name);
+    switch (spec->type) {
+    case ILPM_OPT_INT:
+        return int_in(spec->name, value, spec->lo, spec->hi, &x, err);
+    case ILPM_OPT_CHOICE:
+        return choice_in(spec->name, value, spec->choices, err) < 0 ? -1 : 0;
+    default:
+        return 0;
+    }
 }
 
 size_t ilpm_params_count(const ilpm_params *p)

@@ -73,6 +73,12 @@ void ilpm_reader_unread(ilpm_reader *r);
  * are what ilpm_reader_open_at needs to read on from there later. */
 int64_t ilpm_reader_offset(const ilpm_reader *r, long *lines);
 long ilpm_reader_lineno(const ilpm_reader *r);
+/* The position in its file of the instance being parsed (1-based; 0
+ * when unknown), kept for the parser by whoever walks the file (see
+ * ilpm_instances_next), so that a puzzle can label "#59" without
+ * counting on its own. */
+void ilpm_reader_set_index(ilpm_reader *r, long index);
+long ilpm_reader_index(const ilpm_reader *r);
 const char *ilpm_reader_name(const ilpm_reader *r);
 /* Formats "name:line:col: message" into err (col 0: no column); -1. */
 int ilpm_reader_error(const ilpm_reader *r, ilpm_err *err, long col,
@@ -117,6 +123,43 @@ size_t ilpm_params_count(const ilpm_params *p);
 const char *ilpm_params_name_at(const ilpm_params *p, size_t i);
 /* A copy with the same entries. */
 ilpm_params *ilpm_params_copy(const ilpm_params *p);
+
+/* ------------------------------------------------------------------ */
+/* Option specifications: one row per option, read by the command       */
+/* line's parser, its --help, and the check that runs once before any   */
+/* instance is read.                                                    */
+
+typedef enum ilpm_opt_type {
+    ILPM_OPT_FLAG,   /* no value ("--symmetry")                   */
+    ILPM_OPT_INT,    /* an integer from lo to hi                  */
+    ILPM_OPT_CHOICE, /* one of choices                            */
+    ILPM_OPT_TEXT    /* any text; its user checks it              */
+} ilpm_opt_type;
+
+/* The option gives the instance itself (queens --n, machiavelli
+ * --table): it cannot go with a FILE of instances. */
+#define ILPM_OPT_INSTANCE 1u
+/* The option only means something to `play`. */
+#define ILPM_OPT_PLAY 2u
+
+typedef struct ilpm_opt_spec {
+    const char *name; /* without the leading "--"                 */
+    const char *arg;  /* the value's placeholder ("N"); NULL: flag */
+    const char *help;
+    ilpm_opt_type type;
+    long lo, hi;                /* ILPM_OPT_INT                    */
+    const char *const *choices; /* ILPM_OPT_CHOICE, NULL-ended     */
+    unsigned flags;             /* ILPM_OPT_INSTANCE, ILPM_OPT_PLAY */
+} ilpm_opt_spec;
+
+/* The row named name in a table ended by a row with name NULL, or NULL
+ * (table may be NULL). */
+const ilpm_opt_spec *ilpm_opt_find(const ilpm_opt_spec *table,
+                                   const char *name);
+/* Checks a value against its row (value NULL for a flag): 0, or -1 with
+ * err saying "--decks: expected an integer from 1 to 8, got '0'". */
+int ilpm_opt_check(const ilpm_opt_spec *spec, const char *value,
+                   ilpm_err *err);
 
 /* Random numbers for generators and tests: splitmix64, seedable,
  * identical on every platform. */

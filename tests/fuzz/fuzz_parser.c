@@ -43,9 +43,16 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     for (int n = 0; n < 40; n++) {
         void *inst = NULL;
         ilpm_err err;
+        int64_t before = ilpm_reader_offset(rd, NULL);
         int r = pz->parse(rd, p, &inst, &err);
         if (r == 0)
             break;
+        if (r < 0 && ilpm_reader_offset(rd, NULL) == before) {
+            /* A parser must read on after an error, or the walk over
+             * the file would report it forever. */
+            fprintf(stderr, "error without reading on: %s\n", err.msg);
+            abort();
+        }
         if (r < 0) {
             /* Every message names the input. */
             if (strncmp(err.msg, "fuzz:", 5) != 0 &&

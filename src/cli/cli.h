@@ -1,0 +1,82 @@
+/* cli.h: what the command line's files share: the verbs, the exit
+ * statuses, and the options of one invocation as the parser (args.c)
+ * fills them from its table. */
+#ifndef ILPM_CLI_H
+#define ILPM_CLI_H
+
+#include "run.h"
+
+#include <stdio.h>
+
+enum {
+    EXIT_OK = 0,
+    EXIT_INTERNAL = 1,
+    EXIT_USAGE = 2,
+    EXIT_TIMEOUT = 3,
+    EXIT_UNSAT = 10,
+    EXIT_SIGNAL = 130
+};
+
+typedef enum verb_id {
+    VERB_SOLVE,
+    VERB_PLAY,
+    VERB_STATS,
+    VERB_EXPORT,
+    VERB_GEN,
+    VERB_COMPARE,
+    VERB_BATCH,
+    VERB_MERGE,
+    VERB_COUNT
+} verb_id;
+
+/* Verb masks for the options table. */
+#define V_SOLVE (1u << VERB_SOLVE)
+#define V_PLAY (1u << VERB_PLAY)
+#define V_STATS (1u << VERB_STATS)
+#define V_EXPORT (1u << VERB_EXPORT)
+#define V_GEN (1u << VERB_GEN)
+#define V_COMPARE (1u << VERB_COMPARE)
+#define V_BATCH (1u << VERB_BATCH)
+#define V_MERGE (1u << VERB_MERGE)
+/* The verbs that solve, and those that build a model. */
+#define V_RUN (V_SOLVE | V_PLAY | V_COMPARE | V_BATCH)
+#define V_MODEL (V_RUN | V_STATS | V_EXPORT)
+
+typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
+
+typedef struct cli {
+    verb_id verb;
+    const char *verb_name;
+    const ilpm_puzzle *pz;
+    ilpm_run_opts run;
+    out_format format;
+    int format_set;
+    long index;                 /* --index, 0 for every instance */
+    const char *export_path[4]; /* by ilpm_format */
+    const char *out_path;       /* batch, merge and gen --out */
+    const char *plot_path;      /* compare --plot */
+    /* batch */
+    int both;
+    long jobs;
+    double memory_limit;
+    int resume;
+    long shard_i, shard_n;
+    int no_incremental;
+    const char **files;
+    int nfiles;
+    ilpm_params *params; /* the puzzle's options */
+    int help;
+} cli;
+
+/* The verb named s, or -1. */
+int cli_verb_find(const char *s);
+/* Parses argv[2..] into c (c->verb set): every option by its table row,
+ * then the checks that tie options together, all before any instance is
+ * read.  0, or -1 after one message on stderr. */
+int cli_parse(cli *c, int argc, char **argv);
+/* --help of a verb (and puzzle, if c->pz). */
+void cli_help(FILE *f, const cli *c);
+/* The top-level usage. */
+void cli_usage(FILE *f);
+
+#endif

@@ -1,0 +1,71 @@
+/* The walk over a file's instances that every verb and the batch share:
+ * the position of each instance, --index to pick one, and the guard that
+ * ends the walk when a parser reports an error without reading on (which
+ * would otherwise report it forever). */
+#include "run.h"
+
+#include <stdio.h>
+
+void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
+                         const ilpm_params *p, ilpm_reader *rd, long want)
+{
+    it->pz = pz;
+    it->p = p;
+    it->rd = rd;
+    it->want = want > 0 ? want : 0;
+    it->index = 0;
+    it->offset = 0;
+    it->lines = 0;
+    it->done = 0;
+}
+
+int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
+{
+    while (!it->done) {
+        it->offset = ilpm_reader_offset(it->rd, &it->lines);
+        ilpm_reader_set_index(it->rd, it->index + 1);
+        ilpm_err perr = {0};
+        void *got = NULL;
+        int r = it->pz->parse(it->rd, it->p, &got, &perr);
+        if (r == 0) {
+            it->done = 1;
+            if (it->index == 0) {
+                ilpm_err_set(err, "%s: no instance in the file",
+                             ilpm_reader_name(it->rd));
+                return -2;
+            }
+            if (it->want > it->index) {
+                ilpm_err_set(err,
+                             "%s: --index %ld is past the last instance "
+                             "(the file holds %ld)",
+                             ilpm_reader_name(it->rd), it->want, it->index);
+                return -2;
+            }
+            return 0;
+        }
+        it->index++;
+        if (r < 0 && ilpm_reader_offset(it->rd, NULL) == it->offset) {
+            /* The parser stands where it stood: it would fail the same
+             * way again. */
+            it->done = 1;
+            snprintf(err->msg, sizeof err->msg, "%s", perr.msg);
+            err->status = perr.status;
+            return -2;
+        }
+        if (it->want && it->index < it->want) {
+            if (r > 0)
+                it->pz->free_instance(got);
+            continue;
+        }
+        if (it->want)
+            it->done = 1;
+        if (r < 0) {
+            snprintf(err->msg, sizeof err->msg, "%s", perr.msg);
+            err->status = perr.status;
+            return -1;
+        }
+        *inst = got;
+        return 1;
+    }
+    return 0;
+}
