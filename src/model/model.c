@@ -4,7 +4,6 @@
 #include "ilpm.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,18 +55,6 @@ struct ilpm_model {
     int64_t *ocoefs;
     int on;
 };
-
-int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
-{
-    if (err) {
-        err->status = 0;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {

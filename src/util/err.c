@@ -1,0 +1,65 @@
+/* What every floor of ilpm reports and polls with: the caller-owned
+ * error, the monotonic clock, and the deadline watch that long work
+ * (building, lowering, feeding a solver) checks as it goes.  They live at
+ * the bottom so that the model layer needs nothing of the back ends. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#endif
+
+#include "ilpm.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
+{
+    if (err) {
+        err->status = 0;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+double ilpm_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0.0; /* cannot happen for CLOCK_MONOTONIC on POSIX */
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void ilpm_watch_init(ilpm_watch *w, double seconds, volatile int *stop)
+{
+    w->deadline = seconds > 0 ? ilpm_now() + seconds : 0.0;
+    w->stop = stop;
+    w->tick = 0;
+    w->status = 0;
+}
+
+int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err)
+{
+    if (!w->status) {
+        if (w->deadline <= 0 && !w->stop)
+            return 0;
+        /* Reading the clock costs tens of nanoseconds; polls come once
+         * per constraint or clause, so look every 256th time. */
+        if ((w->tick++ & 255u) != 0)
+            return 0;
+        if (w->stop && *w->stop)
+            w->status = ILPM_STOPPED;
+        else if (w->deadline > 0 && ilpm_now() >= w->deadline)
+            w->status = ILPM_TIMEOUT;
+        else
+            return 0;
+    }
+    ilpm_err_set(err, "%s while %s",
+                 w->status == ILPM_STOPPED ? "stopped" : "time limit reached",
+                 what);
+    if (err)
+        err->status = w->status;
+    return -1;
+}
