@@ -280,6 +280,49 @@ typedef struct ilpm_options {
 } ilpm_options;
 
 void ilpm_options_init(ilpm_options *o);
+
+/* The options of ilpm_options, one row each: the one place where an
+ * option's name, values, range and help are written.  The command line's
+ * parser and --help, ilpm_options_set and the tests read it; defaults are
+ * what ilpm_options_init sets.  Adding an encoding is a name in its row
+ * and its encoder. */
+typedef enum ilpm_option_type {
+    ILPM_OPTION_ENUM, /* one of names; the field is the enum       */
+    ILPM_OPTION_INT,  /* an integer from lo to hi (int64_t field)  */
+    ILPM_OPTION_REAL, /* seconds > 0 (double field)                */
+    ILPM_OPTION_ON,   /* a flag that sets an int field to 1        */
+    ILPM_OPTION_OFF,  /* a flag that sets an int field to 0        */
+    ILPM_OPTION_TEXT  /* a string kept as given                    */
+} ilpm_option_type;
+
+/* What an option acts on: how a model is lowered (CNF encodings,
+ * propagation, size bounds: it matters to stats and export too), or how
+ * it is solved. */
+typedef enum ilpm_option_scope { ILPM_SCOPE_LOWER, ILPM_SCOPE_SOLVE } ilpm_option_scope;
+
+typedef struct ilpm_option_info {
+    const char *name; /* as the command line spells it, without "--" */
+    ilpm_option_type type;
+    ilpm_option_scope scope;
+    const char *const *names; /* ILPM_OPTION_ENUM: in enum order, NULL-ended */
+    const char *arg;          /* placeholder of another value ("N")          */
+    int64_t lo, hi;           /* ILPM_OPTION_INT                             */
+    size_t offset;            /* of the field in ilpm_options                */
+    const char *help;         /* without the default                         */
+} ilpm_option_info;
+
+/* Every row, ended by one with name NULL. */
+const ilpm_option_info *ilpm_options_table(void);
+/* The row named name, or NULL. */
+const ilpm_option_info *ilpm_option_find(const char *name);
+/* Sets o's field by its row from text (NULL for a flag): 0, or -1 with
+ * err saying "--amo: expected one of auto, pairwise, seq, product, got
+ * 'x'" and o unchanged. */
+int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
+                     ilpm_err *err);
+/* The default of the row's option as text ("sat", "2000000", "on"):
+ * what ilpm_options_init sets. */
+void ilpm_option_default(const ilpm_option_info *row, char *buf, size_t size);
 const char *ilpm_backend_name(ilpm_backend b);
 const char *ilpm_amo_name(ilpm_amo_enc e);
 const char *ilpm_card_name(ilpm_card_enc e);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,36 +45,11 @@ static int set_on(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     return 0;
 }
 
-static int set_off(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    (void)v, (void)e;
-    *FIELD(int, c, o) = 0;
-    return 0;
-}
-
 static int set_text(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     (void)e;
     *FIELD(const char *, c, o) = v;
     return 0;
-}
-
-/* An enum of ilpm.h, by the library's own names (ilpm_enum_names). */
-static int set_enum(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    const char *const *names = ilpm_enum_names(o->name);
-    for (int i = 0; names && names[i]; i++)
-        if (strcmp(v, names[i]) == 0) {
-            *FIELD(int, c, o) = i;
-            return 0;
-        }
-    char list[128] = "";
-    size_t n = 0;
-    for (int i = 0; names && names[i] && n < sizeof list; i++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
-                              i ? ", " : "", names[i]);
-    return ilpm_err_set(e, "--%s: expected one of %s, got '%s'", o->name,
-                        list, v);
 }
 
 /* A whole number in [lo, hi]. */
@@ -115,31 +91,32 @@ static int set_no_propagate(cli *c, const cli_opt *o, const char *v,
     return 0;
 }
 
+/* --backend: the library's row, and batch's both. */
 static int set_backend(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     if (c->verb == VERB_BATCH && strcmp(v, "both") == 0) {
         c->both = 1;
         return 0;
     }
-    int b = ilpm_backend_parse(v);
-    if (b < 0)
-        return ilpm_err_set(e, "--%s: expected ilp or sat%s, got '%s'",
-                            o->name, c->verb == VERB_BATCH ? " or both" : "",
-                            v);
+    if (ilpm_options_set(&c->run.solver, o->name, v, e) != 0) {
+        if (c->verb == VERB_BATCH)
+            ilpm_err_set(e, "--%s: expected ilp, sat or both, got '%s'",
+                         o->name, v);
+        return -1;
+    }
     c->both = 0;
-    c->run.solver.backend = (ilpm_backend)b;
     return 0;
+}
+
+/* A row of ilpm_options_table. */
+static int set_solver(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
+{
+    return ilpm_options_set(&c->run.solver, o->name, v, e);
 }
 
 static int set_limit(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     return whole(o->name, v, 1, UINT64_MAX, &c->run.limit, e);
-}
-
-static int set_time_limit(cli *c, const cli_opt *o, const char *v,
-                          ilpm_err *e)
-{
-    return number(o->name, v, 0, &c->run.solver.time_limit, "seconds > 0", e);
 }
 
 static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
@@ -161,20 +138,6 @@ static int set_index(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     if (whole(o->name, v, 1, LONG_MAX, &x, e) != 0)
         return -1;
     c->index = (long)x;
-    return 0;
-}
-
-static int set_i64(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    /* max-vars: GLPK and CaDiCaL count columns and variables in int. */
-    uint64_t hi = strcmp(o->name, "max-vars") == 0 ? INT32_MAX / 2 : INT64_MAX;
-    uint64_t lo = strcmp(o->name, "max-memory") == 0 ? 16 : 1;
-    if (strcmp(o->name, "max-memory") == 0)
-        hi = (uint64_t)1 << 30;
-    uint64_t x;
-    if (whole(o->name, v, lo, hi, &x, e) != 0)
-        return -1;
-    *FIELD(int64_t, c, o) = (int64_t)x;
     return 0;
 }
 
@@ -228,57 +191,25 @@ static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 }
 
 #define OFF(f) offsetof(cli, f)
-#define SOLVER(f) offsetof(cli, run.solver.f)
 
-/* Every option of the command line but the puzzles' own. */
+/* The options of the command line itself.  The solver's options come
+ * from the library's table (ilpm_options_table), with the verbs their
+ * scope gives; a row here of the same name takes its place. */
 static const cli_opt opts[] = {
     {"backend", "ilp|sat", V_SOLVE | V_PLAY | V_BATCH, set_backend, 0,
-     "solve as an ILP with GLPK or as SAT with CaDiCaL (default sat; batch: "
-     "also both)"},
+     "solve as an ILP with GLPK or as SAT with CaDiCaL (batch: also both)"},
     {"count", NULL, V_SOLVE | V_COMPARE | V_BATCH, set_on, OFF(run.count),
      "count all solutions (projected onto the puzzle's own variables)"},
     {"limit", "N", V_SOLVE | V_COMPARE | V_BATCH, set_limit, 0,
      "with --count, stop at N solutions (--limit 2 tells whether a puzzle is "
      "proper)"},
-    {"time-limit", "S", V_RUN, set_time_limit, 0,
-     "seconds per instance (default none); 'timeout' with what was found"},
     {"format", "text|json|csv", V_RUN | V_STATS, set_format, 0,
      "output: text for people, JSON lines or CSV for tools (stats: text or "
      "json; batch: csv or json)"},
     {"index", "I", V_MODEL, set_index, 0,
      "only the I-th instance of each FILE (1-based)"},
-    {"amo", NULL, V_MODEL, set_enum, SOLVER(amo),
-     "CNF encoding of at-most-one (default auto: pairwise up to 10 literals, "
-     "else product)"},
-    {"card", NULL, V_MODEL, set_enum, SOLVER(card),
-     "CNF encoding of cardinality (default seq)"},
-    {"cuts", NULL, V_RUN, set_enum, SOLVER(cuts),
-     "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
-    {"branch", NULL, V_RUN, set_enum, SOLVER(branch),
-     "GLPK branching rule (default auto: the puzzle's hint or most "
-     "fractional when searching for a solution, Driebeck-Tomlin when "
-     "optimising)"},
-    {"backtrack", NULL, V_RUN, set_enum, SOLVER(backtrack),
-     "GLPK backtracking rule (default auto: depth first when searching for "
-     "a solution, best local bound when optimising)"},
-    {"no-presolve", NULL, V_RUN, set_off, SOLVER(presolve),
-     "turn GLPK's MIP presolver off"},
-    {"propagate", NULL, V_MODEL, set_enum, SOLVER(propagate),
-     "what is settled before lowering: the givens' unit propagation, and "
-     "probing of the open variables (default auto: probe on both back "
-     "ends)"},
     {"no-propagate", NULL, V_MODEL, set_no_propagate, 0,
      "the same as --propagate none"},
-    {"max-pb-nodes", "N", V_MODEL, set_i64, SOLVER(max_pb_nodes),
-     "largest BDD per linear constraint in the CNF (default 2000000)"},
-    {"max-vars", "N", V_MODEL, set_i64, SOLVER(max_vars),
-     "refuse models of more than N variables (default 50000000)"},
-    {"max-memory", "MB", V_MODEL, set_i64, SOLVER(max_memory_mb),
-     "refuse models and CNFs needing more (default: 3/4 of memory)"},
-    {"sat-option", "NAME=V,...", V_RUN, set_text, SOLVER(sat_options),
-     "CaDiCaL options by CaDiCaL's names (e.g. phase=0)"},
-    {"verbose", NULL, V_SOLVE | V_PLAY | V_COMPARE, set_on, SOLVER(verbose),
-     "let GLPK and CaDiCaL print their progress on stderr"},
     {"lp", "FILE", V_EXPORT, set_export, 0, "CPLEX LP (GLPK's writer)"},
     {"mps", "FILE", V_EXPORT, set_export, 0, "free MPS (GLPK's writer)"},
     {"cnf", "FILE", V_EXPORT, set_export, 0,
@@ -303,19 +234,52 @@ static const cli_opt opts[] = {
     {NULL, NULL, 0, NULL, 0, NULL},
 };
 
+/* Every row, the command line's then the library's, as one list:
+ * rows[0..n) point into a static array filled on first use. */
+static const cli_opt *all_rows(int *n)
+{
+    static cli_opt rows[96];
+    static int count = -1;
+    if (count < 0) {
+        count = 0;
+        for (const cli_opt *o = opts; o->name; o++)
+            rows[count++] = *o;
+        for (const ilpm_option_info *r = ilpm_options_table(); r->name; r++) {
+            int dup = 0;
+            for (const cli_opt *o = opts; o->name; o++)
+                dup |= strcmp(o->name, r->name) == 0;
+            if (dup || count == (int)(sizeof rows / sizeof *rows))
+                continue;
+            cli_opt *o = &rows[count++];
+            o->name = r->name;
+            o->arg = r->type == ILPM_OPTION_ON || r->type == ILPM_OPTION_OFF
+                         ? NULL
+                         : r->arg ? r->arg : "";
+            o->verbs = r->scope == ILPM_SCOPE_LOWER ? V_MODEL : V_RUN;
+            o->set = set_solver;
+            o->off = 0;
+            o->help = r->help;
+        }
+    }
+    *n = count;
+    return rows;
+}
+
 static const cli_opt *opt_find(const char *name)
 {
-    for (const cli_opt *o = opts; o->name; o++)
-        if (strcmp(o->name, name) == 0)
-            return o;
+    int n;
+    const cli_opt *rows = all_rows(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(rows[i].name, name) == 0)
+            return &rows[i];
     return NULL;
 }
 
-/* An enum row takes a value; its placeholder lists the names. */
+/* The value's placeholder: an enum's names, "ilp|sat" for instance. */
 static const char *opt_arg(const cli_opt *o, char *buf, size_t size)
 {
     const char *const *names =
-        o->set == set_enum ? ilpm_enum_names(o->name) : NULL;
+        o->set == set_solver ? ilpm_enum_names(o->name) : NULL;
     if (!names)
         return o->arg;
     size_t n = 0;
@@ -350,8 +314,9 @@ static int distance(const char *a, const char *b)
 static const char *closest(const cli *c, const char *name)
 {
     const char *best = NULL;
-    int bd = 3;
-    for (const cli_opt *o = opts; o->name; o++)
+    int bd = 3, n;
+    const cli_opt *rows = all_rows(&n);
+    for (const cli_opt *o = rows; o < rows + n; o++)
         if ((o->verbs & (1u << c->verb)) && distance(name, o->name) < bd)
             bd = distance(name, o->name), best = o->name;
     const ilpm_opt_spec *t =
@@ -539,7 +504,10 @@ static void print_row(FILE *f, const char *name, const char *arg,
     char left[96];
     snprintf(left, sizeof left, "--%s%s%s", name, arg ? " " : "",
              arg ? arg : "");
-    fprintf(f, "  %-28s %s\n", left, help);
+    if (strlen(left) > 28)
+        fprintf(f, "  %s\n  %-28s %s\n", left, "", help);
+    else
+        fprintf(f, "  %-28s %s\n", left, help);
 }
 
 static void print_puzzle_opts(FILE *f, const ilpm_opt_spec *o)
@@ -552,14 +520,24 @@ static void print_puzzle_opts(FILE *f, const ilpm_opt_spec *o)
  * only is set, else those shared with other verbs. */
 static void print_opts(FILE *f, verb_id v, int only)
 {
-    for (const cli_opt *o = opts; o->name; o++) {
+    int n;
+    const cli_opt *rows = all_rows(&n);
+    for (const cli_opt *o = rows; o < rows + n; o++) {
         if (!(o->verbs & (1u << v)))
             continue;
         int shared = (o->verbs & ~(1u << v)) != 0;
         if (only == shared)
             continue;
-        char buf[128];
-        print_row(f, o->name, opt_arg(o, buf, sizeof buf), o->help);
+        char buf[128], help[512];
+        const ilpm_option_info *r = ilpm_option_find(o->name);
+        snprintf(help, sizeof help, "%s", o->help);
+        /* Defaults come from ilpm_options_init, never from a string. */
+        if (r && r->type != ILPM_OPTION_ON && r->type != ILPM_OPTION_OFF) {
+            char def[64];
+            ilpm_option_default(r, def, sizeof def);
+            snprintf(help, sizeof help, "%s (default %s)", o->help, def);
+        }
+        print_row(f, o->name, opt_arg(o, buf, sizeof buf), help);
     }
 }
 

@@ -2,6 +2,11 @@
  * line, JSON and CSV spell them (one table each, used both ways). */
 #include "ilpm.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -39,21 +44,162 @@ static const char *const propagate_names[] = {"auto", "none", "units", "probe",
 static const char *const status_names[] = {
     "solved", "optimal", "feasible", "unsat", "timeout", "stopped", "error"};
 
+#define FIELD(f) offsetof(ilpm_options, f)
+
+static const ilpm_option_info table[] = {
+    {"backend", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, backend_names, NULL, 0, 0,
+     FIELD(backend), "solve as an ILP with GLPK or as SAT with CaDiCaL"},
+    {"amo", ILPM_OPTION_ENUM, ILPM_SCOPE_LOWER, amo_names, NULL, 0, 0,
+     FIELD(amo),
+     "CNF encoding of at-most-one (auto: pairwise up to 10 literals, else "
+     "product)"},
+    {"card", ILPM_OPTION_ENUM, ILPM_SCOPE_LOWER, card_names, NULL, 0, 0,
+     FIELD(card), "CNF encoding of cardinality"},
+    {"cuts", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, cuts_names, NULL, 0, 0,
+     FIELD(cuts), "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
+    {"branch", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, branch_names, NULL, 0, 0,
+     FIELD(branch),
+     "GLPK branching rule (auto: the puzzle's hint or most fractional when "
+     "searching for a solution, Driebeck-Tomlin when optimising)"},
+    {"backtrack", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, backtrack_names, NULL, 0,
+     0, FIELD(backtrack),
+     "GLPK backtracking rule (auto: depth first when searching for a "
+     "solution, best local bound when optimising)"},
+    {"no-presolve", ILPM_OPTION_OFF, ILPM_SCOPE_SOLVE, NULL, NULL, 0, 0,
+     FIELD(presolve), "turn GLPK's MIP presolver off"},
+    {"propagate", ILPM_OPTION_ENUM, ILPM_SCOPE_LOWER, propagate_names, NULL, 0,
+     0, FIELD(propagate),
+     "what is settled before lowering: the givens' unit propagation, and "
+     "probing of the open variables (auto: probe on both back ends)"},
+    {"time-limit", ILPM_OPTION_REAL, ILPM_SCOPE_SOLVE, NULL, "S", 0, 0,
+     FIELD(time_limit),
+     "seconds per instance; 'timeout' with what was found"},
+    {"sat-option", ILPM_OPTION_TEXT, ILPM_SCOPE_SOLVE, NULL, "NAME=V,...", 0, 0,
+     FIELD(sat_options), "CaDiCaL options by CaDiCaL's names (e.g. phase=0)"},
+    {"max-pb-nodes", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1,
+     INT64_MAX, FIELD(max_pb_nodes),
+     "largest BDD per linear constraint in the CNF"},
+    /* GLPK and CaDiCaL count columns and variables in int. */
+    {"max-vars", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1,
+     INT32_MAX / 2, FIELD(max_vars), "refuse models of more than N variables"},
+    {"max-memory", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "MB", 16,
+     (int64_t)1 << 30, FIELD(max_memory_mb),
+     "refuse models and CNFs needing more megabytes (the default is 3/4 of "
+     "this machine's memory)"},
+    {"verbose", ILPM_OPTION_ON, ILPM_SCOPE_SOLVE, NULL, NULL, 0, 0,
+     FIELD(verbose), "let GLPK and CaDiCaL print their progress on stderr"},
+    {NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL},
+};
+
+const ilpm_option_info *ilpm_options_table(void)
+{
+    return table;
+}
+
+const ilpm_option_info *ilpm_option_find(const char *name)
+{
+    for (const ilpm_option_info *r = table; name && r->name; r++)
+        if (strcmp(r->name, name) == 0)
+            return r;
+    return NULL;
+}
+
 const char *const *ilpm_enum_names(const char *option)
 {
-    static const struct {
-        const char *option;
-        const char *const *names;
-    } all[] = {
-        {"backend", backend_names}, {"amo", amo_names},
-        {"card", card_names},       {"cuts", cuts_names},
-        {"branch", branch_names},   {"backtrack", backtrack_names},
-        {"propagate", propagate_names},
-    };
-    for (size_t i = 0; option && i < sizeof all / sizeof *all; i++)
-        if (strcmp(all[i].option, option) == 0)
-            return all[i].names;
-    return NULL;
+    const ilpm_option_info *r = ilpm_option_find(option);
+    return r && r->type == ILPM_OPTION_ENUM ? r->names : NULL;
+}
+
+#define AT(T, o, r) ((T *)((char *)(o) + (r)->offset))
+
+int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
+                     ilpm_err *err)
+{
+    const ilpm_option_info *r = ilpm_option_find(name);
+    if (!r)
+        return ilpm_err_set(err, "unknown option '--%s'", name ? name : "");
+    int flag = r->type == ILPM_OPTION_ON || r->type == ILPM_OPTION_OFF;
+    if (flag && value)
+        return ilpm_err_set(err, "option --%s takes no value", r->name);
+    if (!flag && !value)
+        return ilpm_err_set(err, "option --%s needs a value", r->name);
+    switch (r->type) {
+    case ILPM_OPTION_ENUM: {
+        for (int i = 0; r->names[i]; i++)
+            if (strcmp(value, r->names[i]) == 0) {
+                *AT(int, o, r) = i;
+                return 0;
+            }
+        char list[160] = "";
+        size_t n = 0;
+        for (int i = 0; r->names[i] && n < sizeof list; i++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+                                  i ? ", " : "", r->names[i]);
+        return ilpm_err_set(err, "--%s: expected one of %s, got '%s'", r->name,
+                            list, value);
+    }
+    case ILPM_OPTION_INT: {
+        char *end;
+        errno = 0;
+        long long x = strtoll(value, &end, 10);
+        if (*value == '\0' || *end != '\0' || errno == ERANGE || x < r->lo ||
+            x > r->hi)
+            return ilpm_err_set(err,
+                                "--%s: expected an integer from %" PRId64
+                                " to %" PRId64 ", got '%s'",
+                                r->name, r->lo, r->hi, value);
+        *AT(int64_t, o, r) = (int64_t)x;
+        return 0;
+    }
+    case ILPM_OPTION_REAL: {
+        char *end;
+        errno = 0;
+        double d = strtod(value, &end);
+        if (*value == '\0' || *end != '\0' || errno == ERANGE || !(d > 0) ||
+            d > 1e9)
+            return ilpm_err_set(err, "--%s: expected seconds > 0, got '%s'",
+                                r->name, value);
+        *AT(double, o, r) = d;
+        return 0;
+    }
+    case ILPM_OPTION_ON:
+        *AT(int, o, r) = 1;
+        return 0;
+    case ILPM_OPTION_OFF:
+        *AT(int, o, r) = 0;
+        return 0;
+    default:
+        *AT(const char *, o, r) = value;
+        return 0;
+    }
+}
+
+void ilpm_option_default(const ilpm_option_info *r, char *buf, size_t size)
+{
+    ilpm_options o;
+    ilpm_options_init(&o);
+    switch (r->type) {
+    case ILPM_OPTION_ENUM:
+        snprintf(buf, size, "%s", r->names[*AT(int, &o, r)]);
+        break;
+    case ILPM_OPTION_INT:
+        snprintf(buf, size, "%" PRId64, *AT(int64_t, &o, r));
+        break;
+    case ILPM_OPTION_REAL:
+        if (*AT(double, &o, r) > 0)
+            snprintf(buf, size, "%g", *AT(double, &o, r));
+        else
+            snprintf(buf, size, "none");
+        break;
+    case ILPM_OPTION_ON:
+    case ILPM_OPTION_OFF:
+        snprintf(buf, size, "%s", *AT(int, &o, r) ? "on" : "off");
+        break;
+    default:
+        snprintf(buf, size, "%s",
+                 *AT(const char *, &o, r) ? *AT(const char *, &o, r) : "none");
+        break;
+    }
 }
 
 static const char *name_of(const char *const *names, int n, int i)
