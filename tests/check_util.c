@@ -1,12 +1,18 @@
-/* Tests of the shared pieces in src/util: buffer, reader, parameters,
- * random numbers. */
+/* Tests of the shared pieces in src/util: buffer, reader, output files,
+ * parameters, random numbers. */
 #include "util.h"
 
 #include "testutil.h"
 #include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 START_TEST(test_buf)
 {
@@ -261,6 +267,262 @@ START_TEST(test_rng)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* ilpm_out                                                             */
+
+static char outdir[64];
+
+static void outdir_make(void)
+{
+    snprintf(outdir, sizeof outdir, "/tmp/check_util.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(outdir));
+}
+
+static void outdir_remove(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", outdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char *in_outdir(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", outdir, name);
+    return buf;
+}
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The file's text (up to 255 bytes), "" if it cannot be read. */
+static const char *file_text(const char *path)
+{
+    static char buf[256];
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (f) {
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+    }
+    return buf;
+}
+
+/* Entries in outdir: temporaries left behind would show here. */
+static int outdir_entries(void)
+{
+    DIR *d = opendir(outdir);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+static void out_text(ilpm_out *o, const char *text)
+{
+    ck_assert_int_eq(ilpm_out_write(o, text, strlen(text)), 0);
+}
+
+START_TEST(test_out_replace)
+{
+    outdir_make();
+    char path[128];
+    in_outdir(path, sizeof path, "r.txt");
+    put_file(path, "old\n");
+    ck_assert_int_eq(chmod(path, 0640), 0);
+    ilpm_err err;
+    ilpm_out *o = ilpm_out_open(path, ILPM_OUT_REPLACE, &err);
+    ck_assert_msg(o != NULL, "%s", err.msg);
+    out_text(o, "new\n");
+    /* Nothing shows under the name before the commit... */
+    ck_assert_str_eq(file_text(path), "old\n");
+    ck_assert_int_eq(outdir_entries(), 2);
+    ck_assert_int_eq(ilpm_out_commit(o, &err), 0);
+    /* ...and all of it after, with the old permission bits. */
+    ck_assert_str_eq(file_text(path), "new\n");
+    ck_assert_int_eq(outdir_entries(), 1);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(st.st_mode & 07777, 0640);
+    /* Given up: the old file stays, the temporary goes. */
+    o = ilpm_out_open(path, ILPM_OUT_REPLACE, &err);
+    ck_assert_ptr_nonnull(o);
+    out_text(o, "lost\n");
+    ilpm_out_abort(o);
+    ilpm_out_abort(NULL);
+    ck_assert_str_eq(file_text(path), "new\n");
+    ck_assert_int_eq(outdir_entries(), 1);
+    /* A new file gets the bits the umask allows. */
+    mode_t old = umask(027);
+    in_outdir(path, sizeof path, "fresh.txt");
+    o = ilpm_out_open(path, ILPM_OUT_REPLACE, &err);
+    ck_assert_ptr_nonnull(o);
+    ck_assert_int_eq(ilpm_out_commit(o, &err), 0);
+    umask(old);
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(st.st_mode & 07777, 0640);
+    ck_assert_str_eq(file_text(path), "");
+    outdir_remove();
+}
+END_TEST
+
+/* A write that fails (here: past the file size limit) leaves the old
+ * file untouched and no temporary behind, and says why. */
+START_TEST(test_out_write_fails)
+{
+    outdir_make();
+    char path[128];
+    in_outdir(path, sizeof path, "r.txt");
+    put_file(path, "old\n");
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit was, lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &was), 0);
+    lim = was;
+    lim.rlim_cur = 4096;
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    ilpm_err err;
+    ilpm_out *o = ilpm_out_open(path, ILPM_OUT_REPLACE, &err);
+    ck_assert_ptr_nonnull(o);
+    char block[1000];
+    memset(block, 'x', sizeof block);
+    for (int i = 0; i < 10; i++)
+        ilpm_out_write(o, block, sizeof block);
+    ck_assert_int_eq(ilpm_out_commit(o, &err), -1);
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &was), 0);
+    signal(SIGXFSZ, SIG_DFL);
+    char want[256];
+    snprintf(want, sizeof want, "%s: %s", path, strerror(EFBIG));
+    ck_assert_str_eq(err.msg, want);
+    ck_assert_str_eq(file_text(path), "old\n");
+    ck_assert_int_eq(outdir_entries(), 1);
+    /* A full device says so too. */
+    o = ilpm_out_open("/dev/full", ILPM_OUT_REPLACE, &err);
+    ck_assert_ptr_nonnull(o);
+    out_text(o, "x");
+    ck_assert_int_eq(ilpm_out_commit(o, &err), -1);
+    snprintf(want, sizeof want, "/dev/full: %s", strerror(ENOSPC));
+    ck_assert_str_eq(err.msg, want);
+    /* A folder that is not there. */
+    in_outdir(path, sizeof path, "no/r.txt");
+    ck_assert_ptr_null(ilpm_out_open(path, ILPM_OUT_REPLACE, &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, path));
+    ck_assert_ptr_nonnull(strstr(err.msg, strerror(ENOENT)));
+    outdir_remove();
+}
+END_TEST
+
+/* A symbolic link is written through: the link stays, its target gets
+ * the text (and is made when the link dangles). */
+START_TEST(test_out_links)
+{
+    outdir_make();
+    char link[128], link2[128], target[128];
+    in_outdir(target, sizeof target, "t.txt");
+    in_outdir(link, sizeof link, "l.txt");
+    in_outdir(link2, sizeof link2, "l2.txt");
+    ck_assert_int_eq(symlink("t.txt", link), 0); /* dangling, relative */
+    ck_assert_int_eq(symlink(link, link2), 0);   /* a link to the link */
+    ilpm_err err;
+    for (int round = 0; round < 2; round++) {
+        ilpm_out *o = ilpm_out_open(round ? link : link2, 0, &err);
+        ck_assert_msg(o != NULL, "%s", err.msg);
+        out_text(o, round ? "two\n" : "one\n");
+        ck_assert_int_eq(ilpm_out_commit(o, &err), 0);
+        struct stat st;
+        ck_assert_int_eq(lstat(link, &st), 0);
+        ck_assert(S_ISLNK(st.st_mode));
+        ck_assert_int_eq(lstat(link2, &st), 0);
+        ck_assert(S_ISLNK(st.st_mode));
+        ck_assert_str_eq(file_text(target), round ? "two\n" : "one\n");
+        ck_assert_int_eq(outdir_entries(), 3);
+    }
+    outdir_remove();
+}
+END_TEST
+
+/* Standard output and descriptors are written as they are. */
+START_TEST(test_out_streams)
+{
+    ilpm_err err;
+    ilpm_out *o = ilpm_out_open("-", 0, &err);
+    ck_assert_ptr_eq(ilpm_out_file(o), stdout);
+    ck_assert_str_eq(ilpm_out_path(o), "standard output");
+    ck_assert_int_eq(ilpm_out_commit(o, &err), 0);
+    o = ilpm_out_open("/dev/stdout", 0, &err);
+    ck_assert_ptr_eq(ilpm_out_file(o), stdout);
+    ilpm_out_abort(o);
+    /* /dev/fd/N: written through N, which stays open. */
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    char path[64], buf[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", p[1]);
+    o = ilpm_out_open(path, 0, &err);
+    ck_assert_msg(o != NULL, "%s", err.msg);
+    out_text(o, "abc");
+    ck_assert_int_eq(ilpm_out_commit(o, &err), 0);
+    /* A writer that needs a name writes a scratch file that the commit
+     * copies to the output, then removes. */
+    o = ilpm_out_open(path, 0, &err);
+    ck_assert_ptr_nonnull(o);
+    const char *name = ilpm_out_name(o, &err);
+    ck_assert_ptr_nonnull(name);
+    char scratch[256];
+    snprintf(scratch, sizeof scratch, "%s", name);
+    put_file(scratch, "def");
+    ck_assert_int_eq(ilpm_out_commit(o, &err), 0);
+    ck_assert_int_eq(access(scratch, F_OK), -1);
+    ck_assert_int_eq(write(p[1], "g", 1), 1);
+    close(p[1]);
+    ssize_t n = read(p[0], buf, sizeof buf - 1);
+    ck_assert_int_eq(n, 7);
+    buf[n] = '\0';
+    ck_assert_str_eq(buf, "abcdefg");
+    close(p[0]);
+    ck_assert_ptr_null(ilpm_out_open("/dev/fd/999", 0, &err));
+    ck_assert_str_eq(err.msg, "/dev/fd/999: Bad file descriptor");
+}
+END_TEST
+
+/* A name-writer of a regular file writes the temporary itself, beside
+ * the target; in-place outputs write and append where they are. */
+START_TEST(test_out_name_and_in_place)
+{
+    outdir_make();
+    char path[128];
+    in_outdir(path, sizeof path, "n.txt");
+    ilpm_err err;
+    ilpm_out *o = ilpm_out_open(path, 0, &err);
+    const char *name = ilpm_out_name(o, &err);
+    ck_assert_int_eq(strncmp(name, path, strlen(path)), 0);
+    put_file(name, "by name\n");
+    ck_assert_int_eq(ilpm_out_commit(o, &err), 0);
+    ck_assert_str_eq(file_text(path), "by name\n");
+    ck_assert_int_eq(outdir_entries(), 1);
+    o = ilpm_out_open(path, ILPM_OUT_APPEND, &err);
+    out_text(o, "more\n");
+    ck_assert_int_eq(ilpm_out_flush(o, &err), 0);
+    ck_assert_str_eq(file_text(path), "by name\nmore\n");
+    ck_assert_int_eq(ilpm_out_commit(o, &err), 0);
+    o = ilpm_out_open(path, ILPM_OUT_IN_PLACE, &err);
+    ck_assert_str_eq(file_text(path), "");
+    ilpm_out_abort(o);
+    ck_assert_int_eq(outdir_entries(), 1);
+    o = ilpm_out_open("/dev/full", ILPM_OUT_IN_PLACE, &err);
+    out_text(o, "x");
+    ck_assert_int_eq(ilpm_out_flush(o, &err), -1);
+    ilpm_out_abort(o);
+    outdir_remove();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -271,6 +533,11 @@ int main(void)
     tcase_add_test(tc, test_reader_missing_file);
     tcase_add_test(tc, test_reader_offset);
     tcase_add_test(tc, test_reader_open_at);
+    tcase_add_test(tc, test_out_replace);
+    tcase_add_test(tc, test_out_write_fails);
+    tcase_add_test(tc, test_out_links);
+    tcase_add_test(tc, test_out_streams);
+    tcase_add_test(tc, test_out_name_and_in_place);
     tcase_add_test(tc, test_params);
     tcase_add_test(tc, test_rng);
     suite_add_tcase(s, tc);

@@ -89,7 +89,7 @@ extern const ilpm_driver_ops ilpm_sat_ops;
  * solving. */
 int ilpm_glpk_stats(const ilpm_model *m, const ilpm_options *o,
                     ilpm_stats *stats, ilpm_err *err);
-/* Writes LP or MPS through GLPK's own writers. */
+/* Writes LP or MPS through GLPK's own writers; returns as ilpm_export. */
 int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                     const char *path, ilpm_err *err);
 /* Writes OPB (linear pseudo-Boolean, PB competition format). */

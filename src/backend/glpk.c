@@ -8,6 +8,7 @@
  * Threads: GLPK keeps one environment per thread, so a driver must be
  * used by the thread that created it. */
 #include "backend.h"
+#include "util.h"
 
 #include <errno.h>
 #include <glpk.h>
@@ -17,9 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/types.h> /* ssize_t */
-#include <unistd.h>
 
 #define NAME_LEN 256 /* GLPK rejects names longer than 255 characters */
 #define COEF_LIMIT ((int64_t)1 << 40) /* as the model layer enforces */
@@ -987,7 +986,7 @@ int ilpm_glpk_stats(const ilpm_model *m, const ilpm_options *o,
 struct write_ctx {
     glp_prob *P;
     ilpm_format f;
-    const char *tmp;
+    const char *name; /* the file GLPK writes */
     struct guard *g;
 };
 
@@ -995,8 +994,8 @@ static int write_body(void *ctx, ilpm_err *err)
 {
     struct write_ctx *w = ctx;
     int rc = w->f == ILPM_FMT_LP
-                 ? glp_write_lp(w->P, NULL, w->tmp)
-                 : glp_write_mps(w->P, GLP_MPS_FILE, NULL, w->tmp);
+                 ? glp_write_lp(w->P, NULL, w->name)
+                 : glp_write_mps(w->P, GLP_MPS_FILE, NULL, w->name);
     if (rc != 0) {
         char msg[sizeof w->g->log + 64];
         log_tail(w->g, 1, msg, sizeof msg);
@@ -1005,27 +1004,22 @@ static int write_body(void *ctx, ilpm_err *err)
     return 0;
 }
 
-/* Copies GLPK's MPS file, with note (comment lines) put before NAME.
- * GLPK marks a column without elements by a comment, "X(1) r_1 0 $ empty
- * column", which cbc's MPS reader rejects as a bad line; without the
- * comment it is a plain zero entry that every reader accepts. */
-static int finish_mps(const char *from, const char *to, const char *note,
+/* Copies GLPK's MPS file to out, with note (comment lines) put before
+ * NAME.  GLPK marks a column without elements by a comment, "X(1) r_1 0
+ * $ empty column", which cbc's MPS reader rejects as a bad line; without
+ * the comment it is a plain zero entry that every reader accepts.  A
+ * failed write stops the copy; ilpm_out_commit reports it. */
+static int finish_mps(const char *from, ilpm_out *out, const char *note,
                       ilpm_err *err)
 {
     static const char mark[] = " $ empty column";
     FILE *in = fopen(from, "r");
     if (!in)
         return ilpm_err_set(err, "cannot read %s: %s", from, strerror(errno));
-    FILE *out = fopen(to, "w");
-    if (!out) {
-        int e = errno;
-        fclose(in);
-        return ilpm_err_set(err, "cannot create %s: %s", to, strerror(e));
-    }
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    int bad = 0;
+    errno = 0;
     while ((n = getline(&line, &cap, in)) > 0) {
         size_t len = (size_t)n, ml = sizeof mark - 1;
         if (len > ml && line[len - 1] == '\n' &&
@@ -1034,89 +1028,25 @@ static int finish_mps(const char *from, const char *to, const char *note,
             line[len++] = '\n';
         }
         if (note && strncmp(line, "NAME", 4) == 0) {
-            if (fputs(note, out) < 0) {
-                bad = 1;
+            if (ilpm_out_write(out, note, strlen(note)) != 0)
                 break;
-            }
             note = NULL;
         }
-        if (fwrite(line, 1, len, out) != len) {
-            bad = 1;
+        if (ilpm_out_write(out, line, len) != 0)
             break;
-        }
     }
-    int e = errno;
+    int e = errno, bad = ferror(in) != 0;
     free(line);
-    bad |= ferror(in) != 0;
     fclose(in);
-    if (fclose(out) != 0)
-        bad = 1;
     if (bad)
-        return ilpm_err_set(err, "cannot write %s: %s", to, strerror(e));
+        return ilpm_err_set(err, "cannot read %s: %s", from,
+                            strerror(e ? e : EIO));
     return 0;
 }
 
-/* Where the writers put their output.  A regular file (or a new one) is
- * written under path.tmp and renamed into place, so that an interrupted
- * run never leaves half a file under path.  Anything else that exists
- * (/dev/stdout, a FIFO, a symbolic link) is written in place: renaming
- * over it would replace the device or the link itself. */
-struct out_files {
-    int direct;
-    char *tmp; /* path.tmp: GLPK's output, or the finished MPS text */
-    char *raw; /* GLPK's MPS before finish_mps                      */
-};
-
-/* Removes the temporary files (path.tmp only after a failure). */
-static void out_files_free(struct out_files *of, int failed)
-{
-    if (of->raw)
-        remove(of->raw);
-    if (failed && of->tmp && !of->direct)
-        remove(of->tmp);
-    free(of->tmp);
-    free(of->raw);
-}
-
-static int out_files_init(struct out_files *of, const char *path, ilpm_format f,
-                          ilpm_err *err)
-{
-    memset(of, 0, sizeof *of);
-    struct stat st;
-    of->direct = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
-    size_t n = strlen(path) + 8;
-    of->tmp = malloc(n);
-    if (!of->tmp)
-        return ilpm_err_set(err, "%s: out of memory", path);
-    snprintf(of->tmp, n, "%s.tmp", path);
-    if (f == ILPM_FMT_MPS && of->direct) {
-        const char *dir = getenv("TMPDIR");
-        dir = dir && *dir ? dir : "/tmp";
-        n = strlen(dir) + 32;
-        of->raw = malloc(n);
-        if (!of->raw)
-            return ilpm_err_set(err, "%s: out of memory", path);
-        snprintf(of->raw, n, "%s/ilpm-mps-XXXXXX", dir);
-        int fd = mkstemp(of->raw);
-        if (fd < 0) {
-            int e = errno;
-            free(of->raw);
-            of->raw = NULL;
-            return ilpm_err_set(err,
-                                "%s: cannot create a temporary file "
-                                "in %s: %s",
-                                path, dir, strerror(e));
-        }
-        close(fd);
-    } else if (f == ILPM_FMT_MPS) {
-        of->raw = malloc(n + 4);
-        if (!of->raw)
-            return ilpm_err_set(err, "%s: out of memory", path);
-        snprintf(of->raw, n + 4, "%s.tmp.raw", path);
-    }
-    return 0;
-}
-
+/* GLPK's writers take a file name: an LP file is written by GLPK under
+ * the output's own name for it (ilpm_out_name); an MPS file first to a
+ * scratch file, which finish_mps copies to the output. */
 int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                     const char *path, ilpm_err *err)
 {
@@ -1124,31 +1054,35 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
     if (f != ILPM_FMT_LP && f != ILPM_FMT_MPS)
         return ilpm_err_set(err, "GLPK writes LP or MPS, not format %d",
                             (int)f);
-    struct out_files of;
-    if (out_files_init(&of, path, f, err) != 0) {
-        out_files_free(&of, 1);
-        return -1;
-    }
+    ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
+    if (!out)
+        return -2;
     ilpm_driver *d =
         driver_build(m, o, NULL, 1, f == ILPM_FMT_LP ? FOR_LP : FOR_MPS, err);
     if (!d) {
-        out_files_free(&of, 1);
+        ilpm_out_abort(out);
         return -1;
     }
-    /* LP: GLPK writes the final text; MPS: GLPK writes raw, which
-     * finish_mps turns into the final text. */
-    const char *final = of.direct ? path : of.tmp;
-    struct guard g;
-    struct write_ctx w = {d->P, f, f == ILPM_FMT_LP ? final : of.raw, &g};
     ilpm_err why;
-    int rc = run_guarded(&g, d->opt.verbose, write_body, &w,
-                         "writing the problem", &why);
-    if (rc != 0) {
+    char *raw = NULL;
+    const char *name = NULL;
+    if (f == ILPM_FMT_LP)
+        name = ilpm_out_name(out, err);
+    else if ((raw = ilpm_temp_file("ilpm-mps", &why)) != NULL)
+        name = raw;
+    else
+        ilpm_err_set(err, "%s: %s", path, why.msg);
+    int rc = name ? 0 : -2;
+    struct guard g;
+    struct write_ctx w = {d->P, f, name, &g};
+    if (rc == 0 && run_guarded(&g, d->opt.verbose, write_body, &w,
+                               "writing the problem", &why) != 0) {
         if (d->gen != env_gen)
             d->P = NULL;
         ilpm_err_set(err, "%s: cannot write the %s file: %s", path, fmt,
                      why.msg);
-    } else if (f == ILPM_FMT_MPS) {
+        rc = -2;
+    } else if (rc == 0 && f == ILPM_FMT_MPS) {
         char note[256];
         snprintf(note, sizeof note, "%s%s",
                  d->sense == ILPM_MAXIMIZE
@@ -1159,14 +1093,19 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                  d->obj[0] != 0 ? "* ilpm: column ONE is fixed at 1; it "
                                   "carries the objective constant.\n"
                                 : "");
-        rc = finish_mps(of.raw, final, note, &why);
-        if (rc != 0)
+        if (finish_mps(raw, out, note, &why) != 0) {
             ilpm_err_set(err, "%s: %s", path, why.msg);
+            rc = -2;
+        }
     }
-    if (rc == 0 && !of.direct && rename(of.tmp, path) != 0)
-        rc = ilpm_err_set(err, "%s: cannot rename %s into place: %s", path,
-                          of.tmp, strerror(errno));
-    out_files_free(&of, rc != 0);
+    if (rc == 0 && ilpm_out_commit(out, err) != 0)
+        rc = -2;
+    else if (rc != 0)
+        ilpm_out_abort(out);
+    if (raw) {
+        remove(raw);
+        free(raw);
+    }
     driver_destroy(d);
     return rc;
 }

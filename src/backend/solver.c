@@ -3,6 +3,7 @@
  * solution (a clause on SAT, a no-good row on GLPK, built here once as a
  * model constraint), model statistics and export. */
 #include "backend.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -383,32 +384,11 @@ int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,
     return 0;
 }
 
-static int finish_tmp(FILE *f, const char *tmp, const char *path, ilpm_err *err)
-{
-    int bad = ferror(f);
-    if (fclose(f) != 0)
-        bad = 1;
-    if (bad) {
-        remove(tmp);
-        return ilpm_err_set(err, "%s: write failed: %s", path, strerror(errno));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return ilpm_err_set(err, "%s: cannot rename into place: %s", path,
-                            strerror(e));
-    }
-    return 0;
-}
-
 int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                 const char *path, ilpm_err *err)
 {
     if (f == ILPM_FMT_LP || f == ILPM_FMT_MPS)
         return ilpm_glpk_write(m, o, f, path, err);
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return ilpm_err_set(err, "%s: path too long", path);
     ilpm_cnf c;
     int have_cnf = 0;
     if (f == ILPM_FMT_CNF) {
@@ -418,20 +398,19 @@ int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
         }
         have_cnf = 1;
     }
-    FILE *fp = fopen(tmp, "w");
-    if (!fp) {
-        if (have_cnf)
-            ilpm_cnf_release(&c);
-        return ilpm_err_set(err, "%s: cannot create: %s", tmp, strerror(errno));
+    ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
+    int rc = out ? 0 : -2;
+    ilpm_err why;
+    if (out &&
+        (have_cnf ? ilpm_cnf_write_dimacs(&c, m, ilpm_out_file(out), &why)
+                  : ilpm_opb_write(m, ilpm_out_file(out), &why)) != 0) {
+        ilpm_err_set(err, "%s: %s", ilpm_out_path(out), why.msg);
+        ilpm_out_abort(out);
+        rc = -2;
+    } else if (out && ilpm_out_commit(out, err) != 0) {
+        rc = -2;
     }
-    int rc = have_cnf ? ilpm_cnf_write_dimacs(&c, m, fp, err)
-                      : ilpm_opb_write(m, fp, err);
     if (have_cnf)
         ilpm_cnf_release(&c);
-    if (rc != 0) {
-        fclose(fp);
-        remove(tmp);
-        return -1;
-    }
-    return finish_tmp(fp, tmp, path, err);
+    return rc;
 }

@@ -436,6 +436,9 @@ static int check_together(cli *c)
         FAIL("export needs --lp, --mps, --cnf or --opb FILE");
     if (c->verb == VERB_BATCH && !c->out_path)
         FAIL("batch needs --out RESULTS");
+    if (c->verb == VERB_BATCH && strcmp(c->out_path, "-") == 0)
+        FAIL("batch --out needs a file, not '-': --resume reads it back and "
+             "the summary goes to standard output");
     if (c->verb == VERB_BATCH && c->nfiles == 0)
         FAIL("batch needs at least one FILE of instances");
     if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params,

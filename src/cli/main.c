@@ -66,6 +66,22 @@ typedef struct tally {
     long instances;
 } tally;
 
+/* The first reason a write to standard output failed; 0 while none has. */
+static int stdout_errno;
+
+/* Writes s to standard output and pushes it out: 0 if everything
+ * written there so far arrived, else -1 (main reports the reason). */
+static int put_stdout(const char *s)
+{
+    errno = 0;
+    if (fputs(s, stdout) == EOF || fflush(stdout) != 0 || ferror(stdout)) {
+        if (!stdout_errno)
+            stdout_errno = errno ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
 static void note_exit(tally *t, int code)
 {
     /* Severity: internal error > usage/input error > signal > time limit
@@ -163,8 +179,8 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
         ilpm_result_csv(&r, &b);
     else if (r.status != ILPM_ERROR)
         ilpm_result_text(&r, &b);
-    fputs(ilpm_buf_str(&b), stdout);
-    fflush(stdout);
+    /* Once standard output fails, solving on would only lose results. */
+    int lost = put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
     int code = ilpm_result_exit_code(&r);
     /* An instance whose model cannot be built is an input error. */
@@ -172,9 +188,9 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
         code = EXIT_USAGE;
     if (r.status == ILPM_ERROR)
         fprintf(stderr, "ilpm: %s %s: %s\n", r.puzzle, r.instance, r.error);
-    note_exit(t, code);
+    note_exit(t, lost ? EXIT_INTERNAL : code);
     ilpm_result_free(&r);
-    return 0;
+    return lost;
 }
 
 static int cmd_solve(cli *c)
@@ -275,10 +291,12 @@ static int export_one(cli *c, const void *inst, const char *file, long index,
         if (!c->export_path[f])
             continue;
         ilpm_err err = {0};
-        if (ilpm_export(m, &c->run.solver, (ilpm_format)f, c->export_path[f],
-                        &err) != 0) {
+        int rc = ilpm_export(m, &c->run.solver, (ilpm_format)f,
+                             c->export_path[f], &err);
+        if (rc != 0) {
             fprintf(stderr, "ilpm: %s\n", err.msg);
-            note_exit(t, EXIT_USAGE);
+            /* -2: the file could not be written, not the model. */
+            note_exit(t, rc == -2 ? EXIT_INTERNAL : EXIT_USAGE);
         }
     }
     ilpm_model_free(m);
@@ -347,16 +365,17 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
     }
     if (c->format == FMT_TEXT)
         ilpm_comparison_text(&cmp, &b);
-    fputs(ilpm_buf_str(&b), stdout);
-    fflush(stdout);
+    int lost = put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
+    if (lost)
+        note_exit(&x->t, EXIT_INTERNAL);
     if (cmp.disagree) {
         fprintf(stderr, "ilpm: %s %s: DISAGREEMENT: %s\n", c->pz->name,
                 cmp.instance, cmp.disagreement);
         note_exit(&x->t, EXIT_INTERNAL);
     }
     ilpm_comparison_free(&cmp);
-    return 0;
+    return lost;
 }
 
 /* The formulations to run: --formulation A,B or all the puzzle has. */
@@ -499,7 +518,8 @@ static int cmd_batch(cli *c)
         fputc('\n', stderr);
     if (rc != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
-        return EXIT_USAGE;
+        /* -2: the results file failed, not the input. */
+        return rc == -2 ? EXIT_INTERNAL : EXIT_USAGE;
     }
     printf("%s: %ld runs", c->out_path, s.done);
     if (s.skipped)
@@ -543,9 +563,10 @@ static int cmd_batch(cli *c)
 static int cmd_merge(cli *c)
 {
     ilpm_err err = {0};
-    if (ilpm_batch_merge(c->files, c->nfiles, c->out_path, &err) != 0) {
+    int rc = ilpm_batch_merge(c->files, c->nfiles, c->out_path, &err);
+    if (rc != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
-        return EXIT_USAGE;
+        return rc == -2 ? EXIT_INTERNAL : EXIT_USAGE;
     }
     return EXIT_OK;
 }
@@ -565,15 +586,12 @@ static int cmd_gen(cli *c)
     }
     int rc = EXIT_OK;
     if (c->out_path) {
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s.tmp", c->out_path);
-        FILE *f = fopen(tmp, "w");
-        if (!f || fputs(ilpm_buf_str(&b), f) == EOF || fclose(f) != 0 ||
-            rename(tmp, c->out_path) != 0) {
-            fprintf(stderr, "ilpm: %s: cannot write: %s\n", c->out_path,
-                    strerror(errno));
-            remove(tmp);
-            rc = EXIT_USAGE;
+        ilpm_out *out = ilpm_out_open(c->out_path, ILPM_OUT_REPLACE, &err);
+        if (out) /* a failed write is reported by the commit */
+            ilpm_out_write(out, b.s, b.len);
+        if (!out || ilpm_out_commit(out, &err) != 0) {
+            fprintf(stderr, "ilpm: %s\n", err.msg);
+            rc = EXIT_INTERNAL;
         }
     } else {
         fputs(ilpm_buf_str(&b), stdout);
@@ -594,7 +612,7 @@ static int cmd_list(void)
     return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run_verb(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
         strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
@@ -672,5 +690,21 @@ int main(int argc, char **argv)
 done:
     ilpm_params_free(c.params);
     free(c.files);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run_verb(argc, argv);
+    /* A result that never arrived (a full disk, a closed pipe) fails the
+     * run, like any write error.  fclose reports EBADF when standard
+     * output was closed and nothing was written to it: that is no loss. */
+    if (put_stdout("") != 0 || (fclose(stdout) != 0 && errno != EBADF)) {
+        fprintf(stderr, "ilpm: standard output: %s\n",
+                strerror(stdout_errno ? stdout_errno : errno));
+        tally t = {rc, 0};
+        note_exit(&t, EXIT_INTERNAL);
+        rc = t.worst;
+    }
     return rc;
 }

@@ -3,6 +3,7 @@
  * scatter of solve times on log axes.  Drawn by gnuplot, found on PATH at
  * run time; ilpm writes the data and the script. */
 #include "plot.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -91,6 +92,13 @@ int plot_write(const char *path, const plot_point *pts, int n,
     double *times = calloc((size_t)n + 1, sizeof *times);
     int rc = -1;
     FILE *fd = fopen(data, "w"), *fs = fopen(script, "w");
+    ilpm_err oerr;
+    ilpm_out *fig = ilpm_out_open(path, ILPM_OUT_REPLACE, &oerr);
+    const char *fig_name = fig ? ilpm_out_name(fig, &oerr) : NULL;
+    if (!fig_name) {
+        snprintf(err, size, "--plot: %s", oerr.msg);
+        goto out;
+    }
     if (!series || !times || !fd || !fs) {
         snprintf(err, size, "--plot: cannot write temporary files");
         goto out;
@@ -154,12 +162,10 @@ int plot_write(const char *path, const plot_point *pts, int n,
     int png = strcmp(ext(path), "png") == 0;
     fprintf(fs, "set terminal %s size 1100,480%s\n", png ? "pngcairo" : "svg",
             png ? "" : " dynamic");
-    /* gnuplot writes beside the target; the figure is renamed into place
-     * only when complete. */
-    char tmp_out[4096];
-    snprintf(tmp_out, sizeof tmp_out, "%s.tmp", path);
+    /* gnuplot writes the figure by name; it is put in place only when
+     * complete. */
     fprintf(fs, "set output \"");
-    put_title(fs, tmp_out);
+    put_title(fs, fig_name);
     fprintf(fs, "\"\nset multiplot layout 1,2\n");
     fprintf(fs, "set title \"instances solved against time\"\n"
                 "set xlabel \"instances solved\"\nset ylabel \"solve ms\"\n"
@@ -190,13 +196,15 @@ int plot_write(const char *path, const plot_point *pts, int n,
             "lc rgb \"gray\"\n",
             data, nseries);
     fprintf(fs, "unset multiplot\n");
-    if (ferror(fd) || ferror(fs)) {
-        snprintf(err, size, "--plot: cannot write temporary files");
+    int bad = ferror(fd) || ferror(fs);
+    bad |= fclose(fd) != 0;
+    bad |= fclose(fs) != 0;
+    fd = fs = NULL;
+    if (bad) {
+        snprintf(err, size, "--plot: cannot write temporary files in %s: %s",
+                 dir, strerror(errno ? errno : EIO));
         goto out;
     }
-    fclose(fd);
-    fclose(fs);
-    fd = fs = NULL;
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
@@ -214,20 +222,18 @@ int plot_write(const char *path, const plot_point *pts, int n,
         ;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         snprintf(err, size, "--plot: gnuplot failed (script %s)", script);
-        remove(tmp_out);
         goto out_keep;
     }
-    if (rename(tmp_out, path) != 0) {
-        snprintf(err, size, "--plot: %s: %s", path, strerror(errno));
-        remove(tmp_out);
-        goto out;
-    }
-    rc = 0;
+    rc = ilpm_out_commit(fig, &oerr);
+    fig = NULL;
+    if (rc != 0)
+        snprintf(err, size, "--plot: %s", oerr.msg);
 out:
     remove(data);
     remove(script);
     rmdir(dir);
 out_keep:
+    ilpm_out_abort(fig);
     if (fd)
         fclose(fd);
     if (fs)

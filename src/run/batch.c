@@ -649,7 +649,7 @@ static int cmp_double(const void *a, const void *b)
 /* The parent                                                            */
 
 struct outq {
-    FILE *f;
+    ilpm_out *out;
     const struct batch *b;
     char **rows; /* by job; NULL until done */
     long next;   /* first job not yet written in order */
@@ -711,24 +711,25 @@ static int out_row(struct outq *q, long j)
         row = parent_row(q->b, j, ILPM_ERROR, task_text(q->b, t), 0, 0);
     }
     if (row)
-        fputs(row, q->f);
+        ilpm_out_write(q->out, row, strlen(row));
     free(row);
     return 1;
 }
 
-static void out_flush_ordered(struct outq *q)
+/* Writes the rows now in order; -1 with err once the file fails. */
+static int out_flush_ordered(struct outq *q, ilpm_err *err)
 {
     while (q->next < q->njobs && out_row(q, q->next))
         q->next++;
-    fflush(q->f);
+    return ilpm_out_flush(q->out, err);
 }
 
+/* Writes every finished row (the ones after a missing row, too). */
 static void out_flush_all(struct outq *q)
 {
-    out_flush_ordered(q);
+    out_flush_ordered(q, NULL);
     for (long j = q->next; j < q->njobs; j++)
         out_row(q, j);
-    fflush(q->f);
 }
 
 /* Copies a file that cannot be read twice (standard input, a pipe) to a
@@ -960,18 +961,24 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
             fclose(f);
         }
     }
-    q.f = fopen(out_path, fresh ? "w" : "a");
-    if (!q.f) {
-        ilpm_err_set(err, "%s: cannot write: %s", out_path, strerror(errno));
+    /* Written in place as rows complete, so that a stopped batch keeps
+     * them; a failed write (a full disk) ends the batch with -2. */
+    q.out = ilpm_out_open(out_path, fresh ? ILPM_OUT_IN_PLACE : ILPM_OUT_APPEND,
+                          err);
+    if (!q.out) {
+        rc = -2;
         goto out;
     }
     if (fresh && !o->json) {
         ilpm_buf h;
         ilpm_buf_init(&h);
         ilpm_result_csv_header(&h);
-        fputs(ilpm_buf_str(&h), q.f);
+        ilpm_out_write(q.out, h.s, h.len);
         ilpm_buf_free(&h);
-        fflush(q.f);
+        if (ilpm_out_flush(q.out, err) != 0) {
+            rc = -2;
+            goto out;
+        }
     }
     q.rows = calloc((size_t)b.njobs + 1, sizeof *q.rows);
     long per[2] = {0, 0};
@@ -992,7 +999,10 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
             record(sum, &tm, b.jobs[j].backend, ILPM_ERROR, 0);
             sum->input_errors++;
         }
-    out_flush_ordered(&q);
+    if (out_flush_ordered(&q, err) != 0) {
+        rc = -2;
+        goto out;
+    }
     nw = o->jobs;
     if (nw > b.njobs)
         nw = (int)b.njobs;
@@ -1131,7 +1141,11 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
                     goto out;
             }
         }
-        out_flush_ordered(&q);
+        if (out_flush_ordered(&q, err) != 0) {
+            free(pfd);
+            rc = -2;
+            goto out;
+        }
         if (o->progress && now - last_progress > 0.2) {
             last_progress = now;
             sum->elapsed_s = now - t0;
@@ -1141,11 +1155,10 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     free(pfd);
     rc = 0;
 out:
-    if (q.f) {
+    if (q.out) {
         out_flush_all(&q);
-        if (fclose(q.f) != 0 && rc == 0)
-            rc = ilpm_err_set(err, "%s: write failed: %s", out_path,
-                              strerror(errno));
+        if (ilpm_out_commit(q.out, rc == 0 ? err : NULL) != 0 && rc == 0)
+            rc = -2;
     }
     for (int i = 0; w && i < nw; i++)
         if (w[i].pid > 0) {
@@ -1248,15 +1261,15 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
         ord[i] = (struct order){&ks, i, r, i};
     }
     qsort(ord, ks.n, sizeof *ord, cmp_rows);
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
-    FILE *f = fopen(tmp, "w");
+    ilpm_out *f = ilpm_out_open(out_path, ILPM_OUT_REPLACE, err);
     if (!f) {
-        ilpm_err_set(err, "%s: cannot write: %s", tmp, strerror(errno));
+        rc = -2;
         goto out;
     }
-    if (!ks.json && ks.header)
-        fprintf(f, "%s\n", ks.header);
+    if (!ks.json && ks.header) {
+        ilpm_out_write(f, ks.header, strlen(ks.header));
+        ilpm_out_write(f, "\n", 1);
+    }
     for (size_t i = 0; i < ks.n; i++) {
         /* Of rows with the same key, the last one read wins. */
         if (i + 1 < ks.n &&
@@ -1264,15 +1277,12 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
                      &(struct order){&ks, ord[i + 1].i, ord[i + 1].file_rank,
                                      0}) == 0)
             continue;
-        fprintf(f, "%s\n", ks.lines[ord[i].i]);
+        const char *line = ks.lines[ord[i].i];
+        ilpm_out_write(f, line, strlen(line));
+        ilpm_out_write(f, "\n", 1);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad || rename(tmp, out_path) != 0) {
-        ilpm_err_set(err, "%s: write failed: %s", out_path, strerror(errno));
-        remove(tmp);
-        goto out;
-    }
-    rc = 0;
+    /* A failed write is reported here. */
+    rc = ilpm_out_commit(f, err) == 0 ? 0 : -2;
 out:
     free(ord);
     free(files);

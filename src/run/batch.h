@@ -39,8 +39,12 @@ typedef struct ilpm_batch_opts {
 void ilpm_batch_opts_init(ilpm_batch_opts *o);
 
 /* Runs the batch; returns 0 when every run was recorded (whatever its
- * status), -1 with err when the batch could not run (results file,
- * resources).  An interrupted batch returns 0 with fewer runs done. */
+ * status), -1 with err when the batch could not run (inputs, an old
+ * results file for --resume, resources), -2 with err when the results
+ * file cannot be created or written: the batch then stops, and the rows
+ * written so far stay.  An interrupted batch returns 0 with fewer runs
+ * done.  The results file is written in place as rows complete (see
+ * ilpm_out_open in util.h for "-", links and devices). */
 int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
                    const ilpm_params *p, const ilpm_batch_opts *o,
                    const char *out_path, ilpm_batch_summary *sum,
@@ -48,7 +52,9 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
 
 /* Combines result files (all CSV or all JSON lines) into out_path: one
  * header, rows sorted by file, index, formulation and back end, a later
- * row replacing an earlier one with the same key. */
+ * row replacing an earlier one with the same key.  -1 with err when an
+ * input is bad, -2 when out_path cannot be written (it is then left as
+ * it was; see ilpm_out_open). */
 int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
                      ilpm_err *err);
 

@@ -1,6 +1,7 @@
 /* util.h: small pieces every part of ilpm shares: a growable string
  * buffer, a line reader that knows where it is (for file:line:column
- * messages), and the puzzle parameters collected from the command line. */
+ * messages), output files that are replaced whole or not at all, and the
+ * puzzle parameters collected from the command line. */
 #ifndef ILPM_UTIL_H
 #define ILPM_UTIL_H
 
@@ -8,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ------------------------------------------------------------------ */
 /* Growable NUL-terminated string.  A failed allocation sets oom and   */
@@ -97,6 +99,67 @@ int ilpm_reader_error_at(const ilpm_reader *r, ilpm_err *err, long line,
 
 /* 1 if the line is blank or a '#' comment (after leading blanks). */
 int ilpm_line_is_blank_or_comment(const char *line);
+
+/* ------------------------------------------------------------------ */
+/* Output files (out.c).                                                */
+
+/* Every file ilpm writes (exports, generated instances, results, plots)
+ * goes through an ilpm_out, so that all of them follow the same rules:
+ * - "-" is standard output, written directly: flushed and checked, never
+ *   closed.  /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are
+ *   the descriptor itself, even where /dev/stdout is missing.
+ * - What exists and is not a regular file (a device such as /dev/null, a
+ *   FIFO) is written directly, never renamed over.
+ * - A symbolic link is followed: its final target is written, and the
+ *   link stays a link.
+ * - A regular file or a new name is written under a unique temporary
+ *   name in the same folder and renamed into place when complete.  A
+ *   failed output leaves the old file as it was and no temporary behind;
+ *   a replaced file keeps its permission bits; a read-only one is
+ *   refused, as a plain write would be.
+ * Messages name the path and the reason. */
+typedef struct ilpm_out ilpm_out;
+
+/* The whole output is written, then committed: readers never see half
+ * of it (the default, flags 0). */
+#define ILPM_OUT_REPLACE 0u
+/* Written in place as it goes (results files, which others may read
+ * while a batch runs): no temporary, truncated at open. */
+#define ILPM_OUT_IN_PLACE 1u
+/* In place, after what the file holds already (--resume). */
+#define ILPM_OUT_APPEND 2u
+
+/* NULL with err naming path and the reason when it cannot be opened. */
+ilpm_out *ilpm_out_open(const char *path, unsigned flags, ilpm_err *err);
+/* Where to write.  Write errors need no checking on the way: they stay
+ * on the stream and ilpm_out_flush or ilpm_out_commit reports them. */
+FILE *ilpm_out_file(ilpm_out *o);
+/* Writes data[0..len) to the stream; unlike a bare fwrite, it keeps the
+ * reason of a failure for the message.  -1 on failure. */
+int ilpm_out_write(ilpm_out *o, const void *data, size_t len);
+/* The path as given ("standard output" for "-"), for messages. */
+const char *ilpm_out_path(const ilpm_out *o);
+/* For writers that need a file name (GLPK, gnuplot): a file that
+ * stands for the output, to be written by name instead of through
+ * ilpm_out_file.  The temporary itself when there is one; for an
+ * output written directly, a scratch file in $TMPDIR whose content
+ * ilpm_out_commit copies to the output.  NULL with err on failure. */
+const char *ilpm_out_name(ilpm_out *o, ilpm_err *err);
+/* Pushes what was written so far to the file; -1 with err if any write
+ * failed.  For outputs that grow as they go (ILPM_OUT_IN_PLACE). */
+int ilpm_out_flush(ilpm_out *o, ilpm_err *err);
+/* Checks every write and the close, then puts the file in place.  Frees
+ * o, whatever the outcome; on failure nothing is replaced and the
+ * temporary is removed.  -1 with err on failure. */
+int ilpm_out_commit(ilpm_out *o, ilpm_err *err);
+/* Gives the output up: removes the temporary (an output written
+ * directly keeps what it got) and frees o.  NULL does nothing. */
+void ilpm_out_abort(ilpm_out *o);
+
+/* Creates an empty file of a unique name in $TMPDIR (else /tmp), named
+ * after stem, for scratch work; the caller removes it and frees the
+ * returned name.  NULL with err on failure. */
+char *ilpm_temp_file(const char *stem, ilpm_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Puzzle parameters: "--name value" pairs and "--flag"s the command    */

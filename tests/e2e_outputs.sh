@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# End-to-end tests of the files ilpm writes (export, gen, merge, batch,
+# compare --plot) and of standard output: "-" is standard output, devices
+# and symbolic links are written through, never renamed over, and a write
+# that fails is exit 1 with a message, leaving an old file as it was and
+# no temporary behind.  Usage: e2e_outputs.sh PATH/TO/ilpm (source root)
+set -u
+ILPM=${1:-build/ilpm}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { # NAME CONDITION...
+    local name=$1
+    shift
+    if "$@"; then ok; else bad "$name"; fi
+}
+# [to=FILE] status NAME WANT CMD...: CMD's exit status is WANT; its
+# standard output goes to FILE ($tmp/out by default), stderr to $tmp/err.
+status() {
+    local name=$1 want=$2
+    shift 2
+    "$@" >"${to:-$tmp/out}" 2>"$tmp/err"
+    local got=$?
+    [ "$got" -eq "$want" ] && ok || bad "$name: exit $got, want $want: $(cat "$tmp/err")"
+}
+# The files of a folder, hidden ones too: a temporary left behind shows.
+listing() { ls -A "$1" | tr '\n' ' '; }
+# Runs CMD with file writes limited to KB kilobytes; a write past that
+# fails with EFBIG (the signal it would raise is ignored).
+limited() {
+    local kb=$1
+    shift
+    (trap '' XFSZ && ulimit -f "$kb" && exec "$@")
+}
+
+# Devices given to ilpm as outputs.  Run as root, an ilpm that renamed
+# over its outputs would replace /dev/full and /dev/null for the whole
+# machine: root gets device nodes of its own to write to instead (and
+# skips those cases when it cannot make them).  Redirections by the shell
+# (>/dev/full) are safe and use the real ones.
+FULL=/dev/full
+NULL=/dev/null
+if [ "$(id -u)" -eq 0 ]; then
+    mkdir "$tmp/dev"
+    FULL=$tmp/dev/full
+    NULL=$tmp/dev/null
+    if ! { mknod -m 666 "$FULL" c 1 7 && mknod -m 666 "$NULL" c 1 3 &&
+        echo x >"$NULL" && ! echo x 2>/dev/null >"$FULL"; }; then
+        echo "note: no device nodes of our own (nodev?): device outputs not tested"
+        FULL="" NULL=""
+    fi
+fi
+devices() { [ -n "$FULL" ]; }
+
+# --- "-" is standard output, for every format ----------------------------
+stdin_name=/dev/stdin
+[ -e /dev/stdin ] || stdin_name=/dev/fd/0
+if command -v glpsol >/dev/null; then
+    o=$("$ILPM" export queens --n 8 --lp - | glpsol --lp "$stdin_name" 2>&1)
+    check "--lp - | glpsol" grep -q "INTEGER OPTIMAL SOLUTION FOUND" <<<"$o"
+    o=$("$ILPM" export queens --n 8 --mps - | glpsol --freemps "$stdin_name" 2>&1)
+    check "--mps - | glpsol" grep -q "INTEGER OPTIMAL SOLUTION FOUND" <<<"$o"
+else
+    echo "note: glpsol not installed, LP/MPS pipes not run"
+fi
+sat=""
+command -v cadical >/dev/null && sat="cadical -q"
+command -v minisat >/dev/null && [ -z "$sat" ] && sat="minisat -verb=0"
+if [ -n "$sat" ]; then
+    "$ILPM" export queens --n 8 --cnf - | $sat >/dev/null 2>&1
+    check "--cnf - | ${sat%% *}: satisfiable" [ $? -eq 10 ]
+    "$ILPM" export queens --n 3 --cnf - | $sat >/dev/null 2>&1
+    check "--cnf - | ${sat%% *}: unsatisfiable" [ $? -eq 20 ]
+fi
+"$ILPM" export queens --n 8 --opb - >"$tmp/q.opb"
+check "--opb - header" grep -q '^\* #variable= 64 #constraint= ' "$tmp/q.opb"
+"$ILPM" export queens --n 8 --opb "$tmp/q2.opb"
+check "--opb - is the file" cmp -s "$tmp/q.opb" "$tmp/q2.opb"
+"$ILPM" gen tetravex --n 3 --seed 3 --out - >"$tmp/g1"
+"$ILPM" gen tetravex --n 3 --seed 3 >"$tmp/g2"
+check "gen --out -" cmp -s "$tmp/g1" "$tmp/g2"
+check "gen --out - not empty" [ -s "$tmp/g1" ]
+check "nothing named -" [ ! -e ./- ] && [ ! -e "$tmp/-" ]
+
+# --- descriptors and devices are written in place --------------------------
+"$ILPM" export queens --n 4 --mps /dev/fd/1 >"$tmp/fd.mps"
+check "/dev/fd/1" grep -q "^NAME" "$tmp/fd.mps"
+# A link to the descriptor, as /dev/stdout is: the output arrives, an
+# append redirection appends, and the link stays a link.
+ln -s /proc/self/fd/1 "$tmp/stdout"
+echo "first line" >"$tmp/app.lp"
+"$ILPM" export queens --n 4 --lp "$tmp/stdout" --cnf "$tmp/stdout" >>"$tmp/app.lp"
+check "link to /proc/self/fd/1 appends" [ "$(head -1 "$tmp/app.lp")" = "first line" ]
+check "link to /proc/self/fd/1: output arrived" grep -q "^Subject To" "$tmp/app.lp" &&
+    grep -q "^p cnf" "$tmp/app.lp"
+safe=0
+[ -L "$tmp/stdout" ] && [ "$(grep -c . "$tmp/app.lp")" -gt 5 ] && safe=1
+check "link to /proc/self/fd/1 stays a link" [ "$safe" -eq 1 ]
+# /dev/stdout itself (only once the stand-in above came through: a bad
+# ilpm run as root would replace it for everyone).
+type_of() { if [ -L "$1" ]; then echo link; elif [ -c "$1" ]; then echo char; elif [ -e "$1" ]; then echo other; else echo none; fi; }
+before=$(type_of /dev/stdout)
+if [ "$safe" -eq 1 ]; then
+    echo "first line" >"$tmp/app2.lp"
+    "$ILPM" export queens --n 4 --lp /dev/stdout --opb /dev/stdout >>"$tmp/app2.lp"
+    check "/dev/stdout appends" [ "$(head -1 "$tmp/app2.lp")" = "first line" ]
+    check "/dev/stdout output arrived" grep -q "^Subject To" "$tmp/app2.lp" &&
+        grep -q '^\* #variable=' "$tmp/app2.lp"
+    check "/dev/stdout unchanged ($before)" [ "$(type_of /dev/stdout)" = "$before" ]
+fi
+if devices; then
+    status "devices written" 0 "$ILPM" export queens --n 4 --lp "$NULL" --cnf "$NULL"
+    check "a device stays a device" [ -c "$NULL" ]
+fi
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/fifo.out" &
+"$ILPM" export queens --n 4 --lp "$tmp/fifo"
+wait
+check "FIFO stays a FIFO" [ -p "$tmp/fifo" ]
+check "FIFO output arrived" grep -q "^Subject To" "$tmp/fifo.out"
+
+# --- symbolic links are written through -----------------------------------
+mkdir "$tmp/l"
+ln -s target.lp "$tmp/l/link.lp"
+"$ILPM" export queens --n 4 --lp "$tmp/l/link.lp"
+check "export through a dangling link" [ -L "$tmp/l/link.lp" ] && grep -q "^Subject To" "$tmp/l/target.lp"
+"$ILPM" export queens --n 5 --lp "$tmp/l/link.lp"
+check "export through a link" [ -L "$tmp/l/link.lp" ] && grep -q "x(5,5)\|Q\[5,5\]\|(5,5)" "$tmp/l/target.lp"
+check "no temporary beside the link" [ "$(listing "$tmp/l")" = "link.lp target.lp " ]
+for i in 1 2 3 4; do echo $((i + 3)); done >"$tmp/q.txt"
+"$ILPM" batch queens "$tmp/q.txt" --shard 0/2 --out "$tmp/s0.csv" --jobs 1 >/dev/null
+"$ILPM" batch queens "$tmp/q.txt" --shard 1/2 --out "$tmp/s1.csv" --jobs 1 >/dev/null
+mkdir "$tmp/m"
+echo "old" >"$tmp/m/merged.csv"
+ln -s merged.csv "$tmp/m/link.csv"
+status "merge --out LINK" 0 "$ILPM" merge --out "$tmp/m/link.csv" "$tmp/s0.csv" "$tmp/s1.csv"
+check "merge: the link stays a link" [ -L "$tmp/m/link.csv" ]
+check "merge: the target holds the rows" [ "$(grep -c '^queens,' "$tmp/m/merged.csv")" -eq 4 ]
+check "merge: no temporary" [ "$(listing "$tmp/m")" = "link.csv merged.csv " ]
+
+# --- write errors: exit 1 and a message -------------------------------------
+to=/dev/full status "solve > /dev/full" 1 "$ILPM" solve sudoku data/sudoku/magictour_top1465.txt
+check "solve > /dev/full message" grep -q "^ilpm: standard output: No space left on device" "$tmp/err"
+to=/dev/full status "stats > /dev/full" 1 "$ILPM" stats queens --n 8
+to=/dev/full status "list > /dev/full" 1 "$ILPM" list
+to=/dev/full status "--help > /dev/full" 1 "$ILPM" --help
+# An unsatisfiable instance is exit 10, but a lost result is worse.
+to=/dev/full status "unsat > /dev/full" 1 "$ILPM" solve queens --n 3
+for f in lp mps cnf opb; do
+    if devices; then
+        status "export --$f FULL" 1 "$ILPM" export queens --n 8 --$f "$FULL"
+        check "export --$f FULL message" grep -q "^ilpm: $FULL: .*No space left on device" "$tmp/err"
+    fi
+    to=/dev/full status "export --$f - > /dev/full" 1 "$ILPM" export queens --n 8 --$f -
+    check "export --$f - > /dev/full: one message" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+done
+status "export to a missing folder" 1 "$ILPM" export queens --n 4 --lp "$tmp/none/q.lp"
+check "missing folder message" grep -q "$tmp/none/q.lp.*No such file or directory" "$tmp/err"
+to=/dev/full status "gen > /dev/full" 1 "$ILPM" gen tetravex --n 4 --seed 1
+status "merge of a missing input" 2 "$ILPM" merge --out "$tmp/m/x.csv" "$tmp/nothere.csv"
+status "batch --out in a missing folder" 1 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/none/r.csv" --jobs 1
+status "batch --out -" 2 "$ILPM" batch queens "$tmp/q.txt" --out - --jobs 1
+if devices; then
+    status "gen --out FULL" 1 "$ILPM" gen tetravex --n 4 --seed 1 --out "$FULL"
+    status "merge --out FULL" 1 "$ILPM" merge --out "$FULL" "$tmp/s0.csv"
+    status "batch --out FULL" 1 "$ILPM" batch queens "$tmp/q.txt" --out "$FULL" --jobs 1
+    check "batch --out FULL message" grep -q "^ilpm: $FULL: No space left on device" "$tmp/err"
+    status "batch json --out FULL" 1 "$ILPM" batch queens "$tmp/q.txt" --format json --out "$FULL" --jobs 1
+    check "FULL stays a device" [ -c "$FULL" ]
+fi
+if devices && command -v gnuplot >/dev/null; then
+    ln -s "$FULL" "$tmp/full.svg"
+    status "compare --plot onto a full device" 1 "$ILPM" compare queens --n 5 --plot "$tmp/full.svg"
+    check "--plot message" grep -q "^ilpm: --plot: $tmp/full.svg: No space left on device" "$tmp/err"
+    check "--plot: the device stays a device" [ -c "$FULL" ] && [ -L "$tmp/full.svg" ]
+fi
+
+# --- a failed write leaves the old file and no temporary ----------------------
+mkdir "$tmp/w"
+for f in lp mps cnf opb; do echo "old $f" >"$tmp/w/q.$f"; done
+status "export past the size limit" 1 limited 4 "$ILPM" export queens --n 30 \
+    --lp "$tmp/w/q.lp" --mps "$tmp/w/q.mps" --cnf "$tmp/w/q.cnf" --opb "$tmp/w/q.opb"
+check "export: four messages" [ "$(grep -c "File too large" "$tmp/err")" -eq 4 ]
+for f in lp mps cnf opb; do
+    check "export: old q.$f kept" [ "$(cat "$tmp/w/q.$f")" = "old $f" ]
+done
+check "export: no temporary" [ "$(listing "$tmp/w")" = "q.cnf q.lp q.mps q.opb " ]
+"$ILPM" gen tetravex --n 9 --seed 1 --count 40 >"$tmp/big.txt"
+echo "old gen" >"$tmp/w/g.txt"
+status "gen past the size limit" 1 limited 4 "$ILPM" gen tetravex --n 9 --seed 1 --count 40 --out "$tmp/w/g.txt"
+check "gen: old file kept" [ "$(cat "$tmp/w/g.txt")" = "old gen" ]
+for i in $(seq 1 200); do echo 4; done >"$tmp/many.txt"
+"$ILPM" batch queens "$tmp/many.txt" --out "$tmp/many.csv" --jobs 1 >/dev/null
+echo "old merge" >"$tmp/w/m.csv"
+status "merge past the size limit" 1 limited 4 "$ILPM" merge --out "$tmp/w/m.csv" "$tmp/many.csv"
+check "merge: old file kept" [ "$(cat "$tmp/w/m.csv")" = "old merge" ]
+check "gen, merge: no temporary" [ "$(listing "$tmp/w")" = "g.txt m.csv q.cnf q.lp q.mps q.opb " ]
+# The results file is written as rows complete: a full disk ends the
+# batch with exit 1 and keeps the rows written before.
+status "batch past the size limit" 1 limited 8 "$ILPM" batch queens "$tmp/many.txt" --out "$tmp/w/r.csv" --jobs 1
+check "batch: message" grep -q "^ilpm: $tmp/w/r.csv: File too large" "$tmp/err"
+check "batch: rows kept" [ "$(grep -c '^queens,' "$tmp/w/r.csv")" -gt 10 ]
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
