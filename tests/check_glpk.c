@@ -1076,8 +1076,12 @@ START_TEST(test_external_solvers)
         ck_assert_int_eq(ilpm_glpk_write(m, NULL, ILPM_FMT_LP, lp, &err), 0);
         ck_assert_int_eq(ilpm_glpk_write(m, NULL, ILPM_FMT_MPS, mps, &err), 0);
         const char *cmds[4][2] = {
-            {"glpsol --lp '%s' -o /dev/stdout 2>&1", lp},
-            {"glpsol --freemps '%s' -o /dev/stdout 2>&1", mps},
+            /* glpsol's report goes to a file beside the model and then
+             * to the pipe: GLPK replaces the file it is given, and run
+             * as root it would replace /dev/stdout itself. */
+            {"glpsol --lp '%1$s' -o '%1$s.out' 2>&1; cat '%1$s.out'", lp},
+            {"glpsol --freemps '%1$s' -o '%1$s.out' 2>&1; cat '%1$s.out'",
+             mps},
             {"cbc '%s' solve 2>&1", lp},
             {"cbc '%s' solve 2>&1", mps}};
         for (int c = 0; c < 4; c++) {
