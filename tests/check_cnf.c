@@ -782,6 +782,7 @@ START_TEST(test_too_big)
         l[i] = i + 1;
     ck_assert_int_eq(ilpm_add_card(m, l, n, ILPM_EQ, 20000, &err), 0);
     ck_assert_int_eq(ilpm_add_amo(m, l, 40000, &err), 0);
+    ck_assert_int_eq(ilpm_add_card(m, l, n, ILPM_LE, 1000, &err), 0);
     static const struct {
         ilpm_amo_enc amo;
         ilpm_card_enc card;
@@ -789,8 +790,9 @@ START_TEST(test_too_big)
         const char *msg;
     } cases[] = {
         {ILPM_AMO_AUTO, ILPM_CARD_SEQ, 0, "more CNF variables"},
-        {ILPM_AMO_AUTO, ILPM_CARD_TOTALIZER, 0, "totalizer encoding"},
-        {ILPM_AMO_PAIRWISE, ILPM_CARD_SEQ, 1, "pairwise encoding"},
+        {ILPM_AMO_AUTO, ILPM_CARD_TOTALIZER, 0, "with the totalizer encoding"},
+        {ILPM_AMO_PAIRWISE, ILPM_CARD_SEQ, 1, "with the pairwise encoding"},
+        {ILPM_AMO_AUTO, ILPM_CARD_SEQ, 2, "with the seq encoding"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         ilpm_options o = opts(cases[i].amo, cases[i].card);

@@ -166,19 +166,6 @@ static int encode(ilpm_cnf *c, const ilpm_con *con)
     }
 }
 
-/* Local names: ilpm_amo_name and ilpm_card_name live with the options,
- * which this file does not depend on. */
-static const char *amo_label(ilpm_amo_enc e)
-{
-    static const char *const names[] = {"auto", "pairwise", "seq", "product"};
-    return (unsigned)e <= ILPM_AMO_PRODUCT ? names[e] : "unknown";
-}
-
-static const char *card_label(ilpm_card_enc e)
-{
-    return e == ILPM_CARD_TOTALIZER ? "totalizer" : "seq";
-}
-
 static int bad_lit(const ilpm_cnf *c, int l)
 {
     return l == 0 || l == INT_MIN || abs(l) > c->nvars;
@@ -261,8 +248,8 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
                             "(choose another encoding)",
                             kind, where, con->n, CLAUSE_LIMIT,
                             con->kind == ILPM_AMO || con->kind == ILPM_EXO
-                                ? amo_label(c->amo)
-                                : card_label(c->card));
+                                ? ilpm_amo_name(c->amo)
+                                : ilpm_card_name(c->card));
     case E_NESTED:
         return ilpm_err_set(err,
                             "a %s constraint%s is nested under more than "
