@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_MAX_PB_NODES 2000000
-
 /* ------------------------------------------------------------------ */
 /* The clause store                                                     */
 
@@ -26,16 +24,20 @@ int ilpm_cnf_init(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
 {
     memset(c, 0, sizeof *c);
     c->cur_group = -1;
-    c->amo = o ? o->amo : ILPM_AMO_AUTO;
-    c->card = o ? o->card : ILPM_CARD_SEQ;
-    c->max_pb_nodes =
-        o && o->max_pb_nodes > 0 ? o->max_pb_nodes : DEFAULT_MAX_PB_NODES;
+    /* No options, or no node bound, means the defaults, which live in
+     * ilpm_options_init alone. */
+    ilpm_options def;
+    ilpm_options_init(&def);
+    if (!o)
+        o = &def;
+    c->amo = o->amo;
+    c->card = o->card;
+    c->max_pb_nodes = o->max_pb_nodes > 0 ? o->max_pb_nodes : def.max_pb_nodes;
     /* A literal costs 4 bytes here and about as much again, with clause
      * headers and watches, inside the solver: 12 bytes is the budget. */
-    if (o && o->max_memory_mb > 0)
+    if (o->max_memory_mb > 0)
         c->max_lits = (size_t)(o->max_memory_mb * 1048576 / 12);
-    if (o)
-        ilpm_watch_init(&c->watch, o->time_limit, o->stop_flag);
+    ilpm_watch_init(&c->watch, o->time_limit, o->stop_flag);
     if ((unsigned)c->amo > ILPM_AMO_PRODUCT)
         return ilpm_err_set(err, "unknown at-most-one encoding %d",
                             (int)c->amo);
