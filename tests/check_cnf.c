@@ -173,11 +173,9 @@ static int sat_under(const ilpm_cnf *c, const uint8_t *vals, int nmodel)
 static ilpm_options opts(ilpm_amo_enc amo, ilpm_card_enc card)
 {
     ilpm_options o;
-    memset(&o, 0, sizeof o);
-    o.backend = ILPM_BACKEND_SAT;
+    ilpm_options_init(&o);
     o.amo = amo;
     o.card = card;
-    o.max_pb_nodes = 1000000;
     return o;
 }
 
@@ -635,16 +633,27 @@ START_TEST(test_group_stats)
     ck_assert_int_eq(c.model_vars, 20);
     ilpm_cnf_release(&c);
 
-    /* No group current: nothing counted, nothing broken. */
+    /* No group current: nothing counted, nothing broken.  No options
+     * means ilpm_options_init's. */
+    ilpm_options d;
+    ilpm_options_init(&d);
     ck_assert_int_eq(ilpm_cnf_init(&c, m, NULL, &err), 0);
-    ck_assert_int_eq(c.amo, ILPM_AMO_AUTO);
-    ck_assert_int_eq(c.card, ILPM_CARD_SEQ);
-    ck_assert_int_eq(c.max_pb_nodes, 2000000);
+    ck_assert_int_eq(c.amo, d.amo);
+    ck_assert_int_eq(c.card, d.card);
+    ck_assert_int_eq(c.max_pb_nodes, d.max_pb_nodes);
+    ck_assert_uint_eq(c.max_lits, (size_t)(d.max_memory_mb * 1048576 / 12));
     ck_assert_int_eq(c.cur_group, -1);
     ck_assert_int_eq(ilpm_cnf_add(&c, a, 4), 0);
     ck_assert_int_gt(ilpm_cnf_new_var(&c), 20);
     for (int g = 0; g < c.ngroups; g++)
         ck_assert_int_eq(c.groups[g].clauses + c.groups[g].aux_vars, 0);
+    ilpm_cnf_release(&c);
+
+    /* Options without a node bound take the default one. */
+    d.max_pb_nodes = 0;
+    ck_assert_int_eq(ilpm_cnf_init(&c, m, &d, &err), 0);
+    ilpm_options_init(&d);
+    ck_assert_int_eq(c.max_pb_nodes, d.max_pb_nodes);
     ilpm_cnf_release(&c);
     ilpm_model_free(m);
 }
@@ -701,7 +710,7 @@ START_TEST(test_pb_too_large)
     ck_assert_int_eq(c.groups[0].aux_vars, 0);
 
     /* With the default limit it encodes. */
-    c.max_pb_nodes = 1000000;
+    c.max_pb_nodes = opts(ILPM_AMO_AUTO, ILPM_CARD_SEQ).max_pb_nodes;
     ck_assert_int_eq(ilpm_cnf_encode(&c, &con, &err), 0);
     ck_assert_int_gt(c.nvars, 24);
     ilpm_cnf_release(&c);
@@ -782,6 +791,7 @@ START_TEST(test_too_big)
         l[i] = i + 1;
     ck_assert_int_eq(ilpm_add_card(m, l, n, ILPM_EQ, 20000, &err), 0);
     ck_assert_int_eq(ilpm_add_amo(m, l, 40000, &err), 0);
+    ck_assert_int_eq(ilpm_add_card(m, l, n, ILPM_LE, 1000, &err), 0);
     static const struct {
         ilpm_amo_enc amo;
         ilpm_card_enc card;
@@ -789,8 +799,9 @@ START_TEST(test_too_big)
         const char *msg;
     } cases[] = {
         {ILPM_AMO_AUTO, ILPM_CARD_SEQ, 0, "more CNF variables"},
-        {ILPM_AMO_AUTO, ILPM_CARD_TOTALIZER, 0, "totalizer encoding"},
-        {ILPM_AMO_PAIRWISE, ILPM_CARD_SEQ, 1, "pairwise encoding"},
+        {ILPM_AMO_AUTO, ILPM_CARD_TOTALIZER, 0, "with the totalizer encoding"},
+        {ILPM_AMO_PAIRWISE, ILPM_CARD_SEQ, 1, "with the pairwise encoding"},
+        {ILPM_AMO_AUTO, ILPM_CARD_SEQ, 2, "with the seq encoding"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         ilpm_options o = opts(cases[i].amo, cases[i].card);

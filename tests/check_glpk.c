@@ -26,15 +26,11 @@ extern int ilpm_glpk_fault;
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
 
-/* ilpm_options_init lives in the CLI layer; set the defaults by hand. */
+/* The library's defaults, on the ILP back end. */
 static void test_options(ilpm_options *o)
 {
-    memset(o, 0, sizeof *o);
+    ilpm_options_init(o);
     o->backend = ILPM_BACKEND_ILP;
-    o->cuts = ILPM_CUTS_DEFAULT;
-    o->presolve = 1;
-    o->time_limit = 0;
-    o->max_pb_nodes = 1000000;
 }
 
 /* splitmix64: the same sequence everywhere. */
