@@ -83,13 +83,16 @@ static const ilpm_opt_spec mach_opts[] = {
 };
 
 static const ilpm_opt_spec mach_gen_opts[] = {
-    {"cards", "N", "about N cards per table (default 20; 52*D: all)"},
+    {"cards", "N",
+     "about N cards per table, 3 to 52*D (default 20; 52*D: all)"},
     {"decks", "D", "number of decks, 1-8 (default 2)"},
     {"seed", "S", "random seed (default 1)"},
     {"count", "C", "number of tables (default 1)"},
     {"near-miss", NULL,
      "remove or add one random card (usually, not always, unsolvable)"},
-    {"hand", "K", "also deal a hand of K cards (play instances)"},
+    {"hand", "K",
+     "also deal a hand of K cards from those the table leaves (play "
+     "instances)"},
     {"ace-high", NULL, "deal runs ending Q K A too"},
     {"wrap", NULL, "deal runs through K A 2 too"},
     {NULL, NULL, NULL},
@@ -1457,6 +1460,26 @@ static int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
         param_int(p, "hand", 0, 0, NSUITS * NRANKS * MAX_DECKS, &hand, err) !=
             0)
         return -1;
+    /* What cannot be dealt is refused from the options alone, whatever
+     * the seed: a table is dealt up to --cards (--near-miss may add one)
+     * and the hand comes from the rest of the decks. */
+    long all = NSUITS * NRANKS * decks;
+    int near = has(p, "near-miss");
+    if (cards > all)
+        return ilpm_err_set(err,
+                            "--cards: %ld is more than the %ld cards of %ld "
+                            "deck%s",
+                            cards, all, decks, decks > 1 ? "s" : "");
+    long stock = all - cards - (near && cards < all);
+    if (hand > stock)
+        return ilpm_err_set(
+            err,
+            "--hand: cannot deal %ld: %ld deck%s hold%s %ld "
+            "cards and the table may take %ld%s, which "
+            "leaves %ld",
+            hand, decks, decks > 1 ? "s" : "", decks > 1 ? "" : "s", all,
+            all - stock,
+            near && cards < all ? " (--near-miss may add one)" : "", stock);
     ilpm_rng rng;
     ilpm_rng_seed(&rng, (uint64_t)seed);
     int none[NSUITS][NRANKS + 1] = {{0}};
@@ -1492,8 +1515,8 @@ static int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
             int h[NSUITS][NRANKS + 1] = {{0}};
             for (long i = 0; i < hand; i++) {
                 int card = pick_card(&rng, d.cnt, h, d.decks);
-                if (card < 0)
-                    break;
+                if (card < 0) /* the checks above rule this out */
+                    return ilpm_err_set(err, "--hand: the stock ran out");
                 h[card / 16][card % 16]++;
             }
             ilpm_buf_puts(out, " | hand:");

@@ -858,6 +858,69 @@ START_TEST(test_generate)
 }
 END_TEST
 
+/* The generator's message for words, which it must refuse. */
+static const char *gen_refusal(const char *words)
+{
+    static ilpm_err err;
+    ilpm_params *p = params("gen", words);
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    err.msg[0] = '\0';
+    ck_assert_msg(pz->generate(p, &b, &err) == -1, "'%s' accepted", words);
+    ilpm_buf_free(&b);
+    ilpm_params_free(p);
+    return err.msg;
+}
+
+START_TEST(test_generate_limits)
+{
+    ck_assert_str_eq(gen_refusal("cards=200 decks=2"),
+                     "--cards: 200 is more than the 104 cards of 2 decks");
+    ck_assert_str_eq(gen_refusal("cards=53 decks=1"),
+                     "--cards: 53 is more than the 52 cards of 1 deck");
+    ck_assert_msg(strstr(gen_refusal("cards=2"), "--cards") != NULL, "2");
+    ck_assert_str_eq(gen_refusal("cards=104 hand=5"),
+                     "--hand: cannot deal 5: 2 decks hold 104 cards and the "
+                     "table may take 104, which leaves 0");
+    ck_assert_str_eq(gen_refusal("cards=100 hand=5"),
+                     "--hand: cannot deal 5: 2 decks hold 104 cards and the "
+                     "table may take 100, which leaves 4");
+    ck_assert_str_eq(gen_refusal("cards=100 hand=4 near-miss"),
+                     "--hand: cannot deal 4: 2 decks hold 104 cards and the "
+                     "table may take 101 (--near-miss may add one), which "
+                     "leaves 3");
+    /* Right at the limits: every line parses with its whole hand. */
+    static const char *const ok[] = {
+        "cards=100 hand=4 count=20",    "cards=100 hand=3 near-miss count=20",
+        "cards=3 hand=101 count=5",     "cards=52 decks=1 count=3 near-miss",
+        "cards=3 decks=8 hand=413",     "cards=416 decks=8 near-miss",
+        "cards=51 decks=1 hand=1 wrap", "cards=3 decks=1 hand=49 ace-high",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char *text = gen_text(ok[i]);
+        const char *d = strstr(ok[i], "decks=");
+        char words[32];
+        snprintf(words, sizeof words, "decks=%d", d ? atoi(d + 6) : 2);
+        ilpm_params *p = params("solve", words);
+        ilpm_reader *rd = ilpm_reader_mem("gen", text, strlen(text));
+        ilpm_err err;
+        void *inst;
+        int rc, n = 0;
+        const char *h = strstr(ok[i], "hand=");
+        while ((rc = pz->parse(rd, p, &inst, &err)) == 1) {
+            ck_assert_int_eq(((mach_inst *)inst)->nhand, h ? atoi(h + 5) : 0);
+            pz->free_instance(inst);
+            n++;
+        }
+        ck_assert_msg(rc == 0, "'%s': %s", ok[i], err.msg);
+        ck_assert_int_gt(n, 0);
+        ilpm_reader_free(rd);
+        ilpm_params_free(p);
+        free(text);
+    }
+}
+END_TEST
+
 /* Many small generated tables: every formulation on every back end
  * agrees with the brute force, and every answer verifies. */
 START_TEST(test_random_tables)
@@ -1124,6 +1187,7 @@ static Suite *machiavelli_suite(void)
     tc = tcase_create("generated");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_generate);
+    tcase_add_test(tc, test_generate_limits);
     tcase_add_test(tc, test_random_tables);
     tcase_add_test(tc, test_random_play);
     tcase_add_test(tc, test_random_circles);
