@@ -100,6 +100,9 @@ static const ilpm_opt_spec mach_gen_opts[] = {
      "instances)"},
     {"ace-high", NULL, "deal runs ending Q K A too"},
     {"wrap", NULL, "deal runs through K A 2 too"},
+    {"laid", NULL,
+     "write the table as dealt, '/' between its melds (not with "
+     "--near-miss)"},
     {NULL, NULL, NULL},
 };
 
@@ -1951,6 +1954,8 @@ typedef struct deal {
     int decks, wrap, ace_high;
     int cnt[NSUITS][NRANKS + 1];
     int total;
+    mach_meld melds[MAX_LAID]; /* as dealt, for --laid */
+    int nmelds;
 } deal;
 
 /* Adds the cards (s[i], r[i]) if every one is still available. */
@@ -1959,8 +1964,13 @@ static int deal_meld(deal *d, const int *s, const int *r, int n)
     for (int i = 0; i < n; i++)
         if (d->cnt[s[i]][r[i]] >= d->decks)
             return 0;
-    for (int i = 0; i < n; i++)
+    mach_meld *md = &d->melds[d->nmelds++];
+    md->n = n;
+    for (int i = 0; i < n; i++) {
         d->cnt[s[i]][r[i]]++;
+        md->c[i].suit = (uint8_t)s[i];
+        md->c[i].rank = (uint8_t)r[i];
+    }
     d->total += n;
     return 1;
 }
@@ -1972,10 +1982,15 @@ static int deal_meld(deal *d, const int *s, const int *r, int n)
 static void deal_table(deal *d, ilpm_rng *rng, int n)
 {
     if (n >= NSUITS * NRANKS * d->decks) {
-        for (int s = 0; s < NSUITS; s++)
-            for (int r = 1; r <= NRANKS; r++)
-                d->cnt[s][r] = d->decks;
-        d->total = NSUITS * NRANKS * d->decks;
+        int s[NRANKS], r[NRANKS];
+        for (int k = 0; k < d->decks; k++)
+            for (int su = 0; su < NSUITS; su++) {
+                for (int i = 0; i < NRANKS; i++) {
+                    s[i] = su;
+                    r[i] = i + 1;
+                }
+                deal_meld(d, s, r, NRANKS);
+            }
         return;
     }
     for (int fails = 0; fails < 500;) {
@@ -2055,6 +2070,22 @@ static void put_cards(ilpm_buf *out, ilpm_rng *rng, int cnt[NSUITS][NRANKS + 1])
     }
 }
 
+/* The table as laid: its melds in a random order, '/' between them. */
+static void put_laid(ilpm_buf *out, ilpm_rng *rng, deal *d)
+{
+    for (int i = d->nmelds - 1; i > 0; i--) {
+        int j = (int)ilpm_rng_below(rng, (uint64_t)i + 1);
+        mach_meld t = d->melds[i];
+        d->melds[i] = d->melds[j];
+        d->melds[j] = t;
+    }
+    for (int i = 0; i < d->nmelds; i++) {
+        char text[MELD_MAX * 5 + 1];
+        meld_text(&d->melds[i], text, sizeof text);
+        ilpm_buf_printf(out, "%s %s", i ? " /" : "", text);
+    }
+}
+
 static int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
 {
     long cards, decks, seed, count, hand;
@@ -2070,7 +2101,11 @@ static int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
      * the seed: a table is dealt up to --cards (--near-miss may add one)
      * and the hand comes from the rest of the decks. */
     long all = NSUITS * NRANKS * decks;
-    int near = has(p, "near-miss");
+    int near = has(p, "near-miss"), laid = has(p, "laid");
+    if (near && laid)
+        return ilpm_err_set(err, "--laid: a near miss breaks a meld, so its "
+                                 "table cannot be written as laid; drop "
+                                 "--near-miss or --laid");
     if (cards > all)
         return ilpm_err_set(err,
                             "--cards: %ld is more than the %ld cards of %ld "
@@ -2116,7 +2151,10 @@ static int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
                             add ? "added" : "removed");
         }
         ilpm_buf_puts(out, "table:");
-        put_cards(out, &rng, d.cnt);
+        if (laid)
+            put_laid(out, &rng, &d);
+        else
+            put_cards(out, &rng, d.cnt);
         if (hand > 0) {
             int h[NSUITS][NRANKS + 1] = {{0}};
             for (long i = 0; i < hand; i++) {
@@ -2152,6 +2190,10 @@ const ilpm_puzzle ilpm_puzzle_machiavelli = {
         "appears at most as\n"
         "many times as there are decks (--decks, default 2), table and "
         "hand together.\n"
+        "A table as laid puts '/' (or ';') between its melds, each a valid "
+        "meld:\n"
+        "'table: 7H 8H 9H / 7S 7D 7C | hand: 10H'; answers then mark the "
+        "melds they change.\n"
         "solve rearranges the table alone (a hand is ignored); play needs "
         "a hand and\n"
         "lays the most of its cards (--value: the highest total value, "

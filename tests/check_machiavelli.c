@@ -1142,6 +1142,43 @@ START_TEST(test_generate_limits)
                      "--hand: cannot deal 4: 2 decks hold 104 cards and the "
                      "table may take 101 (--near-miss may add one), which "
                      "leaves 3");
+    ck_assert_str_eq(gen_refusal("laid near-miss"),
+                     "--laid: a near miss breaks a meld, so its table cannot "
+                     "be written as laid; drop --near-miss or --laid");
+    /* Tables as laid: every meld valid under the rules dealt with. */
+    static const char *const laid[] = {
+        "cards=40 laid seed=5 count=5", "cards=40 laid seed=5 count=5 wrap",
+        "cards=40 laid seed=5 count=5 ace-high", "cards=104 laid",
+        "cards=416 laid decks=8"};
+    for (size_t i = 0; i < sizeof laid / sizeof laid[0]; i++) {
+        char *text = gen_text(laid[i]);
+        char words[64];
+        snprintf(words, sizeof words, "%s %s",
+                 strstr(laid[i], "decks=8") ? "decks=8" : "",
+                 strstr(laid[i], "wrap")       ? "wrap"
+                 : strstr(laid[i], "ace-high") ? "ace-high"
+                                               : "");
+        ilpm_params *p = params("solve", words);
+        ilpm_reader *rd = ilpm_reader_mem("gen", text, strlen(text));
+        ilpm_err err;
+        void *inst;
+        int rc, n = 0;
+        while ((rc = pz->parse(rd, p, &inst, &err)) == 1) {
+            mach_inst *in = inst;
+            int cards = 0;
+            for (int g = 0; g < in->nlaid; g++)
+                cards += in->laid[g].n;
+            ck_assert_int_gt(in->nlaid, 1);
+            ck_assert_int_eq(cards, in->ntable);
+            pz->free_instance(in);
+            n++;
+        }
+        ck_assert_msg(rc == 0, "'%s': %s", laid[i], err.msg);
+        ck_assert_int_gt(n, 0);
+        ilpm_reader_free(rd);
+        ilpm_params_free(p);
+        free(text);
+    }
     /* Right at the limits: every line parses with its whole hand. */
     static const char *const ok[] = {
         "cards=100 hand=4 count=20",    "cards=100 hand=3 near-miss count=20",

@@ -55,16 +55,22 @@ refuse() {
 }
 
 # Machiavelli: tables from the smallest to every card of D decks, with and
-# without hands (up to the whole stock), near misses and the run variants.
+# without hands (up to the whole stock), near misses, tables as laid and
+# the run variants.
 for d in 1 2 3 8; do
     all=$((52 * d))
-    for cards in 3 10 $((all / 2)) $((all - 2)) "$all"; do
-        for near in "" --near-miss; do
-            for var in "" --ace-high --wrap; do
+    variants=("")
+    [ "$d" -le 2 ] && variants=("" --ace-high --wrap)
+    for cards in 3 $((all / 2)) $((all - 2)) "$all"; do
+        for near in "" --near-miss --laid; do
+            for var in "${variants[@]}"; do
                 g="--decks $d --cards $cards --seed $((d + cards)) --count 3 $near $var"
                 pipe "$g" solve machiavelli "--decks $d $var"
                 # A hand of one card and the largest hand the table leaves.
-                left=$((all - cards - (${#near} > 0 && cards < all ? 1 : 0)))
+                left=$((all - cards))
+                if [ "$near" = --near-miss ] && [ "$cards" -lt "$all" ]; then
+                    left=$((left - 1))
+                fi
                 for hand in 1 "$left"; do
                     if [ "$hand" -ge 1 ] && [ "$hand" -le "$left" ]; then
                         pipe "$g --hand $hand" play machiavelli "--decks $d $var"
@@ -78,6 +84,7 @@ refuse "machiavelli --cards 200 --decks 2" "--cards: 200 is more than the 104 ca
 refuse "machiavelli --cards 104 --decks 2 --hand 5" "--hand: cannot deal 5"
 refuse "machiavelli --cards 100 --hand 4 --near-miss" "--hand: cannot deal 4"
 refuse "machiavelli --cards 2" "--cards"
+refuse "machiavelli --laid --near-miss" "--laid: a near miss breaks a meld"
 refuse "machiavelli --decks 9" "--decks"
 
 # Tetravex: each input format, one board and several, the digit range,
