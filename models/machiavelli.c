@@ -27,15 +27,6 @@ static const char suit_letter[NSUITS] = {'H', 'D', 'S', 'C'};
 static const char *const rank_text[ACE_HIGH + 1] = {
     "?", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"};
 
-typedef struct mach_inst {
-    int decks;
-    int table[NSUITS][NRANKS + 1]; /* copies on the table, [s][rank]   */
-    int hand[NSUITS][NRANKS + 1];  /* copies in the hand               */
-    int ntable, nhand;
-    int has_hand;
-    long line; /* line in its file; 0 for --table */
-} mach_inst;
-
 typedef struct mach_card {
     uint8_t suit, rank; /* rank 1..13: a high ace is rank 1 too */
     uint8_t played;     /* this copy came from the hand          */
@@ -43,8 +34,22 @@ typedef struct mach_card {
 
 typedef struct mach_meld {
     int n;
+    int kept; /* answer: 1 + index of the identical laid meld, 0: none */
     mach_card c[MELD_MAX];
 } mach_meld;
+
+typedef struct mach_inst {
+    int decks;
+    int table[NSUITS][NRANKS + 1]; /* copies on the table, [s][rank]   */
+    int hand[NSUITS][NRANKS + 1];  /* copies in the hand               */
+    int ntable, nhand;
+    int has_hand;
+    long line; /* line in its file; 0 for --table */
+    /* The table as laid, when the input separates its melds: used only
+     * to show what an answer keeps and changes, never by the model. */
+    mach_meld *laid;
+    int nlaid;
+} mach_inst;
 
 typedef struct mach_sol {
     mach_meld *melds;
@@ -95,7 +100,8 @@ static const ilpm_opt_spec mach_opts[] = {
 };
 
 static const ilpm_opt_spec mach_gen_opts[] = {
-    {"cards", "N", "about N cards per table (default 20; 52*D: all)",
+    {"cards", "N",
+     "about N cards per table, 3 to 52*D (default 20; 52*D: all)",
      ILPM_OPT_INT, 3, NSUITS * NRANKS * MAX_DECKS, NULL, 0},
     {"decks", "D", "number of decks, 1-8 (default 2)", ILPM_OPT_INT, 1,
      MAX_DECKS, NULL, 0},
@@ -106,12 +112,18 @@ static const ilpm_opt_spec mach_gen_opts[] = {
     {"near-miss", NULL,
      "remove or add one random card (usually, not always, unsolvable)",
      ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {"hand", "K", "also deal a hand of K cards (play instances)",
+    {"hand", "K",
+     "also deal a hand of K cards from those the table leaves (play "
+     "instances)",
      ILPM_OPT_INT, 0, NSUITS * NRANKS * MAX_DECKS, NULL, 0},
     {"ace-high", NULL, "deal runs ending Q K A too", ILPM_OPT_FLAG, 0, 0, NULL,
      0},
     {"wrap", NULL, "deal runs through K A 2 too", ILPM_OPT_FLAG, 0, 0, NULL,
      0},
+    {"laid", NULL,
+     "write the table as dealt, '/' between its melds (not with "
+     "--near-miss)",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
     {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -122,7 +134,10 @@ static void card_name(int s, int r, char *buf)
 
 static void mach_free(void *p)
 {
-    free(p);
+    mach_inst *in = p;
+    if (in)
+        free(in->laid);
+    free(in);
 }
 
 static void mach_sol_free(void *p)
@@ -296,22 +311,130 @@ static void decks_phrase(int decks, char *buf, size_t size)
         snprintf(buf, size, "there are only %d decks", decks);
 }
 
+static int is_meld_sep(char c)
+{
+    return c == '/' || c == ';';
+}
+
+static int check_meld(const mach_meld *md, int idx, int wrap, int ace_high,
+                      ilpm_err *why);
+
+/* The table's melds as the input lays them out, read between '/' (or
+ * ';') separators, and the rules each of them must follow. */
+typedef struct laid_reader {
+    int wrap, ace_high;
+    mach_meld *melds;
+    int n, cap;
+    int seps;      /* separators seen: none means a jumble      */
+    char sep;      /* the last one                              */
+    mach_meld cur; /* the meld being read                       */
+    int ncur;      /* its cards, counted on past what cur holds */
+    size_t at;     /* offset of its first card                  */
+} laid_reader;
+
+/* A laid meld in the order the verifier reads: a set by suit, a run by
+ * rank from just after its widest gap (so Q K A and K A 2 come out in
+ * that order and A 2 3 stays as it is).  A meld that is neither is left
+ * for check_meld to name. */
+static void order_meld(mach_meld *md)
+{
+    int one_rank = 1;
+    for (int i = 1; i < md->n; i++)
+        one_rank &= md->c[i].rank == md->c[0].rank;
+    for (int i = 1; i < md->n; i++) /* insertion sort: suit or rank */
+        for (int j = i; j > 0; j--) {
+            mach_card *a = &md->c[j - 1], *b = &md->c[j];
+            int ka = one_rank ? a->suit : a->rank * NSUITS + a->suit;
+            int kb = one_rank ? b->suit : b->rank * NSUITS + b->suit;
+            if (ka <= kb)
+                break;
+            mach_card t = *a;
+            *a = *b;
+            *b = t;
+        }
+    if (md->n < 2 || one_rank)
+        return;
+    int widest = md->c[0].rank + NRANKS - md->c[md->n - 1].rank, start = 0;
+    for (int i = 1; i < md->n; i++)
+        if (md->c[i].rank - md->c[i - 1].rank > widest) {
+            widest = md->c[i].rank - md->c[i - 1].rank;
+            start = i;
+        }
+    mach_card rot[MELD_MAX];
+    for (int i = 0; i < md->n; i++)
+        rot[i] = md->c[(start + i) % md->n];
+    memcpy(md->c, rot, (size_t)md->n * sizeof rot[0]);
+}
+
+/* Ends the meld being read at offset end; a separator ends one that
+ * must not be empty. */
+static int close_meld(laid_reader *lr, const char *s, size_t n, size_t end,
+                      size_t *at, ilpm_err *err)
+{
+    int idx = lr->n + 1;
+    if (lr->ncur == 0) {
+        *at = end;
+        return end < n && is_meld_sep(s[end])
+                   ? ilpm_err_set(err, "empty meld before '%c'", s[end])
+                   : ilpm_err_set(err, "empty meld after the last '%c'",
+                                  lr->sep);
+    }
+    *at = lr->at;
+    if (lr->ncur > NRANKS)
+        return ilpm_err_set(err,
+                            "meld %d: %d cards, more than a meld holds "
+                            "(%d)",
+                            idx, lr->ncur, NRANKS);
+    lr->cur.n = lr->ncur;
+    lr->cur.kept = 0;
+    order_meld(&lr->cur);
+    if (check_meld(&lr->cur, idx, lr->wrap, lr->ace_high, err) != 0)
+        return -1;
+    if (lr->n == lr->cap) {
+        int c = lr->cap ? 2 * lr->cap : 16;
+        mach_meld *q = realloc(lr->melds, (size_t)c * sizeof *q);
+        if (!q)
+            return ilpm_err_set(err, "out of memory");
+        lr->melds = q;
+        lr->cap = c;
+    }
+    lr->melds[lr->n++] = lr->cur;
+    lr->ncur = 0;
+    return 0;
+}
+
 /* Reads cards from s[*pos..n) up to the end or a '|' into counts.  For
- * the hand, table holds the table's counts for the deck limit.  On an
- * error returns -1 with the bare message in err and its offset in *at. */
+ * the hand, table holds the table's counts for the deck limit and lr is
+ * NULL; for the table, lr collects the melds if the input lays them out.
+ * On an error returns -1 with the bare message in err and its offset in
+ * *at. */
 static int parse_cards(const char *s, size_t n, size_t *pos,
                        int counts[NSUITS][NRANKS + 1],
-                       int table[NSUITS][NRANKS + 1], int decks, int *total,
-                       size_t *at, ilpm_err *err)
+                       int table[NSUITS][NRANKS + 1], laid_reader *lr,
+                       int decks, int *total, size_t *at, ilpm_err *err)
 {
     size_t i = *pos;
     for (;;) {
         while (i < n && is_sep(s[i]))
             i++;
+        if (i < n && is_meld_sep(s[i])) {
+            *at = i;
+            if (!lr)
+                return ilpm_err_set(err,
+                                    "'%c' in the hand: only the table "
+                                    "is laid out in melds",
+                                    s[i]);
+            if (close_meld(lr, s, n, i, at, err) != 0)
+                return -1;
+            lr->seps++;
+            lr->sep = s[i];
+            i++;
+            continue;
+        }
         if (i >= n || s[i] == '|')
             break;
         size_t b = i;
-        while (i < n && !is_sep(s[i]) && s[i] != '|')
+        while (i < n && !is_sep(s[i]) && s[i] != '|' && !is_meld_sep(s[i]))
             i++;
         const char *t = s + b;
         size_t len = i - b;
@@ -350,7 +473,19 @@ static int parse_cards(const char *s, size_t n, size_t *pos,
         }
         counts[su][r]++;
         (*total)++;
+        if (lr) {
+            if (lr->ncur == 0)
+                lr->at = b;
+            if (lr->ncur < NRANKS) {
+                lr->cur.c[lr->ncur].suit = (uint8_t)su;
+                lr->cur.c[lr->ncur].rank = (uint8_t)r;
+                lr->cur.c[lr->ncur].played = 0;
+            }
+            lr->ncur++;
+        }
     }
+    if (lr && lr->seps > 0 && close_meld(lr, s, n, i, at, err) != 0)
+        return -1;
     *pos = i;
     return 0;
 }
@@ -376,7 +511,7 @@ static size_t match_prefix(const char *s, size_t n, size_t i, const char *word)
 /* Parses one instance line; on an error returns -1 with a bare message
  * in err and its byte offset in *at. */
 static int parse_line(const char *s, size_t n, int decks, int need_hand,
-                      mach_inst *in, size_t *at, ilpm_err *err)
+                      laid_reader *lr, mach_inst *in, size_t *at, ilpm_err *err)
 {
     memset(in, 0, sizeof *in);
     in->decks = decks;
@@ -388,8 +523,8 @@ static int parse_line(const char *s, size_t n, int decks, int need_hand,
                                  "line");
     }
     i = j;
-    if (parse_cards(s, n, &i, in->table, NULL, decks, &in->ntable, at, err) !=
-        0)
+    if (parse_cards(s, n, &i, in->table, NULL, lr, decks, &in->ntable, at,
+                    err) != 0)
         return -1;
     if (in->ntable == 0) {
         *at = i;
@@ -403,8 +538,8 @@ static int parse_line(const char *s, size_t n, int decks, int need_hand,
             return ilpm_err_set(err, "expected 'hand:' after '|'");
         }
         i = j;
-        if (parse_cards(s, n, &i, in->hand, in->table, decks, &in->nhand, at,
-                        err) != 0)
+        if (parse_cards(s, n, &i, in->hand, in->table, NULL, decks, &in->nhand,
+                        at, err) != 0)
             return -1;
         if (i < n && s[i] == '|') {
             *at = i;
@@ -434,6 +569,18 @@ static long column_of(const char *s, size_t off)
     return col;
 }
 
+/* The melds read become the instance's when the input laid them out. */
+static void take_laid(mach_inst *in, laid_reader *lr)
+{
+    if (lr->seps > 0) {
+        in->laid = lr->melds;
+        in->nlaid = lr->n;
+    } else {
+        free(lr->melds);
+    }
+    lr->melds = NULL;
+}
+
 static int mach_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                       ilpm_err *err)
 {
@@ -451,10 +598,15 @@ static int mach_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
             return ilpm_reader_error(rd, err, 0, "out of memory");
         size_t at = 0;
         ilpm_err e;
-        if (parse_line(line, len, (int)decks, is_play(p), in, &at, &e) != 0) {
+        laid_reader lr = {.wrap = has(p, "wrap"),
+                          .ace_high = has(p, "ace-high")};
+        if (parse_line(line, len, (int)decks, is_play(p), &lr, in, &at, &e) !=
+            0) {
+            free(lr.melds);
             free(in);
             return ilpm_reader_error(rd, err, column_of(line, at), "%s", e.msg);
         }
+        take_laid(in, &lr);
         in->line = ilpm_reader_lineno(rd);
         *inst = in;
         return 1;
@@ -480,33 +632,36 @@ static int mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
     in->decks = (int)decks;
     size_t pos = 0, at = 0;
     ilpm_err e;
-    if (parse_cards(table, strlen(table), &pos, in->table, NULL, in->decks,
+    laid_reader lr = {.wrap = has(p, "wrap"), .ace_high = has(p, "ace-high")};
+    if (parse_cards(table, strlen(table), &pos, in->table, NULL, &lr, in->decks,
                     &in->ntable, &at, &e) != 0 ||
         (table[pos] == '|' &&
          ilpm_err_set(&e, "'|' in --table: give the hand with --hand"))) {
+        free(lr.melds);
         free(in);
         return ilpm_err_set(err, "--table: %s", e.msg);
     }
+    take_laid(in, &lr);
     if (in->ntable == 0) {
-        free(in);
+        mach_free(in);
         return ilpm_err_set(err, "--table: empty table");
     }
     if (hand) {
         pos = 0;
-        if (parse_cards(hand, strlen(hand), &pos, in->hand, in->table,
+        if (parse_cards(hand, strlen(hand), &pos, in->hand, in->table, NULL,
                         in->decks, &in->nhand, &at, &e) != 0 ||
             (hand[pos] == '|' && ilpm_err_set(&e, "unexpected '|'"))) {
-            free(in);
+            mach_free(in);
             return ilpm_err_set(err, "--hand: %s", e.msg);
         }
         if (in->nhand == 0) {
-            free(in);
+            mach_free(in);
             return ilpm_err_set(err, "--hand: empty hand");
         }
         in->has_hand = 1;
     }
     if (is_play(p) && !in->has_hand) {
-        free(in);
+        mach_free(in);
         return ilpm_err_set(err, "play needs a hand: add --hand \"CARDS\"");
     }
     *inst = in;
@@ -521,11 +676,15 @@ static void mach_describe(const void *vinst, char *buf, size_t size)
         snprintf(where, sizeof where, "line %ld", in->line);
     else
         snprintf(where, sizeof where, "--table");
+    char melds[24] = "";
+    if (in->nlaid > 0)
+        snprintf(melds, sizeof melds, " in %d meld%s", in->nlaid,
+                 in->nlaid > 1 ? "s" : "");
     if (in->has_hand)
-        snprintf(buf, size, "%s (%d cards, hand %d)", where, in->ntable,
-                 in->nhand);
+        snprintf(buf, size, "%s (%d cards%s, hand %d)", where, in->ntable,
+                 melds, in->nhand);
     else
-        snprintf(buf, size, "%s (%d cards)", where, in->ntable);
+        snprintf(buf, size, "%s (%d cards%s)", where, in->ntable, melds);
 }
 
 /* ------------------------------------------------------------------ */
@@ -977,6 +1136,7 @@ static mach_meld *new_meld(mach_sol *sol, ilpm_err *err)
     }
     mach_meld *md = &sol->melds[sol->nmelds++];
     md->n = 0;
+    md->kept = 0;
     return md;
 }
 
@@ -1110,6 +1270,282 @@ static int decode_melds(const mach_inst *in, const settings *st,
     return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* The answer as a card player lays it: runs joined end to end, then cut
+ * again where that keeps a meld of the table as laid; sets of a rank
+ * regrouped to keep laid sets; runs by suit and first rank, then sets by
+ * rank.  Only melds check_meld accepts are touched, and joining, cutting
+ * and regrouping keep them valid, so what verify rejects stays. */
+
+/* At most this many melds of 3 cards or more in 8 decks. */
+#define MAX_LAID (NSUITS * NRANKS * MAX_DECKS / 3)
+
+static int meld_is_set(const mach_meld *md)
+{
+    return md->n >= 2 && md->c[0].rank == md->c[1].rank;
+}
+
+static int meld_ok(const mach_meld *md, int wrap, int ace_high)
+{
+    ilpm_err e;
+    return check_meld(md, 0, wrap, ace_high, &e) == 0;
+}
+
+/* The same cards, in any order. */
+static int same_cards(const mach_meld *a, const mach_meld *b)
+{
+    if (a->n != b->n)
+        return 0;
+    int cnt[NSUITS][NRANKS + 1] = {{0}};
+    for (int i = 0; i < a->n; i++) {
+        cnt[a->c[i].suit][a->c[i].rank]++;
+        cnt[b->c[i].suit][b->c[i].rank]--;
+    }
+    for (int i = 0; i < a->n; i++)
+        if (cnt[a->c[i].suit][a->c[i].rank] != 0)
+            return 0;
+    return 1;
+}
+
+/* An unused laid meld with the same cards as md: its index, or -1. */
+static int find_laid(const mach_inst *in, const uint8_t *used,
+                     const mach_meld *md)
+{
+    for (int g = 0; g < in->nlaid; g++)
+        if (!used[g] && same_cards(&in->laid[g], md))
+            return g;
+    return -1;
+}
+
+/* The rank a run can go on with, 0 if none. */
+static int next_rank(const mach_meld *md, int wrap)
+{
+    int last = md->c[md->n - 1].rank;
+    if (wrap)
+        return last % NRANKS + 1;
+    if (last == 1) /* the high ace ends a run of two or more */
+        return 0;
+    return last < NRANKS ? last + 1 : 0;
+}
+
+static void remove_meld(mach_sol *sol, int j)
+{
+    memmove(&sol->melds[j], &sol->melds[j + 1],
+            (size_t)(sol->nmelds - j - 1) * sizeof sol->melds[0]);
+    sol->nmelds--;
+}
+
+/* Joins runs of a suit that follow each other, up to 13 cards. */
+static void join_runs(mach_sol *sol, int wrap, int ace_high)
+{
+    for (int again = 1; again;) {
+        again = 0;
+        for (int i = 0; i < sol->nmelds && !again; i++) {
+            mach_meld *a = &sol->melds[i];
+            if (meld_is_set(a) || !meld_ok(a, wrap, ace_high))
+                continue;
+            int nx = next_rank(a, wrap);
+            for (int j = 0; j < sol->nmelds && nx && !again; j++) {
+                mach_meld *b = &sol->melds[j];
+                if (j == i || meld_is_set(b) || b->c[0].suit != a->c[0].suit ||
+                    b->c[0].rank != nx || a->n + b->n > NRANKS ||
+                    !meld_ok(b, wrap, ace_high))
+                    continue;
+                memcpy(&a->c[a->n], b->c, (size_t)b->n * sizeof b->c[0]);
+                a->n += b->n;
+                remove_meld(sol, j);
+                again = 1;
+            }
+        }
+    }
+}
+
+/* Cuts run i into runs of 3 or more so as to keep the most laid runs,
+ * then as few pieces as possible. */
+static int cut_run(const mach_inst *in, uint8_t *used, mach_sol *sol, int i,
+                   ilpm_err *err)
+{
+    mach_meld run = sol->melds[i];
+    int n = run.n, kept[MELD_MAX + 1], parts[MELD_MAX + 1];
+    if (n < 3 || n > MELD_MAX)
+        return 0;
+    int from[MELD_MAX + 1], laid[MELD_MAX + 1];
+    for (int b = 0; b <= n; b++)
+        kept[b] = b == 0 ? 0 : -1;
+    parts[0] = 0;
+    for (int b = 3; b <= n; b++)
+        for (int a = 0; a + 3 <= b; a++) {
+            if (kept[a] < 0)
+                continue;
+            mach_meld piece = {.n = b - a};
+            memcpy(piece.c, &run.c[a], (size_t)(b - a) * sizeof run.c[0]);
+            int g = find_laid(in, used, &piece);
+            int k = kept[a] + (g >= 0), np = parts[a] + 1;
+            if (k > kept[b] || (k == kept[b] && np < parts[b])) {
+                kept[b] = k;
+                parts[b] = np;
+                from[b] = a;
+                laid[b] = g;
+            }
+        }
+    if (kept[n] <= 0)
+        return 0;
+    int first = 1;
+    for (int b = n; b > 0; b = from[b]) {
+        mach_meld *md = first ? &sol->melds[i] : new_meld(sol, err);
+        if (!md)
+            return -1;
+        md->n = b - from[b];
+        memcpy(md->c, &run.c[from[b]], (size_t)md->n * sizeof run.c[0]);
+        md->kept = laid[b] >= 0 ? laid[b] + 1 : 0;
+        if (laid[b] >= 0)
+            used[laid[b]] = 1;
+        first = 0;
+    }
+    return 0;
+}
+
+/* Whether cards of one rank, cnt[s] of suit s, split into sets: k sets
+ * of 3 or 4 different suits with k >= every cnt[s] and 3k <= n <= 4k;
+ * returns k (0 for no cards), or -1. */
+static int sets_of(const int cnt[NSUITS])
+{
+    int n = 0, k = 0;
+    for (int s = 0; s < NSUITS; s++) {
+        n += cnt[s];
+        if (cnt[s] > k)
+            k = cnt[s];
+    }
+    if ((n + 3) / 4 > k)
+        k = (n + 3) / 4;
+    return 3 * k <= n ? k : -1;
+}
+
+/* Regroups the sets of each rank to keep laid sets where the rest still
+ * splits into sets (dealt suit by suit, round robin, into k sets). */
+static int regroup_sets(const mach_inst *in, uint8_t *used, mach_sol *sol,
+                        int wrap, int ace_high, ilpm_err *err)
+{
+    for (int r = 1; r <= NRANKS; r++) {
+        int pool[NSUITS] = {0}, take[MAX_LAID], ntake = 0;
+        for (int i = 0; i < sol->nmelds; i++) {
+            const mach_meld *md = &sol->melds[i];
+            if (meld_is_set(md) && md->c[0].rank == r && !md->kept &&
+                meld_ok(md, wrap, ace_high))
+                for (int c = 0; c < md->n; c++)
+                    pool[md->c[c].suit]++;
+        }
+        for (int g = 0; g < in->nlaid; g++) {
+            const mach_meld *lm = &in->laid[g];
+            if (used[g] || !meld_is_set(lm) || lm->c[0].rank != r)
+                continue;
+            int rest[NSUITS], fits = 1;
+            memcpy(rest, pool, sizeof rest);
+            for (int c = 0; c < lm->n; c++)
+                fits &= --rest[lm->c[c].suit] >= 0;
+            if (fits && sets_of(rest) >= 0) {
+                memcpy(pool, rest, sizeof pool);
+                take[ntake++] = g;
+            }
+        }
+        if (ntake == 0)
+            continue;
+        for (int i = sol->nmelds - 1; i >= 0; i--) {
+            const mach_meld *md = &sol->melds[i];
+            if (meld_is_set(md) && md->c[0].rank == r && !md->kept &&
+                meld_ok(md, wrap, ace_high))
+                remove_meld(sol, i);
+        }
+        for (int t = 0; t < ntake; t++) {
+            mach_meld *md = new_meld(sol, err);
+            if (!md)
+                return -1;
+            *md = in->laid[take[t]];
+            md->kept = take[t] + 1;
+            used[take[t]] = 1;
+        }
+        int k = sets_of(pool), first = sol->nmelds, dealt = 0;
+        for (int j = 0; j < k; j++)
+            if (!new_meld(sol, err))
+                return -1;
+        for (int s = 0; s < NSUITS; s++)
+            for (int j = 0; j < pool[s]; j++, dealt++) {
+                mach_meld *md = &sol->melds[first + dealt % k];
+                md->c[md->n].suit = (uint8_t)s;
+                md->c[md->n].rank = (uint8_t)r;
+                md->c[md->n].played = 0;
+                md->n++;
+            }
+    }
+    return 0;
+}
+
+static int meld_cmp(const void *va, const void *vb)
+{
+    const mach_meld *a = va, *b = vb;
+    int sa = meld_is_set(a), sb = meld_is_set(b);
+    if (sa != sb)
+        return sa - sb; /* runs first */
+    int ka = sa ? a->c[0].rank : a->c[0].suit * 16 + a->c[0].rank;
+    int kb = sb ? b->c[0].rank : b->c[0].suit * 16 + b->c[0].rank;
+    if (ka != kb)
+        return ka - kb;
+    if (a->n != b->n)
+        return a->n - b->n;
+    for (int i = 0; i < a->n; i++) {
+        ka = a->c[i].suit * 16 + a->c[i].rank;
+        kb = b->c[i].suit * 16 + b->c[i].rank;
+        if (ka != kb)
+            return ka - kb;
+    }
+    return a->kept - b->kept;
+}
+
+static int present(const mach_inst *in, const ilpm_params *p, mach_sol *sol,
+                   ilpm_err *err)
+{
+    int wrap = has(p, "wrap"), ace_high = has(p, "ace-high");
+    uint8_t used[MAX_LAID + 1] = {0};
+    join_runs(sol, wrap, ace_high);
+    for (int i = 0; i < sol->nmelds; i++) {
+        int g = find_laid(in, used, &sol->melds[i]);
+        if (g >= 0 && meld_ok(&sol->melds[i], wrap, ace_high)) {
+            sol->melds[i].kept = g + 1;
+            used[g] = 1;
+        }
+    }
+    for (int i = 0, n = sol->nmelds; i < n && in->nlaid > 0; i++) {
+        const mach_meld *md = &sol->melds[i];
+        if (!md->kept && !meld_is_set(md) && meld_ok(md, wrap, ace_high) &&
+            cut_run(in, used, sol, i, err) != 0)
+            return -1;
+    }
+    if (in->nlaid > 0 && regroup_sets(in, used, sol, wrap, ace_high, err) != 0)
+        return -1;
+    if (sol->nmelds > 1)
+        qsort(sol->melds, (size_t)sol->nmelds, sizeof sol->melds[0], meld_cmp);
+    return 0;
+}
+
+/* Marks the played copies for display, the first ones met outside the
+ * laid melds kept: these hold table cards only, at most the table's
+ * copies of a card, so the other melds hold every played copy. */
+static void mark_played(mach_sol *sol)
+{
+    int left[NSUITS][NRANKS + 1];
+    memcpy(left, sol->played, sizeof left);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < sol->nmelds; i++)
+            for (int c = 0; c < sol->melds[i].n; c++) {
+                mach_card *cd = &sol->melds[i].c[c];
+                if ((sol->melds[i].kept != 0) == pass &&
+                    left[cd->suit][cd->rank] > 0) {
+                    left[cd->suit][cd->rank]--;
+                    cd->played = 1;
+                }
+            }
+}
+
 static void *mach_decode(const void *vinst, const ilpm_params *p,
                          const ilpm_model *m, const uint8_t *vals,
                          ilpm_err *err)
@@ -1127,7 +1563,7 @@ static void *mach_decode(const void *vinst, const ilpm_params *p,
     sol->play = st.play;
     int rc = st.form == FORM_MELDS ? decode_melds(in, &st, m, vals, sol, err)
                                    : decode_planes(in, &st, m, vals, sol, err);
-    if (rc != 0) {
+    if (rc != 0 || present(in, p, sol, err) != 0) {
         mach_sol_free(sol);
         return NULL;
     }
@@ -1146,17 +1582,7 @@ static void *mach_decode(const void *vinst, const ilpm_params *p,
                         sol->played[s][r]++;
                 }
             }
-        /* Mark the played copies, the first ones met, for display. */
-        int left[NSUITS][NRANKS + 1];
-        memcpy(left, sol->played, sizeof left);
-        for (int i = 0; i < sol->nmelds; i++)
-            for (int c = 0; c < sol->melds[i].n; c++) {
-                mach_card *cd = &sol->melds[i].c[c];
-                if (left[cd->suit][cd->rank] > 0) {
-                    left[cd->suit][cd->rank]--;
-                    cd->played = 1;
-                }
-            }
+        mark_played(sol);
     }
     return sol;
 }
@@ -1293,64 +1719,251 @@ static int mach_verify(const void *vinst, const ilpm_params *p,
 /* ------------------------------------------------------------------ */
 /* Output                                                               */
 
+/* A meld as text, played cards marked '*'. */
+static int meld_marked(const mach_meld *md, char *buf, size_t size)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < md->n && o + 6 < size; c++) {
+        char nm[4];
+        card_name(md->c[c].suit, md->c[c].rank, nm);
+        o += (size_t)snprintf(buf + o, size - o, "%s%s%s", c ? " " : "", nm,
+                              md->c[c].played ? "*" : "");
+    }
+    return (int)o;
+}
+
+/* Against the table as laid: NULL for a meld kept as it was, "new" for
+ * one of hand cards alone, else "changed". */
+static const char *meld_change(const mach_meld *md)
+{
+    if (md->kept)
+        return NULL;
+    for (int c = 0; c < md->n; c++)
+        if (!md->c[c].played)
+            return "changed";
+    return "new";
+}
+
+/* Which laid melds some answer meld keeps. */
+static void laid_kept(const mach_inst *in, const mach_sol *sol, uint8_t *kept)
+{
+    memset(kept, 0, (size_t)in->nlaid);
+    for (int i = 0; i < sol->nmelds; i++)
+        if (sol->melds[i].kept > 0 && sol->melds[i].kept <= in->nlaid)
+            kept[sol->melds[i].kept - 1] = 1;
+}
+
+/* The hand cards not laid. */
+static void hand_left(const mach_inst *in, const mach_sol *sol,
+                      int left[NSUITS][NRANKS + 1])
+{
+    for (int s = 0; s < NSUITS; s++)
+        for (int r = 0; r <= NRANKS; r++)
+            left[s][r] = sol->play ? in->hand[s][r] - sol->played[s][r] : 0;
+}
+
+/* Lists the cards counted, by suit and rank; " none" in text when there
+ * are none. */
+static void put_counts(ilpm_buf *out, int cnt[NSUITS][NRANKS + 1], int json)
+{
+    int first = 1;
+    for (int s = 0; s < NSUITS; s++)
+        for (int r = 1; r <= NRANKS; r++)
+            for (int j = 0; j < cnt[s][r]; j++) {
+                char nm[4];
+                card_name(s, r, nm);
+                if (json) {
+                    ilpm_buf_puts(out, first ? "" : ",");
+                    ilpm_buf_json_str(out, nm);
+                } else {
+                    ilpm_buf_printf(out, " %s", nm);
+                }
+                first = 0;
+            }
+    if (first && !json)
+        ilpm_buf_puts(out, " none");
+}
+
+/* The played cards in the order the melds show them; returns how many. */
+static int put_played(ilpm_buf *out, const mach_sol *sol, int json)
+{
+    int n = 0;
+    for (int i = 0; i < sol->nmelds; i++)
+        for (int c = 0; c < sol->melds[i].n; c++) {
+            const mach_card *cd = &sol->melds[i].c[c];
+            if (!cd->played)
+                continue;
+            char nm[4];
+            card_name(cd->suit, cd->rank, nm);
+            if (json) {
+                ilpm_buf_puts(out, n ? "," : "");
+                ilpm_buf_json_str(out, nm);
+            } else {
+                ilpm_buf_printf(out, " %s", nm);
+            }
+            n++;
+        }
+    return n;
+}
+
 static void mach_render(const void *vinst, const void *vsol, ilpm_buf *out)
 {
-    (void)vinst;
+    const mach_inst *in = vinst;
     const mach_sol *sol = vsol;
+    char text[MELD_MAX * 5 + 1];
+    int width = 0;
+    for (int i = 0; i < sol->nmelds && in->nlaid > 0; i++) {
+        int w = meld_marked(&sol->melds[i], text, sizeof text);
+        if (w > width)
+            width = w;
+    }
     for (int i = 0; i < sol->nmelds; i++) {
         const mach_meld *md = &sol->melds[i];
-        for (int c = 0; c < md->n; c++) {
-            char nm[4];
-            card_name(md->c[c].suit, md->c[c].rank, nm);
-            ilpm_buf_printf(out, "%s%s%s", c ? " " : "", nm,
-                            md->c[c].played ? "*" : "");
+        meld_marked(md, text, sizeof text);
+        const char *change = in->nlaid > 0 ? meld_change(md) : NULL;
+        if (change)
+            ilpm_buf_printf(out, "%-*s  (%s)\n", width, text, change);
+        else
+            ilpm_buf_printf(out, "%s\n", text);
+    }
+    if (in->nlaid > 0) {
+        uint8_t kept[MAX_LAID + 1];
+        laid_kept(in, sol, kept);
+        ilpm_buf_puts(out, "table melds changed:");
+        int any = 0;
+        for (int g = 0; g < in->nlaid; g++) {
+            if (kept[g])
+                continue;
+            meld_text(&in->laid[g], text, sizeof text);
+            ilpm_buf_printf(out, "%s %s", any ? " /" : "", text);
+            any = 1;
         }
-        ilpm_buf_putc(out, '\n');
+        ilpm_buf_puts(out, any ? "\n" : " none\n");
     }
     if (!sol->play)
         return;
     ilpm_buf_puts(out, "played:");
-    int any = 0;
-    for (int s = 0; s < NSUITS; s++)
-        for (int r = 1; r <= NRANKS; r++)
-            for (int j = 0; j < sol->played[s][r]; j++) {
-                char nm[4];
-                card_name(s, r, nm);
-                ilpm_buf_printf(out, " %s", nm);
-                any = 1;
-            }
-    ilpm_buf_puts(out, any ? " (marked *)\n" : " none\n");
+    if (put_played(out, sol, 0) > 0)
+        ilpm_buf_puts(out, " (marked *)");
+    else
+        ilpm_buf_puts(out, " none");
+    ilpm_buf_puts(out, "\nhand left:");
+    int cnt[NSUITS][NRANKS + 1];
+    hand_left(in, sol, cnt);
+    put_counts(out, cnt, 0);
+    ilpm_buf_putc(out, '\n');
+}
+
+static void json_cards(ilpm_buf *out, const mach_meld *md)
+{
+    ilpm_buf_putc(out, '[');
+    for (int c = 0; c < md->n; c++) {
+        char nm[4];
+        card_name(md->c[c].suit, md->c[c].rank, nm);
+        if (c)
+            ilpm_buf_putc(out, ',');
+        ilpm_buf_json_str(out, nm);
+    }
+    ilpm_buf_putc(out, ']');
 }
 
 static void mach_render_json(const void *vinst, const void *vsol, ilpm_buf *out)
 {
-    (void)vinst;
+    const mach_inst *in = vinst;
     const mach_sol *sol = vsol;
-    char nm[4];
-    ilpm_buf_puts(out, "{\"melds\": [");
+    ilpm_buf_puts(out, "{\"melds\":[");
     for (int i = 0; i < sol->nmelds; i++) {
         const mach_meld *md = &sol->melds[i];
-        ilpm_buf_puts(out, i ? ", [" : "[");
-        for (int c = 0; c < md->n; c++) {
-            card_name(md->c[c].suit, md->c[c].rank, nm);
-            if (c)
-                ilpm_buf_puts(out, ", ");
-            ilpm_buf_json_str(out, nm);
+        ilpm_buf_printf(out, "%s{\"type\":\"%s\",\"cards\":", i ? "," : "",
+                        meld_is_set(md) ? "set" : "run");
+        json_cards(out, md);
+        if (in->nlaid > 0) {
+            const char *change = meld_change(md);
+            ilpm_buf_printf(out, ",\"state\":\"%s\"", change ? change : "kept");
         }
+        ilpm_buf_putc(out, '}');
+    }
+    ilpm_buf_puts(out, "],\"played\":[");
+    put_played(out, sol, 1);
+    ilpm_buf_puts(out, "],\"hand_left\":[");
+    int cnt[NSUITS][NRANKS + 1];
+    hand_left(in, sol, cnt);
+    put_counts(out, cnt, 1);
+    ilpm_buf_putc(out, ']');
+    if (in->nlaid > 0) {
+        uint8_t kept[MAX_LAID + 1];
+        laid_kept(in, sol, kept);
+        ilpm_buf_puts(out, ",\"table_changed\":[");
+        int any = 0;
+        for (int g = 0; g < in->nlaid; g++)
+            if (!kept[g]) {
+                if (any)
+                    ilpm_buf_putc(out, ',');
+                json_cards(out, &in->laid[g]);
+                any = 1;
+            }
         ilpm_buf_putc(out, ']');
     }
-    ilpm_buf_puts(out, "], \"played\": [");
-    int first = 1;
+    ilpm_buf_putc(out, '}');
+}
+
+/* play: "lays 3 of 6 cards" (--value: "lays 25 of 40 points"). */
+static void mach_describe_objective(const void *vinst, const ilpm_params *p,
+                                    int64_t objective, char *buf, size_t size)
+{
+    const mach_inst *in = vinst;
+    if (!is_play(p) || !in->has_hand)
+        return;
+    int value = has(p, "value"), total = 0;
     for (int s = 0; s < NSUITS; s++)
         for (int r = 1; r <= NRANKS; r++)
-            for (int j = 0; j < sol->played[s][r]; j++) {
-                card_name(s, r, nm);
-                if (!first)
-                    ilpm_buf_puts(out, ", ");
-                ilpm_buf_json_str(out, nm);
-                first = 0;
-            }
-    ilpm_buf_puts(out, "]}");
+            total += in->hand[s][r] * (value ? r : 1);
+    snprintf(buf, size, "lays %lld of %d %s", (long long)objective, total,
+             value        ? "points"
+             : total == 1 ? "card"
+                          : "cards");
+}
+
+/* After an unsat answer: the table cards that no meld of the cards
+ * available can hold (the melds formulation's own test for a card left
+ * out of every meld), where there are such cards. */
+static void mach_explain_unsat(const void *vinst, const ilpm_params *p,
+                               char *buf, size_t size)
+{
+    const mach_inst *in = vinst;
+    settings st;
+    ilpm_err e;
+    if (read_settings(p, &st, &e) != 0)
+        return;
+    st.play = st.play && in->has_hand;
+    meld_def defs[MAX_DEFS];
+    int nd = meld_defs(&st, defs), copies[MAX_DEFS];
+    for (int i = 0; i < nd; i++)
+        copies[i] = meld_copies(in, &st, &defs[i]);
+    size_t o = 0;
+    int found = 0;
+    for (int s = 0; s < NSUITS; s++)
+        for (int r = 1; r <= NRANKS; r++) {
+            if (!in->table[s][r])
+                continue;
+            int fits = 0;
+            for (int i = 0; i < nd && !fits; i++)
+                fits = copies[i] > 0 && meld_has(&defs[i], s, r);
+            if (fits || o + 32 > size)
+                continue;
+            char nm[4];
+            card_name(s, r, nm);
+            o += (size_t)snprintf(buf + o, size - o, "%s%s",
+                                  found ? ", " : "no meld can hold ", nm);
+            found++;
+        }
+    if (found)
+        snprintf(buf + o, size - o,
+                 ": no run or set of the cards on the %s "
+                 "contains %s",
+                 st.play ? "table and in the hand" : "table",
+                 found > 1 ? "them" : "it");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1360,6 +1973,8 @@ typedef struct deal {
     int decks, wrap, ace_high;
     int cnt[NSUITS][NRANKS + 1];
     int total;
+    mach_meld melds[MAX_LAID]; /* as dealt, for --laid */
+    int nmelds;
 } deal;
 
 /* Adds the cards (s[i], r[i]) if every one is still available. */
@@ -1368,8 +1983,13 @@ static int deal_meld(deal *d, const int *s, const int *r, int n)
     for (int i = 0; i < n; i++)
         if (d->cnt[s[i]][r[i]] >= d->decks)
             return 0;
-    for (int i = 0; i < n; i++)
+    mach_meld *md = &d->melds[d->nmelds++];
+    md->n = n;
+    for (int i = 0; i < n; i++) {
         d->cnt[s[i]][r[i]]++;
+        md->c[i].suit = (uint8_t)s[i];
+        md->c[i].rank = (uint8_t)r[i];
+    }
     d->total += n;
     return 1;
 }
@@ -1381,10 +2001,15 @@ static int deal_meld(deal *d, const int *s, const int *r, int n)
 static void deal_table(deal *d, ilpm_rng *rng, int n)
 {
     if (n >= NSUITS * NRANKS * d->decks) {
-        for (int s = 0; s < NSUITS; s++)
-            for (int r = 1; r <= NRANKS; r++)
-                d->cnt[s][r] = d->decks;
-        d->total = NSUITS * NRANKS * d->decks;
+        int s[NRANKS], r[NRANKS];
+        for (int k = 0; k < d->decks; k++)
+            for (int su = 0; su < NSUITS; su++) {
+                for (int i = 0; i < NRANKS; i++) {
+                    s[i] = su;
+                    r[i] = i + 1;
+                }
+                deal_meld(d, s, r, NRANKS);
+            }
         return;
     }
     for (int fails = 0; fails < 500;) {
@@ -1464,6 +2089,22 @@ static void put_cards(ilpm_buf *out, ilpm_rng *rng, int cnt[NSUITS][NRANKS + 1])
     }
 }
 
+/* The table as laid: its melds in a random order, '/' between them. */
+static void put_laid(ilpm_buf *out, ilpm_rng *rng, deal *d)
+{
+    for (int i = d->nmelds - 1; i > 0; i--) {
+        int j = (int)ilpm_rng_below(rng, (uint64_t)i + 1);
+        mach_meld t = d->melds[i];
+        d->melds[i] = d->melds[j];
+        d->melds[j] = t;
+    }
+    for (int i = 0; i < d->nmelds; i++) {
+        char text[MELD_MAX * 5 + 1];
+        meld_text(&d->melds[i], text, sizeof text);
+        ilpm_buf_printf(out, "%s %s", i ? " /" : "", text);
+    }
+}
+
 static int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
 {
     long cards, decks, seed, count, hand;
@@ -1475,6 +2116,30 @@ static int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
         param_int(p, "hand", 0, 0, NSUITS * NRANKS * MAX_DECKS, &hand, err) !=
             0)
         return -1;
+    /* What cannot be dealt is refused from the options alone, whatever
+     * the seed: a table is dealt up to --cards (--near-miss may add one)
+     * and the hand comes from the rest of the decks. */
+    long all = NSUITS * NRANKS * decks;
+    int near = has(p, "near-miss"), laid = has(p, "laid");
+    if (near && laid)
+        return ilpm_err_set(err, "--laid: a near miss breaks a meld, so its "
+                                 "table cannot be written as laid; drop "
+                                 "--near-miss or --laid");
+    if (cards > all)
+        return ilpm_err_set(err,
+                            "--cards: %ld is more than the %ld cards of %ld "
+                            "deck%s",
+                            cards, all, decks, decks > 1 ? "s" : "");
+    long stock = all - cards - (near && cards < all);
+    if (hand > stock)
+        return ilpm_err_set(
+            err,
+            "--hand: cannot deal %ld: %ld deck%s hold%s %ld "
+            "cards and the table may take %ld%s, which "
+            "leaves %ld",
+            hand, decks, decks > 1 ? "s" : "", decks > 1 ? "" : "s", all,
+            all - stock,
+            near && cards < all ? " (--near-miss may add one)" : "", stock);
     ilpm_rng rng;
     ilpm_rng_seed(&rng, (uint64_t)seed);
     int none[NSUITS][NRANKS + 1] = {{0}};
@@ -1505,13 +2170,16 @@ static int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
                             add ? "added" : "removed");
         }
         ilpm_buf_puts(out, "table:");
-        put_cards(out, &rng, d.cnt);
+        if (laid)
+            put_laid(out, &rng, &d);
+        else
+            put_cards(out, &rng, d.cnt);
         if (hand > 0) {
             int h[NSUITS][NRANKS + 1] = {{0}};
             for (long i = 0; i < hand; i++) {
                 int card = pick_card(&rng, d.cnt, h, d.decks);
-                if (card < 0)
-                    break;
+                if (card < 0) /* the checks above rule this out */
+                    return ilpm_err_set(err, "--hand: the stock ran out");
                 h[card / 16][card % 16]++;
             }
             ilpm_buf_puts(out, " | hand:");
@@ -1542,6 +2210,10 @@ const ilpm_puzzle ilpm_puzzle_machiavelli = {
         "appears at most as\n"
         "many times as there are decks (--decks, default 2), table and "
         "hand together.\n"
+        "A table as laid puts '/' (or ';') between its melds, each a valid "
+        "meld:\n"
+        "'table: 7H 8H 9H / 7S 7D 7C | hand: 10H'; answers then mark the "
+        "melds they change.\n"
         "solve rearranges the table alone (a hand is ignored); play needs "
         "a hand and\n"
         "lays the most of its cards (--value: the highest total value, "
@@ -1557,6 +2229,8 @@ const ilpm_puzzle ilpm_puzzle_machiavelli = {
     .verify = mach_verify,
     .render = mach_render,
     .render_json = mach_render_json,
+    .describe_objective = mach_describe_objective,
+    .explain_unsat = mach_explain_unsat,
     .free_solution = mach_sol_free,
     .generate = mach_generate,
     .gen_opts = mach_gen_opts,

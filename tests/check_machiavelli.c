@@ -311,6 +311,28 @@ static const struct bad_case {
     {"hand_without_bar", "solve", ":1:17: expected '|' before 'hand:'"},
     {"play_without_hand", "play", ":3:16: play needs a hand"},
     {"nul_byte", "solve", ":1:13: NUL byte"},
+    {"empty_meld", "solve", ":3:18: empty meld before '/'"},
+    {"empty_last_meld", "solve", ":1:19: empty meld after the last '/'"},
+    {"meld_too_short", "solve",
+     ":1:19: meld 2 (7D 7S): 2 cards, a meld needs 3 or more"},
+    {"meld_mixed", "solve",
+     ":1:19: meld 2 (7S 8D 9C): neither a set (one rank) nor a run (one "
+     "suit)"},
+    {"meld_not_consecutive", "solve",
+     ":1:8: meld 1 (7H 8H 10H): ranks not consecutive"},
+    {"meld_ace_after_king", "solve",
+     ":1:19: meld 2 (QH KH AH): an ace after the king needs --ace-high or "
+     "--wrap"},
+    {"meld_repeated_rank", "solve",
+     ":1:8: meld 1 (7H 8H 8H 9H): a run holds each rank once"},
+    {"meld_repeated_suit", "solve",
+     ":1:8: meld 1 (7H 7H 7S): a set needs different suits"},
+    {"meld_five_of_a_rank", "solve",
+     ":1:19: meld 2 (7H 7H 7D 7S 7C): a set has 3 or 4 cards"},
+    {"meld_too_long", "solve",
+     ":1:8: meld 1: 14 cards, more than a meld holds (13)"},
+    {"meld_in_hand", "play",
+     ":1:42: '/' in the hand: only the table is laid out in melds"},
 };
 
 START_TEST(test_bad_files)
@@ -336,6 +358,72 @@ START_TEST(test_bad_files)
     /* The reader stands past the bad line: the file has nothing more. */
     ck_assert_int_eq(pz->parse(rd, p, &inst, &err), 0);
     ilpm_reader_free(rd);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* The laid melds of a table, as text: "7H 8H 9H / 7D 7S 7C". */
+static const char *laid_text(const mach_inst *in)
+{
+    static char out[512];
+    size_t o = 0;
+    out[0] = '\0';
+    for (int g = 0; g < in->nlaid; g++) {
+        char t[80];
+        meld_text(&in->laid[g], t, sizeof t);
+        o += (size_t)snprintf(out + o, sizeof out - o, "%s%s", g ? " / " : "",
+                              t);
+    }
+    return out;
+}
+
+START_TEST(test_parse_laid)
+{
+    ilpm_params *p = params("solve", NULL);
+    /* A jumble has no laid melds. */
+    mach_inst *in = parse_text("table: 7H 8H 9H 7S 7D 7C\n", p);
+    ck_assert_int_eq(in->nlaid, 0);
+    pz->free_instance(in);
+    /* '/' and ';' with or without blanks; each meld put in order. */
+    in = parse_text("table: 9H 7H 8H/7C,7S 7D ;JS 10S QS 9S | hand: 2C\n", p);
+    ck_assert_int_eq(in->ntable, 10);
+    ck_assert_int_eq(in->nlaid, 3);
+    ck_assert_str_eq(laid_text(in), "7H 8H 9H / 7D 7S 7C / 9S 10S JS QS");
+    ck_assert_int_eq(in->nhand, 1);
+    char d[64];
+    pz->describe(in, d, sizeof d);
+    ck_assert_str_eq(d, "line 1 (10 cards in 3 melds, hand 1)");
+    pz->free_instance(in);
+    ilpm_params_free(p);
+    /* The ace goes after the king where the rules allow it. */
+    p = params("solve", "ace-high");
+    in = parse_text("table: AH KH QH / 3S AS 2S\n", p);
+    ck_assert_str_eq(laid_text(in), "QH KH AH / AS 2S 3S");
+    pz->free_instance(in);
+    ilpm_params_free(p);
+    p = params("solve", "wrap");
+    in = parse_text("table: 2C AC KC QC / AD 2D 3D\n", p);
+    ck_assert_str_eq(laid_text(in), "QC KC AC 2C / AD 2D 3D");
+    pz->free_instance(in);
+    ilpm_params_free(p);
+    /* --table lays melds the same way; --hand cannot. */
+    p = params("play", NULL);
+    ilpm_params_set(p, "table", "AH 2H 3H / 7S 7D 7C");
+    ilpm_params_set(p, "hand", "4H");
+    void *inst;
+    ilpm_err err;
+    ck_assert_int_eq(pz->from_params(p, &inst, &err), 1);
+    ck_assert_str_eq(laid_text(inst), "AH 2H 3H / 7D 7S 7C");
+    pz->free_instance(inst);
+    ilpm_params_set(p, "table", "AH 2H 3H / 7S 7D");
+    ck_assert_int_eq(pz->from_params(p, &inst, &err), -1);
+    ck_assert_str_eq(err.msg, "--table: meld 2 (7D 7S): 2 cards, a meld "
+                              "needs 3 or more");
+    ilpm_params_set(p, "table", "AH 2H 3H / 7S 7D 7C");
+    ilpm_params_set(p, "hand", "4H / 5H");
+    ck_assert_int_eq(pz->from_params(p, &inst, &err), -1);
+    ck_assert_str_eq(err.msg, "--hand: '/' in the hand: only the table is "
+                              "laid out in melds");
     ilpm_params_free(p);
 }
 END_TEST
@@ -588,18 +676,17 @@ START_TEST(test_render)
     ilpm_buf b;
     ilpm_buf_init(&b);
     pz->render(in, sol, &b);
-    /* A23 + 345 or A234 + ... : whatever the split, 4H and 5H are
-     * marked and listed. */
-    ck_assert_msg(strstr(ilpm_buf_str(&b), "4H*") &&
-                      strstr(ilpm_buf_str(&b), "5H*") &&
-                      strstr(ilpm_buf_str(&b), "played: 4H 5H (marked *)\n"),
-                  "%s", ilpm_buf_str(&b));
+    /* However the melds formulation splits the run, it is shown whole,
+     * the played cards marked, the hand's rest listed. */
+    ck_assert_str_eq(ilpm_buf_str(&b), "AH 2H 3H 4H* 5H*\n"
+                                       "played: 4H 5H (marked *)\n"
+                                       "hand left: 9S\n");
     ilpm_buf_clear(&b);
     pz->render_json(in, sol, &b);
-    ck_assert_msg(strstr(ilpm_buf_str(&b), "\"played\": [\"4H\", \"5H\"]}"),
-                  "%s", ilpm_buf_str(&b));
-    ck_assert_msg(strncmp(ilpm_buf_str(&b), "{\"melds\": [[\"AH\", ", 17) == 0,
-                  "%s", ilpm_buf_str(&b));
+    ck_assert_str_eq(ilpm_buf_str(&b),
+                     "{\"melds\":[{\"type\":\"run\",\"cards\":[\"AH\",\"2H\","
+                     "\"3H\",\"4H\",\"5H\"]}],\"played\":[\"4H\",\"5H\"],"
+                     "\"hand_left\":[\"9S\"]}");
     ilpm_buf_free(&b);
     pz->free_solution(sol);
     ilpm_solver_free(s);
@@ -617,11 +704,177 @@ START_TEST(test_render)
     sol = pz->decode(in, p, m, ilpm_solver_values(s), &err);
     ilpm_buf_init(&b);
     pz->render(in, sol, &b);
-    ck_assert_str_eq(ilpm_buf_str(&b), "AH 2H 3H\nplayed: none\n");
+    ck_assert_str_eq(ilpm_buf_str(&b),
+                     "AH 2H 3H\nplayed: none\nhand left: 9S\n");
     ilpm_buf_free(&b);
     pz->free_solution(sol);
     ilpm_solver_free(s);
     ilpm_model_free(m);
+    pz->free_instance(in);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* An answer (melds separated by '/', hand cards marked '*') as decode
+ * leaves it: presented, played copies marked again, verified.  Returns
+ * its text, or its verifier's message when verify rejects it. */
+static const char *shown(const char *table, const char *melds, const char *verb,
+                         const char *words, int json)
+{
+    static char out[2048];
+    ilpm_params *p = params(verb, words);
+    mach_inst *in = parse_text(table, p);
+    mach_sol *sol = calloc(1, sizeof *sol);
+    ilpm_err err;
+    sol->play = strcmp(verb, "play") == 0;
+    char text[512];
+    snprintf(text, sizeof text, "%s", melds);
+    char *save = NULL;
+    for (char *t = strtok_r(text, "/", &save); t;
+         t = strtok_r(NULL, "/", &save)) {
+        mach_meld *md = new_meld(sol, &err);
+        *md = meld_of(t);
+        for (int c = 0; c < md->n; c++) {
+            sol->played[md->c[c].suit][md->c[c].rank] += md->c[c].played;
+            md->c[c].played = 0;
+        }
+    }
+    ck_assert_int_eq(present(in, p, sol, &err), 0);
+    mark_played(sol);
+    if (pz->verify(in, p, sol, &err) != 0) {
+        snprintf(out, sizeof out, "%s", err.msg);
+    } else {
+        ilpm_buf b;
+        ilpm_buf_init(&b);
+        (json ? pz->render_json : pz->render)(in, sol, &b);
+        snprintf(out, sizeof out, "%s", ilpm_buf_str(&b));
+        ilpm_buf_free(&b);
+    }
+    pz->free_solution(sol);
+    pz->free_instance(in);
+    ilpm_params_free(p);
+    return out;
+}
+
+START_TEST(test_present)
+{
+    /* Runs that follow each other are joined; runs first, by suit and
+     * first rank, then sets by rank. */
+    ck_assert_str_eq(shown("table: AH 2H 3H 4H 5H 6H 7S 7D 7C 9C 10C JC 2D "
+                           "3D 4D KH KD KS",
+                           "KH KD KS/9C 10C JC/7D 7S 7C/4H 5H 6H/2D 3D 4D/"
+                           "AH 2H 3H",
+                           "solve", NULL, 0),
+                     "AH 2H 3H 4H 5H 6H\n2D 3D 4D\n9C 10C JC\n7D 7S 7C\n"
+                     "KH KD KS\n");
+    /* ... and cut again where that keeps the melds as laid. */
+    ck_assert_str_eq(shown("table: AH 2H 3H / 4H 5H 6H / 7S 7D 7C",
+                           "AH 2H 3H 4H 5H 6H/7D 7S 7C", "solve", NULL, 0),
+                     "AH 2H 3H\n4H 5H 6H\n7D 7S 7C\n"
+                     "table melds changed: none\n");
+    ck_assert_str_eq(shown("table: AH 2H 3H 4H 5H 6H 7H / 8H 9H 10H",
+                           "AH 2H 3H 4H 5H/6H 7H 8H 9H 10H", "solve", NULL, 0),
+                     "AH 2H 3H 4H 5H 6H 7H\n8H 9H 10H\n"
+                     "table melds changed: none\n");
+    /* Q K A joins 2 3 4 under --wrap only. */
+    ck_assert_str_eq(shown("table: QH KH AH 2H 3H 4H", "QH KH AH/2H 3H 4H",
+                           "solve", "wrap", 0),
+                     "QH KH AH 2H 3H 4H\n");
+    ck_assert_str_eq(shown("table: QH KH AH 2H 3H 4H", "QH KH AH/2H 3H 4H",
+                           "solve", "ace-high", 0),
+                     "2H 3H 4H\nQH KH AH\n");
+    /* A broken answer is left as it is for verify to reject. */
+    ck_assert_str_eq(
+        shown("table: AH 2H 3H 4H 5H", "AH 2H/3H 4H 5H", "solve", NULL, 0),
+        "meld 1 (AH 2H): 2 cards, a meld needs 3 or more");
+    /* Play against the table as laid: changed and new melds marked, the
+     * laid melds changed listed, the hand's rest too. */
+    const char *t = "table: 7H 8H 9H / 7S 7D 7C | hand: 10H JS QS KS 2C";
+    const char *a = "7H 8H 9H 10H*/JS* QS* KS*/7D 7S 7C";
+    ck_assert_str_eq(shown(t, a, "play", NULL, 0),
+                     "7H 8H 9H 10H*  (changed)\n"
+                     "JS* QS* KS*    (new)\n"
+                     "7D 7S 7C\n"
+                     "table melds changed: 7H 8H 9H\n"
+                     "played: 10H JS QS KS (marked *)\n"
+                     "hand left: 2C\n");
+    ck_assert_str_eq(
+        shown(t, a, "play", NULL, 1),
+        "{\"melds\":[{\"type\":\"run\",\"cards\":[\"7H\",\"8H\",\"9H\","
+        "\"10H\"],\"state\":\"changed\"},{\"type\":\"run\",\"cards\":["
+        "\"JS\",\"QS\",\"KS\"],\"state\":\"new\"},{\"type\":\"set\","
+        "\"cards\":[\"7D\",\"7S\",\"7C\"],\"state\":\"kept\"}],"
+        "\"played\":[\"10H\",\"JS\",\"QS\",\"KS\"],\"hand_left\":["
+        "\"2C\"],\"table_changed\":[[\"7H\",\"8H\",\"9H\"]]}");
+    /* A played copy of a card is shown outside the laid meld kept. */
+    ck_assert_str_eq(shown("table: 7H 8H 9H / 7S 7D 7C | hand: 7H",
+                           "7H* 8H 9H/7H 7D 7S 7C", "play", NULL, 0),
+                     "7H 8H 9H\n"
+                     "7H* 7D 7S 7C  (changed)\n"
+                     "table melds changed: 7D 7S 7C\n"
+                     "played: 7H (marked *)\n"
+                     "hand left: none\n");
+    /* Sets of a rank are regrouped to keep the laid ones. */
+    ck_assert_str_eq(shown("table: 7H 7S 7D 7C / 7H 7S 7D 7C / 7H 7S 7D 7C",
+                           "7H 7D 7S/7H 7S 7C/7H 7D 7C/7D 7S 7C", "solve",
+                           "decks=3", 0),
+                     "7H 7D 7S 7C\n7H 7D 7S 7C\n7H 7D 7S 7C\n"
+                     "table melds changed: none\n");
+    /* ... where the rest still makes sets: here keeping 7H 7D 7S 7C
+     * would leave 7H 7S alone. */
+    ck_assert_str_eq(shown("table: 7H 7D 7S 7C / 4H 5H 6H 7H / 4S 5S 6S 7S",
+                           "4H 5H 6H/4S 5S 6S/7H 7D 7S/7H 7S 7C", "solve", NULL,
+                           0),
+                     "4H 5H 6H  (changed)\n"
+                     "4S 5S 6S  (changed)\n"
+                     "7H 7D 7S  (changed)\n"
+                     "7H 7S 7C  (changed)\n"
+                     "table melds changed: 7H 7D 7S 7C / 4H 5H 6H 7H / "
+                     "4S 5S 6S 7S\n");
+}
+END_TEST
+
+/* The result line's words for a play and the reason for an unsat. */
+START_TEST(test_hooks)
+{
+    char buf[256];
+    ilpm_params *p = params("play", NULL);
+    mach_inst *in = parse_text("table: AH 2H 3H | hand: 4H 5H 9S", p);
+    buf[0] = '\0';
+    pz->describe_objective(in, p, 2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "lays 2 of 3 cards");
+    ilpm_params_set(p, "value", NULL);
+    pz->describe_objective(in, p, 9, buf, sizeof buf);
+    ck_assert_str_eq(buf, "lays 9 of 18 points");
+    pz->free_instance(in);
+    ilpm_params_free(p);
+    p = params("solve", NULL);
+    in = parse_text("table: AH 2H 3H | hand: 4H", p);
+    buf[0] = '\0';
+    pz->describe_objective(in, p, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+    pz->free_instance(in);
+
+    /* Cards that fit no meld of the cards available, by suit and rank. */
+    in = parse_text("table: 7S 9C 10C JC 7H 5H 5D", p);
+    buf[0] = '\0';
+    pz->explain_unsat(in, p, buf, sizeof buf);
+    ck_assert_str_eq(buf, "no meld can hold 5H, 7H, 5D, 7S: no run or set "
+                          "of the cards on the table contains them");
+    pz->free_instance(in);
+    /* Every card fits some meld, just not all at once: no reason. */
+    in = parse_text("table: 7H 7S 7D 8H 9H", p);
+    buf[0] = '\0';
+    pz->explain_unsat(in, p, buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+    pz->free_instance(in);
+    ilpm_params_free(p);
+    /* play counts the hand's cards as available. */
+    p = params("play", NULL);
+    in = parse_text("table: 7H 8S | hand: 9H 8H", p);
+    pz->explain_unsat(in, p, buf, sizeof buf);
+    ck_assert_str_eq(buf, "no meld can hold 8S: no run or set of the cards "
+                          "on the table and in the hand contains it");
     pz->free_instance(in);
     ilpm_params_free(p);
 }
@@ -858,6 +1111,106 @@ START_TEST(test_generate)
 }
 END_TEST
 
+/* The generator's message for words, which it must refuse. */
+static const char *gen_refusal(const char *words)
+{
+    static ilpm_err err;
+    ilpm_params *p = params("gen", words);
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    err.msg[0] = '\0';
+    ck_assert_msg(pz->generate(p, &b, &err) == -1, "'%s' accepted", words);
+    ilpm_buf_free(&b);
+    ilpm_params_free(p);
+    return err.msg;
+}
+
+START_TEST(test_generate_limits)
+{
+    ck_assert_str_eq(gen_refusal("cards=200 decks=2"),
+                     "--cards: 200 is more than the 104 cards of 2 decks");
+    ck_assert_str_eq(gen_refusal("cards=53 decks=1"),
+                     "--cards: 53 is more than the 52 cards of 1 deck");
+    ck_assert_msg(strstr(gen_refusal("cards=2"), "--cards") != NULL, "2");
+    ck_assert_str_eq(gen_refusal("cards=104 hand=5"),
+                     "--hand: cannot deal 5: 2 decks hold 104 cards and the "
+                     "table may take 104, which leaves 0");
+    ck_assert_str_eq(gen_refusal("cards=100 hand=5"),
+                     "--hand: cannot deal 5: 2 decks hold 104 cards and the "
+                     "table may take 100, which leaves 4");
+    ck_assert_str_eq(gen_refusal("cards=100 hand=4 near-miss"),
+                     "--hand: cannot deal 4: 2 decks hold 104 cards and the "
+                     "table may take 101 (--near-miss may add one), which "
+                     "leaves 3");
+    ck_assert_str_eq(gen_refusal("laid near-miss"),
+                     "--laid: a near miss breaks a meld, so its table cannot "
+                     "be written as laid; drop --near-miss or --laid");
+    /* Tables as laid: every meld valid under the rules dealt with. */
+    static const char *const laid[] = {
+        "cards=40 laid seed=5 count=5", "cards=40 laid seed=5 count=5 wrap",
+        "cards=40 laid seed=5 count=5 ace-high", "cards=104 laid",
+        "cards=416 laid decks=8"};
+    for (size_t i = 0; i < sizeof laid / sizeof laid[0]; i++) {
+        char *text = gen_text(laid[i]);
+        char words[64];
+        snprintf(words, sizeof words, "%s %s",
+                 strstr(laid[i], "decks=8") ? "decks=8" : "",
+                 strstr(laid[i], "wrap")       ? "wrap"
+                 : strstr(laid[i], "ace-high") ? "ace-high"
+                                               : "");
+        ilpm_params *p = params("solve", words);
+        ilpm_reader *rd = ilpm_reader_mem("gen", text, strlen(text));
+        ilpm_err err;
+        void *inst;
+        int rc, n = 0;
+        while ((rc = pz->parse(rd, p, &inst, &err)) == 1) {
+            mach_inst *in = inst;
+            int cards = 0;
+            for (int g = 0; g < in->nlaid; g++)
+                cards += in->laid[g].n;
+            ck_assert_int_gt(in->nlaid, 1);
+            ck_assert_int_eq(cards, in->ntable);
+            pz->free_instance(in);
+            n++;
+        }
+        ck_assert_msg(rc == 0, "'%s': %s", laid[i], err.msg);
+        ck_assert_int_gt(n, 0);
+        ilpm_reader_free(rd);
+        ilpm_params_free(p);
+        free(text);
+    }
+    /* Right at the limits: every line parses with its whole hand. */
+    static const char *const ok[] = {
+        "cards=100 hand=4 count=20",    "cards=100 hand=3 near-miss count=20",
+        "cards=3 hand=101 count=5",     "cards=52 decks=1 count=3 near-miss",
+        "cards=3 decks=8 hand=413",     "cards=416 decks=8 near-miss",
+        "cards=51 decks=1 hand=1 wrap", "cards=3 decks=1 hand=49 ace-high",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char *text = gen_text(ok[i]);
+        const char *d = strstr(ok[i], "decks=");
+        char words[32];
+        snprintf(words, sizeof words, "decks=%d", d ? atoi(d + 6) : 2);
+        ilpm_params *p = params("solve", words);
+        ilpm_reader *rd = ilpm_reader_mem("gen", text, strlen(text));
+        ilpm_err err;
+        void *inst;
+        int rc, n = 0;
+        const char *h = strstr(ok[i], "hand=");
+        while ((rc = pz->parse(rd, p, &inst, &err)) == 1) {
+            ck_assert_int_eq(((mach_inst *)inst)->nhand, h ? atoi(h + 5) : 0);
+            pz->free_instance(inst);
+            n++;
+        }
+        ck_assert_msg(rc == 0, "'%s': %s", ok[i], err.msg);
+        ck_assert_int_gt(n, 0);
+        ilpm_reader_free(rd);
+        ilpm_params_free(p);
+        free(text);
+    }
+}
+END_TEST
+
 /* Many small generated tables: every formulation on every back end
  * agrees with the brute force, and every answer verifies. */
 START_TEST(test_random_tables)
@@ -1044,6 +1397,7 @@ START_TEST(test_data_files)
         {"data/machiavelli/three_decks.txt", "decks=3", 1},
         {"data/machiavelli/deck_rows.txt", "", 1},
         {"data/machiavelli/deck_rows.txt", "deck-rows", 0},
+        {"data/machiavelli/laid.txt", "", 1},
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         ilpm_err err;
@@ -1071,10 +1425,13 @@ START_TEST(test_data_files)
 }
 END_TEST
 
-/* play.txt: "# best N, value V" comment lines give each line's optima. */
+/* play.txt and laid.txt: "# best N, value V" comment lines give each
+ * line's optima. */
 START_TEST(test_data_play)
 {
-    FILE *f = fopen("data/machiavelli/play.txt", "r");
+    static const char *const files[] = {"data/machiavelli/play.txt",
+                                        "data/machiavelli/laid.txt"};
+    FILE *f = fopen(files[_i], "r");
     ck_assert_ptr_nonnull(f);
     char line[1024];
     int best = -9, value = -9, n = 0;
@@ -1083,7 +1440,7 @@ START_TEST(test_data_play)
             continue;
         if (strncmp(line, "table:", 6) != 0)
             continue;
-        ck_assert_msg(best > -9, "play.txt: no '# best' before %s", line);
+        ck_assert_msg(best > -9, "%s: no '# best' before %s", files[_i], line);
         expect_play(line, NULL, best);
         expect_play(line, "value", value);
         best = value = -9;
@@ -1103,12 +1460,15 @@ static Suite *machiavelli_suite(void)
     tcase_add_loop_test(tc, test_bad_files, 0,
                         (int)(sizeof bad_cases / sizeof bad_cases[0]));
     tcase_add_test(tc, test_from_params);
+    tcase_add_test(tc, test_parse_laid);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("verify");
     tcase_add_test(tc, test_verify);
     tcase_add_test(tc, test_decode_planes);
     tcase_add_test(tc, test_render);
+    tcase_add_test(tc, test_present);
+    tcase_add_test(tc, test_hooks);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("known");
@@ -1118,12 +1478,13 @@ static Suite *machiavelli_suite(void)
     tcase_add_test(tc, test_deck_rows);
     tcase_add_test(tc, test_play);
     tcase_add_test(tc, test_data_files);
-    tcase_add_test(tc, test_data_play);
+    tcase_add_loop_test(tc, test_data_play, 0, 2);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("generated");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_generate);
+    tcase_add_test(tc, test_generate_limits);
     tcase_add_test(tc, test_random_tables);
     tcase_add_test(tc, test_random_play);
     tcase_add_test(tc, test_random_circles);

@@ -197,6 +197,20 @@ if [ -z "${ILPM_E2E_QUICK:-}" ]; then
     code=$?
     if [ "$code" -eq 130 ]; then ok; else bad "SIGTERM inside GLPK: exit $code"; fi
 fi
+# Machiavelli: a play in a card player's words, the reason of an unsat.
+run "machiavelli play" 0 "$ILPM" play machiavelli --table "AH 2H 3H" --hand "4H 5H 9S" &&
+    has "play lays" "$out" "optimal, verified, lays 2 of 3 cards;" &&
+    has "play melds" "$out" "^AH 2H 3H 4H\* 5H\*$" &&
+    has "play hand left" "$out" "^hand left: 9S$"
+run "machiavelli play json" 0 "$ILPM" play machiavelli --table "AH 2H 3H" --hand "4H 5H 9S" --format json &&
+    has "play json" "$out" '"solution":\{"melds":\[\{"type":"run","cards":\["AH","2H","3H","4H","5H"\]\}\],"played":\["4H","5H"\],"hand_left":\["9S"\]\}'
+run "machiavelli laid" 0 "$ILPM" play machiavelli data/machiavelli/laid.txt &&
+    has "laid marks" "$out" "^JS\* QS\* KS\* +\(new\)$" &&
+    has "laid changed" "$out" "^table melds changed: 7H 8H 9H( /|$)"
+run "machiavelli unsat reason" 10 "$ILPM" solve machiavelli --table "7H 8H 9H 5S" &&
+    has "unsat reason" "$out" "^no meld can hold 5S: no run or set of the cards on the table contains it$"
+run "machiavelli unsat reason json" 10 "$ILPM" solve machiavelli --table "7H 8H 9H 5S" --format json &&
+    has "unsat reason json" "$out" '"solution":null,"reason":"no meld can hold 5S: '
 run "list" 0 "$ILPM" list && has "list queens" "$out" "^queens"
 run "version" 0 "$ILPM" --version && has "version" "$out" "^ilpm [0-9]"
 

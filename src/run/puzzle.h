@@ -64,6 +64,16 @@ typedef struct ilpm_puzzle {
     /* One JSON value (object, array or string) for tools. */
     void (*render_json)(const void *inst, const void *sol, ilpm_buf *out);
     void (*free_solution)(void *sol);
+    /* Optional: the optimum in the puzzle's words ("lays 3 of 6 cards"),
+     * shown in the result line instead of "objective N"; leaving buf
+     * empty keeps "objective N". */
+    void (*describe_objective)(const void *inst, const ilpm_params *p,
+                               int64_t objective, char *buf, size_t size);
+    /* Optional: after an unsat answer, one line on why when a simple test
+     * finds a reason ("no meld can hold 5H ..."); buf stays empty when it
+     * finds none. */
+    void (*explain_unsat)(const void *inst, const ilpm_params *p, char *buf,
+                          size_t size);
 
     /* Optional, for incremental batches: instances with the same shape
      * key share one model, built once by build_shape (the model without

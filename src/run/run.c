@@ -161,6 +161,10 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
             if (has_obj) {
                 res->has_objective = 1;
                 res->objective = ilpm_solver_objective(s);
+                if (pz->describe_objective)
+                    pz->describe_objective(inst, p, res->objective,
+                                           res->objective_text,
+                                           sizeof res->objective_text);
             }
         }
     }
@@ -170,6 +174,8 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
     if (ctx.failed)
         st = ILPM_ERROR;
     res->status = st;
+    if (st == ILPM_UNSAT && pz->explain_unsat)
+        pz->explain_unsat(inst, p, res->reason, sizeof res->reason);
     return st == ILPM_ERROR && ctx.failed ? -1 : 0;
 }
 
@@ -383,6 +389,10 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
         ilpm_buf_puts(b, ",\"error\":");
         ilpm_buf_json_str(b, r->error);
     }
+    if (r->reason[0]) {
+        ilpm_buf_puts(b, ",\"reason\":");
+        ilpm_buf_json_str(b, r->reason);
+    }
     if (r->worker > 0)
         ilpm_buf_printf(b, ",\"worker\":%d", r->worker);
     ilpm_buf_puts(b, "}\n");
@@ -468,14 +478,18 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
                                 r->status == ILPM_STOPPED
                             ? " so far"
                             : "");
-    if (r->has_objective)
-        ilpm_buf_printf(b, ", objective %" PRId64 "%s", r->objective,
-                        r->status == ILPM_FEASIBLE ? " (not proven optimal)"
-                                                   : "");
+    if (r->has_objective && r->objective_text[0])
+        ilpm_buf_printf(b, ", %s", r->objective_text);
+    else if (r->has_objective)
+        ilpm_buf_printf(b, ", objective %" PRId64, r->objective);
+    if (r->has_objective && r->status == ILPM_FEASIBLE)
+        ilpm_buf_puts(b, " (not proven optimal)");
     ilpm_buf_printf(b, "; build %.1f ms, solve %.1f ms\n", r->build_ms,
                     r->solve_ms);
     if (r->status == ILPM_ERROR)
         ilpm_buf_printf(b, "error: %s\n", r->error);
+    if (r->reason[0])
+        ilpm_buf_printf(b, "%s\n", r->reason);
     if (r->text && has_solution(r) && !r->has_count)
         ilpm_buf_puts(b, r->text);
 }

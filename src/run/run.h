@@ -29,6 +29,7 @@ typedef struct ilpm_result {
     int verified; /* every solution reported passed the rules     */
     int has_objective;
     int64_t objective;
+    char objective_text[64]; /* the puzzle's words for it, or ""         */
     int has_count;
     uint64_t count;
     double build_ms, solve_ms;
@@ -37,6 +38,8 @@ typedef struct ilpm_result {
     char *text;      /* the solution for people (malloc'd) or NULL  */
     char *json;      /* the solution as a JSON value or NULL        */
     char error[512]; /* why status is ILPM_ERROR                     */
+    /* unsat: why, when the puzzle can tell (one line), or "" */
+    char reason[256];
 } ilpm_result;
 
 void ilpm_result_init(ilpm_result *r);

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Every generator mode piped into its puzzle's reader: `ilpm gen` either
+# refuses (exit 2, one message) or writes instances that `solve` or `play`
+# reads with the matching options and answers (exit 0 or 10, never 2).
+# Usage: e2e_gen.sh PATH/TO/ilpm   (run from the source root)
+set -u
+ILPM=${1:-build/ilpm}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# pipe "GEN OPTIONS" VERB PUZZLE "READ OPTIONS": gen, then read its output.
+pipe() {
+    local gen=$1 verb=$2 puzzle=$3 read=$4 code
+    # shellcheck disable=SC2086
+    "$ILPM" gen "$puzzle" $gen >"$tmp/gen.txt" 2>"$tmp/gen.err"
+    code=$?
+    if [ "$code" -ne 0 ]; then
+        bad "gen $puzzle $gen: exit $code: $(cat "$tmp/gen.err")"
+        return
+    fi
+    if [ ! -s "$tmp/gen.txt" ]; then
+        bad "gen $puzzle $gen: no output"
+        return
+    fi
+    # shellcheck disable=SC2086
+    "$ILPM" "$verb" "$puzzle" - $read <"$tmp/gen.txt" >"$tmp/out" 2>"$tmp/err"
+    code=$?
+    if [ "$code" -eq 0 ] || [ "$code" -eq 10 ]; then
+        ok
+    else
+        bad "gen $puzzle $gen | $verb $puzzle - $read: exit $code: $(head -c 300 "$tmp/err")"
+    fi
+}
+
+# refuse "GEN OPTIONS" PATTERN: gen must exit 2, naming what it refuses.
+refuse() {
+    local gen=$1 want=$2 code
+    # shellcheck disable=SC2086
+    "$ILPM" gen $gen >"$tmp/gen.txt" 2>"$tmp/gen.err"
+    code=$?
+    if [ "$code" -ne 2 ]; then
+        bad "gen $gen: exit $code, want 2"
+    elif [ -s "$tmp/gen.txt" ]; then
+        bad "gen $gen: refused but wrote output"
+    elif ! grep -qE -- "$want" "$tmp/gen.err"; then
+        bad "gen $gen: no /$want/ in: $(cat "$tmp/gen.err")"
+    else
+        ok
+    fi
+}
+
+# Machiavelli: tables from the smallest to every card of D decks, with and
+# without hands (up to the whole stock), near misses, tables as laid and
+# the run variants.
+for d in 1 2 3 8; do
+    all=$((52 * d))
+    variants=("")
+    [ "$d" -le 2 ] && variants=("" --ace-high --wrap)
+    for cards in 3 $((all / 2)) $((all - 2)) "$all"; do
+        for near in "" --near-miss --laid; do
+            for var in "${variants[@]}"; do
+                g="--decks $d --cards $cards --seed $((d + cards)) --count 3 $near $var"
+                pipe "$g" solve machiavelli "--decks $d $var"
+                # A hand of one card and the largest hand the table leaves.
+                left=$((all - cards))
+                if [ "$near" = --near-miss ] && [ "$cards" -lt "$all" ]; then
+                    left=$((left - 1))
+                fi
+                for hand in 1 "$left"; do
+                    if [ "$hand" -ge 1 ] && [ "$hand" -le "$left" ]; then
+                        pipe "$g --hand $hand" play machiavelli "--decks $d $var"
+                    fi
+                done
+            done
+        done
+    done
+done
+refuse "machiavelli --cards 200 --decks 2" "--cards: 200 is more than the 104 cards"
+refuse "machiavelli --cards 104 --decks 2 --hand 5" "--hand: cannot deal 5"
+refuse "machiavelli --cards 100 --hand 4 --near-miss" "--hand: cannot deal 4"
+refuse "machiavelli --cards 2" "--cards"
+refuse "machiavelli --laid --near-miss" "--laid: a near miss breaks a meld"
+refuse "machiavelli --decks 9" "--decks"
+
+# Tetravex: each input format, one board and several, the digit range,
+# unsolvable boards.
+for fmt in native epita motyak; do
+    for n in 1 2 3 5; do
+        for digits in 1 2 10; do
+            pipe "--n $n --digits $digits --seed $n --input-format $fmt" \
+                solve tetravex "--input-format $fmt"
+        done
+        [ "$fmt" = epita ] ||
+            pipe "--n $n --count 3 --input-format $fmt" solve tetravex "--input-format $fmt"
+        [ "$n" -ge 2 ] &&
+            pipe "--n $n --unsolvable --seed 2 --input-format $fmt" \
+                solve tetravex "--input-format $fmt"
+    done
+    # The largest board is only read and built, not solved.
+    pipe "--n 20 --input-format $fmt" stats tetravex "--input-format $fmt"
+done
+refuse "tetravex --n 3 --count 2 --input-format epita" "--count"
+refuse "tetravex --n 1 --unsolvable" "--unsolvable"
+refuse "tetravex --n 21" "--n"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
