@@ -134,8 +134,7 @@ static int run_guarded(struct guard *g, int verbose, guarded_fn fn, void *ctx,
     return rc;
 }
 
-#ifdef ILPM_GLPK_FAULT_INJECTION
-/* Tests set this to make the next solve misuse GLPK on purpose. */
+#ifdef ILPM_TEST_HOOKS
 int ilpm_glpk_fault;
 #endif
 
@@ -841,7 +840,7 @@ static int solve_body(void *ctx, ilpm_err *err)
     struct solve_ctx *c = ctx;
     ilpm_driver *d = c->d;
     glp_prob *P = d->P;
-#ifdef ILPM_GLPK_FAULT_INJECTION
+#ifdef ILPM_TEST_HOOKS
     if (ilpm_glpk_fault) {
         ilpm_glpk_fault = 0;
         glp_set_col_kind(P, 0, GLP_BV); /* column 0 does not exist */
