@@ -85,6 +85,12 @@ typedef struct ilpm_driver_ops {
 extern const ilpm_driver_ops ilpm_glpk_ops;
 extern const ilpm_driver_ops ilpm_sat_ops;
 
+/* Whether the solvers should report: asked to, and someone listens. */
+static inline int ilpm_reports(const ilpm_options *o)
+{
+    return o->verbose && o->log;
+}
+
 #ifdef ILPM_TEST_HOOKS
 /* Set by tests (-Dtest_hooks=true builds only): the next GLPK solve
  * misuses GLPK on purpose, so that the recovery from its abort runs. */

@@ -24,6 +24,14 @@ enum {
 };
 
 static volatile int stop_requested;
+
+/* The solvers' messages under --verbose, as they come. */
+static void log_to_stderr(void *ctx, const char *text)
+{
+    (void)ctx;
+    fputs(text, stderr);
+}
+
 /* Seconds a verb that solves in this process gets to stop after the
  * first signal; 0 for batch, whose parent never sits inside a solver. */
 static unsigned stop_grace;
@@ -1146,6 +1154,7 @@ int main(int argc, char **argv)
     c.verb = argv[1];
     ilpm_run_opts_init(&c.run);
     c.run.solver.stop_flag = &stop_requested;
+    c.run.solver.log = log_to_stderr;
     c.params = ilpm_params_new();
     int rc;
     if (!c.params) {
