@@ -267,7 +267,19 @@ typedef struct ilpm_options {
     int presolve;             /* GLPK MIP presolver, default on            */
     ilpm_propagate propagate; /* default auto                              */
     double time_limit;        /* seconds, <= 0 for none                    */
-    int verbose;              /* solver messages on stderr                 */
+    /* With verbose, GLPK and CaDiCaL report their progress, and their
+     * messages go to log(log_ctx, text) in pieces (lines, mostly) that
+     * join into their output; without log they are dropped.  The library
+     * never prints: the command line's --verbose sets a log that writes
+     * to stderr.  log runs inside the solvers' calls, so it must not call
+     * back into ilpm, and it must stay valid as long as the solver.
+     * CaDiCaL writes to stdout and cannot be told otherwise, so while a
+     * verbose SAT call runs the process's stdout stream is pointed at the
+     * log (see sat.c): what another thread writes to stdout meanwhile
+     * lands in the log too. */
+    int verbose;
+    void (*log)(void *ctx, const char *text);
+    void *log_ctx;
     /* CaDiCaL options as "name=value,name=value" (NULL: none), set in
      * order after ilpm's own; an unknown name is an error. */
     const char *sat_options;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint64_t rng_state = 12345;
 
@@ -340,6 +341,82 @@ START_TEST(test_time_limit_reports_count_so_far)
 }
 END_TEST
 
+/* What the log callback received. */
+static struct {
+    char s[16384];
+    size_t len;
+} log_text;
+
+static void collect(void *ctx, const char *piece)
+{
+    (void)ctx;
+    size_t n = strlen(piece), room = sizeof log_text.s - 1 - log_text.len;
+    memcpy(log_text.s + log_text.len, piece, n < room ? n : room);
+    log_text.len += n < room ? n : room;
+    log_text.s[log_text.len] = '\0';
+}
+
+/* The solvers' messages go to the log callback under verbose, and nowhere
+ * else: not to file descriptors 1 and 2, and not into stdout's buffer,
+ * which the SAT back end borrows for each solve and gives back with what
+ * the caller had left in it.  Counting 6 queens solves 5 times. */
+START_TEST(test_log)
+{
+    ilpm_model *m = queens_count_model(6);
+    for (int b = 0; b < 2; b++)
+        for (int verbose = 0; verbose < 2; verbose++) {
+            FILE *cap = tmpfile();
+            ck_assert_ptr_nonnull(cap);
+            fflush(stdout);
+            fflush(stderr);
+            int out = dup(1), err_fd = dup(2);
+            dup2(fileno(cap), 1);
+            dup2(fileno(cap), 2);
+            FILE *before = stdout;
+            fputs("kept", stdout); /* no newline: stays buffered */
+            log_text.len = 0;
+            log_text.s[0] = '\0';
+            ilpm_options o;
+            ilpm_options_init(&o);
+            o.backend = (ilpm_backend)b;
+            o.verbose = verbose;
+            o.log = collect;
+            ilpm_err err;
+            ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+            ck_assert_ptr_nonnull(s);
+            uint64_t n = 0;
+            ilpm_status st = ilpm_solver_count(s, 0, &n, NULL, NULL, &err);
+            ilpm_solver_free(s);
+            int same = stdout == before;
+            fflush(stdout);
+            fflush(stderr);
+            dup2(out, 1);
+            dup2(err_fd, 2);
+            close(out);
+            close(err_fd);
+            char printed[64] = "";
+            rewind(cap);
+            size_t np = fread(printed, 1, sizeof printed - 1, cap);
+            printed[np] = '\0';
+            fclose(cap);
+            ck_assert_int_eq(st, ILPM_SOLVED);
+            ck_assert_uint_eq(n, 4);
+            ck_assert(same);
+            ck_assert_str_eq(printed, "kept");
+            if (!verbose)
+                ck_assert_uint_eq(log_text.len, 0);
+            else if (b == ILPM_BACKEND_ILP)
+                ck_assert_msg(strstr(log_text.s, "mip ="), "log: %s",
+                              log_text.s);
+            else
+                ck_assert_msg(strncmp(log_text.s, "c ", 2) == 0 &&
+                                  strstr(log_text.s, "\nc 1 "),
+                              "log: %s", log_text.s);
+        }
+    ilpm_model_free(m);
+}
+END_TEST
+
 START_TEST(test_stop_flag)
 {
     ilpm_model *m = queens_count_model(8);
@@ -398,6 +475,7 @@ int main(void)
     tcase_add_test(tc, test_count_limit_and_callback);
     tcase_add_test(tc, test_time_limit_reports_count_so_far);
     tcase_add_test(tc, test_stop_flag);
+    tcase_add_test(tc, test_log);
     tcase_add_test(tc, test_stats_per_group);
     suite_add_tcase(s, tc);
     return run_suite(s);

@@ -1,6 +1,10 @@
 /* Tests of the shared pieces in src/util: buffer, reader, output files,
- * parameters, random numbers. */
+ * parameters, random numbers; and that every layer's _free takes NULL. */
 #include "util.h"
+
+#include "backend.h"
+#include "compare.h"
+#include "puzzle.h"
 
 #include "testutil.h"
 #include <check.h>
@@ -523,6 +527,32 @@ START_TEST(test_out_name_and_in_place)
 }
 END_TEST
 
+/* Every _free of the library, the drivers' destroy and each puzzle's
+ * free_instance and free_solution take NULL, as free does, so that
+ * cleanup paths need no checks. */
+START_TEST(test_free_null)
+{
+    ilpm_buf_free(NULL);
+    ilpm_reader_free(NULL);
+    ilpm_params_free(NULL);
+    ilpm_model_free(NULL);
+    ilpm_propagator_free(NULL);
+    ilpm_stats_free(NULL);
+    ilpm_cnf_release(NULL);
+    ilpm_glpk_ops.destroy(NULL);
+    ilpm_sat_ops.destroy(NULL);
+    ilpm_solver_free(NULL);
+    ilpm_result_free(NULL);
+    ilpm_shape_cache_free(NULL);
+    ilpm_comparison_free(NULL);
+    ilpm_out_abort(NULL);
+    for (int i = 0; ilpm_puzzles[i]; i++) {
+        ilpm_puzzles[i]->free_instance(NULL);
+        ilpm_puzzles[i]->free_solution(NULL);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -540,6 +570,7 @@ int main(void)
     tcase_add_test(tc, test_out_name_and_in_place);
     tcase_add_test(tc, test_params);
     tcase_add_test(tc, test_rng);
+    tcase_add_test(tc, test_free_null);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

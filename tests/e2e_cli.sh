@@ -50,6 +50,29 @@ run "json fields" 0 "$ILPM" solve queens --n 6 --format json --backend ilp &&
     done
 has "json status" "$out" '"status":"solved"'
 has "json solution" "$out" '"solution":\[[0-9,]+\]'
+# --verbose: each solver's own log on stderr as it works, stdout the answer
+# alone; without it both keep quiet.
+one_json_line() { # NAME
+    if [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -qE '^\{"puzzle":"queens",.*\}$' "$tmp/out"; then
+        ok
+    else
+        bad "$1: stdout is not one JSON line: $out"
+    fi
+}
+run "verbose ilp" 0 "$ILPM" solve queens --n 8 --backend ilp --verbose --format json &&
+    one_json_line "verbose ilp" &&
+    has "verbose ilp: GLPK's log on stderr" "$err" "^\+ +[0-9]+: mip = "
+run "verbose sat" 0 "$ILPM" solve queens --n 8 --backend sat --verbose --format json &&
+    one_json_line "verbose sat" &&
+    has "verbose sat: CaDiCaL's report on stderr" "$err" "^c 1 +[0-9.]+ " &&
+    if grep -qvE '^c( |$)' <<<"$err"; then
+        bad "verbose sat: stderr holds more than CaDiCaL's lines: $err"
+    else ok; fi
+for b in ilp sat; do
+    run "quiet $b" 0 "$ILPM" solve queens --n 8 --backend $b --format json &&
+        one_json_line "quiet $b" &&
+        if [ -z "$err" ]; then ok; else bad "quiet $b: stderr: $err"; fi
+done
 run "json count" 0 "$ILPM" solve queens --n 6 --count --format json &&
     has "json count" "$out" '"count":4'
 run "csv" 0 "$ILPM" solve queens --n 5 --format csv &&

@@ -85,6 +85,18 @@ typedef struct ilpm_driver_ops {
 extern const ilpm_driver_ops ilpm_glpk_ops;
 extern const ilpm_driver_ops ilpm_sat_ops;
 
+/* Whether the solvers should report: asked to, and someone listens. */
+static inline int ilpm_reports(const ilpm_options *o)
+{
+    return o->verbose && o->log;
+}
+
+#ifdef ILPM_TEST_HOOKS
+/* Set by tests (-Dtest_hooks=true builds only): the next GLPK solve
+ * misuses GLPK on purpose, so that the recovery from its abort runs. */
+extern int ilpm_glpk_fault;
+#endif
+
 /* Fills the GLPK side of stats (rows, nonzeros per group) without
  * solving. */
 int ilpm_glpk_stats(const ilpm_model *m, const ilpm_options *o,

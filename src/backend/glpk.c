@@ -34,7 +34,8 @@ static _Thread_local unsigned long env_gen;
 
 struct guard {
     jmp_buf jb;
-    int verbose;
+    void (*log_fn)(void *ctx, const char *text); /* NULL: quiet */
+    void *log_ctx;
     int old_out;
     char log[1024]; /* tail of GLPK's terminal output, for messages */
     size_t len;
@@ -43,6 +44,8 @@ struct guard {
 static int term_hook(void *info, const char *s)
 {
     struct guard *g = info;
+    if (g->log_fn)
+        g->log_fn(g->log_ctx, s);
     size_t n = strlen(s), cap = sizeof g->log - 1;
     if (n >= cap) {
         s += n - cap / 2;
@@ -57,7 +60,7 @@ static int term_hook(void *info, const char *s)
     memcpy(g->log + g->len, s, n);
     g->len += n;
     g->log[g->len] = '\0';
-    return !g->verbose; /* non-zero: GLPK prints nothing */
+    return 1; /* GLPK prints nothing itself */
 }
 
 static void error_hook(void *info)
@@ -66,15 +69,17 @@ static void error_hook(void *info)
     longjmp(g->jb, 1);
 }
 
-static void guard_enter(struct guard *g, int verbose)
+/* o: whose log receives GLPK's messages (NULL: none). */
+static void guard_enter(struct guard *g, const ilpm_options *o)
 {
-    g->verbose = verbose;
+    g->log_fn = o && ilpm_reports(o) ? o->log : NULL;
+    g->log_ctx = o ? o->log_ctx : NULL;
     g->len = 0;
     g->log[0] = '\0';
     glp_term_hook(term_hook, g);
     glp_error_hook(error_hook, g);
     /* Output must be on for the hook to see GLPK's messages; the hook
-     * drops them unless verbose. */
+     * keeps their tail for error messages and passes them to the log. */
     g->old_out = glp_term_out(GLP_ON);
 }
 
@@ -115,10 +120,10 @@ typedef int (*guarded_fn)(void *ctx, ilpm_err *err);
 
 /* Runs fn under the hooks.  g lives in the caller's frame so that nothing
  * this function owns is modified between setjmp and longjmp. */
-static int run_guarded(struct guard *g, int verbose, guarded_fn fn, void *ctx,
-                       const char *what, ilpm_err *err)
+static int run_guarded(struct guard *g, const ilpm_options *o, guarded_fn fn,
+                       void *ctx, const char *what, ilpm_err *err)
 {
-    guard_enter(g, verbose);
+    guard_enter(g, o);
     if (setjmp(g->jb) != 0) {
         char msg[sizeof g->log + 64];
         log_tail(g, 2, msg, sizeof msg);
@@ -133,8 +138,7 @@ static int run_guarded(struct guard *g, int verbose, guarded_fn fn, void *ctx,
     return rc;
 }
 
-#ifdef ILPM_GLPK_FAULT_INJECTION
-/* Tests set this to make the next solve misuse GLPK on purpose. */
+#ifdef ILPM_TEST_HOOKS
 int ilpm_glpk_fault;
 #endif
 
@@ -596,7 +600,7 @@ static void driver_destroy(ilpm_driver *d)
         return;
     if (d->P && d->gen == env_gen) {
         struct guard g;
-        run_guarded(&g, 0, delete_body, d->P, "deleting a problem", NULL);
+        run_guarded(&g, NULL, delete_body, d->P, "deleting a problem", NULL);
     }
     driver_free(d);
 }
@@ -624,8 +628,8 @@ static ilpm_driver *driver_build(const ilpm_model *m, const ilpm_options *o,
     }
     struct guard g;
     struct build_ctx b = {d, m, purpose};
-    if (run_guarded(&g, d->opt.verbose, build_body, &b, "building the problem",
-                    err) != 0) {
+    if (run_guarded(&g, &d->opt, build_body, &b, "building the problem", err) !=
+        0) {
         d->P = NULL; /* freed with GLPK's environment */
         driver_free(d);
         return NULL;
@@ -744,7 +748,7 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
 {
     ilpm_driver *d = c->d;
     const ilpm_options *o = &d->opt;
-    int msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+    int msg_lev = ilpm_reports(o) ? GLP_MSG_ON : GLP_MSG_OFF;
     int presolve = o->presolve;
     /* GLPK's MIP presolver polls neither tm_lim nor the callback; here it
      * takes about 1 us per nonzero (3.5 s for the 4 million of queens
@@ -840,7 +844,7 @@ static int solve_body(void *ctx, ilpm_err *err)
     struct solve_ctx *c = ctx;
     ilpm_driver *d = c->d;
     glp_prob *P = d->P;
-#ifdef ILPM_GLPK_FAULT_INJECTION
+#ifdef ILPM_TEST_HOOKS
     if (ilpm_glpk_fault) {
         ilpm_glpk_fault = 0;
         glp_set_col_kind(P, 0, GLP_BV); /* column 0 does not exist */
@@ -926,7 +930,7 @@ static ilpm_status glpk_solve(ilpm_driver *d, const int *assume, int n,
                           .obj = obj,
                           .st = ILPM_ERROR};
     struct guard g;
-    if (run_guarded(&g, d->opt.verbose, solve_body, &c, "solving", err) != 0) {
+    if (run_guarded(&g, &d->opt, solve_body, &c, "solving", err) != 0) {
         d->P = NULL;
         return ILPM_ERROR;
     }
@@ -952,8 +956,7 @@ static int glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
         return -1;
     struct guard g;
     struct add_ctx a = {d, con};
-    if (run_guarded(&g, d->opt.verbose, add_body, &a, "adding a row", err) !=
-        0) {
+    if (run_guarded(&g, &d->opt, add_body, &a, "adding a row", err) != 0) {
         d->P = NULL;
         return -1;
     }
@@ -1075,7 +1078,7 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
     int rc = name ? 0 : -2;
     struct guard g;
     struct write_ctx w = {d->P, f, name, &g};
-    if (rc == 0 && run_guarded(&g, d->opt.verbose, write_body, &w,
+    if (rc == 0 && run_guarded(&g, &d->opt, write_body, &w,
                                "writing the problem", &why) != 0) {
         if (d->gen != env_gen)
             d->P = NULL;

@@ -3,11 +3,15 @@
  * terminate callback; optimisation tightens a bound on the objective
  * step by step, each bound guarded by a fresh activation literal so the
  * solver stays usable afterwards.  Only this file includes ccadical.h. */
+#define _GNU_SOURCE /* fopencookie */
 #include "backend.h"
 
 #include <ccadical.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h> /* ssize_t */
 
 struct ilpm_driver {
     CCaDiCaL *s;
@@ -17,7 +21,56 @@ struct ilpm_driver {
     double deadline;
     int *assume; /* scratch: caller's assumptions plus one guard */
     int cap_assume;
+    FILE *log; /* CaDiCaL's stdout while it solves; NULL: quiet */
 };
+
+/* ------------------------------------------------------------------ */
+/* CaDiCaL's messages to the log callback.                              */
+
+/* CaDiCaL 1.5.3 prints through the C library's stdout stream (printf,
+ * puts, fputs(..., stdout)), and neither its C nor its C++ interface can
+ * point it elsewhere.  So around each solve that reports, the process's
+ * stdout stream is pointed at d->log, a stream whose writes go to the log
+ * callback, and put back after; nothing else of CaDiCaL's prints.  glibc
+ * documents stdout as a variable that may be assigned.  Unlike moving
+ * file descriptor 1, this leaves the caller's stdout stream as it was,
+ * buffered text included, so nothing needs flushing but d->log, and
+ * child processes are not concerned.  A lock keeps two threads from
+ * swapping at once; what another thread prints meanwhile lands in the log
+ * (ilpm.h says so).  One leak: CaDiCaL decides at program start whether
+ * to colour (stdout a terminal then) and writes part of its colour codes
+ * to the stdout stream of that time, so on a terminal those codes, and no
+ * text, still reach it. */
+static pthread_mutex_t stdout_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static ssize_t log_write(void *cookie, const char *buf, size_t size)
+{
+    const ilpm_options *o = cookie;
+    char piece[512];
+    for (size_t done = 0; done < size;) {
+        size_t n =
+            size - done < sizeof piece - 1 ? size - done : sizeof piece - 1;
+        memcpy(piece, buf + done, n);
+        piece[n] = '\0';
+        o->log(o->log_ctx, piece);
+        done += n;
+    }
+    return (ssize_t)size;
+}
+
+static int solve_logged(struct ilpm_driver *d)
+{
+    if (!d->log)
+        return ccadical_solve(d->s);
+    pthread_mutex_lock(&stdout_lock);
+    FILE *saved = stdout;
+    stdout = d->log;
+    int r = ccadical_solve(d->s);
+    fflush(d->log);
+    stdout = saved;
+    pthread_mutex_unlock(&stdout_lock);
+    return r;
+}
 
 static int terminate_cb(void *state)
 {
@@ -57,6 +110,8 @@ static void sat_destroy(ilpm_driver *d)
         return;
     if (d->s)
         ccadical_release(d->s);
+    if (d->log)
+        fclose(d->log);
     ilpm_cnf_release(&d->cnf);
     free(d->assume);
     free(d);
@@ -125,10 +180,21 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
         sat_destroy(d);
         return NULL;
     }
-    if (o->verbose)
+    if (ilpm_reports(o)) {
+        cookie_io_functions_t io = {.write = log_write};
+        d->log = fopencookie(&d->o, "w", io);
+        if (!d->log) {
+            ilpm_err_set(err, "out of memory for CaDiCaL's log");
+            sat_destroy(d);
+            return NULL;
+        }
+        /* Lines to the callback: CaDiCaL flushes after each anyway. */
+        setvbuf(d->log, NULL, _IOLBF, 0);
+        /* Its report lines (as the cadical program prints them) and its
+         * messages. */
+        ccadical_set_option(d->s, "report", 1);
         ccadical_set_option(d->s, "verbose", 1);
-    else
-        ccadical_set_option(d->s, "quiet", 1);
+    }
     ccadical_set_terminate(d->s, d, terminate_cb);
     /* Target phases in every mode, not only in stable mode: what the
      * SAT-competition configuration of CaDiCaL does for satisfiable
@@ -140,6 +206,10 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
         sat_destroy(d);
         return NULL;
     }
+    /* Nobody listens: whatever --sat-option asked (report=1, verbose=2),
+     * CaDiCaL must not print to stdout. */
+    if (!d->log)
+        ccadical_set_option(d->s, "quiet", 1);
     /* CaDiCaL sets up every variable up to the largest id of the first
      * clause in one go, about 0.4 us each (3.7 s for the 9.4 million of
      * queens n = 3000), and that cannot be interrupted: do not start it
@@ -173,7 +243,7 @@ static ilpm_status sat_call(struct ilpm_driver *d, const int *assume, int n,
         ccadical_assume(d->s, assume[i]);
     if (guard)
         ccadical_assume(d->s, guard);
-    int r = ccadical_solve(d->s);
+    int r = solve_logged(d);
     if (r == 10)
         return ILPM_SOLVED;
     if (r == 20)

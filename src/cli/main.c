@@ -16,6 +16,14 @@
 #include <unistd.h>
 
 static volatile int stop_requested;
+
+/* The solvers' messages under --verbose, as they come. */
+static void log_to_stderr(void *ctx, const char *text)
+{
+    (void)ctx;
+    fputs(text, stderr);
+}
+
 /* Seconds a verb that solves in this process gets to stop after the
  * first signal; 0 for batch, whose parent never sits inside a solver. */
 static unsigned stop_grace;
@@ -644,6 +652,7 @@ static int run_verb(int argc, char **argv)
     c.verb = (verb_id)verb;
     ilpm_run_opts_init(&c.run);
     c.run.solver.stop_flag = &stop_requested;
+    c.run.solver.log = log_to_stderr;
     c.params = ilpm_params_new();
     int rc;
     if (!c.params) {

@@ -533,9 +533,11 @@ static void worker_main(const struct batch *b, int id, int in, int out)
             (rlim_t)(b->o->memory_limit_mb * 1024.0 * 1024.0);
         setrlimit(RLIMIT_AS, &rl);
     }
+#ifdef ILPM_TEST_HOOKS
     /* Test hooks: make the worker die or hang on one instance index. */
     const char *crash = getenv("ILPM_TEST_CRASH_INDEX");
     const char *hang = getenv("ILPM_TEST_HANG_INDEX");
+#endif
     ilpm_shape_cache *cache[2] = {NULL, NULL};
     if (b->o->incremental) {
         cache[0] = ilpm_shape_cache_new();
@@ -549,11 +551,13 @@ static void worker_main(const struct batch *b, int id, int in, int out)
     while (!worker_stop && read_all(in, &j, sizeof j) == 0) {
         const struct job *jb = &b->jobs[j];
         const struct task *t = &b->tasks[jb->task];
+#ifdef ILPM_TEST_HOOKS
         if (crash && atol(crash) == t->index)
             abort();
         if (hang && atol(hang) == t->index)
             for (;;)
                 pause();
+#endif
         ilpm_result r;
         ilpm_result_init(&r);
         fill_key(b, j, &r);

@@ -192,6 +192,8 @@ int ilpm_compare_instance(const ilpm_puzzle *pz, const void *inst,
 
 void ilpm_comparison_free(ilpm_comparison *c)
 {
+    if (!c)
+        return;
     for (int f = 0; f < c->nforms; f++) {
         ilpm_stats_free(&c->forms[f].stats);
         free_groups(c->forms[f].groups);

@@ -20,6 +20,8 @@ void ilpm_buf_init(ilpm_buf *b)
 
 void ilpm_buf_free(ilpm_buf *b)
 {
+    if (!b)
+        return;
     free(b->s);
     memset(b, 0, sizeof *b);
 }
