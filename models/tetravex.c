@@ -141,7 +141,7 @@ static int classify(tetravex *tv)
 /* Parsing                                                              */
 
 /* A run of digits on a line: its 1-based column, length and value
- * (capped, so that a long run is still "too large"). */
+ * (held at LONG_MAX, so that a long run is still "too large"). */
 typedef struct tok {
     long col;
     int len;
@@ -149,17 +149,6 @@ typedef struct tok {
 } tok;
 
 #define MAX_TOKS 8
-
-/* A byte as it should appear in a message: 'x' or '\xNN'. */
-static const char *show_char(char ch, char *buf, size_t size)
-{
-    unsigned char u = (unsigned char)ch;
-    if (u >= 0x20 && u < 0x7f && u != '\'')
-        snprintf(buf, size, "'%c'", ch);
-    else
-        snprintf(buf, size, "'\\x%02x'", u);
-    return buf;
-}
 
 /* Splits a line into runs of digits separated by blanks, up to a '#'
  * comment.  An '@' is noted in *at (its column) and only blanks may
@@ -184,7 +173,7 @@ static int split(ilpm_reader *rd, const char *line, tok *t, long *at, long *end,
             return ilpm_reader_error(rd, err, col,
                                      "unexpected %s after '@' (only a "
                                      "comment may follow)",
-                                     show_char(*s, cb, sizeof cb));
+                                     ilpm_show_char(*s, cb, sizeof cb));
         if (*s == '@') {
             *at = col;
             s++;
@@ -193,14 +182,9 @@ static int split(ilpm_reader *rd, const char *line, tok *t, long *at, long *end,
         if (*s < '0' || *s > '9')
             return ilpm_reader_error(rd, err, col,
                                      "expected a digit 0-9, got %s",
-                                     show_char(*s, cb, sizeof cb));
+                                     ilpm_show_char(*s, cb, sizeof cb));
         tok x = {col, 0, 0};
-        while (*s >= '0' && *s <= '9') {
-            if (x.val < 100000000L)
-                x.val = x.val * 10 + (*s - '0');
-            x.len++;
-            s++;
-        }
+        x.len = ilpm_scan_uint(&s, &x.val);
         if (k < MAX_TOKS)
             t[k] = x;
         k++;
