@@ -24,6 +24,8 @@ struct builder {
     int X;     /* X[r,c,k], all 1-based */
     int *lits; /* room for max(ntiles, ntypes) + 1 literals */
     ilpm_err *err;
+    int EH, EV;   /* edges: the digit on each inner edge, E[r,c,d] */
+    int dlo, dhi; /* the digits the tiles show                     */
 };
 
 static int xv(const struct builder *b, int cell, int k)
@@ -69,131 +71,127 @@ static int add_assignment(struct builder *b)
     return rc ? -1 : 0;
 }
 
-/* Support clauses for the pairs of cells (c, c + step) whose sides s
- * (of c) and s+2 (of the neighbour) touch: X(c,k) -> OR of X(c',k2)
- * over the types k2 that fit, a unit clause when none does; and the
- * same from the neighbour back to c.  The backward clauses follow from
- * the forward ones and exactly one type per cell, but they pay: on
- * random boards (3 seeds each) GLPK solved 5x5 in 0.6/4.1/1.4 s with
- * them against 0.5/10.2/8.2 s without, and CaDiCaL 8x8 in 4.4/4.3/3.3 s
- * against 19.4/>20/13.3 s. */
-static int add_support(struct builder *b, int s)
+/* A rule on one pair of touching cells: c, and c2 beside it on its side
+ * s (RIGHT or DOWN). */
+typedef int pair_rule(struct builder *b, int c, int c2, int s);
+
+/* Every pair of touching cells along side s (RIGHT or DOWN). */
+static int add_pairs(struct builder *b, int s, pair_rule *rule)
+{
+    int n = b->tv->n, rc = 0;
+    for (int c = 0; c < n * n && !rc; c++)
+        if (s == RIGHT ? c % n < n - 1 : c / n < n - 1)
+            rc = rule(b, c, s == RIGHT ? c + 1 : c + n, s);
+    return rc ? -1 : 0;
+}
+
+/* assign: support clauses for the pair: X(c,k) -> OR of X(c2,k2) over
+ * the types k2 that fit, a unit clause when none does; and the same from
+ * c2 back to c.  The backward clauses follow from the forward ones and
+ * exactly one type per cell, but they pay: on random boards (3 seeds
+ * each) GLPK solved 5x5 in 0.6/4.1/1.4 s with them against 0.5/10.2/8.2 s
+ * without, and CaDiCaL 8x8 in 4.4/4.3/3.3 s against 19.4/>20/13.3 s. */
+static int support(struct builder *b, int c, int c2, int s)
 {
     const tetravex *tv = b->tv;
-    int n = tv->n, K = tv->ntypes, rc = 0;
-    for (int c = 0; c < n * n && !rc; c++) {
-        int r = c / n, col = c % n;
-        if ((s == RIGHT && col == n - 1) || (s == DOWN && r == n - 1))
-            continue;
-        int c2 = s == RIGHT ? c + 1 : c + n;
-        for (int dir = 0; dir < 2 && !rc; dir++) {
-            int from = dir ? c2 : c, to = dir ? c : c2;
-            int fs = dir ? (s + 2) % 4 : s;
-            for (int k = 0; k < K && !rc; k++) {
-                int len = 0;
-                b->lits[len++] = -xv(b, from, k);
-                for (int k2 = 0; k2 < K; k2++)
-                    if (fits(tv, k, fs, k2))
-                        b->lits[len++] = xv(b, to, k2);
-                rc = ilpm_add_clause(b->m, b->lits, len, b->err);
-            }
+    int K = tv->ntypes, rc = 0;
+    for (int dir = 0; dir < 2 && !rc; dir++) {
+        int from = dir ? c2 : c, to = dir ? c : c2;
+        int fs = dir ? (s + 2) % 4 : s;
+        for (int k = 0; k < K && !rc; k++) {
+            int len = 0;
+            b->lits[len++] = -xv(b, from, k);
+            for (int k2 = 0; k2 < K; k2++)
+                if (fits(tv, k, fs, k2))
+                    b->lits[len++] = xv(b, to, k2);
+            rc = ilpm_add_clause(b->m, b->lits, len, b->err);
         }
     }
     return rc ? -1 : 0;
 }
 
-/* Not both of an incompatible pair on two touching cells. */
-static int add_conflicts(struct builder *b, int s)
+/* conflict: not both of an incompatible pair on the two cells. */
+static int conflicts(struct builder *b, int c, int c2, int s)
 {
     const tetravex *tv = b->tv;
-    int n = tv->n, K = tv->ntypes, rc = 0;
-    for (int c = 0; c < n * n && !rc; c++) {
-        int r = c / n, col = c % n;
-        if ((s == RIGHT && col == n - 1) || (s == DOWN && r == n - 1))
-            continue;
-        int c2 = s == RIGHT ? c + 1 : c + n;
-        for (int k = 0; k < K && !rc; k++)
-            for (int k2 = 0; k2 < K && !rc; k2++) {
-                /* k beside itself with one copy: the tile group forbids
-                 * it already. */
-                if (fits(tv, k, s, k2) || (k == k2 && tv->mult[k] < 2))
-                    continue;
-                int pair[2] = {xv(b, c, k), xv(b, c2, k2)};
-                rc = ilpm_add_amo(b->m, pair, 2, b->err);
-            }
-    }
+    int K = tv->ntypes, rc = 0;
+    for (int k = 0; k < K && !rc; k++)
+        for (int k2 = 0; k2 < K && !rc; k2++) {
+            /* k beside itself with one copy: the tile group forbids it
+             * already. */
+            if (fits(tv, k, s, k2) || (k == k2 && tv->mult[k] < 2))
+                continue;
+            int pair[2] = {xv(b, c, k), xv(b, c2, k2)};
+            rc = ilpm_add_amo(b->m, pair, 2, b->err);
+        }
     return rc ? -1 : 0;
 }
 
-/* One digit per inner edge, and each tile's side channelled to the edges
- * of its cell: X(c,k) -> E(e, side of k), and back, E(e,d) -> OR of the
- * X(c,k) whose side shows d.  With exactly one digit per edge and one type
- * per cell, the LP relaxation of the pair is then the equality "sum of the
- * X(c,k) showing d = E(e,d)" on both cells; the implications alone leave
- * it loose.  Measured on random boards (3 seeds): GLPK 5x5 in about 1 s
- * with the backward clauses, beyond 20 s without; CaDiCaL 8x8 in
- * 1.6/1.4/0.4 s against 15/4.9/2.9 s.  The edge variables are AUX: the
- * tiles fix them. */
-static int add_edges(struct builder *b)
+/* edges: one digit per inner edge, from the digits the tiles show.  The
+ * edge variables are AUX: the tiles fix them. */
+static int add_edge_digits(struct builder *b)
 {
     const tetravex *tv = b->tv;
-    int n = tv->n, K = tv->ntypes, rc = 0;
-    if (n < 2)
-        return 0;
-    int dlo = 9, dhi = 0;
+    int n = tv->n, rc = 0;
+    b->dlo = 9;
+    b->dhi = 0;
     for (int t = 0; t < tv->ntiles; t++)
         for (int s = 0; s < 4; s++) {
-            dlo = tv->side[t][s] < dlo ? tv->side[t][s] : dlo;
-            dhi = tv->side[t][s] > dhi ? tv->side[t][s] : dhi;
+            b->dlo = tv->side[t][s] < b->dlo ? tv->side[t][s] : b->dlo;
+            b->dhi = tv->side[t][s] > b->dhi ? tv->side[t][s] : b->dhi;
         }
-    int lo[3] = {1, 1, dlo}, hih[3] = {n, n - 1, dhi}, hiv[3] = {n - 1, n, dhi};
-    int EH = ilpm_model_family(b->m, "EH", 3, lo, hih, ILPM_FAM_AUX, b->err);
-    int EV = EH < 0 ? -1
-                    : ilpm_model_family(b->m, "EV", 3, lo, hiv, ILPM_FAM_AUX,
-                                        b->err);
-    if (EV < 0)
+    int lo[3] = {1, 1, b->dlo}, hih[3] = {n, n - 1, b->dhi},
+        hiv[3] = {n - 1, n, b->dhi};
+    b->EH = ilpm_model_family(b->m, "EH", 3, lo, hih, ILPM_FAM_AUX, b->err);
+    b->EV = b->EH < 0 ? -1
+                      : ilpm_model_family(b->m, "EV", 3, lo, hiv, ILPM_FAM_AUX,
+                                          b->err);
+    if (b->EV < 0)
         return -1;
     rc = ilpm_model_group(b->m, "edge", b->err) < 0;
     for (int e = 0; e < 2 && !rc; e++) {
-        int fam = e ? EV : EH, rows = e ? n - 1 : n, cols = e ? n : n - 1;
+        int fam = e ? b->EV : b->EH, rows = e ? n - 1 : n, cols = e ? n : n - 1;
         for (int r = 1; r <= rows && !rc; r++)
             for (int c = 1; c <= cols && !rc; c++) {
                 int len = 0;
-                for (int d = dlo; d <= dhi; d++)
+                for (int d = b->dlo; d <= b->dhi; d++)
                     b->lits[len++] = ilpm_model_var(b->m, fam, r, c, d, 0);
                 rc = ilpm_add_exo(b->m, b->lits, len, b->err);
             }
     }
-    for (int e = 0; e < 2 && !rc; e++) {
-        int fam = e ? EV : EH;
-        int s = e ? DOWN : RIGHT;
-        rc = ilpm_model_group(b->m, e ? "vert" : "horiz", b->err) < 0;
-        for (int c = 0; c < n * n && !rc; c++) {
-            int r = c / n, col = c % n;
-            if ((s == RIGHT && col == n - 1) || (s == DOWN && r == n - 1))
-                continue;
-            int c2 = s == RIGHT ? c + 1 : c + n;
-            for (int k = 0; k < K && !rc; k++) {
-                int ev0 = ilpm_model_var(b->m, fam, r + 1, col + 1,
-                                         side_of(tv, k, s), 0);
-                int ev1 = ilpm_model_var(b->m, fam, r + 1, col + 1,
-                                         side_of(tv, k, (s + 2) % 4), 0);
-                rc = ilpm_add_impl(b->m, xv(b, c, k), ev0, b->err) ||
-                     ilpm_add_impl(b->m, xv(b, c2, k), ev1, b->err);
-            }
-            for (int d = dlo; d <= dhi && !rc; d++)
-                for (int dir = 0; dir < 2 && !rc; dir++) {
-                    int len = 0, cell = dir ? c2 : c;
-                    int fs = dir ? (s + 2) % 4 : s;
-                    b->lits[len++] =
-                        -ilpm_model_var(b->m, fam, r + 1, col + 1, d, 0);
-                    for (int k = 0; k < K; k++)
-                        if (side_of(tv, k, fs) == d)
-                            b->lits[len++] = xv(b, cell, k);
-                    rc = ilpm_add_clause(b->m, b->lits, len, b->err);
-                }
-        }
+    return rc ? -1 : 0;
+}
+
+/* edges: each tile's side channelled to the edge between the pair:
+ * X(c,k) -> E(e, side of k), and back, E(e,d) -> OR of the X(c,k) whose
+ * side shows d.  With exactly one digit per edge and one type per cell,
+ * the LP relaxation of the pair is then the equality "sum of the X(c,k)
+ * showing d = E(e,d)" on both cells; the implications alone leave it
+ * loose.  Measured on random boards (3 seeds): GLPK 5x5 in about 1 s with
+ * the backward clauses, beyond 20 s without; CaDiCaL 8x8 in 1.6/1.4/0.4 s
+ * against 15/4.9/2.9 s. */
+static int channel(struct builder *b, int c, int c2, int s)
+{
+    const tetravex *tv = b->tv;
+    int n = tv->n, K = tv->ntypes, rc = 0;
+    int fam = s == RIGHT ? b->EH : b->EV, r = c / n + 1, col = c % n + 1;
+    for (int k = 0; k < K && !rc; k++) {
+        int ev0 = ilpm_model_var(b->m, fam, r, col, side_of(tv, k, s), 0);
+        int ev1 =
+            ilpm_model_var(b->m, fam, r, col, side_of(tv, k, (s + 2) % 4), 0);
+        rc = ilpm_add_impl(b->m, xv(b, c, k), ev0, b->err) ||
+             ilpm_add_impl(b->m, xv(b, c2, k), ev1, b->err);
     }
+    for (int d = b->dlo; d <= b->dhi && !rc; d++)
+        for (int dir = 0; dir < 2 && !rc; dir++) {
+            int len = 0, cell = dir ? c2 : c;
+            int fs = dir ? (s + 2) % 4 : s;
+            b->lits[len++] = -ilpm_model_var(b->m, fam, r, col, d, 0);
+            for (int k = 0; k < K; k++)
+                if (side_of(tv, k, fs) == d)
+                    b->lits[len++] = xv(b, cell, k);
+            rc = ilpm_add_clause(b->m, b->lits, len, b->err);
+        }
     return rc ? -1 : 0;
 }
 
@@ -317,7 +315,7 @@ int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
         return -1;
     int n = tv->n;
     int lo[3] = {1, 1, 1}, hi[3] = {n, n, tv->ntypes};
-    struct builder b = {tv, m, -1, NULL, err};
+    struct builder b = {.tv = tv, .m = m, .X = -1, .err = err};
     b.X = ilpm_model_family(m, "X", 3, lo, hi, 0, err);
     if (b.X < 0)
         return -1;
@@ -327,15 +325,17 @@ int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
     if (!(b.lits = malloc((size_t)cap * sizeof *b.lits)))
         return ilpm_err_set(err, "out of memory");
     int rc = add_assignment(&b);
-    if (!rc && form == ASSIGN)
-        rc = ilpm_model_group(m, "horiz", err) < 0 || add_support(&b, RIGHT) ||
-             ilpm_model_group(m, "vert", err) < 0 || add_support(&b, DOWN);
-    if (!rc && form == CONFLICT)
-        rc = ilpm_model_group(m, "horiz", err) < 0 ||
-             add_conflicts(&b, RIGHT) || ilpm_model_group(m, "vert", err) < 0 ||
-             add_conflicts(&b, DOWN);
-    if (!rc && form == EDGES)
-        rc = add_edges(&b);
+    /* The matching rule, a group per direction.  edges adds nothing to a
+     * 1x1 board, which has no inner edge to give a digit. */
+    pair_rule *rule = form == ASSIGN     ? support
+                      : form == CONFLICT ? conflicts
+                                         : channel;
+    int pairs = form != EDGES || n >= 2;
+    if (!rc && form == EDGES && pairs)
+        rc = add_edge_digits(&b);
+    for (int e = 0; e < 2 && !rc && pairs; e++)
+        rc = ilpm_model_group(m, e ? "vert" : "horiz", err) < 0 ||
+             add_pairs(&b, e ? DOWN : RIGHT, rule);
     if (!rc && ilpm_params_has(p, "diag") && tv->n >= 2)
         rc = add_diag(&b);
     if (!rc && tv->nfixed)
