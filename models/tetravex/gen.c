@@ -3,7 +3,6 @@
  * changed until the SAT back end proves that no solution is left. */
 #include "tetravex.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 const ilpm_opt_spec tvx_gen_opts[] = {
@@ -48,10 +47,6 @@ static void write_board(const tetravex *tv, int fmt, ilpm_buf *out)
  * as such).  CaDiCaL on the assign formulation, the fastest pair. */
 static int proved_unsolvable(tetravex *tv, double seconds, ilpm_err *err)
 {
-    free(tv->type);
-    free(tv->mult);
-    free(tv->rep);
-    tv->type = tv->mult = tv->rep = NULL;
     if (tvx_classify(tv) != 0)
         return ilpm_err_set(err, "out of memory");
     ilpm_model *m = ilpm_model_new();

@@ -235,10 +235,6 @@ static int parse_sized(ilpm_reader *rd, int fmt, void **inst, ilpm_err *err)
                              n * n, tv->ntiles);
         goto bad;
     }
-    if (tvx_classify(tv) != 0) {
-        ilpm_err_set(err, "out of memory");
-        goto bad;
-    }
     *inst = tv;
     return 1;
 bad:
@@ -303,10 +299,6 @@ static int parse_epita(ilpm_reader *rd, void **inst, ilpm_err *err)
                              tv->ntiles);
         goto bad;
     }
-    if (tvx_classify(tv) != 0) {
-        ilpm_err_set(err, "out of memory");
-        goto bad;
-    }
     *inst = tv;
     return 1;
 bad:
@@ -329,6 +321,14 @@ int tvx_parse(ilpm_reader *rd, const ilpm_params *p, void **inst, ilpm_err *err)
         drain(rd);
         return -1;
     }
-    return fmt == FMT_EPITA ? parse_epita(rd, inst, err)
-                            : parse_sized(rd, fmt, inst, err);
+    void *tv = NULL;
+    int r = fmt == FMT_EPITA ? parse_epita(rd, &tv, err)
+                             : parse_sized(rd, fmt, &tv, err);
+    if (r == 1 && tvx_classify(tv) != 0) {
+        tvx_free(tv);
+        return ilpm_err_set(err, "out of memory");
+    }
+    if (r == 1)
+        *inst = tv;
+    return r;
 }

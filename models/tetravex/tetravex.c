@@ -57,11 +57,14 @@ tetravex *tvx_alloc(int cap)
     return tv;
 }
 
-/* Merges identical tiles into types.  Quadratic, but boards are small
- * (at most 400 tiles). */
+/* Quadratic, but boards are small (at most 400 tiles).  The generator
+ * classifies again after changing a side. */
 int tvx_classify(tetravex *tv)
 {
     int t = tv->ntiles;
+    free(tv->type);
+    free(tv->mult);
+    free(tv->rep);
     tv->type = malloc((size_t)t * sizeof *tv->type);
     tv->mult = calloc((size_t)t, sizeof *tv->mult);
     tv->rep = malloc((size_t)t * sizeof *tv->rep);

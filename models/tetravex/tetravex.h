@@ -35,8 +35,8 @@ typedef struct tvx_sol {
 } tvx_sol;
 
 /* tetravex.c: the instance.  tvx_alloc makes room for cap tiles, none
- * read yet; tvx_classify merges identical tiles into types (-1: out of
- * memory). */
+ * read yet; tvx_classify merges identical tiles into types, anew each
+ * time it is called (-1: out of memory). */
 tetravex *tvx_alloc(int cap);
 void tvx_free(void *p);
 int tvx_classify(tetravex *tv);
