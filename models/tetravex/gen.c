@@ -44,7 +44,8 @@ static void write_board(const tetravex *tv, int fmt, ilpm_buf *out)
 
 /* 1 if the board has no solution, 0 if it has one, -1 on error (running
  * out of time included: a board not proved unsolvable is not reported
- * as such).  CaDiCaL on the assign formulation, the fastest pair. */
+ * as such).  CaDiCaL on the assign formulation, the fastest pair as
+ * measured (docs/benchmarks.md). */
 static int proved_unsolvable(tetravex *tv, double seconds, ilpm_err *err)
 {
     if (tvx_classify(tv) != 0)

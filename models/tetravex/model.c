@@ -9,7 +9,8 @@
  *  - edges: a digit per inner edge (AUX families EH, EV) channelled
  *    both ways to the tiles on its two cells; grows with the digits,
  *    not with pairs of tiles.
- * --diag adds a redundant rule over 2x2 blocks to any of them. */
+ * --diag adds a redundant rule over 2x2 blocks to any of them.  How they
+ * compare, and why each is stated as it is: docs/tetravex.md. */
 #include "tetravex.h"
 
 #include <stdlib.h>
@@ -88,9 +89,9 @@ static int add_pairs(struct builder *b, int s, pair_rule *rule)
 /* assign: support clauses for the pair: X(c,k) -> OR of X(c2,k2) over
  * the types k2 that fit, a unit clause when none does; and the same from
  * c2 back to c.  The backward clauses follow from the forward ones and
- * exactly one type per cell, but they pay: on random boards (3 seeds
- * each) GLPK solved 5x5 in 0.6/4.1/1.4 s with them against 0.5/10.2/8.2 s
- * without, and CaDiCaL 8x8 in 4.4/4.3/3.3 s against 19.4/>20/13.3 s. */
+ * exactly one type per cell, but they pay: measured on random boards,
+ * both GLPK and CaDiCaL solve faster with them (figures in
+ * docs/benchmarks.md). */
 static int support(struct builder *b, int c, int c2, int s)
 {
     const tetravex *tv = b->tv;
@@ -167,9 +168,8 @@ static int add_edge_digits(struct builder *b)
  * side shows d.  With exactly one digit per edge and one type per cell,
  * the LP relaxation of the pair is then the equality "sum of the X(c,k)
  * showing d = E(e,d)" on both cells; the implications alone leave it
- * loose.  Measured on random boards (3 seeds): GLPK 5x5 in about 1 s with
- * the backward clauses, beyond 20 s without; CaDiCaL 8x8 in 1.6/1.4/0.4 s
- * against 15/4.9/2.9 s. */
+ * loose.  Measured on random boards, the backward clauses make both GLPK
+ * and CaDiCaL much faster (figures in docs/benchmarks.md). */
 static int channel(struct builder *b, int c, int c2, int s)
 {
     const tetravex *tv = b->tv;
