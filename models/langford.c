@@ -117,14 +117,11 @@ static int read_field(ilpm_reader *rd, const char *line, size_t i,
     int neg = 0;
     if (line[j] == '-' || line[j] == '+')
         neg = line[j++] == '-';
-    size_t d0 = j;
-    long v = 0;
-    while (line[j] >= '0' && line[j] <= '9') {
-        if (v <= 1000000000L)
-            v = v * 10 + (line[j] - '0');
-        j++;
-    }
-    if (j == d0 || !field_end(line[j])) {
+    const char *digits = line + j;
+    long v;
+    int nd = ilpm_scan_uint(&digits, &v);
+    j = (size_t)(digits - line);
+    if (nd == 0 || !field_end(line[j])) {
         size_t e = i;
         while (!field_end(line[e]))
             e++;

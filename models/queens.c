@@ -61,24 +61,6 @@ static int queens_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
     return 1;
 }
 
-/* Reads an unsigned decimal at *s; col is its 1-based column.  Returns the
- * number of digits (0 if none). */
-static int read_uint(const char **s, long *out)
-{
-    const char *p = *s;
-    long v = 0;
-    int nd = 0;
-    while (*p >= '0' && *p <= '9') {
-        if (v < 1000000000L)
-            v = v * 10 + (*p - '0');
-        p++;
-        nd++;
-    }
-    *s = p;
-    *out = v;
-    return nd;
-}
-
 static const char *skip_blank(const char *s)
 {
     while (*s == ' ' || *s == '\t')
@@ -99,7 +81,7 @@ static int numbers(ilpm_reader *rd, const char *line, long *v, long *col,
                                      "expected 'row col', found a third "
                                      "field");
         col[k] = (long)(s - line) + 1;
-        if (read_uint(&s, &v[k]) == 0)
+        if (ilpm_scan_uint(&s, &v[k]) == 0)
             return ilpm_reader_error(rd, err, col[k],
                                      "expected a number, got '%c'", *s);
         if (*s && *s != ' ' && *s != '\t' && *s != '#')

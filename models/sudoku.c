@@ -80,17 +80,6 @@ static int cell_value(char ch)
     return -1;
 }
 
-/* A byte as it should appear in a message: 'x' or '\xNN'. */
-static const char *show_char(char ch, char *buf, size_t size)
-{
-    unsigned char u = (unsigned char)ch;
-    if (u >= 0x20 && u < 0x7f && u != '\'')
-        snprintf(buf, size, "'%c'", ch);
-    else
-        snprintf(buf, size, "'\\x%02x'", u);
-    return buf;
-}
-
 static const char *value_range(int n, char *buf, size_t size)
 {
     if (n <= 9)
@@ -125,7 +114,8 @@ static int read_cells(ilpm_reader *rd, const char *line, size_t from, size_t to,
                                                  "or '.'%s, got %s"
                                                : "expected a digit 1-9 or "
                                                  "A-P%s, got %s",
-                                     what, show_char(line[i], cb, sizeof cb));
+                                     what,
+                                     ilpm_show_char(line[i], cb, sizeof cb));
         if (v == 0 && !blanks_ok)
             return ilpm_reader_error(rd, err, col,
                                      "blank cell r%dc%d%s: a solution "
@@ -136,8 +126,8 @@ static int read_cells(ilpm_reader *rd, const char *line, size_t from, size_t to,
             return ilpm_reader_error(rd, err, col,
                                      "value %s (%d)%s is out of range for "
                                      "a %dx%d grid (%s)",
-                                     show_char(line[i], cb, sizeof cb), v, what,
-                                     n, n, value_range(n, rb, sizeof rb));
+                                     ilpm_show_char(line[i], cb, sizeof cb), v,
+                                     what, n, n, value_range(n, rb, sizeof rb));
         out[i - from] = (uint8_t)v;
     }
     return 0;
@@ -191,7 +181,7 @@ static int parse_line(ilpm_reader *rd, const char *line, size_t len, sudoku *s,
             return ilpm_reader_error(rd, err, (long)i + 1,
                                      "expected a digit 1-9, A-P or '.', "
                                      "got %s",
-                                     show_char(line[i], cb, sizeof cb));
+                                     ilpm_show_char(line[i], cb, sizeof cb));
     size_t cells = cpos - a;
     int b = order_of(cells);
     if (!b)

@@ -147,6 +147,13 @@ START_TEST(test_bad_files)
     void *inst;
     ck_assert_int_eq(pz->parse(rd, p, &inst, &err), 0);
     ilpm_reader_free(rd);
+    /* A long number is named whole, not cut to its first ten digits. */
+    static const char big[] = "123456789012\n";
+    rd = ilpm_reader_mem("mem", big, strlen(big));
+    ck_assert_int_eq(pz->parse(rd, p, &inst, &err), -1);
+    ck_assert_str_eq(err.msg,
+                     "mem:1:1: board size 123456789012 is outside 1..1000000");
+    ilpm_reader_free(rd);
     ilpm_params_free(p);
 }
 END_TEST

@@ -1,5 +1,6 @@
 /* Tests of the shared pieces in src/util: buffer, reader, output files,
- * parameters, random numbers; and that every layer's _free takes NULL. */
+ * parameters, random numbers, the parsers' character and number readers;
+ * and that every layer's _free takes NULL. */
 #include "util.h"
 
 #include "backend.h"
@@ -11,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,6 +555,53 @@ START_TEST(test_free_null)
 }
 END_TEST
 
+START_TEST(test_show_char)
+{
+    char b[8];
+    ck_assert_str_eq(ilpm_show_char('x', b, sizeof b), "'x'");
+    ck_assert_str_eq(ilpm_show_char(' ', b, sizeof b), "' '");
+    ck_assert_str_eq(ilpm_show_char('\'', b, sizeof b), "'\\x27'");
+    ck_assert_str_eq(ilpm_show_char('\t', b, sizeof b), "'\\x09'");
+    ck_assert_str_eq(ilpm_show_char('\x7f', b, sizeof b), "'\\x7f'");
+    ck_assert_str_eq(ilpm_show_char((char)0xe9, b, sizeof b), "'\\xe9'");
+}
+END_TEST
+
+START_TEST(test_scan_uint)
+{
+    static const struct {
+        const char *in;
+        int digits;
+        long val;
+    } cases[] = {
+        {"", 0, 0},
+        {"x1", 0, 0},
+        {"0", 1, 0},
+        {"007 ", 3, 7},
+        {"42x", 2, 42},
+        /* Past LONG_MAX the value stays there: it never wraps. */
+        {"123456789012345678901234567890", 30, LONG_MAX},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *s = cases[i].in;
+        long v = -1;
+        ck_assert_int_eq(ilpm_scan_uint(&s, &v), cases[i].digits);
+        ck_assert_int_eq(v, cases[i].val);
+        ck_assert_ptr_eq(s, cases[i].in + cases[i].digits);
+    }
+    /* LONG_MAX itself, and one more (LONG_MAX ends in 7). */
+    char max[32];
+    int len = snprintf(max, sizeof max, "%ld", LONG_MAX);
+    for (int more = 0; more < 2; more++) {
+        max[len - 1] = (char)('7' + more);
+        const char *s = max;
+        long v = -1;
+        ck_assert_int_eq(ilpm_scan_uint(&s, &v), len);
+        ck_assert_int_eq(v, LONG_MAX);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -571,6 +620,8 @@ int main(void)
     tcase_add_test(tc, test_params);
     tcase_add_test(tc, test_rng);
     tcase_add_test(tc, test_free_null);
+    tcase_add_test(tc, test_show_char);
+    tcase_add_test(tc, test_scan_uint);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -611,3 +611,30 @@ uint64_t ilpm_rng_below(ilpm_rng *r, uint64_t n)
     while (x >= lim);
     return x % n;
 }
+
+/* ------------------------------------------------------------------ */
+/* Pieces of the puzzles' parsers                                       */
+
+const char *ilpm_show_char(char ch, char *buf, size_t size)
+{
+    unsigned char u = (unsigned char)ch;
+    if (u >= 0x20 && u < 0x7f && u != '\'')
+        snprintf(buf, size, "'%c'", ch);
+    else
+        snprintf(buf, size, "'\\x%02x'", u);
+    return buf;
+}
+
+int ilpm_scan_uint(const char **s, long *val)
+{
+    const char *p = *s;
+    long v = 0;
+    while (*p >= '0' && *p <= '9') {
+        int d = *p++ - '0';
+        v = v > (LONG_MAX - d) / 10 ? LONG_MAX : v * 10 + d;
+    }
+    *val = v;
+    int n = (int)(p - *s);
+    *s = p;
+    return n;
+}

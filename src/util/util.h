@@ -234,4 +234,16 @@ uint64_t ilpm_rng_next(ilpm_rng *r);
 /* Uniform in [0, n), n > 0. */
 uint64_t ilpm_rng_below(ilpm_rng *r, uint64_t n);
 
+/* ------------------------------------------------------------------ */
+/* Pieces of the puzzles' parsers.                                     */
+
+/* A byte as a message should show it: 'x', or '\xNN' for a quote or a
+ * byte that does not print.  Returns buf; 8 bytes are enough. */
+const char *ilpm_show_char(char ch, char *buf, size_t size);
+/* Reads the run of decimal digits at *s (perhaps none) and moves *s
+ * past it.  Returns the number of digits; *val is their value, held at
+ * LONG_MAX when larger, so that a long run still reads as out of range
+ * and never overflows. */
+int ilpm_scan_uint(const char **s, long *val);
+
 #endif

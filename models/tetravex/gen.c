@@ -1,0 +1,189 @@
+/* Random Tetravex boards (ilpm gen tetravex): a solved board with random
+ * digits, its tiles shuffled; with --unsolvable, one side of one tile
+ * changed until the SAT back end proves that no solution is left. */
+#include "tetravex.h"
+
+#include <string.h>
+
+const ilpm_opt_spec tvx_gen_opts[] = {
+    {"n", "N", "board size (1 to 20), required", ILPM_OPT_INT, 1, TVX_MAX_N,
+     NULL, 0},
+    {"seed", "S", "random seed (default 1)", ILPM_OPT_INT, 0, 0x7fffffffL, NULL,
+     0},
+    {"digits", "D", "digits 0..D-1 on the sides (1 to 10, default 10)",
+     ILPM_OPT_INT, 1, 10, NULL, 0},
+    {"count", "C", "number of boards (default 1; native and motyak only)",
+     ILPM_OPT_INT, 1, 1000, NULL, 0},
+    {"unsolvable", NULL,
+     "change one side of one tile until solving proves no solution",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {"input-format", "FMT", "native (default), epita or motyak",
+     ILPM_OPT_CHOICE, 0, 0, tvx_input_formats, 0},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static void write_board(const tetravex *tv, int fmt, ilpm_buf *out)
+{
+    if (fmt == FMT_NATIVE)
+        ilpm_buf_printf(out, "%d\n", tv->n);
+    else if (fmt == FMT_MOTYAK)
+        ilpm_buf_printf(out, "%d %d\n", tv->n, tv->n);
+    for (int t = 0; t < tv->ntiles; t++) {
+        const uint8_t *d = tv->side[t];
+        if (fmt == FMT_EPITA)
+            ilpm_buf_printf(out, "%d%d%d%d\n", d[UP], d[LEFT], d[RIGHT],
+                            d[DOWN]);
+        else
+            ilpm_buf_printf(out, "%d %d %d %d\n", d[LEFT], d[UP], d[RIGHT],
+                            d[DOWN]);
+    }
+}
+
+#define UNSOLVABLE_TRIES 100
+#define UNSOLVABLE_SECONDS 60.0
+
+/* 1 if the board has no solution, 0 if it has one, -1 on error (running
+ * out of time included: a board not proved unsolvable is not reported
+ * as such).  CaDiCaL on the assign formulation, the fastest pair as
+ * measured (docs/benchmarks.md). */
+static int proved_unsolvable(tetravex *tv, double seconds, ilpm_err *err)
+{
+    if (tvx_classify(tv) != 0)
+        return ilpm_err_set(err, "out of memory");
+    ilpm_model *m = ilpm_model_new();
+    ilpm_params *p = ilpm_params_new();
+    if (!m || !p) {
+        ilpm_model_free(m);
+        ilpm_params_free(p);
+        return ilpm_err_set(err, "out of memory");
+    }
+    int rc = -1;
+    ilpm_solver *s = NULL;
+    if (tvx_build(tv, p, m, err) == 0) {
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = ILPM_BACKEND_SAT;
+        o.time_limit = seconds;
+        s = ilpm_solver_new(m, &o, err);
+    }
+    if (s) {
+        ilpm_status st = ilpm_solver_solve(s, NULL, 0, err);
+        if (st == ILPM_UNSAT)
+            rc = 1;
+        else if (st == ILPM_SOLVED)
+            rc = 0;
+        else if (st != ILPM_ERROR)
+            rc = ilpm_err_set(err,
+                              "--unsolvable: no %dx%d board proved "
+                              "unsolvable within %.0f s",
+                              tv->n, tv->n, UNSOLVABLE_SECONDS);
+    }
+    ilpm_solver_free(s);
+    ilpm_model_free(m);
+    ilpm_params_free(p);
+    return rc;
+}
+
+/* A solved board with random digits, its tiles shuffled; for
+ * --unsolvable one side of one tile changed until solving proves that
+ * no solution is left (within a number of tries and a time budget). */
+static int gen_board(tetravex *tv, int n, int digits, int unsolvable,
+                     ilpm_rng *rng, ilpm_err *err)
+{
+    int cells = n * n;
+    tv->n = n;
+    tv->ntiles = cells;
+    for (int c = 0; c < cells; c++) {
+        tv->fixed[c] = -1;
+        for (int s = 0; s < 4; s++)
+            tv->side[c][s] = (uint8_t)ilpm_rng_below(rng, (uint64_t)digits);
+    }
+    for (int c = 0; c < cells; c++) {
+        if (c % n > 0)
+            tv->side[c][LEFT] = tv->side[c - 1][RIGHT];
+        if (c / n > 0)
+            tv->side[c][UP] = tv->side[c - n][DOWN];
+    }
+    for (int i = cells - 1; i > 0; i--) {
+        int j = (int)ilpm_rng_below(rng, (uint64_t)i + 1);
+        uint8_t tmp[4];
+        memcpy(tmp, tv->side[i], 4);
+        memcpy(tv->side[i], tv->side[j], 4);
+        memcpy(tv->side[j], tmp, 4);
+    }
+    if (!unsolvable)
+        return 0;
+    double deadline = ilpm_now() + UNSOLVABLE_SECONDS;
+    for (int tries = 0; tries < UNSOLVABLE_TRIES; tries++) {
+        int t = (int)ilpm_rng_below(rng, (uint64_t)cells);
+        int s = (int)ilpm_rng_below(rng, 4);
+        uint8_t old = tv->side[t][s];
+        int d = (int)ilpm_rng_below(rng, (uint64_t)digits - 1);
+        tv->side[t][s] = (uint8_t)(d >= old ? d + 1 : d);
+        double left = deadline - ilpm_now();
+        int r = left > 0 ? proved_unsolvable(tv, left, err)
+                         : ilpm_err_set(err,
+                                        "--unsolvable: no %dx%d board "
+                                        "proved unsolvable within %.0f s",
+                                        n, n, UNSOLVABLE_SECONDS);
+        if (r != 0)
+            return r > 0 ? 0 : -1;
+        tv->side[t][s] = old;
+    }
+    return ilpm_err_set(err,
+                        "--unsolvable: no change of a single side made the "
+                        "%dx%d board unsolvable in %d tries",
+                        n, n, UNSOLVABLE_TRIES);
+}
+
+int tvx_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
+{
+    long n, seed, digits, count;
+    int fmt;
+    if (!ilpm_params_has(p, "n"))
+        return ilpm_err_set(err, "--n: the board size is required");
+    if (ilpm_params_int(p, "n", 3, 1, TVX_MAX_N, &n, err) != 0 ||
+        ilpm_params_int(p, "seed", 1, 0, 0x7fffffffL, &seed, err) != 0 ||
+        ilpm_params_int(p, "digits", 10, 1, 10, &digits, err) != 0 ||
+        ilpm_params_int(p, "count", 1, 1, 1000, &count, err) != 0 ||
+        ilpm_params_choice(p, "input-format", tvx_input_formats, FMT_NATIVE,
+                           &fmt, err) != 0)
+        return -1;
+    int unsolvable = ilpm_params_has(p, "unsolvable");
+    if (fmt == FMT_EPITA && count > 1)
+        return ilpm_err_set(err,
+                            "--count: an epita file holds one board, "
+                            "got --count %ld",
+                            count);
+    if (unsolvable && digits < 2)
+        return ilpm_err_set(err, "--unsolvable: needs --digits 2 or more "
+                                 "(a side must be changed to another "
+                                 "digit)");
+    if (unsolvable && n < 2)
+        return ilpm_err_set(err, "--unsolvable: needs --n 2 or more (one "
+                                 "tile always fits a 1x1 board)");
+    ilpm_rng rng;
+    ilpm_rng_seed(&rng, (uint64_t)seed);
+    tetravex *tv = tvx_alloc((int)(n * n));
+    if (!tv)
+        return ilpm_err_set(err, "out of memory");
+    int rc = 0;
+    for (long i = 0; i < count && rc == 0; i++) {
+        rc = gen_board(tv, (int)n, (int)digits, unsolvable, &rng, err);
+        if (rc != 0)
+            break;
+        if (i > 0)
+            ilpm_buf_putc(out, '\n');
+        if (fmt == FMT_NATIVE)
+            ilpm_buf_printf(out,
+                            "# tetravex %ldx%ld, digits 0-%ld, seed %ld, "
+                            "board %ld: %s\n",
+                            n, n, digits - 1, seed, i + 1,
+                            unsolvable ? "unsolvable" : "solvable");
+        write_board(tv, fmt, out);
+    }
+    tvx_free(tv);
+    if (rc == 0 && out->oom)
+        rc = ilpm_err_set(err, "out of memory");
+    return rc;
+}
