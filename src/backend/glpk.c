@@ -158,13 +158,8 @@ struct ilpm_driver {
     int names;       /* name rows and columns (for the exported files) */
     int64_t nnz;     /* nonzeros in the rows added so far             */
     int infeasible;  /* some row reduced to a false constant         */
-    /* Row workspace: a dense accumulator over the variables. */
-    int64_t *acc;
-    uint8_t *inrow;
-    int *touched;
-    int ntouched;
-    int64_t cst;
-    int *ind;
+    ilpm_rows rows;  /* the rows of a constraint, as OPB writes them */
+    int *ind;        /* a row in GLPK's 1-based arrays */
     double *val;
     /* The folded objective, obj[0] the constant; kept to restore it after
      * satisfaction calls and to compute objective values exactly. */
@@ -192,9 +187,7 @@ static void driver_free(ilpm_driver *d)
             free(d->gprefix[g]);
     free(d->gprefix);
     free(d->gcount);
-    free(d->acc);
-    free(d->inrow);
-    free(d->touched);
+    ilpm_rows_release(&d->rows);
     free(d->ind);
     free(d->val);
     free(d->obj);
@@ -237,17 +230,14 @@ static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
     d->nvars = ilpm_model_nvars(m);
     d->ngroups = ilpm_model_ngroups(m);
     size_t nv1 = (size_t)d->nvars + 1;
-    d->acc = calloc(nv1, sizeof *d->acc);
-    d->inrow = calloc(nv1, sizeof *d->inrow);
-    d->touched = malloc(nv1 * sizeof *d->touched);
+    int ok = ilpm_rows_init(&d->rows, d->nvars) == 0;
     d->ind = malloc(nv1 * sizeof *d->ind);
     d->val = malloc(nv1 * sizeof *d->val);
     d->obj = calloc(nv1, sizeof *d->obj);
     d->fix = calloc(nv1, sizeof *d->fix);
     d->gcount = calloc((size_t)d->ngroups + 1, sizeof *d->gcount);
     d->gprefix = calloc((size_t)d->ngroups + 1, sizeof *d->gprefix);
-    int ok = d->acc && d->inrow && d->touched && d->ind && d->val && d->obj &&
-             d->fix && d->gcount && d->gprefix;
+    ok = ok && d->ind && d->val && d->obj && d->fix && d->gcount && d->gprefix;
     for (int g = 0; ok && g < d->ngroups; g++)
         ok = (d->gprefix[g] = row_prefix(ilpm_model_group_name(m, g))) != NULL;
     if (!ok) {
@@ -271,29 +261,6 @@ static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
     return d;
 }
 
-static void row_begin(ilpm_driver *d)
-{
-    d->ntouched = 0;
-    d->cst = 0;
-}
-
-/* Adds a * lit; a * (1 - x) goes in as a - a * x. */
-static void row_term(ilpm_driver *d, int64_t a, int lit)
-{
-    if (a == 0)
-        return;
-    int v = lit < 0 ? -lit : lit;
-    if (lit < 0) {
-        d->cst += a;
-        a = -a;
-    }
-    if (!d->inrow[v]) {
-        d->inrow[v] = 1;
-        d->touched[d->ntouched++] = v;
-    }
-    d->acc[v] += a;
-}
-
 static void row_name(ilpm_driver *d, int group, char *buf, size_t size)
 {
     if (group >= 0 && group < d->ngroups)
@@ -303,43 +270,31 @@ static void row_name(ilpm_driver *d, int group, char *buf, size_t size)
         snprintf(buf, size, "cut.%" PRId64, ++d->ncuts);
 }
 
-/* Ends the row sum(terms) cmp rhs: merges repeated columns, drops zero
- * coefficients (GLPK aborts on a duplicate index) and adds the row. */
-static void row_end(ilpm_driver *d, ilpm_cmp cmp, int64_t rhs, int group)
+/* Adds the row to the problem, if any, and to the statistics. */
+static int add_row(void *ctx, const ilpm_row *row, int group)
 {
-    int len = 0;
-    for (int i = 0; i < d->ntouched; i++) {
-        int v = d->touched[i];
-        if (d->acc[v] != 0) {
-            len++;
-            d->ind[len] = v;
-            d->val[len] = (double)d->acc[v];
-        }
-        d->acc[v] = 0;
-        d->inrow[v] = 0;
-    }
-    rhs -= d->cst;
+    ilpm_driver *d = ctx;
+    int len = row->len;
     if (len == 0) {
-        int holds = cmp == ILPM_LE   ? 0 <= rhs
-                    : cmp == ILPM_GE ? 0 >= rhs
-                                     : rhs == 0;
-        if (holds)
-            return;
         /* Keep the empty row: the exported files must stay infeasible
          * too.  The solver answers UNSAT without asking GLPK. */
         d->infeasible = 1;
     }
     if (d->P) {
+        for (int k = 0; k < len; k++) {
+            d->ind[k + 1] = row->vars[k];
+            d->val[k + 1] = (double)row->coefs[k];
+        }
         int i = glp_add_rows(d->P, 1);
         if (d->names) {
             char name[NAME_LEN];
             row_name(d, group, name, sizeof name);
             glp_set_row_name(d->P, i, name);
         }
-        double b = (double)rhs;
-        if (cmp == ILPM_LE)
+        double b = (double)row->rhs;
+        if (row->cmp == ILPM_LE)
             glp_set_row_bnds(d->P, i, GLP_UP, 0.0, b);
-        else if (cmp == ILPM_GE)
+        else if (row->cmp == ILPM_GE)
             glp_set_row_bnds(d->P, i, GLP_LO, b, 0.0);
         else
             glp_set_row_bnds(d->P, i, GLP_FX, b, b);
@@ -354,42 +309,7 @@ static void row_end(ilpm_driver *d, ilpm_cmp cmp, int64_t rhs, int group)
             d->stats->groups[group].nonzeros += len;
         }
     }
-}
-
-/* sum of the literals (all with coefficient 1) cmp rhs */
-static void sum_row(ilpm_driver *d, const ilpm_con *c, ilpm_cmp cmp,
-                    int64_t rhs)
-{
-    row_begin(d);
-    for (int i = 0; i < c->n; i++)
-        row_term(d, 1, c->lits[i]);
-    row_end(d, cmp, rhs, c->group);
-}
-
-/* cond -> (S cmp k) with S the sum of n literals, 0 <= S <= n, by big-M:
- *   S >= k:  S - M*cond >= 0      with M = k, or n + 1 when k > n
- *   S <= k:  S + M*cond <= n      with M = n - k, or n + 1 when k < 0
- * A side that holds for every S (k <= 0, resp. k >= n) gets no row; an
- * impossible side (k > n, resp. k < 0) forces cond false. */
-static void ccard_rows(ilpm_driver *d, const ilpm_con *c)
-{
-    int64_t n = c->n, k = c->rhs;
-    if ((c->cmp == ILPM_GE || c->cmp == ILPM_EQ) && k > 0) {
-        int64_t big = k > n ? n + 1 : k;
-        row_begin(d);
-        for (int i = 0; i < c->n; i++)
-            row_term(d, 1, c->lits[i]);
-        row_term(d, -big, c->cond);
-        row_end(d, ILPM_GE, 0, c->group);
-    }
-    if ((c->cmp == ILPM_LE || c->cmp == ILPM_EQ) && k < n) {
-        int64_t big = n - (k < 0 ? -1 : k);
-        row_begin(d);
-        for (int i = 0; i < c->n; i++)
-            row_term(d, 1, c->lits[i]);
-        row_term(d, big, c->cond);
-        row_end(d, ILPM_LE, n, c->group);
-    }
+    return 0;
 }
 
 /* Checks what the model layer guarantees for its own constraints, for
@@ -432,42 +352,6 @@ static int check_con(const ilpm_driver *d, const ilpm_con *c, ilpm_err *err)
     return 0;
 }
 
-static void lower_con(ilpm_driver *d, const ilpm_con *c)
-{
-    switch (c->kind) {
-    case ILPM_CLAUSE:
-    case ILPM_ALO:
-        sum_row(d, c, ILPM_GE, 1);
-        break;
-    case ILPM_AMO:
-        sum_row(d, c, ILPM_LE, 1);
-        break;
-    case ILPM_EXO:
-        sum_row(d, c, ILPM_EQ, 1);
-        break;
-    case ILPM_IMPL: /* the clause (-a, b) */
-        row_begin(d);
-        row_term(d, 1, -c->lits[0]);
-        row_term(d, 1, c->lits[1]);
-        row_end(d, ILPM_GE, 1, c->group);
-        break;
-    case ILPM_CARD:
-        sum_row(d, c, c->cmp, c->rhs);
-        break;
-    case ILPM_CCARD:
-        ccard_rows(d, c);
-        break;
-    case ILPM_LINEAR:
-        row_begin(d);
-        for (int i = 0; i < c->n; i++)
-            row_term(d, c->coefs[i], c->lits[i]);
-        row_end(d, c->cmp, c->rhs, c->group);
-        break;
-    default:
-        break; /* rejected by check_con */
-    }
-}
-
 /* X[1,-2] -> X(1,m2): brackets are reserved in CPLEX LP and '-' is an
  * operator there; '(' ',' ')' pass through GLPK's LP and MPS writers,
  * glpsol and cbc unchanged.  Family names hold only letters, digits and
@@ -496,6 +380,8 @@ struct build_ctx {
     ilpm_driver *d;
     const ilpm_model *m;
     enum build_for purpose;
+    ilpm_watch watch; /* the time limit and stop flag while building */
+    ilpm_err *err;
 };
 
 static void fold_objective(ilpm_driver *d, const ilpm_model *m)
@@ -508,15 +394,10 @@ static void fold_objective(ilpm_driver *d, const ilpm_model *m)
         d->sense = ILPM_NONE;
         return;
     }
-    for (int i = 0; i < n; i++) {
-        int l = lits[i];
-        if (l > 0) {
-            d->obj[l] += coefs[i];
-        } else {
-            d->obj[0] += coefs[i];
-            d->obj[-l] -= coefs[i];
-        }
-    }
+    ilpm_row row;
+    d->obj[0] = ilpm_rows_sum(&d->rows, coefs, lits, n, 1, &row);
+    for (int i = 0; i < row.len; i++)
+        d->obj[row.vars[i]] = row.coefs[i];
 }
 
 /* Polls the build's watch; past it the half-built problem is deleted. */
@@ -527,6 +408,14 @@ static int build_poll(ilpm_driver *d, ilpm_watch *w, ilpm_err *err)
     glp_delete_prob(d->P);
     d->P = NULL;
     return -1;
+}
+
+static int build_row(void *ctx, const ilpm_row *row, int group)
+{
+    struct build_ctx *b = ctx;
+    if (build_poll(b->d, &b->watch, b->err) != 0)
+        return -1;
+    return add_row(b->d, row, group);
 }
 
 static int build_body(void *ctx, ilpm_err *err)
@@ -540,12 +429,11 @@ static int build_body(void *ctx, ilpm_err *err)
     d->names = b->purpose != FOR_SOLVING;
     glp_set_prob_name(P, "ilpm");
     glp_set_obj_name(P, "obj");
-    ilpm_watch w;
-    ilpm_watch_init(&w, d->opt.time_limit, d->opt.stop_flag);
+    ilpm_watch_init(&b->watch, d->opt.time_limit, d->opt.stop_flag);
     if (d->nvars > 0)
         glp_add_cols(P, d->nvars);
     for (int v = 1; v <= d->nvars; v++) {
-        if (build_poll(d, &w, err) != 0)
+        if (build_poll(d, &b->watch, err) != 0)
             return -1;
         if (d->names) {
             char name[NAME_LEN];
@@ -574,16 +462,8 @@ static int build_body(void *ctx, ilpm_err *err)
     } else {
         glp_set_obj_coef(P, 0, (double)d->obj[0]);
     }
-    size_t nc = ilpm_model_ncons(b->m);
-    for (size_t i = 0; i < nc; i++) {
-        if (build_poll(d, &w, err) != 0)
-            return -1;
-        ilpm_con c;
-        ilpm_model_con(b->m, i, &c);
-        if (!ilpm_model_group_redundant(b->m, c.group))
-            lower_con(d, &c);
-    }
-    return 0;
+    b->err = err;
+    return ilpm_rows_model(&d->rows, b->m, build_row, b);
 }
 
 static int delete_body(void *ctx, ilpm_err *err)
@@ -617,17 +497,11 @@ static ilpm_driver *driver_build(const ilpm_model *m, const ilpm_options *o,
     fold_objective(d, m);
     d->hint = ilpm_model_branch_hint(m);
     if (!use_glpk) {
-        size_t nc = ilpm_model_ncons(m);
-        for (size_t i = 0; i < nc; i++) {
-            ilpm_con c;
-            ilpm_model_con(m, i, &c);
-            if (!ilpm_model_group_redundant(m, c.group))
-                lower_con(d, &c);
-        }
+        ilpm_rows_model(&d->rows, m, add_row, d);
         return d;
     }
     struct guard g;
-    struct build_ctx b = {d, m, purpose};
+    struct build_ctx b = {.d = d, .m = m, .purpose = purpose};
     if (run_guarded(&g, &d->opt, build_body, &b, "building the problem", err) !=
         0) {
         d->P = NULL; /* freed with GLPK's environment */
@@ -946,8 +820,7 @@ static int add_body(void *ctx, ilpm_err *err)
 {
     struct add_ctx *a = ctx;
     (void)err;
-    lower_con(a->d, a->con);
-    return 0;
+    return ilpm_rows_con(&a->d->rows, a->con, add_row, a->d);
 }
 
 static int glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
