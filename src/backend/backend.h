@@ -1,10 +1,11 @@
 /* backend.h: what the lowerings and drivers share inside libilpm.
  *
  * The CNF lowering (cnf.c) turns model constraints into clauses in an
- * ilpm_cnf; the SAT driver (sat.c) feeds those clauses to CaDiCaL.  The
- * GLPK lowering and driver live in glpk.c.  solver.c puts both behind the
- * public ilpm_solver handle.  Only glpk.c includes glpk.h and only sat.c
- * includes ccadical.h.
+ * ilpm_cnf; the SAT driver (sat.c) feeds those clauses to CaDiCaL.  rows.c
+ * turns them into linear rows, which the GLPK lowering and driver
+ * (glpk_*.c, behind glpk_int.h) and the OPB writer (opb.c) share.
+ * solver.c puts both drivers behind the public ilpm_solver handle.  Only
+ * the glpk_* files include glpk.h and only sat.c includes ccadical.h.
  */
 #ifndef ILPM_BACKEND_H
 #define ILPM_BACKEND_H
