@@ -12,15 +12,6 @@
 
 #define COEF_LIMIT ((int64_t)1 << 40) /* as the model layer enforces */
 
-static void default_options(ilpm_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->backend = ILPM_BACKEND_ILP;
-    o->cuts = ILPM_CUTS_DEFAULT;
-    o->presolve = 1;
-    o->max_pb_nodes = 1000000;
-}
-
 static void driver_free(ilpm_driver *d)
 {
     if (!d)
@@ -59,10 +50,12 @@ static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
         ilpm_err_set(err, "out of memory creating the GLPK driver");
         return NULL;
     }
-    if (o)
+    if (o) {
         d->opt = *o;
-    else
-        default_options(&d->opt);
+    } else {
+        ilpm_options_init(&d->opt);
+        d->opt.backend = ILPM_BACKEND_ILP;
+    }
     if ((unsigned)d->opt.branch > ILPM_BRANCH_PCOST ||
         (unsigned)d->opt.backtrack > ILPM_BACKTRACK_BESTB) {
         ilpm_err_set(err, "unknown GLPK branching (%d) or backtracking (%d)",
