@@ -6,6 +6,11 @@
 #include <limits.h>
 #include <stdlib.h>
 
+/* Seconds GLPK's MIP presolver takes per nonzero of the problem, a
+ * measure (docs/benchmarks.md) that keeps it from running past a
+ * deadline it does not poll. */
+#define PRESOLVE_S_PER_NZ 1e-6
+
 #ifdef ILPM_TEST_HOOKS
 int ilpm_glpk_fault;
 #endif
@@ -120,13 +125,13 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     const ilpm_options *o = &d->opt;
     int msg_lev = ilpm_reports(o) ? GLP_MSG_ON : GLP_MSG_OFF;
     int presolve = o->presolve;
-    /* GLPK's MIP presolver polls neither tm_lim nor the callback; here it
-     * takes about 1 us per nonzero (3.5 s for the 4 million of queens
-     * n = 1000).  Under a deadline it runs only when that estimate stays
-     * within a tenth of the time left; else the relaxation is solved
-     * first with tm_lim, as without presolve. */
+    /* GLPK's MIP presolver polls neither tm_lim nor the callback, and its
+     * time grows with the nonzeros (PRESOLVE_S_PER_NZ).  Under a deadline
+     * it runs only when that estimate stays within a tenth of the time
+     * left; else the relaxation is solved first with tm_lim, as without
+     * presolve. */
     if (presolve && c->deadline > 0 &&
-        (double)d->nnz * 1e-6 > 0.1 * (c->deadline - ilpm_now()))
+        (double)d->nnz * PRESOLVE_S_PER_NZ > 0.1 * (c->deadline - ilpm_now()))
         presolve = 0;
     if (!presolve) {
         ilpm_status st = solve_relaxation(c, msg_lev, err);
@@ -148,9 +153,8 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     /* A feasibility search has a constant objective, so GLPK's default
      * rules (Driebeck-Tomlin branching, best local bound), which steer by
      * the objective, only widen the tree.  Most fractional and depth first
-     * reach a first integer point soonest: queens n = 64 takes 0.7 s
-     * instead of 2.7 s, L(2,100) 1.5 s instead of 11 s, top95 1.3 s
-     * instead of 1.6 s (README, "Formulations and encodings"). */
+     * reach a first integer point soonest (docs/benchmarks.md has the
+     * times). */
     static const int br[] = {0,          GLP_BR_FFV, GLP_BR_LFV,
                              GLP_BR_MFV, GLP_BR_DTH, GLP_BR_PCH};
     static const int bt[] = {0, GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BPH, GLP_BT_BLB};
