@@ -1,10 +1,11 @@
 /* backend.h: what the lowerings and drivers share inside libilpm.
  *
  * The CNF lowering (cnf.c) turns model constraints into clauses in an
- * ilpm_cnf; the SAT driver (sat.c) feeds those clauses to CaDiCaL.  The
- * GLPK lowering and driver live in glpk.c.  solver.c puts both behind the
- * public ilpm_solver handle.  Only glpk.c includes glpk.h and only sat.c
- * includes ccadical.h.
+ * ilpm_cnf; the SAT driver (sat.c) feeds those clauses to CaDiCaL.  rows.c
+ * turns them into linear rows, which the GLPK lowering and driver
+ * (glpk_*.c, behind glpk_int.h) and the OPB writer (opb.c) share.
+ * solver.c puts both drivers behind the public ilpm_solver handle.  Only
+ * the glpk_* files include glpk.h and only sat.c includes ccadical.h.
  */
 #ifndef ILPM_BACKEND_H
 #define ILPM_BACKEND_H
@@ -60,6 +61,51 @@ int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
 /* Writes DIMACS with a "c NAME VAR" line for every model variable. */
 int ilpm_cnf_write_dimacs(const ilpm_cnf *c, const ilpm_model *m, FILE *f,
                           ilpm_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Linear rows (rows.c): the one lowering of a constraint to rows over  */
+/* the model's variables, for the GLPK problem and the OPB file.        */
+
+/* sum coefs[i] * x(vars[i]) cmp rhs, each variable once, no zero
+ * coefficient, negative literals folded into rhs. */
+typedef struct ilpm_row {
+    int len;
+    const int *vars;
+    const int64_t *coefs;
+    ilpm_cmp cmp;
+    int64_t rhs;
+} ilpm_row;
+
+/* The workspace: a dense accumulator over the variables, zero between
+ * rows.  A row handed out lives in it until the next call. */
+typedef struct ilpm_rows {
+    int nvars;
+    int64_t *acc;
+    uint8_t *inrow;
+    int *vars; /* the variables met, then the row's */
+    int64_t *coefs;
+    int n;       /* variables met in the current row */
+    int64_t cst; /* the constant the negative literals left */
+} ilpm_rows;
+
+/* 0, or -1 when out of memory (the caller says what for). */
+int ilpm_rows_init(ilpm_rows *r, int nvars);
+void ilpm_rows_release(ilpm_rows *r);
+/* Receives each row; group is the constraint's.  A row with len 0 is a
+ * constant that fails (one that holds is never passed).  Non-zero stops
+ * the lowering, which returns it. */
+typedef int (*ilpm_row_fn)(void *ctx, const ilpm_row *row, int group);
+/* The rows of c: one, or for a conditional cardinality one per side
+ * that can fail (big-M rows). */
+int ilpm_rows_con(ilpm_rows *r, const ilpm_con *c, ilpm_row_fn fn, void *ctx);
+/* The rows of every constraint of m, in order, but for redundant
+ * groups. */
+int ilpm_rows_model(ilpm_rows *r, const ilpm_model *m, ilpm_row_fn fn,
+                    void *ctx);
+/* The terms of sum sign * coefs[i] * lits[i] into *out; returns the
+ * constant part (an objective's). */
+int64_t ilpm_rows_sum(ilpm_rows *r, const int64_t *coefs, const int *lits,
+                      int n, int64_t sign, ilpm_row *out);
 
 /* ------------------------------------------------------------------ */
 /* Back-end drivers behind ilpm_solver.                                 */

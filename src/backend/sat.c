@@ -198,9 +198,9 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     ccadical_set_terminate(d->s, d, terminate_cb);
     /* Target phases in every mode, not only in stable mode: what the
      * SAT-competition configuration of CaDiCaL does for satisfiable
-     * instances.  L(2,127) falls from 12.6 s to 0.2 s, queens n = 400 from
-     * 9.9 s to 3.8 s, L(3,19) from 0.24 s to 0.1 s (README, "Formulations
-     * and encodings"); --sat-option target=1 restores CaDiCaL's default. */
+     * instances; it finds the large satisfiable puzzles sooner
+     * (docs/benchmarks.md has the times).  --sat-option target=1 restores
+     * CaDiCaL's default. */
     ccadical_set_option(d->s, "target", 2);
     if (o->sat_options && set_options(d->s, o->sat_options, err) != 0) {
         sat_destroy(d);
@@ -211,8 +211,8 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     if (!d->log)
         ccadical_set_option(d->s, "quiet", 1);
     /* CaDiCaL sets up every variable up to the largest id of the first
-     * clause in one go, about 0.4 us each (3.7 s for the 9.4 million of
-     * queens n = 3000), and that cannot be interrupted: do not start it
+     * clause in one go, at the rate per variable below (measured in
+     * docs/benchmarks.md), and that cannot be interrupted: do not start it
      * when it would end past the deadline. */
     ilpm_watch *w = &d->cnf.watch;
     if (w->deadline > 0 &&

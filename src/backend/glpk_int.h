@@ -1,0 +1,98 @@
+/* glpk_int.h: what the files of the GLPK back end share, and the only
+ * header that includes glpk.h.  glpk_guard.c runs GLPK under an error
+ * hook, glpk_build.c lowers a model into a glp_prob (and counts its
+ * rows), glpk_solve.c drives glp_intopt, glpk_write.c writes LP and MPS.
+ *
+ * Threads: GLPK keeps one environment per thread, so a driver must be
+ * used by the thread that created it. */
+#ifndef ILPM_GLPK_INT_H
+#define ILPM_GLPK_INT_H
+
+#include "backend.h"
+#include "util.h"
+
+#include <glpk.h>
+#include <setjmp.h>
+
+#define NAME_LEN 256 /* GLPK rejects names longer than 255 characters */
+
+/* ------------------------------------------------------------------ */
+/* glpk_guard.c: GLPK aborts the process on misuse or internal trouble, */
+/* so every call into it runs under an error hook that turns the abort  */
+/* into an error.                                                        */
+
+typedef struct ilpm_glpk_guard {
+    jmp_buf jb;
+    void (*log_fn)(void *ctx, const char *text); /* NULL: quiet */
+    void *log_ctx;
+    int old_out;
+    char log[1024]; /* tail of GLPK's terminal output, for messages */
+    size_t len;
+} ilpm_glpk_guard;
+
+typedef int (*ilpm_glpk_fn)(void *ctx, ilpm_err *err);
+
+/* Runs fn(ctx, err) under the hooks, GLPK's messages going to o's log
+ * (o NULL: nowhere).  fn's result, or -1 with err saying that GLPK
+ * failed while `what` and its last words.  g lives in the caller's frame
+ * so that nothing this function owns is modified between setjmp and
+ * longjmp. */
+int ilpm_glpk_run(ilpm_glpk_guard *g, const ilpm_options *o, ilpm_glpk_fn fn,
+                  void *ctx, const char *what, ilpm_err *err);
+/* The last nlines lines of GLPK's output, joined by "; ", into out. */
+void ilpm_glpk_log_tail(const ilpm_glpk_guard *g, int nlines, char *out,
+                        size_t size);
+/* After a GLPK failure every GLPK object of the thread is gone, problems
+ * of other drivers included.  This counts those resets: a driver
+ * remembers the generation it was built in and refuses to touch its
+ * problem once the generation has moved on. */
+unsigned long ilpm_glpk_gen(void);
+
+/* ------------------------------------------------------------------ */
+/* glpk_build.c: the driver, its problem and its statistics.            */
+
+struct ilpm_driver {
+    glp_prob *P;       /* NULL when only counting (statistics)       */
+    unsigned long gen; /* ilpm_glpk_gen() when P was created         */
+    ilpm_options opt;
+    ilpm_stats *stats; /* the caller's, may be NULL                  */
+    int nvars;
+    int ngroups;
+    char **gprefix;  /* row-name prefix of each model group          */
+    int64_t *gcount; /* rows named so far in each group              */
+    int64_t ncuts;   /* rows added outside any group                 */
+    int names;       /* name rows and columns (for the exported files) */
+    int64_t nnz;     /* nonzeros in the rows added so far             */
+    int infeasible;  /* some row reduced to a false constant         */
+    ilpm_rows rows;  /* the rows of a constraint, as OPB writes them */
+    int *ind;        /* a row in GLPK's 1-based arrays */
+    double *val;
+    /* The folded objective, obj[0] the constant; kept to restore it after
+     * satisfaction calls and to compute objective values exactly. */
+    ilpm_sense sense;
+    int64_t *obj;
+    int8_t *fix;      /* assumption signs during one solve */
+    ilpm_branch hint; /* the model's branching hint                  */
+};
+
+/* What a problem is built for: names and the objective constant differ
+ * between the solver and the files. */
+typedef enum ilpm_glpk_purpose {
+    ILPM_GLPK_SOLVE,
+    ILPM_GLPK_LP,
+    ILPM_GLPK_MPS
+} ilpm_glpk_purpose;
+
+/* Lowers m into a new driver: counting only (use_glpk 0: no GLPK
+ * problem, the rows go to stats) or into a GLPK problem. */
+ilpm_driver *ilpm_glpk_build(const ilpm_model *m, const ilpm_options *o,
+                             ilpm_stats *stats, int use_glpk,
+                             ilpm_glpk_purpose purpose, ilpm_err *err);
+/* Deletes d's problem if GLPK still holds it, then d. */
+void ilpm_glpk_destroy(ilpm_driver *d);
+/* 0 if d's problem is still there, else -1 with err. */
+int ilpm_glpk_alive(const ilpm_driver *d, ilpm_err *err);
+/* Adds a permanent constraint (the driver's add). */
+int ilpm_glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err);
+
+#endif

@@ -1,0 +1,312 @@
+/* The GLPK driver's solve: glp_intopt under assumptions (column bounds),
+ * a deadline and a stop flag, its outcome read from both the return code
+ * and glp_mip_status. */
+#include "glpk_int.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+/* Seconds GLPK's MIP presolver takes per nonzero of the problem, a
+ * measure (docs/benchmarks.md) that keeps it from running past a
+ * deadline it does not poll. */
+#define PRESOLVE_S_PER_NZ 1e-6
+
+#ifdef ILPM_TEST_HOOKS
+int ilpm_glpk_fault;
+#endif
+
+struct solve_ctx {
+    ilpm_driver *d;
+    const int *assume;
+    int n;
+    int optimize;
+    double deadline;
+    uint8_t *vals;
+    int64_t *obj;
+    ilpm_status st;
+    int stopped;    /* our callback ended the search for stop_flag */
+    int cover;      /* cover cuts requested for this search        */
+    int empty_tree; /* presolve left no column: see on_tree        */
+};
+
+static void on_tree(glp_tree *T, void *info)
+{
+    struct solve_ctx *c = info;
+    volatile int *stop = c->d->opt.stop_flag;
+    /* GLPK 5.0 aborts in glp_cov_init (glp_add_cols with 0 columns) when
+     * the presolver fixed every column but left a row.  Selection of the
+     * root comes before the cut generators start: stop there and let
+     * run_mip search again without cover cuts. */
+    if (c->cover && glp_ios_reason(T) == GLP_ISELECT &&
+        glp_get_num_cols(glp_ios_get_prob(T)) == 0) {
+        c->empty_tree = 1;
+        glp_ios_terminate(T);
+        return;
+    }
+    if (stop && *stop) {
+        c->stopped = 1;
+        glp_ios_terminate(T);
+    } else if (c->deadline > 0 && ilpm_now() >= c->deadline) {
+        glp_ios_terminate(T); /* GLPK's tm_lim is checked less often */
+    }
+}
+
+/* Milliseconds left before the deadline, at least 1; 0 if it passed. */
+static int ms_left(double deadline)
+{
+    double ms = (deadline - ilpm_now()) * 1000.0;
+    if (ms < 1.0)
+        return 0;
+    return ms >= (double)INT_MAX ? INT_MAX : (int)ms;
+}
+
+static const char *glpk_code_name(int rc)
+{
+    static const char *const names[] = {
+        "0",           "GLP_EBADB",  "GLP_ESING",   "GLP_ECOND",  "GLP_EBOUND",
+        "GLP_EFAIL",   "GLP_EOBJLL", "GLP_EOBJUL",  "GLP_EITLIM", "GLP_ETMLIM",
+        "GLP_ENOPFS",  "GLP_ENODFS", "GLP_EROOT",   "GLP_ESTOP",  "GLP_EMIPGAP",
+        "GLP_ENOFEAS", "GLP_ENOCVG", "GLP_EINSTAB", "GLP_EDATA",  "GLP_ERANGE"};
+    return rc >= 0 && rc < (int)(sizeof names / sizeof *names) ? names[rc]
+                                                               : "unknown";
+}
+
+static void read_solution(struct solve_ctx *c)
+{
+    ilpm_driver *d = c->d;
+    int64_t z = d->obj[0];
+    for (int v = 1; v <= d->nvars; v++) {
+        uint8_t x = glp_mip_col_val(d->P, v) > 0.5;
+        if (c->vals)
+            c->vals[v] = x;
+        z += x ? d->obj[v] : 0;
+    }
+    if (c->obj)
+        *c->obj = z;
+}
+
+/* Without the MIP presolver glp_intopt needs an optimal basis of the LP
+ * relaxation first; an infeasible relaxation already means UNSAT. */
+static ilpm_status solve_relaxation(struct solve_ctx *c, int msg_lev,
+                                    ilpm_err *err)
+{
+    glp_smcp sp;
+    glp_init_smcp(&sp);
+    sp.msg_lev = msg_lev;
+    sp.presolve = GLP_OFF;
+    if (c->deadline > 0) {
+        sp.tm_lim = ms_left(c->deadline);
+        if (sp.tm_lim == 0)
+            return ILPM_TIMEOUT;
+    }
+    int rc = glp_simplex(c->d->P, &sp);
+    if (rc == GLP_ETMLIM)
+        return ILPM_TIMEOUT;
+    if (rc != 0) {
+        ilpm_err_set(err,
+                     "GLPK: glp_simplex on the LP relaxation failed "
+                     "with code %d (%s)",
+                     rc, glpk_code_name(rc));
+        return ILPM_ERROR;
+    }
+    int st = glp_get_status(c->d->P);
+    if (st == GLP_NOFEAS)
+        return ILPM_UNSAT;
+    if (st != GLP_OPT) {
+        ilpm_err_set(err, "GLPK: LP relaxation ended with status %d", st);
+        return ILPM_ERROR;
+    }
+    return ILPM_SOLVED; /* meaning: go on with glp_intopt */
+}
+
+static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
+{
+    ilpm_driver *d = c->d;
+    const ilpm_options *o = &d->opt;
+    int msg_lev = ilpm_reports(o) ? GLP_MSG_ON : GLP_MSG_OFF;
+    int presolve = o->presolve;
+    /* GLPK's MIP presolver polls neither tm_lim nor the callback, and its
+     * time grows with the nonzeros (PRESOLVE_S_PER_NZ).  Under a deadline
+     * it runs only when that estimate stays within a tenth of the time
+     * left; else the relaxation is solved first with tm_lim, as without
+     * presolve. */
+    if (presolve && c->deadline > 0 &&
+        (double)d->nnz * PRESOLVE_S_PER_NZ > 0.1 * (c->deadline - ilpm_now()))
+        presolve = 0;
+    if (!presolve) {
+        ilpm_status st = solve_relaxation(c, msg_lev, err);
+        if (st != ILPM_SOLVED)
+            return st;
+    }
+    glp_iocp p;
+    glp_init_iocp(&p);
+    p.msg_lev = msg_lev;
+    p.presolve = presolve ? GLP_ON : GLP_OFF;
+    p.cb_func = on_tree;
+    p.cb_info = c;
+    p.gmi_cuts = o->cuts == ILPM_CUTS_ALL ? GLP_ON : GLP_OFF;
+    p.mir_cuts = p.cov_cuts = o->cuts == ILPM_CUTS_NONE ? GLP_OFF : GLP_ON;
+    /* GLPK 5.0's clique-cut generator writes past its arrays on small
+     * conflict graphs (valgrind shows it with `glpsol --clique` on the
+     * LP in tests/data/glpk_clique_bug.lp), so it stays off. */
+    p.clq_cuts = GLP_OFF;
+    /* A feasibility search has a constant objective, so GLPK's default
+     * rules (Driebeck-Tomlin branching, best local bound), which steer by
+     * the objective, only widen the tree.  Most fractional and depth first
+     * reach a first integer point soonest (docs/benchmarks.md has the
+     * times). */
+    static const int br[] = {0,          GLP_BR_FFV, GLP_BR_LFV,
+                             GLP_BR_MFV, GLP_BR_DTH, GLP_BR_PCH};
+    static const int bt[] = {0, GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BPH, GLP_BT_BLB};
+    int feasibility = !c->optimize || d->sense == ILPM_NONE;
+    ilpm_branch hint =
+        (unsigned)d->hint <= ILPM_BRANCH_PCOST ? d->hint : ILPM_BRANCH_AUTO;
+    p.br_tech = o->branch != ILPM_BRANCH_AUTO ? br[o->branch]
+                : !feasibility                ? GLP_BR_DTH
+                : hint != ILPM_BRANCH_AUTO    ? br[hint]
+                                              : GLP_BR_MFV;
+    p.bt_tech = o->backtrack != ILPM_BACKTRACK_AUTO ? bt[o->backtrack]
+                : feasibility                       ? GLP_BT_DFS
+                                                    : GLP_BT_BLB;
+    int rc;
+    do {
+        c->cover = p.cov_cuts == GLP_ON;
+        c->empty_tree = 0;
+        if (c->deadline > 0) {
+            p.tm_lim = ms_left(c->deadline);
+            if (p.tm_lim == 0)
+                return ILPM_TIMEOUT;
+        }
+        rc = glp_intopt(d->P, &p);
+        p.cov_cuts = GLP_OFF;
+    } while (rc == GLP_ESTOP && c->empty_tree);
+    int st = glp_mip_status(d->P);
+    int found = st == GLP_OPT || st == GLP_FEAS;
+    switch (rc) {
+    case 0:
+        if (st == GLP_NOFEAS)
+            return ILPM_UNSAT;
+        if (!found)
+            break;
+        read_solution(c);
+        if (!c->optimize)
+            return ILPM_SOLVED;
+        return st == GLP_OPT ? ILPM_OPTIMAL : ILPM_FEASIBLE;
+    case GLP_ENOPFS:
+    case GLP_ENOFEAS:
+        return ILPM_UNSAT;
+    case GLP_ETMLIM:
+    case GLP_ESTOP:
+    case GLP_EMIPGAP:
+        if (found) {
+            read_solution(c);
+            return c->optimize ? ILPM_FEASIBLE : ILPM_SOLVED;
+        }
+        return c->stopped ? ILPM_STOPPED : ILPM_TIMEOUT;
+    default:
+        break;
+    }
+    ilpm_err_set(err,
+                 "GLPK: glp_intopt returned code %d (%s) with MIP "
+                 "status %d",
+                 rc, glpk_code_name(rc), st);
+    return ILPM_ERROR;
+}
+
+static int solve_body(void *ctx, ilpm_err *err)
+{
+    struct solve_ctx *c = ctx;
+    ilpm_driver *d = c->d;
+    glp_prob *P = d->P;
+#ifdef ILPM_TEST_HOOKS
+    if (ilpm_glpk_fault) {
+        ilpm_glpk_fault = 0;
+        glp_set_col_kind(P, 0, GLP_BV); /* column 0 does not exist */
+    }
+#endif
+    for (int i = 0; i < c->n; i++) {
+        int l = c->assume[i];
+        double x = l > 0 ? 1.0 : 0.0;
+        glp_set_col_bnds(P, abs(l), GLP_FX, x, x);
+    }
+    int zero_obj = !c->optimize && d->sense != ILPM_NONE;
+    if (zero_obj)
+        for (int v = 0; v <= d->nvars; v++)
+            if (d->obj[v] != 0)
+                glp_set_obj_coef(P, v, 0.0);
+    c->st = run_mip(c, err);
+    for (int i = 0; i < c->n; i++)
+        glp_set_col_bnds(P, abs(c->assume[i]), GLP_DB, 0.0, 1.0);
+    if (zero_obj)
+        for (int v = 0; v <= d->nvars; v++)
+            if (d->obj[v] != 0)
+                glp_set_obj_coef(P, v, (double)d->obj[v]);
+    return 0;
+}
+
+static ilpm_status glpk_solve(ilpm_driver *d, const int *assume, int n,
+                              int optimize, double deadline, uint8_t *vals,
+                              int64_t *obj, ilpm_err *err)
+{
+    if (ilpm_glpk_alive(d, err) != 0)
+        return ILPM_ERROR;
+    if (n < 0 || (n > 0 && !assume)) {
+        ilpm_err_set(err, "GLPK: %d assumptions without a list", n);
+        return ILPM_ERROR;
+    }
+    for (int i = 0; i < n; i++)
+        if (assume[i] == 0 || assume[i] == INT_MIN ||
+            abs(assume[i]) > d->nvars) {
+            ilpm_err_set(err,
+                         "assumption %d is not a variable of the model "
+                         "(1..%d)",
+                         assume[i], d->nvars);
+            return ILPM_ERROR;
+        }
+    /* Conflicting assumptions (v and -v) fix nothing GLPK could solve. */
+    int conflict = 0;
+    for (int i = 0; i < n; i++) {
+        int v = abs(assume[i]);
+        int8_t s = assume[i] > 0 ? 1 : -1;
+        if (d->fix[v] == -s)
+            conflict = 1;
+        d->fix[v] = s;
+    }
+    for (int i = 0; i < n; i++)
+        d->fix[abs(assume[i])] = 0;
+    if (d->infeasible || conflict)
+        return ILPM_UNSAT;
+    if (d->opt.stop_flag && *d->opt.stop_flag)
+        return ILPM_STOPPED;
+    if (deadline > 0 && ilpm_now() >= deadline)
+        return ILPM_TIMEOUT;
+    if (d->nvars == 0) { /* no columns: GLPK has nothing to decide */
+        if (obj)
+            *obj = d->obj[0];
+        return optimize ? ILPM_OPTIMAL : ILPM_SOLVED;
+    }
+    struct solve_ctx c = {.d = d,
+                          .assume = assume,
+                          .n = n,
+                          .optimize = optimize,
+                          .deadline = deadline,
+                          .vals = vals,
+                          .obj = obj,
+                          .st = ILPM_ERROR};
+    ilpm_glpk_guard g;
+    if (ilpm_glpk_run(&g, &d->opt, solve_body, &c, "solving", err) != 0) {
+        d->P = NULL;
+        return ILPM_ERROR;
+    }
+    return c.st;
+}
+
+static ilpm_driver *glpk_create(const ilpm_model *m, const ilpm_options *o,
+                                ilpm_stats *stats, ilpm_err *err)
+{
+    return ilpm_glpk_build(m, o, stats, 1, ILPM_GLPK_SOLVE, err);
+}
+
+const ilpm_driver_ops ilpm_glpk_ops = {
+    "glpk", glpk_create, ilpm_glpk_destroy, glpk_solve, ilpm_glpk_add,
+};
