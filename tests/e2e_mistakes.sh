@@ -90,6 +90,17 @@ mistake 2 "gen takes no FILE" "$ILPM" gen machiavelli $basic
 mistake 2 "queens has no generator" "$ILPM" gen queens --n 8
 mistake 2 "usage: ilpm merge --out RESULTS FILE" "$ILPM" merge --out "$tmp/m.csv"
 
+# export writes one instance: a file of several is refused before
+# anything is written; --index picks one of them.
+mistake 2 "completion.txt holds more than one instance and export writes one: pick it with --index I" \
+    "$ILPM" export queens data/queens/completion.txt --lp "$tmp/many.lp"
+if [ -e "$tmp/many.lp" ]; then bad "export of many instances wrote a file"; else ok; fi
+mistake 2 "export writes one instance: give one FILE" \
+    "$ILPM" export queens data/queens/completion.txt data/queens/completion.txt --lp "$tmp/many.lp"
+if "$ILPM" export queens data/queens/completion.txt --index 2 --lp "$tmp/two.lp" 2>"$tmp/err" &&
+    grep -q "^Subject To" "$tmp/two.lp"; then ok
+else bad "export --index 2: $(cat "$tmp/err")"; fi
+
 # 5. A bad value is one message before anything runs (top95 holds 95
 # instances: the message must not repeat per instance).
 mistake 2 "--formulation: expected one of exact, atmost, got 'foo'" \

@@ -434,6 +434,9 @@ static int check_together(cli *c)
     if (c->verb == VERB_EXPORT && !c->export_path[0] && !c->export_path[1] &&
         !c->export_path[2] && !c->export_path[3])
         FAIL("export needs --lp, --mps, --cnf or --opb FILE");
+    if (c->verb == VERB_EXPORT && c->nfiles > 1)
+        FAIL("export writes one instance: give one FILE (and --index I "
+             "for one of its instances)");
     if (c->verb == VERB_BATCH && !c->out_path)
         FAIL("batch needs --out RESULTS");
     if (c->verb == VERB_BATCH && strcmp(c->out_path, "-") == 0)

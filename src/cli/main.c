@@ -281,41 +281,52 @@ static int cmd_stats(cli *c)
     return t.worst;
 }
 
+/* export writes one model: the instance is built when it is read, and
+ * written only once the file has shown no second one, so that a file of
+ * many instances writes nothing. */
+typedef struct export_ctx {
+    tally t;
+    ilpm_model *m;
+    long instances;
+} export_ctx;
+
 static int export_one(cli *c, const void *inst, const char *file, long index,
-                      void *ctx)
+                      void *vctx)
 {
-    (void)file;
-    tally *t = ctx;
-    if (index > 1) {
+    (void)index;
+    export_ctx *x = vctx;
+    if (++x->instances > 1) {
         fprintf(stderr,
-                "ilpm: export writes one instance; the file holds more "
-                "(pick one, e.g. with --index where the puzzle has it)\n");
+                "ilpm: %s holds more than one instance and export writes "
+                "one: pick it with --index I\n",
+                file);
+        note_exit(&x->t, EXIT_USAGE);
         return 1;
     }
-    ilpm_model *m = build_model(c, inst, t);
-    if (!m)
-        return 0;
-    for (int f = 0; f < 4; f++) {
-        if (!c->export_path[f])
-            continue;
-        ilpm_err err = {0};
-        int rc = ilpm_export(m, &c->run.solver, (ilpm_format)f,
-                             c->export_path[f], &err);
-        if (rc != 0) {
-            fprintf(stderr, "ilpm: %s\n", err.msg);
-            /* -2: the file could not be written, not the model. */
-            note_exit(t, rc == -2 ? EXIT_INTERNAL : EXIT_USAGE);
-        }
-    }
-    ilpm_model_free(m);
+    x->m = build_model(c, inst, &x->t);
     return 0;
 }
 
 static int cmd_export(cli *c)
 {
-    tally t = {EXIT_OK, 0};
-    for_each_instance(c, &t, export_one, &t);
-    return t.worst;
+    export_ctx x = {{EXIT_OK, 0}, NULL, 0};
+    for_each_instance(c, &x.t, export_one, &x);
+    /* Each format is tried even after another failed. */
+    int built = x.m && x.t.worst == EXIT_OK;
+    for (int f = 0; f < 4 && built; f++) {
+        if (!c->export_path[f])
+            continue;
+        ilpm_err err = {0};
+        int rc = ilpm_export(x.m, &c->run.solver, (ilpm_format)f,
+                             c->export_path[f], &err);
+        if (rc != 0) {
+            fprintf(stderr, "ilpm: %s\n", err.msg);
+            /* -2: the file could not be written, not the model. */
+            note_exit(&x.t, rc == -2 ? EXIT_INTERNAL : EXIT_USAGE);
+        }
+    }
+    ilpm_model_free(x.m);
+    return x.t.worst;
 }
 
 /* ------------------------------------------------------------------ */
