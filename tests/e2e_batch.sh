@@ -80,6 +80,25 @@ check "resume complete" [ "$(grep -c '^queens' "$tmp/s0.csv")" -eq 24 ]
 "$ILPM" merge --out "$tmp/m2.csv" "$tmp/r.jsonl" "$tmp/s0.csv" 2>"$tmp/err"
 check "merge refuses mixed formats" [ $? -eq 2 ]
 
+# Results files written before the count_complete column: --resume and
+# merge give their rows the column, empty (not known), under one header.
+header=$("$ILPM" solve queens --n 4 --format csv | head -1)
+head -3 tests/data/results_sample.csv >"$tmp/old.csv" # instance 1, both
+"$ILPM" batch queens data/queens/completion.txt --out "$tmp/old.csv" --resume \
+    --backend both --count >"$tmp/sum"
+check "old file resumed" grep -q "6 runs (2 already there)" "$tmp/sum"
+check "old file takes the current header" [ "$(head -1 "$tmp/old.csv")" = "$header" ]
+check "old file one header" [ "$(grep -c '^puzzle,' "$tmp/old.csv")" -eq 1 ]
+check "old rows: count_complete empty" [ "$(grep -c '\.txt,1,,[a-z]*,solved,true,,,,0\.' "$tmp/old.csv")" -eq 2 ]
+check "new rows: count_complete" [ "$(grep -c ',[234],,[a-z]*,[a-z]*,true,[01],true,,' "$tmp/old.csv")" -eq 6 ]
+"$ILPM" merge --out "$tmp/om.csv" tests/data/results_sample.csv "$tmp/s0.csv"
+check "merge old and new exit" [ $? -eq 0 ]
+check "merge old and new header" [ "$(head -1 "$tmp/om.csv")" = "$header" ]
+check "merge old and new rows" [ "$(grep -c '^queens' "$tmp/om.csv")" -eq 32 ]
+check "merge old rows: count_complete empty" [ "$(grep -c 'completion\.txt,[1-4],,[a-z]*,[a-z]*,[a-z]*,,,,0\.' "$tmp/om.csv")" -eq 8 ]
+"$ILPM" merge --out "$tmp/om.jsonl" tests/data/results_sample.jsonl "$tmp/r.jsonl"
+check "merge old and new json" [ "$(grep -c '^{' "$tmp/om.jsonl")" -eq "$(($(wc -l <tests/data/results_sample.jsonl) + 24))" ]
+
 # Interrupted: finished rows kept, exit 130, --resume finishes the rest.
 for i in $(seq 1 6); do echo 7; done >"$tmp/slow.txt"
 for i in $(seq 1 4); do echo 14; done >>"$tmp/slow.txt"
@@ -93,7 +112,7 @@ kill -INT "$pid"
 wait "$pid"
 code=$?
 check "interrupt exit 130" [ "$code" -eq 130 ]
-check "interrupt rows kept" [ "$(grep -c '^queens.*,solved,true,40,' "$tmp/i.csv")" -eq 6 ]
+check "interrupt rows kept" [ "$(grep -c '^queens.*,solved,true,40,true,' "$tmp/i.csv")" -eq 6 ]
 check "interrupt no partial row" [ "$(grep -c ',stopped,' "$tmp/i.csv")" -eq 0 ]
 
 # Bad input is a row, not the end of the batch.

@@ -58,9 +58,29 @@ run "csv" 0 "$ILPM" solve queens --n 5 --format csv &&
 run "unsat exit 10" 10 "$ILPM" solve queens --n 3 &&
     has "unsat text" "$out" "unsat"
 run "count limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 &&
-    has "count limit" "$out" "count 2"
+    has "count limit" "$out" "count at least 2 \(stopped at --limit\);"
+run "count under the limit" 0 "$ILPM" solve queens --n 6 --count --limit 5 &&
+    has "count under the limit" "$out" "count 4;"
 run "time limit exit 3" 3 "$ILPM" solve queens --n 14 --count --time-limit 0.3 &&
-    has "timeout text" "$out" "timeout.*count [0-9]+ so far"
+    has "timeout text" "$out" "timeout.*count at least [0-9]+ \(time limit\)"
+# count_complete: whether every solution was counted, only on count rows;
+# in CSV right after count, empty when not counting.
+run "json count complete" 0 "$ILPM" solve queens --n 6 --count --format json &&
+    has "json count complete" "$out" '"count":4,"count_complete":true,'
+run "json count at the limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 \
+    --format json && has "json count at the limit" "$out" '"count":2,"count_complete":false,'
+run "json count after the time limit" 3 "$ILPM" solve queens --n 14 --count \
+    --time-limit 0.3 --format json &&
+    has "json count after the time limit" "$out" '"count":[0-9]+,"count_complete":false,'
+run "json without count" 0 "$ILPM" solve queens --n 6 --format json &&
+    if grep -q count_complete <<<"$out"; then bad "count_complete without --count: $out"; else ok; fi
+run "csv count complete" 0 "$ILPM" solve queens --n 6 --count --format csv &&
+    has "csv count_complete column" "$out" "^puzzle,.*,verified,count,count_complete,objective," &&
+    has "csv count complete" "$out" "^queens,n=6,,,,sat,solved,true,4,true,,"
+run "csv count at the limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 --format csv &&
+    has "csv count at the limit" "$out" "^queens,n=8,,,,sat,solved,true,2,false,,"
+run "csv without count" 0 "$ILPM" solve queens --n 6 --format csv &&
+    has "csv without count" "$out" "^queens,n=6,,,,sat,solved,true,,,,"
 for b in ilp sat; do
     run "time limit while building ($b)" 3 "$ILPM" solve queens --n 2500 \
         --backend "$b" --time-limit 0.3 --format csv &&
@@ -108,7 +128,7 @@ run "redundant row not lowered" 0 "$ILPM" stats langford --k 2 --n 8 &&
 run "redundant row lowered" 0 "$ILPM" stats langford --k 2 --n 8 --redundant &&
     has "redundant group one row" "$out" "^redundant +1 \\| +1 "
 # Probing fixes what unit propagation leaves open: fewer nonzeros remain.
-nnz() { awk -F, 'NR == 2 { print $16 }' <<<"$out"; }
+nnz() { awk -F, 'NR == 2 { print $17 }' <<<"$out"; }
 run "propagate units" 0 "$ILPM" solve sudoku data/sudoku/norvig_top95.txt \
     --index 1 --backend ilp --propagate units --format csv && units=$(nnz) &&
     run "propagate probe" 0 "$ILPM" solve sudoku data/sudoku/norvig_top95.txt \
@@ -177,7 +197,7 @@ signal_until_done INT "$pid"
 wait "$pid"
 code=$?
 if [ "$code" -eq 130 ]; then ok; else bad "SIGINT solve: exit $code"; fi
-has "SIGINT solve output" "$(cat "$tmp/sig.out")" "stopped, verified, count [0-9]+ so far"
+has "SIGINT solve output" "$(cat "$tmp/sig.out")" "stopped, verified, count at least [0-9]+ \(interrupted\)"
 "$ILPM" compare queens --n 14 --count >"$tmp/sig.out" 2>&1 &
 pid=$!
 signal_until_done TERM "$pid"

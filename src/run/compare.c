@@ -227,7 +227,8 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
         int ilp = r->backend == ILPM_BACKEND_ILP;
         char oc[32] = "-";
         if (r->has_count)
-            snprintf(oc, sizeof oc, "%" PRIu64, r->count);
+            snprintf(oc, sizeof oc, "%s%" PRIu64,
+                     r->count_complete ? "" : ">=", r->count);
         else if (r->has_objective)
             snprintf(oc, sizeof oc, "%" PRId64, r->objective);
         ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",

@@ -31,6 +31,7 @@ typedef struct ilpm_result {
     int64_t objective;
     int has_count;
     uint64_t count;
+    int count_complete; /* every solution was counted: count is exact */
     double build_ms, solve_ms;
     ilpm_stats stats; /* sizes of the formulation solved             */
     int have_stats;
