@@ -35,6 +35,37 @@ fi
 "$ILPM" compare queens --n 4 --plot "$tmp/p.pdf" >/dev/null 2>"$tmp/err"
 check "compare --plot bad extension" grep -q "must end in .svg or .png" "$tmp/err"
 
+# compare over a file ends with the totals per formulation and back end;
+# --summary gives them alone, also as CSV or JSON lines.
+grep -v '^#' data/sudoku/norvig_top95.txt | head -3 >"$tmp/three.txt"
+out=$("$ILPM" compare sudoku "$tmp/three.txt")
+check "compare file exit" [ $? -eq 0 ]
+check "compare file tables" [ "$(grep -c '^  agreement: yes$' <<<"$out")" -eq 3 ]
+check "compare file summary" grep -q "^summary: sudoku, 3 instances" <<<"$out"
+check "summary rows" [ "$(grep -cE '^  (exact|atmost) +(ilp|sat) +3 +3 +0 +0 +0 ' <<<"$out")" -eq 4 ]
+check "summary agreement" [ "$(tail -1 <<<"$out")" = "  agreement: yes on all 3" ]
+out=$("$ILPM" compare sudoku "$tmp/three.txt" --summary)
+check "--summary first line" grep -q "^summary: sudoku, 3 instances" <<<"$(head -1 <<<"$out")"
+check "--summary alone" [ "$(wc -l <<<"$out")" -eq 7 ]
+out=$("$ILPM" compare sudoku "$tmp/three.txt" --summary --format csv)
+check "--summary csv header" [ "$(head -1 <<<"$out")" = "puzzle,formulation,backend,instances,runs,solved,unsat,timeout,other,total_solve_ms,median_solve_ms,mean_vars,mean_aux_vars,mean_rows,mean_nonzeros,mean_clauses" ]
+check "--summary csv rows" [ "$(grep -cE '^sudoku,(exact|atmost),(ilp|sat),3,3,3,0,0,0,' <<<"$out")" -eq 4 ]
+check "--summary csv only" [ "$(wc -l <<<"$out")" -eq 5 ]
+out=$("$ILPM" compare sudoku "$tmp/three.txt" --summary --format json)
+check "--summary json" [ "$(grep -cE '^\{"summary":true,"puzzle":"sudoku","formulation":"(exact|atmost)","backend":"(ilp|sat)","instances":3,"runs":3,"solved":3,"unsat":0,' <<<"$out")" -eq 4 ]
+out=$("$ILPM" compare sudoku "$tmp/three.txt" --format csv)
+check "compare csv: runs only" [ "$(grep -c '^sudoku,' <<<"$out")" -eq 12 ]
+out=$("$ILPM" compare sudoku data/sudoku/norvig_top95.txt --index 1)
+check "one instance: no summary" [ "$(grep -c '^summary:' <<<"$out")" -eq 0 ]
+out=$("$ILPM" compare queens --n 3 --summary --format csv)
+check "--summary unsat" [ "$(grep -cE '^queens,,(ilp|sat),1,1,0,1,0,0,' <<<"$out")" -eq 2 ]
+out=$("$ILPM" compare queens --n 14 --count --time-limit 0.2 --summary --format csv)
+check "--summary timeout exit" [ $? -eq 3 ]
+check "--summary timeout" [ "$(grep -cE '^queens,,(ilp|sat),1,1,0,0,1,0,' <<<"$out")" -eq 2 ]
+"$ILPM" compare queens --n 4 --summary=yes 2>"$tmp/err"
+check "--summary takes no value" [ $? -eq 2 ]
+check "--summary value message" grep -q "option --summary takes no value" "$tmp/err"
+
 # batch: one row per instance and back end, in input order.
 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/r.csv" --backend both --jobs 2 >"$tmp/sum"
 code=$?

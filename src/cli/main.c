@@ -74,6 +74,7 @@ typedef struct cli {
     const char *export_path[4]; /* by ilpm_format */
     const char *out_path;       /* gen --out */
     const char *plot_path;      /* compare --plot */
+    int summary;                /* compare --summary */
     int format_set;
     /* batch */
     int both;
@@ -198,7 +199,12 @@ static void puzzle_help(FILE *f, const char *verb, const ilpm_puzzle *pz)
                    "  --formulation A,B            the formulations to run "
                    "(default: all)\n"
                    "  --plot FILE.svg|FILE.png     cactus plot and ILP-vs-SAT "
-                   "scatter (gnuplot)\n");
+                   "scatter (gnuplot)\n"
+                   "  --summary                    only the totals per "
+                   "formulation and back end\n"
+                   "                               (text output ends with "
+                   "them anyway after 2+\n"
+                   "                               instances)\n");
     if (strcmp(verb, "export") == 0)
         fprintf(f, "\nexport options:\n"
                    "  --lp FILE                    CPLEX LP (GLPK's writer)\n"
@@ -487,6 +493,11 @@ static int parse_args(cli *c, int argc, char **argv)
                    strcmp(c->verb, "compare") == 0) {
             NEED_VALUE();
             c->plot_path = val;
+        } else if (strcmp(name, "summary") == 0 &&
+                   strcmp(c->verb, "compare") == 0) {
+            if (val)
+                USAGE_ERR("option --summary takes no value");
+            c->summary = 1;
         } else {
             const ilpm_opt_spec *spec = NULL;
             const ilpm_opt_spec *table = !c->pz ? NULL
@@ -772,6 +783,7 @@ typedef struct compare_ctx {
     plot_point *pts;
     int npts, cap;
     char **labels; /* formulation names kept for the plot */
+    ilpm_cmp_summary sum;
 } compare_ctx;
 
 static int compare_one(cli *c, const void *inst, const char *file, long index,
@@ -786,13 +798,21 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
         ilpm_comparison_free(&cmp);
         return 1;
     }
+    if (ilpm_cmp_summary_add(&x->sum, &cmp) != 0) {
+        fprintf(stderr, "ilpm: out of memory\n");
+        note_exit(&x->t, EXIT_INTERNAL);
+        ilpm_comparison_free(&cmp);
+        return 1;
+    }
     ilpm_buf b;
     ilpm_buf_init(&b);
     for (int i = 0; i < cmp.nresults; i++) {
         ilpm_result *r = &cmp.results[i];
         snprintf(r->file, sizeof r->file, "%s", file);
         r->index = index;
-        if (c->format == FMT_JSON)
+        if (c->summary)
+            ; /* the totals alone, at the end */
+        else if (c->format == FMT_JSON)
             ilpm_result_json(r, &b);
         else if (c->format == FMT_CSV)
             ilpm_result_csv(r, &b);
@@ -815,7 +835,7 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
         if (code != EXIT_INTERNAL)
             note_exit(&x->t, code);
     }
-    if (c->format == FMT_TEXT)
+    if (c->format == FMT_TEXT && !c->summary)
         ilpm_comparison_text(&cmp, &b);
     fputs(ilpm_buf_str(&b), stdout);
     fflush(stdout);
@@ -873,6 +893,28 @@ static int compare_forms(cli *c, compare_ctx *x, char **owned)
     return 0;
 }
 
+/* The totals: alone with --summary, in the chosen format; else after the
+ * tables of two or more instances (CSV and JSON records stay one kind). */
+static void print_summary(cli *c, const ilpm_cmp_summary *sum)
+{
+    if (sum->instances == 0 ||
+        (!c->summary && (c->format != FMT_TEXT || sum->instances < 2)))
+        return;
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    if (c->format == FMT_JSON)
+        ilpm_cmp_summary_json(sum, &b);
+    else if (c->format == FMT_CSV)
+        ilpm_cmp_summary_csv(sum, &b);
+    else
+        ilpm_cmp_summary_text(sum, &b);
+    if (!c->summary)
+        fputc('\n', stdout);
+    fputs(ilpm_buf_str(&b), stdout);
+    fflush(stdout);
+    ilpm_buf_free(&b);
+}
+
 static int cmd_compare(cli *c)
 {
     compare_ctx x;
@@ -894,14 +936,19 @@ static int cmd_compare(cli *c)
         free(x.forms);
         return EXIT_USAGE;
     }
+    ilpm_cmp_summary_init(&x.sum);
     if (c->format == FMT_CSV) {
         ilpm_buf b;
         ilpm_buf_init(&b);
-        ilpm_result_csv_header(&b);
+        if (c->summary)
+            ilpm_cmp_summary_csv_header(&b);
+        else
+            ilpm_result_csv_header(&b);
         fputs(ilpm_buf_str(&b), stdout);
         ilpm_buf_free(&b);
     }
     for_each_instance(c, &x.t, compare_one, &x);
+    print_summary(c, &x.sum);
     if (c->plot_path && x.npts > 0 &&
         plot_write(c->plot_path, x.pts, x.npts, c->run.solver.time_limit, perr,
                    sizeof perr) != 0) {
@@ -913,6 +960,7 @@ static int cmd_compare(cli *c)
     free(x.pts);
     free(x.forms);
     free(owned);
+    ilpm_cmp_summary_free(&x.sum);
     return x.t.worst;
 }
 
