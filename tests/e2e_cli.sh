@@ -217,6 +217,27 @@ if [ -z "${ILPM_E2E_QUICK:-}" ]; then
     code=$?
     if [ "$code" -eq 130 ]; then ok; else bad "SIGTERM inside GLPK: exit $code"; fi
 fi
+# On a terminal, work longer than a second shows a progress line on
+# stderr (instance, run, count and rate, time), erased before the result;
+# with stderr not a terminal, nothing.  The time limits make the work last
+# past the second whatever the machine.
+esc=$'\033'
+if command -v script >/dev/null; then
+    script -qfec "$(printf '%q ' "$ILPM" solve queens --n 14 --count --time-limit 2.5)" \
+        /dev/null >"$tmp/tty" 2>&1
+    code=$?
+    if [ "$code" -eq 3 ]; then ok; else bad "progress solve: exit $code"; fi
+    tty=$(tr '\r' '\n' <"$tmp/tty")
+    has "progress line" "$tty" "^queens n=14 \(sat\): count [0-9]+ \([0-9]+/s\), [0-9]+\.[0-9] s${esc}\[K$"
+    has "progress erased before the result" "$tty" "^${esc}\[Kqueens n=14 \(sat\): timeout, verified, count at least"
+    script -qfec "$(printf '%q ' "$ILPM" compare queens --n 14 --count --time-limit 1.5)" \
+        /dev/null >"$tmp/tty" 2>&1
+    tty=$(tr '\r' '\n' <"$tmp/tty")
+    has "compare progress line" "$tty" "^queens n=14 \((ilp|sat)\):.* [0-9]+\.[0-9] s${esc}\[K$"
+    has "compare progress erased" "$tty" "^${esc}\[Kqueens n=14$"
+fi
+run "no progress line off a terminal" 3 "$ILPM" solve queens --n 14 --count --time-limit 1.5 &&
+    if [ -z "$err" ]; then ok; else bad "progress line on a file: $err"; fi
 run "list" 0 "$ILPM" list && has "list queens" "$out" "^queens"
 run "version" 0 "$ILPM" --version && has "version" "$out" "^ilpm [0-9]"
 

@@ -4,6 +4,7 @@
 #include "batch.h"
 #include "compare.h"
 #include "plot.h"
+#include "progress.h"
 #include "run.h"
 
 #include <errno.h>
@@ -619,10 +620,33 @@ static int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
 /* ------------------------------------------------------------------ */
 /* solve / play                                                          */
 
+/* The progress line on a terminal (not with --verbose, whose solver
+ * output shares stderr), fed by the run layer's hook; NULL otherwise. */
+static progress *progress_for(cli *c)
+{
+    progress *pg = c->run.solver.verbose ? NULL : progress_start();
+    c->run.progress = pg ? progress_run : NULL;
+    c->run.progress_ctx = pg;
+    return pg;
+}
+
+static void progress_instance_of(progress *pg, const ilpm_puzzle *pz,
+                                 const void *inst)
+{
+    if (!pg)
+        return;
+    char label[200];
+    int n = snprintf(label, sizeof label, "%s ", pz->name);
+    pz->describe(inst, label + n, sizeof label - (size_t)n);
+    progress_instance(pg, label);
+}
+
 static int solve_one(cli *c, const void *inst, const char *file, long index,
                      void *ctx)
 {
     tally *t = ctx;
+    progress *pg = c->run.progress_ctx;
+    progress_instance_of(pg, c->pz, inst);
     ilpm_result r;
     ilpm_result_init(&r);
     snprintf(r.file, sizeof r.file, "%s", file);
@@ -636,6 +660,7 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
         ilpm_result_csv(&r, &b);
     else
         ilpm_result_text(&r, &b);
+    progress_done(pg);
     fputs(ilpm_buf_str(&b), stdout);
     fflush(stdout);
     ilpm_buf_free(&b);
@@ -660,7 +685,9 @@ static int cmd_solve(cli *c)
         fputs(ilpm_buf_str(&b), stdout);
         ilpm_buf_free(&b);
     }
+    progress *pg = progress_for(c);
     for_each_instance(c, &t, solve_one, &t);
+    progress_stop(pg);
     if (stop_requested)
         note_exit(&t, EXIT_SIGNAL);
     return t.worst;
@@ -790,9 +817,13 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
                        void *vctx)
 {
     compare_ctx *x = vctx;
+    progress *pg = c->run.progress_ctx;
+    progress_instance_of(pg, c->pz, inst);
     ilpm_comparison cmp;
-    if (ilpm_compare_instance(c->pz, inst, c->params, x->forms, x->nforms,
-                              &c->run, &cmp) != 0) {
+    int rc = ilpm_compare_instance(c->pz, inst, c->params, x->forms, x->nforms,
+                                   &c->run, &cmp);
+    progress_done(pg);
+    if (rc != 0) {
         fprintf(stderr, "ilpm: out of memory\n");
         note_exit(&x->t, EXIT_INTERNAL);
         ilpm_comparison_free(&cmp);
@@ -947,7 +978,9 @@ static int cmd_compare(cli *c)
         fputs(ilpm_buf_str(&b), stdout);
         ilpm_buf_free(&b);
     }
+    progress *pg = progress_for(c);
     for_each_instance(c, &x.t, compare_one, &x);
+    progress_stop(pg);
     print_summary(c, &x.sum);
     if (c->plot_path && x.npts > 0 &&
         plot_write(c->plot_path, x.pts, x.npts, c->run.solver.time_limit, perr,

@@ -83,6 +83,7 @@ struct check_ctx {
     ilpm_result *res;
     int render;
     int failed;
+    const ilpm_run_opts *progress; /* counting with a progress hook */
 };
 
 /* Decodes and verifies one solution; renders it when asked and none has
@@ -113,6 +114,8 @@ static int check_solution(void *vctx, const uint8_t *vals)
         c->res->json = ilpm_buf_take(&b);
     }
     c->pz->free_solution(sol);
+    if (c->progress)
+        c->progress->progress(c->progress->progress_ctx, c->res);
     return 0;
 }
 
@@ -129,6 +132,8 @@ static void begin(const ilpm_puzzle *pz, const void *inst, const ilpm_params *p,
         snprintf(res->formulation, sizeof res->formulation, "%s",
                  f ? f : pz->formulations[0]);
     }
+    if (o->progress)
+        o->progress(o->progress_ctx, res);
 }
 
 /* Solves (counts, optimises) with s under the assumptions, then decodes
@@ -140,13 +145,15 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
 {
     ilpm_err err = {0};
     copy_stats(res, ilpm_solver_stats(s));
-    struct check_ctx ctx = {pz, inst, p, m, res, o->render, 0};
+    struct check_ctx ctx = {pz, inst, p, m, res, o->render, 0, NULL};
     double t1 = ilpm_now();
     ilpm_status st;
     if (o->count) {
+        /* The count grows in res as solutions come: the hook sees it. */
+        res->has_count = 1;
+        ctx.progress = o->progress ? o : NULL;
         st = ilpm_solver_count(s, o->limit, &res->count, check_solution, &ctx,
                                &err);
-        res->has_count = 1;
         res->count_complete = ilpm_solver_count_complete(s);
         res->verified = !ctx.failed;
         if (st == ILPM_SOLVED && res->count == 0)
