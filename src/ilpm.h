@@ -439,6 +439,11 @@ void ilpm_solver_set_time_limit(ilpm_solver *s, double seconds);
 typedef int (*ilpm_solution_fn)(void *ctx, const uint8_t *vals);
 ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
                               ilpm_solution_fn fn, void *ctx, ilpm_err *err);
+/* 1 when the last ilpm_solver_count ran out of solutions, so that its
+ * count is exact; 0 when the limit, a time limit, a stop or an error
+ * ended it first (its ILPM_SOLVED alone does not tell a count that
+ * reached the limit from a complete one). */
+int ilpm_solver_count_complete(const ilpm_solver *s);
 
 /* ------------------------------------------------------------------ */
 /* Export                                                               */

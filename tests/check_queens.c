@@ -69,6 +69,64 @@ START_TEST(test_counts_match_oeis)
 }
 END_TEST
 
+/* What the progress hook of ilpm_run_opts saw. */
+struct seen {
+    int begins;
+    uint64_t counts[16];
+    int ncounts;
+    char backend[8];
+};
+
+static void on_progress(void *ctx, const ilpm_result *r)
+{
+    struct seen *s = ctx;
+    if (!r->has_count) {
+        s->begins++;
+        snprintf(s->backend, sizeof s->backend, "%s",
+                 ilpm_backend_name(r->backend));
+    } else if (s->ncounts < 16) {
+        s->counts[s->ncounts++] = r->count;
+    }
+}
+
+/* The run layer calls the hook as a run begins and after each solution
+ * counted; count_complete tells a full count from one cut at the limit. */
+START_TEST(test_progress_hook_and_count_complete)
+{
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "n", "6");
+    ilpm_err err;
+    void *inst;
+    ck_assert_int_eq(pz->from_params(p, &inst, &err), 1);
+    for (int b = 0; b < 2; b++)
+        for (uint64_t limit = 0; limit <= 4; limit += 2) {
+            ilpm_run_opts o;
+            ilpm_run_opts_init(&o);
+            o.solver.backend = (ilpm_backend)b;
+            o.count = 1;
+            o.limit = limit;
+            struct seen s = {0};
+            o.progress = on_progress;
+            o.progress_ctx = &s;
+            ilpm_result r;
+            ilpm_result_init(&r);
+            ck_assert_int_eq(ilpm_run_instance(pz, inst, p, &o, &r), 0);
+            uint64_t want = limit ? limit : 4; /* n = 6 has 4 solutions */
+            ck_assert_uint_eq(r.count, want);
+            /* Stopping at the 4th of 4 does not tell that none is left. */
+            ck_assert_int_eq(r.count_complete, limit == 0);
+            ck_assert_int_eq(s.begins, 1);
+            ck_assert_str_eq(s.backend, ilpm_backend_name(b));
+            ck_assert_int_eq(s.ncounts, (int)want);
+            for (int i = 0; i < s.ncounts; i++)
+                ck_assert_uint_eq(s.counts[i], (uint64_t)i + 1);
+            ilpm_result_free(&r);
+        }
+    pz->free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
 START_TEST(test_completion_file)
 {
     ilpm_err err;
@@ -242,6 +300,7 @@ int main(void)
     TCase *tc = tcase_create("queens");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_counts_match_oeis);
+    tcase_add_test(tc, test_progress_hook_and_count_complete);
     tcase_add_test(tc, test_completion_file);
     tcase_add_test(tc, test_bad_files);
     tcase_add_test(tc, test_bad_params);

@@ -400,6 +400,7 @@ START_TEST(test_result_json)
     snprintf(r.formulation, sizeof r.formulation, "melds");
     r.has_count = 1;
     r.count = 7;
+    r.count_complete = 1;
     r.has_objective = 1;
     r.objective = -4;
     r.worker = 0;
@@ -409,7 +410,8 @@ START_TEST(test_result_json)
         ilpm_buf_str(&b),
         "{\"puzzle\":\"queens\",\"instance\":\"n=4 \\\"x\\\"\","
         "\"formulation\":\"melds\",\"backend\":\"ilp\",\"status\":"
-        "\"solved\",\"verified\":true,\"count\":7,\"objective\":-4,"
+        "\"solved\",\"verified\":true,\"count\":7,\"count_complete\":true,"
+        "\"objective\":-4,"
         "\"build_ms\":1.500,\"solve_ms\":2.500,\"vars\":16,\"aux_vars\":2,"
         "\"rows\":10,\"nonzeros\":40,\"clauses\":null,\"solution\":"
         "[2,4,1,3]}\n");
@@ -453,9 +455,10 @@ START_TEST(test_result_csv)
 {
     static const char *const names[] = {
         "puzzle",   "instance", "file",     "index",    "formulation",
-        "backend",  "status",   "verified", "count",    "objective",
-        "build_ms", "solve_ms", "vars",     "aux_vars", "rows",
-        "nonzeros", "clauses",  "solution", "error",    "worker"};
+        "backend",  "status",   "verified", "count",    "count_complete",
+        "objective", "build_ms", "solve_ms", "vars",    "aux_vars",
+        "rows",     "nonzeros", "clauses",  "solution", "error",
+        "worker"};
     int ncols = (int)(sizeof names / sizeof *names);
     ilpm_buf b;
     ilpm_buf_init(&b);
@@ -472,8 +475,9 @@ START_TEST(test_result_csv)
     static const char *const want[] = {
         "queens", "n=4 \"x\"", "data/a,b.txt", "3", "",
         "sat",    "solved",    "true",         "",  "",
-        "1.500",  "2.500",     "16",           "2", "",
-        "",       "55",        "[2,4,1,3]",    "",  "2"};
+        "",       "1.500",     "2.500",        "16", "2",
+        "",       "",          "55",           "[2,4,1,3]", "",
+        "2"};
     for (int v = 0; v < 4; v++) {
         ilpm_buf_clear(&b);
         if (v == 1) { /* a count, an objective, ILP sizes, no file */
@@ -481,6 +485,7 @@ START_TEST(test_result_csv)
             r.backend = ILPM_BACKEND_ILP;
             r.has_count = r.has_objective = 1;
             r.count = 7;
+            r.count_complete = 1;
             r.objective = -4;
         }
         if (v == 2) { /* an error with quotes and a comma */
@@ -510,17 +515,18 @@ START_TEST(test_result_csv)
             ck_assert_str_eq(f[3], ""); /* no file, no index */
             ck_assert_str_eq(f[5], "ilp");
             ck_assert_str_eq(f[8], "7");
-            ck_assert_str_eq(f[9], "-4");
-            ck_assert_str_eq(f[14], "10");
-            ck_assert_str_eq(f[15], "40");
-            ck_assert_str_eq(f[16], "");
+            ck_assert_str_eq(f[9], "true");
+            ck_assert_str_eq(f[10], "-4");
+            ck_assert_str_eq(f[15], "10");
+            ck_assert_str_eq(f[16], "40");
+            ck_assert_str_eq(f[17], "");
         }
         if (v == 2) {
             ck_assert_str_eq(f[6], "error");
-            ck_assert_str_eq(f[12], "");
-            ck_assert_str_eq(f[17], ""); /* no solution for an error */
-            ck_assert_str_eq(f[18], "x, \"y\"");
-            ck_assert_str_eq(f[19], "");
+            ck_assert_str_eq(f[13], "");
+            ck_assert_str_eq(f[18], ""); /* no solution for an error */
+            ck_assert_str_eq(f[19], "x, \"y\"");
+            ck_assert_str_eq(f[20], "");
         }
         free_fields(f, n);
     }
@@ -566,8 +572,8 @@ START_TEST(test_result_text)
     ilpm_buf_clear(&b);
     ilpm_result_text(&r, &b);
     ck_assert_str_eq(ilpm_buf_str(&b),
-                     "queens n=4 \"x\" (sat): timeout, NOT verified, count 5 "
-                     "so far; build 1.5 ms, solve 2.5 ms\n");
+                     "queens n=4 \"x\" (sat): timeout, NOT verified, count at "
+                     "least 5 (time limit); build 1.5 ms, solve 2.5 ms\n");
     r.has_count = 0;
     r.status = ILPM_ERROR;
     snprintf(r.error, sizeof r.error, "it broke");

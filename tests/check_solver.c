@@ -268,11 +268,24 @@ START_TEST(test_count_limit_and_callback)
         ck_assert_int_eq(ilpm_solver_count(s, 4, &n, NULL, NULL, &err),
                          ILPM_SOLVED);
         ck_assert_uint_eq(n, 4);
+        ck_assert_int_eq(ilpm_solver_count_complete(s), 0);
         ilpm_solver_free(s);
         s = ilpm_solver_new(m, &o, &err);
         ck_assert_int_eq(ilpm_solver_count(s, 0, &n, NULL, NULL, &err),
                          ILPM_SOLVED);
         ck_assert_uint_eq(n, 6);
+        ck_assert_int_eq(ilpm_solver_count_complete(s), 1);
+        ilpm_solver_free(s);
+        /* Reaching the limit with the last solution does not tell that
+         * none is left; a limit above the count does. */
+        s = ilpm_solver_new(m, &o, &err);
+        ilpm_solver_count(s, 6, &n, NULL, NULL, &err);
+        ck_assert_int_eq(ilpm_solver_count_complete(s), 0);
+        ilpm_solver_free(s);
+        s = ilpm_solver_new(m, &o, &err);
+        ilpm_solver_count(s, 7, &n, NULL, NULL, &err);
+        ck_assert_uint_eq(n, 6);
+        ck_assert_int_eq(ilpm_solver_count_complete(s), 1);
         ilpm_solver_free(s);
     }
     ilpm_model_free(m);

@@ -35,6 +35,37 @@ fi
 "$ILPM" compare queens --n 4 --plot "$tmp/p.pdf" >/dev/null 2>"$tmp/err"
 check "compare --plot bad extension" grep -q "must end in .svg or .png" "$tmp/err"
 
+# compare over a file ends with the totals per formulation and back end;
+# --summary gives them alone, also as CSV or JSON lines.
+grep -v '^#' data/sudoku/norvig_top95.txt | head -3 >"$tmp/three.txt"
+out=$("$ILPM" compare sudoku "$tmp/three.txt")
+check "compare file exit" [ $? -eq 0 ]
+check "compare file tables" [ "$(grep -c '^  agreement: yes$' <<<"$out")" -eq 3 ]
+check "compare file summary" grep -q "^summary: sudoku, 3 instances" <<<"$out"
+check "summary rows" [ "$(grep -cE '^  (exact|atmost) +(ilp|sat) +3 +3 +0 +0 +0 ' <<<"$out")" -eq 4 ]
+check "summary agreement" [ "$(tail -1 <<<"$out")" = "  agreement: yes on all 3" ]
+out=$("$ILPM" compare sudoku "$tmp/three.txt" --summary)
+check "--summary first line" grep -q "^summary: sudoku, 3 instances" <<<"$(head -1 <<<"$out")"
+check "--summary alone" [ "$(wc -l <<<"$out")" -eq 7 ]
+out=$("$ILPM" compare sudoku "$tmp/three.txt" --summary --format csv)
+check "--summary csv header" [ "$(head -1 <<<"$out")" = "puzzle,formulation,backend,instances,runs,solved,unsat,timeout,other,total_solve_ms,median_solve_ms,mean_vars,mean_aux_vars,mean_rows,mean_nonzeros,mean_clauses" ]
+check "--summary csv rows" [ "$(grep -cE '^sudoku,(exact|atmost),(ilp|sat),3,3,3,0,0,0,' <<<"$out")" -eq 4 ]
+check "--summary csv only" [ "$(wc -l <<<"$out")" -eq 5 ]
+out=$("$ILPM" compare sudoku "$tmp/three.txt" --summary --format json)
+check "--summary json" [ "$(grep -cE '^\{"summary":true,"puzzle":"sudoku","formulation":"(exact|atmost)","backend":"(ilp|sat)","instances":3,"runs":3,"solved":3,"unsat":0,' <<<"$out")" -eq 4 ]
+out=$("$ILPM" compare sudoku "$tmp/three.txt" --format csv)
+check "compare csv: runs only" [ "$(grep -c '^sudoku,' <<<"$out")" -eq 12 ]
+out=$("$ILPM" compare sudoku data/sudoku/norvig_top95.txt --index 1)
+check "one instance: no summary" [ "$(grep -c '^summary:' <<<"$out")" -eq 0 ]
+out=$("$ILPM" compare queens --n 3 --summary --format csv)
+check "--summary unsat" [ "$(grep -cE '^queens,,(ilp|sat),1,1,0,1,0,0,' <<<"$out")" -eq 2 ]
+out=$("$ILPM" compare queens --n 14 --count --time-limit 0.2 --summary --format csv)
+check "--summary timeout exit" [ $? -eq 3 ]
+check "--summary timeout" [ "$(grep -cE '^queens,,(ilp|sat),1,1,0,0,1,0,' <<<"$out")" -eq 2 ]
+"$ILPM" compare queens --n 4 --summary=yes 2>"$tmp/err"
+check "--summary takes no value" [ $? -eq 2 ]
+check "--summary value message" grep -q "option --summary takes no value" "$tmp/err"
+
 # batch: one row per instance and back end, in input order.
 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/r.csv" --backend both --jobs 2 >"$tmp/sum"
 code=$?
@@ -90,6 +121,25 @@ check "resume complete" [ "$(grep -c '^queens' "$tmp/s0.csv")" -eq 24 ]
 "$ILPM" merge --out "$tmp/m2.csv" "$tmp/r.jsonl" "$tmp/s0.csv" 2>"$tmp/err"
 check "merge refuses mixed formats" [ $? -eq 2 ]
 
+# Results files written before the count_complete column: --resume and
+# merge give their rows the column, empty (not known), under one header.
+header=$("$ILPM" solve queens --n 4 --format csv | head -1)
+head -3 tests/data/results_sample.csv >"$tmp/old.csv" # instance 1, both
+"$ILPM" batch queens data/queens/completion.txt --out "$tmp/old.csv" --resume \
+    --backend both --count >"$tmp/sum"
+check "old file resumed" grep -q "6 runs (2 already there)" "$tmp/sum"
+check "old file takes the current header" [ "$(head -1 "$tmp/old.csv")" = "$header" ]
+check "old file one header" [ "$(grep -c '^puzzle,' "$tmp/old.csv")" -eq 1 ]
+check "old rows: count_complete empty" [ "$(grep -c '\.txt,1,,[a-z]*,solved,true,,,,0\.' "$tmp/old.csv")" -eq 2 ]
+check "new rows: count_complete" [ "$(grep -c ',[234],,[a-z]*,[a-z]*,true,[01],true,,' "$tmp/old.csv")" -eq 6 ]
+"$ILPM" merge --out "$tmp/om.csv" tests/data/results_sample.csv "$tmp/s0.csv"
+check "merge old and new exit" [ $? -eq 0 ]
+check "merge old and new header" [ "$(head -1 "$tmp/om.csv")" = "$header" ]
+check "merge old and new rows" [ "$(grep -c '^queens' "$tmp/om.csv")" -eq 32 ]
+check "merge old rows: count_complete empty" [ "$(grep -c 'completion\.txt,[1-4],,[a-z]*,[a-z]*,[a-z]*,,,,0\.' "$tmp/om.csv")" -eq 8 ]
+"$ILPM" merge --out "$tmp/om.jsonl" tests/data/results_sample.jsonl "$tmp/r.jsonl"
+check "merge old and new json" [ "$(grep -c '^{' "$tmp/om.jsonl")" -eq "$(($(wc -l <tests/data/results_sample.jsonl) + 24))" ]
+
 # Interrupted: finished rows kept, exit 130, --resume finishes the rest.
 for i in $(seq 1 6); do echo 7; done >"$tmp/slow.txt"
 for i in $(seq 1 4); do echo 14; done >>"$tmp/slow.txt"
@@ -103,7 +153,7 @@ kill -INT "$pid"
 wait "$pid"
 code=$?
 check "interrupt exit 130" [ "$code" -eq 130 ]
-check "interrupt rows kept" [ "$(grep -c '^queens.*,solved,true,40,' "$tmp/i.csv")" -eq 6 ]
+check "interrupt rows kept" [ "$(grep -c '^queens.*,solved,true,40,true,' "$tmp/i.csv")" -eq 6 ]
 check "interrupt no partial row" [ "$(grep -c ',stopped,' "$tmp/i.csv")" -eq 0 ]
 
 # Bad input is a row, not the end of the batch.

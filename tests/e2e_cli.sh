@@ -81,13 +81,33 @@ run "csv" 0 "$ILPM" solve queens --n 5 --format csv &&
 run "unsat exit 10" 10 "$ILPM" solve queens --n 3 &&
     has "unsat text" "$out" "unsat"
 run "count limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 &&
-    has "count limit" "$out" "count 2"
+    has "count limit" "$out" "count at least 2 \(stopped at --limit\);"
+run "count under the limit" 0 "$ILPM" solve queens --n 6 --count --limit 5 &&
+    has "count under the limit" "$out" "count 4;"
 # Under valgrind (ILPM_E2E_QUICK) building alone can take the 0.3 s: the
-# limit grows so that the count has begun when it hits.
-tl=0.3
-[ -n "${ILPM_E2E_QUICK:-}" ] && tl=10
+# limits grow so that the count has begun when they hit.
+tl=0.3 tl_tty=2.5 tl_cmp=1.5
+[ -n "${ILPM_E2E_QUICK:-}" ] && tl=10 tl_tty=15 tl_cmp=12
 run "time limit exit 3" 3 "$ILPM" solve queens --n 14 --count --time-limit $tl &&
-    has "timeout text" "$out" "timeout.*count [0-9]+ so far"
+    has "timeout text" "$out" "timeout.*count at least [0-9]+ \(time limit\)"
+# count_complete: whether every solution was counted, only on count rows;
+# in CSV right after count, empty when not counting.
+run "json count complete" 0 "$ILPM" solve queens --n 6 --count --format json &&
+    has "json count complete" "$out" '"count":4,"count_complete":true,'
+run "json count at the limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 \
+    --format json && has "json count at the limit" "$out" '"count":2,"count_complete":false,'
+run "json count after the time limit" 3 "$ILPM" solve queens --n 14 --count \
+    --time-limit $tl --format json &&
+    has "json count after the time limit" "$out" '"count":[0-9]+,"count_complete":false,'
+run "json without count" 0 "$ILPM" solve queens --n 6 --format json &&
+    if grep -q count_complete <<<"$out"; then bad "count_complete without --count: $out"; else ok; fi
+run "csv count complete" 0 "$ILPM" solve queens --n 6 --count --format csv &&
+    has "csv count_complete column" "$out" "^puzzle,.*,verified,count,count_complete,objective," &&
+    has "csv count complete" "$out" "^queens,n=6,,,,sat,solved,true,4,true,,"
+run "csv count at the limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 --format csv &&
+    has "csv count at the limit" "$out" "^queens,n=8,,,,sat,solved,true,2,false,,"
+run "csv without count" 0 "$ILPM" solve queens --n 6 --format csv &&
+    has "csv without count" "$out" "^queens,n=6,,,,sat,solved,true,,,,"
 for b in ilp sat; do
     run "time limit while building ($b)" 3 "$ILPM" solve queens --n 2500 \
         --backend "$b" --time-limit 0.3 --format csv &&
@@ -135,7 +155,7 @@ run "redundant row not lowered" 0 "$ILPM" stats langford --k 2 --n 8 &&
 run "redundant row lowered" 0 "$ILPM" stats langford --k 2 --n 8 --redundant &&
     has "redundant group one row" "$out" "^redundant +1 \\| +1 "
 # Probing fixes what unit propagation leaves open: fewer nonzeros remain.
-nnz() { awk -F, 'NR == 2 { print $16 }' <<<"$out"; }
+nnz() { awk -F, 'NR == 2 { print $17 }' <<<"$out"; }
 run "propagate units" 0 "$ILPM" solve sudoku data/sudoku/norvig_top95.txt \
     --index 1 --backend ilp --propagate units --format csv && units=$(nnz) &&
     run "propagate probe" 0 "$ILPM" solve sudoku data/sudoku/norvig_top95.txt \
@@ -207,7 +227,7 @@ signal_until_done INT "$pid"
 wait "$pid"
 code=$?
 if [ "$code" -eq 130 ]; then ok; else bad "SIGINT solve: exit $code"; fi
-has "SIGINT solve output" "$(cat "$tmp/sig.out")" "stopped, verified, count [0-9]+ so far"
+has "SIGINT solve output" "$(cat "$tmp/sig.out")" "stopped, verified, count at least [0-9]+ \(interrupted\)"
 "$ILPM" compare queens --n 14 --count >"$tmp/sig.out" 2>&1 &
 pid=$!
 signal_until_done TERM "$pid"
@@ -241,6 +261,27 @@ run "machiavelli unsat reason" 10 "$ILPM" solve machiavelli --table "7H 8H 9H 5S
     has "unsat reason" "$out" "^no meld can hold 5S: no run or set of the cards on the table contains it$"
 run "machiavelli unsat reason json" 10 "$ILPM" solve machiavelli --table "7H 8H 9H 5S" --format json &&
     has "unsat reason json" "$out" '"solution":null,"reason":"no meld can hold 5S: '
+# On a terminal, work longer than a second shows a progress line on
+# stderr (instance, run, count and rate, time), erased before the result;
+# with stderr not a terminal, nothing.  The time limits make the work last
+# past the second whatever the machine.
+esc=$'\033'
+if command -v script >/dev/null; then
+    script -qfec "$(printf '%q ' "$ILPM" solve queens --n 14 --count --time-limit $tl_tty)" \
+        /dev/null >"$tmp/tty" 2>&1
+    code=$?
+    if [ "$code" -eq 3 ]; then ok; else bad "progress solve: exit $code"; fi
+    tty=$(tr '\r' '\n' <"$tmp/tty")
+    has "progress line" "$tty" "^queens n=14 \(sat\): count [0-9]+ \([0-9]+/s\), [0-9]+\.[0-9] s${esc}\[K$"
+    has "progress erased before the result" "$tty" "^${esc}\[Kqueens n=14 \(sat\): timeout, verified, count at least"
+    script -qfec "$(printf '%q ' "$ILPM" compare queens --n 14 --count --time-limit $tl_cmp)" \
+        /dev/null >"$tmp/tty" 2>&1
+    tty=$(tr '\r' '\n' <"$tmp/tty")
+    has "compare progress line" "$tty" "^queens n=14 \((ilp|sat)\):.* [0-9]+\.[0-9] s${esc}\[K$"
+    has "compare progress erased" "$tty" "^${esc}\[Kqueens n=14$"
+fi
+run "no progress line off a terminal" 3 "$ILPM" solve queens --n 14 --count --time-limit $tl_cmp &&
+    if [ -z "$err" ]; then ok; else bad "progress line on a file: $err"; fi
 run "list" 0 "$ILPM" list && has "list queens" "$out" "^queens"
 run "version" 0 "$ILPM" --version && has "version" "$out" "^ilpm [0-9]"
 

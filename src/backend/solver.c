@@ -36,6 +36,7 @@ struct ilpm_solver {
     int short_block;
     int *block;
     int64_t *block_coefs;
+    int count_complete; /* the last count ran out of solutions */
 };
 
 /* Literal sets of all-positive, non-aux constraints, sorted, for telling
@@ -337,10 +338,13 @@ ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
                               ilpm_solution_fn fn, void *ctx, ilpm_err *err)
 {
     *count = 0;
+    s->count_complete = 0;
     for (;;) {
         ilpm_status st = run(s, NULL, 0, 0, err);
-        if (st == ILPM_UNSAT)
-            return ILPM_SOLVED; /* the count is complete */
+        if (st == ILPM_UNSAT) {
+            s->count_complete = 1;
+            return ILPM_SOLVED;
+        }
         if (st != ILPM_SOLVED)
             return st;
         ++*count;
@@ -354,6 +358,11 @@ ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
         if (ilpm_solver_block(s, err) != 0)
             return ILPM_ERROR;
     }
+}
+
+int ilpm_solver_count_complete(const ilpm_solver *s)
+{
+    return s->count_complete;
 }
 
 /* ------------------------------------------------------------------ */

@@ -55,6 +55,7 @@ typedef struct cli {
     const char *export_path[4]; /* by ilpm_format */
     const char *out_path;       /* batch, merge and gen --out */
     const char *plot_path;      /* compare --plot */
+    int summary;                /* compare --summary */
     /* batch */
     int both;
     long jobs;

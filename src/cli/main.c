@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "plot.h"
+#include "progress.h"
 #include "run.h"
 
 #include <errno.h>
@@ -168,10 +169,33 @@ static int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
 /* ------------------------------------------------------------------ */
 /* solve / play                                                          */
 
+/* The progress line on a terminal (not with --verbose, whose solver
+ * output shares stderr), fed by the run layer's hook; NULL otherwise. */
+static progress *progress_for(cli *c)
+{
+    progress *pg = c->run.solver.verbose ? NULL : progress_start();
+    c->run.progress = pg ? progress_run : NULL;
+    c->run.progress_ctx = pg;
+    return pg;
+}
+
+static void progress_instance_of(progress *pg, const ilpm_puzzle *pz,
+                                 const void *inst)
+{
+    if (!pg)
+        return;
+    char label[200];
+    int n = snprintf(label, sizeof label, "%s ", pz->name);
+    pz->describe(inst, label + n, sizeof label - (size_t)n);
+    progress_instance(pg, label);
+}
+
 static int solve_one(cli *c, const void *inst, const char *file, long index,
                      void *ctx)
 {
     tally *t = ctx;
+    progress *pg = c->run.progress_ctx;
+    progress_instance_of(pg, c->pz, inst);
     ilpm_result r;
     ilpm_result_init(&r);
     snprintf(r.file, sizeof r.file, "%s", file);
@@ -187,6 +211,7 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
         ilpm_result_csv(&r, &b);
     else if (r.status != ILPM_ERROR)
         ilpm_result_text(&r, &b);
+    progress_done(pg);
     /* Once standard output fails, solving on would only lose results. */
     int lost = put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
@@ -211,7 +236,9 @@ static int cmd_solve(cli *c)
         fputs(ilpm_buf_str(&b), stdout);
         ilpm_buf_free(&b);
     }
+    progress *pg = progress_for(c);
     for_each_instance(c, &t, solve_one, &t);
+    progress_stop(pg);
     if (stop_requested)
         note_exit(&t, EXIT_SIGNAL);
     return t.worst;
@@ -339,15 +366,20 @@ typedef struct compare_ctx {
     plot_point *pts;
     int npts, cap;
     char **labels; /* formulation names kept for the plot */
+    ilpm_cmp_summary sum;
 } compare_ctx;
 
 static int compare_one(cli *c, const void *inst, const char *file, long index,
                        void *vctx)
 {
     compare_ctx *x = vctx;
+    progress *pg = c->run.progress_ctx;
+    progress_instance_of(pg, c->pz, inst);
     ilpm_comparison cmp;
-    if (ilpm_compare_instance(c->pz, inst, c->params, x->forms, x->nforms,
-                              &c->run, &cmp) != 0) {
+    int rc = ilpm_compare_instance(c->pz, inst, c->params, x->forms, x->nforms,
+                                   &c->run, &cmp);
+    progress_done(pg);
+    if (rc != 0 || ilpm_cmp_summary_add(&x->sum, &cmp) != 0) {
         fprintf(stderr, "ilpm: out of memory\n");
         note_exit(&x->t, EXIT_INTERNAL);
         ilpm_comparison_free(&cmp);
@@ -359,7 +391,9 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
         ilpm_result *r = &cmp.results[i];
         snprintf(r->file, sizeof r->file, "%s", file);
         r->index = index;
-        if (c->format == FMT_JSON)
+        if (c->summary)
+            ; /* the totals alone, at the end */
+        else if (c->format == FMT_JSON)
             ilpm_result_json(r, &b);
         else if (c->format == FMT_CSV)
             ilpm_result_csv(r, &b);
@@ -382,7 +416,7 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
         if (code != EXIT_INTERNAL)
             note_exit(&x->t, code);
     }
-    if (c->format == FMT_TEXT)
+    if (c->format == FMT_TEXT && !c->summary)
         ilpm_comparison_text(&cmp, &b);
     int lost = put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
@@ -441,6 +475,29 @@ static int compare_forms(cli *c, compare_ctx *x, char **owned)
     return 0;
 }
 
+/* The totals: alone with --summary, in the chosen format; else after the
+ * tables of two or more instances (CSV and JSON records stay one kind). */
+static void print_summary(cli *c, compare_ctx *x)
+{
+    const ilpm_cmp_summary *sum = &x->sum;
+    if (sum->instances == 0 ||
+        (!c->summary && (c->format != FMT_TEXT || sum->instances < 2)))
+        return;
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    if (!c->summary)
+        ilpm_buf_putc(&b, '\n');
+    if (c->format == FMT_JSON)
+        ilpm_cmp_summary_json(sum, &b);
+    else if (c->format == FMT_CSV)
+        ilpm_cmp_summary_csv(sum, &b);
+    else
+        ilpm_cmp_summary_text(sum, &b);
+    if (put_stdout(ilpm_buf_str(&b)))
+        note_exit(&x->t, EXIT_INTERNAL);
+    ilpm_buf_free(&b);
+}
+
 static int cmd_compare(cli *c)
 {
     compare_ctx x;
@@ -462,14 +519,21 @@ static int cmd_compare(cli *c)
         free(x.forms);
         return EXIT_USAGE;
     }
+    ilpm_cmp_summary_init(&x.sum);
     if (c->format == FMT_CSV) {
         ilpm_buf b;
         ilpm_buf_init(&b);
-        ilpm_result_csv_header(&b);
+        if (c->summary)
+            ilpm_cmp_summary_csv_header(&b);
+        else
+            ilpm_result_csv_header(&b);
         fputs(ilpm_buf_str(&b), stdout);
         ilpm_buf_free(&b);
     }
+    progress *pg = progress_for(c);
     for_each_instance(c, &x.t, compare_one, &x);
+    progress_stop(pg);
+    print_summary(c, &x);
     if (c->plot_path && x.npts > 0 &&
         plot_write(c->plot_path, x.pts, x.npts, c->run.solver.time_limit, perr,
                    sizeof perr) != 0) {
@@ -481,6 +545,7 @@ static int cmd_compare(cli *c)
     free(x.pts);
     free(x.forms);
     free(owned);
+    ilpm_cmp_summary_free(&x.sum);
     return x.t.worst;
 }
 

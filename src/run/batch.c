@@ -190,7 +190,67 @@ struct keyset {
     size_t n, cap;
     char *header; /* CSV header line, NULL for JSON */
     int json;
+    int upgraded; /* a file's rows were given the current columns */
 };
+
+/* A results file written before a column was added (count_complete) has
+ * a header whose columns are all current ones, in the same or another
+ * order: its rows are read as rows of the current columns, the missing
+ * ones empty (unknown).  Fills map[j] with the file's column for the
+ * current column j (-1 when it has none) and returns how many current
+ * columns there are; 0 when the header is the current one or not of
+ * that kind (another tool's file is read as it is). */
+static int upgrade_map(const char *header, const char *current, int *map,
+                       int max)
+{
+    if (strcmp(header, current) == 0)
+        return 0;
+    char *h = strdup(header), *c = strdup(current);
+    char *hf[64], *cf[64];
+    int nh = h ? csv_split(h, hf, 64) : 0;
+    int nc = c ? csv_split(c, cf, 64) : 0;
+    int ok = h && c && nc <= max && nh <= nc;
+    for (int j = 0; ok && j < nc; j++) {
+        map[j] = -1;
+        for (int i = 0; i < nh; i++)
+            if (strcmp(hf[i], cf[j]) == 0)
+                map[j] = i;
+    }
+    /* Every column of the file must be a current one, named once. */
+    for (int i = 0; ok && i < nh; i++) {
+        int found = 0;
+        for (int j = 0; j < nc; j++)
+            found += map[j] == i;
+        ok = found == 1;
+    }
+    free(h);
+    free(c);
+    return ok ? nc : 0;
+}
+
+/* The row `line` of a file upgraded by map (n current columns). */
+static char *upgrade_row(const char *line, const int *map, int n, int *nfields)
+{
+    char *copy = strdup(line);
+    char *f[64];
+    *nfields = copy ? csv_split(copy, f, 64) : 0;
+    if (!copy)
+        return NULL;
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    for (int j = 0; j < n; j++) {
+        if (j)
+            ilpm_buf_putc(&b, ',');
+        if (map[j] >= 0 && map[j] < *nfields)
+            ilpm_buf_csv_str(&b, f[map[j]]);
+    }
+    free(copy);
+    if (b.oom) {
+        ilpm_buf_free(&b);
+        return NULL;
+    }
+    return ilpm_buf_take(&b);
+}
 
 static void keyset_free(struct keyset *ks)
 {
@@ -217,13 +277,37 @@ static int read_results(const char *path, struct keyset *ks, int keep_lines,
     int col_file = -1, col_index = -1, col_form = -1, col_backend = -1,
         col_status = -1, ncols = 0;
     int first = 1, rc = 0, r;
+    ilpm_buf cur;
+    ilpm_buf_init(&cur);
+    ilpm_result_csv_header(&cur);
+    if (cur.len > 0)
+        cur.s[--cur.len] = '\0'; /* the line end */
+    int map[64], nmap = 0, nold = 0;
+    char *row = NULL; /* the current row, upgraded */
     while ((r = ilpm_reader_line(rd, &line, &len, err)) != 0) {
+        free(row);
+        row = NULL;
         if (r < 0) {
             rc = -1;
             break;
         }
         if (len == 0)
             continue;
+        if (nmap > 0 && line[0] != '{') {
+            int n;
+            if (!(row = upgrade_row(line, map, nmap, &n))) {
+                rc = ilpm_err_set(err, "out of memory");
+                break;
+            }
+            if (n > nold) {
+                rc = ilpm_reader_error(rd, err, 1,
+                                       "a row with %d fields, the header "
+                                       "has %d",
+                                       n, nold);
+                break;
+            }
+            line = row;
+        }
         rowkey key;
         memset(&key, 0, sizeof key);
         char file[1024] = "";
@@ -231,6 +315,14 @@ static int read_results(const char *path, struct keyset *ks, int keep_lines,
             ks->json = line[0] == '{';
             first = 0;
             if (!ks->json) {
+                if ((nmap = upgrade_map(line, ilpm_buf_str(&cur), map, 64))) {
+                    char *copy = strdup(line);
+                    char *f[64];
+                    nold = copy ? csv_split(copy, f, 64) : 0;
+                    free(copy);
+                    line = ilpm_buf_str(&cur);
+                    ks->upgraded = 1;
+                }
                 if (ks->header && strcmp(ks->header, line) != 0) {
                     rc = ilpm_reader_error(rd, err, 1,
                                            "CSV header differs from the "
@@ -325,6 +417,8 @@ static int read_results(const char *path, struct keyset *ks, int keep_lines,
             ks->lines[ks->n] = strdup(line);
         ks->k[ks->n++] = key;
     }
+    free(row);
+    ilpm_buf_free(&cur);
     ilpm_reader_free(rd);
     return rc;
 }
@@ -917,6 +1011,33 @@ static int index_all(struct batch *b, const char *const *files, int nfiles,
     return 0;
 }
 
+/* Writes the rows of path again, in order, under the current header
+ * (read_results upgrades older ones). */
+static int rewrite_results(const char *path, ilpm_err *err)
+{
+    struct keyset ks = {0};
+    if (read_results(path, &ks, 1, 1, err) != 0) {
+        keyset_free(&ks);
+        return -1;
+    }
+    /* Replaced only once complete, as every output is (ilpm_out). */
+    ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
+    if (!out) {
+        keyset_free(&ks);
+        return -2;
+    }
+    if (ks.header) {
+        ilpm_out_write(out, ks.header, strlen(ks.header));
+        ilpm_out_write(out, "\n", 1);
+    }
+    for (size_t i = 0; i < ks.n; i++) {
+        ilpm_out_write(out, ks.lines[i], strlen(ks.lines[i]));
+        ilpm_out_write(out, "\n", 1);
+    }
+    keyset_free(&ks);
+    return ilpm_out_commit(out, err) != 0 ? -2 : 0;
+}
+
 int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
                    const ilpm_params *p, const ilpm_batch_opts *o,
                    const char *out_path, ilpm_batch_summary *sum, ilpm_err *err)
@@ -954,6 +1075,7 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     /* Done with the old rows: the workers need not inherit them. */
     free(dset.slot);
     dset.slot = NULL;
+    int upgrade = done.upgraded && !done.json;
     keyset_free(&done);
     sum->total = b.njobs;
     /* The results file: appended to on resume, else started anew. */
@@ -963,6 +1085,15 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
         if (f) {
             fresh = fgetc(f) == EOF;
             fclose(f);
+        }
+    }
+    /* Rows of an older ilpm take the current columns first, so that the
+     * file keeps one header. */
+    if (!fresh && upgrade && !o->json) {
+        int up = rewrite_results(out_path, err);
+        if (up != 0) {
+            rc = up;
+            goto out;
         }
     }
     /* Written in place as rows complete, so that a stopped batch keeps

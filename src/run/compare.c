@@ -229,7 +229,8 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
         int ilp = r->backend == ILPM_BACKEND_ILP;
         char oc[32] = "-";
         if (r->has_count)
-            snprintf(oc, sizeof oc, "%" PRIu64, r->count);
+            snprintf(oc, sizeof oc, "%s%" PRIu64,
+                     r->count_complete ? "" : ">=", r->count);
         else if (r->has_objective)
             snprintf(oc, sizeof oc, "%" PRId64, r->objective);
         ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",
@@ -270,4 +271,237 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
         ilpm_buf_printf(b, "  DISAGREEMENT: %s\n", c->disagreement);
     else
         ilpm_buf_puts(b, "  agreement: yes\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* The summary over many instances                                      */
+
+void ilpm_cmp_summary_init(ilpm_cmp_summary *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void ilpm_cmp_summary_free(ilpm_cmp_summary *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->n; i++)
+        free(s->rows[i].ms);
+    free(s->rows);
+    memset(s, 0, sizeof *s);
+}
+
+static ilpm_cmp_total *total_for(ilpm_cmp_summary *s, const char *form,
+                                 ilpm_backend b)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->rows[i].backend == b &&
+            strcmp(s->rows[i].formulation, form) == 0)
+            return &s->rows[i];
+    ilpm_cmp_total *nr = realloc(s->rows, (size_t)(s->n + 1) * sizeof *nr);
+    if (!nr)
+        return NULL;
+    s->rows = nr;
+    ilpm_cmp_total *t = &s->rows[s->n++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->formulation, sizeof t->formulation, "%s", form);
+    t->backend = b;
+    return t;
+}
+
+/* Adds one solve time to t->ms, kept sorted: an insertion costs a shift,
+ * and the median is there whenever it is asked for. */
+static int add_ms(ilpm_cmp_total *t, double ms)
+{
+    long n = t->runs;
+    if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4, ...: grow at powers of 2 */
+        double *nm = realloc(t->ms, (size_t)(n ? 2 * n : 1) * sizeof *nm);
+        if (!nm)
+            return -1;
+        t->ms = nm;
+    }
+    long i = n;
+    while (i > 0 && t->ms[i - 1] > ms) {
+        t->ms[i] = t->ms[i - 1];
+        i--;
+    }
+    t->ms[i] = ms;
+    return 0;
+}
+
+int ilpm_cmp_summary_add(ilpm_cmp_summary *s, const ilpm_comparison *c)
+{
+    for (int i = 0; i < c->nresults; i++) {
+        ilpm_cmp_total *t =
+            total_for(s, c->forms[i / 2].name, c->results[i].backend);
+        if (!t || add_ms(t, c->results[i].solve_ms) != 0)
+            return -1;
+        const ilpm_result *r = &c->results[i];
+        t->runs++;
+        t->total_ms += r->solve_ms;
+        switch (r->status) {
+        case ILPM_SOLVED:
+        case ILPM_OPTIMAL:
+            t->solved++;
+            break;
+        case ILPM_UNSAT:
+            t->unsat++;
+            break;
+        case ILPM_TIMEOUT:
+        case ILPM_FEASIBLE:
+            t->timeout++;
+            break;
+        default:
+            t->other++;
+        }
+        if (r->have_stats) {
+            t->sized++;
+            t->vars += (double)r->stats.vars;
+            t->aux_vars += (double)r->stats.aux_vars;
+            t->rows += (double)r->stats.rows;
+            t->nonzeros += (double)r->stats.nonzeros;
+            t->clauses += (double)r->stats.clauses;
+        }
+    }
+    if (c->nresults > 0 && !s->puzzle[0])
+        snprintf(s->puzzle, sizeof s->puzzle, "%s", c->results[0].puzzle);
+    s->instances++;
+    s->disagree += c->disagree != 0;
+    return 0;
+}
+
+double ilpm_cmp_total_median_ms(const ilpm_cmp_total *t)
+{
+    if (t->runs == 0)
+        return 0;
+    long h = t->runs / 2;
+    return t->runs % 2 ? t->ms[h] : (t->ms[h - 1] + t->ms[h]) / 2;
+}
+
+/* A mean size, -1 when no run was built or the back end has no such size
+ * (sum is one of t's sums). */
+static double mean(const ilpm_cmp_total *t, const double *sum)
+{
+    int ilp = t->backend == ILPM_BACKEND_ILP;
+    if (t->sized == 0 || (ilp && sum == &t->clauses) ||
+        (!ilp && (sum == &t->rows || sum == &t->nonzeros)))
+        return -1;
+    return *sum / (double)t->sized;
+}
+
+static void mean_text(ilpm_buf *b, const char *fmt, double v)
+{
+    char t[32];
+    if (v < 0)
+        snprintf(t, sizeof t, "-");
+    else
+        snprintf(t, sizeof t, "%.1f", v);
+    ilpm_buf_printf(b, fmt, t);
+}
+
+void ilpm_cmp_summary_text(const ilpm_cmp_summary *s, ilpm_buf *b)
+{
+    ilpm_buf_printf(b,
+                    "summary: %s, %ld instance%s (solve times in ms; sizes "
+                    "are means per run)\n",
+                    s->puzzle, s->instances, s->instances == 1 ? "" : "s");
+    ilpm_buf_printf(b,
+                    "  %-12s %-4s %5s %6s %5s %7s %5s %10s %9s %8s %8s %8s "
+                    "%9s %9s\n",
+                    "formulation", "back", "runs", "solved", "unsat", "timeout",
+                    "other", "total_ms", "median_ms", "vars", "aux", "rows",
+                    "nonzeros", "clauses");
+    for (int i = 0; i < s->n; i++) {
+        const ilpm_cmp_total *t = &s->rows[i];
+        ilpm_buf_printf(b, "  %-12s %-4s %5ld %6ld %5ld %7ld %5ld %10.1f %9.1f",
+                        t->formulation[0] ? t->formulation : "-",
+                        ilpm_backend_name(t->backend), t->runs, t->solved,
+                        t->unsat, t->timeout, t->other, t->total_ms,
+                        ilpm_cmp_total_median_ms(t));
+        mean_text(b, " %8s", mean(t, &t->vars));
+        mean_text(b, " %8s", mean(t, &t->aux_vars));
+        mean_text(b, " %8s", mean(t, &t->rows));
+        mean_text(b, " %9s", mean(t, &t->nonzeros));
+        mean_text(b, " %9s", mean(t, &t->clauses));
+        ilpm_buf_putc(b, '\n');
+    }
+    if (s->disagree)
+        ilpm_buf_printf(b, "  DISAGREEMENT on %ld of %ld instances\n",
+                        s->disagree, s->instances);
+    else
+        ilpm_buf_printf(b, "  agreement: yes on all %ld\n", s->instances);
+}
+
+static const char *const summary_fields =
+    "puzzle,formulation,backend,instances,runs,solved,unsat,timeout,other,"
+    "total_solve_ms,median_solve_ms,mean_vars,mean_aux_vars,mean_rows,"
+    "mean_nonzeros,mean_clauses";
+
+void ilpm_cmp_summary_csv_header(ilpm_buf *out)
+{
+    ilpm_buf_puts(out, summary_fields);
+    ilpm_buf_putc(out, '\n');
+}
+
+static void mean_csv(ilpm_buf *b, double v)
+{
+    if (v < 0)
+        ilpm_buf_putc(b, ',');
+    else
+        ilpm_buf_printf(b, ",%.3f", v);
+}
+
+void ilpm_cmp_summary_csv(const ilpm_cmp_summary *s, ilpm_buf *b)
+{
+    for (int i = 0; i < s->n; i++) {
+        const ilpm_cmp_total *t = &s->rows[i];
+        ilpm_buf_csv_str(b, s->puzzle);
+        ilpm_buf_putc(b, ',');
+        ilpm_buf_csv_str(b, t->formulation);
+        ilpm_buf_printf(b, ",%s,%ld,%ld,%ld,%ld,%ld,%ld,%.3f,%.3f",
+                        ilpm_backend_name(t->backend), s->instances, t->runs,
+                        t->solved, t->unsat, t->timeout, t->other, t->total_ms,
+                        ilpm_cmp_total_median_ms(t));
+        mean_csv(b, mean(t, &t->vars));
+        mean_csv(b, mean(t, &t->aux_vars));
+        mean_csv(b, mean(t, &t->rows));
+        mean_csv(b, mean(t, &t->nonzeros));
+        mean_csv(b, mean(t, &t->clauses));
+        ilpm_buf_putc(b, '\n');
+    }
+}
+
+static void mean_json(ilpm_buf *b, const char *key, double v)
+{
+    if (v < 0)
+        ilpm_buf_printf(b, ",\"%s\":null", key);
+    else
+        ilpm_buf_printf(b, ",\"%s\":%.3f", key, v);
+}
+
+void ilpm_cmp_summary_json(const ilpm_cmp_summary *s, ilpm_buf *b)
+{
+    for (int i = 0; i < s->n; i++) {
+        const ilpm_cmp_total *t = &s->rows[i];
+        ilpm_buf_puts(b, "{\"summary\":true,\"puzzle\":");
+        ilpm_buf_json_str(b, s->puzzle);
+        if (t->formulation[0]) {
+            ilpm_buf_puts(b, ",\"formulation\":");
+            ilpm_buf_json_str(b, t->formulation);
+        }
+        ilpm_buf_printf(b,
+                        ",\"backend\":\"%s\",\"instances\":%ld,\"runs\":%ld,"
+                        "\"solved\":%ld,\"unsat\":%ld,\"timeout\":%ld,"
+                        "\"other\":%ld,\"total_solve_ms\":%.3f,"
+                        "\"median_solve_ms\":%.3f",
+                        ilpm_backend_name(t->backend), s->instances, t->runs,
+                        t->solved, t->unsat, t->timeout, t->other, t->total_ms,
+                        ilpm_cmp_total_median_ms(t));
+        mean_json(b, "mean_vars", mean(t, &t->vars));
+        mean_json(b, "mean_aux_vars", mean(t, &t->aux_vars));
+        mean_json(b, "mean_rows", mean(t, &t->rows));
+        mean_json(b, "mean_nonzeros", mean(t, &t->nonzeros));
+        mean_json(b, "mean_clauses", mean(t, &t->clauses));
+        ilpm_buf_puts(b, "}\n");
+    }
 }

@@ -35,4 +35,43 @@ void ilpm_comparison_free(ilpm_comparison *c);
 /* The side-by-side table, then the per-group breakdown. */
 void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *out);
 
+/* What many comparisons add up to: one row per formulation and back end,
+ * in the order they first appear. */
+typedef struct ilpm_cmp_total {
+    char formulation[32];
+    ilpm_backend backend;
+    long runs;
+    long solved;     /* solved or optimal                             */
+    long unsat;      /* unsatisfiable (with --count: no solution)     */
+    long timeout;    /* timeout, or feasible (optimum not proven)     */
+    long other;      /* error or stopped                              */
+    double total_ms; /* solve times of all the runs, timed-out ones  */
+    double *ms;      /* included; ms[0..runs) sorted, for the median */
+    long sized;      /* runs whose formulation was built              */
+    /* Sizes summed over the sized runs; the writers print their means
+     * (rows and nonzeros on ILP only, clauses on SAT only). */
+    double vars, aux_vars, rows, nonzeros, clauses;
+} ilpm_cmp_total;
+
+typedef struct ilpm_cmp_summary {
+    char puzzle[32];
+    long instances;
+    long disagree; /* instances whose runs disagree */
+    int n;
+    ilpm_cmp_total *rows;
+} ilpm_cmp_summary;
+
+void ilpm_cmp_summary_init(ilpm_cmp_summary *s);
+void ilpm_cmp_summary_free(ilpm_cmp_summary *s);
+/* Adds every run of c; -1 when out of memory (the summary is then
+ * incomplete). */
+int ilpm_cmp_summary_add(ilpm_cmp_summary *s, const ilpm_comparison *c);
+double ilpm_cmp_total_median_ms(const ilpm_cmp_total *t);
+/* The table for people; the rows as CSV (with its own header) or as JSON
+ * lines marked "summary":true. */
+void ilpm_cmp_summary_text(const ilpm_cmp_summary *s, ilpm_buf *out);
+void ilpm_cmp_summary_csv_header(ilpm_buf *out);
+void ilpm_cmp_summary_csv(const ilpm_cmp_summary *s, ilpm_buf *out);
+void ilpm_cmp_summary_json(const ilpm_cmp_summary *s, ilpm_buf *out);
+
 #endif

@@ -83,6 +83,7 @@ struct check_ctx {
     ilpm_result *res;
     int render;
     int failed;
+    const ilpm_run_opts *progress; /* counting with a progress hook */
 };
 
 /* Decodes and verifies one solution; renders it when asked and none has
@@ -113,6 +114,8 @@ static int check_solution(void *vctx, const uint8_t *vals)
         c->res->json = ilpm_buf_take(&b);
     }
     c->pz->free_solution(sol);
+    if (c->progress)
+        c->progress->progress(c->progress->progress_ctx, c->res);
     return 0;
 }
 
@@ -129,6 +132,8 @@ static void begin(const ilpm_puzzle *pz, const void *inst, const ilpm_params *p,
         snprintf(res->formulation, sizeof res->formulation, "%s",
                  f ? f : pz->formulations[0]);
     }
+    if (o->progress)
+        o->progress(o->progress_ctx, res);
 }
 
 /* Solves (counts, optimises) with s under the assumptions, then decodes
@@ -140,13 +145,16 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
 {
     ilpm_err err = {0};
     copy_stats(res, ilpm_solver_stats(s));
-    struct check_ctx ctx = {pz, inst, p, m, res, o->render, 0};
+    struct check_ctx ctx = {pz, inst, p, m, res, o->render, 0, NULL};
     double t1 = ilpm_now();
     ilpm_status st;
     if (o->count) {
+        /* The count grows in res as solutions come: the hook sees it. */
+        res->has_count = 1;
+        ctx.progress = o->progress ? o : NULL;
         st = ilpm_solver_count(s, o->limit, &res->count, check_solution, &ctx,
                                &err);
-        res->has_count = 1;
+        res->count_complete = ilpm_solver_count_complete(s);
         res->verified = !ctx.failed;
         if (st == ILPM_SOLVED && res->count == 0)
             st = ILPM_UNSAT;
@@ -369,7 +377,8 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
                     ilpm_backend_name(r->backend), ilpm_status_name(r->status));
     ilpm_buf_printf(b, ",\"verified\":%s", r->verified ? "true" : "false");
     if (r->has_count)
-        ilpm_buf_printf(b, ",\"count\":%" PRIu64, r->count);
+        ilpm_buf_printf(b, ",\"count\":%" PRIu64 ",\"count_complete\":%s",
+                        r->count, r->count_complete ? "true" : "false");
     if (r->has_objective)
         ilpm_buf_printf(b, ",\"objective\":%" PRId64, r->objective);
     ilpm_buf_printf(b, ",\"build_ms\":%.3f,\"solve_ms\":%.3f", r->build_ms,
@@ -400,7 +409,7 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
 
 static const char *const csv_fields =
     "puzzle,instance,file,index,formulation,backend,status,verified,count,"
-    "objective,"
+    "count_complete,objective,"
     "build_ms,solve_ms,vars,aux_vars,rows,nonzeros,clauses,solution,error,"
     "worker";
 
@@ -408,22 +417,6 @@ void ilpm_result_csv_header(ilpm_buf *out)
 {
     ilpm_buf_puts(out, csv_fields);
     ilpm_buf_putc(out, '\n');
-}
-
-/* RFC 4180: quote a field holding a comma, quote or line end. */
-static void csv_field(ilpm_buf *b, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        ilpm_buf_puts(b, s);
-        return;
-    }
-    ilpm_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            ilpm_buf_putc(b, '"');
-        ilpm_buf_putc(b, *s);
-    }
-    ilpm_buf_putc(b, '"');
 }
 
 static void csv_int(ilpm_buf *b, int have, int64_t v)
@@ -437,18 +430,22 @@ static void csv_int(ilpm_buf *b, int have, int64_t v)
 void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
 {
     int ilp = r->backend == ILPM_BACKEND_ILP;
-    csv_field(b, r->puzzle);
+    ilpm_buf_csv_str(b, r->puzzle);
     ilpm_buf_putc(b, ',');
-    csv_field(b, r->instance);
+    ilpm_buf_csv_str(b, r->instance);
     ilpm_buf_putc(b, ',');
-    csv_field(b, r->file);
+    ilpm_buf_csv_str(b, r->file);
     csv_int(b, r->file[0] != 0, r->index);
     ilpm_buf_putc(b, ',');
-    csv_field(b, r->formulation);
+    ilpm_buf_csv_str(b, r->formulation);
     ilpm_buf_printf(b, ",%s,%s,%s", ilpm_backend_name(r->backend),
                     ilpm_status_name(r->status),
                     r->verified ? "true" : "false");
     csv_int(b, r->has_count, (int64_t)r->count);
+    ilpm_buf_printf(b, ",%s",
+                    !r->has_count       ? ""
+                    : r->count_complete ? "true"
+                                        : "false");
     csv_int(b, r->has_objective, r->objective);
     ilpm_buf_printf(b, ",%.3f,%.3f", r->build_ms, r->solve_ms);
     const ilpm_stats *s = &r->stats;
@@ -458,9 +455,9 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
     csv_int(b, r->have_stats && ilp, s->nonzeros);
     csv_int(b, r->have_stats && !ilp, s->clauses);
     ilpm_buf_putc(b, ',');
-    csv_field(b, r->json && has_solution(r) ? r->json : "");
+    ilpm_buf_csv_str(b, r->json && has_solution(r) ? r->json : "");
     ilpm_buf_putc(b, ',');
-    csv_field(b, r->error);
+    ilpm_buf_csv_str(b, r->error);
     csv_int(b, r->worker > 0, r->worker);
     ilpm_buf_putc(b, '\n');
 }
@@ -472,12 +469,14 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
                     ilpm_backend_name(r->backend), ilpm_status_name(r->status));
     if (has_solution(r) || r->has_count)
         ilpm_buf_puts(b, r->verified ? ", verified" : ", NOT verified");
-    if (r->has_count)
-        ilpm_buf_printf(b, ", count %" PRIu64 "%s", r->count,
-                        r->status == ILPM_TIMEOUT ||
-                                r->status == ILPM_STOPPED
-                            ? " so far"
-                            : "");
+    if (r->has_count && r->count_complete)
+        ilpm_buf_printf(b, ", count %" PRIu64, r->count);
+    else if (r->has_count)
+        ilpm_buf_printf(b, ", count at least %" PRIu64 "%s", r->count,
+                        r->status == ILPM_SOLVED    ? " (stopped at --limit)"
+                        : r->status == ILPM_TIMEOUT ? " (time limit)"
+                        : r->status == ILPM_STOPPED ? " (interrupted)"
+                                                    : "");
     if (r->has_objective && r->objective_text[0])
         ilpm_buf_printf(b, ", %s", r->objective_text);
     else if (r->has_objective)

@@ -8,11 +8,19 @@
 #include "puzzle.h"
 #include "util.h"
 
+struct ilpm_result;
+
 typedef struct ilpm_run_opts {
     ilpm_options solver;
     int count;      /* count solutions instead of finding one      */
     uint64_t limit; /* stop counting at this many (0: all)         */
     int render;     /* fill text and json of the solution          */
+    /* When not NULL: called as a run begins (the result names the
+     * puzzle, instance, formulation and back end) and after each solution
+     * counted (has_count, count so far), for a progress display.  It is
+     * called from inside the count: it must be quick. */
+    void (*progress)(void *ctx, const struct ilpm_result *r);
+    void *progress_ctx;
 } ilpm_run_opts;
 
 void ilpm_run_opts_init(ilpm_run_opts *o);
@@ -32,6 +40,7 @@ typedef struct ilpm_result {
     char objective_text[64]; /* the puzzle's words for it, or ""         */
     int has_count;
     uint64_t count;
+    int count_complete; /* every solution was counted: count is exact */
     double build_ms, solve_ms;
     ilpm_stats stats; /* sizes of the formulation solved             */
     int have_stats;

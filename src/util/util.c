@@ -127,6 +127,21 @@ void ilpm_buf_json_str(ilpm_buf *b, const char *s)
     ilpm_buf_putc(b, '"');
 }
 
+void ilpm_buf_csv_str(ilpm_buf *b, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        ilpm_buf_puts(b, s);
+        return;
+    }
+    ilpm_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            ilpm_buf_putc(b, '"');
+        ilpm_buf_putc(b, *s);
+    }
+    ilpm_buf_putc(b, '"');
+}
+
 const char *ilpm_buf_str(const ilpm_buf *b)
 {
     return b->s ? b->s : "";

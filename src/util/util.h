@@ -34,6 +34,9 @@ void ilpm_buf_printf(ilpm_buf *b, const char *fmt, ...)
     ;
 /* Appends s as a JSON string literal, quotes included. */
 void ilpm_buf_json_str(ilpm_buf *b, const char *s);
+/* Appends s as a CSV field (RFC 4180): quoted when it holds a comma, a
+ * quote or a line end. */
+void ilpm_buf_csv_str(ilpm_buf *b, const char *s);
 /* The text so far ("" when empty; never NULL). */
 const char *ilpm_buf_str(const ilpm_buf *b);
 /* Takes the text out (caller frees); the buffer is left empty. */

@@ -1,0 +1,24 @@
+/* progress.h: the line on stderr that shows what solve and compare are
+ * doing once they have worked for about a second: the instance, the run,
+ * the count so far and its rate, the time spent.  Only on a terminal. */
+#ifndef ILPM_PROGRESS_H
+#define ILPM_PROGRESS_H
+
+#include "run.h"
+
+typedef struct progress progress;
+
+/* NULL when stderr is not a terminal (or the line cannot run): every
+ * other function takes NULL and does nothing. */
+progress *progress_start(void);
+/* Erases the line and ends it. */
+void progress_stop(progress *p);
+/* An instance begins; label names it. */
+void progress_instance(progress *p, const char *label);
+/* The ilpm_run_opts progress hook (ctx is the progress). */
+void progress_run(void *ctx, const ilpm_result *r);
+/* The instance is done: erases the line before its result is printed
+ * on stdout (the same terminal, most likely). */
+void progress_done(progress *p);
+
+#endif
