@@ -18,12 +18,14 @@ static const ilpm_puzzle *pz = &ilpm_puzzle_machiavelli;
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
 
-/* Parameters from "name=value" / "flag" words separated by spaces. */
+/* Parameters for verb from "name=value" / "flag" words separated by
+ * spaces: what the command line passes. */
 static ilpm_params *params(const char *verb, const char *words)
 {
     ilpm_params *p = ilpm_params_new();
     ck_assert_ptr_nonnull(p);
-    ilpm_params_set(p, "verb", verb);
+    if (strcmp(verb, "play") == 0)
+        ilpm_params_set(p, ILPM_PARAM_PLAY, NULL);
     char buf[256];
     snprintf(buf, sizeof buf, "%s", words ? words : "");
     for (char *w = strtok(buf, " "); w; w = strtok(NULL, " ")) {
@@ -1449,6 +1451,33 @@ START_TEST(test_data_play)
 }
 END_TEST
 
+/* A play is asked for by ILPM_PARAM_PLAY alone, never by a verb's name,
+ * and no puzzle's option can take that name. */
+START_TEST(test_play_param)
+{
+    ilpm_params *p = params("solve", "verb=play");
+    mach_inst *in = parse_text("table: AH 2H 3H | hand: 4H\n", p);
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    ck_assert_int_eq(pz->build(in, p, m, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective_get(m, NULL, NULL, NULL), ILPM_NONE);
+    ilpm_model_free(m);
+    ilpm_params_set(p, ILPM_PARAM_PLAY, NULL);
+    m = ilpm_model_new();
+    ck_assert_int_eq(pz->build(in, p, m, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective_get(m, NULL, NULL, NULL),
+                     ILPM_MAXIMIZE);
+    ilpm_model_free(m);
+    pz->free_instance(in);
+    ilpm_params_free(p);
+    for (int i = 0; ilpm_puzzles[i]; i++) {
+        ck_assert_ptr_null(ilpm_opt_find(ilpm_puzzles[i]->opts, ILPM_PARAM_PLAY));
+        ck_assert_ptr_null(
+            ilpm_opt_find(ilpm_puzzles[i]->gen_opts, ILPM_PARAM_PLAY));
+    }
+}
+END_TEST
+
 static Suite *machiavelli_suite(void)
 {
     Suite *s = suite_create("machiavelli");
@@ -1475,6 +1504,7 @@ static Suite *machiavelli_suite(void)
     tcase_add_test(tc, test_variants);
     tcase_add_test(tc, test_deck_rows);
     tcase_add_test(tc, test_play);
+    tcase_add_test(tc, test_play_param);
     tcase_add_test(tc, test_data_files);
     tcase_add_loop_test(tc, test_data_play, 0, 2);
     suite_add_tcase(s, tc);

@@ -68,8 +68,7 @@ int mach_has(const ilpm_params *p, const char *name)
 
 int mach_is_play(const ilpm_params *p)
 {
-    const char *verb = p ? ilpm_params_get(p, "verb") : NULL;
-    return verb && strcmp(verb, "play") == 0;
+    return mach_has(p, ILPM_PARAM_PLAY);
 }
 
 int mach_read_settings(const ilpm_params *p, mach_settings *st, ilpm_err *err)

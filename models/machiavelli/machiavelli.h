@@ -61,7 +61,7 @@ typedef struct mach_settings {
     int form;
     int wrap, ace_high; /* ace_high is off under wrap, which covers it */
     int strong, deck_rows, value;
-    int play; /* verb "play": the hand takes part */
+    int play; /* a play (ILPM_PARAM_PLAY): the hand takes part */
 } mach_settings;
 
 /* machiavelli.c: options, settings and the instance.  mach_has and
