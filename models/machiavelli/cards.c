@@ -14,6 +14,7 @@ void mach_card_name(int s, int r, char *buf)
     snprintf(buf, 4, "%s%c", mach_rank_text[r], mach_suit_letter[s]);
 }
 
+/* "7H 8H 9H", cut where buf ends. */
 void mach_meld_text(const mach_meld *md, char *buf, size_t size)
 {
     size_t o = 0;

@@ -45,6 +45,8 @@ void mach_meld_push(mach_meld *md, int s, int r)
     }
 }
 
+/* The formulation's melds, laid out by mach_present; in a play, the hand's
+ * copies laid are counted and marked in the melds. */
 void *mach_decode(const void *vinst, const ilpm_params *p, const ilpm_model *m,
                   const uint8_t *vals, ilpm_err *err)
 {
@@ -73,44 +75,28 @@ void *mach_decode(const void *vinst, const ilpm_params *p, const ilpm_model *m,
     return sol;
 }
 
-int mach_check_meld(const mach_meld *md, int idx, int wrap, int ace_high,
-                    ilpm_err *why)
+/* A set: 3 or 4 cards of one rank, of different suits. */
+static int check_set(const mach_meld *md, int idx, const char *text,
+                     ilpm_err *why)
 {
-    char text[80];
-    mach_meld_text(md, text, sizeof text);
-    if (md->n < 3)
-        return ilpm_err_set(why,
-                            "meld %d (%s): %d cards, a meld needs 3 "
-                            "or more",
-                            idx, text, md->n);
+    if (md->n > 4)
+        return ilpm_err_set(why, "meld %d (%s): a set has 3 or 4 cards", idx,
+                            text);
     for (int i = 0; i < md->n; i++)
-        if (md->c[i].suit >= NSUITS || md->c[i].rank < 1 ||
-            md->c[i].rank > NRANKS)
-            return ilpm_err_set(why, "meld %d: card %d is not a card", idx,
-                                i + 1);
-    int same_rank = 1, same_suit = 1;
-    for (int i = 1; i < md->n; i++) {
-        same_rank &= md->c[i].rank == md->c[0].rank;
-        same_suit &= md->c[i].suit == md->c[0].suit;
-    }
-    if (same_rank) {
-        if (md->n > 4)
-            return ilpm_err_set(why, "meld %d (%s): a set has 3 or 4 cards",
-                                idx, text);
-        for (int i = 0; i < md->n; i++)
-            for (int j = i + 1; j < md->n; j++)
-                if (md->c[i].suit == md->c[j].suit)
-                    return ilpm_err_set(why,
-                                        "meld %d (%s): a set needs "
-                                        "different suits",
-                                        idx, text);
-        return 0;
-    }
-    if (!same_suit)
-        return ilpm_err_set(why,
-                            "meld %d (%s): neither a set (one rank) "
-                            "nor a run (one suit)",
-                            idx, text);
+        for (int j = i + 1; j < md->n; j++)
+            if (md->c[i].suit == md->c[j].suit)
+                return ilpm_err_set(why,
+                                    "meld %d (%s): a set needs "
+                                    "different suits",
+                                    idx, text);
+    return 0;
+}
+
+/* A run: cards of one suit in rank order, each rank once; K then A only
+ * under --wrap, or as the last card under --ace-high. */
+static int check_run(const mach_meld *md, int idx, const char *text, int wrap,
+                     int ace_high, ilpm_err *why)
+{
     unsigned seen = 0;
     for (int i = 0; i < md->n; i++) {
         int r = md->c[i].rank;
@@ -140,6 +126,36 @@ int mach_check_meld(const mach_meld *md, int idx, int wrap, int ace_high,
                             text);
     }
     return 0;
+}
+
+int mach_check_meld(const mach_meld *md, int idx, int wrap, int ace_high,
+                    ilpm_err *why)
+{
+    char text[80];
+    mach_meld_text(md, text, sizeof text);
+    if (md->n < 3)
+        return ilpm_err_set(why,
+                            "meld %d (%s): %d cards, a meld needs 3 "
+                            "or more",
+                            idx, text, md->n);
+    for (int i = 0; i < md->n; i++)
+        if (md->c[i].suit >= NSUITS || md->c[i].rank < 1 ||
+            md->c[i].rank > NRANKS)
+            return ilpm_err_set(why, "meld %d: card %d is not a card", idx,
+                                i + 1);
+    int same_rank = 1, same_suit = 1;
+    for (int i = 1; i < md->n; i++) {
+        same_rank &= md->c[i].rank == md->c[0].rank;
+        same_suit &= md->c[i].suit == md->c[0].suit;
+    }
+    if (same_rank)
+        return check_set(md, idx, text, why);
+    if (!same_suit)
+        return ilpm_err_set(why,
+                            "meld %d (%s): neither a set (one rank) "
+                            "nor a run (one suit)",
+                            idx, text);
+    return check_run(md, idx, text, wrap, ace_high, why);
 }
 
 int mach_verify(const void *vinst, const ilpm_params *p, const void *vsol,

@@ -168,20 +168,13 @@ static void put_laid(ilpm_buf *out, ilpm_rng *rng, deal *d)
     }
 }
 
-int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
+/* What cannot be dealt is refused from the options alone, whatever the
+ * seed: a table is dealt up to --cards (--near-miss may add one) and the
+ * hand comes from the rest of the decks. */
+static int refuse(long cards, long decks, long hand, int near, int laid,
+                  ilpm_err *err)
 {
-    long cards, decks, seed, count, hand;
-    if (mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0 ||
-        mach_param_int(p, "cards", 20, 3, MAX_CARDS, &cards, err) != 0 ||
-        mach_param_int(p, "seed", 1, 0, LONG_MAX, &seed, err) != 0 ||
-        mach_param_int(p, "count", 1, 1, 1000000, &count, err) != 0 ||
-        mach_param_int(p, "hand", 0, 0, MAX_CARDS, &hand, err) != 0)
-        return -1;
-    /* What cannot be dealt is refused from the options alone, whatever
-     * the seed: a table is dealt up to --cards (--near-miss may add one)
-     * and the hand comes from the rest of the decks. */
     long all = NSUITS * NRANKS * decks;
-    int near = mach_has(p, "near-miss"), laid = mach_has(p, "laid");
     if (near && laid)
         return ilpm_err_set(err, "--laid: a near miss breaks a meld, so its "
                                  "table cannot be written as laid; drop "
@@ -201,9 +194,62 @@ int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
             hand, decks, decks > 1 ? "s" : "", decks > 1 ? "" : "s", all,
             all - stock,
             near && cards < all ? " (--near-miss may add one)" : "", stock);
+    return 0;
+}
+
+/* --near-miss: one random card added, or removed when the coin says so
+ * or none is left to add; a comment line says which. */
+static void near_miss(deal *d, ilpm_rng *rng, ilpm_buf *out)
+{
+    int none[NSUITS][NRANKS + 1] = {{0}};
+    int add = ilpm_rng_below(rng, 2) == 0 || d->total <= 1;
+    int card = add ? pick_card(rng, d->cnt, none, d->decks) : -1;
+    if (card < 0) { /* remove a random card */
+        int k = (int)ilpm_rng_below(rng, (uint64_t)d->total);
+        for (int s = 0; s < NSUITS && card < 0; s++)
+            for (int r = 1; r <= NRANKS && card < 0; r++) {
+                k -= d->cnt[s][r];
+                if (k < 0)
+                    card = s * 16 + r;
+            }
+        add = 0;
+    }
+    d->cnt[card / 16][card % 16] += add ? 1 : -1;
+    char nm[4];
+    mach_card_name(card / 16, card % 16, nm);
+    ilpm_buf_printf(out, "# near miss: %s %s\n", nm, add ? "added" : "removed");
+}
+
+/* A hand of n cards from those the table leaves. */
+static int put_hand(ilpm_buf *out, ilpm_rng *rng, deal *d, long n,
+                    ilpm_err *err)
+{
+    int h[NSUITS][NRANKS + 1] = {{0}};
+    for (long i = 0; i < n; i++) {
+        int card = pick_card(rng, d->cnt, h, d->decks);
+        if (card < 0) /* refuse rules this out */
+            return ilpm_err_set(err, "--hand: the stock ran out");
+        h[card / 16][card % 16]++;
+    }
+    ilpm_buf_puts(out, " | hand:");
+    put_cards(out, rng, h);
+    return 0;
+}
+
+int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
+{
+    long cards, decks, seed, count, hand;
+    if (mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0 ||
+        mach_param_int(p, "cards", 20, 3, MAX_CARDS, &cards, err) != 0 ||
+        mach_param_int(p, "seed", 1, 0, LONG_MAX, &seed, err) != 0 ||
+        mach_param_int(p, "count", 1, 1, 1000000, &count, err) != 0 ||
+        mach_param_int(p, "hand", 0, 0, MAX_CARDS, &hand, err) != 0)
+        return -1;
+    int near = mach_has(p, "near-miss"), laid = mach_has(p, "laid");
+    if (refuse(cards, decks, hand, near, laid, err) != 0)
+        return -1;
     ilpm_rng rng;
     ilpm_rng_seed(&rng, (uint64_t)seed);
-    int none[NSUITS][NRANKS + 1] = {{0}};
     for (long c = 0; c < count; c++) {
         deal d;
         memset(&d, 0, sizeof d);
@@ -211,41 +257,15 @@ int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
         d.wrap = mach_has(p, "wrap");
         d.ace_high = mach_has(p, "ace-high");
         deal_table(&d, &rng, (int)cards);
-        if (mach_has(p, "near-miss")) {
-            int add = ilpm_rng_below(&rng, 2) == 0 || d.total <= 1;
-            int card = add ? pick_card(&rng, d.cnt, none, d.decks) : -1;
-            if (card < 0) { /* remove a random card */
-                int k = (int)ilpm_rng_below(&rng, (uint64_t)d.total);
-                for (int s = 0; s < NSUITS && card < 0; s++)
-                    for (int r = 1; r <= NRANKS && card < 0; r++) {
-                        k -= d.cnt[s][r];
-                        if (k < 0)
-                            card = s * 16 + r;
-                    }
-                add = 0;
-            }
-            d.cnt[card / 16][card % 16] += add ? 1 : -1;
-            char nm[4];
-            mach_card_name(card / 16, card % 16, nm);
-            ilpm_buf_printf(out, "# near miss: %s %s\n", nm,
-                            add ? "added" : "removed");
-        }
+        if (near)
+            near_miss(&d, &rng, out);
         ilpm_buf_puts(out, "table:");
         if (laid)
             put_laid(out, &rng, &d);
         else
             put_cards(out, &rng, d.cnt);
-        if (hand > 0) {
-            int h[NSUITS][NRANKS + 1] = {{0}};
-            for (long i = 0; i < hand; i++) {
-                int card = pick_card(&rng, d.cnt, h, d.decks);
-                if (card < 0) /* the checks above rule this out */
-                    return ilpm_err_set(err, "--hand: the stock ran out");
-                h[card / 16][card % 16]++;
-            }
-            ilpm_buf_puts(out, " | hand:");
-            put_cards(out, &rng, h);
-        }
+        if (hand > 0 && put_hand(out, &rng, &d, hand, err) != 0)
+            return -1;
         ilpm_buf_putc(out, '\n');
     }
     if (out->oom)

@@ -82,6 +82,21 @@ static int meld_has(const meld_def *d, int s, int r)
     return 0;
 }
 
+/* A table card in no possible meld: the model must be infeasible, and a
+ * constraint cannot be empty, so a variable must be both 0 and 1. */
+static int no_meld(ilpm_model *m, ilpm_err *err)
+{
+    int lo = 0, hi = 0;
+    int f = ilpm_model_family(m, "no_meld", 1, &lo, &hi, ILPM_FAM_AUX, err);
+    if (f < 0)
+        return -1;
+    int v = ilpm_model_var(m, f, 0, 0, 0, 0), nv = -v;
+    if (ilpm_add_clause(m, &v, 1, err) != 0 ||
+        ilpm_add_clause(m, &nv, 1, err) != 0)
+        return -1;
+    return 0;
+}
+
 int mach_build_melds(const mach_inst *in, const mach_settings *st,
                      ilpm_model *m, int hfam[NSUITS][NRANKS + 1], ilpm_err *err)
 {
@@ -133,19 +148,7 @@ int mach_build_melds(const mach_inst *in, const mach_settings *st,
                 0)
                 return -1;
         }
-    if (uncovered) {
-        /* A table card in no possible meld: the model must be
-         * infeasible, and a constraint cannot be empty. */
-        int lo = 0, hi = 0;
-        int f = ilpm_model_family(m, "no_meld", 1, &lo, &hi, ILPM_FAM_AUX, err);
-        if (f < 0)
-            return -1;
-        int v = ilpm_model_var(m, f, 0, 0, 0, 0), nv = -v;
-        if (ilpm_add_clause(m, &v, 1, err) != 0 ||
-            ilpm_add_clause(m, &nv, 1, err) != 0)
-            return -1;
-    }
-    return 0;
+    return uncovered ? no_meld(m, err) : 0;
 }
 
 int mach_decode_melds(const mach_inst *in, const mach_settings *st,

@@ -56,7 +56,7 @@ typedef struct laid_reader {
 /* A laid meld in the order the verifier reads: a set by suit, a run by
  * rank from just after its widest gap (so Q K A and K A 2 come out in
  * that order and A 2 3 stays as it is).  A meld that is neither is left
- * for check_meld to name. */
+ * for mach_check_meld to name. */
 static void order_meld(mach_meld *md)
 {
     int one_rank = 1;
@@ -124,6 +124,53 @@ static int close_meld(laid_reader *lr, const char *s, size_t n, size_t end,
     return 0;
 }
 
+/* The card of token t[0..len) in *su and *r, or -1 with the message in
+ * err; in_hand: the token follows 'hand:'. */
+static int read_card(const char *t, size_t len, int in_hand, int *su, int *r,
+                     ilpm_err *err)
+{
+    char shown[128];
+    mach_show_token(t, len, shown, sizeof shown);
+    if (starts_word_ci(t, len, "hand:") ||
+        (len == 4 && starts_word_ci(t, len, "hand")))
+        return ilpm_err_set(err, in_hand ? "a second 'hand:'"
+                                         : "expected '|' before 'hand:'");
+    size_t used;
+    if (mach_parse_rank(t, len, r, &used) != 0)
+        return ilpm_err_set(err,
+                            "unknown card '%s': rank must be A, 2-10, "
+                            "J, Q, K",
+                            shown);
+    *su = mach_parse_suit(t + used, len - used);
+    if (*su < 0)
+        return ilpm_err_set(err,
+                            "unknown card '%s': suit must be H, D, S, "
+                            "C (or \u2665 \u2666 \u2660 \u2663)",
+                            shown);
+    return 0;
+}
+
+/* Whether one more copy of (su, r) stays within the decks, counting the
+ * table's copies too when table is given (for the hand). */
+static int deck_limit(int counts[NSUITS][NRANKS + 1],
+                      int table[NSUITS][NRANKS + 1], int decks, int su, int r,
+                      ilpm_err *err)
+{
+    int have = counts[su][r] + (table ? table[su][r] : 0);
+    if (have + 1 <= decks)
+        return 0;
+    char name[4], limit[40];
+    mach_card_name(su, r, name);
+    decks_phrase(decks, limit, sizeof limit);
+    if (table)
+        return ilpm_err_set(err,
+                            "card %s appears %d times on the table "
+                            "and in the hand together but %s",
+                            name, have + 1, limit);
+    return ilpm_err_set(err, "card %s appears %d times but %s", name, have + 1,
+                        limit);
+}
+
 /* Reads cards from s[*pos..n) up to the end or a '|' into counts.  For
  * the hand, table holds the table's counts for the deck limit and lr is
  * NULL; for the table, lr collects the melds if the input lays them out.
@@ -159,39 +206,11 @@ static int parse_cards(const char *s, size_t n, size_t *pos,
             i++;
         const char *t = s + b;
         size_t len = i - b;
-        char shown[128];
-        mach_show_token(t, len, shown, sizeof shown);
         *at = b;
-        if (starts_word_ci(t, len, "hand:") ||
-            (len == 4 && starts_word_ci(t, len, "hand")))
-            return ilpm_err_set(err, table ? "a second 'hand:'"
-                                           : "expected '|' before 'hand:'");
-        int r, su;
-        size_t used;
-        if (mach_parse_rank(t, len, &r, &used) != 0)
-            return ilpm_err_set(err,
-                                "unknown card '%s': rank must be A, 2-10, "
-                                "J, Q, K",
-                                shown);
-        su = mach_parse_suit(t + used, len - used);
-        if (su < 0)
-            return ilpm_err_set(err,
-                                "unknown card '%s': suit must be H, D, S, "
-                                "C (or \u2665 \u2666 \u2660 \u2663)",
-                                shown);
-        char name[4], limit[40];
-        mach_card_name(su, r, name);
-        decks_phrase(decks, limit, sizeof limit);
-        int have = counts[su][r] + (table ? table[su][r] : 0);
-        if (have + 1 > decks) {
-            if (table)
-                return ilpm_err_set(err,
-                                    "card %s appears %d times on the table "
-                                    "and in the hand together but %s",
-                                    name, have + 1, limit);
-            return ilpm_err_set(err, "card %s appears %d times but %s", name,
-                                have + 1, limit);
-        }
+        int su = 0, r = 0;
+        if (read_card(t, len, table != NULL, &su, &r, err) != 0 ||
+            deck_limit(counts, table, decks, su, r, err) != 0)
+            return -1;
         counts[su][r]++;
         (*total)++;
         if (lr) {

@@ -12,11 +12,11 @@
  * 2-4 4-6 6-8 8-J J-A-2 form an odd cycle, each overlapping the next, so
  * three planes are needed (an exhaustive check over all coverings of the
  * circle finds D + 1 planes enough for D <= 3; we know no proof for
- * larger D).  The bound used is proven: cut the circle at a rank p of
- * least coverage m; the m runs through p take a plane each and the
- * others are intervals of a line, which D planes hold.  m is at most
- * the least count of a rank in the suit, so a suit missing a rank, the
- * usual case, needs no extra plane. */
+ * larger D: data/machiavelli/README.md).  The bound used is proven: cut
+ * the circle at a rank p of least coverage m; the m runs through p take a
+ * plane each and the others are intervals of a line, which D planes hold.
+ * m is at most the least count of a rank in the suit, so a suit missing a
+ * rank, the usual case, needs no extra plane. */
 static int wrap_extra(const mach_inst *in, const mach_settings *st)
 {
     int extra = 0;
@@ -62,62 +62,70 @@ static int run_col(const mach_settings *st, const planes *pl, int j)
     return j >= 1 && j <= pl->ncol ? j : 0;
 }
 
-int mach_build_planes(const mach_inst *in, const mach_settings *st,
+#define XR(s, r, k) ilpm_model_var(m, pl->xr, s, r, k, 0)
+#define XS(s, r, k) ilpm_model_var(m, pl->xs, s, r, k, 0)
+
+/* The families, then the hand's in a play. */
+static int plane_vars(const mach_inst *in, const mach_settings *st, planes *pl,
                       ilpm_model *m, int hfam[NSUITS][NRANKS + 1],
                       ilpm_err *err)
 {
-    planes pl;
-    planes_shape(in, st, &pl);
-    int lo[3] = {0, 1, 0}, hi[3] = {NSUITS - 1, pl.ncol, pl.nrun - 1};
+    int lo[3] = {0, 1, 0}, hi[3] = {NSUITS - 1, pl->ncol, pl->nrun - 1};
     /* The report's plane 2m is xr[.,.,m] and plane 2m+1 is xs[.,.,m]:
      * two families because run planes have the extra ace column and
      * there are more set planes than run planes from 3 decks on. */
-    if ((pl.xr = ilpm_model_family(m, "xr", 3, lo, hi, 0, err)) < 0)
+    if ((pl->xr = ilpm_model_family(m, "xr", 3, lo, hi, 0, err)) < 0)
         return -1;
     hi[1] = NRANKS;
-    hi[2] = pl.nset - 1;
-    if ((pl.xs = ilpm_model_family(m, "xs", 3, lo, hi, 0, err)) < 0)
+    hi[2] = pl->nset - 1;
+    if ((pl->xs = ilpm_model_family(m, "xs", 3, lo, hi, 0, err)) < 0)
         return -1;
-    int ylo[2] = {1, 0}, yhi[2] = {NRANKS, pl.nset - 1};
-    if ((pl.y = ilpm_model_family(m, "y", 2, ylo, yhi, ILPM_FAM_AUX, err)) < 0)
+    int ylo[2] = {1, 0}, yhi[2] = {NRANKS, pl->nset - 1};
+    if ((pl->y = ilpm_model_family(m, "y", 2, ylo, yhi, ILPM_FAM_AUX, err)) < 0)
         return -1;
     if (st->play && mach_build_hand(in, m, hfam, err) != 0)
         return -1;
-#define XR(s, r, k) ilpm_model_var(m, pl.xr, s, r, k, 0)
-#define XS(s, r, k) ilpm_model_var(m, pl.xs, s, r, k, 0)
+    return 0;
+}
 
-    /* The report's deck rows: a card at most once in the planes 2m and
-     * 2m+1.  No rule of the game implies them and they can cut off every
-     * arrangement (data/machiavelli/deck_rows.txt and its README), hence
-     * an option.  Without them the consistency rows alone bound each
-     * card's use; from 3 decks on, run and set planes no longer pair up
-     * and the rows are not defined. */
-    if (st->deck_rows) {
-        if (in->decks > 2)
-            return ilpm_err_set(err, "--deck-rows: the report's deck rows "
-                                     "pair planes for 1 or 2 decks only");
-        if (ilpm_model_group(m, "deck", err) < 0)
-            return -1;
-        for (int k = 0; k < in->decks; k++)
-            for (int s = 0; s < NSUITS; s++)
-                for (int r = 1; r <= NRANKS; r++) {
-                    int lits[3] = {XR(s, r, k), XS(s, r, k), 0};
-                    int n = 2;
-                    if (r == 1 && st->ace_high)
-                        lits[n++] = XR(s, ACE_HIGH, k);
-                    if (ilpm_add_amo(m, lits, n, err) != 0)
-                        return -1;
-                }
-    }
+/* The report's deck rows: a card at most once in the planes 2m and 2m+1.
+ * No rule of the game implies them and they can cut off every
+ * arrangement (data/machiavelli/deck_rows.txt and its README), hence an
+ * option.  Without them the consistency rows alone bound each card's use;
+ * from 3 decks on, run and set planes no longer pair up and the rows are
+ * not defined. */
+static int deck_rows(const mach_inst *in, const mach_settings *st,
+                     const planes *pl, ilpm_model *m, ilpm_err *err)
+{
+    if (in->decks > 2)
+        return ilpm_err_set(err, "--deck-rows: the report's deck rows "
+                                 "pair planes for 1 or 2 decks only");
+    if (ilpm_model_group(m, "deck", err) < 0)
+        return -1;
+    for (int k = 0; k < in->decks; k++)
+        for (int s = 0; s < NSUITS; s++)
+            for (int r = 1; r <= NRANKS; r++) {
+                int lits[3] = {XR(s, r, k), XS(s, r, k), 0};
+                int n = 2;
+                if (r == 1 && st->ace_high)
+                    lits[n++] = XR(s, ACE_HIGH, k);
+                if (ilpm_add_amo(m, lits, n, err) != 0)
+                    return -1;
+            }
+    return 0;
+}
 
-    /* Each column of a set plane holds 0, 3 or 4 cards: y(r,k) >= 1/4
-     * sum_s x(s,r,k), scaled to 4y - sum x >= 0 (or, with --strong,
-     * y >= x for each suit), and sum x >= 3y. */
+/* Each column of a set plane holds 0, 3 or 4 cards: y(r,k) >= 1/4
+ * sum_s x(s,r,k), scaled to 4y - sum x >= 0 (or, with --strong, y >= x
+ * for each suit), and sum x >= 3y. */
+static int set_rows(const mach_settings *st, const planes *pl, ilpm_model *m,
+                    ilpm_err *err)
+{
     if (ilpm_model_group(m, "set", err) < 0)
         return -1;
-    for (int k = 0; k < pl.nset; k++)
+    for (int k = 0; k < pl->nset; k++)
         for (int r = 1; r <= NRANKS; r++) {
-            int y = ilpm_model_var(m, pl.y, r, k, 0, 0);
+            int y = ilpm_model_var(m, pl->y, r, k, 0, 0);
             int lits[5];
             int64_t coefs[5];
             for (int s = 0; s < NSUITS; s++) {
@@ -138,21 +146,26 @@ int mach_build_planes(const mach_inst *in, const mach_settings *st,
             if (ilpm_add_linear(m, coefs, lits, 5, ILPM_GE, 0, err) != 0)
                 return -1;
         }
+    return 0;
+}
 
-    /* Run rows: no pattern 010 (-x[j-1] + x[j] - x[j+1] <= 0) and no
-     * 0110 (-x[j-1] + x[j] + x[j+1] - x[j+2] <= 1), terms outside the
-     * row dropped.  Each is exactly a clause (x[j-1] or not x[j] or
-     * x[j+1]; x[j-1] or not x[j] or not x[j+1] or x[j+2]): the ILP
-     * lowering folds the negations back into the report's rows, and CNF
-     * needs no encoding at all. */
+/* Run rows: no pattern 010 (-x[j-1] + x[j] - x[j+1] <= 0) and no 0110
+ * (-x[j-1] + x[j] + x[j+1] - x[j+2] <= 1), terms outside the row
+ * dropped.  Each is exactly a clause (x[j-1] or not x[j] or x[j+1];
+ * x[j-1] or not x[j] or not x[j+1] or x[j+2]): the ILP lowering folds
+ * the negations back into the report's rows, and CNF needs no encoding
+ * at all. */
+static int run_rows(const mach_settings *st, const planes *pl, ilpm_model *m,
+                    ilpm_err *err)
+{
     if (ilpm_model_group(m, "run", err) < 0)
         return -1;
-    for (int k = 0; k < pl.nrun; k++)
+    for (int k = 0; k < pl->nrun; k++)
         for (int s = 0; s < NSUITS; s++)
-            for (int j = 1; j <= pl.ncol; j++) {
-                int prev = run_col(st, &pl, j - 1);
-                int next = run_col(st, &pl, j + 1);
-                int next2 = run_col(st, &pl, j + 2);
+            for (int j = 1; j <= pl->ncol; j++) {
+                int prev = run_col(st, pl, j - 1);
+                int next = run_col(st, pl, j + 1);
+                int next2 = run_col(st, pl, j + 2);
                 int lits[4], n = 0;
                 if (prev)
                     lits[n++] = XR(s, prev, k);
@@ -173,20 +186,26 @@ int mach_build_planes(const mach_inst *in, const mach_settings *st,
                 if (ilpm_add_clause(m, lits, n, err) != 0)
                     return -1;
             }
+    return 0;
+}
 
-    /* Every card on the table (and every card laid) in one plane. */
+/* Every card on the table (and every card laid) in one plane. */
+static int consistency_rows(const mach_inst *in, const mach_settings *st,
+                            const planes *pl, ilpm_model *m,
+                            int hfam[NSUITS][NRANKS + 1], ilpm_err *err)
+{
     if (ilpm_model_group(m, "consistency", err) < 0)
         return -1;
     for (int s = 0; s < NSUITS; s++)
         for (int r = 1; r <= NRANKS; r++) {
             int lits[2 * MAX_DECKS + MAX_DECKS + MAX_DECKS * 2 + MAX_DECKS];
             int n = 0;
-            for (int k = 0; k < pl.nrun; k++) {
+            for (int k = 0; k < pl->nrun; k++) {
                 lits[n++] = XR(s, r, k);
                 if (r == 1 && st->ace_high)
                     lits[n++] = XR(s, ACE_HIGH, k);
             }
-            for (int k = 0; k < pl.nset; k++)
+            for (int k = 0; k < pl->nset; k++)
                 lits[n++] = XS(s, r, k);
             int nh = st->play ? in->hand[s][r] : 0;
             n = mach_hand_lits(in, st, m, hfam, s, r, lits, n);
@@ -194,14 +213,47 @@ int mach_build_planes(const mach_inst *in, const mach_settings *st,
                 0)
                 return -1;
         }
+    return 0;
+}
 #undef XR
 #undef XS
+
+int mach_build_planes(const mach_inst *in, const mach_settings *st,
+                      ilpm_model *m, int hfam[NSUITS][NRANKS + 1],
+                      ilpm_err *err)
+{
+    planes pl;
+    planes_shape(in, st, &pl);
+    if (plane_vars(in, st, &pl, m, hfam, err) != 0 ||
+        (st->deck_rows && deck_rows(in, st, &pl, m, err) != 0) ||
+        set_rows(st, &pl, m, err) != 0 || run_rows(st, &pl, m, err) != 0 ||
+        consistency_rows(in, st, &pl, m, hfam, err) != 0)
+        return -1;
     return 0;
 }
 
-/* One run row -> runs: maximal blocks of ones (circular under wrap).
- * A block of all 14 columns (A..K and the high ace) is split into
- * A..J and Q K A, since a run holds each rank once. */
+/* x(s,r,k) of family f: 0 or 1, or -1 when the model has no such
+ * variable (it is not a planes model of this table). */
+static int plane_bit(const ilpm_model *m, int f, int s, int r, int k,
+                     const uint8_t *vals)
+{
+    int v = ilpm_model_var(m, f, s, r, k, 0);
+    return v ? vals[v] != 0 : -1;
+}
+
+/* Card (s, r) into *md, a new meld when *md is NULL. */
+static int add_card(mach_sol *sol, mach_meld **md, int s, int r, ilpm_err *err)
+{
+    if (!*md && !(*md = mach_new_meld(sol, err)))
+        return -1;
+    mach_meld_push(*md, s, r);
+    return 0;
+}
+
+/* One run row -> runs: maximal blocks of ones, circular under wrap, where
+ * the scan starts after a zero so that it cuts no block.  A block of all
+ * 14 columns (A..K and the high ace) is cut before the queen, into A..J
+ * and Q K A, since a run holds each rank once. */
 static int decode_row(const uint8_t *bit, int ncol, int wrap, int s,
                       mach_sol *sol, ilpm_err *err)
 {
@@ -211,40 +263,14 @@ static int decode_row(const uint8_t *bit, int ncol, int wrap, int s,
         if (!bit[j])
             zero = j;
     }
-    if (ones == 0)
-        return 0;
-    if (ones == ncol && ncol == ACE_HIGH) {
-        mach_meld *a = mach_new_meld(sol, err), *b;
-        if (!a)
-            return -1;
-        for (int j = 1; j <= 11; j++)
-            mach_meld_push(a, s, j);
-        if (!(b = mach_new_meld(sol, err)))
-            return -1;
-        for (int j = 12; j <= ACE_HIGH; j++)
-            mach_meld_push(b, s, j);
-        return 0;
-    }
-    if (ones == ncol) { /* a full circle under wrap, or A..K */
-        mach_meld *a = mach_new_meld(sol, err);
-        if (!a)
-            return -1;
-        for (int j = 1; j <= ncol; j++)
-            mach_meld_push(a, s, j);
-        return 0;
-    }
-    /* Start after a zero so that no block is cut by the scan. */
     int start = wrap ? zero : 0;
     mach_meld *cur = NULL;
     for (int t = 1; t <= ncol; t++) {
         int j = wrap ? (start + t - 1) % ncol + 1 : t;
-        if (!bit[j]) {
+        if (!bit[j] || (ones == ACE_HIGH && j == 12))
             cur = NULL;
-            continue;
-        }
-        if (!cur && !(cur = mach_new_meld(sol, err)))
+        if (bit[j] && add_card(sol, &cur, s, j, err) != 0)
             return -1;
-        mach_meld_push(cur, s, j);
     }
     return 0;
 }
@@ -263,11 +289,11 @@ int mach_decode_planes(const mach_inst *in, const mach_settings *st,
         for (int s = 0; s < NSUITS; s++) {
             uint8_t bit[ACE_HIGH + 1] = {0};
             for (int j = 1; j <= pl.ncol; j++) {
-                int v = ilpm_model_var(m, pl.xr, s, j, k, 0);
-                if (!v)
+                int b = plane_bit(m, pl.xr, s, j, k, vals);
+                if (b < 0)
                     return ilpm_err_set(err, "not a planes model of this "
                                              "table");
-                bit[j] = vals[v] != 0;
+                bit[j] = (uint8_t)b;
             }
             if (decode_row(bit, pl.ncol, st->wrap, s, sol, err) != 0)
                 return -1;
@@ -276,15 +302,12 @@ int mach_decode_planes(const mach_inst *in, const mach_settings *st,
         for (int r = 1; r <= NRANKS; r++) {
             mach_meld *md = NULL;
             for (int s = 0; s < NSUITS; s++) {
-                int v = ilpm_model_var(m, pl.xs, s, r, k, 0);
-                if (!v)
+                int b = plane_bit(m, pl.xs, s, r, k, vals);
+                if (b < 0)
                     return ilpm_err_set(err, "not a planes model of this "
                                              "table");
-                if (!vals[v])
-                    continue;
-                if (!md && !(md = mach_new_meld(sol, err)))
+                if (b && add_card(sol, &md, s, r, err) != 0)
                     return -1;
-                mach_meld_push(md, s, r);
             }
         }
     return 0;
