@@ -3,11 +3,9 @@
  * generated tables checked against a brute-force splitter, for both
  * formulations on both back ends.  Runs from the source root (data/...).
  *
- * The model file is included, not linked, so that the verifier tests can
- * build broken solutions with its own types; link this test without
- * models/machiavelli.c (the static library's copy is never pulled in,
- * since its only external symbol is defined here). */
-#include "../models/machiavelli.c"
+ * The puzzle's private header gives the verifier tests its types, so
+ * that they can build broken solutions. */
+#include "machiavelli/machiavelli.h"
 
 #include "testutil.h"
 #include <check.h>
@@ -20,12 +18,14 @@ static const ilpm_puzzle *pz = &ilpm_puzzle_machiavelli;
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
 
-/* Parameters from "name=value" / "flag" words separated by spaces. */
+/* Parameters for verb from "name=value" / "flag" words separated by
+ * spaces: what the command line passes. */
 static ilpm_params *params(const char *verb, const char *words)
 {
     ilpm_params *p = ilpm_params_new();
     ck_assert_ptr_nonnull(p);
-    ilpm_params_set(p, "verb", verb);
+    if (strcmp(verb, "play") == 0)
+        ilpm_params_set(p, ILPM_PARAM_PLAY, NULL);
     char buf[256];
     snprintf(buf, sizeof buf, "%s", words ? words : "");
     for (char *w = strtok(buf, " "); w; w = strtok(NULL, " ")) {
@@ -370,7 +370,7 @@ static const char *laid_text(const mach_inst *in)
     out[0] = '\0';
     for (int g = 0; g < in->nlaid; g++) {
         char t[80];
-        meld_text(&in->laid[g], t, sizeof t);
+        mach_meld_text(&in->laid[g], t, sizeof t);
         o += (size_t)snprintf(out + o, sizeof out - o, "%s%s", g ? " / " : "",
                               t);
     }
@@ -494,8 +494,8 @@ static mach_meld meld_of(const char *cards)
         size_t n = strlen(t);
         int played = t[n - 1] == '*';
         n -= (size_t)played;
-        ck_assert_int_eq(parse_rank(t, n, &r, &used), 0);
-        int s = parse_suit(t + used, n - used);
+        ck_assert_int_eq(mach_parse_rank(t, n, &r, &used), 0);
+        int s = mach_parse_suit(t + used, n - used);
         ck_assert_int_ge(s, 0);
         md.c[md.n].suit = (uint8_t)s;
         md.c[md.n].rank = (uint8_t)r;
@@ -732,15 +732,15 @@ static const char *shown(const char *table, const char *melds, const char *verb,
     char *save = NULL;
     for (char *t = strtok_r(text, "/", &save); t;
          t = strtok_r(NULL, "/", &save)) {
-        mach_meld *md = new_meld(sol, &err);
+        mach_meld *md = mach_new_meld(sol, &err);
         *md = meld_of(t);
         for (int c = 0; c < md->n; c++) {
             sol->played[md->c[c].suit][md->c[c].rank] += md->c[c].played;
             md->c[c].played = 0;
         }
     }
-    ck_assert_int_eq(present(in, p, sol, &err), 0);
-    mark_played(sol);
+    ck_assert_int_eq(mach_present(in, p, sol, &err), 0);
+    mach_mark_played(sol);
     if (pz->verify(in, p, sol, &err) != 0) {
         snprintf(out, sizeof out, "%s", err.msg);
     } else {
@@ -1362,7 +1362,7 @@ START_TEST(test_random_circles)
         for (int k = 1; k <= NRANKS; k++)
             for (int j = 0; j < cnt[k]; j++, n++)
                 snprintf(line + strlen(line), sizeof line - strlen(line),
-                         " %sH", rank_text[k]);
+                         " %sH", mach_rank_text[k]);
         if (n == 0)
             continue;
         counts c = {{0}};
@@ -1451,6 +1451,33 @@ START_TEST(test_data_play)
 }
 END_TEST
 
+/* A play is asked for by ILPM_PARAM_PLAY alone, never by a verb's name,
+ * and no puzzle's option can take that name. */
+START_TEST(test_play_param)
+{
+    ilpm_params *p = params("solve", "verb=play");
+    mach_inst *in = parse_text("table: AH 2H 3H | hand: 4H\n", p);
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    ck_assert_int_eq(pz->build(in, p, m, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective_get(m, NULL, NULL, NULL), ILPM_NONE);
+    ilpm_model_free(m);
+    ilpm_params_set(p, ILPM_PARAM_PLAY, NULL);
+    m = ilpm_model_new();
+    ck_assert_int_eq(pz->build(in, p, m, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective_get(m, NULL, NULL, NULL),
+                     ILPM_MAXIMIZE);
+    ilpm_model_free(m);
+    pz->free_instance(in);
+    ilpm_params_free(p);
+    for (int i = 0; ilpm_puzzles[i]; i++) {
+        ck_assert_ptr_null(ilpm_opt_find(ilpm_puzzles[i]->opts, ILPM_PARAM_PLAY));
+        ck_assert_ptr_null(
+            ilpm_opt_find(ilpm_puzzles[i]->gen_opts, ILPM_PARAM_PLAY));
+    }
+}
+END_TEST
+
 static Suite *machiavelli_suite(void)
 {
     Suite *s = suite_create("machiavelli");
@@ -1477,6 +1504,7 @@ static Suite *machiavelli_suite(void)
     tcase_add_test(tc, test_variants);
     tcase_add_test(tc, test_deck_rows);
     tcase_add_test(tc, test_play);
+    tcase_add_test(tc, test_play_param);
     tcase_add_test(tc, test_data_files);
     tcase_add_loop_test(tc, test_data_play, 0, 2);
     suite_add_tcase(s, tc);

@@ -498,8 +498,8 @@ int cli_parse(cli *c, int argc, char **argv)
     }
     if (c->help)
         return 0;
-    if (c->verb != VERB_GEN && ilpm_params_set(c->params, "verb",
-                                               c->verb_name) != 0)
+    if (c->verb == VERB_PLAY &&
+        ilpm_params_set(c->params, ILPM_PARAM_PLAY, NULL) != 0)
         FAIL("out of memory");
     return check_together(c);
 }

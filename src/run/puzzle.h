@@ -14,6 +14,11 @@
 /* What a puzzle offers beyond solving (ilpm_puzzle.caps). */
 #define ILPM_CAP_PLAY 1u /* `play`: the model has an objective to optimise */
 
+/* The parameter that asks a puzzle with ILPM_CAP_PLAY for a play rather
+ * than a plain solve; the command line sets it, without a value, for
+ * `ilpm play` alone.  No puzzle option may take this name. */
+#define ILPM_PARAM_PLAY "play"
+
 typedef struct ilpm_puzzle {
     const char *name;
     const char *summary;
@@ -45,8 +50,7 @@ typedef struct ilpm_puzzle {
     void (*describe)(const void *inst, char *buf, size_t size);
 
     /* Builds the model.  Puzzle options (formulation, --redundant ...)
-     * come from p; p also holds "verb", the command-line verb ("solve",
-     * "play", "count", "stats", "export", "compare", "batch").  A model
+     * come from p, and ILPM_PARAM_PLAY when a play is asked for.  A model
      * with an objective is optimised by the run layer. */
     int (*build)(const void *inst, const ilpm_params *p, ilpm_model *m,
                  ilpm_err *err);

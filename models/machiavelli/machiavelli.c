@@ -1,0 +1,158 @@
+/* Machiavelli: rearrange the cards on the table (one or more French decks
+ * without jokers) into sets and runs, or lay the most cards of a hand.
+ * This file holds the descriptor, the options and the instance; the rest
+ * of the puzzle is in the files that machiavelli.h names.
+ *
+ * Two formulations of the same rules:
+ *  - planes (default, planes.c), from the Italian report: x(s,r,k) = 1
+ *    when card (suit s, rank r) lies in plane k; run planes forbid the
+ *    row patterns 010 and 0110, set planes hold 0, 3 or 4 cards per
+ *    column;
+ *  - melds (melds.c), den Hertog and Hulshof (2006): set partitioning
+ *    over every run of 3-5 cards and every set, one variable per copy of
+ *    a meld.
+ * Suits are 0..3 = H D S C, ranks 1..13 = A..K; column 14 is the ace
+ * after the king under --ace-high. */
+#include "machiavelli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* In the order of FORM_*, the default first. */
+const char *const mach_forms[] = {"planes", "melds", NULL};
+
+static const ilpm_opt_spec mach_opts[] = {
+    {"formulation", "F",
+     "planes (default: the report's card planes) or melds (set "
+     "partitioning over all melds, den Hertog and Hulshof 2006)",
+     ILPM_OPT_CHOICE, 0, 0, mach_forms, 0},
+    {"decks", "D", "number of decks, 1-8 (default 2)", ILPM_OPT_INT, 1,
+     MAX_DECKS, NULL, 0},
+    {"ace-high", NULL, "also allow runs ending Q K A (never K A 2)",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {"wrap", NULL, "continuous runs through K A 2 (ranks modulo 13)",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {"strong", NULL,
+     "planes: set rows y >= x for each suit instead of 4y >= sum x",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {"deck-rows", NULL,
+     "planes, 1-2 decks: add the report's rows x(2m) + x(2m+1) <= 1 "
+     "(they can cut off valid tables: data/machiavelli/README.md)",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {"value", NULL,
+     "play: maximise the value laid (A=1, 2-10 face, J=11, Q=12, K=13) "
+     "instead of the number of cards",
+     ILPM_OPT_FLAG, 0, 0, NULL, ILPM_OPT_PLAY},
+    {"table", "CARDS", "the table itself, e.g. \"AH 2H 3H 7S 7D 7C\"",
+     ILPM_OPT_TEXT, 0, 0, NULL, ILPM_OPT_INSTANCE},
+    {"hand", "CARDS", "with --table: the hand, for play", ILPM_OPT_TEXT, 0, 0,
+     NULL, ILPM_OPT_INSTANCE | ILPM_OPT_PLAY},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+int mach_param_int(const ilpm_params *p, const char *name, long def, long lo,
+                   long hi, long *out, ilpm_err *err)
+{
+    if (!p) {
+        *out = def;
+        return 0;
+    }
+    return ilpm_params_int(p, name, def, lo, hi, out, err);
+}
+
+int mach_has(const ilpm_params *p, const char *name)
+{
+    return p && ilpm_params_has(p, name);
+}
+
+int mach_is_play(const ilpm_params *p)
+{
+    return mach_has(p, ILPM_PARAM_PLAY);
+}
+
+int mach_read_settings(const ilpm_params *p, mach_settings *st, ilpm_err *err)
+{
+    memset(st, 0, sizeof *st);
+    if (p && ilpm_params_choice(p, "formulation", mach_forms, FORM_PLANES,
+                                &st->form, err) != 0)
+        return -1;
+    st->wrap = mach_has(p, "wrap");
+    st->ace_high = mach_has(p, "ace-high") && !st->wrap;
+    st->strong = mach_has(p, "strong");
+    st->deck_rows = mach_has(p, "deck-rows");
+    st->value = mach_has(p, "value");
+    st->play = mach_is_play(p);
+    return 0;
+}
+
+void mach_free(void *p)
+{
+    mach_inst *in = p;
+    if (in)
+        free(in->laid);
+    free(in);
+}
+
+static void mach_describe(const void *vinst, char *buf, size_t size)
+{
+    const mach_inst *in = vinst;
+    char where[32];
+    if (in->line > 0)
+        snprintf(where, sizeof where, "line %ld", in->line);
+    else
+        snprintf(where, sizeof where, "--table");
+    char melds[24] = "";
+    if (in->nlaid > 0)
+        snprintf(melds, sizeof melds, " in %d meld%s", in->nlaid,
+                 in->nlaid > 1 ? "s" : "");
+    if (in->has_hand)
+        snprintf(buf, size, "%s (%d cards%s, hand %d)", where, in->ntable,
+                 melds, in->nhand);
+    else
+        snprintf(buf, size, "%s (%d cards%s)", where, in->ntable, melds);
+}
+
+const ilpm_puzzle ilpm_puzzle_machiavelli = {
+    .name = "machiavelli",
+    .caps = ILPM_CAP_PLAY,
+    .summary = "rearrange a Machiavelli table into sets and runs, or lay "
+               "the most cards of a hand",
+    .opts = mach_opts,
+    .formulations = mach_forms,
+    .input_help =
+        "One instance per line: 'table: <cards>' or 'table: <cards> | "
+        "hand: <cards>'.\n"
+        "A card is a rank (A, 2-10 or T, J, Q, K) and a suit (H D S C, "
+        "or \u2665 \u2666 \u2660 \u2663\n"
+        "and \u2661 \u2662 \u2664 \u2667), in any case: "
+        "'table: AH 2H 3H 7s 7\u2666 7C | hand: 4H'.\n"
+        "'#' starts a comment line; blank lines are skipped.  A card "
+        "appears at most as\n"
+        "many times as there are decks (--decks, default 2), table and "
+        "hand together.\n"
+        "A table as laid puts '/' (or ';') between its melds, each a valid "
+        "meld:\n"
+        "'table: 7H 8H 9H / 7S 7D 7C | hand: 10H'; answers then mark the "
+        "melds they change.\n"
+        "solve rearranges the table alone (a hand is ignored); play needs "
+        "a hand and\n"
+        "lays the most of its cards (--value: the highest total value, "
+        "A=1 .. K=13),\n"
+        "keeping every table card in a meld.  Without a file: --table "
+        "\"CARDS\" [--hand \"CARDS\"].",
+    .from_params = mach_from_params,
+    .parse = mach_parse,
+    .free_instance = mach_free,
+    .describe = mach_describe,
+    .build = mach_build,
+    .decode = mach_decode,
+    .verify = mach_verify,
+    .render = mach_render,
+    .render_json = mach_render_json,
+    .describe_objective = mach_describe_objective,
+    .explain_unsat = mach_explain_unsat,
+    .free_solution = mach_sol_free,
+    .generate = mach_generate,
+    .gen_opts = mach_gen_opts,
+};
