@@ -29,7 +29,6 @@ static void setup(void)
              tmp && *tmp ? tmp : "/tmp");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     params = ilpm_params_new();
-    ilpm_params_set(params, "verb", "batch");
 }
 
 static void teardown(void)

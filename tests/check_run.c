@@ -210,7 +210,7 @@ START_TEST(test_run_play)
 {
     const ilpm_puzzle *pz = &ilpm_puzzle_machiavelli;
     ilpm_params *p = ilpm_params_new();
-    ilpm_params_set(p, "verb", "play");
+    ilpm_params_set(p, ILPM_PARAM_PLAY, NULL);
     ilpm_params_set(p, "table", "AH 2H 3H");
     ilpm_params_set(p, "hand", "4H 5H 9S");
     void *inst = NULL;
@@ -224,7 +224,7 @@ START_TEST(test_run_play)
                 ilpm_run_opts_init(&o);
                 o.solver.backend = (ilpm_backend)b;
                 p = ilpm_params_new();
-                ilpm_params_set(p, "verb", "play");
+                ilpm_params_set(p, ILPM_PARAM_PLAY, NULL);
                 if (f >= 0)
                     ilpm_params_set(p, "formulation", pz->formulations[f]);
                 if (value)
@@ -246,7 +246,6 @@ START_TEST(test_run_play)
     pz->free_instance(inst);
 
     p = ilpm_params_new();
-    ilpm_params_set(p, "verb", "solve");
     inst = parse_text(pz, p, "table: AH 2H 3H KS\n");
     ilpm_run_opts o;
     ilpm_run_opts_init(&o);

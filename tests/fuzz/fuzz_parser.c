@@ -19,11 +19,6 @@ extern const ilpm_puzzle FUZZ_PUZZLE;
 static ilpm_params *params(void)
 {
     ilpm_params *p = ilpm_params_new();
-#ifdef FUZZ_VERB
-    ilpm_params_set(p, "verb", FUZZ_VERB);
-#else
-    ilpm_params_set(p, "verb", "solve");
-#endif
 #ifdef FUZZ_PARAM
     ilpm_params_set(p, FUZZ_PARAM, FUZZ_VALUE);
 #endif
