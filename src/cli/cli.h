@@ -69,6 +69,44 @@ typedef struct cli {
     int help;
 } cli;
 
+/* Set by SIGINT and SIGTERM (main.c); every verb and the solvers poll
+ * it. */
+extern volatile int cli_stop_requested;
+/* The first reason a write to standard output failed; 0 while none has. */
+extern int cli_stdout_errno;
+
+/* The exit status of a run of many instances: the most severe so far. */
+typedef struct tally {
+    int worst;
+    long instances;
+} tally;
+
+/* Notes an outcome's exit status: internal error > usage or input error
+ * > signal > time limit > unsatisfiable > success. */
+void note_exit(tally *t, int code);
+/* Writes s to standard output and pushes it out: 0 if everything written
+ * there so far arrived, else -1 (main reports the reason). */
+int put_stdout(const char *s);
+
+/* Calls fn for the instance the parameters give, or for every instance
+ * of every FILE in order (--index: the one picked); malformed instances
+ * and unreadable files are reported and noted in t. */
+typedef int (*instance_fn)(cli *c, const void *inst, const char *file,
+                           long index, void *ctx);
+int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx);
+/* The instance's model under c's options, or NULL after a message. */
+ilpm_model *build_model(cli *c, const void *inst, tally *t);
+
+/* The verbs, one file each or per family (cmd_*.c). */
+int cmd_solve(cli *c); /* solve and play */
+int cmd_stats(cli *c);
+int cmd_export(cli *c);
+int cmd_compare(cli *c);
+int cmd_batch(cli *c);
+int cmd_merge(cli *c);
+int cmd_gen(cli *c);
+int cmd_list(void);
+
 /* The verb named s, or -1. */
 int cli_verb_find(const char *s);
 /* Parses argv[2..] into c (c->verb set): every option by its table row,

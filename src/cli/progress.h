@@ -21,4 +21,12 @@ void progress_run(void *ctx, const ilpm_result *r);
  * on stdout (the same terminal, most likely). */
 void progress_done(progress *p);
 
+/* The line for c's run (none under --verbose, whose solver output shares
+ * stderr): sets c's run hook, NULL when there is no line. */
+struct cli;
+progress *progress_for(struct cli *c);
+/* The instance inst of pz begins. */
+void progress_instance_of(progress *pg, const ilpm_puzzle *pz,
+                          const void *inst);
+
 #endif

@@ -1,0 +1,113 @@
+/* batch and merge: the library's batch runner on the command line, its
+ * progress line, summary and exit status. */
+#include "batch.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void progress_line(void *ctx, const ilpm_batch_summary *s)
+{
+    (void)ctx;
+    double rate = s->elapsed_s > 0 ? s->done / s->elapsed_s : 0;
+    double eta = rate > 0 ? (s->total - s->done) / rate : 0;
+    fprintf(stderr,
+            "\r%ld/%ld done, %ld solved, %ld unsat, %ld timeout, %ld error, "
+            "%.1f/s, ETA %.0f s   ",
+            s->done, s->total,
+            s->by_status[ILPM_SOLVED] + s->by_status[ILPM_OPTIMAL] +
+                s->by_status[ILPM_FEASIBLE],
+            s->by_status[ILPM_UNSAT], s->by_status[ILPM_TIMEOUT],
+            s->by_status[ILPM_ERROR], rate, eta);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+int cmd_batch(cli *c)
+{
+    ilpm_batch_opts o;
+    ilpm_batch_opts_init(&o);
+    o.run = c->run;
+    o.run.solver.stop_flag = NULL; /* workers install their own */
+    o.both = c->both;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o.jobs = c->jobs > 0 ? (int)c->jobs : (int)(cores > 0 ? cores : 1);
+    o.memory_limit_mb = c->memory_limit;
+    o.json = c->format_set ? c->format == FMT_JSON
+                           : ends_with(c->out_path, ".json") ||
+                                 ends_with(c->out_path, ".jsonl");
+    o.index = c->index;
+    o.resume = c->resume;
+    o.shard_i = c->shard_n ? c->shard_i : 0;
+    o.shard_n = c->shard_n ? c->shard_n : 1;
+    o.incremental = !c->no_incremental;
+    o.stop = &cli_stop_requested;
+    if (isatty(STDERR_FILENO))
+        o.progress = progress_line;
+    ilpm_batch_summary s;
+    ilpm_err err = {0};
+    int rc = ilpm_batch_run(c->pz, c->files, c->nfiles, c->params, &o,
+                            c->out_path, &s, &err);
+    if (o.progress)
+        fputc('\n', stderr);
+    if (rc != 0) {
+        fprintf(stderr, "ilpm: %s\n", err.msg);
+        /* -2: the results file failed, not the input. */
+        return rc == -2 ? EXIT_INTERNAL : EXIT_USAGE;
+    }
+    printf("%s: %ld runs", c->out_path, s.done);
+    if (s.skipped)
+        printf(" (%ld already there)", s.skipped);
+    printf(" in %.1f s:", s.elapsed_s);
+    for (int st = 0; st < 7; st++)
+        if (s.by_status[st])
+            printf(" %ld %s", s.by_status[st],
+                   ilpm_status_name((ilpm_status)st));
+    printf("\n");
+    for (int b = 0; b < 2; b++)
+        if (s.runs[b])
+            printf("  %s: %ld runs, solve ms median %.2f, total %.1f\n",
+                   ilpm_backend_name((ilpm_backend)b), s.runs[b],
+                   s.median_ms[b], s.total_ms[b]);
+    if (s.replaced)
+        printf("  %ld worker(s) replaced after a crash or overrun\n",
+               s.replaced);
+    if (s.input_errors)
+        printf("  %ld run(s) of input that did not parse (see the error "
+               "rows)\n",
+               s.input_errors);
+    /* The rows' statuses, by solve's severity order. */
+    tally t = {EXIT_OK, 0};
+    if (cli_stop_requested) {
+        printf("  interrupted: %ld of %ld runs done; --resume goes on\n",
+               s.done, s.total);
+        note_exit(&t, EXIT_SIGNAL);
+    }
+    if (s.by_status[ILPM_ERROR] > s.input_errors)
+        note_exit(&t, EXIT_INTERNAL);
+    if (s.input_errors)
+        note_exit(&t, EXIT_USAGE);
+    if (s.by_status[ILPM_TIMEOUT] || s.by_status[ILPM_FEASIBLE])
+        note_exit(&t, EXIT_TIMEOUT);
+    if (s.by_status[ILPM_UNSAT])
+        note_exit(&t, EXIT_UNSAT);
+    return t.worst;
+}
+
+int cmd_merge(cli *c)
+{
+    ilpm_err err = {0};
+    int rc = ilpm_batch_merge(c->files, c->nfiles, c->out_path, &err);
+    if (rc != 0) {
+        fprintf(stderr, "ilpm: %s\n", err.msg);
+        return rc == -2 ? EXIT_INTERNAL : EXIT_USAGE;
+    }
+    return EXIT_OK;
+}

@@ -1,0 +1,201 @@
+/* compare: every formulation on both back ends, side by side, the
+ * agreement check, the summary and the plot. */
+#include "cli.h"
+#include "compare.h"
+#include "plot.h"
+#include "progress.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct compare_ctx {
+    tally t;
+    const char **forms;
+    int nforms;
+    plot_point *pts;
+    int npts, cap;
+    char **labels; /* formulation names kept for the plot */
+    ilpm_cmp_summary sum;
+} compare_ctx;
+
+static int compare_one(cli *c, const void *inst, const char *file, long index,
+                       void *vctx)
+{
+    compare_ctx *x = vctx;
+    progress *pg = c->run.progress_ctx;
+    progress_instance_of(pg, c->pz, inst);
+    ilpm_comparison cmp;
+    int rc = ilpm_compare_instance(c->pz, inst, c->params, x->forms, x->nforms,
+                                   &c->run, &cmp);
+    progress_done(pg);
+    if (rc != 0 || ilpm_cmp_summary_add(&x->sum, &cmp) != 0) {
+        fprintf(stderr, "ilpm: out of memory\n");
+        note_exit(&x->t, EXIT_INTERNAL);
+        ilpm_comparison_free(&cmp);
+        return 1;
+    }
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    for (int i = 0; i < cmp.nresults; i++) {
+        ilpm_result *r = &cmp.results[i];
+        snprintf(r->file, sizeof r->file, "%s", file);
+        r->index = index;
+        if (c->summary)
+            ; /* the totals alone, at the end */
+        else if (c->format == FMT_JSON)
+            ilpm_result_json(r, &b);
+        else if (c->format == FMT_CSV)
+            ilpm_result_csv(r, &b);
+        if (x->npts == x->cap) {
+            int nc = x->cap ? 2 * x->cap : 64;
+            plot_point *np = realloc(x->pts, (size_t)nc * sizeof *np);
+            if (!np)
+                break;
+            x->pts = np;
+            x->cap = nc;
+        }
+        plot_point *p = &x->pts[x->npts++];
+        p->instance = x->t.instances;
+        p->formulation = x->nforms > 0 ? x->forms[i / 2] : "";
+        p->backend = r->backend == ILPM_BACKEND_SAT;
+        p->answered = r->status == ILPM_SOLVED || r->status == ILPM_OPTIMAL ||
+                      r->status == ILPM_UNSAT;
+        p->solve_ms = r->solve_ms;
+        int code = ilpm_result_exit_code(r);
+        if (code != EXIT_INTERNAL)
+            note_exit(&x->t, code);
+    }
+    if (c->format == FMT_TEXT && !c->summary)
+        ilpm_comparison_text(&cmp, &b);
+    int lost = put_stdout(ilpm_buf_str(&b));
+    ilpm_buf_free(&b);
+    if (lost)
+        note_exit(&x->t, EXIT_INTERNAL);
+    if (cmp.disagree) {
+        fprintf(stderr, "ilpm: %s %s: DISAGREEMENT: %s\n", c->pz->name,
+                cmp.instance, cmp.disagreement);
+        note_exit(&x->t, EXIT_INTERNAL);
+    }
+    ilpm_comparison_free(&cmp);
+    return lost;
+}
+
+/* The formulations to run: --formulation A,B or all the puzzle has. */
+static int compare_forms(cli *c, compare_ctx *x, char **owned)
+{
+    const char *given = ilpm_params_get(c->params, "formulation");
+    if (!c->pz->formulations)
+        return 0;
+    if (!given) {
+        while (c->pz->formulations[x->nforms])
+            x->nforms++;
+        x->forms = calloc((size_t)x->nforms, sizeof *x->forms);
+        if (!x->forms)
+            return -1;
+        for (int i = 0; i < x->nforms; i++)
+            x->forms[i] = c->pz->formulations[i];
+        return 0;
+    }
+    *owned = strdup(given);
+    size_t n = strlen(given) + 1;
+    x->forms = calloc(n, sizeof *x->forms);
+    if (!*owned || !x->forms)
+        return -1;
+    for (char *tok = strtok(*owned, ","); tok; tok = strtok(NULL, ",")) {
+        int ok = 0;
+        for (int i = 0; c->pz->formulations[i]; i++)
+            ok |= strcmp(c->pz->formulations[i], tok) == 0;
+        if (!ok) {
+            fprintf(stderr,
+                    "ilpm: --formulation: %s has no formulation '%s' "
+                    "(it has",
+                    c->pz->name, tok);
+            for (int i = 0; c->pz->formulations[i]; i++)
+                fprintf(stderr, " %s", c->pz->formulations[i]);
+            fprintf(stderr, ")\n");
+            return -2;
+        }
+        x->forms[x->nforms++] = tok;
+    }
+    if (x->nforms == 0) {
+        fprintf(stderr, "ilpm: --formulation: no formulation named\n");
+        return -2;
+    }
+    return 0;
+}
+
+/* The totals: alone with --summary, in the chosen format; else after the
+ * tables of two or more instances (CSV and JSON records stay one kind). */
+static void print_summary(cli *c, compare_ctx *x)
+{
+    const ilpm_cmp_summary *sum = &x->sum;
+    if (sum->instances == 0 ||
+        (!c->summary && (c->format != FMT_TEXT || sum->instances < 2)))
+        return;
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    if (!c->summary)
+        ilpm_buf_putc(&b, '\n');
+    if (c->format == FMT_JSON)
+        ilpm_cmp_summary_json(sum, &b);
+    else if (c->format == FMT_CSV)
+        ilpm_cmp_summary_csv(sum, &b);
+    else
+        ilpm_cmp_summary_text(sum, &b);
+    if (put_stdout(ilpm_buf_str(&b)))
+        note_exit(&x->t, EXIT_INTERNAL);
+    ilpm_buf_free(&b);
+}
+
+int cmd_compare(cli *c)
+{
+    compare_ctx x;
+    memset(&x, 0, sizeof x);
+    x.t.worst = EXIT_OK;
+    char *owned = NULL;
+    int rc = compare_forms(c, &x, &owned);
+    if (rc != 0) {
+        if (rc == -1)
+            fprintf(stderr, "ilpm: out of memory\n");
+        free(owned);
+        free(x.forms);
+        return rc == -1 ? EXIT_INTERNAL : EXIT_USAGE;
+    }
+    char perr[512];
+    if (c->plot_path && plot_check_path(c->plot_path, perr, sizeof perr)) {
+        fprintf(stderr, "ilpm: %s\n", perr);
+        free(owned);
+        free(x.forms);
+        return EXIT_USAGE;
+    }
+    ilpm_cmp_summary_init(&x.sum);
+    if (c->format == FMT_CSV) {
+        ilpm_buf b;
+        ilpm_buf_init(&b);
+        if (c->summary)
+            ilpm_cmp_summary_csv_header(&b);
+        else
+            ilpm_result_csv_header(&b);
+        fputs(ilpm_buf_str(&b), stdout);
+        ilpm_buf_free(&b);
+    }
+    progress *pg = progress_for(c);
+    for_each_instance(c, &x.t, compare_one, &x);
+    progress_stop(pg);
+    print_summary(c, &x);
+    if (c->plot_path && x.npts > 0 &&
+        plot_write(c->plot_path, x.pts, x.npts, c->run.solver.time_limit, perr,
+                   sizeof perr) != 0) {
+        fprintf(stderr, "ilpm: %s\n", perr);
+        note_exit(&x.t, EXIT_INTERNAL);
+    }
+    if (cli_stop_requested)
+        note_exit(&x.t, EXIT_SIGNAL);
+    free(x.pts);
+    free(x.forms);
+    free(owned);
+    ilpm_cmp_summary_free(&x.sum);
+    return x.t.worst;
+}

@@ -1,0 +1,98 @@
+/* stats and export: the model of an instance without solving it. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int stats_one(cli *c, const void *inst, const char *file, long index,
+                     void *ctx)
+{
+    (void)file;
+    (void)index;
+    tally *t = ctx;
+    ilpm_model *m = build_model(c, inst, t);
+    if (!m)
+        return 0;
+    ilpm_err err = {0};
+    ilpm_stats s;
+    char label[160];
+    c->pz->describe(inst, label, sizeof label);
+    if (ilpm_model_stats(m, &c->run.solver, &s, &err) != 0) {
+        fprintf(stderr, "ilpm: %s %s: %s\n", c->pz->name, label, err.msg);
+        note_exit(t, EXIT_USAGE);
+        ilpm_model_free(m);
+        return 0;
+    }
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    if (c->format == FMT_JSON) {
+        ilpm_stats_json(m, &s, c->pz->name, label, &b);
+    } else {
+        ilpm_buf_printf(&b, "%s %s: CNF with --amo %s --card %s\n", c->pz->name,
+                        label, ilpm_amo_name(c->run.solver.amo),
+                        ilpm_card_name(c->run.solver.card));
+        ilpm_stats_text(m, &s, &b);
+    }
+    fputs(ilpm_buf_str(&b), stdout);
+    ilpm_buf_free(&b);
+    ilpm_stats_free(&s);
+    ilpm_model_free(m);
+    return 0;
+}
+
+int cmd_stats(cli *c)
+{
+    tally t = {EXIT_OK, 0};
+    for_each_instance(c, &t, stats_one, &t);
+    return t.worst;
+}
+
+/* export writes one model: the instance is built when it is read, and
+ * written only once the file has shown no second one, so that a file of
+ * many instances writes nothing. */
+typedef struct export_ctx {
+    tally t;
+    ilpm_model *m;
+    long instances;
+} export_ctx;
+
+static int export_one(cli *c, const void *inst, const char *file, long index,
+                      void *vctx)
+{
+    (void)index;
+    export_ctx *x = vctx;
+    if (++x->instances > 1) {
+        fprintf(stderr,
+                "ilpm: %s holds more than one instance and export writes "
+                "one: pick it with --index I\n",
+                file);
+        note_exit(&x->t, EXIT_USAGE);
+        return 1;
+    }
+    x->m = build_model(c, inst, &x->t);
+    return 0;
+}
+
+int cmd_export(cli *c)
+{
+    export_ctx x = {{EXIT_OK, 0}, NULL, 0};
+    for_each_instance(c, &x.t, export_one, &x);
+    /* Each format is tried even after another failed. */
+    int built = x.m && x.t.worst == EXIT_OK;
+    for (int f = 0; f < 4 && built; f++) {
+        if (!c->export_path[f])
+            continue;
+        ilpm_err err = {0};
+        int rc = ilpm_export(x.m, &c->run.solver, (ilpm_format)f,
+                             c->export_path[f], &err);
+        if (rc != 0) {
+            fprintf(stderr, "ilpm: %s\n", err.msg);
+            /* -2: the file could not be written, not the model. */
+            note_exit(&x.t, rc == -2 ? EXIT_INTERNAL : EXIT_USAGE);
+        }
+    }
+    ilpm_model_free(x.m);
+    return x.t.worst;
+}

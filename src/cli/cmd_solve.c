@@ -1,0 +1,63 @@
+/* solve and play: each instance solved (or counted, or optimised) and
+ * printed as it completes. */
+#include "cli.h"
+#include "progress.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int solve_one(cli *c, const void *inst, const char *file, long index,
+                     void *ctx)
+{
+    tally *t = ctx;
+    progress *pg = c->run.progress_ctx;
+    progress_instance_of(pg, c->pz, inst);
+    ilpm_result r;
+    ilpm_result_init(&r);
+    snprintf(r.file, sizeof r.file, "%s", file);
+    r.index = index;
+    ilpm_run_instance(c->pz, inst, c->params, &c->run, &r);
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    /* Tools get a record for every instance, errors included; people
+     * read an error on stderr alone. */
+    if (c->format == FMT_JSON)
+        ilpm_result_json(&r, &b);
+    else if (c->format == FMT_CSV)
+        ilpm_result_csv(&r, &b);
+    else if (r.status != ILPM_ERROR)
+        ilpm_result_text(&r, &b);
+    progress_done(pg);
+    /* Once standard output fails, solving on would only lose results. */
+    int lost = put_stdout(ilpm_buf_str(&b));
+    ilpm_buf_free(&b);
+    int code = ilpm_result_exit_code(&r);
+    /* An instance whose model cannot be built is an input error. */
+    if (r.status == ILPM_ERROR && !r.have_stats)
+        code = EXIT_USAGE;
+    if (r.status == ILPM_ERROR)
+        fprintf(stderr, "ilpm: %s %s: %s\n", r.puzzle, r.instance, r.error);
+    note_exit(t, lost ? EXIT_INTERNAL : code);
+    ilpm_result_free(&r);
+    return lost;
+}
+
+int cmd_solve(cli *c)
+{
+    tally t = {EXIT_OK, 0};
+    if (c->format == FMT_CSV) {
+        ilpm_buf b;
+        ilpm_buf_init(&b);
+        ilpm_result_csv_header(&b);
+        fputs(ilpm_buf_str(&b), stdout);
+        ilpm_buf_free(&b);
+    }
+    progress *pg = progress_for(c);
+    for_each_instance(c, &t, solve_one, &t);
+    progress_stop(pg);
+    if (cli_stop_requested)
+        note_exit(&t, EXIT_SIGNAL);
+    return t.worst;
+}

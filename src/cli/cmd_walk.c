@@ -1,0 +1,140 @@
+/* What the verbs share: the walk over every instance of the parameters
+ * or the files, the exit status that the most severe outcome gives, checked
+ * writes to standard output, the model of one instance, and the progress
+ * line's hooks. */
+#include "cli.h"
+#include "progress.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The first reason a write to standard output failed; 0 while none has. */
+int cli_stdout_errno;
+
+/* Writes s to standard output and pushes it out: 0 if everything
+ * written there so far arrived, else -1 (main reports the reason). */
+int put_stdout(const char *s)
+{
+    errno = 0;
+    if (fputs(s, stdout) == EOF || fflush(stdout) != 0 || ferror(stdout)) {
+        if (!cli_stdout_errno)
+            cli_stdout_errno = errno ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+void note_exit(tally *t, int code)
+{
+    /* Severity: internal error > usage/input error > signal > time limit
+     * > unsatisfiable > success. */
+    static const int order[] = {EXIT_OK,     EXIT_UNSAT, EXIT_TIMEOUT,
+                                EXIT_SIGNAL, EXIT_USAGE, EXIT_INTERNAL};
+    int a = 0, b = 0;
+    for (int i = 0; i < 6; i++) {
+        if (order[i] == t->worst)
+            a = i;
+        if (order[i] == code)
+            b = i;
+    }
+    if (b > a)
+        t->worst = code;
+}
+
+int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
+{
+    ilpm_err err = {0};
+    if (c->nfiles == 0) {
+        void *inst = NULL;
+        int r =
+            c->pz->from_params ? c->pz->from_params(c->params, &inst, &err) : 0;
+        if (r < 0) {
+            fprintf(stderr, "ilpm: %s\n", err.msg);
+            note_exit(t, EXIT_USAGE);
+            return 0;
+        }
+        if (r == 0) {
+            fprintf(stderr,
+                    "ilpm: %s needs an instance: give a FILE or the "
+                    "parameters (see 'ilpm %s %s --help')\n",
+                    c->pz->name, c->verb_name, c->pz->name);
+            note_exit(t, EXIT_USAGE);
+            return 0;
+        }
+        t->instances++;
+        int rc = fn(c, inst, "", 0, ctx);
+        c->pz->free_instance(inst);
+        return rc;
+    }
+    for (int i = 0; i < c->nfiles && !cli_stop_requested; i++) {
+        ilpm_reader *rd = ilpm_reader_open(c->files[i], &err);
+        if (!rd) {
+            fprintf(stderr, "ilpm: %s\n", err.msg);
+            note_exit(t, EXIT_USAGE);
+            continue;
+        }
+        ilpm_instances it;
+        ilpm_instances_init(&it, c->pz, c->params, rd, c->index);
+        int rc = 0;
+        while (rc == 0 && !cli_stop_requested) {
+            void *inst = NULL;
+            int r = ilpm_instances_next(&it, &inst, &err);
+            if (r == 0)
+                break;
+            if (r < 0) {
+                fprintf(stderr, "ilpm: %s\n", err.msg);
+                note_exit(t, EXIT_USAGE);
+                if (r == -2)
+                    break;
+                continue;
+            }
+            t->instances++;
+            rc = fn(c, inst, c->files[i], it.index, ctx);
+            c->pz->free_instance(inst);
+        }
+        ilpm_reader_free(rd);
+        if (rc != 0)
+            break;
+    }
+    return 0;
+}
+
+ilpm_model *build_model(cli *c, const void *inst, tally *t)
+{
+    ilpm_err err = {0};
+    ilpm_model *m = ilpm_run_model_new(&c->run.solver);
+    if (!m) {
+        fprintf(stderr, "ilpm: out of memory\n");
+        note_exit(t, EXIT_INTERNAL);
+        return NULL;
+    }
+    if (c->pz->build(inst, c->params, m, &err) != 0) {
+        fprintf(stderr, "ilpm: %s\n", err.msg);
+        note_exit(t, EXIT_USAGE);
+        ilpm_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* The progress line on a terminal (not with --verbose, whose solver
+ * output shares stderr), fed by the run layer's hook; NULL otherwise. */
+progress *progress_for(cli *c)
+{
+    progress *pg = c->run.solver.verbose ? NULL : progress_start();
+    c->run.progress = pg ? progress_run : NULL;
+    c->run.progress_ctx = pg;
+    return pg;
+}
+
+void progress_instance_of(progress *pg, const ilpm_puzzle *pz, const void *inst)
+{
+    if (!pg)
+        return;
+    char label[200];
+    int n = snprintf(label, sizeof label, "%s ", pz->name);
+    pz->describe(inst, label + n, sizeof label - (size_t)n);
+    progress_instance(pg, label);
+}
