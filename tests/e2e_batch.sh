@@ -65,6 +65,7 @@ check "--summary timeout" [ "$(grep -cE '^queens,,(ilp|sat),1,1,0,0,1,0,' <<<"$o
 "$ILPM" compare queens --n 4 --summary=yes 2>"$tmp/err"
 check "--summary takes no value" [ $? -eq 2 ]
 check "--summary value message" grep -q "option --summary takes no value" "$tmp/err"
+check "--summary in compare --help" grep -q -- "--summary " <<<"$("$ILPM" compare sudoku --help)"
 
 # batch: one row per instance and back end, in input order.
 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/r.csv" --backend both --jobs 2 >"$tmp/sum"
