@@ -4,12 +4,7 @@
 # interruption.  Usage: e2e_batch.sh PATH/TO/ilpm   (from the source root)
 set -u
 ILPM=${1:-build/ilpm}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/e2e_lib.sh"
 check() { # NAME CONDITION...
     local name=$1
     shift

@@ -4,13 +4,8 @@
 # Run from the source root.
 set -u
 ILPM=${1:-build/ilpm}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+. "$(dirname "$0")/e2e_lib.sh"
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # run NAME EXPECTED_STATUS CMD... : runs CMD, keeps stdout/stderr in $out/$err
 run() {

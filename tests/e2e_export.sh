@@ -4,12 +4,7 @@
 # agree with ilpm on the answer.  Usage: e2e_export.sh PATH/TO/ilpm
 set -u
 ILPM=${1:-build/ilpm}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/e2e_lib.sh"
 
 missing=""
 for p in glpsol cbc cadical minisat; do

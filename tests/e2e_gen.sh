@@ -5,13 +5,8 @@
 # Usage: e2e_gen.sh PATH/TO/ilpm   (run from the source root)
 set -u
 ILPM=${1:-build/ilpm}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+. "$(dirname "$0")/e2e_lib.sh"
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # pipe "GEN OPTIONS" VERB PUZZLE "READ OPTIONS": gen, then read its output.
 pipe() {

@@ -5,12 +5,7 @@
 # source root).
 set -u
 ILPM=${1:-build/ilpm}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/e2e_lib.sh"
 
 top95=data/sudoku/norvig_top95.txt
 basic=data/machiavelli/basic.txt

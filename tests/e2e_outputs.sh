@@ -6,12 +6,7 @@
 # no temporary behind.  Usage: e2e_outputs.sh PATH/TO/ilpm (source root)
 set -u
 ILPM=${1:-build/ilpm}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/e2e_lib.sh"
 check() { # NAME CONDITION...
     local name=$1
     shift

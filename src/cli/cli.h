@@ -87,6 +87,8 @@ void note_exit(tally *t, int code);
 /* Writes s to standard output and pushes it out: 0 if everything written
  * there so far arrived, else -1 (main reports the reason). */
 int put_stdout(const char *s);
+/* put_stdout of what make writes into a buffer (a CSV header). */
+int put_made(void (*make)(ilpm_buf *b));
 
 /* Calls fn for the instance the parameters give, or for every instance
  * of every FILE in order (--index: the one picked); malformed instances

@@ -171,16 +171,10 @@ int cmd_compare(cli *c)
         return EXIT_USAGE;
     }
     ilpm_cmp_summary_init(&x.sum);
-    if (c->format == FMT_CSV) {
-        ilpm_buf b;
-        ilpm_buf_init(&b);
-        if (c->summary)
-            ilpm_cmp_summary_csv_header(&b);
-        else
-            ilpm_result_csv_header(&b);
-        fputs(ilpm_buf_str(&b), stdout);
-        ilpm_buf_free(&b);
-    }
+    if (c->format == FMT_CSV &&
+        put_made(c->summary ? ilpm_cmp_summary_csv_header
+                            : ilpm_result_csv_header) != 0)
+        note_exit(&x.t, EXIT_INTERNAL);
     progress *pg = progress_for(c);
     for_each_instance(c, &x.t, compare_one, &x);
     progress_stop(pg);

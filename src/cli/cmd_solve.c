@@ -47,13 +47,8 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
 int cmd_solve(cli *c)
 {
     tally t = {EXIT_OK, 0};
-    if (c->format == FMT_CSV) {
-        ilpm_buf b;
-        ilpm_buf_init(&b);
-        ilpm_result_csv_header(&b);
-        fputs(ilpm_buf_str(&b), stdout);
-        ilpm_buf_free(&b);
-    }
+    if (c->format == FMT_CSV && put_made(ilpm_result_csv_header) != 0)
+        note_exit(&t, EXIT_INTERNAL);
     progress *pg = progress_for(c);
     for_each_instance(c, &t, solve_one, &t);
     progress_stop(pg);

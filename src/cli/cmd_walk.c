@@ -26,6 +26,16 @@ int put_stdout(const char *s)
     return 0;
 }
 
+int put_made(void (*make)(ilpm_buf *b))
+{
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    make(&b);
+    int rc = b.oom ? -1 : put_stdout(ilpm_buf_str(&b));
+    ilpm_buf_free(&b);
+    return rc;
+}
+
 void note_exit(tally *t, int code)
 {
     /* Severity: internal error > usage/input error > signal > time limit
