@@ -202,19 +202,6 @@ static const char *rows_of(const char *text, char *buf, size_t size)
 /* ------------------------------------------------------------------ */
 /* Random models                                                        */
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-static int rlit(uint64_t *s, int nv)
-{
-    int v = 1 + (int)(rnd(s) % (uint64_t)nv);
-    return rnd(s) & 1 ? v : -v;
-}
 
 /* A random model over x[1..nv] (3 <= nv <= 8, in *nv_out): up to eight
  * constraints of every kind, literals repeated and negated, bounds a
@@ -224,21 +211,21 @@ static int rlit(uint64_t *s, int nv)
 static ilpm_model *random_model(uint64_t *seed, int *nv_out, int skip_odd)
 {
     ilpm_model *a = ilpm_model_new();
-    int nv = 3 + (int)(rnd(seed) % 6);
+    int nv = 3 + (int)(test_rnd(seed) % 6);
     int lo[1] = {1}, hi[1] = {nv};
     ck_assert_int_eq(ilpm_model_family(a, "x", 1, lo, hi, 0, &err), 0);
-    int ncons = 1 + (int)(rnd(seed) % 8);
+    int ncons = 1 + (int)(test_rnd(seed) % 8);
     for (int i = 0; i < ncons; i++) {
         ck_assert_int_ge(ilpm_model_group(a, i % 2 ? "odd" : "even", &err), 0);
-        int l[6], n = 1 + (int)(rnd(seed) % 5);
+        int l[6], n = 1 + (int)(test_rnd(seed) % 5);
         int64_t c[6];
         for (int j = 0; j < n; j++) {
-            l[j] = rlit(seed, nv);
-            c[j] = (int64_t)(rnd(seed) % 11) - 5;
+            l[j] = test_rlit(seed, nv);
+            c[j] = (int64_t)(test_rnd(seed) % 11) - 5;
         }
-        int64_t k = (int64_t)(rnd(seed) % (uint64_t)(n + 3)) - 1;
-        ilpm_cmp cmp = (ilpm_cmp)(rnd(seed) % 3);
-        int other = rlit(seed, nv), kind = (int)(rnd(seed) % 8);
+        int64_t k = (int64_t)(test_rnd(seed) % (uint64_t)(n + 3)) - 1;
+        ilpm_cmp cmp = (ilpm_cmp)(test_rnd(seed) % 3);
+        int other = test_rlit(seed, nv), kind = (int)(test_rnd(seed) % 8);
         if (skip_odd && i % 2)
             continue;
         int rc;
@@ -256,13 +243,13 @@ static ilpm_model *random_model(uint64_t *seed, int *nv_out, int skip_odd)
         /* clang-format on */
         ck_assert_msg(rc == 0, "%s", err.msg);
     }
-    int sense = (int)(rnd(seed) % 3);
+    int sense = (int)(test_rnd(seed) % 3);
     if (sense) {
         int l[4];
         int64_t c[4];
         for (int j = 0; j < 4; j++) {
-            l[j] = rlit(seed, nv);
-            c[j] = (int64_t)(rnd(seed) % 9) - 4;
+            l[j] = test_rlit(seed, nv);
+            c[j] = (int64_t)(test_rnd(seed) % 9) - 4;
         }
         ck_assert_int_eq(
             ilpm_model_objective(a, sense == 1 ? ILPM_MINIMIZE : ILPM_MAXIMIZE,

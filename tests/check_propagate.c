@@ -29,19 +29,6 @@ static void teardown(void)
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-static int rlit(uint64_t *s, int nv)
-{
-    int v = 1 + (int)(rnd(s) % (uint64_t)nv);
-    return rnd(s) & 1 ? v : -v;
-}
 
 /* A random model over x[1..nv] (3 <= nv <= 9, in *nv_out): one to six
  * constraints of every kind in groups "even" and "odd", then fewer than
@@ -49,37 +36,37 @@ static int rlit(uint64_t *s, int nv)
 static ilpm_model *random_model(uint64_t *seed, int *nv_out, int units_mod)
 {
     ilpm_model *a = ilpm_model_new();
-    int nv = 3 + (int)(rnd(seed) % 7);
+    int nv = 3 + (int)(test_rnd(seed) % 7);
     int lo[1] = {1}, hi[1] = {nv};
     ck_assert_int_eq(ilpm_model_family(a, "x", 1, lo, hi, 0, &err), 0);
-    int ncons = 1 + (int)(rnd(seed) % 6);
+    int ncons = 1 + (int)(test_rnd(seed) % 6);
     for (int i = 0; i < ncons; i++) {
         ilpm_model_group(a, i % 2 ? "odd" : "even", &err);
-        int l[6], n = 1 + (int)(rnd(seed) % 5);
+        int l[6], n = 1 + (int)(test_rnd(seed) % 5);
         int64_t c[6];
         for (int j = 0; j < n; j++) {
-            l[j] = rlit(seed, nv);
-            c[j] = (int64_t)(rnd(seed) % 7) - 3;
+            l[j] = test_rlit(seed, nv);
+            c[j] = (int64_t)(test_rnd(seed) % 7) - 3;
         }
-        int64_t k = (int64_t)(rnd(seed) % 4);
-        ilpm_cmp cmp = (ilpm_cmp)(rnd(seed) % 3);
+        int64_t k = (int64_t)(test_rnd(seed) % 4);
+        ilpm_cmp cmp = (ilpm_cmp)(test_rnd(seed) % 3);
         /* clang-format off */
-        switch (rnd(seed) % 8) {
+        switch (test_rnd(seed) % 8) {
         case 0: ilpm_add_clause(a, l, n, &err); break;
         case 1: ilpm_add_alo(a, l, n, &err); break;
         case 2: ilpm_add_amo(a, l, n, &err); break;
         case 3: ilpm_add_exo(a, l, n, &err); break;
-        case 4: ilpm_add_impl(a, l[0], rlit(seed, nv), &err); break;
+        case 4: ilpm_add_impl(a, l[0], test_rlit(seed, nv), &err); break;
         case 5: ilpm_add_card(a, l, n, cmp, k, &err); break;
-        case 6: ilpm_add_ccard(a, rlit(seed, nv), l, n, cmp, k, &err); break;
+        case 6: ilpm_add_ccard(a, test_rlit(seed, nv), l, n, cmp, k, &err); break;
         default: ilpm_add_linear(a, c, l, n, cmp, k - 1, &err); break;
         }
         /* clang-format on */
     }
     ilpm_model_group(a, "givens", &err);
-    int nunits = (int)(rnd(seed) % (uint64_t)units_mod);
+    int nunits = (int)(test_rnd(seed) % (uint64_t)units_mod);
     for (int i = 0; i < nunits; i++) {
-        int l = rlit(seed, nv);
+        int l = test_rlit(seed, nv);
         ilpm_add_clause(a, &l, 1, &err);
     }
     *nv_out = nv;
@@ -1154,9 +1141,9 @@ START_TEST(test_propagator_brute_force)
         ilpm_propagator *p = ilpm_propagator_new(a, &err);
         ck_assert_ptr_nonnull(p);
         for (int q = 0; q < 5; q++) {
-            int as[3], n = 1 + (int)(rnd(&seed) % 3);
+            int as[3], n = 1 + (int)(test_rnd(&seed) % 3);
             for (int i = 0; i < n; i++)
-                as[i] = rlit(&seed, nv);
+                as[i] = test_rlit(&seed, nv);
             int *out[3], nout[3], rc[3];
             for (int r = 0; r < 3; r++) {
                 int level = r == 1 ? 2 : 1; /* 1, 2, then 1 again */

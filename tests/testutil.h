@@ -55,6 +55,22 @@ static inline void *decode_checked(const ilpm_puzzle *pz, const void *inst,
 }
 #endif
 
+/* Random numbers for the random-model tests (splitmix64, so that a seed
+ * draws the same models everywhere), and a random literal of x[1..nv]. */
+static inline uint64_t test_rnd(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static inline int test_rlit(uint64_t *s, int nv)
+{
+    int v = 1 + (int)(test_rnd(s) % (uint64_t)nv);
+    return test_rnd(s) & 1 ? v : -v;
+}
+
 /* How much slower than native the tests run: the valgrind test setup
  * (meson test --setup valgrind) sets ILPM_UNDER_VALGRIND.  Time limits
  * that must leave room for some work scale by it. */
