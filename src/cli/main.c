@@ -28,6 +28,9 @@ static void log_to_stderr(void *ctx, const char *text)
 /* Seconds a verb that solves in this process gets to stop after the
  * first signal; 0 for batch, whose parent never sits inside a solver. */
 static unsigned stop_grace;
+/* stderr is a terminal: a progress line may stand there (isatty is not
+ * one of the calls a signal handler may make, so it is asked before). */
+static int stderr_tty;
 
 #define HARD_STOP_MSG                                                          \
     "ilpm: the solver did not stop in time (GLPK polls for a stop only "       \
@@ -38,7 +41,9 @@ static unsigned stop_grace;
 static void hard_stop(int sig)
 {
     (void)sig;
-    ssize_t w = write(STDERR_FILENO, HARD_STOP_MSG, sizeof HARD_STOP_MSG - 1);
+    static const char erase[] = "\r\033[K"; /* the progress line, if any */
+    ssize_t w = stderr_tty ? write(STDERR_FILENO, erase, sizeof erase - 1) : 0;
+    w = write(STDERR_FILENO, HARD_STOP_MSG, sizeof HARD_STOP_MSG - 1);
     (void)w;
     _exit(130);
 }
@@ -62,6 +67,7 @@ static void install_signals(unsigned grace)
     sa.sa_handler = hard_stop;
     sigaction(SIGALRM, &sa, NULL);
     stop_grace = grace;
+    stderr_tty = isatty(STDERR_FILENO);
 }
 
 static int run_verb(int argc, char **argv)
