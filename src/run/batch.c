@@ -485,6 +485,7 @@ static int collect(struct sched *s, int i, int ready, double now, ilpm_err *err)
                 text = NULL;
                 record(s->sum, s->tm, b->jobs[j].backend, (ilpm_status)m.status,
                        m.solve_ms);
+                s->sum->reused += m.reused;
             }
             free(text);
             return 0;

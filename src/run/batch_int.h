@@ -114,6 +114,7 @@ struct worker {
 struct msg {
     int32_t job;
     int32_t status;
+    int32_t reused; /* the run reused its shape's model */
     double solve_ms;
     uint32_t len;
 };

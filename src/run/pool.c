@@ -128,6 +128,7 @@ static void worker_main(const struct batch *b, int id, int in, int out)
         ro.solver.backend = jb->backend;
         void *inst = NULL;
         ilpm_err e = {0};
+        long reused = ilpm_shape_cache_reused(cache[jb->backend]);
         if (load(b, t, &inst, &e) == 0) {
             ilpm_run_instance_cached(b->pz, inst, b->p, &ro, cache[jb->backend],
                                      &r);
@@ -143,6 +144,7 @@ static void worker_main(const struct batch *b, int id, int in, int out)
         memset(&m, 0, sizeof m); /* no uninitialised padding down the pipe */
         m.job = j;
         m.status = (int32_t)r.status;
+        m.reused = ilpm_shape_cache_reused(cache[jb->backend]) > reused;
         m.solve_ms = r.solve_ms;
         m.len = (uint32_t)row.len;
         if (r.status == ILPM_STOPPED)
