@@ -436,6 +436,22 @@ START_TEST(test_input_errors)
 }
 END_TEST
 
+/* Runs of one shape in a worker reuse its model: the count reaches the
+ * summary (it stayed 0 when only the workers knew it). */
+START_TEST(test_summary_reused)
+{
+    char in[320], out[320];
+    write_file(in_dir(in, "q.txt"), "6\n1 2\n6\n1 3\n6\n2 4\n6\n1 5\n6\n1 4\n");
+    const char *files[1] = {in};
+    ilpm_batch_opts o;
+    ilpm_batch_opts_init(&o);
+    ilpm_batch_summary sum;
+    run_batch(files, 1, &o, in_dir(out, "r.csv"), &sum);
+    ck_assert_int_eq(sum.done, 5);
+    ck_assert_int_eq(sum.reused, 4);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* ilpm_batch_merge                                                     */
 
@@ -579,6 +595,7 @@ int main(void)
     tcase_add_test(tc, test_resume);
     tcase_add_test(tc, test_shards);
     tcase_add_test(tc, test_input_errors);
+    tcase_add_test(tc, test_summary_reused);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ilpm_batch_merge");

@@ -76,6 +76,8 @@ int cmd_batch(cli *c)
             printf("  %s: %ld runs, solve ms median %.2f, total %.1f\n",
                    ilpm_backend_name((ilpm_backend)b), s.runs[b],
                    s.median_ms[b], s.total_ms[b]);
+    if (s.reused)
+        printf("  %ld runs reused a model of their shape\n", s.reused);
     if (s.replaced)
         printf("  %ld worker(s) replaced after a crash or overrun\n",
                s.replaced);

@@ -1,0 +1,161 @@
+/* batch_int.h: what the batch's scheduler (batch.c), its worker pool
+ * (pool.c) and its results files (results.c) share.  Private to src/run. */
+#ifndef ILPM_BATCH_INT_H
+#define ILPM_BATCH_INT_H
+
+#include "batch.h"
+
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* An input file.  Standard input or a pipe cannot be read a second time,
+ * so the parent first copies it to a temporary file that everyone reads. */
+struct source {
+    const char *file; /* as given: the results' file column */
+    char *copy;       /* the temporary copy, or NULL        */
+};
+
+/* An instance with runs to do: where its text starts, not the parsed
+ * instance, so that the parent's memory does not grow with the
+ * instances' size.  The worker that runs it parses it again. */
+struct task {
+    int64_t offset; /* where the instance's parse began in its file  */
+    long lines;     /* lines before offset, for file:line messages   */
+    long index;     /* 1-based, within its file                      */
+    size_t text;    /* into batch.text: the describe() label, or,    */
+    int bad;        /* when bad, why the instance did not parse      */
+    int src;        /* its file, into batch.src                      */
+};
+
+struct job {
+    int task;
+    ilpm_backend backend;
+};
+
+struct batch {
+    const ilpm_puzzle *pz;
+    const ilpm_params *p;
+    const ilpm_batch_opts *o;
+    struct source *src;
+    int nsrc;
+    struct task *tasks;
+    int ntasks, cap_tasks;
+    struct job *jobs;
+    long njobs, cap_jobs;
+    ilpm_buf text; /* the tasks' labels and parse errors, NUL-separated */
+};
+
+const char *ilpm_batch_task_text(const struct batch *b, const struct task *t);
+/* A run's row in the batch's format. */
+void ilpm_batch_format_row(const struct batch *b, const ilpm_result *r,
+                           ilpm_buf *out);
+/* The key columns of job j's row. */
+void ilpm_batch_fill_key(const struct batch *b, long j, ilpm_result *r);
+/* Opens a source at a position that ilpm_reader_offset gave. */
+ilpm_reader *ilpm_batch_open_source(const struct source *s, int64_t offset,
+                                    long lines, ilpm_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Results files (results.c)                                            */
+
+/* The key of a row: file, index, formulation and back end. */
+typedef struct rowkey {
+    char *file;
+    long index;
+    char form[32];
+    char backend[8];
+    int stopped; /* the row says the run was interrupted */
+} rowkey;
+
+struct keyset {
+    rowkey *k;
+    char **lines; /* the rows themselves, for merge */
+    size_t n, cap;
+    char *header; /* CSV header line, NULL for JSON */
+    int json;
+    int upgraded; /* a file's rows were given the current columns */
+};
+
+/* The rows a resumed batch finds done, hashed on their key: a big results
+ * file against a big input stays linear (a scan per run was quadratic). */
+struct doneset {
+    const struct keyset *ks;
+    size_t *slot; /* 1 + index into ks->k; 0 for an empty slot */
+    size_t mask;
+};
+
+void ilpm_results_keyset_free(struct keyset *ks);
+/* Reads the rows of a results file into ks (more files add to it);
+ * keep_lines keeps their text.  A missing file is 0 rows unless
+ * must_exist. */
+int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
+                      int must_exist, ilpm_err *err);
+/* -1 when out of memory; free d->slot after. */
+int ilpm_results_doneset_build(struct doneset *d, const struct keyset *ks);
+int ilpm_results_doneset_has(const struct doneset *d, const char *file,
+                             long index, const char *form, const char *backend);
+/* Writes the rows of path again under the current header; -1 with err
+ * when it does not read, -2 when it cannot be written. */
+int ilpm_results_rewrite(const char *path, ilpm_err *err);
+
+/* ------------------------------------------------------------------ */
+/* The worker pool (pool.c)                                             */
+
+struct worker {
+    pid_t pid;
+    int to, from;
+    long job; /* -1 when idle */
+    double started;
+    int id;
+};
+
+struct msg {
+    int32_t job;
+    int32_t status;
+    int32_t reused; /* the run reused its shape's model */
+    double solve_ms;
+    uint32_t len;
+};
+
+/* ------------------------------------------------------------------ */
+
+struct pool {
+    const struct batch *b;
+    struct worker *w; /* pid -1 for a slot without a worker */
+    struct pollfd *pfd;
+    int n;
+    int next_id; /* workers are numbered from 1, replacements too */
+};
+
+/* Forks n workers; -1 with err. */
+int ilpm_pool_start(struct pool *p, const struct batch *b, int n,
+                    ilpm_err *err);
+/* Forks a worker in the place of worker i (dead or reaped); -1 with err. */
+int ilpm_pool_replace(struct pool *p, int i, ilpm_err *err);
+/* Hands job j to an idle worker; -1 when the worker cannot take it. */
+int ilpm_pool_send(struct worker *w, long j);
+/* Sends sig to the workers that have a job. */
+void ilpm_pool_signal(struct pool *p, int sig);
+/* How many workers have a job. */
+int ilpm_pool_busy(const struct pool *p);
+/* Waits for the workers' messages; poll's return and errno. */
+int ilpm_pool_poll(struct pool *p, int timeout_ms);
+/* Worker i has something to say (or died) after ilpm_pool_poll. */
+int ilpm_pool_ready(const struct pool *p, int i);
+/* Reads the worker's message: 1 when it reports its job (which it no
+ * longer has; *text, m->len bytes, is the caller's), 0 when the worker is
+ * dead or talks nonsense. */
+int ilpm_pool_receive(struct worker *w, struct msg *m, char **text);
+/* Waits for a worker that ended (its pipes closed); its status. */
+void ilpm_pool_reap(struct worker *w, int *status);
+/* Kills and reaps a worker. */
+void ilpm_pool_kill(struct worker *w);
+/* Why a reaped worker died, from its wait status. */
+void ilpm_pool_death(const struct worker *w, int status, char *msg,
+                     size_t size);
+/* Kills the workers that have a job, reaps all, frees the pool. */
+void ilpm_pool_end(struct pool *p);
+
+#endif

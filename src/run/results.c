@@ -1,0 +1,512 @@
+/* Results files of batches: read by column name (the ilpm columns in any
+ * order, rows of older ilpm versions given the current columns), the keys
+ * and the set of runs a --resume finds done, and merge. */
+#include "batch_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parses one CSV line into at most max fields (RFC 4180 quoting, no line
+ * ends inside fields); returns the count.  Fields point into buf. */
+static int csv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        if (*p == '"') {
+            char *w = ++p;
+            fields[n++] = w;
+            for (;;) {
+                if (*p == '\0')
+                    break;
+                if (*p == '"' && p[1] == '"') {
+                    *w++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *w++ = *p++;
+                }
+            }
+            *w = '\0';
+            while (*p && *p != ',')
+                p++;
+        } else {
+            fields[n++] = p;
+            while (*p && *p != ',')
+                p++;
+        }
+        if (*p != ',') {
+            if (*p)
+                *p = '\0';
+            break;
+        }
+        *p++ = '\0';
+    }
+    return n;
+}
+
+/* Reads a JSON string starting at the quote s into out (unescaped);
+ * returns 0 on success. */
+static int json_str(const char *s, char *out, size_t size)
+{
+    if (*s != '"')
+        return -1;
+    size_t k = 0;
+    for (s++; *s && *s != '"'; s++) {
+        char c = *s;
+        if (c == '\\') {
+            s++;
+            switch (*s) {
+            case 'n':
+                c = '\n';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 'u':
+                c = '?';
+                for (int i = 0; i < 4 && s[1]; i++)
+                    s++;
+                break;
+            case '\0':
+                return -1;
+            default:
+                c = *s;
+            }
+        }
+        if (k + 1 < size)
+            out[k++] = c;
+    }
+    out[k] = '\0';
+    return *s == '"' ? 0 : -1;
+}
+
+/* The value after "key": in the record's head (before "solution"). */
+static const char *json_find(const char *line, const char *key)
+{
+    char pat[48];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *end = strstr(line, "\"solution\":");
+    const char *p = strstr(line, pat);
+    if (!p || (end && p > end))
+        return NULL;
+    return p + strlen(pat);
+}
+
+/* A results file written before a column was added (count_complete) has
+ * a header whose columns are all current ones, in the same or another
+ * order: its rows are read as rows of the current columns, the missing
+ * ones empty (unknown).  Fills map[j] with the file's column for the
+ * current column j (-1 when it has none) and returns how many current
+ * columns there are; 0 when the header is the current one or not of
+ * that kind (another tool's file is read as it is). */
+static int upgrade_map(const char *header, const char *current, int *map,
+                       int max)
+{
+    if (strcmp(header, current) == 0)
+        return 0;
+    char *h = strdup(header), *c = strdup(current);
+    char *hf[64], *cf[64];
+    int nh = h ? csv_split(h, hf, 64) : 0;
+    int nc = c ? csv_split(c, cf, 64) : 0;
+    int ok = h && c && nc <= max && nh <= nc;
+    for (int j = 0; ok && j < nc; j++) {
+        map[j] = -1;
+        for (int i = 0; i < nh; i++)
+            if (strcmp(hf[i], cf[j]) == 0)
+                map[j] = i;
+    }
+    /* Every column of the file must be a current one, named once. */
+    for (int i = 0; ok && i < nh; i++) {
+        int found = 0;
+        for (int j = 0; j < nc; j++)
+            found += map[j] == i;
+        ok = found == 1;
+    }
+    free(h);
+    free(c);
+    return ok ? nc : 0;
+}
+
+/* The row `line` of a file upgraded by map (n current columns). */
+static char *upgrade_row(const char *line, const int *map, int n, int *nfields)
+{
+    char *copy = strdup(line);
+    char *f[64];
+    *nfields = copy ? csv_split(copy, f, 64) : 0;
+    if (!copy)
+        return NULL;
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    for (int j = 0; j < n; j++) {
+        if (j)
+            ilpm_buf_putc(&b, ',');
+        if (map[j] >= 0 && map[j] < *nfields)
+            ilpm_buf_csv_str(&b, f[map[j]]);
+    }
+    free(copy);
+    if (b.oom) {
+        ilpm_buf_free(&b);
+        return NULL;
+    }
+    return ilpm_buf_take(&b);
+}
+
+void ilpm_results_keyset_free(struct keyset *ks)
+{
+    for (size_t i = 0; i < ks->n; i++) {
+        free(ks->k[i].file);
+        if (ks->lines)
+            free(ks->lines[i]);
+    }
+    free(ks->k);
+    free(ks->lines);
+    free(ks->header);
+    memset(ks, 0, sizeof *ks);
+}
+
+/* Reads the rows of a results file; keep_lines keeps their text. */
+int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
+                      int must_exist, ilpm_err *err)
+{
+    ilpm_reader *rd = ilpm_reader_open(path, err);
+    if (!rd)
+        return must_exist ? -1 : 0;
+    const char *line;
+    size_t len;
+    int col_file = -1, col_index = -1, col_form = -1, col_backend = -1,
+        col_status = -1, ncols = 0;
+    int first = 1, rc = 0, r;
+    ilpm_buf cur;
+    ilpm_buf_init(&cur);
+    ilpm_result_csv_header(&cur);
+    if (cur.len > 0)
+        cur.s[--cur.len] = '\0'; /* the line end */
+    int map[64], nmap = 0, nold = 0;
+    char *row = NULL; /* the current row, upgraded */
+    while ((r = ilpm_reader_line(rd, &line, &len, err)) != 0) {
+        free(row);
+        row = NULL;
+        if (r < 0) {
+            rc = -1;
+            break;
+        }
+        if (len == 0)
+            continue;
+        if (nmap > 0 && line[0] != '{') {
+            int n;
+            if (!(row = upgrade_row(line, map, nmap, &n))) {
+                rc = ilpm_err_set(err, "out of memory");
+                break;
+            }
+            if (n > nold) {
+                rc = ilpm_reader_error(rd, err, 1,
+                                       "a row with %d fields, the header "
+                                       "has %d",
+                                       n, nold);
+                break;
+            }
+            line = row;
+        }
+        rowkey key;
+        memset(&key, 0, sizeof key);
+        char file[1024] = "";
+        if (first) {
+            ks->json = line[0] == '{';
+            first = 0;
+            if (!ks->json) {
+                if ((nmap = upgrade_map(line, ilpm_buf_str(&cur), map, 64))) {
+                    char *copy = strdup(line);
+                    char *f[64];
+                    nold = copy ? csv_split(copy, f, 64) : 0;
+                    free(copy);
+                    line = ilpm_buf_str(&cur);
+                    ks->upgraded = 1;
+                }
+                if (ks->header && strcmp(ks->header, line) != 0) {
+                    rc = ilpm_reader_error(rd, err, 1,
+                                           "CSV header differs from the "
+                                           "other results files");
+                    break;
+                }
+                if (!ks->header && !(ks->header = strdup(line))) {
+                    rc = ilpm_err_set(err, "out of memory");
+                    break;
+                }
+                char *copy = strdup(line);
+                char *f[64];
+                ncols = copy ? csv_split(copy, f, 64) : 0;
+                for (int i = 0; i < ncols; i++) {
+                    if (!strcmp(f[i], "file"))
+                        col_file = i;
+                    if (!strcmp(f[i], "index"))
+                        col_index = i;
+                    if (!strcmp(f[i], "formulation"))
+                        col_form = i;
+                    if (!strcmp(f[i], "backend"))
+                        col_backend = i;
+                    if (!strcmp(f[i], "status"))
+                        col_status = i;
+                }
+                free(copy);
+                if (col_file < 0 || col_index < 0 || col_backend < 0) {
+                    rc = ilpm_reader_error(rd, err, 1,
+                                           "not an ilpm results file (no "
+                                           "file, index and backend "
+                                           "columns)");
+                    break;
+                }
+                continue;
+            }
+        }
+        if (ks->json != (line[0] == '{')) {
+            rc = ilpm_reader_error(rd, err, 1, "mixes JSON and CSV rows");
+            break;
+        }
+        if (ks->json) {
+            const char *v;
+            char st[16] = "";
+            if ((v = json_find(line, "file")))
+                json_str(v, file, sizeof file);
+            if ((v = json_find(line, "index")))
+                key.index = strtol(v, NULL, 10);
+            if ((v = json_find(line, "formulation")))
+                json_str(v, key.form, sizeof key.form);
+            if ((v = json_find(line, "backend")))
+                json_str(v, key.backend, sizeof key.backend);
+            if ((v = json_find(line, "status")))
+                json_str(v, st, sizeof st);
+            key.stopped = strcmp(st, "stopped") == 0;
+        } else {
+            char *copy = strdup(line);
+            char *f[64];
+            int n = copy ? csv_split(copy, f, 64) : 0;
+            if (n <= col_backend || n <= col_file || n <= col_index) {
+                free(copy);
+                rc = ilpm_reader_error(rd, err, 1,
+                                       "a row with %d fields, the header "
+                                       "has %d",
+                                       n, ncols);
+                break;
+            }
+            snprintf(file, sizeof file, "%s", f[col_file]);
+            key.index = strtol(f[col_index], NULL, 10);
+            if (col_form >= 0 && n > col_form)
+                snprintf(key.form, sizeof key.form, "%s", f[col_form]);
+            snprintf(key.backend, sizeof key.backend, "%s", f[col_backend]);
+            key.stopped = col_status >= 0 && n > col_status &&
+                          strcmp(f[col_status], "stopped") == 0;
+            free(copy);
+        }
+        if (ks->n == ks->cap) {
+            size_t c = ks->cap ? 2 * ks->cap : 256;
+            rowkey *nk = realloc(ks->k, c * sizeof *nk);
+            char **nl = keep_lines ? realloc(ks->lines, c * sizeof *nl) : NULL;
+            if (nk)
+                ks->k = nk;
+            if (nl)
+                ks->lines = nl;
+            if (!nk || (keep_lines && !nl)) {
+                rc = ilpm_err_set(err, "out of memory");
+                break;
+            }
+            ks->cap = c;
+        }
+        key.file = strdup(file);
+        if (keep_lines)
+            ks->lines[ks->n] = strdup(line);
+        ks->k[ks->n++] = key;
+    }
+    free(row);
+    ilpm_buf_free(&cur);
+    ilpm_reader_free(rd);
+    return rc;
+}
+
+static int key_matches(const rowkey *k, const char *file, long index,
+                       const char *form, const char *backend)
+{
+    return !k->stopped && k->index == index && strcmp(k->file, file) == 0 &&
+           strcmp(k->form, form) == 0 && strcmp(k->backend, backend) == 0;
+}
+
+static uint64_t key_hash(const char *file, long index, const char *form,
+                         const char *backend)
+{
+    /* FNV-1a; a 0 byte ends each string (none holds one). */
+    uint64_t h = 14695981039346656037ull;
+    const char *part[3] = {file, form, backend};
+    for (int i = 0; i < 3; i++) {
+        const unsigned char *c = (const unsigned char *)part[i];
+        do
+            h = (h ^ *c) * 1099511628211ull;
+        while (*c++);
+    }
+    uint64_t x = (uint64_t)index;
+    for (int i = 0; i < 8; i++, x >>= 8)
+        h = (h ^ (x & 0xff)) * 1099511628211ull;
+    return h;
+}
+
+int ilpm_results_doneset_build(struct doneset *d, const struct keyset *ks)
+{
+    size_t size = 16;
+    while (size < 2 * ks->n + 1) {
+        if (size > SIZE_MAX / 4 / sizeof *d->slot)
+            return -1;
+        size *= 2;
+    }
+    d->ks = ks;
+    d->mask = size - 1;
+    d->slot = calloc(size, sizeof *d->slot);
+    if (!d->slot)
+        return -1;
+    for (size_t i = 0; i < ks->n; i++) {
+        const rowkey *k = &ks->k[i];
+        if (k->stopped)
+            continue; /* an interrupted run is not done */
+        size_t at =
+            (size_t)key_hash(k->file, k->index, k->form, k->backend) & d->mask;
+        while (d->slot[at])
+            at = (at + 1) & d->mask;
+        d->slot[at] = i + 1;
+    }
+    return 0;
+}
+
+int ilpm_results_doneset_has(const struct doneset *d, const char *file,
+                             long index, const char *form, const char *backend)
+{
+    if (!d->slot)
+        return 0;
+    size_t at = (size_t)key_hash(file, index, form, backend) & d->mask;
+    for (; d->slot[at]; at = (at + 1) & d->mask)
+        if (key_matches(&d->ks->k[d->slot[at] - 1], file, index, form, backend))
+            return 1;
+    return 0;
+}
+
+/* Writes the rows of path again, in order, under the current header
+ * (ilpm_results_read upgrades older ones). */
+int ilpm_results_rewrite(const char *path, ilpm_err *err)
+{
+    struct keyset ks = {0};
+    if (ilpm_results_read(path, &ks, 1, 1, err) != 0) {
+        ilpm_results_keyset_free(&ks);
+        return -1;
+    }
+    /* Replaced only once complete, as every output is (ilpm_out). */
+    ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
+    if (!out) {
+        ilpm_results_keyset_free(&ks);
+        return -2;
+    }
+    if (ks.header) {
+        ilpm_out_write(out, ks.header, strlen(ks.header));
+        ilpm_out_write(out, "\n", 1);
+    }
+    for (size_t i = 0; i < ks.n; i++) {
+        ilpm_out_write(out, ks.lines[i], strlen(ks.lines[i]));
+        ilpm_out_write(out, "\n", 1);
+    }
+    ilpm_results_keyset_free(&ks);
+    return ilpm_out_commit(out, err) != 0 ? -2 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* merge                                                                 */
+
+struct order {
+    const struct keyset *ks;
+    size_t i;
+    int file_rank;
+    size_t seq;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const struct order *x = a, *y = b;
+    const rowkey *kx = &x->ks->k[x->i], *ky = &y->ks->k[y->i];
+    if (x->file_rank != y->file_rank)
+        return x->file_rank < y->file_rank ? -1 : 1;
+    if (kx->index != ky->index)
+        return kx->index < ky->index ? -1 : 1;
+    int c = strcmp(kx->form, ky->form);
+    if (c)
+        return c;
+    c = strcmp(kx->backend, ky->backend);
+    if (c)
+        return c;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
+                     ilpm_err *err)
+{
+    struct keyset ks = {0};
+    int rc = -1;
+    struct order *ord = NULL;
+    char **files = NULL;
+    for (int i = 0; i < n; i++) {
+        int was_json = ks.json, had = ks.n > 0 || ks.header;
+        if (ilpm_results_read(inputs[i], &ks, 1, 1, err) != 0)
+            goto out;
+        if (had && was_json != ks.json) {
+            ilpm_err_set(err, "%s: mixes JSON and CSV results files",
+                         inputs[i]);
+            goto out;
+        }
+    }
+    ord = calloc(ks.n + 1, sizeof *ord);
+    files = calloc(ks.n + 1, sizeof *files);
+    if (!ord || !files) {
+        ilpm_err_set(err, "out of memory");
+        goto out;
+    }
+    int nfiles = 0;
+    for (size_t i = 0; i < ks.n; i++) {
+        int r = -1;
+        for (int f = 0; f < nfiles && r < 0; f++)
+            if (strcmp(files[f], ks.k[i].file) == 0)
+                r = f;
+        if (r < 0) {
+            files[nfiles] = ks.k[i].file;
+            r = nfiles++;
+        }
+        ord[i] = (struct order){&ks, i, r, i};
+    }
+    qsort(ord, ks.n, sizeof *ord, cmp_rows);
+    ilpm_out *f = ilpm_out_open(out_path, ILPM_OUT_REPLACE, err);
+    if (!f) {
+        rc = -2;
+        goto out;
+    }
+    if (!ks.json && ks.header) {
+        ilpm_out_write(f, ks.header, strlen(ks.header));
+        ilpm_out_write(f, "\n", 1);
+    }
+    for (size_t i = 0; i < ks.n; i++) {
+        /* Of rows with the same key, the last one read wins. */
+        if (i + 1 < ks.n &&
+            cmp_rows(&(struct order){&ks, ord[i].i, ord[i].file_rank, 0},
+                     &(struct order){&ks, ord[i + 1].i, ord[i + 1].file_rank,
+                                     0}) == 0)
+            continue;
+        const char *line = ks.lines[ord[i].i];
+        ilpm_out_write(f, line, strlen(line));
+        ilpm_out_write(f, "\n", 1);
+    }
+    /* A failed write is reported here. */
+    rc = ilpm_out_commit(f, err) == 0 ? 0 : -2;
+out:
+    free(ord);
+    free(files);
+    ilpm_results_keyset_free(&ks);
+    return rc;
+}
