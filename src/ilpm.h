@@ -21,17 +21,34 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Errors                                                               */
 
+/* What a failure was, so that a caller can tell the user's part from
+ * ilpm's (the command line's exit statuses 2 and 1). */
+typedef enum ilpm_err_kind {
+    ILPM_ERR_INPUT,   /* the input or a parameter: the user can mend it  */
+    ILPM_ERR_LIMIT,   /* past a bound the user can raise (--max-vars,    */
+                      /* --max-memory, --max-pb-nodes)                   */
+    ILPM_ERR_INTERNAL /* ilpm or a solver failed on sound input          */
+} ilpm_err_kind;
+
 typedef struct ilpm_err {
     char msg[512];
     /* 0 for a failure; ILPM_TIMEOUT or ILPM_STOPPED (ilpm_status) when
      * the work was cut short by a time limit or a stop flag. */
     int status;
+    ilpm_err_kind kind;
 } ilpm_err;
 
-/* Formats a message into err (if err is not NULL) and returns -1. */
+/* Formats a message into err (if err is not NULL), of kind
+ * ILPM_ERR_INPUT, and returns -1. */
 int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The same, of the given kind. */
+int ilpm_err_fail(ilpm_err *err, ilpm_err_kind kind, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
 #endif
     ;
 

@@ -367,10 +367,45 @@ START_TEST(test_exit_codes)
     };
     ilpm_result r;
     ilpm_result_init(&r);
+    r.error_kind = ILPM_ERR_INTERNAL;
     for (int s = ILPM_SOLVED; s <= ILPM_ERROR; s++) {
         r.status = (ilpm_status)s;
         ck_assert_int_eq(ilpm_result_exit_code(&r), code[s]);
     }
+    /* An error the user can mend (the input, a limit to raise) is 2. */
+    r.error_kind = ILPM_ERR_INPUT;
+    ck_assert_int_eq(ilpm_result_exit_code(&r), 2);
+    r.error_kind = ILPM_ERR_LIMIT;
+    ck_assert_int_eq(ilpm_result_exit_code(&r), 2);
+}
+END_TEST
+
+/* The kind comes from where the failure is: a limit when --max-vars
+ * refuses the model, internal when a solution fails the rules. */
+START_TEST(test_error_kinds)
+{
+    ilpm_run_opts o;
+    ilpm_run_opts_init(&o);
+    o.solver.max_vars = 10;
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "n", "8");
+    void *inst = NULL;
+    ilpm_err err;
+    ck_assert_int_eq(ilpm_puzzle_queens.from_params(p, &inst, &err), 1);
+    ilpm_result r;
+    ilpm_result_init(&r);
+    ilpm_run_instance(&ilpm_puzzle_queens, inst, p, &o, &r);
+    ck_assert_int_eq(r.status, ILPM_ERROR);
+    ck_assert_int_eq(r.error_kind, ILPM_ERR_LIMIT);
+    ck_assert_int_eq(ilpm_result_exit_code(&r), 2);
+    ilpm_result_free(&r);
+    ilpm_puzzle_queens.free_instance(inst);
+    ilpm_params_free(p);
+    ck_assert_int_eq(ilpm_err_fail(&err, ILPM_ERR_INTERNAL, "x %d", 1), -1);
+    ck_assert_int_eq(err.kind, ILPM_ERR_INTERNAL);
+    ck_assert_str_eq(err.msg, "x 1");
+    ilpm_err_set(&err, "y");
+    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
 }
 END_TEST
 
@@ -841,6 +876,7 @@ int main(void)
 
     tc = tcase_create("ilpm_result_exit_code");
     tcase_add_test(tc, test_exit_codes);
+    tcase_add_test(tc, test_error_kinds);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ilpm_result_json");

@@ -232,8 +232,8 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
                             "than the limit of %d",
                             kind, where, VAR_LIMIT);
     case E_PBSIZE:
-        return ilpm_err_set(err,
-                            "a linear constraint%s needs more than %" PRId64
+        return ilpm_err_fail(err, ILPM_ERR_LIMIT,
+                             "a linear constraint%s needs more than %" PRId64
                             " BDD nodes to encode as CNF (raise "
                             "--max-pb-nodes)",
                             where, c->max_pb_nodes);
@@ -265,8 +265,8 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
     case E_NOMEM:
     default:
         if (c->over_budget)
-            return ilpm_err_set(err,
-                                "the CNF outgrows --max-memory%s (%zu "
+            return ilpm_err_fail(err, ILPM_ERR_LIMIT,
+                                 "the CNF outgrows --max-memory%s (%zu "
                                 "literals so far, encoding a constraint of "
                                 "kind %s); raise --max-memory or pick a "
                                 "more compact --amo/--card encoding",

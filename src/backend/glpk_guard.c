@@ -102,7 +102,8 @@ int ilpm_glpk_run(ilpm_glpk_guard *g, const ilpm_options *o, ilpm_glpk_fn fn,
          * jumping out of its error hook; that also removes the hooks. */
         glp_free_env();
         env_gen++;
-        return ilpm_err_set(err, "GLPK failed while %s: %s", what, msg);
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "GLPK failed while %s: %s",
+                             what, msg);
     }
     int rc = fn(ctx, err);
     guard_leave(g);

@@ -103,8 +103,8 @@ static ilpm_status solve_relaxation(struct solve_ctx *c, int msg_lev,
     if (rc == GLP_ETMLIM)
         return ILPM_TIMEOUT;
     if (rc != 0) {
-        ilpm_err_set(err,
-                     "GLPK: glp_simplex on the LP relaxation failed "
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                      "GLPK: glp_simplex on the LP relaxation failed "
                      "with code %d (%s)",
                      rc, glpk_code_name(rc));
         return ILPM_ERROR;
@@ -113,7 +113,8 @@ static ilpm_status solve_relaxation(struct solve_ctx *c, int msg_lev,
     if (st == GLP_NOFEAS)
         return ILPM_UNSAT;
     if (st != GLP_OPT) {
-        ilpm_err_set(err, "GLPK: LP relaxation ended with status %d", st);
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                      "GLPK: LP relaxation ended with status %d", st);
         return ILPM_ERROR;
     }
     return ILPM_SOLVED; /* meaning: go on with glp_intopt */
@@ -206,8 +207,8 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     default:
         break;
     }
-    ilpm_err_set(err,
-                 "GLPK: glp_intopt returned code %d (%s) with MIP "
+    ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                  "GLPK: glp_intopt returned code %d (%s) with MIP "
                  "status %d",
                  rc, glpk_code_name(rc), st);
     return ILPM_ERROR;

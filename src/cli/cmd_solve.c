@@ -34,9 +34,6 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
     int lost = put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
     int code = ilpm_result_exit_code(&r);
-    /* An instance whose model cannot be built is an input error. */
-    if (r.status == ILPM_ERROR && !r.have_stats)
-        code = EXIT_USAGE;
     if (r.status == ILPM_ERROR)
         fprintf(stderr, "ilpm: %s %s: %s\n", r.puzzle, r.instance, r.error);
     note_exit(t, lost ? EXIT_INTERNAL : code);

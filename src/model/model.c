@@ -137,8 +137,8 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims, const int *lo,
             count > ((int64_t)1 << 62) / span ? (int64_t)1 << 62 : count * span;
     }
     if (m->max_vars > 0 && count > m->max_vars - m->nvars)
-        return ilpm_err_set(err,
-                            "the model needs more than %" PRId64
+        return ilpm_err_fail(err, ILPM_ERR_LIMIT,
+                             "the model needs more than %" PRId64
                             " variables (family '%s' alone has %" PRId64
                             "); raise --max-vars to build it",
                             m->max_vars, name, count);
@@ -411,8 +411,8 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
                         (int64_t)(m->nlits + (size_t)n) * 4 +
                         (int64_t)(m->ncoefs + (coefs ? (size_t)n : 0)) * 8;
         if (bytes > m->max_bytes)
-            return ilpm_err_set(err,
-                                "the model's constraints need more than "
+            return ilpm_err_fail(err, ILPM_ERR_LIMIT,
+                                 "the model's constraints need more than "
                                 "%" PRId64 " MB; raise --max-memory to "
                                 "build it",
                                 m->max_bytes >> 20);

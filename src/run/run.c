@@ -56,8 +56,10 @@ static void build_failed(ilpm_result *res, const ilpm_model *m,
     int st = err->status ? err->status : ilpm_model_interrupted(m);
     if (st == ILPM_TIMEOUT || st == ILPM_STOPPED)
         res->status = (ilpm_status)st;
-    else
+    else {
         snprintf(res->error, sizeof res->error, "%s", err->msg);
+        res->error_kind = err->kind;
+    }
 }
 
 static void copy_stats(ilpm_result *r, const ilpm_stats *s)
@@ -95,12 +97,14 @@ static int check_solution(void *vctx, const uint8_t *vals)
     void *sol = c->pz->decode(c->inst, c->p, c->m, vals, &e);
     if (!sol) {
         snprintf(c->res->error, sizeof c->res->error, "decode: %.480s", e.msg);
+        c->res->error_kind = ILPM_ERR_INTERNAL;
         c->failed = 1;
         return -1;
     }
     if (c->pz->verify(c->inst, c->p, sol, &e) != 0) {
         snprintf(c->res->error, sizeof c->res->error,
                  "solution fails the rules: %.480s", e.msg);
+        c->res->error_kind = ILPM_ERR_INTERNAL;
         c->failed = 1;
         c->pz->free_solution(sol);
         return -1;
@@ -177,8 +181,10 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         }
     }
     res->solve_ms = ms_since(t1);
-    if (st == ILPM_ERROR && !ctx.failed)
+    if (st == ILPM_ERROR && !ctx.failed) {
         snprintf(res->error, sizeof res->error, "%s", err.msg);
+        res->error_kind = err.kind;
+    }
     if (ctx.failed)
         st = ILPM_ERROR;
     res->status = st;
@@ -197,6 +203,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     ilpm_model *m = ilpm_run_model_new(&o->solver);
     if (!m) {
         snprintf(res->error, sizeof res->error, "out of memory");
+        res->error_kind = ILPM_ERR_INTERNAL;
         return -1;
     }
     if (pz->build(inst, p, m, &err) != 0) {
@@ -284,6 +291,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
         c->m = ilpm_run_model_new(&o->solver);
         if (!c->m) {
             snprintf(res->error, sizeof res->error, "out of memory");
+            res->error_kind = ILPM_ERR_INTERNAL;
             return -1;
         }
         if (pz->build_shape(inst, p, c->m, &err) != 0 ||
@@ -313,6 +321,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     int *lits = NULL, n = 0;
     if (pz->givens(inst, c->m, &lits, &n, &err) != 0) {
         snprintf(res->error, sizeof res->error, "%s", err.msg);
+        res->error_kind = err.kind;
         res->build_ms = ms_since(t0);
         return 0;
     }
@@ -336,7 +345,8 @@ int ilpm_result_exit_code(const ilpm_result *r)
     case ILPM_STOPPED:
         return 130;
     default:
-        return 1;
+        /* The input's or a limit's: the user can mend it. */
+        return r->error_kind == ILPM_ERR_INTERNAL ? 1 : 2;
     }
 }
 

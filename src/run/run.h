@@ -47,6 +47,7 @@ typedef struct ilpm_result {
     char *text;      /* the solution for people (malloc'd) or NULL  */
     char *json;      /* the solution as a JSON value or NULL        */
     char error[512]; /* why status is ILPM_ERROR                     */
+    ilpm_err_kind error_kind; /* and whose: exit 2 unless internal   */
     /* unsat: why, when the puzzle can tell (one line), or "" */
     char reason[256];
 } ilpm_result;
@@ -99,7 +100,8 @@ void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
 int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err);
 
 /* Exit status of the command line for a result: 0 solved / counted /
- * optimal, 10 unsatisfiable, 3 time limit, 1 internal error. */
+ * optimal, 10 unsatisfiable, 3 time limit, 130 stopped; an error is 2
+ * when it is the input's or a limit's (error_kind), else 1. */
 int ilpm_result_exit_code(const ilpm_result *r);
 
 /* Output, one record per call. */

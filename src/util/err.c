@@ -16,6 +16,20 @@ int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
 {
     if (err) {
         err->status = 0;
+        err->kind = ILPM_ERR_INPUT;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int ilpm_err_fail(ilpm_err *err, ilpm_err_kind kind, const char *fmt, ...)
+{
+    if (err) {
+        err->status = 0;
+        err->kind = kind;
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
