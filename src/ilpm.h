@@ -334,7 +334,7 @@ typedef struct ilpm_option_info {
     ilpm_option_type type;
     ilpm_option_scope scope;
     const char *const *names; /* ILPM_OPTION_ENUM: in enum order, NULL-ended */
-    const char *arg;          /* placeholder of another value ("N")          */
+    const char *arg;          /* name of another value in help ("N")        */
     int64_t lo, hi;           /* ILPM_OPTION_INT                             */
     size_t offset;            /* of the field in ilpm_options                */
     const char *help;         /* without the default                         */

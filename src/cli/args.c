@@ -29,7 +29,7 @@ typedef int (*setter)(cli *c, const cli_opt *o, const char *val,
 
 struct cli_opt {
     const char *name; /* without "--" */
-    const char *arg;  /* placeholder of the value; NULL for a flag */
+    const char *arg;  /* name of the value in help ("N"); NULL for a flag */
     unsigned verbs;   /* V_* where it applies */
     setter set;
     size_t off; /* the field, for the generic setters */
@@ -278,7 +278,7 @@ static const cli_opt *opt_find(const char *name)
     return NULL;
 }
 
-/* The value's placeholder: an enum's names, "ilp|sat" for instance. */
+/* The value as help names it: an enum's names, "ilp|sat" for instance. */
 static const char *opt_arg(const cli_opt *o, char *buf, size_t size)
 {
     const char *const *names =

@@ -210,7 +210,7 @@ typedef enum ilpm_opt_type {
 
 typedef struct ilpm_opt_spec {
     const char *name; /* without the leading "--"                 */
-    const char *arg;  /* the value's placeholder ("N"); NULL: flag */
+    const char *arg;  /* the value's name in help ("N"); NULL: flag */
     const char *help;
     ilpm_opt_type type;
     long lo, hi;                /* ILPM_OPT_INT                    */
