@@ -11,8 +11,8 @@
  * for non-existence a single linear row, in a redundant group: the
  * shared propagation refutes L(2,n) with n = 1 or 2 (mod 4) by the row's
  * coefficients alone, and the lowerings leave it out, since as a GLPK row
- * it slows the search for existing sequences (L(2,128): 6.3 s to 17.8 s)
- * and as CNF it outgrows any BDD budget from n = 147.  --redundant lowers
+ * it slows the search for existing sequences (docs/benchmarks.md) and
+ * as CNF it outgrows any BDD budget from n = 147.  --redundant lowers
  * it too; --symmetry keeps one sequence of each sequence/reverse pair. */
 #include "puzzle.h"
 

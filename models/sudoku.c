@@ -8,8 +8,8 @@
  * Both have the same solutions (N cells, N values, each at most once), but
  * "exactly once" is what propagation and GLPK can use: a value left with
  * one place in a house is placed at once (a hidden single), and the rows
- * are equalities.  top95 takes 0.06 s against 0.74 s on ILP and 0.03 s
- * against 0.15 s on SAT (README, "Sudoku").
+ * are equalities: much faster on both back ends (docs/benchmarks.md,
+ * "Sudoku formulations").
  * --redundant adds "at least once per row, column and box" to atmost as
  * rows of their own, the two-row form of exact. */
 #include "puzzle.h"
@@ -337,9 +337,8 @@ static int build(const sudoku *s, const ilpm_params *p, int with_givens,
         return -1;
     /* P is numbered cell by cell, digits within a cell: GLPK branching on
      * the first fractional variable fills the grid in reading order, as
-     * a person would.  With atmost houses, top95 on ILP: 0.84 s against
-     * 1.02 s with the most fractional rule; top1465 10.9 s against 11.7 s.
-     * With exact and --propagate units, top1465 3.8 s against 4.3 s. */
+     * a person would, faster than the most fractional rule
+     * (docs/benchmarks.md, "GLPK branching"). */
     ilpm_model_set_branch_hint(m, ILPM_BRANCH_FIRST);
     int lits[SUDOKU_MAX_N];
     for (int r = 1; r <= n; r++)
@@ -387,11 +386,9 @@ static int sudoku_build(const void *inst, const ilpm_params *p, ilpm_model *m,
 
 /* 4x4 and 9x9 puzzles of one order share their model in a batch; the
  * givens become assumptions.  That pays where building is a large part
- * of a run: top1465 0.56 -> 0.46 s on ILP, 0.57 -> 0.43 s on SAT.  From
- * 16x16 on, the search is, and a model of the puzzle's own propagated
- * givens wins: the 16x16 set takes 0.10 s against 0.16 s (ILP) and 0.08 s
- * against 0.15 s (SAT); the 25x25 set on SAT 25 s against 170 s, as
- * CaDiCaL can simplify with unit clauses but not with assumptions. */
+ * of a run.  From 16x16 on, the search is, and a model of the puzzle's
+ * own propagated givens wins, as CaDiCaL can simplify with unit clauses
+ * but not with assumptions (figures: docs/benchmarks.md, "Batches"). */
 static int sudoku_shape(const void *inst, const ilpm_params *p, char *key,
                         size_t size)
 {

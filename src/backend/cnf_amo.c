@@ -7,9 +7,9 @@
 
 /* Up to this many literals the pairwise encoding is used by `auto` and at
  * the leaves of the product.  It needs no auxiliary variable and each
- * clause propagates directly: Sudoku's nine-literal groups solve top95 in
- * 0.30 s pairwise against 0.42 s with the ladder; from about a dozen
- * literals its quadratic size costs more than it gives. */
+ * clause propagates directly, which pays on Sudoku's nine-literal groups;
+ * from about a dozen literals its quadratic size costs more than it gives
+ * (figures: docs/benchmarks.md, "CNF product encoding"). */
 #define PAIRWISE_MAX 10
 /* The product recurses down to groups of this many literals. */
 #define PRODUCT_LEAF 6
@@ -29,9 +29,8 @@ static int amo_pairwise(ilpm_cnf *c, const int *l, int n)
  * column variable is also defined as the OR of its literals (one clause
  * more per grid line): the solver can then neither set a line true with
  * nothing under it nor keep one false that a literal needs, and learns
- * on the lines.  On queens (CaDiCaL, seeds 0-3) n = 200 fell from 3.0-4.6 s
- * to 0.5 s, n = 350 from 9.5-10.3 s to 2.7-3.0 s, n = 400 from 13-18 s
- * to 5.7-6.7 s; n = 300 rose from 3.8-4.9 s to 5.5-6.2 s. */
+ * on the lines: much faster on large n-Queens (docs/benchmarks.md, "CNF
+ * product encoding"). */
 static int amo_product(ilpm_cnf *c, const int *l, int n)
 {
     if (n <= PRODUCT_LEAF)

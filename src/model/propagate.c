@@ -299,9 +299,9 @@ int ilpm_propagate_assumed_level(const ilpm_options *o)
 {
     /* Under auto, CaDiCaL takes assumptions as they are: it propagates
      * them itself, and each literal passed costs it a decision level
-     * (top1465 in a batch: 0.43 s as they are, 0.48 s with what probing
-     * forces).  GLPK needs the forced columns fixed to presolve them away
-     * (4.0 s without, 0.46 s with). */
+     * (measured slower with what probing forces).  GLPK needs the forced
+     * columns fixed to presolve them away (figures: docs/benchmarks.md,
+     * "Batches"). */
     if ((!o || o->propagate == ILPM_PROP_AUTO) &&
         (o ? o->backend : ILPM_BACKEND_SAT) == ILPM_BACKEND_SAT)
         return 0;
