@@ -602,10 +602,7 @@ static void langford_render_json(const void *inst, const void *vsol,
 {
     (void)inst;
     const langford_sol *s = vsol;
-    ilpm_buf_putc(out, '[');
-    for (int i = 0; i < s->len; i++)
-        ilpm_buf_printf(out, "%s%d", i ? "," : "", s->seq[i]);
-    ilpm_buf_putc(out, ']');
+    ilpm_buf_json_ints(out, s->seq, s->len, 0);
 }
 
 const ilpm_puzzle ilpm_puzzle_langford = {

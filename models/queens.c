@@ -373,10 +373,7 @@ static void queens_render_json(const void *inst, const void *sol, ilpm_buf *out)
 {
     (void)inst;
     const queens_sol *s = sol;
-    ilpm_buf_putc(out, '[');
-    for (int r = 1; r <= s->n; r++)
-        ilpm_buf_printf(out, "%s%d", r > 1 ? "," : "", s->col[r]);
-    ilpm_buf_putc(out, ']');
+    ilpm_buf_json_ints(out, s->col + 1, s->n, 0); /* col[1..n] */
 }
 
 static void queens_sol_free(void *p)

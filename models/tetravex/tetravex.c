@@ -137,10 +137,9 @@ static void tvx_render_json(const void *inst, const void *vsol, ilpm_buf *out)
 {
     (void)inst;
     const tvx_sol *s = vsol;
-    ilpm_buf_puts(out, "{\"tiles\":[");
-    for (int c = 0; c < s->n * s->n; c++)
-        ilpm_buf_printf(out, "%s%d", c ? "," : "", s->tile[c] + 1);
-    ilpm_buf_puts(out, "]}");
+    ilpm_buf_puts(out, "{\"tiles\":");
+    ilpm_buf_json_ints(out, s->tile, s->n * s->n, 1);
+    ilpm_buf_putc(out, '}');
 }
 
 const ilpm_puzzle ilpm_puzzle_tetravex = {

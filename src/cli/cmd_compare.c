@@ -25,7 +25,6 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
 {
     compare_ctx *x = vctx;
     progress *pg = c->run.progress_ctx;
-    progress_instance_of(pg, c->pz, inst);
     ilpm_comparison cmp;
     int rc = ilpm_compare_instance(c->pz, inst, c->params, x->forms, x->nforms,
                                    &c->run, &cmp);

@@ -13,7 +13,6 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
 {
     tally *t = ctx;
     progress *pg = c->run.progress_ctx;
-    progress_instance_of(pg, c->pz, inst);
     ilpm_result r;
     ilpm_result_init(&r);
     snprintf(r.file, sizeof r.file, "%s", file);

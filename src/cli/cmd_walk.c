@@ -74,6 +74,7 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
             return 0;
         }
         t->instances++;
+        progress_instance_of(c->run.progress_ctx, c->pz, inst);
         int rc = fn(c, inst, "", 0, ctx);
         c->pz->free_instance(inst);
         return rc;
@@ -101,6 +102,7 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
                 continue;
             }
             t->instances++;
+            progress_instance_of(c->run.progress_ctx, c->pz, inst);
             rc = fn(c, inst, c->files[i], it.index, ctx);
             c->pz->free_instance(inst);
         }

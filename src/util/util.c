@@ -97,6 +97,14 @@ void ilpm_buf_printf(ilpm_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+void ilpm_buf_json_ints(ilpm_buf *b, const int *v, int n, int add)
+{
+    ilpm_buf_putc(b, '[');
+    for (int i = 0; i < n; i++)
+        ilpm_buf_printf(b, "%s%d", i ? "," : "", v[i] + add);
+    ilpm_buf_putc(b, ']');
+}
+
 void ilpm_buf_json_str(ilpm_buf *b, const char *s)
 {
     ilpm_buf_putc(b, '"');

@@ -34,6 +34,8 @@ void ilpm_buf_printf(ilpm_buf *b, const char *fmt, ...)
     ;
 /* Appends s as a JSON string literal, quotes included. */
 void ilpm_buf_json_str(ilpm_buf *b, const char *s);
+/* Appends [v[0]+add,...,v[n-1]+add] (add turns 0-based into 1-based). */
+void ilpm_buf_json_ints(ilpm_buf *b, const int *v, int n, int add);
 /* Appends s as a CSV field (RFC 4180): quoted when it holds a comma, a
  * quote or a line end. */
 void ilpm_buf_csv_str(ilpm_buf *b, const char *s);
