@@ -111,7 +111,8 @@ mistake 2 "unknown option '--formulaton'; did you mean '--formulation'\?" \
 mistake 2 "option --count takes no value" "$ILPM" solve queens --n 8 --count=3
 mistake 2 "option --time-limit needs a value" "$ILPM" solve queens --n 8 --time-limit
 mistake 2 "unknown puzzle 'queen'" "$ILPM" solve queen --n 8
-mistake 2 "unknown verb 'slove'" "$ILPM" slove queens --n 8
+mistake 2 "unknown verb 'slove'; did you mean 'solve'\?" "$ILPM" slove queens --n 8
+mistake 2 "unknown verb 'frobnicate' \(the verbs: solve," "$ILPM" frobnicate queens
 # The refusal of a model too large goes to stderr, as one line.
 mistake 2 "queens n=100: the model needs more than 10 variables" \
     "$ILPM" solve queens --n 100 --max-vars 10

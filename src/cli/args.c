@@ -313,6 +313,19 @@ static int distance(const char *a, const char *b)
     return d[la][lb];
 }
 
+const char *cli_verb_closest(const char *s)
+{
+    static const char *const more[] = {"list", "help"};
+    const char *best = NULL;
+    int bd = 3;
+    for (int i = 0; i < VERB_COUNT + 2; i++) {
+        const char *v = i < VERB_COUNT ? verb_names[i] : more[i - VERB_COUNT];
+        if (distance(s, v) < bd)
+            bd = distance(s, v), best = v;
+    }
+    return best;
+}
+
 /* The closest known option to a misspelt one, or NULL. */
 static const char *closest(const cli *c, const char *name)
 {

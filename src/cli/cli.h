@@ -111,6 +111,8 @@ int cmd_list(void);
 
 /* The verb named s, or -1. */
 int cli_verb_find(const char *s);
+/* The verb closest to a misspelt s, or NULL. */
+const char *cli_verb_closest(const char *s);
 /* Parses argv[2..] into c (c->verb set): every option by its table row,
  * then the checks that tie options together, all before any instance is
  * read.  0, or -1 after one message on stderr. */

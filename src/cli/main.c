@@ -89,6 +89,12 @@ static int run_verb(int argc, char **argv)
         return cmd_list();
     }
     int verb = cli_verb_find(argv[1]);
+    const char *near = verb < 0 ? cli_verb_closest(argv[1]) : NULL;
+    if (near) {
+        fprintf(stderr, "ilpm: unknown verb '%s'; did you mean '%s'?\n",
+                argv[1], near);
+        return EXIT_USAGE;
+    }
     if (verb < 0) {
         fprintf(stderr,
                 "ilpm: unknown verb '%s' (the verbs: solve, play, stats, "
