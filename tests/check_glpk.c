@@ -500,13 +500,8 @@ static void collect(void *ctx, const char *piece)
  * nowhere.  Returns what reached file descriptors 1 and 2. */
 static size_t output_of_run(int verbose, struct text *log)
 {
-    FILE *cap = tmpfile();
-    ck_assert_ptr_nonnull(cap);
-    fflush(stdout);
-    fflush(stderr);
-    int out = dup(1), err_fd = dup(2);
-    dup2(fileno(cap), 1);
-    dup2(fileno(cap), 2);
+    fd_capture capture;
+    capture_begin(&capture);
     ilpm_model *m = stats_model();
     ilpm_options o;
     test_options(&o);
@@ -525,12 +520,7 @@ static size_t output_of_run(int verbose, struct text *log)
     ilpm_glpk_ops.destroy(d);
     ilpm_glpk_write(m, &o, ILPM_FMT_LP, "/nonexistent-dir/x.lp", &err);
     ilpm_model_free(m);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(out, 1);
-    dup2(err_fd, 2);
-    close(out);
-    close(err_fd);
+    FILE *cap = capture_end(&capture);
     fseek(cap, 0, SEEK_END);
     long n = ftell(cap);
     fclose(cap);

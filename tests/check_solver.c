@@ -378,13 +378,8 @@ START_TEST(test_log)
     ilpm_model *m = queens_count_model(6);
     for (int b = 0; b < 2; b++)
         for (int verbose = 0; verbose < 2; verbose++) {
-            FILE *cap = tmpfile();
-            ck_assert_ptr_nonnull(cap);
-            fflush(stdout);
-            fflush(stderr);
-            int out = dup(1), err_fd = dup(2);
-            dup2(fileno(cap), 1);
-            dup2(fileno(cap), 2);
+            fd_capture capture;
+            capture_begin(&capture);
             FILE *before = stdout;
             fputs("kept", stdout); /* no newline: stays buffered */
             log_text.len = 0;
@@ -401,14 +396,8 @@ START_TEST(test_log)
             ilpm_status st = ilpm_solver_count(s, 0, &n, NULL, NULL, &err);
             ilpm_solver_free(s);
             int same = stdout == before;
-            fflush(stdout);
-            fflush(stderr);
-            dup2(out, 1);
-            dup2(err_fd, 2);
-            close(out);
-            close(err_fd);
+            FILE *cap = capture_end(&capture);
             char printed[64] = "";
-            rewind(cap);
             size_t np = fread(printed, 1, sizeof printed - 1, cap);
             printed[np] = '\0';
             fclose(cap);

@@ -7,6 +7,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #ifdef ILPM_TESTUTIL_PUZZLES
 #include "puzzle.h"
@@ -54,6 +55,39 @@ static inline void *decode_checked(const ilpm_puzzle *pz, const void *inst,
     return sol;
 }
 #endif
+
+/* What reaches file descriptors 1 and 2 between capture_begin and
+ * capture_end goes to a temporary file, for tests that the library
+ * prints nothing (or what it should) on its own. */
+typedef struct fd_capture {
+    FILE *file;
+    int out, err;
+} fd_capture;
+
+static inline void capture_begin(fd_capture *c)
+{
+    c->file = tmpfile();
+    ck_assert_ptr_nonnull(c->file);
+    fflush(stdout);
+    fflush(stderr);
+    c->out = dup(1);
+    c->err = dup(2);
+    dup2(fileno(c->file), 1);
+    dup2(fileno(c->file), 2);
+}
+
+/* Puts 1 and 2 back; returns the file, rewound (the caller closes it). */
+static inline FILE *capture_end(fd_capture *c)
+{
+    fflush(stdout);
+    fflush(stderr);
+    dup2(c->out, 1);
+    dup2(c->err, 2);
+    close(c->out);
+    close(c->err);
+    rewind(c->file);
+    return c->file;
+}
 
 /* Random numbers for the random-model tests (splitmix64, so that a seed
  * draws the same models everywhere), and a random literal of x[1..nv]. */
