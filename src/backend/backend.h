@@ -126,6 +126,15 @@ typedef struct ilpm_driver_ops {
                          ilpm_err *err);
     /* Adds a permanent constraint (no-good cuts for enumeration). */
     int (*add)(ilpm_driver *d, const ilpm_con *con, ilpm_err *err);
+    /* Optional: enumerates the solutions in one search, each projected
+     * onto the model's non-aux variables and reported once through fn
+     * (vals[1..nvars] filled; aux entries as found).  Stops after limit
+     * solutions (0: none), at the deadline (ILPM_TIMEOUT) or on the stop
+     * flag (ILPM_STOPPED); *complete is 1 when the search ran out of
+     * solutions.  NULL: solver.c counts by blocking and solving again. */
+    ilpm_status (*count)(ilpm_driver *d, uint64_t limit, double deadline,
+                         uint8_t *vals, uint64_t *count, int *complete,
+                         ilpm_solution_fn fn, void *ctx, ilpm_err *err);
 } ilpm_driver_ops;
 
 extern const ilpm_driver_ops ilpm_glpk_ops;

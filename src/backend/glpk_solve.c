@@ -309,5 +309,5 @@ static ilpm_driver *glpk_create(const ilpm_model *m, const ilpm_options *o,
 }
 
 const ilpm_driver_ops ilpm_glpk_ops = {
-    "glpk", glpk_create, ilpm_glpk_destroy, glpk_solve, ilpm_glpk_add,
+    "glpk", glpk_create, ilpm_glpk_destroy, glpk_solve, ilpm_glpk_add, NULL,
 };

@@ -366,5 +366,5 @@ static int sat_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_sat_ops = {
-    "sat", sat_create, sat_destroy, sat_solve, sat_add,
+    "sat", sat_create, sat_destroy, sat_solve, sat_add, NULL,
 };
