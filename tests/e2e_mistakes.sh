@@ -56,6 +56,13 @@ code=$?
 if [ "$code" -eq 2 ] && [ "$(wc -l <"$tmp/i.csv")" -eq 2 ] &&
     grep -q ",error,.*--index 96 is past the last instance" "$tmp/i.csv"; then ok
 else bad "batch --index 96: exit $code, $(wc -c <"$tmp/i.csv") bytes of results"; fi
+# batch --slurm: its options checked before anything is written.
+mistake 2 "go with --slurm N" "$ILPM" batch sudoku $top95 --out "$tmp/s.csv" --submit
+mistake 2 "--slurm: expected an integer from 1" "$ILPM" batch sudoku $top95 --out "$tmp/s.csv" --slurm 0
+mistake 2 "drop --shard" "$ILPM" batch sudoku $top95 --out "$tmp/s.csv" --slurm 2 --shard 0/2
+mistake 2 "#SBATCH lines cannot carry" "$ILPM" batch sudoku $top95 --out "$tmp/a b.csv" --slurm 2
+mistake 2 "--partition: expected one line" "$ILPM" batch sudoku $top95 --out "$tmp/s.csv" --slurm 2 --partition "a'b"
+mistake 2 "did you mean '--slurm'" "$ILPM" batch sudoku $top95 --out "$tmp/s.csv" --slurmm 2
 # --index picks the same instance for batch as for solve.
 "$ILPM" batch sudoku $top95 --index 7 --out "$tmp/seven.csv" >/dev/null 2>&1
 if [ "$(wc -l <"$tmp/seven.csv")" -eq 2 ] && grep -q "^sudoku,#7,$top95,7," "$tmp/seven.csv"; then ok

@@ -171,6 +171,33 @@ static int set_memory_limit(cli *c, const cli_opt *o, const char *v,
     return 0;
 }
 
+static int set_slurm(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
+{
+    uint64_t x;
+    if (whole(o->name, v, 1, 100000, &x, e) != 0)
+        return -1;
+    c->slurm_n = (long)x;
+    return 0;
+}
+
+/* A value that goes into a #SBATCH line: one line, no quotes to break. */
+static int set_sbatch(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
+{
+    if (*v == '\0' || strpbrk(v, "\n\r'"))
+        return ilpm_err_set(e, "--%s: expected one line without quotes, got "
+                               "'%s'",
+                            o->name, v);
+    if (strcmp(o->name, "partition") == 0)
+        c->partition = v;
+    else if (strcmp(o->name, "account") == 0)
+        c->account = v;
+    else if (c->nsbatch == 16)
+        return ilpm_err_set(e, "--%s: at most 16 of them", o->name);
+    else
+        c->sbatch_lines[c->nsbatch++] = v;
+    return 0;
+}
+
 static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     char *end;
@@ -231,6 +258,20 @@ static const cli_opt opts[] = {
     {"shard", "I/N", V_BATCH, set_shard, 0,
      "only instances I, I+N, I+2N, ... (0 <= I < N, counted over all files "
      "in order)"},
+    {"slurm", "N", V_BATCH, set_slurm, 0,
+     "write a Slurm job array of N shard tasks and its merge step instead "
+     "of running here"},
+    {"submit", NULL, V_BATCH, set_on, OFF(submit),
+     "with --slurm: submit with sbatch and print the job ids"},
+    {"slurm-script", "FILE", V_BATCH, set_text, OFF(slurm_script),
+     "with --slurm: write the script to FILE (default: standard output, "
+     "or RESULTS.shards/submit.sh with --submit)"},
+    {"partition", "NAME", V_BATCH, set_sbatch, 0,
+     "with --slurm: the tasks' partition"},
+    {"account", "NAME", V_BATCH, set_sbatch, 0,
+     "with --slurm: the account charged"},
+    {"sbatch", "OPTION", V_BATCH, set_sbatch, 0,
+     "with --slurm: one more #SBATCH line, as '--qos=short' (repeatable)"},
     {"no-incremental", NULL, V_BATCH, set_on, OFF(no_incremental),
      "build a model per instance even where instances of one shape could "
      "share one"},
@@ -365,6 +406,7 @@ static void verbs_of(unsigned mask, char *buf, size_t size)
 static int parse_opt(cli *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *val = NULL;
+    int start = *i;
     char name[64];
     const char *eq = strchr(a + 2, '=');
     size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
@@ -418,6 +460,8 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
     }
     if (o->set(c, o, val, &err) != 0)
         FAIL("%s", err.msg);
+    for (int k = start; k <= *i; k++)
+        c->argv_opt[k] = o->name;
     return 0;
 }
 
@@ -460,6 +504,12 @@ static int check_together(cli *c)
              "the summary goes to standard output");
     if (c->verb == VERB_BATCH && c->nfiles == 0)
         FAIL("batch needs at least one FILE of instances");
+    if (!c->slurm_n && (c->submit || c->slurm_script || c->partition ||
+                        c->account || c->nsbatch))
+        FAIL("--submit, --slurm-script, --partition, --account and --sbatch "
+             "go with --slurm N");
+    if (c->slurm_n && c->shard_n)
+        FAIL("--slurm N makes the shards itself; drop --shard");
     if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params,
                                  c->nfiles > 0, &err) != 0)
         FAIL("%s", err.msg);
@@ -492,8 +542,11 @@ int cli_parse(cli *c, int argc, char **argv)
                  c->pz->name);
     }
     c->files = calloc((size_t)argc, sizeof *c->files);
-    if (!c->files)
+    c->argv_opt = calloc((size_t)argc, sizeof *c->argv_opt);
+    if (!c->files || !c->argv_opt)
         FAIL("out of memory");
+    c->argc = argc;
+    c->argv = argv;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-") == 0 || a[0] != '-') {

@@ -63,6 +63,18 @@ typedef struct cli {
     int resume;
     long shard_i, shard_n;
     int no_incremental;
+    /* batch --slurm (slurm.c) */
+    long slurm_n; /* 0: run here */
+    int submit;
+    const char *slurm_script, *partition, *account;
+    const char *sbatch_lines[16];
+    int nsbatch;
+    /* The command line as given, and for each word the option it belongs
+     * to (its name; NULL for the verb, puzzle and FILEs): what a Slurm
+     * task runs again. */
+    int argc;
+    char **argv;
+    const char **argv_opt;
     const char **files;
     int nfiles;
     ilpm_params *params; /* the puzzle's options */
@@ -106,6 +118,8 @@ int cmd_export(cli *c);
 int cmd_compare(cli *c);
 int cmd_batch(cli *c);
 int cmd_merge(cli *c);
+/* batch --slurm: writes (and with --submit submits) the job array. */
+int cmd_slurm(cli *c);
 int cmd_gen(cli *c);
 int cmd_list(void);
 

@@ -32,6 +32,8 @@ static int ends_with(const char *s, const char *suffix)
 
 int cmd_batch(cli *c)
 {
+    if (c->slurm_n)
+        return cmd_slurm(c);
     ilpm_batch_opts o;
     ilpm_batch_opts_init(&o);
     o.run = c->run;

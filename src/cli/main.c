@@ -155,6 +155,7 @@ static int run_verb(int argc, char **argv)
 done:
     ilpm_params_free(c.params);
     free(c.files);
+    free(c.argv_opt);
     return rc;
 }
 
