@@ -112,8 +112,9 @@ static int found(ilpm_status st)
 static void expect_table(const char *table, const char *extra, int want)
 {
     static const char *const forms[] = {
-        "formulation=planes", "formulation=planes strong", "formulation=melds"};
-    for (int f = 0; f < 3; f++) {
+        "formulation=planes", "formulation=planes strong", "formulation=melds",
+        "formulation=flow"};
+    for (int f = 0; f < 4; f++) {
         char words[200];
         snprintf(words, sizeof words, "%s %s", forms[f], extra ? extra : "");
         ilpm_params *p = params("solve", words);
@@ -596,7 +597,7 @@ END_TEST
 /* Decoding a planes answer by hand: blocks become runs, columns sets. */
 START_TEST(test_decode_planes)
 {
-    ilpm_params *p = params("solve", "ace-high");
+    ilpm_params *p = params("solve", "ace-high formulation=planes");
     mach_inst *in = parse_text(
         "table: AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 5S 5D 5C\n", p);
     ilpm_model *m = ilpm_model_new();
@@ -995,9 +996,9 @@ END_TEST
  * back ends. */
 static void expect_play(const char *line, const char *extra, int best)
 {
-    static const char *const forms[] = {"formulation=planes",
-                                        "formulation=melds"};
-    for (int f = 0; f < 2; f++) {
+    static const char *const forms[] = {
+        "formulation=planes", "formulation=melds", "formulation=flow"};
+    for (int f = 0; f < 3; f++) {
         char words[200];
         snprintf(words, sizeof words, "%s %s", forms[f], extra ? extra : "");
         ilpm_params *p = params("play", words);
@@ -1227,11 +1228,11 @@ START_TEST(test_random_tables)
         snprintf(words, sizeof words, "cards=%d decks=%d seed=%d %s %s", cards,
                  decks, seed, seed % 2 ? "near-miss" : "", variants[seed % 3]);
         char *text = gen_text(words);
-        static const char *const forms[] = {"formulation=planes",
-                                            "formulation=melds",
-                                            "formulation=planes strong"};
+        static const char *const forms[] = {
+            "formulation=planes", "formulation=melds", "formulation=flow",
+            "formulation=planes strong"};
         int want = -1;
-        for (int f = 0; f < (seed % 5 ? 2 : 3); f++) {
+        for (int f = 0; f < (seed % 5 ? 3 : 4); f++) {
             snprintf(words, sizeof words, "%s decks=%d %s", forms[f], decks,
                      var);
             ilpm_params *p = params("solve", words);
@@ -1276,9 +1277,10 @@ START_TEST(test_random_play)
                  seed % 3 == 0 ? "near-miss" : "", var);
         char *text = gen_text(words);
         int want = -2, got = -2;
-        for (int f = 0; f < 2; f++) {
+        static const char *const forms[] = {"planes", "melds", "flow"};
+        for (int f = 0; f < 3; f++) {
             snprintf(words, sizeof words, "formulation=%s decks=%d %s %s",
-                     f ? "melds" : "planes", decks, var, value ? "value" : "");
+                     forms[f], decks, var, value ? "value" : "");
             ilpm_params *p = params("play", words);
             mach_inst *in = parse_text(text, p);
             if (want == -2)
