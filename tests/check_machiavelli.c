@@ -651,6 +651,16 @@ START_TEST(test_decode_planes)
     /* One set of all four suits: the count that answers are read by. */
     vals[ilpm_model_var(m, ilpm_model_family_find(m, "sets"), 5, 0, 1, 0)] =
         1;
+    /* The runs' counts: A-4 and 6-A cover all but the 5. */
+    int fc = ilpm_model_family_find(m, "run_cover");
+    int fs = ilpm_model_family_find(m, "run_start");
+    int fe = ilpm_model_family_find(m, "run_end");
+    for (int j = 1; j <= ACE_HIGH; j++)
+        vals[ilpm_model_var(m, fc, 0, j, 1, 0)] = j != 5;
+    vals[ilpm_model_var(m, fs, 0, 1, 1, 0)] = 1;
+    vals[ilpm_model_var(m, fs, 0, 6, 1, 0)] = 1;
+    vals[ilpm_model_var(m, fe, 0, 4, 1, 0)] = 1;
+    vals[ilpm_model_var(m, fe, 0, ACE_HIGH, 1, 0)] = 1;
     ck_assert(ilpm_model_check(m, vals, NULL));
     mach_sol *sol = pz->decode(in, p, m, vals, &err);
     ck_assert_ptr_nonnull(sol);

@@ -203,6 +203,87 @@ static int set_count_rows(const mach_inst *in, planes *pl, ilpm_model *m,
     return 0;
 }
 
+/* Valid rows from the flow formulation (flow.c) over the run planes'
+ * sums, which the LP of the planes alone lacks: per suit and column c,
+ * unary auxiliary counts of the blocks that start and end at column c,
+ * and of the cards in runs, run_cover(c) = sum_k xr(s,c,k); with
+ * cover(c) read as that sum, cover(c) - cover(c-1) - starts(c) +
+ * ends(c-1) = 0 and, as a block holds 3 cards or more, ends(c) +
+ * starts(c) + starts(c-1) <= cover(c).  Not
+ * under --wrap, where blocks go round.  The counts come last, and the
+ * model asks GLPK to branch on the last fractional column
+ * (docs/benchmarks.md, Machiavelli on ILP). */
+static int flow_rows(const planes *pl, ilpm_model *m, ilpm_err *err)
+{
+    int d = pl->nrun;
+    int lo[3] = {0, 1, 1}, hi[3] = {NSUITS - 1, pl->ncol, d};
+    int fs = ilpm_model_family(m, "run_start", 3, lo, hi, ILPM_FAM_AUX, err);
+    int fe = ilpm_model_family(m, "run_end", 3, lo, hi, ILPM_FAM_AUX, err);
+    int fc = ilpm_model_family(m, "run_cover", 3, lo, hi, ILPM_FAM_AUX, err);
+    if (fs < 0 || fe < 0 || fc < 0 || ilpm_model_group(m, "run_flow", err) < 0)
+        return -1;
+#define FS(s, c, j) ilpm_model_var(m, fs, s, c, j, 0)
+#define FE(s, c, j) ilpm_model_var(m, fe, s, c, j, 0)
+#define FC(s, c, j) ilpm_model_var(m, fc, s, c, j, 0)
+    for (int s = 0; s < NSUITS; s++)
+        for (int c = 1; c <= pl->ncol + 1; c++) {
+            int lits[4 * MAX_DECKS];
+            int64_t coefs[4 * MAX_DECKS];
+            int n = 0;
+            for (int j = 1; j <= d && c <= pl->ncol; j++) {
+                lits[n] = XR(s, c, j - 1);
+                coefs[n++] = 1;
+                lits[n] = FC(s, c, j);
+                coefs[n++] = -1;
+                if (j > 1 &&
+                    ilpm_add_impl(m, FC(s, c, j), FC(s, c, j - 1), err) != 0)
+                    return -1;
+            }
+            if (n > 0 &&
+                ilpm_add_linear(m, coefs, lits, n, ILPM_EQ, 0, err) != 0)
+                return -1;
+            n = 0;
+            for (int j = 1; j <= d; j++) {
+                if (c <= pl->ncol) {
+                    lits[n] = XR(s, c, j - 1);
+                    coefs[n++] = 1;
+                    lits[n] = FS(s, c, j);
+                    coefs[n++] = -1;
+                }
+                if (c > 1) {
+                    lits[n] = XR(s, c - 1, j - 1);
+                    coefs[n++] = -1;
+                    lits[n] = FE(s, c - 1, j);
+                    coefs[n++] = 1;
+                }
+            }
+            if (ilpm_add_linear(m, coefs, lits, n, ILPM_EQ, 0, err) != 0)
+                return -1;
+            if (c > pl->ncol)
+                continue;
+            n = 0;
+            for (int j = 1; j <= d; j++) {
+                lits[n] = XR(s, c, j - 1);
+                coefs[n++] = -1;
+                lits[n] = FE(s, c, j);
+                coefs[n++] = 1;
+                lits[n] = FS(s, c, j);
+                coefs[n++] = 1;
+                if (c > 1) {
+                    lits[n] = FS(s, c - 1, j);
+                    coefs[n++] = 1;
+                }
+            }
+            if (ilpm_add_linear(m, coefs, lits, n, ILPM_LE, 0, err) != 0)
+                return -1;
+        }
+#undef FS
+#undef FE
+#undef FC
+    ilpm_model_set_branch_hint(m, ILPM_BRANCH_LAST);
+    return 0;
+}
+
 /* Run rows: no pattern 010 (-x[j-1] + x[j] - x[j+1] <= 0) and no 0110
  * (-x[j-1] + x[j] + x[j+1] - x[j+2] <= 1), terms outside the row
  * dropped.  Each is exactly a clause (x[j-1] or not x[j] or x[j+1];
@@ -284,6 +365,7 @@ int mach_build_planes(const mach_inst *in, const mach_settings *st,
         (st->deck_rows && deck_rows(in, st, &pl, m, err) != 0) ||
         set_rows(st, &pl, m, err) != 0 || set_count_rows(in, &pl, m, err) != 0 ||
         run_rows(st, &pl, m, err) != 0 ||
+        (!st->wrap && flow_rows(&pl, m, err) != 0) ||
         consistency_rows(in, st, &pl, m, hfam, err) != 0)
         return -1;
     return 0;
