@@ -4,7 +4,9 @@
 # 10*D to 51*D cards, each decided by every formulation on both back
 # ends.  Prints a Markdown table: per deck count, formulation and back
 # end, the tables solved / unsat / timed out, the largest time (build +
-# solve) and how many tables took over 1 s.
+# solve) and how many tables took over 1 s.  Then `play --value` on 8
+# decks (300-card tables and hands of 78: 378 cards), dealt melds and
+# uniform draws, 3 seeds each, per formulation on ILP.
 #
 #   tests/bench/machiavelli_uniform.sh [ILPM] [TABLES]
 #
@@ -76,5 +78,38 @@ for d in $decks_list; do
                     printf "\n"
                 }' "$work/out"
         done
+    done
+done
+
+printf '\n| play --value, 8 decks | formulation | backend | optimal | max s | over 2 s |\n'
+printf '|---|---|---|--:|--:|--:|\n'
+for kind in dealt uniform; do
+    file="$work/play_$kind.txt"
+    extra=()
+    [ "$kind" = uniform ] && extra=(--uniform)
+    "$ilpm" gen machiavelli "${extra[@]}" --decks 8 --cards 300 --hand 78 \
+        --seed 1 --count 3 >"$file" || exit 1
+    for f in $forms; do
+        # shellcheck disable=SC2206
+        parts=(${f//+/ })
+        "$ilpm" play machiavelli "$file" --decks 8 --value \
+            --formulation "${parts[0]}" "${parts[@]:1}" --backend ilp \
+            --format json --time-limit "$limit" >"$work/out" 2>"$work/err"
+        awk -v k="$kind" -v f="$f" '
+            function num(key,   m) {
+                if (match($0, "\"" key "\":[0-9.]+")) {
+                    m = substr($0, RSTART, RLENGTH)
+                    sub(/.*:/, "", m)
+                    return m + 0
+                }
+                return 0
+            }
+            /"status"/ {
+                if ($0 ~ /"status":"optimal"/ && $0 ~ /"verified":true/) opt++
+                t = (num("build_ms") + num("solve_ms")) / 1000
+                if (t > max) max = t
+                if (t > 2) over++
+            }
+            END { printf "| %s (3 tables) | %s | ilp | %d | %.2f | %d |\n", k, f, opt, max, over }' "$work/out"
     done
 done
