@@ -41,8 +41,7 @@ static int flow_cols(const mach_settings *st)
 }
 
 /* Copies of the card in column c. */
-static int col_avail(const mach_inst *in, const mach_settings *st, int s,
-                     int c)
+static int col_avail(const mach_inst *in, const mach_settings *st, int s, int c)
 {
     return mach_avail(in, st, s, col_rank(c));
 }
@@ -70,8 +69,8 @@ static int start_max(const mach_inst *in, const mach_settings *st,
                 col_avail(in, st, s, c + 2));
 }
 
-static int end_max(const mach_inst *in, const mach_settings *st,
-                   const flow *fl, int s, int c)
+static int end_max(const mach_inst *in, const mach_settings *st, const flow *fl,
+                   int s, int c)
 {
     if (c < 3 || c > fl->ncol)
         return 0;
@@ -121,8 +120,7 @@ static int order_count(ilpm_model *m, int f, int a, int b, int max, int decks,
 }
 
 static int flow_vars(const mach_inst *in, const mach_settings *st, flow *fl,
-                     ilpm_model *m, int hfam[NSUITS][NRANKS + 1],
-                     ilpm_err *err)
+                     ilpm_model *m, int hfam[NSUITS][NRANKS + 1], ilpm_err *err)
 {
     int d = in->decks;
     /* cover first: GLPK branches on the first fractional column (the
@@ -130,8 +128,8 @@ static int flow_vars(const mach_inst *in, const mach_settings *st, flow *fl,
      * the LP's sets and its starts and ends have an integral point
      * (docs/benchmarks.md, Machiavelli on ILP). */
     int rlo[3] = {0, 1, 1}, rhi[3] = {NSUITS - 1, fl->ncol, d};
-    if ((fl->cv = ilpm_model_family(m, "cover", 3, rlo, rhi, ILPM_FAM_AUX,
-                                    err)) < 0)
+    if ((fl->cv =
+             ilpm_model_family(m, "cover", 3, rlo, rhi, ILPM_FAM_AUX, err)) < 0)
         return -1;
     /* y is what an answer is (the runs follow from the cards the sets
      * leave), so counting projects onto it. */
@@ -139,8 +137,8 @@ static int flow_vars(const mach_inst *in, const mach_settings *st, flow *fl,
     if ((fl->y = ilpm_model_family(m, "y", 3, lo, hi, 0, err)) < 0 ||
         (fl->st = ilpm_model_family(m, "start", 3, rlo, rhi, ILPM_FAM_AUX,
                                     err)) < 0 ||
-        (fl->en = ilpm_model_family(m, "end", 3, rlo, rhi, ILPM_FAM_AUX,
-                                    err)) < 0)
+        (fl->en = ilpm_model_family(m, "end", 3, rlo, rhi, ILPM_FAM_AUX, err)) <
+            0)
         return -1;
     if (st->play && mach_build_hand(in, m, hfam, err) != 0)
         return -1;
@@ -255,8 +253,8 @@ static int run_rows(const mach_inst *in, const mach_settings *st,
             n = push_count(m, fl->en, s, c, ke, 0, lits, n);
             n = push_count(m, fl->st, s, c, start_max(in, st, fl, s, c), 0,
                            lits, n);
-            n = push_count(m, fl->st, s, c - 1,
-                           start_max(in, st, fl, s, c - 1), 0, lits, n);
+            n = push_count(m, fl->st, s, c - 1, start_max(in, st, fl, s, c - 1),
+                           0, lits, n);
             int k = cover_max(in, st, fl, s, c);
             n = push_count(m, fl->cv, s, c, k, 1, lits, n);
             if (ilpm_add_card(m, lits, n, ILPM_LE, k, err) != 0)
@@ -265,8 +263,8 @@ static int run_rows(const mach_inst *in, const mach_settings *st,
     return st->wrap ? wrap_rows(in, st, fl, m, err) : 0;
 }
 
-int mach_build_flow(const mach_inst *in, const mach_settings *st,
-                    ilpm_model *m, int hfam[NSUITS][NRANKS + 1], ilpm_err *err)
+int mach_build_flow(const mach_inst *in, const mach_settings *st, ilpm_model *m,
+                    int hfam[NSUITS][NRANKS + 1], ilpm_err *err)
 {
     flow fl;
     fl.ncol = flow_cols(st);
@@ -331,8 +329,9 @@ int mach_decode_flow(const mach_inst *in, const mach_settings *st,
                 open[tail++] = c;
             for (int j = 0; j < ne; j++) {
                 if (head == tail)
-                    return ilpm_err_set(err, "flow: a run of %c ends at "
-                                             "column %d without a start",
+                    return ilpm_err_set(err,
+                                        "flow: a run of %c ends at "
+                                        "column %d without a start",
                                         mach_suit_letter[s], c);
                 if (add_run(sol, s, open[head++], c, err) != 0)
                     return -1;

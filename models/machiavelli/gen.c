@@ -197,8 +197,9 @@ static int refuse(long cards, long decks, long hand, int near, int laid,
 {
     long all = NSUITS * NRANKS * decks;
     if (uniform && (near || laid))
-        return ilpm_err_set(err, "--uniform: a table drawn at random has no "
-                                 "melds to %s; drop %s",
+        return ilpm_err_set(err,
+                            "--uniform: a table drawn at random has no "
+                            "melds to %s; drop %s",
                             laid ? "write as laid" : "miss",
                             laid ? "--laid" : "--near-miss");
     if (near && laid)

@@ -113,8 +113,8 @@ int mach_build_melds(const mach_inst *in, const mach_settings *st,
 int mach_decode_melds(const mach_inst *in, const mach_settings *st,
                       const ilpm_model *m, const uint8_t *vals, mach_sol *sol,
                       ilpm_err *err);
-int mach_build_flow(const mach_inst *in, const mach_settings *st,
-                    ilpm_model *m, int hfam[NSUITS][NRANKS + 1], ilpm_err *err);
+int mach_build_flow(const mach_inst *in, const mach_settings *st, ilpm_model *m,
+                    int hfam[NSUITS][NRANKS + 1], ilpm_err *err);
 int mach_decode_flow(const mach_inst *in, const mach_settings *st,
                      const ilpm_model *m, const uint8_t *vals, mach_sol *sol,
                      ilpm_err *err);

@@ -83,13 +83,11 @@ static int plane_vars(const mach_inst *in, const mach_settings *st, planes *pl,
     /* The planes are auxiliary: an answer is its sets, the runs hold the
      * cards they leave however those are cut into runs (README, "one
      * solution"), so counting projects onto the sets' counts. */
-    if ((pl->xr = ilpm_model_family(m, "xr", 3, lo, hi, ILPM_FAM_AUX, err)) <
-        0)
+    if ((pl->xr = ilpm_model_family(m, "xr", 3, lo, hi, ILPM_FAM_AUX, err)) < 0)
         return -1;
     hi[1] = NRANKS;
     hi[2] = pl->nset - 1;
-    if ((pl->xs = ilpm_model_family(m, "xs", 3, lo, hi, ILPM_FAM_AUX, err)) <
-        0)
+    if ((pl->xs = ilpm_model_family(m, "xs", 3, lo, hi, ILPM_FAM_AUX, err)) < 0)
         return -1;
     int ylo[2] = {1, 0}, yhi[2] = {NRANKS, pl->nset - 1};
     if ((pl->y = ilpm_model_family(m, "y", 2, ylo, yhi, ILPM_FAM_AUX, err)) < 0)
@@ -184,8 +182,8 @@ static int set_count_rows(const mach_inst *in, planes *pl, ilpm_model *m,
             for (int j = 1; j <= d; j++) {
                 lits[n] = ilpm_model_var(m, pl->sets, r, p, j, 0);
                 coefs[n++] = 1;
-                if (j > 1 && ilpm_add_impl(m, lits[n - 1], lits[n - 2],
-                                           err) != 0)
+                if (j > 1 &&
+                    ilpm_add_impl(m, lits[n - 1], lits[n - 2], err) != 0)
                     return -1;
             }
             for (int k = 0; k < pl->nset; k++) {
@@ -363,7 +361,8 @@ int mach_build_planes(const mach_inst *in, const mach_settings *st,
     planes_shape(in, st, &pl);
     if (plane_vars(in, st, &pl, m, hfam, err) != 0 ||
         (st->deck_rows && deck_rows(in, st, &pl, m, err) != 0) ||
-        set_rows(st, &pl, m, err) != 0 || set_count_rows(in, &pl, m, err) != 0 ||
+        set_rows(st, &pl, m, err) != 0 ||
+        set_count_rows(in, &pl, m, err) != 0 ||
         run_rows(st, &pl, m, err) != 0 ||
         (!st->wrap && flow_rows(&pl, m, err) != 0) ||
         consistency_rows(in, st, &pl, m, hfam, err) != 0)
