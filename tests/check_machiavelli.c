@@ -112,8 +112,9 @@ static int found(ilpm_status st)
 static void expect_table(const char *table, const char *extra, int want)
 {
     static const char *const forms[] = {
-        "formulation=planes", "formulation=planes strong", "formulation=melds"};
-    for (int f = 0; f < 3; f++) {
+        "formulation=planes", "formulation=planes strong", "formulation=melds",
+        "formulation=flow"};
+    for (int f = 0; f < 4; f++) {
         char words[200];
         snprintf(words, sizeof words, "%s %s", forms[f], extra ? extra : "");
         ilpm_params *p = params("solve", words);
@@ -136,7 +137,15 @@ static void expect_table(const char *table, const char *extra, int want)
 
 typedef int counts[NSUITS][NRANKS + 1];
 
+static int bf_split_sets(counts c, int wrap, int ace_high, int sets);
+
 static int bf_split(counts c, int wrap, int ace_high)
+{
+    return bf_split_sets(c, wrap, ace_high, 1);
+}
+
+/* sets = 0: runs alone. */
+static int bf_split_sets(counts c, int wrap, int ace_high, int sets)
 {
     int s0 = -1, r0 = 0;
     for (int s = 0; s < NSUITS && s0 < 0; s++)
@@ -153,7 +162,7 @@ static int bf_split(counts c, int wrap, int ace_high)
     for (int s = 0; s < NSUITS; s++)
         if (s != s0)
             other[k++] = s;
-    for (int mask = 1; mask < 8; mask++) {
+    for (int mask = 1; mask < 8 && sets; mask++) {
         int bits = (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1);
         if (bits < 2)
             continue;
@@ -167,7 +176,7 @@ static int bf_split(counts c, int wrap, int ace_high)
         for (int i = 0; i < 3; i++)
             if (mask >> i & 1)
                 c[other[i]][r0]--;
-        int res = bf_split(c, wrap, ace_high);
+        int res = bf_split_sets(c, wrap, ace_high, sets);
         c[s0][r0]++;
         for (int i = 0; i < 3; i++)
             if (mask >> i & 1)
@@ -193,13 +202,40 @@ static int bf_split(counts c, int wrap, int ace_high)
                 continue;
             for (int i = 0; i < len; i++)
                 c[s0][rk[i]]--;
-            int res = bf_split(c, wrap, ace_high);
+            int res = bf_split_sets(c, wrap, ace_high, sets);
             for (int i = 0; i < len; i++)
                 c[s0][rk[i]]++;
             if (res)
                 return 1;
         }
     return 0;
+}
+
+/* Arrangements by brute force, as the README defines one: a multiset of
+ * sets (each rank's sets, pattern by pattern: all four suits or all but
+ * one) such that the cards left split into runs, however they are cut. */
+static int64_t bf_count_rank(counts c, int r, int p, int wrap, int ace_high)
+{
+    if (r > NRANKS)
+        return bf_split_sets(c, wrap, ace_high, 0);
+    if (p == NSUITS + 1)
+        return bf_count_rank(c, r + 1, 0, wrap, ace_high);
+    int64_t total = 0;
+    int n = 0;
+    for (;;) {
+        total += bf_count_rank(c, r, p + 1, wrap, ace_high);
+        int ok = 1; /* one more set of pattern p */
+        for (int s = 0; s < NSUITS; s++)
+            ok &= s == p - 1 || c[s][r] > 0;
+        if (!ok)
+            break;
+        for (int s = 0; s < NSUITS; s++)
+            c[s][r] -= s != p - 1;
+        n++;
+    }
+    for (int s = 0; s < NSUITS; s++)
+        c[s][r] += s != p - 1 ? n : 0;
+    return total;
 }
 
 /* Play by brute force: the best count (or value) over every part of the
@@ -596,7 +632,7 @@ END_TEST
 /* Decoding a planes answer by hand: blocks become runs, columns sets. */
 START_TEST(test_decode_planes)
 {
-    ilpm_params *p = params("solve", "ace-high");
+    ilpm_params *p = params("solve", "ace-high formulation=planes");
     mach_inst *in = parse_text(
         "table: AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 5S 5D 5C\n", p);
     ilpm_model *m = ilpm_model_new();
@@ -610,8 +646,21 @@ START_TEST(test_decode_planes)
         vals[ilpm_model_var(m, xr, 0, j, 0, 0)] = 1;
     vals[ilpm_model_var(m, xr, 0, 5, 0, 0)] = 0; /* 5H in the set */
     for (int s = 0; s < NSUITS; s++)
-        vals[ilpm_model_var(m, xs, s, 5, 1, 0)] = 1;
-    vals[ilpm_model_var(m, y, 5, 1, 0, 0)] = 1;
+        vals[ilpm_model_var(m, xs, s, 5, 0, 0)] = 1;
+    vals[ilpm_model_var(m, y, 5, 0, 0, 0)] = 1;
+    /* One set of all four suits: the count that answers are read by. */
+    vals[ilpm_model_var(m, ilpm_model_family_find(m, "sets"), 5, 0, 1, 0)] =
+        1;
+    /* The runs' counts: A-4 and 6-A cover all but the 5. */
+    int fc = ilpm_model_family_find(m, "run_cover");
+    int fs = ilpm_model_family_find(m, "run_start");
+    int fe = ilpm_model_family_find(m, "run_end");
+    for (int j = 1; j <= ACE_HIGH; j++)
+        vals[ilpm_model_var(m, fc, 0, j, 1, 0)] = j != 5;
+    vals[ilpm_model_var(m, fs, 0, 1, 1, 0)] = 1;
+    vals[ilpm_model_var(m, fs, 0, 6, 1, 0)] = 1;
+    vals[ilpm_model_var(m, fe, 0, 4, 1, 0)] = 1;
+    vals[ilpm_model_var(m, fe, 0, ACE_HIGH, 1, 0)] = 1;
     ck_assert(ilpm_model_check(m, vals, NULL));
     mach_sol *sol = pz->decode(in, p, m, vals, &err);
     ck_assert_ptr_nonnull(sol);
@@ -626,7 +675,7 @@ START_TEST(test_decode_planes)
 
     /* A whole row of 14 is split into A..J and Q K A. */
     vals[ilpm_model_var(m, xr, 0, 5, 0, 0)] = 1;
-    vals[ilpm_model_var(m, xs, 0, 5, 1, 0)] = 0;
+    vals[ilpm_model_var(m, xs, 0, 5, 0, 0)] = 0;
     sol = pz->decode(in, p, m, vals, &err);
     ilpm_buf_clear(&b);
     pz->render(in, sol, &b);
@@ -637,15 +686,15 @@ START_TEST(test_decode_planes)
     pz->free_solution(sol);
 
     /* 5H in the run and in the set: decoded as it is, caught by verify. */
-    vals[ilpm_model_var(m, xs, 0, 5, 1, 0)] = 1;
+    vals[ilpm_model_var(m, xs, 0, 5, 0, 0)] = 1;
     sol = pz->decode(in, p, m, vals, &err);
     ck_assert_int_eq(pz->verify(in, p, sol, &err), -1);
     ck_assert_str_eq(err.msg, "card 5H: the melds hold 2, the table has 1");
     pz->free_solution(sol);
 
     /* A column of two is decoded as a meld of two, and rejected. */
-    vals[ilpm_model_var(m, xs, 0, 5, 1, 0)] = 0;
-    vals[ilpm_model_var(m, xs, 1, 5, 1, 0)] = 0;
+    vals[ilpm_model_var(m, xs, 0, 5, 0, 0)] = 0;
+    vals[ilpm_model_var(m, xs, 1, 5, 0, 0)] = 0;
     sol = pz->decode(in, p, m, vals, &err);
     ck_assert_int_eq(pz->verify(in, p, sol, &err), -1);
     ck_assert_str_eq(err.msg, "meld 3 (5S 5C): 2 cards, a meld needs 3 or "
@@ -995,9 +1044,9 @@ END_TEST
  * back ends. */
 static void expect_play(const char *line, const char *extra, int best)
 {
-    static const char *const forms[] = {"formulation=planes",
-                                        "formulation=melds"};
-    for (int f = 0; f < 2; f++) {
+    static const char *const forms[] = {
+        "formulation=planes", "formulation=melds", "formulation=flow"};
+    for (int f = 0; f < 3; f++) {
         char words[200];
         snprintf(words, sizeof words, "%s %s", forms[f], extra ? extra : "");
         ilpm_params *p = params("play", words);
@@ -1227,11 +1276,11 @@ START_TEST(test_random_tables)
         snprintf(words, sizeof words, "cards=%d decks=%d seed=%d %s %s", cards,
                  decks, seed, seed % 2 ? "near-miss" : "", variants[seed % 3]);
         char *text = gen_text(words);
-        static const char *const forms[] = {"formulation=planes",
-                                            "formulation=melds",
-                                            "formulation=planes strong"};
+        static const char *const forms[] = {
+            "formulation=planes", "formulation=melds", "formulation=flow",
+            "formulation=planes strong"};
         int want = -1;
-        for (int f = 0; f < (seed % 5 ? 2 : 3); f++) {
+        for (int f = 0; f < (seed % 5 ? 3 : 4); f++) {
             snprintf(words, sizeof words, "%s decks=%d %s", forms[f], decks,
                      var);
             ilpm_params *p = params("solve", words);
@@ -1263,6 +1312,130 @@ START_TEST(test_random_tables)
 }
 END_TEST
 
+/* Every solution a count meets decodes and verifies. */
+typedef struct count_ctx {
+    const mach_inst *in;
+    const ilpm_params *p;
+    const ilpm_model *m;
+} count_ctx;
+
+static int count_one(void *vctx, const uint8_t *vals)
+{
+    count_ctx *c = vctx;
+    ilpm_err err, why;
+    mach_sol *sol = pz->decode(c->in, c->p, c->m, vals, &err);
+    ck_assert_msg(sol != NULL, "decode: %s", err.msg);
+    ck_assert_msg(pz->verify(c->in, c->p, sol, &why) == 0, "verify: %s",
+                  why.msg);
+    pz->free_solution(sol);
+    return 0;
+}
+
+static uint64_t count_arrangements(const mach_inst *in, const ilpm_params *p,
+                                   ilpm_backend b)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    ck_assert_msg(pz->build(in, p, m, &err) == 0, "build: %s", err.msg);
+    ilpm_options o;
+    ilpm_options_init(&o);
+    o.backend = b;
+    ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+    ck_assert_msg(s != NULL, "solver: %s", err.msg);
+    count_ctx ctx = {in, p, m};
+    uint64_t n = 0;
+    ilpm_status st = ilpm_solver_count(s, 0, &n, count_one, &ctx, &err);
+    ck_assert_msg(st == ILPM_SOLVED || st == ILPM_UNSAT, "count: %s %s",
+                  ilpm_status_name(st), err.msg);
+    ck_assert(ilpm_solver_count_complete(s));
+    ilpm_solver_free(s);
+    ilpm_model_free(m);
+    return n;
+}
+
+/* Counts: every formulation on both back ends counts the arrangements
+ * of the README's definition, as the brute force enumerates them, on
+ * small random tables (dealt melds, which have many, and uniform
+ * draws) with each run variant. */
+START_TEST(test_random_counts)
+{
+    static const char *const variants[] = {"", "ace-high", "wrap"};
+    static const char *const forms[] = {"flow", "planes", "melds"};
+    uint64_t most = 0, several = 0;
+    for (int seed = 1; seed <= 90; seed++) {
+        int decks = 1 + seed % 3;
+        const char *var = variants[seed / 2 % 3];
+        char words[160];
+        snprintf(words, sizeof words, "cards=%d decks=%d seed=%d %s %s",
+                 6 + seed % 8 * 3, decks, 500 + seed,
+                 seed % 2 ? "uniform" : "", var);
+        char *text = gen_text(words);
+        int64_t want = -1;
+        for (int f = 0; f < 3; f++) {
+            snprintf(words, sizeof words, "formulation=%s decks=%d %s",
+                     forms[f], decks, var);
+            ilpm_params *p = params("solve", words);
+            mach_inst *in = parse_text(text, p);
+            if (want < 0) {
+                counts c;
+                memcpy(c, in->table, sizeof c);
+                want = bf_count_rank(c, 1, 0, strcmp(var, "wrap") == 0,
+                                     strcmp(var, "ace-high") == 0);
+            }
+            for (int b = 0; b < 2; b++) {
+                uint64_t got = count_arrangements(in, p, (ilpm_backend)b);
+                ck_assert_msg(got == (uint64_t)want,
+                              "seed %d [%s] %s: %llu, brute force %lld\n%s",
+                              seed, words, ilpm_backend_name(b),
+                              (unsigned long long)got, (long long)want, text);
+            }
+            pz->free_instance(in);
+            ilpm_params_free(p);
+        }
+        most = (uint64_t)want > most ? (uint64_t)want : most;
+        several += want > 1;
+        free(text);
+    }
+    /* Tables with more than one arrangement, not only 0 and 1. */
+    ck_assert_uint_gt(several, 5);
+    ck_assert_uint_gt(most, 3);
+}
+END_TEST
+
+/* The issue's example: planes counted plane orders, melds the splits of
+ * a run. */
+START_TEST(test_count_example)
+{
+    static const char *const forms[] = {"flow", "planes", "melds"};
+    for (int f = 0; f < 3; f++) {
+        char words[64];
+        snprintf(words, sizeof words, "formulation=%s", forms[f]);
+        ilpm_params *p = params("solve", words);
+        mach_inst *one = parse_text("table: 7H 8H 9H 7S 7D 7C 9H 9S 9D\n", p);
+        /* 5H in a set of four, or the run A-9 whole and 5S 5D 5C. */
+        mach_inst *two = parse_text(
+            "table: AH 2H 3H 4H 5H 6H 7H 8H 9H 5S 5D 5C\n", p);
+        for (int b = 0; b < 2; b++) {
+            ck_assert_uint_eq(count_arrangements(one, p, (ilpm_backend)b), 1);
+            ck_assert_uint_eq(count_arrangements(two, p, (ilpm_backend)b), 2);
+        }
+        pz->free_instance(one);
+        pz->free_instance(two);
+        ilpm_params_free(p);
+        /* Three of each suit: three sets of four, or four of three. */
+        snprintf(words, sizeof words, "formulation=%s decks=3", forms[f]);
+        p = params("solve", words);
+        mach_inst *twelve = parse_text(
+            "table: 7H 7H 7H 7D 7D 7D 7S 7S 7S 7C 7C 7C\n", p);
+        for (int b = 0; b < 2; b++)
+            ck_assert_uint_eq(count_arrangements(twelve, p, (ilpm_backend)b),
+                              2);
+        pz->free_instance(twelve);
+        ilpm_params_free(p);
+    }
+}
+END_TEST
+
 START_TEST(test_random_play)
 {
     static const char *const variants[] = {"", "ace-high", "wrap"};
@@ -1276,9 +1449,10 @@ START_TEST(test_random_play)
                  seed % 3 == 0 ? "near-miss" : "", var);
         char *text = gen_text(words);
         int want = -2, got = -2;
-        for (int f = 0; f < 2; f++) {
+        static const char *const forms[] = {"planes", "melds", "flow"};
+        for (int f = 0; f < 3; f++) {
             snprintf(words, sizeof words, "formulation=%s decks=%d %s %s",
-                     f ? "melds" : "planes", decks, var, value ? "value" : "");
+                     forms[f], decks, var, value ? "value" : "");
             ilpm_params *p = params("play", words);
             mach_inst *in = parse_text(text, p);
             if (want == -2)
@@ -1514,6 +1688,8 @@ static Suite *machiavelli_suite(void)
     tcase_add_test(tc, test_generate);
     tcase_add_test(tc, test_generate_limits);
     tcase_add_test(tc, test_random_tables);
+    tcase_add_test(tc, test_random_counts);
+    tcase_add_test(tc, test_count_example);
     tcase_add_test(tc, test_random_play);
     tcase_add_test(tc, test_random_circles);
     suite_add_tcase(s, tc);

@@ -75,6 +75,41 @@ for d in 1 2 3 8; do
         done
     done
 done
+# --uniform: exactly N cards drawn from the decks (so at most D copies
+# of a card), read back by solve and play, and by both back ends.
+for d in 1 2 4 8; do
+    for cards in 3 $((10 * d)) $((52 * d - 1)) $((52 * d)); do
+        g="--uniform --decks $d --cards $cards --seed $((d * cards)) --count 3"
+        for b in sat ilp; do
+            pipe "$g" solve machiavelli "--decks $d --backend $b"
+        done
+        if [ "$cards" -lt $((52 * d)) ]; then
+            pipe "$g --hand $((52 * d - cards))" play machiavelli "--decks $d"
+        fi
+        # shellcheck disable=SC2086
+        "$ILPM" gen machiavelli $g >"$tmp/gen.txt" 2>/dev/null
+        # Per table: the cards, and the most copies of one card.
+        got=$(awk '{ delete c; n = 0; m = 0
+            for (i = 2; i <= NF; i++) if (++c[$i] > m) m = c[$i]
+            print NF - 1, m }' "$tmp/gen.txt" | sort -u)
+        over=$(printf '%s\n' "$got" | awk -v d="$d" '$2 > d' | wc -l)
+        got=$(printf '%s\n' "$got" | awk '{ print $1 }' | sort -u)
+        if [ "$got" = "$cards" ] && [ "$over" -eq 0 ]; then
+            ok
+        else
+            bad "gen machiavelli $g: $got cards a table (want $cards), $over cards over $d copies"
+        fi
+    done
+done
+# Two seeds give two different tables; one seed, the same table.
+a=$("$ILPM" gen machiavelli --uniform --cards 40 --seed 1)
+b=$("$ILPM" gen machiavelli --uniform --cards 40 --seed 2)
+c=$("$ILPM" gen machiavelli --uniform --cards 40 --seed 1)
+if [ "$a" != "$b" ] && [ "$a" = "$c" ]; then ok; else bad "gen --uniform: seeds"; fi
+refuse "machiavelli --uniform --laid" "--uniform: .*drop --laid"
+refuse "machiavelli --uniform --near-miss" "--uniform: .*drop --near-miss"
+refuse "machiavelli --uniform --cards 105 --decks 2" "--cards: 105 is more than the 104 cards"
+refuse "machiavelli --uniform --cards 100 --hand 5" "--hand: cannot deal 5"
 refuse "machiavelli --cards 200 --decks 2" "--cards: 200 is more than the 104 cards"
 refuse "machiavelli --cards 104 --decks 2 --hand 5" "--hand: cannot deal 5"
 refuse "machiavelli --cards 100 --hand 4 --near-miss" "--hand: cannot deal 4"

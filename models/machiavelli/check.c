@@ -61,9 +61,10 @@ void *mach_decode(const void *vinst, const ilpm_params *p, const ilpm_model *m,
     }
     st.play = st.play && in->has_hand;
     sol->play = st.play;
-    int rc = st.form == FORM_MELDS
-                 ? mach_decode_melds(in, &st, m, vals, sol, err)
-                 : mach_decode_planes(in, &st, m, vals, sol, err);
+    int rc =
+        st.form == FORM_MELDS  ? mach_decode_melds(in, &st, m, vals, sol, err)
+        : st.form == FORM_FLOW ? mach_decode_flow(in, &st, m, vals, sol, err)
+                               : mach_decode_planes(in, &st, m, vals, sol, err);
     if (rc != 0 || mach_present(in, p, sol, err) != 0) {
         mach_sol_free(sol);
         return NULL;

@@ -1,6 +1,8 @@
 /* The generator: random valid tables of runs and sets dealt within the
  * deck limit, written as a jumble or as laid, optionally a near miss (one
- * card added or removed) and a hand dealt from the cards left. */
+ * card added or removed) and a hand dealt from the cards left; or, with
+ * --uniform, cards drawn at random from the decks, which may or may not
+ * form melds. */
 #include "machiavelli.h"
 
 #include <limits.h>
@@ -28,6 +30,11 @@ const ilpm_opt_spec mach_gen_opts[] = {
     {"laid", NULL,
      "write the table as dealt, '/' between its melds (not with "
      "--near-miss)",
+     ILPM_OPT_FLAG, 0, 0, NULL, 0},
+    {"uniform", NULL,
+     "draw exactly N cards uniformly at random from the D decks instead "
+     "of dealing melds (most such tables lie near the line between "
+     "solvable and unsolvable)",
      ILPM_OPT_FLAG, 0, 0, NULL, 0},
     {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
@@ -168,13 +175,33 @@ static void put_laid(ilpm_buf *out, ilpm_rng *rng, deal *d)
     }
 }
 
+/* --uniform: n cards drawn without replacement from the decks, every
+ * copy left equally likely at each draw. */
+static void draw_table(deal *d, ilpm_rng *rng, int n)
+{
+    int none[NSUITS][NRANKS + 1] = {{0}};
+    for (int i = 0; i < n; i++) {
+        int card = pick_card(rng, d->cnt, none, d->decks);
+        if (card < 0) /* refuse rules this out */
+            break;
+        d->cnt[card / 16][card % 16]++;
+        d->total++;
+    }
+}
+
 /* What cannot be dealt is refused from the options alone, whatever the
  * seed: a table is dealt up to --cards (--near-miss may add one) and the
  * hand comes from the rest of the decks. */
 static int refuse(long cards, long decks, long hand, int near, int laid,
-                  ilpm_err *err)
+                  int uniform, ilpm_err *err)
 {
     long all = NSUITS * NRANKS * decks;
+    if (uniform && (near || laid))
+        return ilpm_err_set(err,
+                            "--uniform: a table drawn at random has no "
+                            "melds to %s; drop %s",
+                            laid ? "write as laid" : "miss",
+                            laid ? "--laid" : "--near-miss");
     if (near && laid)
         return ilpm_err_set(err, "--laid: a near miss breaks a meld, so its "
                                  "table cannot be written as laid; drop "
@@ -246,7 +273,8 @@ int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
         mach_param_int(p, "hand", 0, 0, MAX_CARDS, &hand, err) != 0)
         return -1;
     int near = mach_has(p, "near-miss"), laid = mach_has(p, "laid");
-    if (refuse(cards, decks, hand, near, laid, err) != 0)
+    int uniform = mach_has(p, "uniform");
+    if (refuse(cards, decks, hand, near, laid, uniform, err) != 0)
         return -1;
     ilpm_rng rng;
     ilpm_rng_seed(&rng, (uint64_t)seed);
@@ -256,7 +284,10 @@ int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
         d.decks = (int)decks;
         d.wrap = mach_has(p, "wrap");
         d.ace_high = mach_has(p, "ace-high");
-        deal_table(&d, &rng, (int)cards);
+        if (uniform)
+            draw_table(&d, &rng, (int)cards);
+        else
+            deal_table(&d, &rng, (int)cards);
         if (near)
             near_miss(&d, &rng, out);
         ilpm_buf_puts(out, "table:");

@@ -3,8 +3,11 @@
  * This file holds the descriptor, the options and the instance; the rest
  * of the puzzle is in the files that machiavelli.h names.
  *
- * Two formulations of the same rules:
- *  - planes (default, planes.c), from the Italian report: x(s,r,k) = 1
+ * Three formulations of the same rules:
+ *  - flow (default, flow.c): sets counted per rank and suit pattern, runs
+ *    as starts and ends along each suit, without the planes' symmetry
+ *    the best on GLPK (docs/benchmarks.md);
+ *  - planes (planes.c), from the Italian report: x(s,r,k) = 1
  *    when card (suit s, rank r) lies in plane k; run planes forbid the
  *    row patterns 010 and 0110, set planes hold 0, 3 or 4 cards per
  *    column;
@@ -20,12 +23,13 @@
 #include <string.h>
 
 /* In the order of FORM_*, the default first. */
-const char *const mach_forms[] = {"planes", "melds", NULL};
+const char *const mach_forms[] = {"flow", "planes", "melds", NULL};
 
 static const ilpm_opt_spec mach_opts[] = {
     {"formulation", "F",
-     "planes (default: the report's card planes) or melds (set "
-     "partitioning over all melds, den Hertog and Hulshof 2006)",
+     "flow (default: sets per rank and suit pattern, runs as starts and "
+     "ends), planes (the report's card planes) or "
+     "melds (set partitioning over all melds, den Hertog and Hulshof 2006)",
      ILPM_OPT_CHOICE, 0, 0, mach_forms, 0},
     {"decks", "D", "number of decks, 1-8 (default 2)", ILPM_OPT_INT, 1,
      MAX_DECKS, NULL, 0},
@@ -74,13 +78,16 @@ int mach_is_play(const ilpm_params *p)
 int mach_read_settings(const ilpm_params *p, mach_settings *st, ilpm_err *err)
 {
     memset(st, 0, sizeof *st);
-    if (p && ilpm_params_choice(p, "formulation", mach_forms, FORM_PLANES,
+    if (p && ilpm_params_choice(p, "formulation", mach_forms, FORM_FLOW,
                                 &st->form, err) != 0)
         return -1;
     st->wrap = mach_has(p, "wrap");
     st->ace_high = mach_has(p, "ace-high") && !st->wrap;
     st->strong = mach_has(p, "strong");
     st->deck_rows = mach_has(p, "deck-rows");
+    /* Options of the planes alone choose them. */
+    if ((st->strong || st->deck_rows) && !mach_has(p, "formulation"))
+        st->form = FORM_PLANES;
     st->value = mach_has(p, "value");
     st->play = mach_is_play(p);
     return 0;

@@ -55,7 +55,7 @@ typedef struct mach_sol {
 } mach_sol;
 
 /* --formulation: indices into mach_forms. */
-enum { FORM_PLANES, FORM_MELDS };
+enum { FORM_FLOW, FORM_PLANES, FORM_MELDS };
 
 typedef struct mach_settings {
     int form;
@@ -113,6 +113,11 @@ int mach_build_melds(const mach_inst *in, const mach_settings *st,
 int mach_decode_melds(const mach_inst *in, const mach_settings *st,
                       const ilpm_model *m, const uint8_t *vals, mach_sol *sol,
                       ilpm_err *err);
+int mach_build_flow(const mach_inst *in, const mach_settings *st, ilpm_model *m,
+                    int hfam[NSUITS][NRANKS + 1], ilpm_err *err);
+int mach_decode_flow(const mach_inst *in, const mach_settings *st,
+                     const ilpm_model *m, const uint8_t *vals, mach_sol *sol,
+                     ilpm_err *err);
 /* Marks the table cards that no meld of the cards available can hold. */
 void mach_unmeldable(const mach_inst *in, const mach_settings *st,
                      uint8_t out[NSUITS][NRANKS + 1]);

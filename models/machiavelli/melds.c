@@ -109,8 +109,12 @@ int mach_build_melds(const mach_inst *in, const mach_settings *st,
         if (copies[i] == 0)
             continue;
         int lo = 1, hi = copies[i];
-        if ((fam[i] = ilpm_model_family(m, defs[i].name, 1, &lo, &hi, 0, err)) <
-            0)
+        /* Runs are auxiliary: an answer is its sets, the runs hold the
+         * cards they leave however those are cut into runs (README, "one
+         * solution"), so counting projects onto the sets. */
+        unsigned aux = defs[i].suit[0] == defs[i].suit[1] ? ILPM_FAM_AUX : 0;
+        if ((fam[i] =
+                 ilpm_model_family(m, defs[i].name, 1, &lo, &hi, aux, err)) < 0)
             return -1;
     }
     if (st->play && mach_build_hand(in, m, hfam, err) != 0)

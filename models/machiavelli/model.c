@@ -117,8 +117,9 @@ int mach_build(const void *vinst, const ilpm_params *p, ilpm_model *m,
         return ilpm_err_set(err, "play needs a hand: write 'table: <cards> "
                                  "| hand: <cards>'");
     int hfam[NSUITS][NRANKS + 1];
-    int rc = st.form == FORM_MELDS ? mach_build_melds(in, &st, m, hfam, err)
-                                   : mach_build_planes(in, &st, m, hfam, err);
+    int rc = st.form == FORM_MELDS  ? mach_build_melds(in, &st, m, hfam, err)
+             : st.form == FORM_FLOW ? mach_build_flow(in, &st, m, hfam, err)
+                                    : mach_build_planes(in, &st, m, hfam, err);
     if (rc != 0)
         return -1;
     if (st.play && (hand_symmetry(in, m, hfam, err) != 0 ||

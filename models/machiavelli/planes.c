@@ -31,8 +31,11 @@ static int wrap_extra(const mach_inst *in, const mach_settings *st)
     return extra;
 }
 
+#define MAX_SET_PLANES (MAX_DECKS * NSUITS / 3)
+
 typedef struct planes {
     int xr, xs, y;  /* families                                   */
+    int sets;       /* the sets' counts by pattern, for counting  */
     int nrun, nset; /* planes of each kind                        */
     int ncol;       /* columns of a run row: 13, 14 with ace-high */
 } planes;
@@ -44,13 +47,16 @@ static void planes_shape(const mach_inst *in, const mach_settings *st,
     /* Runs of one suit on a line form an interval graph whose cliques
      * are at most D (no card more than D times), so D run planes hold
      * any set of runs; adjacent runs on one plane merge into a longer
-     * run, which is still valid.  Sets: D planes.  The n cards of one
-     * rank that can form sets, with m the most copies of one suit among
-     * them, need at least m sets (a set holds one card per suit) and so
-     * 3m <= n <= 4m; dealing them suit by suit round-robin into m sets
-     * gives each set 3 or 4 cards of distinct suits.  m <= D. */
+     * run, which is still valid.  Sets: the n cards of one rank that
+     * form sets, with m the most copies of one suit among them, make
+     * between m and n/3 sets (each holds one card per suit, and 3 or 4
+     * cards), so D planes would hold some grouping of them; but an
+     * answer is the sets themselves (README, "one solution"): 12 cards
+     * of 3 decks are three sets of four or four sets of three, two
+     * answers.  So 4D/3 planes, the most sets of one rank (D for 1 or 2
+     * decks, as in the report). */
     pl->nrun = d + (st->wrap ? wrap_extra(in, st) : 0);
-    pl->nset = d;
+    pl->nset = d * NSUITS / 3;
     pl->ncol = st->ace_high ? ACE_HIGH : NRANKS;
 }
 
@@ -74,11 +80,14 @@ static int plane_vars(const mach_inst *in, const mach_settings *st, planes *pl,
     /* The report's plane 2m is xr[.,.,m] and plane 2m+1 is xs[.,.,m]:
      * two families because run planes have the extra ace column and
      * there are more set planes than run planes from 3 decks on. */
-    if ((pl->xr = ilpm_model_family(m, "xr", 3, lo, hi, 0, err)) < 0)
+    /* The planes are auxiliary: an answer is its sets, the runs hold the
+     * cards they leave however those are cut into runs (README, "one
+     * solution"), so counting projects onto the sets' counts. */
+    if ((pl->xr = ilpm_model_family(m, "xr", 3, lo, hi, ILPM_FAM_AUX, err)) < 0)
         return -1;
     hi[1] = NRANKS;
     hi[2] = pl->nset - 1;
-    if ((pl->xs = ilpm_model_family(m, "xs", 3, lo, hi, 0, err)) < 0)
+    if ((pl->xs = ilpm_model_family(m, "xs", 3, lo, hi, ILPM_FAM_AUX, err)) < 0)
         return -1;
     int ylo[2] = {1, 0}, yhi[2] = {NRANKS, pl->nset - 1};
     if ((pl->y = ilpm_model_family(m, "y", 2, ylo, yhi, ILPM_FAM_AUX, err)) < 0)
@@ -149,6 +158,130 @@ static int set_rows(const mach_settings *st, const planes *pl, ilpm_model *m,
     return 0;
 }
 
+/* The set planes of a rank are interchangeable, so an answer is read
+ * from what they hold, not from where: sets(r,p,j) = 1 when at least j
+ * sets of rank r have suit pattern p (0: all four suits, 1..4: all but
+ * suit p - 1).  With T(s) the cards of suit s in the rank's set planes
+ * and Y the sets (the y of the rank), Y - T(s) sets omit suit s and the
+ * other sum_s T(s) - 3Y hold all four: two linear rows per pattern, which
+ * fix the counts from the planes and leave the planes free.  Counting
+ * projects onto these counts (the planes themselves are auxiliary). */
+static int set_count_rows(const mach_inst *in, planes *pl, ilpm_model *m,
+                          ilpm_err *err)
+{
+    int d = in->decks;
+    int lo[3] = {1, 0, 1}, hi[3] = {NRANKS, NSUITS, d};
+    if ((pl->sets = ilpm_model_family(m, "sets", 3, lo, hi, 0, err)) < 0 ||
+        ilpm_model_group(m, "set_count", err) < 0)
+        return -1;
+    for (int r = 1; r <= NRANKS; r++)
+        for (int p = 0; p <= NSUITS; p++) {
+            int lits[MAX_DECKS + MAX_SET_PLANES * (NSUITS + 1)];
+            int64_t coefs[MAX_DECKS + MAX_SET_PLANES * (NSUITS + 1)];
+            int n = 0;
+            for (int j = 1; j <= d; j++) {
+                lits[n] = ilpm_model_var(m, pl->sets, r, p, j, 0);
+                coefs[n++] = 1;
+                if (j > 1 &&
+                    ilpm_add_impl(m, lits[n - 1], lits[n - 2], err) != 0)
+                    return -1;
+            }
+            for (int k = 0; k < pl->nset; k++) {
+                lits[n] = ilpm_model_var(m, pl->y, r, k, 0, 0);
+                coefs[n++] = p == 0 ? 3 : -1;
+                for (int s = 0; s < NSUITS; s++)
+                    if (p == 0 || s == p - 1) {
+                        lits[n] = XS(s, r, k);
+                        coefs[n++] = p == 0 ? -1 : 1;
+                    }
+            }
+            if (ilpm_add_linear(m, coefs, lits, n, ILPM_EQ, 0, err) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+/* Valid rows from the flow formulation (flow.c) over the run planes'
+ * sums, which the LP of the planes alone lacks: per suit and column c,
+ * unary auxiliary counts of the blocks that start and end at column c,
+ * and of the cards in runs, run_cover(c) = sum_k xr(s,c,k); with
+ * cover(c) read as that sum, cover(c) - cover(c-1) - starts(c) +
+ * ends(c-1) = 0 and, as a block holds 3 cards or more, ends(c) +
+ * starts(c) + starts(c-1) <= cover(c).  Not
+ * under --wrap, where blocks go round.  The counts come last, and the
+ * model asks GLPK to branch on the last fractional column
+ * (docs/benchmarks.md, Machiavelli on ILP). */
+static int flow_rows(const planes *pl, ilpm_model *m, ilpm_err *err)
+{
+    int d = pl->nrun;
+    int lo[3] = {0, 1, 1}, hi[3] = {NSUITS - 1, pl->ncol, d};
+    int fs = ilpm_model_family(m, "run_start", 3, lo, hi, ILPM_FAM_AUX, err);
+    int fe = ilpm_model_family(m, "run_end", 3, lo, hi, ILPM_FAM_AUX, err);
+    int fc = ilpm_model_family(m, "run_cover", 3, lo, hi, ILPM_FAM_AUX, err);
+    if (fs < 0 || fe < 0 || fc < 0 || ilpm_model_group(m, "run_flow", err) < 0)
+        return -1;
+#define FS(s, c, j) ilpm_model_var(m, fs, s, c, j, 0)
+#define FE(s, c, j) ilpm_model_var(m, fe, s, c, j, 0)
+#define FC(s, c, j) ilpm_model_var(m, fc, s, c, j, 0)
+    for (int s = 0; s < NSUITS; s++)
+        for (int c = 1; c <= pl->ncol + 1; c++) {
+            int lits[4 * MAX_DECKS];
+            int64_t coefs[4 * MAX_DECKS];
+            int n = 0;
+            for (int j = 1; j <= d && c <= pl->ncol; j++) {
+                lits[n] = XR(s, c, j - 1);
+                coefs[n++] = 1;
+                lits[n] = FC(s, c, j);
+                coefs[n++] = -1;
+                if (j > 1 &&
+                    ilpm_add_impl(m, FC(s, c, j), FC(s, c, j - 1), err) != 0)
+                    return -1;
+            }
+            if (n > 0 &&
+                ilpm_add_linear(m, coefs, lits, n, ILPM_EQ, 0, err) != 0)
+                return -1;
+            n = 0;
+            for (int j = 1; j <= d; j++) {
+                if (c <= pl->ncol) {
+                    lits[n] = XR(s, c, j - 1);
+                    coefs[n++] = 1;
+                    lits[n] = FS(s, c, j);
+                    coefs[n++] = -1;
+                }
+                if (c > 1) {
+                    lits[n] = XR(s, c - 1, j - 1);
+                    coefs[n++] = -1;
+                    lits[n] = FE(s, c - 1, j);
+                    coefs[n++] = 1;
+                }
+            }
+            if (ilpm_add_linear(m, coefs, lits, n, ILPM_EQ, 0, err) != 0)
+                return -1;
+            if (c > pl->ncol)
+                continue;
+            n = 0;
+            for (int j = 1; j <= d; j++) {
+                lits[n] = XR(s, c, j - 1);
+                coefs[n++] = -1;
+                lits[n] = FE(s, c, j);
+                coefs[n++] = 1;
+                lits[n] = FS(s, c, j);
+                coefs[n++] = 1;
+                if (c > 1) {
+                    lits[n] = FS(s, c - 1, j);
+                    coefs[n++] = 1;
+                }
+            }
+            if (ilpm_add_linear(m, coefs, lits, n, ILPM_LE, 0, err) != 0)
+                return -1;
+        }
+#undef FS
+#undef FE
+#undef FC
+    ilpm_model_set_branch_hint(m, ILPM_BRANCH_LAST);
+    return 0;
+}
+
 /* Run rows: no pattern 010 (-x[j-1] + x[j] - x[j+1] <= 0) and no 0110
  * (-x[j-1] + x[j] + x[j+1] - x[j+2] <= 1), terms outside the row
  * dropped.  Each is exactly a clause (x[j-1] or not x[j] or x[j+1];
@@ -198,7 +331,9 @@ static int consistency_rows(const mach_inst *in, const mach_settings *st,
         return -1;
     for (int s = 0; s < NSUITS; s++)
         for (int r = 1; r <= NRANKS; r++) {
-            int lits[2 * MAX_DECKS + MAX_DECKS + MAX_DECKS * 2 + MAX_DECKS];
+            /* run planes (2D at most, ace-high doubles only D of
+             * them), set planes and the hand's copies */
+            int lits[2 * MAX_DECKS + MAX_SET_PLANES + MAX_DECKS];
             int n = 0;
             for (int k = 0; k < pl->nrun; k++) {
                 lits[n++] = XR(s, r, k);
@@ -226,7 +361,10 @@ int mach_build_planes(const mach_inst *in, const mach_settings *st,
     planes_shape(in, st, &pl);
     if (plane_vars(in, st, &pl, m, hfam, err) != 0 ||
         (st->deck_rows && deck_rows(in, st, &pl, m, err) != 0) ||
-        set_rows(st, &pl, m, err) != 0 || run_rows(st, &pl, m, err) != 0 ||
+        set_rows(st, &pl, m, err) != 0 ||
+        set_count_rows(in, &pl, m, err) != 0 ||
+        run_rows(st, &pl, m, err) != 0 ||
+        (!st->wrap && flow_rows(&pl, m, err) != 0) ||
         consistency_rows(in, st, &pl, m, hfam, err) != 0)
         return -1;
     return 0;

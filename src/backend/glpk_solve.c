@@ -162,9 +162,11 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     int feasibility = !c->optimize || d->sense == ILPM_NONE;
     ilpm_branch hint =
         (unsigned)d->hint <= ILPM_BRANCH_PCOST ? d->hint : ILPM_BRANCH_AUTO;
+    /* A puzzle's hint holds when optimising too: Machiavelli's play
+     * branches on the covers of its flow formulation. */
     p.br_tech = o->branch != ILPM_BRANCH_AUTO ? br[o->branch]
-                : !feasibility                ? GLP_BR_DTH
                 : hint != ILPM_BRANCH_AUTO    ? br[hint]
+                : !feasibility                ? GLP_BR_DTH
                                               : GLP_BR_MFV;
     p.bt_tech = o->backtrack != ILPM_BACKTRACK_AUTO ? bt[o->backtrack]
                 : feasibility                       ? GLP_BT_DFS

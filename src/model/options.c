@@ -59,8 +59,8 @@ static const ilpm_option_info table[] = {
      FIELD(cuts), "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
     {"branch", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, branch_names, NULL, 0, 0,
      FIELD(branch),
-     "GLPK branching rule (auto: the puzzle's hint or most fractional when "
-     "searching for a solution, Driebeck-Tomlin when optimising)"},
+     "GLPK branching rule (auto: the puzzle's hint, else most fractional "
+     "when searching for a solution, Driebeck-Tomlin when optimising)"},
     {"backtrack", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, backtrack_names, NULL, 0,
      0, FIELD(backtrack),
      "GLPK backtracking rule (auto: depth first when searching for a "
