@@ -230,6 +230,20 @@ if [ "$big" -gt 0 ] && ! ldd "$ILPM" 2>/dev/null | grep -q asan; then
     check "parent memory does not grow with the instances" [ $((big - small)) -lt 2048 ]
 fi
 
+# --resume redoes a run whose worker was killed from outside (SIGKILL or
+# SIGTERM: a cancelled job kills workers a moment before the batch), not
+# one whose worker crashed.
+head -3 data/sudoku/norvig_top95.txt >"$tmp/three.txt"
+"$ILPM" batch sudoku "$tmp/three.txt" --out "$tmp/kk.csv" --jobs 1 >/dev/null 2>&1
+sed -i -e '2s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 9 (out of memory?),1/' \
+    -e '3s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 11,1/' "$tmp/kk.csv"
+"$ILPM" batch sudoku "$tmp/three.txt" --out "$tmp/kk.csv" --jobs 1 --resume >/dev/null 2>&1
+check "resume redoes a run killed from outside" [ "$(grep -c ',#1,.*,solved,true,' "$tmp/kk.csv")" -eq 1 ]
+check "resume keeps a crash" [ "$(grep -c ',#2,' "$tmp/kk.csv")" -eq 1 ]
+"$ILPM" merge --out "$tmp/km.csv" "$tmp/kk.csv" >/dev/null 2>&1
+check "merge keeps one row of the redone run" [ "$(grep -c ',#1,' "$tmp/km.csv")" -eq 1 ]
+check "merge keeps the redone row" [ "$(grep -c ',#1,.*,solved,true,' "$tmp/km.csv")" -eq 1 ]
+
 # batch --slurm without Slurm: an sbatch stand-in runs each job script at
 # once (array tasks in turn), so that the script's quoting, shard names,
 # exit mapping and merge are checked on every machine.

@@ -202,7 +202,7 @@ check "merged after resubmission" [ -s k.csv ]
 rows=$(($(wc -l <k.csv) - 1))
 check "every run once ($rows rows, $partial kept from the killed task)" [ "$rows" -eq 2400 ]
 check "no key twice" [ -z "$(fields k.csv | cut -d, -f1-6 | sort | uniq -d)" ]
-check "every row solved" [ "$(grep -c ',solved,true,' k.csv)" -eq 2400 ]
+check "every row solved ($(grep -v ',solved,true,' k.csv | tail -n +2 | head -3))" [ "$(grep -c ',solved,true,' k.csv)" -eq 2400 ]
 
 echo "$pass passed, $fail failed (slurm ran)"
 [ "$fail" -eq 0 ]

@@ -254,7 +254,8 @@ static const cli_opt opts[] = {
     {"memory-limit", "MB", V_BATCH, set_memory_limit, 0,
      "address-space limit of each worker"},
     {"resume", NULL, V_BATCH, set_on, OFF(resume),
-     "skip runs already in RESULTS (not 'stopped' ones)"},
+     "skip runs already in RESULTS (not 'stopped' ones, nor those whose "
+     "worker was killed from outside)"},
     {"shard", "I/N", V_BATCH, set_shard, 0,
      "only instances I, I+N, I+2N, ... (0 <= I < N, counted over all files "
      "in order)"},

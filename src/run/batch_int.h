@@ -155,6 +155,11 @@ void ilpm_pool_kill(struct worker *w);
 /* Why a reaped worker died, from its wait status. */
 void ilpm_pool_death(const struct worker *w, int status, char *msg,
                      size_t size);
+/* Whether an error row's message says its worker was killed or stopped
+ * from outside (SIGKILL, SIGTERM, SIGINT or SIGHUP: the out-of-memory killer, or the
+ * batch itself being cancelled a moment later, as Slurm's scancel does):
+ * the run did not fail, it was cut off, and --resume does it again. */
+int ilpm_pool_death_outside(const char *msg);
 /* Kills the workers that have a job, reaps all, frees the pool. */
 void ilpm_pool_end(struct pool *p);
 

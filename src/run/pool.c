@@ -304,9 +304,27 @@ void ilpm_pool_death(const struct worker *w, int status, char *msg, size_t size)
         snprintf(msg, size, "worker %d died: killed by signal %d%s", w->id,
                  WTERMSIG(status),
                  WTERMSIG(status) == SIGKILL ? " (out of memory?)" : "");
+    else if (WEXITSTATUS(status) == 0)
+        /* It exits 0 only when SIGTERM stops it: from outside, as the
+         * batch itself never stops one that holds a run. */
+        snprintf(msg, size, "worker %d died: stopped by SIGTERM", w->id);
     else
         snprintf(msg, size, "worker %d died: exit status %d", w->id,
                  WEXITSTATUS(status));
+}
+
+int ilpm_pool_death_outside(const char *msg)
+{
+    static const char died[] = " died: killed by signal ";
+    if (strncmp(msg, "worker ", 7) != 0)
+        return 0;
+    if (strstr(msg, " died: stopped by SIGTERM"))
+        return 1;
+    const char *d = strstr(msg, died);
+    if (!d)
+        return 0;
+    int sig = atoi(d + sizeof died - 1);
+    return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
 }
 
 void ilpm_pool_end(struct pool *p)

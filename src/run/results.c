@@ -181,7 +181,7 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
     const char *line;
     size_t len;
     int col_file = -1, col_index = -1, col_form = -1, col_backend = -1,
-        col_status = -1, ncols = 0;
+        col_status = -1, col_error = -1, ncols = 0;
     int first = 1, rc = 0, r;
     ilpm_buf cur;
     ilpm_buf_init(&cur);
@@ -253,6 +253,8 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
                         col_backend = i;
                     if (!strcmp(f[i], "status"))
                         col_status = i;
+                    if (!strcmp(f[i], "error"))
+                        col_error = i;
                 }
                 free(copy);
                 if (col_file < 0 || col_index < 0 || col_backend < 0) {
@@ -283,6 +285,10 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
             if ((v = json_find(line, "status")))
                 json_str(v, st, sizeof st);
             key.stopped = strcmp(st, "stopped") == 0;
+            char why[160] = "";
+            if (strcmp(st, "error") == 0 && (v = json_find(line, "error")))
+                json_str(v, why, sizeof why);
+            key.stopped |= ilpm_pool_death_outside(why);
         } else {
             char *copy = strdup(line);
             char *f[64];
@@ -302,6 +308,8 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
             snprintf(key.backend, sizeof key.backend, "%s", f[col_backend]);
             key.stopped = col_status >= 0 && n > col_status &&
                           strcmp(f[col_status], "stopped") == 0;
+            key.stopped |= col_error >= 0 && n > col_error &&
+                           ilpm_pool_death_outside(f[col_error]);
             free(copy);
         }
         if (ks->n == ks->cap) {
