@@ -18,6 +18,10 @@
  * than a plain solve; the command line sets it, without a value, for
  * `ilpm play` alone.  No puzzle option may take this name. */
 #define ILPM_PARAM_PLAY "play"
+/* Set, without a value, by `solve --format dimacs`: a puzzle that can
+ * print its solution as the SAT competition's v lines does so in its
+ * text rendering (the `model` puzzle). */
+#define ILPM_PARAM_DIMACS "format-dimacs"
 
 typedef struct ilpm_puzzle {
     const char *name;
@@ -117,5 +121,6 @@ extern const ilpm_puzzle ilpm_puzzle_sudoku;
 extern const ilpm_puzzle ilpm_puzzle_langford;
 extern const ilpm_puzzle ilpm_puzzle_machiavelli;
 extern const ilpm_puzzle ilpm_puzzle_tetravex;
+extern const ilpm_puzzle ilpm_puzzle_model;
 
 #endif
