@@ -49,6 +49,9 @@ run "schedule json" 0 "$ILPM" solve model data/models/schedule.lp --int-encoding
 run "compare" 0 "$ILPM" compare model data/models/knapsack.lp &&
     has "compare" "$out" "knapsack.lp"
 
+run "stats json rows" 0 "$ILPM" stats model data/models/knapsack.lp --format json &&
+    has "stats json rows" "$out" '"file_rows":[{"name":"capacity","kind":"linear"},{"name":"a_or_c","kind":"amo"},{"name":"pick_two","kind":"card"}]'
+
 # kinds as groups
 run "stats" 0 "$ILPM" stats model data/models/knapsack.lp &&
     has "stats linear" "$out" "linear" && has "stats amo" "$out" "amo" &&

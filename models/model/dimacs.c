@@ -35,9 +35,11 @@ static int header(ilpm_reader *rd, const char *line, mdl *d, long *nclauses,
         if (ilpm_scan_uint(&s, &v[i]) == 0 || (*s && *s != ' ' && *s != '\t'))
             return ilpm_reader_error(rd, err, col, "expected the number of %s",
                                      i ? "clauses" : "variables");
-        if (v[i] > INT_MAX / 2)
-            return ilpm_reader_error(rd, err, col, "%ld %s is too many", v[i],
-                                     i ? "clauses" : "variables");
+        if (v[i] > (i ? INT_MAX / 2 : MDL_MAX_COLS))
+            return ilpm_reader_error(rd, err, col,
+                                     "%ld %s: more than ilpm reads (%d)",
+                                     v[i], i ? "clauses" : "variables",
+                                     i ? INT_MAX / 2 : MDL_MAX_COLS);
     }
     s = blank(s);
     if (*s)

@@ -109,6 +109,7 @@ typedef struct lower {
     int64_t *coefs;
     int contradiction; /* added already */
     const char *where; /* the row, for messages */
+    const char *kind;  /* group of the last constraint added */
 } lower;
 
 static int oom(lower *w)
@@ -126,6 +127,7 @@ static int too_large(lower *w)
 
 static int group(lower *w, const char *name)
 {
+    w->kind = name;
     return ilpm_model_group(w->m, name, w->err) < 0 ? -1 : 0;
 }
 
@@ -408,9 +410,9 @@ static int objective(lower *w)
     return ilpm_model_objective(w->m, d->sense, w->coefs, w->lits, n, w->err);
 }
 
-int mdl_build(const mdl *d, ilpm_model *m, ilpm_err *err)
+int mdl_build(const mdl *d, ilpm_model *m, const char **kinds, ilpm_err *err)
 {
-    lower w = {d, m, err, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, NULL};
+    lower w = {d, m, err, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL};
     /* Variables 1..nmain are the answer's ("x"), the rest aux; a model
      * needs a variable for its contradiction, so a file without one gets
      * an aux variable that counts do not see. */
@@ -446,7 +448,10 @@ int mdl_build(const mdl *d, ilpm_model *m, ilpm_err *err)
         else
             snprintf(where, sizeof where, "line %ld", r->line);
         w.where = where;
+        w.kind = "none"; /* true whatever the values: left out */
         rc = add_row(&w, r);
+        if (kinds)
+            kinds[i] = w.kind;
         if (rc != 0 && !ilpm_model_interrupted(m) &&
             strncmp(err->msg, d->file, strlen(d->file)) != 0) {
             char msg[sizeof err->msg];

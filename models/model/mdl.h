@@ -18,6 +18,13 @@ typedef enum mdl_enc { MDL_ENC_NONE, MDL_ENC_BINARY, MDL_ENC_UNARY } mdl_enc;
  * checking a row never overflow an int64. */
 #define MDL_MAX_SUM (INT64_MAX / 4)
 
+/* Columns a DIMACS header may declare (its columns are made at once);
+ * an OPB header's "#variable= N" numbers x1..xN in order up to
+ * MDL_HEADER_COLS.  Both keep a hostile header from taking the memory
+ * before a single clause is read. */
+#define MDL_MAX_COLS (1 << 24)
+#define MDL_HEADER_COLS (1 << 20)
+
 typedef struct mdl_row {
     size_t start; /* terms start .. start + n                       */
     int n;
@@ -107,7 +114,10 @@ mdl *mdl_read(mdl_fmt fmt, const char *path, const char *name, const char *text,
 /* Gives each column its variables under enc: refuses an integer column
  * that is not 0/1 without an encoding (lower.c). */
 int mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err);
-int mdl_build(const mdl *d, ilpm_model *m, ilpm_err *err);
+/* kinds, if not NULL, receives the group each row went to ("none" for
+ * a row left out). */
+int mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
+              ilpm_err *err);
 /* The value of column j under the model's 0/1 values. */
 int64_t mdl_col_value(const mdl *d, int j, const uint8_t *vals);
 

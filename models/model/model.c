@@ -270,6 +270,17 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                             "(gunzip -k)",
                             name);
     }
+    if (fmt == MDL_OPB || fmt == MDL_CNF) {
+        /* An empty file holds no instance, as for every puzzle. */
+        const char *line;
+        size_t len;
+        int r = ilpm_reader_line(rd, &line, &len, err);
+        if (r <= 0) {
+            drain(rd, NULL, err);
+            return r;
+        }
+        ilpm_reader_unread(rd);
+    }
     mdl *d = fmt == MDL_LP || fmt == MDL_MPS ? parse_lp(rd, fmt, gz, err)
                                              : parse_pb(rd, fmt, err);
     if (!d)
@@ -304,7 +315,34 @@ static int model_build(const void *inst, const ilpm_params *p, ilpm_model *m,
                        ilpm_err *err)
 {
     (void)p;
-    return mdl_build(((const model_inst *)inst)->d, m, err);
+    return mdl_build(((const model_inst *)inst)->d, m, NULL, err);
+}
+
+/* LP and MPS rows by name, with the kind each became: a ranged row is
+ * two entries of one name. */
+static void model_stats_json(const void *inst, const ilpm_params *p,
+                             ilpm_buf *out)
+{
+    (void)p;
+    const mdl *d = ((const model_inst *)inst)->d;
+    if (!d->row_name)
+        return;
+    const char **kinds = calloc((size_t)d->nrows + 1, sizeof *kinds);
+    ilpm_model *m = ilpm_model_new();
+    ilpm_err err = {0};
+    if (kinds && m && mdl_build(d, m, kinds, &err) == 0) {
+        ilpm_buf_puts(out, ",\"file_rows\":[");
+        for (int i = 0; i < d->nrows; i++) {
+            ilpm_buf_puts(out, i ? ",{\"name\":" : "{\"name\":");
+            ilpm_buf_json_str(out, d->row_name[d->rows[i].name]);
+            ilpm_buf_puts(out, ",\"kind\":");
+            ilpm_buf_json_str(out, kinds[i]);
+            ilpm_buf_putc(out, '}');
+        }
+        ilpm_buf_putc(out, ']');
+    }
+    ilpm_model_free(m);
+    free(kinds);
 }
 
 static void *model_decode(const void *inst, const ilpm_params *p,
@@ -488,4 +526,5 @@ const ilpm_puzzle ilpm_puzzle_model = {
     .render = model_render,
     .render_json = model_render_json,
     .free_solution = sol_free,
+    .stats_json = model_stats_json,
 };

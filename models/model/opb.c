@@ -84,7 +84,9 @@ static int skip(scan *c)
                 h += strlen("#variable=");
                 while (*h == ' ')
                     h++;
-                if (ilpm_scan_uint(&h, &nv) > 0 && nv <= 50000000)
+                /* Past MDL_HEADER_COLS the header is left alone: columns
+                 * come as the file names them. */
+                if (ilpm_scan_uint(&h, &nv) > 0 && nv <= MDL_HEADER_COLS)
                     for (long v = 1; v <= nv; v++) {
                         char name[32];
                         int n = snprintf(name, sizeof name, "x%ld", v);
@@ -242,8 +244,10 @@ static int objective(scan *c)
     c->ocoef = malloc((c->on + 1) * sizeof *c->ocoef);
     if (!c->ocol || !c->ocoef)
         return ilpm_err_fail(c->err, ILPM_ERR_LIMIT, "out of memory");
-    memcpy(c->ocol, d->col + start, c->on * sizeof *c->ocol);
-    memcpy(c->ocoef, d->coef + start, c->on * sizeof *c->ocoef);
+    if (c->on > 0) {
+        memcpy(c->ocol, d->col + start, c->on * sizeof *c->ocol);
+        memcpy(c->ocoef, d->coef + start, c->on * sizeof *c->ocoef);
+    }
     d->nterms = start;
     if (*c->s != ';') {
         char b[8];

@@ -95,6 +95,11 @@ typedef struct ilpm_puzzle {
     int (*givens)(const void *inst, const ilpm_model *m, int **lits, int *n,
                   ilpm_err *err);
 
+    /* Optional: more members for `stats --format json`, each written as
+     * ',"name":value' (the model puzzle's file rows by name and kind). */
+    void (*stats_json)(const void *inst, const ilpm_params *p,
+                       ilpm_buf *out);
+
     /* Optional: writes random instances in the puzzle's file format
      * (`ilpm gen PUZZLE ...`).  NULL when the puzzle has no generator. */
     int (*generate)(const ilpm_params *p, ilpm_buf *out, ilpm_err *err);
