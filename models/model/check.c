@@ -15,14 +15,9 @@ static int outside(double s, int has_lo, double lo, int has_hi, double hi)
            (has_hi && s > hi + 1e-6 * (1 + fabs(hi)));
 }
 
-static int check_lp(const mdl *d, const int64_t *x, int has_obj, int64_t obj,
-                    ilpm_err *why)
+static int check_lp(const ilpm_lp *lp, const mdl *d, const int64_t *x,
+                    int has_obj, int64_t obj, ilpm_err *why)
 {
-    ilpm_lp *lp;
-    if (ilpm_lp_read(d->path, d->file,
-                     d->fmt == MDL_LP ? ILPM_FMT_LP : ILPM_FMT_MPS, &lp,
-                     why) != 0)
-        return -1;
     int rc = 0;
     if (lp->ncols != d->ncols)
         rc = ilpm_err_set(why, "the file now has %d columns, not %d", lp->ncols,
@@ -52,7 +47,6 @@ static int check_lp(const mdl *d, const int64_t *x, int has_obj, int64_t obj,
                               "the model",
                               s, (long long)obj);
     }
-    ilpm_lp_free(lp);
     return rc;
 }
 
@@ -90,18 +84,32 @@ static int check_rows(const mdl *e, const int64_t *x, int has_obj, int64_t obj,
     return 0;
 }
 
-int mdl_check(const mdl *d, const int64_t *x, int has_obj, int64_t obj,
-              ilpm_err *why)
+int mdl_check(const mdl *d, mdl_again *again, const int64_t *x, int has_obj,
+              int64_t obj, ilpm_err *why)
 {
-    if (d->fmt == MDL_LP || d->fmt == MDL_MPS)
-        return check_lp(d, x, has_obj, obj, why);
-    mdl *e = mdl_read(d->fmt, d->path, d->file, d->text, d->textlen, why);
-    if (!e)
+    /* Read once, then kept for the next solutions of a count. */
+    if (d->fmt == MDL_LP || d->fmt == MDL_MPS) {
+        if (!again->lp &&
+            ilpm_lp_read(d->path, d->file,
+                         d->fmt == MDL_LP ? ILPM_FMT_LP : ILPM_FMT_MPS,
+                         &again->lp, why) != 0)
+            return -1;
+        return check_lp(again->lp, d, x, has_obj, obj, why);
+    }
+    if (!again->rows && !(again->rows = mdl_read(d->fmt, d->path, d->file,
+                                                 d->text, d->textlen, why)))
         return -1;
-    int rc = e->ncols != d->ncols
-                 ? ilpm_err_set(why, "the file now has %d variables, not %d",
-                                e->ncols, d->ncols)
-                 : check_rows(e, x, has_obj, obj, why);
-    mdl_free(e);
-    return rc;
+    const mdl *e = again->rows;
+    return e->ncols != d->ncols
+               ? ilpm_err_set(why, "the file now has %d variables, not %d",
+                              e->ncols, d->ncols)
+               : check_rows(e, x, has_obj, obj, why);
+}
+
+void mdl_again_free(mdl_again *again)
+{
+    ilpm_lp_free(again->lp);
+    mdl_free(again->rows);
+    again->lp = NULL;
+    again->rows = NULL;
 }

@@ -36,10 +36,9 @@ static int header(ilpm_reader *rd, const char *line, mdl *d, long *nclauses,
             return ilpm_reader_error(rd, err, col, "expected the number of %s",
                                      i ? "clauses" : "variables");
         if (v[i] > (i ? INT_MAX / 2 : MDL_MAX_COLS))
-            return ilpm_reader_error(rd, err, col,
-                                     "%ld %s: more than ilpm reads (%d)",
-                                     v[i], i ? "clauses" : "variables",
-                                     i ? INT_MAX / 2 : MDL_MAX_COLS);
+            return ilpm_reader_error(
+                rd, err, col, "%ld %s: more than ilpm reads (%d)", v[i],
+                i ? "clauses" : "variables", i ? INT_MAX / 2 : MDL_MAX_COLS);
     }
     s = blank(s);
     if (*s)

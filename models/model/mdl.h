@@ -116,14 +116,19 @@ mdl *mdl_read(mdl_fmt fmt, const char *path, const char *name, const char *text,
 int mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err);
 /* kinds, if not NULL, receives the group each row went to ("none" for
  * a row left out). */
-int mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
-              ilpm_err *err);
+int mdl_build(const mdl *d, ilpm_model *m, const char **kinds, ilpm_err *err);
 /* The value of column j under the model's 0/1 values. */
 int64_t mdl_col_value(const mdl *d, int j, const uint8_t *vals);
 
-/* check.c: the file read again, and vals[0..ncols) checked against
- * its rows, bounds and objective (obj: the claimed value, when has_obj). */
-int mdl_check(const mdl *d, const int64_t *vals, int has_obj, int64_t obj,
-              ilpm_err *why);
+/* check.c: the file read again (into again, on the first call), and
+ * vals[0..ncols) checked against its rows, bounds and objective (obj: the
+ * claimed value, when has_obj). */
+typedef struct mdl_again {
+    ilpm_lp *lp; /* LP, MPS */
+    mdl *rows;   /* OPB, CNF */
+} mdl_again;
+int mdl_check(const mdl *d, mdl_again *again, const int64_t *vals, int has_obj,
+              int64_t obj, ilpm_err *why);
+void mdl_again_free(mdl_again *again);
 
 #endif

@@ -36,14 +36,19 @@ typedef struct model_sol {
 /* Instance: the rows as read, and how to print the answer. */
 typedef struct model_inst {
     mdl *d;
+    /* The file as the verifier read it again: solutions are checked
+     * against it, never against d (see check.c). */
+    mdl_again again;
     int dimacs; /* ILPM_PARAM_DIMACS: v lines of the SAT competition */
 } model_inst;
 
 static void inst_free(void *p)
 {
     model_inst *mi = p;
-    if (mi)
+    if (mi) {
         mdl_free(mi->d);
+        mdl_again_free(&mi->again);
+    }
     free(mi);
 }
 
@@ -370,8 +375,10 @@ static int model_verify(const void *inst, const ilpm_params *p, const void *sol,
 {
     (void)p;
     const model_sol *s = sol;
-    return mdl_check(((const model_inst *)inst)->d, s->x, s->has_obj, s->obj,
-                     why);
+    /* The verifier's copy is a cache, filled once: the instance is
+     * otherwise read-only, and one thread solves it. */
+    model_inst *mi = (model_inst *)inst;
+    return mdl_check(mi->d, &mi->again, s->x, s->has_obj, s->obj, why);
 }
 
 static int is_binary(const mdl *d, int j)
