@@ -38,6 +38,15 @@ for b in ilp sat; do
             has "schedule $e $b" "$out" "optimal, verified, objective 9"
     done
 done
+# Each integer value has one pattern of its variables: counts are the
+# file's (4 pairs x + y = 5 in [0,4]^2, times 6 values of z in [2,7]).
+printf 'Minimize\n obj: 0 x\nSubject To\n sum: x + y = 5\nBounds\n 0 <= x <= 4\n 0 <= y <= 4\n 2 <= z <= 7\nGeneral\n x y z\nEnd\n' >"$tmp/ints.lp"
+for e in binary unary; do
+    for b in ilp sat; do
+        run "int count $e $b" 0 "$ILPM" solve model "$tmp/ints.lp" --int-encoding "$e" \
+            --backend "$b" --count && has "int count $e $b" "$out" "count 24"
+    done
+done
 run "integers refused" 2 "$ILPM" solve model data/models/schedule.lp &&
     has "integers refused" "$err" "column 'T' is an integer in [0, 12], not 0/1: give --int-encoding"
 run "knapsack names" 0 "$ILPM" solve model data/models/knapsack.lp &&

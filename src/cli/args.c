@@ -128,8 +128,7 @@ static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
             c->format_set = 1;
             return 0;
         }
-    return ilpm_err_set(e,
-                        "--%s: expected text, json, csv or dimacs, got '%s'",
+    return ilpm_err_set(e, "--%s: expected text, json, csv or dimacs, got '%s'",
                         o->name, v);
 }
 

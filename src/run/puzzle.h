@@ -97,8 +97,7 @@ typedef struct ilpm_puzzle {
 
     /* Optional: more members for `stats --format json`, each written as
      * ',"name":value' (the model puzzle's file rows by name and kind). */
-    void (*stats_json)(const void *inst, const ilpm_params *p,
-                       ilpm_buf *out);
+    void (*stats_json)(const void *inst, const ilpm_params *p, ilpm_buf *out);
 
     /* Optional: writes random instances in the puzzle's file format
      * (`ilpm gen PUZZLE ...`).  NULL when the puzzle has no generator. */

@@ -170,8 +170,8 @@ char *ilpm_buf_take(ilpm_buf *b)
 struct ilpm_reader {
     char *name;
     char *path; /* the file opened from its start, else NULL */
-    FILE *f;   /* NULL for memory input */
-    int own_f; /* close f on free        */
+    FILE *f;    /* NULL for memory input */
+    int own_f;  /* close f on free        */
     const char *data;
     size_t dlen, dpos;
     char *line;
