@@ -41,6 +41,8 @@ static int check_lp(const ilpm_lp *lp, const mdl *d, const int64_t *x,
         double s = lp->obj_const;
         for (int j = 0; j < lp->ncols; j++)
             s += lp->obj[j] * (double)x[j];
+        if (d->negated) /* the file minimises the negation (its note) */
+            s = -s;
         if (fabs(s - (double)obj) > 1e-6 * (1 + fabs(s)))
             rc = ilpm_err_set(why,
                               "the objective is %.17g by the file, %lld by "

@@ -65,6 +65,7 @@ typedef struct mdl {
     ilpm_sense sense; /* ILPM_NONE: no objective                    */
     int64_t *obj;     /* ncols coefficients, when sense != NONE     */
     int64_t obj_const;
+    int negated; /* the file's objective is minus this one (ilpm's MPS) */
 
     /* Filled by mdl_layout: the model's variables of each column. */
     mdl_enc enc;

@@ -69,8 +69,14 @@ static int format_of_name(const char *name, int *gz, int *xz)
     return -1;
 }
 
-/* Reads the rest of rd; into text when text is not NULL. */
-static int drain(ilpm_reader *rd, ilpm_buf *text, ilpm_err *err)
+/* The note ilpm's MPS writer puts before NAME when the model maximises
+ * (MPS has no objective sense): the file minimises the negation. */
+static const char mps_max_note[] =
+    "* ilpm: the model maximises; MPS has no objective sense, so this file";
+
+/* Reads the rest of rd; into text when text is not NULL; *note (if not
+ * NULL) is set when a line is mps_max_note. */
+static int drain_note(ilpm_reader *rd, ilpm_buf *text, int *note, ilpm_err *err)
 {
     const char *line;
     size_t len;
@@ -85,8 +91,27 @@ static int drain(ilpm_reader *rd, ilpm_buf *text, ilpm_err *err)
             ilpm_buf_put(text, line, len);
             ilpm_buf_putc(text, '\n');
         }
+        if (note && r > 0 && strcmp(line, mps_max_note) == 0)
+            *note = 1;
     }
     return bad ? -1 : 0;
+}
+
+static int drain(ilpm_reader *rd, ilpm_buf *text, ilpm_err *err)
+{
+    return drain_note(rd, text, NULL, err);
+}
+
+/* An ilpm MPS export of a maximisation, read back as one. */
+static void maximise_again(mdl *d)
+{
+    if (d->sense != ILPM_MINIMIZE)
+        return;
+    d->sense = ILPM_MAXIMIZE;
+    for (int j = 0; j < d->ncols; j++)
+        d->obj[j] = -d->obj[j];
+    d->obj_const = -d->obj_const;
+    d->negated = 1;
 }
 
 static mdl *parse_rd(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
@@ -151,9 +176,14 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
 {
     const char *name = ilpm_reader_name(rd);
     const char *path = ilpm_reader_path(rd);
+    int note = 0;
+    mdl *d = NULL;
     if (path) {
-        drain(rd, NULL, err);
-        return read_lp(fmt, path, name, err);
+        drain_note(rd, NULL, &note, err);
+        d = read_lp(fmt, path, name, err);
+        if (d && note && fmt == MDL_MPS)
+            maximise_again(d);
+        return d;
     }
     if (gz) {
         drain(rd, NULL, err);
@@ -167,8 +197,7 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
     ilpm_buf_init(&text);
     char *tmp = NULL;
     FILE *f = NULL;
-    mdl *d = NULL;
-    if (drain(rd, &text, err) != 0)
+    if (drain_note(rd, &text, &note, err) != 0)
         goto done;
     if (text.oom) {
         ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
@@ -190,6 +219,8 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
     if ((d = read_lp(fmt, tmp, name, err))) {
         d->tmp = tmp;
         tmp = NULL;
+        if (note && fmt == MDL_MPS)
+            maximise_again(d);
     }
 done:
     if (f)

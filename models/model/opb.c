@@ -18,6 +18,10 @@ typedef struct scan {
     const char *line, *s;
     int have;      /* a line is in hand */
     mdl_dict dict; /* "* NAME = xV" lines of an ilpm export */
+    /* An ilpm export's objective note: maximise (its min: negated) and
+     * the constant OPB cannot hold. */
+    int maximise, has_note;
+    int64_t note_const;
     /* The objective's terms, made dense once every column is known. */
     int *ocol;
     int64_t *ocoef;
@@ -53,6 +57,34 @@ static int dict_line(scan *c)
     return mdl_dict_put(&c->dict, v, name, len);
 }
 
+/* ilpm's OPB writer says how its min: relates to the model's objective,
+ * which OPB cannot say itself: "* objective: maximise; min: below is its
+ * negation, objective = C - (min: value)" or "* objective: minimise;
+ * objective = (min: value) +C".  Read back, the objective is the model's
+ * again. */
+static void objective_note(scan *c)
+{
+    static const char max[] = "* objective: maximise; min: below is its "
+                              "negation, objective = ";
+    static const char min[] = "* objective: minimise; objective = (min: "
+                              "value) ";
+    const char *s = c->s;
+    int maximise = strncmp(s, max, sizeof max - 1) == 0;
+    if (!maximise && strncmp(s, min, sizeof min - 1) != 0)
+        return;
+    s += maximise ? sizeof max - 1 : sizeof min - 1;
+    int neg = *s == '-';
+    if (*s == '-' || *s == '+')
+        s++;
+    long v;
+    if (ilpm_scan_uint(&s, &v) == 0 || v > MDL_MAX_SUM ||
+        (maximise && strcmp(s, " - (min: value)") != 0) || (!maximise && *s))
+        return;
+    c->has_note = 1;
+    c->maximise = maximise;
+    c->note_const = neg ? -(int64_t)v : (int64_t)v;
+}
+
 /* Moves to the next character that is not blank, across lines (comment
  * lines, "* ...", are skipped).  0 at a character, 1 at the end of the
  * input, -1 on a reader error. */
@@ -76,6 +108,7 @@ static int skip(scan *c)
         if (*c->s == '*') {
             if (dict_line(c) != 0)
                 return ilpm_err_fail(c->err, ILPM_ERR_LIMIT, "out of memory");
+            objective_note(c);
             /* The header gives the variables: x1..xN get their ids in
              * order, as ilpm's own OPB writer numbers them. */
             long nv;
@@ -308,6 +341,16 @@ static int dense_objective(scan *c)
     /* No overflow: terms() kept the sum of |a| within MDL_MAX_SUM. */
     for (size_t i = 0; i < c->on; i++)
         d->obj[c->ocol[i]] += c->ocoef[i];
+    if (!c->has_note)
+        return 0;
+    if (c->maximise) { /* objective = C - (sum + const) */
+        d->sense = ILPM_MAXIMIZE;
+        for (int j = 0; j < d->ncols; j++)
+            d->obj[j] = -d->obj[j];
+        d->obj_const = c->note_const - d->obj_const;
+    } else {
+        d->obj_const += c->note_const;
+    }
     return 0;
 }
 
@@ -361,7 +404,7 @@ static int apply_dict(scan *c)
 
 int mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err)
 {
-    scan c = {rd, d, err, NULL, NULL, 0, {NULL, 0}, NULL, NULL, 0};
+    scan c = {rd, d, err, NULL, NULL, 0, {NULL, 0}, 0, 0, 0, NULL, NULL, 0};
     int rc = parse(&c);
     if (rc == 0)
         rc = apply_dict(&c);
