@@ -101,7 +101,7 @@ static int objective(const ilpm_lp *lp, mdl *d, ilpm_err *err)
 static int row(const ilpm_lp *lp, int i, double *buf, mdl *d, ilpm_err *err)
 {
     size_t b = lp->row_start[i], e = lp->row_start[i + 1];
-    int n = (int)(e - b), k = 0;
+    int k = 0;
     for (size_t t = b; t < e; t++)
         buf[k++] = lp->val[t];
     if (lp->row_has_lo[i])
@@ -141,7 +141,6 @@ static int row(const ilpm_lp *lp, int i, double *buf, mdl *d, ilpm_err *err)
         if (mdl_end_row(d, cmp, side ? hi : lo, 0, i) != 0)
             return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
     }
-    (void)n;
     return 0;
 }
 
