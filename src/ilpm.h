@@ -480,6 +480,39 @@ typedef enum ilpm_format {
 int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                 const char *path, ilpm_err *err);
 
+/* ------------------------------------------------------------------ */
+/* Reading LP and MPS                                                   */
+
+/* A linear program as GLPK's own readers give it, in plain 0-based
+ * arrays: what a caller needs to make a model of its own from a file
+ * (the `model` puzzle does).  Bounds that are absent have has_lo or
+ * has_hi 0. */
+typedef struct ilpm_lp {
+    int ncols, nrows;
+    char **col_name;        /* ncols names                               */
+    unsigned char *col_int; /* 1 for an integer column, binary included */
+    unsigned char *col_has_lo, *col_has_hi;
+    double *col_lo, *col_hi;
+    double *obj; /* objective coefficient of each column        */
+    double obj_const;
+    ilpm_sense sense; /* ILPM_MINIMIZE or ILPM_MAXIMIZE             */
+    char **row_name;  /* nrows names (a row GLPK left unnamed: "")  */
+    unsigned char *row_has_lo, *row_has_hi;
+    double *row_lo, *row_hi;
+    size_t *row_start; /* row i: entries row_start[i]..row_start[i+1) */
+    int *ind;          /* column of each entry (0-based)              */
+    double *val;       /* its coefficient                             */
+} ilpm_lp;
+
+/* Reads path with GLPK's reader for f (ILPM_FMT_LP: CPLEX LP; ILPM_FMT_MPS:
+ * free MPS); a name ending in .gz is decompressed by GLPK where GLPK was
+ * built with zlib.  name stands for path in messages (NULL: path).  0
+ * and *out, or -1 with err holding GLPK's "name:line: message" (kind
+ * ILPM_ERR_INPUT). */
+int ilpm_lp_read(const char *path, const char *name, ilpm_format f,
+                 ilpm_lp **out, ilpm_err *err);
+void ilpm_lp_free(ilpm_lp *lp);
+
 #ifdef __cplusplus
 }
 #endif

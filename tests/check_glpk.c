@@ -1280,6 +1280,49 @@ END_TEST
 
 /* ------------------------------------------------------------------ */
 
+/* ilpm_lp_read: GLPK's reader into plain arrays, and its errors as
+ * "name:line: message" without a word on the terminal. */
+START_TEST(test_lp_read)
+{
+    ilpm_err err = {0};
+    ilpm_lp *lp = NULL;
+    ck_assert_int_eq(ilpm_lp_read("data/models/knapsack.lp", NULL, ILPM_FMT_LP,
+                                  &lp, &err),
+                     0);
+    ck_assert_int_eq(lp->ncols, 6);
+    ck_assert_int_eq(lp->nrows, 3);
+    ck_assert_int_eq(lp->sense, ILPM_MAXIMIZE);
+    ck_assert_str_eq(lp->row_name[0], "capacity");
+    ck_assert(lp->row_has_hi[0] && !lp->row_has_lo[0]);
+    ck_assert(lp->row_hi[0] == 26);
+    ck_assert_int_eq((int)(lp->row_start[1] - lp->row_start[0]), 6);
+    ck_assert_str_eq(lp->col_name[lp->ind[0]], "a");
+    ck_assert(lp->val[0] == 12 && lp->obj[0] == 24);
+    ck_assert(lp->col_int[0] && lp->col_has_lo[0] && lp->col_hi[0] == 1);
+    ilpm_lp_free(lp);
+    ilpm_lp_free(NULL);
+
+    ck_assert_int_eq(ilpm_lp_read("data/models/setcover.mps", "sc",
+                                  ILPM_FMT_MPS, &lp, &err),
+                     0);
+    ck_assert_int_eq(lp->ncols, 5);
+    ck_assert_int_eq(lp->sense, ILPM_MINIMIZE);
+    ilpm_lp_free(lp);
+
+    fd_capture cap;
+    capture_begin(&cap);
+    int rc = ilpm_lp_read("data/bad/model_syntax.lp", "shown.lp", ILPM_FMT_LP,
+                          &lp, &err);
+    FILE *said = capture_end(&cap);
+    ck_assert_int_eq(fgetc(said), EOF); /* GLPK printed nothing */
+    fclose(said);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_ptr_null(lp);
+    ck_assert_str_eq(err.msg, "shown.lp:5: missing constraint sense");
+    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+}
+END_TEST
+
 static Suite *glpk_suite(void)
 {
     Suite *s = suite_create("glpk");
@@ -1317,6 +1360,7 @@ static Suite *glpk_suite(void)
     tcase_add_test(tc, test_export_special_files);
     tcase_add_test(tc, test_opb);
     tcase_add_test(tc, test_external_solvers);
+    tcase_add_test(tc, test_lp_read);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -121,14 +121,14 @@ static int set_limit(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 
 static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    static const char *const names[] = {"text", "json", "csv"};
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = {"text", "json", "csv", "dimacs"};
+    for (int i = 0; i < 4; i++)
         if (strcmp(v, names[i]) == 0) {
             c->format = (out_format)i;
             c->format_set = 1;
             return 0;
         }
-    return ilpm_err_set(e, "--%s: expected text, json or csv, got '%s'",
+    return ilpm_err_set(e, "--%s: expected text, json, csv or dimacs, got '%s'",
                         o->name, v);
 }
 
@@ -232,7 +232,8 @@ static const cli_opt opts[] = {
      "proper)"},
     {"format", "text|json|csv", V_RUN | V_STATS, set_format, 0,
      "output: text for people, JSON lines or CSV for tools (stats: text or "
-     "json; batch: csv or json)"},
+     "json; batch: csv or json; solve model: also dimacs, the SAT "
+     "competition's s/v lines)"},
     {"index", "I", V_MODEL, set_index, 0,
      "only the I-th instance of each FILE (1-based)"},
     {"no-propagate", NULL, V_MODEL, set_no_propagate, 0,
@@ -478,6 +479,10 @@ static int check_together(cli *c)
         FAIL("stats writes text or json, not csv");
     if (c->format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)
         FAIL("batch writes csv or json, not text");
+    if (c->format == FMT_DIMACS &&
+        (c->verb != VERB_SOLVE || !c->pz || strcmp(c->pz->name, "model") != 0))
+        FAIL("--format dimacs (the SAT competition's s/v lines) goes with "
+             "'ilpm solve model' only");
     if (c->verb == VERB_MERGE) {
         if (!c->out_path || c->nfiles == 0)
             FAIL("usage: ilpm merge --out RESULTS FILE...");
@@ -567,6 +572,9 @@ int cli_parse(cli *c, int argc, char **argv)
         return 0;
     if (c->verb == VERB_PLAY &&
         ilpm_params_set(c->params, ILPM_PARAM_PLAY, NULL) != 0)
+        FAIL("out of memory");
+    if (c->format == FMT_DIMACS &&
+        ilpm_params_set(c->params, ILPM_PARAM_DIMACS, NULL) != 0)
         FAIL("out of memory");
     return check_together(c);
 }

@@ -42,7 +42,8 @@ typedef enum verb_id {
 #define V_RUN (V_SOLVE | V_PLAY | V_COMPARE | V_BATCH)
 #define V_MODEL (V_RUN | V_STATS | V_EXPORT)
 
-typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
+/* FMT_DIMACS: the SAT competition's s, o and v lines (solve model). */
+typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_DIMACS } out_format;
 
 typedef struct cli {
     verb_id verb;

@@ -29,6 +29,13 @@ static int stats_one(cli *c, const void *inst, const char *file, long index,
     ilpm_buf_init(&b);
     if (c->format == FMT_JSON) {
         ilpm_stats_json(m, &s, c->pz->name, label, &b);
+        /* The puzzle's members go inside the object, before its "}\n". */
+        if (c->pz->stats_json && b.len >= 2 && !b.oom) {
+            b.len -= 2;
+            b.s[b.len] = '\0';
+            c->pz->stats_json(inst, c->params, &b);
+            ilpm_buf_puts(&b, "}\n");
+        }
     } else {
         ilpm_buf_printf(&b, "%s %s: CNF with --amo %s --card %s\n", c->pz->name,
                         label, ilpm_amo_name(c->run.solver.amo),

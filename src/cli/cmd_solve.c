@@ -8,6 +8,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The SAT (and PB) competitions' answer: "c" our result line, "s" the
+ * status, "o" the objective, then the puzzle's v lines. */
+static void dimacs_answer(const ilpm_result *r, ilpm_buf *b)
+{
+    ilpm_buf line;
+    ilpm_buf_init(&line);
+    ilpm_result_text(r, &line);
+    const char *s = ilpm_buf_str(&line);
+    ilpm_buf_puts(b, "c ");
+    ilpm_buf_put(b, s, strcspn(s, "\n"));
+    ilpm_buf_putc(b, '\n');
+    ilpm_buf_free(&line);
+    const char *st = "UNKNOWN";
+    if (r->status == ILPM_OPTIMAL)
+        st = "OPTIMUM FOUND";
+    else if (r->status == ILPM_SOLVED || r->status == ILPM_FEASIBLE)
+        st = "SATISFIABLE";
+    else if (r->status == ILPM_UNSAT)
+        st = "UNSATISFIABLE";
+    ilpm_buf_printf(b, "s %s\n", st);
+    if (r->has_objective)
+        ilpm_buf_printf(b, "o %lld\n", (long long)r->objective);
+    if (r->text && !r->has_count && strcmp(st, "UNKNOWN") != 0 &&
+        r->status != ILPM_UNSAT)
+        ilpm_buf_puts(b, r->text);
+}
+
 static int solve_one(cli *c, const void *inst, const char *file, long index,
                      void *ctx)
 {
@@ -26,6 +53,8 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
         ilpm_result_json(&r, &b);
     else if (c->format == FMT_CSV)
         ilpm_result_csv(&r, &b);
+    else if (c->format == FMT_DIMACS)
+        dimacs_answer(&r, &b);
     else if (r.status != ILPM_ERROR)
         ilpm_result_text(&r, &b);
     progress_done(pg);

@@ -18,6 +18,10 @@
  * than a plain solve; the command line sets it, without a value, for
  * `ilpm play` alone.  No puzzle option may take this name. */
 #define ILPM_PARAM_PLAY "play"
+/* Set, without a value, by `solve --format dimacs`: a puzzle that can
+ * print its solution as the SAT competition's v lines does so in its
+ * text rendering (the `model` puzzle). */
+#define ILPM_PARAM_DIMACS "format-dimacs"
 
 typedef struct ilpm_puzzle {
     const char *name;
@@ -91,6 +95,10 @@ typedef struct ilpm_puzzle {
     int (*givens)(const void *inst, const ilpm_model *m, int **lits, int *n,
                   ilpm_err *err);
 
+    /* Optional: more members for `stats --format json`, each written as
+     * ',"name":value' (the model puzzle's file rows by name and kind). */
+    void (*stats_json)(const void *inst, const ilpm_params *p, ilpm_buf *out);
+
     /* Optional: writes random instances in the puzzle's file format
      * (`ilpm gen PUZZLE ...`).  NULL when the puzzle has no generator. */
     int (*generate)(const ilpm_params *p, ilpm_buf *out, ilpm_err *err);
@@ -117,5 +125,6 @@ extern const ilpm_puzzle ilpm_puzzle_sudoku;
 extern const ilpm_puzzle ilpm_puzzle_langford;
 extern const ilpm_puzzle ilpm_puzzle_machiavelli;
 extern const ilpm_puzzle ilpm_puzzle_tetravex;
+extern const ilpm_puzzle ilpm_puzzle_model;
 
 #endif

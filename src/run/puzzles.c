@@ -9,6 +9,7 @@ const ilpm_puzzle *const ilpm_puzzles[] = {
     &ilpm_puzzle_langford,
     &ilpm_puzzle_tetravex,
     &ilpm_puzzle_queens,
+    &ilpm_puzzle_model,
     NULL,
 };
 

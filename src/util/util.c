@@ -169,8 +169,9 @@ char *ilpm_buf_take(ilpm_buf *b)
 
 struct ilpm_reader {
     char *name;
-    FILE *f;   /* NULL for memory input */
-    int own_f; /* close f on free        */
+    char *path; /* the file opened from its start, else NULL */
+    FILE *f;    /* NULL for memory input */
+    int own_f;  /* close f on free        */
     const char *data;
     size_t dlen, dpos;
     char *line;
@@ -227,6 +228,11 @@ ilpm_reader *ilpm_reader_open_at(const char *path, const char *name,
         ilpm_reader_free(r);
         return NULL;
     }
+    if (r->own_f && offset == 0 && !(r->path = strdup(path))) {
+        ilpm_reader_free(r);
+        ilpm_err_set(err, "%s: out of memory", shown);
+        return NULL;
+    }
     r->pos = r->start = offset;
     r->lineno = lines;
     return r;
@@ -254,6 +260,7 @@ void ilpm_reader_free(ilpm_reader *r)
     if (r->f && r->own_f)
         fclose(r->f);
     free(r->name);
+    free(r->path);
     free(r->line);
     free(r);
 }
@@ -365,6 +372,11 @@ long ilpm_reader_index(const ilpm_reader *r)
 long ilpm_reader_lineno(const ilpm_reader *r)
 {
     return r->lineno;
+}
+
+const char *ilpm_reader_path(const ilpm_reader *r)
+{
+    return r->path;
 }
 
 const char *ilpm_reader_name(const ilpm_reader *r)

@@ -87,6 +87,11 @@ long ilpm_reader_lineno(const ilpm_reader *r);
 void ilpm_reader_set_index(ilpm_reader *r, long index);
 long ilpm_reader_index(const ilpm_reader *r);
 const char *ilpm_reader_name(const ilpm_reader *r);
+/* The file the reader reads, when a reader of its own could open it
+ * again from the start (for a library that reads files by name, as
+ * GLPK does); NULL for standard input, memory, or a reader opened past
+ * the start of its file. */
+const char *ilpm_reader_path(const ilpm_reader *r);
 /* Formats "name:line:col: message" into err (col 0: no column); -1. */
 int ilpm_reader_error(const ilpm_reader *r, ilpm_err *err, long col,
                       const char *fmt, ...)

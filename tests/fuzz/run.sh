@@ -33,6 +33,9 @@ for h in "${harnesses[@]}"; do
         cp tests/data/results_* "$corpus"/ 2>/dev/null ;;
     model)
         head -c 64 /dev/urandom >"$corpus/seed" ;;
+    model_opb | model_cnf)
+        ext=${name#model_}
+        cp data/models/*."$ext" data/bad/model_*."$ext" "$corpus"/ 2>/dev/null ;;
     *)
         base=${name%_play}
         base=${base%_epita}

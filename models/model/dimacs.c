@@ -1,0 +1,179 @@
+/* A reader of DIMACS CNF: "c" comment lines, the header "p cnf V C",
+ * then clauses as literals ended by 0, across lines as the format
+ * allows.  Literals outside 1..V and a clause count other than C are
+ * errors at their line and column; a '%' line ends the input, as in the
+ * SATLIB files.  Each clause becomes the row sum of its literals >= 1,
+ * with -v read as (1 - x_v). */
+#include "mdl.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *blank(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+static int header(ilpm_reader *rd, const char *line, mdl *d, long *nclauses,
+                  ilpm_err *err)
+{
+    const char *s = blank(line + 1);
+    if (strncmp(s, "cnf", 3) != 0 || (s[3] != ' ' && s[3] != '\t'))
+        return ilpm_reader_error(rd, err, (long)(s - line) + 1,
+                                 "expected 'p cnf VARIABLES CLAUSES' (weighted "
+                                 "and other DIMACS forms are not read)");
+    long v[2];
+    s += 3;
+    for (int i = 0; i < 2; i++) {
+        s = blank(s);
+        long col = (long)(s - line) + 1;
+        if (ilpm_scan_uint(&s, &v[i]) == 0 || (*s && *s != ' ' && *s != '\t'))
+            return ilpm_reader_error(rd, err, col, "expected the number of %s",
+                                     i ? "clauses" : "variables");
+        if (v[i] > (i ? INT_MAX / 2 : MDL_MAX_COLS))
+            return ilpm_reader_error(
+                rd, err, col, "%ld %s: more than ilpm reads (%d)", v[i],
+                i ? "clauses" : "variables", i ? INT_MAX / 2 : MDL_MAX_COLS);
+    }
+    s = blank(s);
+    if (*s)
+        return ilpm_reader_error(rd, err, (long)(s - line) + 1,
+                                 "unexpected text after the header");
+    for (long j = 0; j < v[0]; j++)
+        if (mdl_add_col(d, NULL, 0, 1) < 0)
+            return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+    *nclauses = v[1];
+    return 0;
+}
+
+/* "c NAME VAR" after ilpm's own first line "c ilpm DIMACS export". */
+static int dict_line(const char *s, mdl_dict *x)
+{
+    s = blank(s + 1);
+    const char *name = s;
+    while (*s && *s != ' ' && *s != '\t')
+        s++;
+    size_t len = (size_t)(s - name);
+    s = blank(s);
+    long v;
+    if (len == 0 || ilpm_scan_uint(&s, &v) == 0 || *blank(s))
+        return 0;
+    return mdl_dict_put(x, v, name, len);
+}
+
+/* Columns named by the dictionary; the others are the encodings'. */
+static int apply_dict(mdl *d, mdl_dict *x, ilpm_err *err)
+{
+    if (!x->cap)
+        return 0;
+    char **names = calloc((size_t)d->ncols + 1, sizeof *names);
+    if (!names)
+        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+    for (int j = 0; j < d->ncols && j + 1 < x->cap; j++) {
+        names[j] = x->name[j + 1];
+        x->name[j + 1] = NULL;
+    }
+    int rc = mdl_dictionary(d, names);
+    for (int j = 0; j < d->ncols; j++)
+        free(names[j]);
+    free(names);
+    return rc ? ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory") : 0;
+}
+
+static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
+{
+    int ours = 0;
+    const char *line;
+    size_t len;
+    long nclauses = -1, seen = 0, open_line = 0;
+    int64_t rhs = 1; /* of the clause being read: 1 - its negative literals */
+    int r;
+    while ((r = ilpm_reader_line(rd, &line, &len, err)) == 1) {
+        const char *s = blank(line);
+        if (ilpm_reader_lineno(rd) == 1)
+            ours = strcmp(line, "c ilpm DIMACS export") == 0;
+        if (*s == 'c' && ours && dict_line(s, dict) != 0)
+            return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        if (*s == 'c' || (*s == '\0' && nclauses < 0))
+            continue;
+        if (*s == '%')
+            break;
+        if (nclauses < 0) {
+            if (*s != 'p')
+                return ilpm_reader_error(rd, err, (long)(s - line) + 1,
+                                         "expected the header 'p cnf "
+                                         "VARIABLES CLAUSES' first");
+            if (header(rd, s, d, &nclauses, err) != 0)
+                return -1;
+            continue;
+        }
+        while (*(s = blank(s))) {
+            long col = (long)(s - line) + 1;
+            int neg = *s == '-';
+            if (neg)
+                s++;
+            long v;
+            if (ilpm_scan_uint(&s, &v) == 0 ||
+                (*s && *s != ' ' && *s != '\t')) {
+                char b[8];
+                return ilpm_reader_error(rd, err, col,
+                                         "expected a literal (an integer), "
+                                         "got %s",
+                                         ilpm_show_char(*s, b, sizeof b));
+            }
+            if (v == 0) {
+                if (neg)
+                    return ilpm_reader_error(rd, err, col, "-0 is no literal");
+                if (++seen > nclauses)
+                    return ilpm_reader_error(rd, err, col,
+                                             "more clauses than the %ld the "
+                                             "header declares",
+                                             nclauses);
+                if (mdl_end_row(d, ILPM_GE, rhs, open_line, -1) != 0)
+                    return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+                rhs = 1;
+                open_line = 0;
+                continue;
+            }
+            if (v > d->ncols)
+                return ilpm_reader_error(rd, err, col,
+                                         "literal %s%ld is past the %d "
+                                         "variables the header declares",
+                                         neg ? "-" : "", v, d->ncols);
+            if (!open_line)
+                open_line = ilpm_reader_lineno(rd);
+            /* A clause of more than MDL_MAX_SUM literals cannot be read
+             * into memory: no sum check is needed. */
+            if (neg)
+                rhs--;
+            if (mdl_add_term(d, (int)v - 1, neg ? -1 : 1) != 0)
+                return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        }
+    }
+    if (r < 0)
+        return -1;
+    if (nclauses < 0)
+        return ilpm_reader_error(rd, err, 0, "no 'p cnf' header");
+    if (open_line)
+        return ilpm_reader_error_at(rd, err, open_line, 0,
+                                    "the last clause has no closing 0");
+    if (seen != nclauses)
+        return ilpm_reader_error(rd, err, 0,
+                                 "the header declares %ld clauses, the file "
+                                 "holds %ld",
+                                 nclauses, seen);
+    return apply_dict(d, dict, err);
+}
+
+int mdl_parse_cnf(ilpm_reader *rd, mdl *d, ilpm_err *err)
+{
+    mdl_dict dict = {NULL, 0};
+    int rc = parse(rd, d, &dict, err);
+    mdl_dict_free(&dict);
+    return rc;
+}

@@ -1,0 +1,135 @@
+/* mdl.h: the `model` puzzle's own view of a model file: integer columns
+ * with bounds and linear rows over them with exact int64 coefficients,
+ * as the file states them (before any folding or recognition).  The
+ * parsers (opb.c, dimacs.c, lp.c) fill one; lower.c makes an ilpm_model
+ * of it; check.c reads the file again to verify a solution. */
+#ifndef ILPM_MDL_H
+#define ILPM_MDL_H
+
+#include "puzzle.h"
+
+typedef enum mdl_fmt { MDL_LP, MDL_MPS, MDL_OPB, MDL_CNF, MDL_NFMT } mdl_fmt;
+
+/* How integer columns that are not 0/1 are made of 0/1 variables. */
+typedef enum mdl_enc { MDL_ENC_NONE, MDL_ENC_BINARY, MDL_ENC_UNARY } mdl_enc;
+
+/* The absolute values of a row's coefficients and right-hand side sum to
+ * at most this (checked as the parsers read), so that folding and
+ * checking a row never overflow an int64. */
+#define MDL_MAX_SUM (INT64_MAX / 4)
+
+/* Columns a DIMACS header may declare (its columns are made at once);
+ * an OPB header's "#variable= N" numbers x1..xN in order up to
+ * MDL_HEADER_COLS.  Both keep a hostile header from taking the memory
+ * before a single clause is read. */
+#define MDL_MAX_COLS (1 << 24)
+#define MDL_HEADER_COLS (1 << 20)
+
+typedef struct mdl_row {
+    size_t start; /* terms start .. start + n                       */
+    int n;
+    ilpm_cmp cmp;
+    int64_t rhs;
+    long line; /* line in the file; 0 where the format gives none  */
+    int name;  /* row's name in names[] (LP, MPS); -1 if none     */
+} mdl_row;
+
+typedef struct mdl_names mdl_names; /* name -> column (opb.c) */
+
+typedef struct mdl {
+    mdl_fmt fmt;
+    char *file; /* the file as messages name it                 */
+    char *path; /* where to read it again; NULL: from text      */
+    char *tmp;  /* a temporary copy owned (removed on free)    */
+    char *text; /* the file's text when there is no path       */
+    size_t textlen;
+
+    int ncols;
+    char **col_name; /* NULL for DIMACS: column j is "j+1"          */
+    int64_t *lo, *hi;
+    int colcap;
+    /* Columns outside the answer: those an ilpm export's dictionary does
+     * not name (its encodings' auxiliary variables), projected away
+     * when counting.  NULL: none. */
+    unsigned char *aux;
+    mdl_names *index; /* for parsers that look columns up by name */
+
+    int nrows, rowcap;
+    mdl_row *rows;
+    char **row_name; /* names of the file's rows (LP, MPS), else NULL */
+    int nnames;
+    int *col; /* terms: column (0-based) and coefficient       */
+    int64_t *coef;
+    size_t nterms, termcap;
+
+    ilpm_sense sense; /* ILPM_NONE: no objective                    */
+    int64_t *obj;     /* ncols coefficients, when sense != NONE     */
+    int64_t obj_const;
+    int negated; /* the file's objective is minus this one (ilpm's MPS) */
+
+    /* Filled by mdl_layout: the model's variables of each column. */
+    mdl_enc enc;
+    int nvars;          /* model variables of the columns                 */
+    int nmain;          /* of which the first nmain are not aux           */
+    int *first;         /* first variable of column j (1-based), 0: none  */
+    int *nbits;         /* its variables (1 for a 0/1 column)            */
+    int infeasible_col; /* a column with lo > hi, or -1              */
+} mdl;
+
+mdl *mdl_new(mdl_fmt fmt, const char *file);
+void mdl_free(mdl *d);
+/* Column named name in [lo, hi]; its index, or -1 out of memory. */
+int mdl_add_col(mdl *d, const char *name, int64_t lo, int64_t hi);
+/* Column by name, added as 0/1 when new (opb.c); -1 out of memory. */
+int mdl_col_by_name(mdl *d, const char *name, size_t len);
+int mdl_add_term(mdl *d, int col, int64_t coef);
+/* Closes the terms added since the last row into a row. */
+int mdl_end_row(mdl *d, ilpm_cmp cmp, int64_t rhs, long line, int name);
+const char *mdl_col_label(const mdl *d, int j, char *buf, size_t size);
+const char *mdl_fmt_name(mdl_fmt f);
+/* An export's dictionary as it is read: names by variable number. */
+typedef struct mdl_dict {
+    char **name; /* name[v] for v = 1..cap-1, NULL where none */
+    long cap;
+} mdl_dict;
+/* Notes "name" for variable v (> 0); -1 out of memory. */
+int mdl_dict_put(mdl_dict *x, long v, const char *name, size_t len);
+void mdl_dict_free(mdl_dict *x);
+/* Names column j after an export's dictionary (name: NULL for none);
+ * once any column is named, the columns left unnamed are aux. */
+int mdl_dictionary(mdl *d, char **names);
+
+/* The parsers: the whole of rd, into d (opb.c, dimacs.c).  0, or -1
+ * with err holding "file:line:col: message". */
+int mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err);
+int mdl_parse_cnf(ilpm_reader *rd, mdl *d, ilpm_err *err);
+/* An LP or MPS problem as integer rows, each scaled to integers when
+ * its coefficients are decimals (lp.c). */
+int mdl_from_lp(const ilpm_lp *lp, mdl *d, ilpm_err *err);
+
+/* Reads a model file: from path, or when path is NULL from text[0..len);
+ * name stands for it in messages.  NULL with err. */
+mdl *mdl_read(mdl_fmt fmt, const char *path, const char *name, const char *text,
+              size_t len, ilpm_err *err);
+
+/* Gives each column its variables under enc: refuses an integer column
+ * that is not 0/1 without an encoding (lower.c). */
+int mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err);
+/* kinds, if not NULL, receives the group each row went to ("none" for
+ * a row left out). */
+int mdl_build(const mdl *d, ilpm_model *m, const char **kinds, ilpm_err *err);
+/* The value of column j under the model's 0/1 values. */
+int64_t mdl_col_value(const mdl *d, int j, const uint8_t *vals);
+
+/* check.c: the file read again (into again, on the first call), and
+ * vals[0..ncols) checked against its rows, bounds and objective (obj: the
+ * claimed value, when has_obj). */
+typedef struct mdl_again {
+    ilpm_lp *lp; /* LP, MPS */
+    mdl *rows;   /* OPB, CNF */
+} mdl_again;
+int mdl_check(const mdl *d, mdl_again *again, const int64_t *vals, int has_obj,
+              int64_t obj, ilpm_err *why);
+void mdl_again_free(mdl_again *again);
+
+#endif

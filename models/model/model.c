@@ -1,0 +1,568 @@
+/* The `model` puzzle: a 0/1 model of the user's own, read from CPLEX LP,
+ * MPS (GLPK's readers), OPB or DIMACS CNF (ours), solved, compared and
+ * batched like any puzzle.  A FILE is one instance.  The format comes
+ * from the name (.lp .mps .opb .cnf, .lp.gz and .mps.gz through GLPK)
+ * or --input-format, never from the content.  The answer is the file's
+ * own variables; it is verified against the file read again (check.c),
+ * not against the model built from it (lower.c). */
+#include "mdl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const formats[] = {"lp", "mps", "opb", "cnf", NULL};
+static const char *const encodings[] = {"binary", "unary", NULL};
+
+static const ilpm_opt_spec model_opts[] = {
+    {"input-format", "FMT",
+     "lp, mps (free MPS), opb or cnf (DIMACS); default: from the file's "
+     "name",
+     ILPM_OPT_CHOICE, 0, 0, formats, 0},
+    {"int-encoding", "ENC",
+     "integer columns that are not 0/1, made of 0/1 variables: binary (log "
+     "encoding) or unary (order encoding); without it they are refused",
+     ILPM_OPT_CHOICE, 0, 0, encodings, 0},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+typedef struct model_sol {
+    int64_t *x; /* value of each column */
+    int has_obj;
+    int64_t obj;
+} model_sol;
+
+/* Instance: the rows as read, and how to print the answer. */
+typedef struct model_inst {
+    mdl *d;
+    /* The file as the verifier read it again: solutions are checked
+     * against it, never against d (see check.c). */
+    mdl_again again;
+    int dimacs; /* ILPM_PARAM_DIMACS: v lines of the SAT competition */
+} model_inst;
+
+static void inst_free(void *p)
+{
+    model_inst *mi = p;
+    if (mi) {
+        mdl_free(mi->d);
+        mdl_again_free(&mi->again);
+    }
+    free(mi);
+}
+
+/* The format a name states, or -1; *gz when it ends in .gz. */
+static int format_of_name(const char *name, int *gz, int *xz)
+{
+    size_t n = strlen(name);
+    *gz = n > 3 && strcasecmp(name + n - 3, ".gz") == 0;
+    *xz = n > 3 && strcasecmp(name + n - 3, ".xz") == 0;
+    if (*gz || *xz)
+        n -= 3;
+    for (int f = 0; f < MDL_NFMT; f++) {
+        size_t e = strlen(formats[f]);
+        if (n > e + 1 && name[n - e - 1] == '.' &&
+            strncasecmp(name + n - e, formats[f], e) == 0)
+            return f;
+    }
+    return -1;
+}
+
+/* The note ilpm's MPS writer puts before NAME when the model maximises
+ * (MPS has no objective sense): the file minimises the negation. */
+static const char mps_max_note[] =
+    "* ilpm: the model maximises; MPS has no objective sense, so this file";
+
+/* Reads the rest of rd; into text when text is not NULL; *note (if not
+ * NULL) is set when a line is mps_max_note. */
+static int drain_note(ilpm_reader *rd, ilpm_buf *text, int *note, ilpm_err *err)
+{
+    const char *line;
+    size_t len;
+    int r, bad = 0;
+    ilpm_err e;
+    while ((r = ilpm_reader_line(rd, &line, &len, &e)) != 0) {
+        if (r < 0 && !bad) {
+            bad = 1;
+            *err = e;
+        }
+        if (text && r > 0) {
+            ilpm_buf_put(text, line, len);
+            ilpm_buf_putc(text, '\n');
+        }
+        if (note && r > 0 && strcmp(line, mps_max_note) == 0)
+            *note = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+static int drain(ilpm_reader *rd, ilpm_buf *text, ilpm_err *err)
+{
+    return drain_note(rd, text, NULL, err);
+}
+
+/* An ilpm MPS export of a maximisation, read back as one. */
+static void maximise_again(mdl *d)
+{
+    if (d->sense != ILPM_MINIMIZE)
+        return;
+    d->sense = ILPM_MAXIMIZE;
+    for (int j = 0; j < d->ncols; j++)
+        d->obj[j] = -d->obj[j];
+    d->obj_const = -d->obj_const;
+    d->negated = 1;
+}
+
+static mdl *parse_rd(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
+{
+    mdl *d = mdl_new(fmt, ilpm_reader_name(rd));
+    if (!d) {
+        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return NULL;
+    }
+    int rc =
+        fmt == MDL_OPB ? mdl_parse_opb(rd, d, err) : mdl_parse_cnf(rd, d, err);
+    if (rc != 0) {
+        mdl_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+static mdl *read_lp(mdl_fmt fmt, const char *path, const char *name,
+                    ilpm_err *err)
+{
+    mdl *d = mdl_new(fmt, name);
+    ilpm_lp *lp = NULL;
+    if (!d) {
+        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return NULL;
+    }
+    if (!(d->path = strdup(path)))
+        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+    else if (ilpm_lp_read(path, name,
+                          fmt == MDL_LP ? ILPM_FMT_LP : ILPM_FMT_MPS, &lp,
+                          err) == 0 &&
+             mdl_from_lp(lp, d, err) == 0) {
+        ilpm_lp_free(lp);
+        return d;
+    }
+    ilpm_lp_free(lp);
+    mdl_free(d);
+    return NULL;
+}
+
+mdl *mdl_read(mdl_fmt fmt, const char *path, const char *name, const char *text,
+              size_t len, ilpm_err *err)
+{
+    if (fmt == MDL_LP || fmt == MDL_MPS)
+        return read_lp(fmt, path, name, err);
+    ilpm_reader *rd = path ? ilpm_reader_open_at(path, name, 0, 0, err)
+                           : ilpm_reader_mem(name, text, len);
+    if (!rd) {
+        if (!path)
+            ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return NULL;
+    }
+    mdl *d = parse_rd(rd, fmt, err);
+    ilpm_reader_free(rd);
+    return d;
+}
+
+/* An LP or MPS file for GLPK, which reads by name: the file itself, or
+ * what the reader holds copied to a temporary file. */
+static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
+{
+    const char *name = ilpm_reader_name(rd);
+    const char *path = ilpm_reader_path(rd);
+    int note = 0;
+    mdl *d = NULL;
+    if (path) {
+        drain_note(rd, NULL, &note, err);
+        d = read_lp(fmt, path, name, err);
+        if (d && note && fmt == MDL_MPS)
+            maximise_again(d);
+        return d;
+    }
+    if (gz) {
+        drain(rd, NULL, err);
+        ilpm_err_set(err,
+                     "%s: compressed input is read from a named file "
+                     "only",
+                     name);
+        return NULL;
+    }
+    ilpm_buf text;
+    ilpm_buf_init(&text);
+    char *tmp = NULL;
+    FILE *f = NULL;
+    if (drain_note(rd, &text, &note, err) != 0)
+        goto done;
+    if (text.oom) {
+        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        goto done;
+    }
+    if (!(tmp = ilpm_temp_file(fmt == MDL_LP ? "model.lp" : "model.mps", err)))
+        goto done;
+    if (!(f = fopen(tmp, "w")) ||
+        fwrite(ilpm_buf_str(&text), 1, text.len, f) != text.len) {
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL, "%s: cannot write a copy", tmp);
+        goto done;
+    }
+    if (fclose(f) != 0) {
+        f = NULL;
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL, "%s: cannot write a copy", tmp);
+        goto done;
+    }
+    f = NULL;
+    if ((d = read_lp(fmt, tmp, name, err))) {
+        d->tmp = tmp;
+        tmp = NULL;
+        if (note && fmt == MDL_MPS)
+            maximise_again(d);
+    }
+done:
+    if (f)
+        fclose(f);
+    if (tmp) {
+        remove(tmp);
+        free(tmp);
+    }
+    ilpm_buf_free(&text);
+    return d;
+}
+
+static mdl *parse_pb(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
+{
+    const char *path = ilpm_reader_path(rd);
+    mdl *d;
+    if (path) {
+        d = parse_rd(rd, fmt, err);
+        if (d && !(d->path = strdup(path))) {
+            mdl_free(d);
+            ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+            d = NULL;
+        }
+        drain(rd, NULL, err);
+        return d;
+    }
+    /* Standard input or memory: keep the text to read it again. */
+    ilpm_buf text;
+    ilpm_buf_init(&text);
+    if (drain(rd, &text, err) != 0) {
+        ilpm_buf_free(&text);
+        return NULL;
+    }
+    if (text.oom) {
+        ilpm_buf_free(&text);
+        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return NULL;
+    }
+    size_t len = text.len;
+    char *s = ilpm_buf_take(&text);
+    d = s ? mdl_read(fmt, NULL, ilpm_reader_name(rd), s, len, err) : NULL;
+    if (d) {
+        d->text = s;
+        d->textlen = len;
+    } else {
+        free(s);
+    }
+    return d;
+}
+
+static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
+                       ilpm_err *err)
+{
+    /* One instance per file: the second call finds the file read. */
+    long idx = ilpm_reader_index(rd);
+    if (idx > 1 || (idx == 0 && ilpm_reader_offset(rd, NULL) > 0)) {
+        drain(rd, NULL, err);
+        return 0;
+    }
+    const char *name = ilpm_reader_name(rd);
+    int gz, xz, f = format_of_name(name, &gz, &xz), choice;
+    if (ilpm_params_choice(p, "input-format", formats, f, &choice, err) != 0) {
+        drain(rd, NULL, err);
+        return -1;
+    }
+    if (xz || choice < 0) {
+        drain(rd, NULL, err);
+        return ilpm_err_set(err,
+                            xz ? "%s: xz-compressed input is not read (no "
+                                 "library ilpm uses reads it): decompress it "
+                                 "first"
+                               : "%s: cannot tell the format from the name "
+                                 "(.lp, .mps, .opb, .cnf): give "
+                                 "--input-format lp|mps|opb|cnf",
+                            name);
+    }
+    mdl_fmt fmt = (mdl_fmt)choice;
+    if (gz && (fmt == MDL_OPB || fmt == MDL_CNF)) {
+        drain(rd, NULL, err);
+        return ilpm_err_set(err,
+                            "%s: gzip is read for LP and MPS alone (GLPK "
+                            "decompresses those); decompress it first "
+                            "(gunzip -k)",
+                            name);
+    }
+    if (fmt == MDL_OPB || fmt == MDL_CNF) {
+        /* An empty file holds no instance, as for every puzzle. */
+        const char *line;
+        size_t len;
+        int r = ilpm_reader_line(rd, &line, &len, err);
+        if (r <= 0) {
+            drain(rd, NULL, err);
+            return r;
+        }
+        ilpm_reader_unread(rd);
+    }
+    mdl *d = fmt == MDL_LP || fmt == MDL_MPS ? parse_lp(rd, fmt, gz, err)
+                                             : parse_pb(rd, fmt, err);
+    if (!d)
+        return -1;
+    int enc;
+    if (ilpm_params_choice(p, "int-encoding", encodings, -1, &enc, err) != 0 ||
+        mdl_layout(d, (mdl_enc)(enc + 1), err) != 0) {
+        mdl_free(d);
+        return -1;
+    }
+    model_inst *mi = calloc(1, sizeof *mi);
+    if (!mi) {
+        mdl_free(d);
+        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+    }
+    mi->d = d;
+    mi->dimacs = ilpm_params_has(p, ILPM_PARAM_DIMACS);
+    *inst = mi;
+    return 1;
+}
+
+static void model_describe(const void *inst, char *buf, size_t size)
+{
+    const mdl *d = ((const model_inst *)inst)->d;
+    const char *base = strrchr(d->file, '/');
+    snprintf(buf, size, "%s (%s, %d variables, %d rows)",
+             base ? base + 1 : d->file, mdl_fmt_name(d->fmt), d->ncols,
+             d->nrows);
+}
+
+static int model_build(const void *inst, const ilpm_params *p, ilpm_model *m,
+                       ilpm_err *err)
+{
+    (void)p;
+    return mdl_build(((const model_inst *)inst)->d, m, NULL, err);
+}
+
+/* LP and MPS rows by name, with the kind each became: a ranged row is
+ * two entries of one name. */
+static void model_stats_json(const void *inst, const ilpm_params *p,
+                             ilpm_buf *out)
+{
+    (void)p;
+    const mdl *d = ((const model_inst *)inst)->d;
+    if (!d->row_name)
+        return;
+    const char **kinds = calloc((size_t)d->nrows + 1, sizeof *kinds);
+    ilpm_model *m = ilpm_model_new();
+    ilpm_err err = {0};
+    if (kinds && m && mdl_build(d, m, kinds, &err) == 0) {
+        ilpm_buf_puts(out, ",\"file_rows\":[");
+        for (int i = 0; i < d->nrows; i++) {
+            ilpm_buf_puts(out, i ? ",{\"name\":" : "{\"name\":");
+            ilpm_buf_json_str(out, d->row_name[d->rows[i].name]);
+            ilpm_buf_puts(out, ",\"kind\":");
+            ilpm_buf_json_str(out, kinds[i]);
+            ilpm_buf_putc(out, '}');
+        }
+        ilpm_buf_putc(out, ']');
+    }
+    ilpm_model_free(m);
+    free(kinds);
+}
+
+static void *model_decode(const void *inst, const ilpm_params *p,
+                          const ilpm_model *m, const uint8_t *vals,
+                          ilpm_err *err)
+{
+    (void)p;
+    const mdl *d = ((const model_inst *)inst)->d;
+    model_sol *s = calloc(1, sizeof *s);
+    if (!s || !(s->x = calloc((size_t)d->ncols + 1, sizeof *s->x))) {
+        free(s);
+        ilpm_err_set(err, "out of memory");
+        return NULL;
+    }
+    for (int j = 0; j < d->ncols; j++)
+        s->x[j] = mdl_col_value(d, j, vals);
+    s->has_obj = ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
+    if (s->has_obj)
+        s->obj = ilpm_model_objective_value(m, vals);
+    return s;
+}
+
+static int model_verify(const void *inst, const ilpm_params *p, const void *sol,
+                        ilpm_err *why)
+{
+    (void)p;
+    const model_sol *s = sol;
+    /* The verifier's copy is a cache, filled once: the instance is
+     * otherwise read-only, and one thread solves it. */
+    model_inst *mi = (model_inst *)inst;
+    return mdl_check(mi->d, &mi->again, s->x, s->has_obj, s->obj, why);
+}
+
+static int is_binary(const mdl *d, int j)
+{
+    return d->lo[j] >= 0 && d->hi[j] <= 1;
+}
+
+/* A column of the answer: not an export's auxiliary variable. */
+static int shown(const mdl *d, int j)
+{
+    return !d->aux || !d->aux[j];
+}
+
+/* Words on lines of at most 78 characters, each line starting with
+ * lead. */
+static void word(ilpm_buf *out, size_t *col, const char *lead, const char *w)
+{
+    size_t n = strlen(w);
+    if (*col > 0 && *col + 1 + n > 78) {
+        ilpm_buf_putc(out, '\n');
+        *col = 0;
+    }
+    if (*col == 0) {
+        ilpm_buf_puts(out, lead);
+        *col = strlen(lead);
+    } else {
+        ilpm_buf_putc(out, ' ');
+        (*col)++;
+    }
+    ilpm_buf_puts(out, w);
+    *col += n;
+}
+
+/* The SAT competition's v lines: DIMACS literals ended by 0 for a CNF,
+ * the PB competition's "x1 -x2" for the other formats. */
+static void render_v(const mdl *d, const model_sol *s, ilpm_buf *out)
+{
+    size_t col = 0;
+    char b[32], w[300];
+    for (int j = 0; j < d->ncols; j++) {
+        if (!is_binary(d, j))
+            continue;
+        if (d->fmt == MDL_CNF) /* numbers, even where a dictionary names */
+            snprintf(w, sizeof w, "%s%d", s->x[j] ? "" : "-", j + 1);
+        else
+            snprintf(w, sizeof w, "%s%s", s->x[j] ? "" : "-",
+                     mdl_col_label(d, j, b, sizeof b));
+        word(out, &col, "v ", w);
+    }
+    if (d->fmt == MDL_CNF)
+        word(out, &col, "v ", "0");
+    if (col)
+        ilpm_buf_putc(out, '\n');
+    for (int j = 0; j < d->ncols; j++)
+        if (!is_binary(d, j))
+            ilpm_buf_printf(out, "c %s = %lld\n",
+                            mdl_col_label(d, j, b, sizeof b),
+                            (long long)s->x[j]);
+}
+
+static void model_render(const void *inst, const void *sol, ilpm_buf *out)
+{
+    const model_inst *mi = inst;
+    const mdl *d = mi->d;
+    const model_sol *s = sol;
+    if (mi->dimacs) {
+        render_v(d, s, out);
+        return;
+    }
+    size_t col = 0;
+    char b[32];
+    for (int j = 0; j < d->ncols; j++)
+        if (is_binary(d, j) && s->x[j] && shown(d, j))
+            word(out, &col, "true: ", mdl_col_label(d, j, b, sizeof b));
+    if (col)
+        ilpm_buf_putc(out, '\n');
+    else
+        ilpm_buf_puts(out, "true: (none)\n");
+    for (int j = 0; j < d->ncols; j++)
+        if (!is_binary(d, j) && shown(d, j))
+            ilpm_buf_printf(out, "%s = %lld\n",
+                            mdl_col_label(d, j, b, sizeof b),
+                            (long long)s->x[j]);
+}
+
+static void model_render_json(const void *inst, const void *sol, ilpm_buf *out)
+{
+    const mdl *d = ((const model_inst *)inst)->d;
+    const model_sol *s = sol;
+    char b[32];
+    int first = 1, ints = 0;
+    ilpm_buf_puts(out, "{\"true\":[");
+    for (int j = 0; j < d->ncols; j++) {
+        if (!is_binary(d, j)) {
+            ints = 1;
+            continue;
+        }
+        if (!s->x[j] || !shown(d, j))
+            continue;
+        if (!first)
+            ilpm_buf_putc(out, ',');
+        first = 0;
+        ilpm_buf_json_str(out, mdl_col_label(d, j, b, sizeof b));
+    }
+    ilpm_buf_putc(out, ']');
+    if (ints) {
+        ilpm_buf_puts(out, ",\"values\":{");
+        first = 1;
+        for (int j = 0; j < d->ncols; j++) {
+            if (is_binary(d, j) || !shown(d, j))
+                continue;
+            if (!first)
+                ilpm_buf_putc(out, ',');
+            first = 0;
+            ilpm_buf_json_str(out, mdl_col_label(d, j, b, sizeof b));
+            ilpm_buf_printf(out, ":%lld", (long long)s->x[j]);
+        }
+        ilpm_buf_putc(out, '}');
+    }
+    if (s->has_obj)
+        ilpm_buf_printf(out, ",\"objective\":%lld", (long long)s->obj);
+    ilpm_buf_putc(out, '}');
+}
+
+static void sol_free(void *p)
+{
+    model_sol *s = p;
+    if (s)
+        free(s->x);
+    free(s);
+}
+
+const ilpm_puzzle ilpm_puzzle_model = {
+    .name = "model",
+    .summary = "your own 0/1 model: CPLEX LP, MPS, OPB or DIMACS CNF",
+    .opts = model_opts,
+    .input_help =
+        "model FILE: one model per file, in CPLEX LP (.lp), free MPS (.mps),\n"
+        "linear OPB (.opb) or DIMACS CNF (.cnf), by the name's extension or\n"
+        "--input-format; .lp.gz and .mps.gz are read by GLPK.  Columns are\n"
+        "0/1 (bounded integers with --int-encoding); rows are recognised as\n"
+        "clause, alo, amo, exo, card or linear, one group each.  Solution:\n"
+        "the true variables by name; JSON {\"true\": [...], \"objective\": "
+        "N};\n"
+        "solve --format dimacs prints the SAT competition's s, o and v lines.",
+    .parse = model_parse,
+    .free_instance = inst_free,
+    .describe = model_describe,
+    .build = model_build,
+    .decode = model_decode,
+    .verify = model_verify,
+    .render = model_render,
+    .render_json = model_render_json,
+    .free_solution = sol_free,
+    .stats_json = model_stats_json,
+};
