@@ -750,13 +750,15 @@ START_TEST(test_render)
 END_TEST
 
 /* The sizes the formulations promise: AUX only for the edge digits, and
- * the groups each one declares. */
+ * the groups each one declares; assign's support clauses go to CaDiCaL
+ * only and its digit balance rows to GLPK only. */
 START_TEST(test_model_groups)
 {
     char *text = generate(3, 5, 10, 1, 0, NULL);
     void *inst = parse_text(text, "native");
-    static const char *const groups[NFORMS][6] = {
-        {"cell", "tile", "horiz", "vert", NULL},
+    static const char *const groups[NFORMS][7] = {
+        {"cell", "tile", "horiz", "vert", "horiz_balance", "vert_balance",
+         NULL},
         {"cell", "tile", "horiz", "vert", NULL},
         {"cell", "tile", "edge", "horiz", "vert", NULL},
     };
@@ -769,6 +771,11 @@ START_TEST(test_model_groups)
         for (; groups[f][g]; g++)
             ck_assert_str_eq(ilpm_model_group_name(m, g), groups[f][g]);
         ck_assert_int_eq(ilpm_model_ngroups(m), g);
+        for (g = 0; groups[f][g]; g++)
+            ck_assert_uint_eq(ilpm_model_group_redundant(m, g),
+                              f != 0 || g < 2 ? 0
+                              : g < 4         ? ILPM_LOWER_ROWS
+                                              : ILPM_LOWER_CNF);
         int aux = 0;
         for (int v = 1; v <= ilpm_model_nvars(m); v++)
             aux += ilpm_model_var_is_aux(m, v);

@@ -86,6 +86,7 @@ struct count_ctx {
     uint64_t limit;
     double deadline;
     double tol_int; /* GLPK's own integrality tolerance */
+    int dive;       /* branch by ilpm_glpk_dive */
     uint8_t *vals;
     uint64_t *count;
     ilpm_solution_fn fn;
@@ -185,6 +186,10 @@ static void on_count_tree(glp_tree *T, void *info)
     case GLP_IROWGEN:
         on_integral(T, c);
         break;
+    case GLP_IBRANCH:
+        if (c->dive)
+            ilpm_glpk_dive(T);
+        break;
     case GLP_IBINGO:
         /* An integer point GLPK accepted: as an incumbent it would prune
          * the rest of the tree, so the count could not be trusted. */
@@ -221,7 +226,7 @@ static int count_body(void *ctx, ilpm_err *err)
         return 0;
     }
     glp_iocp p;
-    ilpm_glpk_iocp(d, 1, &p);
+    c->dive = ilpm_glpk_iocp(d, 1, &p);
     p.presolve = GLP_OFF;
     /* A heuristic's solution would become GLPK's incumbent, and with a
      * constant objective every other node would then look hopeless. */

@@ -27,7 +27,25 @@ struct solve_ctx {
     int stopped;    /* our callback ended the search for stop_flag */
     int cover;      /* cover cuts requested for this search        */
     int empty_tree; /* presolve left no column: see on_tree        */
+    int dive;       /* branch by ilpm_glpk_dive                      */
 };
+
+void ilpm_glpk_dive(glp_tree *T)
+{
+    glp_prob *P = glp_ios_get_prob(T);
+    int best = 0, n = glp_get_num_cols(P);
+    double top = -1.0;
+    for (int j = 1; j <= n; j++)
+        if (glp_ios_can_branch(T, j)) {
+            double x = glp_get_col_prim(P, j);
+            if (x > top) {
+                top = x;
+                best = j;
+            }
+        }
+    if (best)
+        glp_ios_branch_upon(T, best, GLP_UP_BRNCH);
+}
 
 static void on_tree(glp_tree *T, void *info)
 {
@@ -43,6 +61,8 @@ static void on_tree(glp_tree *T, void *info)
         glp_ios_terminate(T);
         return;
     }
+    if (c->dive && glp_ios_reason(T) == GLP_IBRANCH)
+        ilpm_glpk_dive(T);
     if (stop && *stop) {
         c->stopped = 1;
         glp_ios_terminate(T);
@@ -117,7 +137,7 @@ ilpm_status ilpm_glpk_relaxation(ilpm_driver *d, double deadline, int msg_lev,
     return ILPM_SOLVED; /* meaning: go on with glp_intopt */
 }
 
-void ilpm_glpk_iocp(const ilpm_driver *d, int feasibility, glp_iocp *p)
+int ilpm_glpk_iocp(const ilpm_driver *d, int feasibility, glp_iocp *p)
 {
     const ilpm_options *o = &d->opt;
     glp_init_iocp(p);
@@ -133,18 +153,20 @@ void ilpm_glpk_iocp(const ilpm_driver *d, int feasibility, glp_iocp *p)
      * the objective, only widen the tree.  Most fractional and depth first
      * reach a first integer point soonest (docs/benchmarks.md has the
      * times). */
-    static const int br[] = {0,          GLP_BR_FFV, GLP_BR_LFV,
-                             GLP_BR_MFV, GLP_BR_DTH, GLP_BR_PCH};
+    static const int br[] = {0,          GLP_BR_FFV, GLP_BR_LFV, GLP_BR_MFV,
+                             GLP_BR_DTH, GLP_BR_PCH, GLP_BR_MFV};
     static const int bt[] = {0, GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BPH, GLP_BT_BLB};
     ilpm_branch hint =
-        (unsigned)d->hint <= ILPM_BRANCH_PCOST ? d->hint : ILPM_BRANCH_AUTO;
-    p->br_tech = o->branch != ILPM_BRANCH_AUTO ? br[o->branch]
-                 : !feasibility                ? GLP_BR_DTH
-                 : hint != ILPM_BRANCH_AUTO    ? br[hint]
-                                               : GLP_BR_MFV;
+        (unsigned)d->hint <= ILPM_BRANCH_DIVE ? d->hint : ILPM_BRANCH_AUTO;
+    ilpm_branch rule = o->branch != ILPM_BRANCH_AUTO ? o->branch
+                       : !feasibility                ? ILPM_BRANCH_DRTOM
+                       : hint != ILPM_BRANCH_AUTO    ? hint
+                                                     : ILPM_BRANCH_MOST;
+    p->br_tech = br[rule];
     p->bt_tech = o->backtrack != ILPM_BACKTRACK_AUTO ? bt[o->backtrack]
                  : feasibility                       ? GLP_BT_DFS
                                                      : GLP_BT_BLB;
+    return rule == ILPM_BRANCH_DIVE;
 }
 
 static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
@@ -167,7 +189,7 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
             return st;
     }
     glp_iocp p;
-    ilpm_glpk_iocp(d, !c->optimize || d->sense == ILPM_NONE, &p);
+    c->dive = ilpm_glpk_iocp(d, !c->optimize || d->sense == ILPM_NONE, &p);
     p.presolve = presolve ? GLP_ON : GLP_OFF;
     p.cb_func = on_tree;
     p.cb_info = c;
