@@ -13,7 +13,7 @@
 void ilpm_options_init(ilpm_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->backend = ILPM_BACKEND_SAT;
+    o->backend = ILPM_BACKEND_ILP;
     o->amo = ILPM_AMO_AUTO;
     o->card = ILPM_CARD_SEQ;
     o->cuts = ILPM_CUTS_DEFAULT;
