@@ -147,7 +147,14 @@ const char *ilpm_model_group_name(const ilpm_model *m, int g);
  * the checker checks them, and the lowerings and exports leave them out,
  * so that they cost neither rows nor clauses. */
 void ilpm_model_set_redundant(ilpm_model *m, int g);
-int ilpm_model_group_redundant(const ilpm_model *m, int g);
+/* Where a group is left out: the linear rows (GLPK, LP, MPS, OPB), the
+ * clauses (CaDiCaL, DIMACS), or both (redundant).  A group left out of
+ * one lowering only states a rule that the other states its own way: the
+ * two need not be the same constraints, only the same solutions. */
+enum { ILPM_LOWER_ROWS = 1, ILPM_LOWER_CNF = 2 };
+void ilpm_model_set_redundant_in(ilpm_model *m, int g, unsigned lowerings);
+/* The lowerings that leave group g out (ILPM_LOWER_* bits); 0 for none. */
+unsigned ilpm_model_group_redundant(const ilpm_model *m, int g);
 
 /* Literals: +v is x_v, -v is (1 - x_v).  Each returns 0 or -1. */
 int ilpm_add_clause(ilpm_model *m, const int *lits, int n, ilpm_err *err);
@@ -248,7 +255,11 @@ typedef enum ilpm_branch {
     ILPM_BRANCH_LAST,  /* last fractional variable    */
     ILPM_BRANCH_MOST,  /* most fractional variable    */
     ILPM_BRANCH_DRTOM, /* Driebeck and Tomlin         */
-    ILPM_BRANCH_PCOST  /* hybrid pseudo-cost          */
+    ILPM_BRANCH_PCOST, /* hybrid pseudo-cost          */
+    /* The fractional variable of largest value, up branch first (our
+     * callback): a dive that fixes the LP's likeliest choice, as a SAT
+     * solver decides, where "most" splits the least decided one. */
+    ILPM_BRANCH_DIVE
 } ilpm_branch;
 typedef enum ilpm_backtrack {
     ILPM_BACKTRACK_AUTO,

@@ -1225,7 +1225,7 @@ START_TEST(test_bad_rules)
     ilpm_model *m = small_model(2);
     ilpm_options o;
     test_options(&o);
-    o.branch = (ilpm_branch)(ILPM_BRANCH_PCOST + 1);
+    o.branch = (ilpm_branch)(ILPM_BRANCH_DIVE + 1);
     ilpm_err err = {0};
     ck_assert_ptr_null(ilpm_glpk_ops.create(m, &o, NULL, &err));
     ck_assert_ptr_nonnull(strstr(err.msg, "branching"));
@@ -1233,6 +1233,7 @@ START_TEST(test_bad_rules)
     o.backtrack = (ilpm_backtrack)-1;
     ck_assert_ptr_null(ilpm_glpk_ops.create(m, &o, NULL, &err));
     ck_assert_str_eq(ilpm_branch_name(ILPM_BRANCH_DRTOM), "drtom");
+    ck_assert_str_eq(ilpm_branch_name(ILPM_BRANCH_DIVE), "dive");
     ck_assert_int_eq(ilpm_backtrack_parse("bestp"), ILPM_BACKTRACK_BESTP);
     ck_assert_int_eq(ilpm_branch_parse("fastest"), -1);
     ilpm_model_free(m);

@@ -460,7 +460,8 @@ START_TEST(test_parse_forms)
         ck_assert_int_eq(ilpm_model_nvars(m), vars[i]);
         ilpm_model_free(m);
     }
-    ck_assert_uint_ge(run(inst[0], p, ILPM_BACKEND_SAT, 2, NULL), 1);
+    for (int b = 0; b < 2; b++)
+        ck_assert_uint_ge(run(inst[0], p, (ilpm_backend)b, 2, NULL), 1);
     /* upper case in the output */
     run(inst[1], p, ILPM_BACKEND_SAT, 0, sol16);
     run(inst[2], p, ILPM_BACKEND_SAT, 0, line9 + 82);

@@ -155,7 +155,7 @@ check "interrupt no partial row" [ "$(grep -c ',stopped,' "$tmp/i.csv")" -eq 0 ]
 # Bad input is a row, not the end of the batch.
 printf '4\n0\n5\n' >"$tmp/bad.txt"
 "$ILPM" batch queens "$tmp/bad.txt" --out "$tmp/b.csv" >/dev/null
-check "bad instance row" grep -q ',2,,sat,error,false,.*bad.txt:2:1: board size 0 is outside' "$tmp/b.csv"
+check "bad instance row" grep -q ',2,,ilp,error,false,.*bad.txt:2:1: board size 0 is outside' "$tmp/b.csv"
 check "bad instance neighbours" [ "$(grep -c ',solved,true,' "$tmp/b.csv")" -eq 2 ]
 "$ILPM" batch queens "$tmp/q.txt" 2>"$tmp/err"
 check "batch needs --out" [ $? -eq 2 ]
@@ -172,9 +172,9 @@ check "bad first instance rows" [ "$(wc -l <"$tmp/bf.csv")" -eq 3 ]
 # messages and rows still name the input.
 mkdir "$tmp/spool"
 printf '4\n0\n5\n' | TMPDIR="$tmp/spool" "$ILPM" batch queens - --out "$tmp/in.csv" --jobs 2 >/dev/null
-check "stdin rows" [ "$(grep -c ',-,[123],,sat,' "$tmp/in.csv")" -eq 3 ]
+check "stdin rows" [ "$(grep -c ',-,[123],,ilp,' "$tmp/in.csv")" -eq 3 ]
 check "stdin solved" [ "$(grep -c ',solved,true,' "$tmp/in.csv")" -eq 2 ]
-check "stdin error" grep -q ',2,,sat,error,false,.*<stdin>:2:1: board size 0' "$tmp/in.csv"
+check "stdin error" grep -q ',2,,ilp,error,false,.*<stdin>:2:1: board size 0' "$tmp/in.csv"
 TMPDIR="$tmp/spool" "$ILPM" batch queens <(cat data/queens/completion.txt) --out "$tmp/pipe.csv" --jobs 2 >/dev/null
 check "pipe rows" [ "$(grep -c '^queens,n=' "$tmp/pipe.csv")" -eq 4 ]
 check "pipe labels" grep -q '^queens,n=10 line 12 (3 placed),/dev/fd/[0-9]*,4,' "$tmp/pipe.csv"

@@ -72,7 +72,7 @@ run "json count" 0 "$ILPM" solve queens --n 6 --count --format json &&
     has "json count" "$out" '"count":4'
 run "csv" 0 "$ILPM" solve queens --n 5 --format csv &&
     has "csv header" "$out" "^puzzle,instance,file,index,formulation,backend,status" &&
-    has "csv row" "$out" "^queens,n=5,,,,sat,solved,true"
+    has "csv row" "$out" "^queens,n=5,,,,ilp,solved,true"
 run "unsat exit 10" 10 "$ILPM" solve queens --n 3 &&
     has "unsat text" "$out" "unsat"
 run "count limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 &&
@@ -98,11 +98,11 @@ run "json without count" 0 "$ILPM" solve queens --n 6 --format json &&
     if grep -q count_complete <<<"$out"; then bad "count_complete without --count: $out"; else ok; fi
 run "csv count complete" 0 "$ILPM" solve queens --n 6 --count --format csv &&
     has "csv count_complete column" "$out" "^puzzle,.*,verified,count,count_complete,objective," &&
-    has "csv count complete" "$out" "^queens,n=6,,,,sat,solved,true,4,true,,"
+    has "csv count complete" "$out" "^queens,n=6,,,,ilp,solved,true,4,true,,"
 run "csv count at the limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 --format csv &&
-    has "csv count at the limit" "$out" "^queens,n=8,,,,sat,solved,true,2,false,,"
+    has "csv count at the limit" "$out" "^queens,n=8,,,,ilp,solved,true,2,false,,"
 run "csv without count" 0 "$ILPM" solve queens --n 6 --format csv &&
-    has "csv without count" "$out" "^queens,n=6,,,,sat,solved,true,,,,"
+    has "csv without count" "$out" "^queens,n=6,,,,ilp,solved,true,,,,"
 for b in ilp sat; do
     run "time limit while building ($b)" 3 "$ILPM" solve queens --n 2500 \
         --backend "$b" --time-limit 0.3 --format csv &&
@@ -167,7 +167,7 @@ run "bad --n" 2 "$ILPM" solve queens --n 0 &&
     has "bad --n message" "$err" "--n: expected an integer from 1 to 1000000, got '0'"
 run "too many variables" 2 "$ILPM" solve queens --n 100000 &&
     has "max-vars message" "$err" "needs more than 50000000 variables .* raise --max-vars"
-run "CNF over --max-memory" 2 "$ILPM" solve queens --n 1000 --amo pairwise --max-memory 16 &&
+run "CNF over --max-memory" 2 "$ILPM" solve queens --n 1000 --backend sat --amo pairwise --max-memory 16 &&
     has "max-memory message" "$err" "outgrows --max-memory in group 'row'"
 run "model over --max-memory" 2 "$ILPM" solve queens --n 2000 --max-memory 16 --backend ilp &&
     has "model max-memory message" "$err" "constraints need more than 16 MB; raise --max-memory"
@@ -267,8 +267,8 @@ if command -v script >/dev/null; then
     code=$?
     if [ "$code" -eq 3 ]; then ok; else bad "progress solve: exit $code"; fi
     tty=$(tr '\r' '\n' <"$tmp/tty")
-    has "progress line" "$tty" "^queens n=14 \(sat\): count [0-9]+ \([0-9]+/s\), [0-9]+\.[0-9] s${esc}\[K$"
-    has "progress erased before the result" "$tty" "^${esc}\[Kqueens n=14 \(sat\): timeout, verified, count at least"
+    has "progress line" "$tty" "^queens n=14 \(ilp\): count [0-9]+ \([0-9]+/s\), [0-9]+\.[0-9] s${esc}\[K$"
+    has "progress erased before the result" "$tty" "^${esc}\[Kqueens n=14 \(ilp\): timeout, verified, count at least"
     script -qfec "$(printf '%q ' "$ILPM" compare queens --n 14 --count --time-limit $tl_cmp)" \
         /dev/null >"$tmp/tty" 2>&1
     tty=$(tr '\r' '\n' <"$tmp/tty")

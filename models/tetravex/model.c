@@ -9,6 +9,8 @@
  *  - edges: a digit per inner edge (AUX families EH, EV) channelled
  *    both ways to the tiles on its two cells; grows with the digits,
  *    not with pairs of tiles.
+ * On GLPK, assign states the rule as a digit balance instead (balance
+ * below), as the support clauses make a large, slow LP.
  * --diag adds a redundant rule over 2x2 blocks to any of them.  How they
  * compare, and why each is stated as it is: docs/tetravex.md. */
 #include "tetravex.h"
@@ -22,8 +24,9 @@ enum { ASSIGN, CONFLICT, EDGES };
 struct builder {
     const tetravex *tv;
     ilpm_model *m;
-    int X;     /* X[r,c,k], all 1-based */
-    int *lits; /* room for max(ntiles, ntypes) + 1 literals */
+    int X;          /* X[r,c,k], all 1-based */
+    int *lits;      /* room for max(ntiles, 2 ntypes) + 1 literals */
+    int64_t *coefs; /* as many coefficients */
     ilpm_err *err;
     int EH, EV;   /* edges: the digit on each inner edge, E[r,c,d] */
     int dlo, dhi; /* the digits the tiles show                     */
@@ -107,6 +110,35 @@ static int support(struct builder *b, int c, int c2, int s)
                     b->lits[len++] = xv(b, to, k2);
             rc = ilpm_add_clause(b->m, b->lits, len, b->err);
         }
+    }
+    return rc ? -1 : 0;
+}
+
+/* assign on GLPK: for every digit d, as many tiles showing d on c's side
+ * s as tiles showing d on c2's opposite side.  With one type per cell
+ * this is the matching rule itself, in 10 rows a pair where the support
+ * clauses take 2 ntypes; measured on random boards, GLPK solves 6x6
+ * boards in seconds with it and times out with the clauses (figures in
+ * docs/benchmarks.md).  CaDiCaL keeps the clauses, which propagate. */
+static int balance(struct builder *b, int c, int c2, int s)
+{
+    const tetravex *tv = b->tv;
+    int K = tv->ntypes, rc = 0;
+    for (int d = 0; d <= 9 && !rc; d++) {
+        int len = 0;
+        for (int k = 0; k < K; k++) {
+            if (side_of(tv, k, s) == d) {
+                b->lits[len] = xv(b, c, k);
+                b->coefs[len++] = 1;
+            }
+            if (side_of(tv, k, (s + 2) % 4) == d) {
+                b->lits[len] = xv(b, c2, k);
+                b->coefs[len++] = -1;
+            }
+        }
+        if (len)
+            rc = ilpm_add_linear(b->m, b->coefs, b->lits, len, ILPM_EQ, 0,
+                                 b->err);
     }
     return rc ? -1 : 0;
 }
@@ -319,11 +351,19 @@ int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
     b.X = ilpm_model_family(m, "X", 3, lo, hi, 0, err);
     if (b.X < 0)
         return -1;
-    int cap = (tv->ntiles > tv->ntypes ? tv->ntiles : tv->ntypes) + 1;
+    /* GLPK: the LP's likeliest tile first; measured on random 6x6 boards
+     * (docs/benchmarks.md), up to 10 times faster than most fractional. */
+    ilpm_model_set_branch_hint(m, ILPM_BRANCH_DIVE);
+    int cap = (tv->ntiles > 2 * tv->ntypes ? tv->ntiles : 2 * tv->ntypes) + 1;
     if (cap < 12)
         cap = 12; /* a digit per edge plus one */
-    if (!(b.lits = malloc((size_t)cap * sizeof *b.lits)))
+    b.lits = malloc((size_t)cap * sizeof *b.lits);
+    b.coefs = malloc((size_t)cap * sizeof *b.coefs);
+    if (!b.lits || !b.coefs) {
+        free(b.lits);
+        free(b.coefs);
         return ilpm_err_set(err, "out of memory");
+    }
     int rc = add_assignment(&b);
     /* The matching rule, a group per direction.  edges adds nothing to a
      * 1x1 board, which has no inner edge to give a digit. */
@@ -333,9 +373,18 @@ int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
     int pairs = form != EDGES || n >= 2;
     if (!rc && form == EDGES && pairs)
         rc = add_edge_digits(&b);
-    for (int e = 0; e < 2 && !rc && pairs; e++)
-        rc = ilpm_model_group(m, e ? "vert" : "horiz", err) < 0 ||
-             add_pairs(&b, e ? DOWN : RIGHT, rule);
+    for (int e = 0; e < 2 && !rc && pairs; e++) {
+        int g = ilpm_model_group(m, e ? "vert" : "horiz", err);
+        rc = g < 0 || add_pairs(&b, e ? DOWN : RIGHT, rule);
+        if (!rc && form == ASSIGN)
+            ilpm_model_set_redundant_in(m, g, ILPM_LOWER_ROWS);
+    }
+    for (int e = 0; e < 2 && !rc && pairs && form == ASSIGN; e++) {
+        int g = ilpm_model_group(m, e ? "vert_balance" : "horiz_balance", err);
+        rc = g < 0 || add_pairs(&b, e ? DOWN : RIGHT, balance);
+        if (!rc)
+            ilpm_model_set_redundant_in(m, g, ILPM_LOWER_CNF);
+    }
     if (!rc && ilpm_params_has(p, "diag") && tv->n >= 2)
         rc = add_diag(&b);
     if (!rc && tv->nfixed)
@@ -346,5 +395,6 @@ int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
             rc = ilpm_add_clause(m, &v, 1, err);
         }
     free(b.lits);
+    free(b.coefs);
     return rc ? -1 : 0;
 }

@@ -131,10 +131,14 @@ typedef struct ilpm_driver_ops {
      * (vals[1..nvars] filled; aux entries as found).  Stops after limit
      * solutions (0: none), at the deadline (ILPM_TIMEOUT) or on the stop
      * flag (ILPM_STOPPED); *complete is 1 when the search ran out of
-     * solutions.  NULL: solver.c counts by blocking and solving again. */
-    ilpm_status (*count)(ilpm_driver *d, uint64_t limit, double deadline,
-                         uint8_t *vals, uint64_t *count, int *complete,
-                         ilpm_solution_fn fn, void *ctx, ilpm_err *err);
+     * solutions.  m is the model whose aux flags say what to project
+     * away; short_block as in solver.c: a no-good over the true non-aux
+     * variables alone blocks exactly one projected solution.  NULL:
+     * solver.c counts by blocking and solving again. */
+    ilpm_status (*count)(ilpm_driver *d, const ilpm_model *m, int short_block,
+                         uint64_t limit, double deadline, uint8_t *vals,
+                         uint64_t *count, int *complete, ilpm_solution_fn fn,
+                         void *ctx, ilpm_err *err);
 } ilpm_driver_ops;
 
 extern const ilpm_driver_ops ilpm_glpk_ops;

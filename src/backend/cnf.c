@@ -294,7 +294,7 @@ int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
     for (size_t i = 0; i < ncons; i++) {
         ilpm_con con;
         ilpm_model_con(m, i, &con);
-        if (ilpm_model_group_redundant(m, con.group))
+        if (ilpm_model_group_redundant(m, con.group) & ILPM_LOWER_CNF)
             continue;
         c->cur_group =
             con.group >= 0 && con.group < c->ngroups ? con.group : -1;

@@ -56,7 +56,7 @@ static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
         ilpm_options_init(&d->opt);
         d->opt.backend = ILPM_BACKEND_ILP;
     }
-    if ((unsigned)d->opt.branch > ILPM_BRANCH_PCOST ||
+    if ((unsigned)d->opt.branch > ILPM_BRANCH_DIVE ||
         (unsigned)d->opt.backtrack > ILPM_BACKTRACK_BESTB) {
         ilpm_err_set(err, "unknown GLPK branching (%d) or backtracking (%d)",
                      (int)d->opt.branch, (int)d->opt.backtrack);

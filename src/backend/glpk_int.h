@@ -95,4 +95,32 @@ int ilpm_glpk_alive(const ilpm_driver *d, ilpm_err *err);
 /* Adds a permanent constraint (the driver's add). */
 int ilpm_glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err);
 
+/* ------------------------------------------------------------------ */
+/* glpk_solve.c and glpk_count.c: what both searches share.             */
+
+/* glp_intopt's parameters from d's options, for a feasibility search
+ * (constant objective) or an optimisation; 1 when the callback is to
+ * branch (ilpm_glpk_dive). */
+int ilpm_glpk_iocp(const ilpm_driver *d, int feasibility, glp_iocp *p);
+/* Solves the LP relaxation, which glp_intopt without presolve needs
+ * optimal first: ILPM_SOLVED (go on), ILPM_UNSAT, ILPM_TIMEOUT or
+ * ILPM_ERROR. */
+ilpm_status ilpm_glpk_relaxation(ilpm_driver *d, double deadline, int msg_lev,
+                                 ilpm_err *err);
+/* Milliseconds left before the deadline, at least 1; 0 if it passed. */
+int ilpm_glpk_ms_left(double deadline);
+/* GLPK's name for a glp_intopt or glp_simplex return code. */
+const char *ilpm_glpk_code_name(int rc);
+/* Branches on the fractional variable of largest LP value, up branch
+ * first (GLP_IBRANCH; ILPM_BRANCH_DIVE). */
+void ilpm_glpk_dive(glp_tree *T);
+/* Sets the objective to zero (on 0) for a satisfaction search, or back
+ * to the model's (on 1). */
+void ilpm_glpk_objective(ilpm_driver *d, int on);
+/* The driver's count (glpk_count.c). */
+ilpm_status ilpm_glpk_count(ilpm_driver *d, const ilpm_model *m,
+                            int short_block, uint64_t limit, double deadline,
+                            uint8_t *vals, uint64_t *count, int *complete,
+                            ilpm_solution_fn fn, void *ctx, ilpm_err *err);
+
 #endif

@@ -27,7 +27,25 @@ struct solve_ctx {
     int stopped;    /* our callback ended the search for stop_flag */
     int cover;      /* cover cuts requested for this search        */
     int empty_tree; /* presolve left no column: see on_tree        */
+    int dive;       /* branch by ilpm_glpk_dive                      */
 };
+
+void ilpm_glpk_dive(glp_tree *T)
+{
+    glp_prob *P = glp_ios_get_prob(T);
+    int best = 0, n = glp_get_num_cols(P);
+    double top = -1.0;
+    for (int j = 1; j <= n; j++)
+        if (glp_ios_can_branch(T, j)) {
+            double x = glp_get_col_prim(P, j);
+            if (x > top) {
+                top = x;
+                best = j;
+            }
+        }
+    if (best)
+        glp_ios_branch_upon(T, best, GLP_UP_BRNCH);
+}
 
 static void on_tree(glp_tree *T, void *info)
 {
@@ -43,6 +61,8 @@ static void on_tree(glp_tree *T, void *info)
         glp_ios_terminate(T);
         return;
     }
+    if (c->dive && glp_ios_reason(T) == GLP_IBRANCH)
+        ilpm_glpk_dive(T);
     if (stop && *stop) {
         c->stopped = 1;
         glp_ios_terminate(T);
@@ -51,8 +71,7 @@ static void on_tree(glp_tree *T, void *info)
     }
 }
 
-/* Milliseconds left before the deadline, at least 1; 0 if it passed. */
-static int ms_left(double deadline)
+int ilpm_glpk_ms_left(double deadline)
 {
     double ms = (deadline - ilpm_now()) * 1000.0;
     if (ms < 1.0)
@@ -60,7 +79,7 @@ static int ms_left(double deadline)
     return ms >= (double)INT_MAX ? INT_MAX : (int)ms;
 }
 
-static const char *glpk_code_name(int rc)
+const char *ilpm_glpk_code_name(int rc)
 {
     static const char *const names[] = {
         "0",           "GLP_EBADB",  "GLP_ESING",   "GLP_ECOND",  "GLP_EBOUND",
@@ -85,31 +104,29 @@ static void read_solution(struct solve_ctx *c)
         *c->obj = z;
 }
 
-/* Without the MIP presolver glp_intopt needs an optimal basis of the LP
- * relaxation first; an infeasible relaxation already means UNSAT. */
-static ilpm_status solve_relaxation(struct solve_ctx *c, int msg_lev,
-                                    ilpm_err *err)
+ilpm_status ilpm_glpk_relaxation(ilpm_driver *d, double deadline, int msg_lev,
+                                 ilpm_err *err)
 {
     glp_smcp sp;
     glp_init_smcp(&sp);
     sp.msg_lev = msg_lev;
     sp.presolve = GLP_OFF;
-    if (c->deadline > 0) {
-        sp.tm_lim = ms_left(c->deadline);
+    if (deadline > 0) {
+        sp.tm_lim = ilpm_glpk_ms_left(deadline);
         if (sp.tm_lim == 0)
             return ILPM_TIMEOUT;
     }
-    int rc = glp_simplex(c->d->P, &sp);
+    int rc = glp_simplex(d->P, &sp);
     if (rc == GLP_ETMLIM)
         return ILPM_TIMEOUT;
     if (rc != 0) {
         ilpm_err_fail(err, ILPM_ERR_INTERNAL,
                       "GLPK: glp_simplex on the LP relaxation failed "
-                     "with code %d (%s)",
-                     rc, glpk_code_name(rc));
+                      "with code %d (%s)",
+                      rc, ilpm_glpk_code_name(rc));
         return ILPM_ERROR;
     }
-    int st = glp_get_status(c->d->P);
+    int st = glp_get_status(d->P);
     if (st == GLP_NOFEAS)
         return ILPM_UNSAT;
     if (st != GLP_OPT) {
@@ -118,6 +135,40 @@ static ilpm_status solve_relaxation(struct solve_ctx *c, int msg_lev,
         return ILPM_ERROR;
     }
     return ILPM_SOLVED; /* meaning: go on with glp_intopt */
+}
+
+int ilpm_glpk_iocp(const ilpm_driver *d, int feasibility, glp_iocp *p)
+{
+    const ilpm_options *o = &d->opt;
+    glp_init_iocp(p);
+    p->msg_lev = ilpm_reports(o) ? GLP_MSG_ON : GLP_MSG_OFF;
+    p->gmi_cuts = o->cuts == ILPM_CUTS_ALL ? GLP_ON : GLP_OFF;
+    p->mir_cuts = p->cov_cuts = o->cuts == ILPM_CUTS_NONE ? GLP_OFF : GLP_ON;
+    /* GLPK 5.0's clique-cut generator writes past its arrays on small
+     * conflict graphs (valgrind shows it with `glpsol --clique` on the
+     * LP in tests/data/glpk_clique_bug.lp), so it stays off. */
+    p->clq_cuts = GLP_OFF;
+    /* A feasibility search has a constant objective, so GLPK's default
+     * rules (Driebeck-Tomlin branching, best local bound), which steer by
+     * the objective, only widen the tree.  Most fractional and depth first
+     * reach a first integer point soonest (docs/benchmarks.md has the
+     * times). */
+    static const int br[] = {0,          GLP_BR_FFV, GLP_BR_LFV, GLP_BR_MFV,
+                             GLP_BR_DTH, GLP_BR_PCH, GLP_BR_MFV};
+    static const int bt[] = {0, GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BPH, GLP_BT_BLB};
+    ilpm_branch hint =
+        (unsigned)d->hint <= ILPM_BRANCH_DIVE ? d->hint : ILPM_BRANCH_AUTO;
+    /* A puzzle's hint holds when optimising too: Machiavelli's play
+     * branches on the covers of its flow formulation. */
+    ilpm_branch rule = o->branch != ILPM_BRANCH_AUTO ? o->branch
+                       : hint != ILPM_BRANCH_AUTO    ? hint
+                       : !feasibility                ? ILPM_BRANCH_DRTOM
+                                                     : ILPM_BRANCH_MOST;
+    p->br_tech = br[rule];
+    p->bt_tech = o->backtrack != ILPM_BACKTRACK_AUTO ? bt[o->backtrack]
+                 : feasibility                       ? GLP_BT_DFS
+                                                     : GLP_BT_BLB;
+    return rule == ILPM_BRANCH_DIVE;
 }
 
 static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
@@ -135,48 +186,21 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
         (double)d->nnz * PRESOLVE_S_PER_NZ > 0.1 * (c->deadline - ilpm_now()))
         presolve = 0;
     if (!presolve) {
-        ilpm_status st = solve_relaxation(c, msg_lev, err);
+        ilpm_status st = ilpm_glpk_relaxation(d, c->deadline, msg_lev, err);
         if (st != ILPM_SOLVED)
             return st;
     }
     glp_iocp p;
-    glp_init_iocp(&p);
-    p.msg_lev = msg_lev;
+    c->dive = ilpm_glpk_iocp(d, !c->optimize || d->sense == ILPM_NONE, &p);
     p.presolve = presolve ? GLP_ON : GLP_OFF;
     p.cb_func = on_tree;
     p.cb_info = c;
-    p.gmi_cuts = o->cuts == ILPM_CUTS_ALL ? GLP_ON : GLP_OFF;
-    p.mir_cuts = p.cov_cuts = o->cuts == ILPM_CUTS_NONE ? GLP_OFF : GLP_ON;
-    /* GLPK 5.0's clique-cut generator writes past its arrays on small
-     * conflict graphs (valgrind shows it with `glpsol --clique` on the
-     * LP in tests/data/glpk_clique_bug.lp), so it stays off. */
-    p.clq_cuts = GLP_OFF;
-    /* A feasibility search has a constant objective, so GLPK's default
-     * rules (Driebeck-Tomlin branching, best local bound), which steer by
-     * the objective, only widen the tree.  Most fractional and depth first
-     * reach a first integer point soonest (docs/benchmarks.md has the
-     * times). */
-    static const int br[] = {0,          GLP_BR_FFV, GLP_BR_LFV,
-                             GLP_BR_MFV, GLP_BR_DTH, GLP_BR_PCH};
-    static const int bt[] = {0, GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BPH, GLP_BT_BLB};
-    int feasibility = !c->optimize || d->sense == ILPM_NONE;
-    ilpm_branch hint =
-        (unsigned)d->hint <= ILPM_BRANCH_PCOST ? d->hint : ILPM_BRANCH_AUTO;
-    /* A puzzle's hint holds when optimising too: Machiavelli's play
-     * branches on the covers of its flow formulation. */
-    p.br_tech = o->branch != ILPM_BRANCH_AUTO ? br[o->branch]
-                : hint != ILPM_BRANCH_AUTO    ? br[hint]
-                : !feasibility                ? GLP_BR_DTH
-                                              : GLP_BR_MFV;
-    p.bt_tech = o->backtrack != ILPM_BACKTRACK_AUTO ? bt[o->backtrack]
-                : feasibility                       ? GLP_BT_DFS
-                                                    : GLP_BT_BLB;
     int rc;
     do {
         c->cover = p.cov_cuts == GLP_ON;
         c->empty_tree = 0;
         if (c->deadline > 0) {
-            p.tm_lim = ms_left(c->deadline);
+            p.tm_lim = ilpm_glpk_ms_left(c->deadline);
             if (p.tm_lim == 0)
                 return ILPM_TIMEOUT;
         }
@@ -211,9 +235,18 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     }
     ilpm_err_fail(err, ILPM_ERR_INTERNAL,
                   "GLPK: glp_intopt returned code %d (%s) with MIP "
-                 "status %d",
-                 rc, glpk_code_name(rc), st);
+                  "status %d",
+                  rc, ilpm_glpk_code_name(rc), st);
     return ILPM_ERROR;
+}
+
+void ilpm_glpk_objective(ilpm_driver *d, int on)
+{
+    if (d->sense == ILPM_NONE)
+        return;
+    for (int v = 0; v <= d->nvars; v++)
+        if (d->obj[v] != 0)
+            glp_set_obj_coef(d->P, v, on ? (double)d->obj[v] : 0.0);
 }
 
 static int solve_body(void *ctx, ilpm_err *err)
@@ -232,18 +265,13 @@ static int solve_body(void *ctx, ilpm_err *err)
         double x = l > 0 ? 1.0 : 0.0;
         glp_set_col_bnds(P, abs(l), GLP_FX, x, x);
     }
-    int zero_obj = !c->optimize && d->sense != ILPM_NONE;
-    if (zero_obj)
-        for (int v = 0; v <= d->nvars; v++)
-            if (d->obj[v] != 0)
-                glp_set_obj_coef(P, v, 0.0);
+    if (!c->optimize)
+        ilpm_glpk_objective(d, 0);
     c->st = run_mip(c, err);
     for (int i = 0; i < c->n; i++)
         glp_set_col_bnds(P, abs(c->assume[i]), GLP_DB, 0.0, 1.0);
-    if (zero_obj)
-        for (int v = 0; v <= d->nvars; v++)
-            if (d->obj[v] != 0)
-                glp_set_obj_coef(P, v, (double)d->obj[v]);
+    if (!c->optimize)
+        ilpm_glpk_objective(d, 1);
     return 0;
 }
 
@@ -311,5 +339,6 @@ static ilpm_driver *glpk_create(const ilpm_model *m, const ilpm_options *o,
 }
 
 const ilpm_driver_ops ilpm_glpk_ops = {
-    "glpk", glpk_create, ilpm_glpk_destroy, glpk_solve, ilpm_glpk_add, NULL,
+    "glpk",     glpk_create,   ilpm_glpk_destroy,
+    glpk_solve, ilpm_glpk_add, ilpm_glpk_count,
 };

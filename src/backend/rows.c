@@ -191,7 +191,7 @@ int ilpm_rows_model(ilpm_rows *r, const ilpm_model *m, ilpm_row_fn fn,
         ilpm_con c;
         ilpm_model_con(m, i, &c);
         int rc = 0;
-        if (!ilpm_model_group_redundant(m, c.group))
+        if (!(ilpm_model_group_redundant(m, c.group) & ILPM_LOWER_ROWS))
             rc = ilpm_rows_con(r, &c, fn, ctx);
         if (rc != 0)
             return rc;

@@ -343,8 +343,8 @@ ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
         if (s->o.stop_flag && *s->o.stop_flag)
             return ILPM_STOPPED;
         s->have_vals = 0;
-        return s->ops->count(s->d, limit, s->deadline, s->vals, count,
-                             &s->count_complete, fn, ctx, err);
+        return s->ops->count(s->d, s->m, s->short_block, limit, s->deadline,
+                             s->vals, count, &s->count_complete, fn, ctx, err);
     }
     for (;;) {
         ilpm_status st = run(s, NULL, 0, 0, err);

@@ -37,7 +37,7 @@ struct ilpm_model {
     int nfams, capf;
     int nvars;
     char **groups;
-    uint8_t *redundant; /* per group: left out of the lowerings */
+    uint8_t *redundant; /* per group: the lowerings that leave it out */
     int ngroups, capg, cur_group;
     struct con *cons;
     size_t ncons, capc;
@@ -352,13 +352,19 @@ const char *ilpm_model_group_name(const ilpm_model *m, int g)
 
 void ilpm_model_set_redundant(ilpm_model *m, int g)
 {
-    if (g >= 0 && g < m->ngroups)
-        m->redundant[g] = 1;
+    ilpm_model_set_redundant_in(m, g, ILPM_LOWER_ROWS | ILPM_LOWER_CNF);
 }
 
-int ilpm_model_group_redundant(const ilpm_model *m, int g)
+void ilpm_model_set_redundant_in(ilpm_model *m, int g, unsigned lowerings)
 {
-    return g >= 0 && g < m->ngroups && m->redundant[g];
+    if (g >= 0 && g < m->ngroups)
+        m->redundant[g] |=
+            (uint8_t)(lowerings & (ILPM_LOWER_ROWS | ILPM_LOWER_CNF));
+}
+
+unsigned ilpm_model_group_redundant(const ilpm_model *m, int g)
+{
+    return g >= 0 && g < m->ngroups ? m->redundant[g] : 0;
 }
 
 static int check_lits(const ilpm_model *m, const int *lits, int n,

@@ -13,7 +13,7 @@
 void ilpm_options_init(ilpm_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->backend = ILPM_BACKEND_SAT;
+    o->backend = ILPM_BACKEND_ILP;
     o->amo = ILPM_AMO_AUTO;
     o->card = ILPM_CARD_SEQ;
     o->cuts = ILPM_CUTS_DEFAULT;
@@ -36,7 +36,7 @@ static const char *const amo_names[] = {"auto", "pairwise", "seq", "product",
 static const char *const card_names[] = {"seq", "totalizer", NULL};
 static const char *const cuts_names[] = {"none", "default", "all", NULL};
 static const char *const branch_names[] = {"auto",  "first", "last", "most",
-                                           "drtom", "pcost", NULL};
+                                           "drtom", "pcost", "dive", NULL};
 static const char *const backtrack_names[] = {"auto",  "dfs",   "bfs",
                                               "bestp", "bestb", NULL};
 static const char *const propagate_names[] = {"auto", "none", "units", "probe",
@@ -59,8 +59,9 @@ static const ilpm_option_info table[] = {
      FIELD(cuts), "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
     {"branch", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, branch_names, NULL, 0, 0,
      FIELD(branch),
-     "GLPK branching rule (auto: the puzzle's hint, else most fractional "
-     "when searching for a solution, Driebeck-Tomlin when optimising)"},
+     "GLPK branching rule, dive: largest value, up branch first (auto: the "
+     "puzzle's hint, else most fractional when searching for a solution, "
+     "Driebeck-Tomlin when optimising)"},
     {"backtrack", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, backtrack_names, NULL, 0,
      0, FIELD(backtrack),
      "GLPK backtracking rule (auto: depth first when searching for a "
@@ -233,7 +234,7 @@ const char *ilpm_cuts_name(ilpm_cuts c)
 }
 const char *ilpm_branch_name(ilpm_branch b)
 {
-    return name_of(branch_names, 6, (int)b);
+    return name_of(branch_names, 7, (int)b);
 }
 const char *ilpm_backtrack_name(ilpm_backtrack b)
 {

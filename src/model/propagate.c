@@ -57,8 +57,7 @@ static ilpm_model *copy_frame(const ilpm_model *m, ilpm_err *err)
     for (int g = 0; g < ilpm_model_ngroups(m); g++) {
         if (ilpm_model_group(out, ilpm_model_group_name(m, g), err) < 0)
             goto fail;
-        if (ilpm_model_group_redundant(m, g))
-            ilpm_model_set_redundant(out, g);
+        ilpm_model_set_redundant_in(out, g, ilpm_model_group_redundant(m, g));
     }
     ilpm_model_set_branch_hint(out, ilpm_model_branch_hint(m));
     int on;
