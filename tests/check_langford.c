@@ -210,7 +210,7 @@ static void check_counts(int from, int to)
 {
     for (int i = from; i < to; i++)
         for (int f = 0; f < 2; f++)
-            for (int b = 0; b < 2; b++) {
+            for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
                 int where = f == 0 ? counts[i].cards : counts[i].positions;
                 if (!(where & (b == ILPM_BACKEND_ILP ? ILP : SAT)))
                     continue;
@@ -253,7 +253,7 @@ START_TEST(test_nonexistence)
      * refutes the model with the row before lowering, and with
      * --redundant the row is lowered too. */
     for (int f = 0; f < 2; f++)
-        for (int b = 0; b < 2; b++) {
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
             for (int n = 5; n <= 6; n++)
                 for (int r = 0; r < 2; r++)
                     ck_assert_int_eq(solve(2, n, forms[f], r, (ilpm_backend)b),

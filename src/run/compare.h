@@ -18,7 +18,7 @@ typedef struct ilpm_comparison {
     char instance[160];
     int nforms;
     ilpm_cmp_form *forms;
-    int nresults; /* nforms * 2: ILP then SAT per formulation */
+    int nresults; /* nforms * ILPM_BACKEND_COUNT: ILP, SAT, cp per formulation */
     ilpm_result *results;
     int disagree; /* a status, optimum or count differs, or a
                      solution failed verification             */

@@ -1,0 +1,200 @@
+/* The cp back end's search (cp.h): depth first with chronological
+ * backtracking over the engine's trail.  A decision is a literal, tried
+ * true and then false, so that the two subtrees share no solution and a
+ * count needs no blocking.  Branching follows the model's structure:
+ * first-fail takes the open at-least-one (exactly-one, clause) over puzzle
+ * variables with the fewest open literals, as DLX and Gecode's first-fail
+ * do, and its first open literal; input takes the first open puzzle
+ * variable.  Auxiliary variables come last, so that a count, projected
+ * onto the puzzle's variables, stops at the first completion of each
+ * assignment of them.  Optimisation is branch and bound: the objective is
+ * a constraint whose bound each solution tightens. */
+#include "cp.h"
+
+#include <string.h>
+
+struct dec {
+    int lit;
+    int mark;   /* the trail before the decision */
+    int second; /* now in its second branch (lit false) */
+};
+
+/* The first-fail constraint: open (no literal true yet) with the fewest
+ * open literals; -1 when there is none. */
+static int smallest(const cp_search *s)
+{
+    const cp_eng *e = s->e;
+    int best = -1;
+    int64_t bo = INT64_MAX;
+    for (int i = 0; i < s->ncand; i++) {
+        const cp_con *x = &e->cons[s->cand[i]];
+        if (x->st != 0)
+            continue;
+        int64_t open = x->total - x->sf;
+        if (open < bo) {
+            bo = open;
+            best = s->cand[i];
+            if (open <= 2)
+                break; /* none smaller survives propagation */
+        }
+    }
+    return best;
+}
+
+static int first_open(const cp_eng *e, int c)
+{
+    const cp_con *x = &e->cons[c];
+    for (int i = 0; i < x->n; i++)
+        if (cp_lval(e->val, e->lits[x->start + (size_t)i]) == CP_OPEN)
+            return e->lits[x->start + (size_t)i];
+    return 0;
+}
+
+/* The next decision, or 0 when every variable has a value. */
+static int pick(const cp_search *s)
+{
+    const cp_eng *e = s->e;
+    if (s->strategy == ILPM_SEARCH_FIRST_FAIL) {
+        int c = smallest(s);
+        int l = c >= 0 ? first_open(e, c) : 0;
+        if (l)
+            return l;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int v = 1; v <= e->nv; v++)
+            if (e->val[v] == CP_OPEN && (s->aux[v] != 0) == pass)
+                return v;
+    return 0;
+}
+
+/* Failed-literal probing at a node: each open literal of the first-fail
+ * constraint is tried, one whose propagation fails is ruled out, and the
+ * constraint is chosen again while that narrows it, within s->lookahead
+ * tries.  -1 when the node has no solution. */
+static int lookahead(cp_search *s)
+{
+    cp_eng *e = s->e;
+    int64_t budget = s->lookahead;
+    int narrowed = 1;
+    while (narrowed && budget > 0) {
+        narrowed = 0;
+        int c = smallest(s);
+        if (c < 0)
+            return 0;
+        const cp_con *x = &e->cons[c];
+        for (int i = 0; i < x->n && budget > 0; i++) {
+            int l = e->lits[x->start + (size_t)i];
+            if (cp_lval(e->val, l) != CP_OPEN)
+                continue;
+            int mark = e->ntrail;
+            cp_eng_assign(e, l);
+            int failed = cp_eng_propagate(e) != 0;
+            cp_eng_undo(e, mark);
+            budget--;
+            s->probes++;
+            if (failed) {
+                if (cp_eng_assign(e, -l) != 0 || cp_eng_propagate(e) != 0)
+                    return -1;
+                narrowed = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void take(const cp_eng *e, uint8_t *vals)
+{
+    for (int v = 1; v <= e->nv; v++)
+        vals[v] = e->val[v] == CP_TRUE;
+}
+
+ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
+{
+    cp_eng *e = s->e;
+    int root = e->ntrail;
+    struct dec *d = malloc(((size_t)e->nv + 1) * sizeof *d);
+    if (!d) {
+        ilpm_err_set(err, "out of memory for the cp search");
+        return ILPM_ERROR;
+    }
+    int nd = 0;
+    ilpm_status st = ILPM_UNSAT;
+    int conflict = cp_eng_propagate(e) != 0;
+    s->complete = 0;
+    for (;;) {
+        if (!conflict && s->obj >= 0)
+            conflict = cp_eng_check(e, s->obj) != 0 || cp_eng_propagate(e) != 0;
+        if (!conflict && s->lookahead > 0)
+            conflict = lookahead(s) != 0;
+        if (!conflict) {
+            if (ilpm_watch_poll(&s->w, "searching", NULL) != 0) {
+                st = (ilpm_status)s->w.status;
+                break;
+            }
+            s->nodes++;
+            int l = pick(s);
+            if (l) {
+                d[nd].lit = l;
+                d[nd].mark = e->ntrail;
+                d[nd++].second = 0;
+                cp_eng_assign(e, l);
+                conflict = cp_eng_propagate(e) != 0;
+                continue;
+            }
+            /* A solution: every variable has a value, nothing failed. */
+            s->found = 1;
+            if (s->mode == CP_SOLVE) {
+                take(e, vals);
+                st = ILPM_SOLVED;
+                break;
+            }
+            if (s->mode == CP_OPTIMIZE) {
+                take(e, vals);
+                s->best = e->cons[s->obj].st + s->obj_shift;
+                e->cons[s->obj].k = e->cons[s->obj].st - 1;
+            } else {
+                s->count++;
+                if (s->live)
+                    *s->live = s->count;
+                if (s->fn) {
+                    take(e, vals);
+                    if (s->fn(s->ctx, vals) != 0) {
+                        st = ILPM_ERROR;
+                        break;
+                    }
+                }
+                if (s->limit && s->count >= s->limit) {
+                    st = ILPM_SOLVED;
+                    break;
+                }
+                /* Another completion of the auxiliary variables is the
+                 * same projected solution. */
+                while (nd && s->aux[abs(d[nd - 1].lit)])
+                    nd--;
+            }
+        } else {
+            s->fails++;
+        }
+        while (nd && d[nd - 1].second)
+            nd--;
+        if (nd == 0) {
+            s->complete = 1;
+            st = s->mode == CP_COUNT ? ILPM_SOLVED
+                 : s->mode == CP_OPTIMIZE
+                     ? (s->found ? ILPM_OPTIMAL : ILPM_UNSAT)
+                     : ILPM_UNSAT;
+            break;
+        }
+        struct dec *t = &d[nd - 1];
+        cp_eng_undo(e, t->mark);
+        t->second = 1;
+        cp_eng_assign(e, -t->lit);
+        conflict = cp_eng_propagate(e) != 0;
+    }
+    if (s->mode == CP_OPTIMIZE && s->found &&
+        (st == ILPM_TIMEOUT || st == ILPM_STOPPED))
+        st = ILPM_FEASIBLE;
+    cp_eng_undo(e, root);
+    free(d);
+    return st;
+}
