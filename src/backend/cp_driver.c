@@ -34,25 +34,31 @@ static void cp_destroy(ilpm_driver *d)
     free(d);
 }
 
-/* First-fail's constraints: the at-least-ones over puzzle variables
- * (exactly-one, at-least-one, clause), by their number in the engine. */
+/* First-fail's constraints: the exactly-ones and at-least-ones over
+ * puzzle variables, by their number in the engine; clauses only when the
+ * model states none (a CNF read from a file).  A puzzle's clauses are
+ * mostly supports (x -> one of y1..yk), and branching on them first
+ * would take a literal's negation before the choices the puzzle is
+ * made of (Tetravex's tile per cell). */
 static int find_candidates(ilpm_driver *d)
 {
     size_t nc = ilpm_model_ncons(d->m);
     d->cand = malloc((nc + 1) * sizeof *d->cand);
     if (!d->cand)
         return -1;
-    for (size_t i = 0; i < nc; i++) {
-        ilpm_con c;
-        ilpm_model_con(d->m, i, &c);
-        if (c.kind != ILPM_EXO && c.kind != ILPM_ALO && c.kind != ILPM_CLAUSE)
-            continue;
-        int ok = c.n >= 2;
-        for (int j = 0; j < c.n && ok; j++)
-            ok = !d->aux[abs(c.lits[j])];
-        if (ok)
-            d->cand[d->ncand++] = (int)i;
-    }
+    for (int clauses = 0; clauses < 2 && d->ncand == 0; clauses++)
+        for (size_t i = 0; i < nc; i++) {
+            ilpm_con c;
+            ilpm_model_con(d->m, i, &c);
+            if (clauses ? c.kind != ILPM_CLAUSE
+                        : c.kind != ILPM_EXO && c.kind != ILPM_ALO)
+                continue;
+            int ok = c.n >= 2;
+            for (int j = 0; j < c.n && ok; j++)
+                ok = !d->aux[abs(c.lits[j])];
+            if (ok)
+                d->cand[d->ncand++] = (int)i;
+        }
     return 0;
 }
 

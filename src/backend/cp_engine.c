@@ -201,7 +201,10 @@ int cp_eng_assign(cp_eng *e, int l)
     return 0;
 }
 
-int cp_eng_check(cp_eng *e, int c)
+/* Looks at c for what its sides (1: <=, 2: >=, as far as c has them)
+ * force: a side's slack moves only with its own weight, so a literal
+ * that became false (true) leaves the <= (>=) side as it was. */
+static int check_sides(cp_eng *e, int c, int sides)
 {
     cp_con *x = &e->cons[c];
     int cv = x->cond ? cp_lval(e->val, x->cond) : CP_TRUE;
@@ -212,17 +215,17 @@ int cp_eng_check(cp_eng *e, int c)
         /* The sum fails: so must its condition. */
         return cv == CP_TRUE ? -1 : cp_eng_assign(e, -x->cond);
     }
-    if (cv != CP_TRUE)
+    if (cv != CP_TRUE || x->st + x->sf == x->total)
         return 0;
     const int *lits = e->lits + x->start;
     const int64_t *a = e->coefs + x->start;
-    if (x->le) {
+    if (x->le && (sides & 1)) {
         int64_t slack = x->k - x->st;
         for (int i = 0; i < x->n && a[i] > slack; i++)
             if (cp_lval(e->val, lits[i]) == CP_OPEN)
                 cp_eng_assign(e, -lits[i]);
     }
-    if (x->ge) {
+    if (x->ge && (sides & 2)) {
         /* max moved if the loop above set something false */
         int64_t slack = x->total - x->sf - x->k;
         if (slack < 0)
@@ -234,13 +237,18 @@ int cp_eng_check(cp_eng *e, int c)
     return 0;
 }
 
+int cp_eng_check(cp_eng *e, int c)
+{
+    return check_sides(e, c, 3);
+}
+
 /* Looks at c now, or, for a weighted constraint, once the cheap ones
  * have nothing left to say: their bounds reasoning scans terms, and a
  * long row (Langford's position sum) is touched by most literals. */
-static int visit(cp_eng *e, int c)
+static int visit(cp_eng *e, int c, int sides)
 {
     if (e->cons[c].unit)
-        return cp_eng_check(e, c);
+        return check_sides(e, c, sides);
     if (!e->dirty[c]) {
         e->dirty[c] = 1;
         e->lazy[e->nlazy++] = c;
@@ -264,13 +272,13 @@ int cp_eng_propagate(cp_eng *e)
             const cp_list *cp = &e->cocc[cp_lix(l)];
             e->props++;
             for (int i = 0; i < p->n; i++)
-                if (e->cons[p->v[i].c].le && visit(e, p->v[i].c) != 0)
+                if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
                     return drop_lazy(e);
             for (int i = 0; i < q->n; i++)
-                if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c) != 0)
+                if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c, 2) != 0)
                     return drop_lazy(e);
             for (int i = 0; i < cp->n; i++)
-                if (visit(e, cp->v[i].c) != 0)
+                if (visit(e, cp->v[i].c, 3) != 0)
                     return drop_lazy(e);
         }
         if (e->nlazy == 0)

@@ -41,13 +41,43 @@ static int smallest(const cp_search *s)
     return best;
 }
 
-static int first_open(const cp_eng *e, int c)
+/* How much making l true narrows the rest: the open weight of the
+ * at-most constraints it sits in, whose other literals it would take. */
+static int64_t impact(const cp_eng *e, int l)
 {
+    const cp_list *p = &e->occ[cp_lix(l)];
+    int64_t sum = 0;
+    for (int i = 0; i < p->n; i++) {
+        const cp_con *x = &e->cons[p->v[i].c];
+        if (x->le && x->k - x->st < x->total - x->st - x->sf)
+            sum += x->total - x->st - x->sf;
+    }
+    return sum;
+}
+
+/* The value to try first within constraint c: its first open literal
+ * when every branch must be explored anyway (counting), else the open
+ * literal that narrows the rest least, which keeps the most room for
+ * what is left to place (the centre of a large n-Queens board). */
+static int choose(const cp_search *s, int c)
+{
+    const cp_eng *e = s->e;
     const cp_con *x = &e->cons[c];
-    for (int i = 0; i < x->n; i++)
-        if (cp_lval(e->val, e->lits[x->start + (size_t)i]) == CP_OPEN)
-            return e->lits[x->start + (size_t)i];
-    return 0;
+    int best = 0;
+    int64_t bi = INT64_MAX;
+    for (int i = 0; i < x->n; i++) {
+        int l = e->lits[x->start + (size_t)i];
+        if (cp_lval(e->val, l) != CP_OPEN)
+            continue;
+        if (s->mode == CP_COUNT)
+            return l;
+        int64_t im = impact(e, l);
+        if (im < bi) {
+            bi = im;
+            best = l;
+        }
+    }
+    return best;
 }
 
 /* The next decision, or 0 when every variable has a value. */
@@ -56,7 +86,7 @@ static int pick(const cp_search *s)
     const cp_eng *e = s->e;
     if (s->strategy == ILPM_SEARCH_FIRST_FAIL) {
         int c = smallest(s);
-        int l = c >= 0 ? first_open(e, c) : 0;
+        int l = c >= 0 ? choose(s, c) : 0;
         if (l)
             return l;
     }
