@@ -112,6 +112,7 @@ typedef struct cp_search {
     uint64_t *live;      /* CP_COUNT: the count so far, before fn    */
     void *ctx;
     ilpm_watch w;
+    int64_t *order; /* lookahead's scratch: (open, constraint) pairs */
     /* out */
     uint64_t nodes, fails, probes, count;
     int found;

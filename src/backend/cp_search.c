@@ -97,10 +97,60 @@ static int pick(const cp_search *s)
     return 0;
 }
 
-/* Failed-literal probing at a node: each open literal of the first-fail
- * constraint is tried, one whose propagation fails is ruled out, and the
- * constraint is chosen again while that narrows it, within s->lookahead
- * tries.  -1 when the node has no solution. */
+/* A probe can cost as much as a node: the clock is read at each, not at
+ * every 256th as ilpm_watch_poll does; the status sticks for the search
+ * loop's poll. */
+static int out_of_time(cp_search *s)
+{
+    ilpm_watch *w = &s->w;
+    if (!w->status && w->stop && *w->stop)
+        w->status = ILPM_STOPPED;
+    if (!w->status && w->deadline > 0 && ilpm_now() >= w->deadline)
+        w->status = ILPM_TIMEOUT;
+    return w->status != 0;
+}
+
+/* Probes the open literals of constraint c: one whose propagation fails
+ * is ruled out.  1 when something was, -1 when the node has no solution,
+ * else 0; *budget counts the tries down. */
+static int probe_con(cp_search *s, int c, int64_t *budget)
+{
+    cp_eng *e = s->e;
+    const cp_con *x = &e->cons[c];
+    int narrowed = 0;
+    for (int i = 0; i<x->n && * budget> 0; i++) {
+        int l = e->lits[x->start + (size_t)i];
+        if (cp_lval(e->val, l) != CP_OPEN)
+            continue;
+        if (out_of_time(s)) {
+            *budget = 0;
+            break;
+        }
+        int mark = e->ntrail;
+        cp_eng_assign(e, l);
+        int failed = cp_eng_propagate(e) != 0;
+        cp_eng_undo(e, mark);
+        --*budget;
+        s->probes++;
+        if (failed) {
+            if (cp_eng_assign(e, -l) != 0 || cp_eng_propagate(e) != 0)
+                return -1;
+            narrowed = 1;
+        }
+    }
+    return narrowed;
+}
+
+static int by_open(const void *x, const void *y)
+{
+    const int64_t *p = x, *q = y;
+    return (p[0] > q[0]) - (p[0] < q[0]);
+}
+
+/* Failed-literal probing at a node: the open literals of the first-fail
+ * constraints are tried, the smallest constraints first, within
+ * s->lookahead tries; what fails is ruled out, and the round starts again
+ * while that narrows something.  -1 when the node has no solution. */
 static int lookahead(cp_search *s)
 {
     cp_eng *e = s->e;
@@ -108,25 +158,20 @@ static int lookahead(cp_search *s)
     int narrowed = 1;
     while (narrowed && budget > 0) {
         narrowed = 0;
-        int c = smallest(s);
-        if (c < 0)
-            return 0;
-        const cp_con *x = &e->cons[c];
-        for (int i = 0; i < x->n && budget > 0; i++) {
-            int l = e->lits[x->start + (size_t)i];
-            if (cp_lval(e->val, l) != CP_OPEN)
-                continue;
-            int mark = e->ntrail;
-            cp_eng_assign(e, l);
-            int failed = cp_eng_propagate(e) != 0;
-            cp_eng_undo(e, mark);
-            budget--;
-            s->probes++;
-            if (failed) {
-                if (cp_eng_assign(e, -l) != 0 || cp_eng_propagate(e) != 0)
-                    return -1;
-                narrowed = 1;
+        int n = 0;
+        for (int i = 0; i < s->ncand; i++) {
+            const cp_con *x = &e->cons[s->cand[i]];
+            if (x->st == 0) {
+                s->order[2 * n] = x->total - x->sf;
+                s->order[2 * n++ + 1] = s->cand[i];
             }
+        }
+        qsort(s->order, (size_t)n, 2 * sizeof *s->order, by_open);
+        for (int i = 0; i < n && budget > 0 && !narrowed; i++) {
+            int rc = probe_con(s, (int)s->order[2 * i + 1], &budget);
+            if (rc < 0)
+                return -1;
+            narrowed = rc;
         }
     }
     return 0;
@@ -143,7 +188,12 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     cp_eng *e = s->e;
     int root = e->ntrail;
     struct dec *d = malloc(((size_t)e->nv + 1) * sizeof *d);
-    if (!d) {
+    s->order = s->lookahead > 0
+                   ? malloc(((size_t)s->ncand + 1) * 2 * sizeof *s->order)
+                   : NULL;
+    if (!d || (s->lookahead > 0 && !s->order)) {
+        free(d);
+        free(s->order);
         ilpm_err_set(err, "out of memory for the cp search");
         return ILPM_ERROR;
     }
@@ -226,5 +276,7 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
         st = ILPM_FEASIBLE;
     cp_eng_undo(e, root);
     free(d);
+    free(s->order);
+    s->order = NULL;
     return st;
 }
