@@ -178,14 +178,15 @@ static ilpm_status solve(int k, int n, const char *form, int redundant,
 
 /* Which counts run where.  GLPK enumerates by re-solving with a no-good
  * row each time, at up to a second a solve on these models, so it gets
- * the smaller cases and the halved (--symmetry) ones; CaDiCaL takes them
- * all.  Expected: the ordered count from known_counts.csv, halved with
- * --symmetry. */
-enum { ILP = 1, SAT = 2, BOTH = 3 };
+ * the smaller cases and the halved (--symmetry) ones; CaDiCaL and cp take
+ * them all, and cp, counting in one search, the larger ones too.
+ * Expected: the ordered count from known_counts.csv, halved with
+ * --symmetry.  BOTH is every back end. */
+enum { ILP = 1, SAT = 2, CP = 4, BOTH = 7 };
 enum { PLAIN = 1, SYM = 2, RED = 4 };
 static const struct {
     int k, n;
-    int cards, positions; /* back ends (ILP, SAT, BOTH) per formulation */
+    int cards, positions; /* back ends (ILP, SAT, CP) per formulation   */
     int variants;         /* PLAIN, SYM, RED (redundant row)            */
 } counts[] = {
     {2, 1, BOTH, BOTH, PLAIN | SYM},
@@ -195,14 +196,16 @@ static const struct {
     {2, 5, BOTH, BOTH, PLAIN | SYM},
     {2, 6, BOTH, BOTH, PLAIN | SYM},
     {2, 7, BOTH, BOTH, PLAIN | SYM},
-    {2, 7, SAT, BOTH, RED},
-    {2, 8, SAT, SAT, PLAIN | SYM | RED},
+    {2, 7, SAT | CP, BOTH, RED},
+    {2, 8, SAT | CP, SAT | CP, PLAIN | SYM | RED},
+    {2, 11, CP, CP, PLAIN | SYM},
+    {2, 12, 0, CP, SYM},
     {3, 2, BOTH, BOTH, PLAIN | SYM}, /* n < k */
     {3, 5, BOTH, BOTH, PLAIN | SYM}, /* n*k odd */
     {3, 8, BOTH, BOTH, PLAIN},
-    {3, 9, SAT, BOTH, PLAIN | RED},
+    {3, 9, SAT | CP, BOTH, PLAIN | RED},
     {3, 9, BOTH, BOTH, SYM}, /* n and k odd: the tie-break chain */
-    {3, 10, SAT, SAT, PLAIN | RED},
+    {3, 10, SAT | CP, SAT | CP, PLAIN | RED},
     {3, 10, BOTH, BOTH, SYM},
 };
 
@@ -212,7 +215,10 @@ static void check_counts(int from, int to)
         for (int f = 0; f < 2; f++)
             for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
                 int where = f == 0 ? counts[i].cards : counts[i].positions;
-                if (!(where & (b == ILPM_BACKEND_ILP ? ILP : SAT)))
+                int mask = b == ILPM_BACKEND_ILP   ? ILP
+                           : b == ILPM_BACKEND_SAT ? SAT
+                                                   : CP;
+                if (!(where & mask))
                     continue;
                 int k = counts[i].k, n = counts[i].n;
                 long all = known_ordered(k, n);
@@ -235,13 +241,13 @@ static void check_counts(int from, int to)
 
 START_TEST(test_counts_pairs)
 {
-    check_counts(0, 9); /* the k = 2 rows */
+    check_counts(0, 11); /* the k = 2 rows */
 }
 END_TEST
 
 START_TEST(test_counts_triples)
 {
-    check_counts(9, (int)(sizeof counts / sizeof *counts));
+    check_counts(11, (int)(sizeof counts / sizeof *counts));
 }
 END_TEST
 

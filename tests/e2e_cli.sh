@@ -41,6 +41,8 @@ for s in first-fail input; do
     run "count 8 queens on cp ($s)" 0 "$ILPM" solve queens --n 8 --backend cp --count --search "$s" --lookahead 3 &&
         has "count 8 queens on cp ($s)" "$out" "solved, verified, count 92[;,]"
 done
+run "count 12 queens on cp" 0 "$ILPM" solve queens --n 12 --backend cp --count &&
+    has "count 12 queens on cp" "$out" "solved, verified, count 14200[;,]"
 run "count L(2,8) on cp" 0 "$ILPM" solve langford --n 8 --backend cp --count &&
     has "count L(2,8) on cp" "$out" "count 300[;,]"
 run "cp limit" 0 "$ILPM" solve queens --n 8 --backend cp --count --limit 5 &&
