@@ -583,7 +583,7 @@ void cli_usage(FILE *f)
         "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
         "                           write the model for other solvers\n"
         "  gen PUZZLE [OPTIONS]     write random instances\n"
-        "  compare PUZZLE [FILE...]  every formulation on both back ends,\n"
+        "  compare PUZZLE [FILE...]  every formulation on every back end,\n"
         "                           side by side, with a check that they "
         "agree\n"
         "  batch PUZZLE FILE... --out RESULTS\n"

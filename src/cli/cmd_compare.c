@@ -1,5 +1,5 @@
-/* compare: every formulation on both back ends, side by side, the
- * agreement check, the summary and the plot. */
+/* compare: every formulation on every back end (ilp, sat, cp), side by
+ * side, the agreement check, the summary and the plot. */
 #include "cli.h"
 #include "compare.h"
 #include "plot.h"
