@@ -45,6 +45,9 @@ run "count 12 queens on cp" 0 "$ILPM" solve queens --n 12 --backend cp --count &
     has "count 12 queens on cp" "$out" "solved, verified, count 14200[;,]"
 run "count L(2,8) on cp" 0 "$ILPM" solve langford --n 8 --backend cp --count &&
     has "count L(2,8) on cp" "$out" "count 300[;,]"
+# L(2,35) takes cp's search without restarts more than 10 s; restarts find it
+run "cp restarts" 0 "$ILPM" solve langford --n 35 --backend cp --time-limit 60 --verbose &&
+    has "cp restarts" "$err" "cp: [0-9]+ nodes, [0-9]+ failures, [1-9][0-9]* restarts"
 run "cp limit" 0 "$ILPM" solve queens --n 8 --backend cp --count --limit 5 &&
     has "cp limit" "$out" "count at least 5 \(stopped at --limit\)"
 run "cp unsat" 10 "$ILPM" solve queens --n 3 --backend cp

@@ -114,7 +114,8 @@ typedef struct cp_search {
     ilpm_watch w;
     int64_t *order; /* lookahead's scratch: (open, constraint) pairs */
     /* out */
-    uint64_t nodes, fails, probes, count;
+    uint32_t rng;
+    uint64_t nodes, fails, probes, count, restarts;
     int found;
     int complete;
     int64_t best; /* CP_OPTIMIZE: the objective in minimisation form */

@@ -151,8 +151,10 @@ static void report(ilpm_driver *d, const cp_search *s, double t0)
     char line[256];
     snprintf(line, sizeof line,
              "cp: %" PRIu64 " nodes, %" PRIu64 " failures, %" PRIu64
-             " probes, %" PRIu64 " propagations, %.3f s\n",
-             s->nodes, s->fails, s->probes, d->e.props, ilpm_now() - t0);
+             " restarts, %" PRIu64 " probes, %" PRIu64
+             " propagations, %.3f s\n",
+             s->nodes, s->fails, s->restarts, s->probes, d->e.props,
+             ilpm_now() - t0);
     d->o.log(d->o.log_ctx, line);
 }
 

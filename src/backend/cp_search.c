@@ -55,11 +55,19 @@ static int64_t impact(const cp_eng *e, int l)
     return sum;
 }
 
+static uint32_t next_rand(cp_search *s)
+{
+    s->rng ^= s->rng << 13;
+    s->rng ^= s->rng >> 17;
+    s->rng ^= s->rng << 5;
+    return s->rng;
+}
+
 /* The value to try first within constraint c: its first open literal
  * when every branch must be explored anyway (counting), else the open
  * literal that narrows the rest least, which keeps the most room for
  * what is left to place (the centre of a large n-Queens board). */
-static int choose(const cp_search *s, int c)
+static int choose(cp_search *s, int c)
 {
     const cp_eng *e = s->e;
     const cp_con *x = &e->cons[c];
@@ -72,7 +80,9 @@ static int choose(const cp_search *s, int c)
         if (s->mode == CP_COUNT)
             return l;
         int64_t im = impact(e, l);
-        if (im < bi) {
+        /* After a restart, ties go by a coin, so that the search takes
+         * another path each time. */
+        if (im < bi || (im == bi && s->restarts && (next_rand(s) & 1))) {
             bi = im;
             best = l;
         }
@@ -81,7 +91,7 @@ static int choose(const cp_search *s, int c)
 }
 
 /* The next decision, or 0 when every variable has a value. */
-static int pick(const cp_search *s)
+static int pick(cp_search *s)
 {
     const cp_eng *e = s->e;
     if (s->strategy == ILPM_SEARCH_FIRST_FAIL) {
@@ -201,6 +211,13 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     ilpm_status st = ILPM_UNSAT;
     int conflict = cp_eng_propagate(e) != 0;
     s->complete = 0;
+    /* A search for one solution restarts after a growing number of
+     * failures, ties broken at random from then on: first solutions are
+     * heavy-tailed without (n-Queens 800, L(2,35)); the limit grows by
+     * half each time, so the search stays complete. */
+    uint64_t interval = 2000;
+    uint64_t restart_at = s->mode == CP_SOLVE ? interval : UINT64_MAX;
+    s->rng = 2463534242u;
     for (;;) {
         if (!conflict && s->obj >= 0)
             conflict = cp_eng_check(e, s->obj) != 0 || cp_eng_propagate(e) != 0;
@@ -254,6 +271,15 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             }
         } else {
             s->fails++;
+            if (s->fails >= restart_at) {
+                interval += interval / 2;
+                restart_at = s->fails + interval;
+                s->restarts++;
+                nd = 0;
+                cp_eng_undo(e, root);
+                conflict = 0;
+                continue;
+            }
         }
         while (nd && d[nd - 1].second)
             nd--;
