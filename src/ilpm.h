@@ -228,7 +228,21 @@ const char *ilpm_kind_name(ilpm_kind k);
 /* ------------------------------------------------------------------ */
 /* Options and back ends                                                */
 
-typedef enum ilpm_backend { ILPM_BACKEND_ILP, ILPM_BACKEND_SAT } ilpm_backend;
+/* ILP by GLPK, SAT by CaDiCaL, or cp: ilpm's own propagation and
+ * depth-first search (counting in one search, lookahead). */
+typedef enum ilpm_backend {
+    ILPM_BACKEND_ILP,
+    ILPM_BACKEND_SAT,
+    ILPM_BACKEND_CP
+} ilpm_backend;
+#define ILPM_BACKEND_COUNT 3
+/* The cp back end's branching: first-fail takes the open exactly-one or
+ * at-least-one over puzzle variables with the fewest open literals (as
+ * DLX and Gecode's first-fail), input the first open variable. */
+typedef enum ilpm_search {
+    ILPM_SEARCH_FIRST_FAIL,
+    ILPM_SEARCH_INPUT
+} ilpm_search;
 typedef enum ilpm_amo_enc {
     ILPM_AMO_AUTO,     /* pairwise up to 10 literals, else product     */
     ILPM_AMO_PAIRWISE, /* the seed reports' encoding                   */
@@ -315,7 +329,9 @@ typedef struct ilpm_options {
     int64_t max_vars;      /* model variables (default 50 million)      */
     int64_t max_memory_mb; /* model and CNF storage (default: 3/4 of
                               the machine's memory)                    */
-    /* Polled by both back ends; a non-zero value stops the search. */
+    ilpm_search search;    /* cp: branching, default first-fail          */
+    int64_t lookahead;     /* cp: failed-literal probes per node, 0 none */
+    /* Polled by every back end; a non-zero value stops the search. */
     volatile int *stop_flag;
 } ilpm_options;
 
@@ -369,10 +385,11 @@ const char *ilpm_card_name(ilpm_card_enc e);
 const char *ilpm_cuts_name(ilpm_cuts c);
 const char *ilpm_branch_name(ilpm_branch b);
 const char *ilpm_backtrack_name(ilpm_backtrack b);
+const char *ilpm_search_name(ilpm_search s);
 const char *ilpm_propagate_name(ilpm_propagate p);
 /* The names an enum option takes, in the enum's order and ended by NULL,
- * for "backend", "amo", "card", "cuts", "branch", "backtrack" and
- * "propagate"; NULL for another option. */
+ * for "backend", "amo", "card", "cuts", "branch", "backtrack",
+ * "propagate" and "search"; NULL for another option. */
 const char *const *ilpm_enum_names(const char *option);
 /* Name -> enum; return -1 for an unknown name. */
 int ilpm_backend_parse(const char *s);
@@ -381,6 +398,7 @@ int ilpm_card_parse(const char *s);
 int ilpm_cuts_parse(const char *s);
 int ilpm_branch_parse(const char *s);
 int ilpm_backtrack_parse(const char *s);
+int ilpm_search_parse(const char *s);
 int ilpm_propagate_parse(const char *s);
 
 /* Sizes of one formulation, overall and per group. */

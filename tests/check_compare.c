@@ -192,8 +192,8 @@ START_TEST(test_summary_of_real_comparisons)
         ilpm_params_free(p);
     }
     ck_assert_str_eq(s.puzzle, "queens");
-    ck_assert_int_eq(s.n, 2);
-    for (int i = 0; i < 2; i++) {
+    ck_assert_int_eq(s.n, ILPM_BACKEND_COUNT);
+    for (int i = 0; i < ILPM_BACKEND_COUNT; i++) {
         ck_assert_str_eq(s.rows[i].formulation, "");
         ck_assert_int_eq(s.rows[i].runs, 2);
         ck_assert_int_eq(s.rows[i].solved, 1);
@@ -203,6 +203,7 @@ START_TEST(test_summary_of_real_comparisons)
     }
     ck_assert_int_eq(s.rows[0].backend, ILPM_BACKEND_ILP);
     ck_assert_int_eq(s.rows[1].backend, ILPM_BACKEND_SAT);
+    ck_assert_int_eq(s.rows[2].backend, ILPM_BACKEND_CP);
     ilpm_cmp_summary_free(&s);
 }
 END_TEST

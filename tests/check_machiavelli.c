@@ -119,7 +119,7 @@ static void expect_table(const char *table, const char *extra, int want)
         snprintf(words, sizeof words, "%s %s", forms[f], extra ? extra : "");
         ilpm_params *p = params("solve", words);
         mach_inst *in = parse_text(table, p);
-        for (int b = 0; b < 2; b++) {
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
             outcome o = solve(in, p, (ilpm_backend)b);
             ck_assert_msg(
                 found(o.status) == want, "'%s' [%s] %s: %s, expected %s", table,
@@ -1016,14 +1016,14 @@ START_TEST(test_deck_rows)
     expect_table(t, NULL, 1);
     ilpm_params *p = params("solve", "deck-rows");
     mach_inst *in = parse_text(t, p);
-    for (int b = 0; b < 2; b++)
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
         ck_assert_int_eq(solve(in, p, (ilpm_backend)b).status, ILPM_UNSAT);
     pz->free_instance(in);
     ilpm_params_free(p);
     /* On an ordinary table the deck rows change nothing. */
     p = params("solve", "deck-rows ace-high");
     in = parse_text("table: AH 2H 3H QH KH AH 7S 7D 7C", p);
-    for (int b = 0; b < 2; b++)
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
         ck_assert(found(solve(in, p, (ilpm_backend)b).status));
     pz->free_instance(in);
     ilpm_params_free(p);
@@ -1051,7 +1051,7 @@ static void expect_play(const char *line, const char *extra, int best)
         snprintf(words, sizeof words, "%s %s", forms[f], extra ? extra : "");
         ilpm_params *p = params("play", words);
         mach_inst *in = parse_text(line, p);
-        for (int b = 0; b < 2; b++) {
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
             outcome o = solve(in, p, (ilpm_backend)b);
             if (best < 0) {
                 ck_assert_msg(o.status == ILPM_UNSAT, "'%s' [%s] %s: %s", line,
@@ -1291,7 +1291,7 @@ START_TEST(test_random_tables)
                 want = bf_split(c, strcmp(var, "wrap") == 0,
                                 strcmp(var, "ace-high") == 0);
             }
-            for (int b = 0; b < 2; b++) {
+            for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
                 outcome o = solve(in, p, (ilpm_backend)b);
                 ck_assert_msg(found(o.status) == want,
                               "seed %d [%s] %s: %s, brute force says %s\n%s",
@@ -1458,7 +1458,7 @@ START_TEST(test_random_play)
             if (want == -2)
                 want = bf_play(in, strcmp(var, "wrap") == 0,
                                strcmp(var, "ace-high") == 0, value);
-            for (int b = 0; b < 2; b++) {
+            for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
                 outcome o = solve(in, p, (ilpm_backend)b);
                 got = o.status == ILPM_OPTIMAL ? (int)o.objective
                       : o.status == ILPM_UNSAT ? -1
@@ -1581,7 +1581,7 @@ START_TEST(test_data_files)
         void *inst;
         int rc, n = 0;
         while ((rc = pz->parse(rd, p, &inst, &err)) == 1) {
-            for (int b = 0; b < 2; b++) {
+            for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
                 outcome o = solve(inst, p, (ilpm_backend)b);
                 ck_assert_msg(found(o.status) == files[i].solvable,
                               "%s line %ld [%s] %s: %s", files[i].file,

@@ -198,10 +198,10 @@ START_TEST(test_interrupted_lowering)
         ck_assert_int_eq(ilpm_add_exo(m, l, n, &err), 0);
     }
     free(l);
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         ilpm_options o;
         ilpm_options_init(&o);
-        o.backend = b ? ILPM_BACKEND_SAT : ILPM_BACKEND_ILP;
+        o.backend = (ilpm_backend)b;
         o.time_limit = 1e-9;
         ilpm_err e = {0};
         ck_assert_ptr_null(ilpm_solver_new(m, &o, &e));

@@ -52,7 +52,7 @@ START_TEST(test_counts_match_oeis)
         ilpm_params_set(p, "n", v);
         void *inst;
         ck_assert_int_eq(pz->from_params(p, &inst, &err), 1);
-        for (int b = 0; b < 2; b++) {
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
             ilpm_result r;
             run_count(inst, p, (ilpm_backend)b, &r);
             long want = known_count(n);
@@ -98,7 +98,7 @@ START_TEST(test_progress_hook_and_count_complete)
     ilpm_err err;
     void *inst;
     ck_assert_int_eq(pz->from_params(p, &inst, &err), 1);
-    for (int b = 0; b < 2; b++)
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
         for (uint64_t limit = 0; limit <= 4; limit += 2) {
             ilpm_run_opts o;
             ilpm_run_opts_init(&o);
@@ -138,7 +138,7 @@ START_TEST(test_completion_file)
         ck_assert_msg(pz->parse(rd, p, &inst[i], &err) == 1, "%s", err.msg);
     void *none;
     ck_assert_int_eq(pz->parse(rd, p, &none, &err), 0);
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         ilpm_result r;
         run_count(inst[0], p, (ilpm_backend)b, &r);
         ck_assert_uint_eq(r.count, 4); /* 8 queens with a corner queen */

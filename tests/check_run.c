@@ -149,7 +149,7 @@ START_TEST(test_run_queens)
 {
     ilpm_params *p = ilpm_params_new();
     void *six = queens_n(p, 6), *three = queens_n(p, 3);
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         ilpm_run_opts o;
         ilpm_run_opts_init(&o);
         o.solver.backend = (ilpm_backend)b;
@@ -217,7 +217,7 @@ START_TEST(test_run_play)
     ilpm_err err;
     ck_assert_int_eq(pz->from_params(p, &inst, &err), 1);
     ilpm_params_free(p);
-    for (int b = 0; b < 2; b++)
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
         for (int f = -1; f < 2; f++)
             for (int value = 0; value < 2; value++) {
                 ilpm_run_opts o;
@@ -265,7 +265,7 @@ START_TEST(test_run_limits)
 {
     ilpm_params *p = ilpm_params_new();
     void *inst = queens_n(p, 30);
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         ilpm_run_opts o;
         ilpm_run_opts_init(&o);
         o.solver.backend = (ilpm_backend)b;
@@ -317,7 +317,7 @@ START_TEST(test_run_checks_solutions)
 {
     ilpm_params *p = ilpm_params_new();
     void *inst = queens_n(p, 5);
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         ilpm_run_opts o;
         ilpm_run_opts_init(&o);
         o.solver.backend = (ilpm_backend)b;
@@ -806,7 +806,7 @@ START_TEST(test_cached)
     ilpm_reader_free(rd);
     static const ilpm_status want[5] = {ILPM_SOLVED, ILPM_UNSAT, ILPM_SOLVED,
                                         ILPM_SOLVED, ILPM_SOLVED};
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         ilpm_run_opts o;
         ilpm_run_opts_init(&o);
         o.solver.backend = (ilpm_backend)b;

@@ -125,11 +125,23 @@ static const struct {
     ilpm_backend b;
     ilpm_amo_enc amo;
     ilpm_card_enc card;
+    ilpm_search search; /* cp's branching and lookahead */
+    int64_t lookahead;
+    ilpm_propagate prop; /* none: cp's engine sees the model whole */
 } configs[] = {
-    {ILPM_BACKEND_ILP, ILPM_AMO_AUTO, ILPM_CARD_SEQ},
-    {ILPM_BACKEND_SAT, ILPM_AMO_PAIRWISE, ILPM_CARD_SEQ},
-    {ILPM_BACKEND_SAT, ILPM_AMO_SEQ, ILPM_CARD_TOTALIZER},
-    {ILPM_BACKEND_SAT, ILPM_AMO_PRODUCT, ILPM_CARD_SEQ},
+#define F ILPM_SEARCH_FIRST_FAIL
+    {ILPM_BACKEND_ILP, ILPM_AMO_AUTO, ILPM_CARD_SEQ, F, 0, ILPM_PROP_AUTO},
+    {ILPM_BACKEND_SAT, ILPM_AMO_PAIRWISE, ILPM_CARD_SEQ, F, 0, ILPM_PROP_AUTO},
+    {ILPM_BACKEND_SAT, ILPM_AMO_SEQ, ILPM_CARD_TOTALIZER, F, 0, ILPM_PROP_AUTO},
+    {ILPM_BACKEND_SAT, ILPM_AMO_PRODUCT, ILPM_CARD_SEQ, F, 0, ILPM_PROP_AUTO},
+    {ILPM_BACKEND_CP, ILPM_AMO_AUTO, ILPM_CARD_SEQ, F, 0, ILPM_PROP_AUTO},
+    {ILPM_BACKEND_CP, ILPM_AMO_AUTO, ILPM_CARD_SEQ, ILPM_SEARCH_INPUT, 0,
+     ILPM_PROP_AUTO},
+    {ILPM_BACKEND_CP, ILPM_AMO_AUTO, ILPM_CARD_SEQ, F, 8, ILPM_PROP_AUTO},
+    {ILPM_BACKEND_CP, ILPM_AMO_AUTO, ILPM_CARD_SEQ, F, 0, ILPM_PROP_NONE},
+    {ILPM_BACKEND_CP, ILPM_AMO_AUTO, ILPM_CARD_SEQ, ILPM_SEARCH_INPUT, 4,
+     ILPM_PROP_NONE},
+#undef F
 };
 
 START_TEST(test_random_counts_agree_with_brute_force)
@@ -148,6 +160,9 @@ START_TEST(test_random_counts_agree_with_brute_force)
             o.backend = configs[c].b;
             o.amo = configs[c].amo;
             o.card = configs[c].card;
+            o.search = configs[c].search;
+            o.lookahead = configs[c].lookahead;
+            o.propagate = configs[c].prop;
             ilpm_err err;
             ilpm_solver *s = ilpm_solver_new(m, &o, &err);
             ck_assert_msg(s != NULL, "%s", err.msg);
@@ -186,6 +201,9 @@ START_TEST(test_random_optima_agree_with_brute_force)
             o.backend = configs[c].b;
             o.amo = configs[c].amo;
             o.card = configs[c].card;
+            o.search = configs[c].search;
+            o.lookahead = configs[c].lookahead;
+            o.propagate = configs[c].prop;
             ilpm_err err;
             ilpm_solver *s = ilpm_solver_new(m, &o, &err);
             ck_assert_msg(s != NULL, "%s", err.msg);
@@ -258,7 +276,7 @@ END_TEST
 START_TEST(test_count_limit_and_callback)
 {
     ilpm_model *m = two_of_four();
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         ilpm_options o;
         ilpm_options_init(&o);
         o.backend = (ilpm_backend)b;
@@ -332,7 +350,7 @@ START_TEST(test_time_limit_reports_count_so_far)
 {
     /* 14 queens have 365596 solutions: far more than 0.3 s can count. */
     ilpm_model *m = queens_count_model(14);
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         ilpm_options o;
         ilpm_options_init(&o);
         o.backend = (ilpm_backend)b;
@@ -425,7 +443,7 @@ END_TEST
 START_TEST(test_stop_flag)
 {
     ilpm_model *m = queens_count_model(8);
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         volatile int stop = 1;
         ilpm_options o;
         ilpm_options_init(&o);

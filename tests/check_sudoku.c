@@ -133,7 +133,7 @@ static void solve_set(const char *name, int n, const ilpm_params *p)
     void **inst = calloc((size_t)n, sizeof *inst);
     ck_assert_int_eq(load(path, p, 0, inst, n), n);
     for (int i = 0; i < n; i++) {
-        for (int b = 0; b < 2; b++)
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
             run(inst[i], p, (ilpm_backend)b, 0, expected(sols, i));
         pz->free_instance(inst[i]);
     }
@@ -175,7 +175,7 @@ START_TEST(test_16x16)
         void *inst;
         ck_assert_int_eq(
             load("data/sudoku/gecode_16x16.txt", p, lines[i], &inst, 1), 1);
-        for (int b = 0; b < 2; b++)
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
             run(inst, p, (ilpm_backend)b, 0,
                 expected("data/sudoku/solutions_computed/gecode_16x16.sol.txt",
                          lines[i] - 1));
@@ -209,7 +209,7 @@ START_TEST(test_25x25)
     void *inst;
     ilpm_err err;
     ck_assert_msg(pz->parse(rd, p, &inst, &err) == 1, "%s", err.msg);
-    for (int b = 0; b < 2; b++)
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
         run(inst, p, (ilpm_backend)b, 0, want);
     pz->free_instance(inst);
     ilpm_params_free(p);
@@ -227,14 +227,14 @@ START_TEST(test_counts)
     void *inst[3];
     ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, inst, 3), 3);
     for (int i = 0; i < 3; i++) {
-        for (int b = 0; b < 2; b++)
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
             ck_assert_uint_eq(run(inst[i], p, (ilpm_backend)b, 2, NULL), 1);
         pz->free_instance(inst[i]);
     }
     ck_assert_int_eq(load("data/sudoku/serg_benchmark_first20.txt", p, 0, inst, 3),
                      3);
     for (int i = 0; i < 3; i++) {
-        for (int b = 0; b < 2; b++)
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
             ck_assert_uint_eq(run(inst[i], p, (ilpm_backend)b, 2, NULL), 2);
         pz->free_instance(inst[i]);
     }
@@ -253,7 +253,7 @@ START_TEST(test_shared_model)
     ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, inst, 10), 10);
     void *big[2];
     ck_assert_int_eq(load("data/sudoku/gecode_16x16.txt", p, 0, big, 2), 2);
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         ilpm_run_opts o;
         ilpm_run_opts_init(&o);
         o.solver.backend = (ilpm_backend)b;

@@ -95,7 +95,7 @@ static void expect_count(const void *inst, const char *what, uint64_t want,
                          int ilp)
 {
     for (int f = 0; f < NVARIANTS; f++)
-        for (int b = 0; b < 2; b++) {
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
             if (b == ILPM_BACKEND_ILP && !(ilp & 1 << f))
                 continue;
             ilpm_result r;
@@ -236,7 +236,7 @@ static void expect_agree(const void *inst, int n, const char *what,
                          int solvable)
 {
     for (int f = 0; f < NVARIANTS; f++)
-        for (int b = 0; b < 2; b++) {
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
             int slow = n >= 5 && f == 1 && b == ILPM_BACKEND_ILP;
             ilpm_params *p = params(NULL, variants[f]);
             ilpm_run_opts o;

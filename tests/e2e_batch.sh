@@ -19,10 +19,10 @@ out=$("$ILPM" compare queens --n 6 --count)
 check "compare exit" [ $? -eq 0 ]
 check "compare agreement" grep -q "agreement: yes" <<<"$out"
 check "compare groups" grep -qE "^ +diag +\|" <<<"$out"
-check "compare counts" [ "$(grep -cE '^ +- +(ilp|sat) +solved +yes +4 ' <<<"$out")" -eq 2 ]
+check "compare counts" [ "$(grep -cE '^ +- +(ilp|sat|cp) +solved +yes +4 ' <<<"$out")" -eq 3 ]
 out=$("$ILPM" compare queens --n 3 --format csv)
-check "compare csv rows" [ "$(grep -c '^queens,n=3,' <<<"$out")" -eq 2 ]
-check "compare csv unsat" [ "$(grep -c ',unsat,' <<<"$out")" -eq 2 ]
+check "compare csv rows" [ "$(grep -c '^queens,n=3,' <<<"$out")" -eq 3 ]
+check "compare csv unsat" [ "$(grep -c ',unsat,' <<<"$out")" -eq 3 ]
 if command -v gnuplot >/dev/null; then
     "$ILPM" compare queens "$tmp/q.txt" --plot "$tmp/p.svg" >/dev/null
     check "compare --plot svg" grep -q "<svg" "$tmp/p.svg"
@@ -41,15 +41,15 @@ check "summary rows" [ "$(grep -cE '^  (exact|atmost) +(ilp|sat) +3 +3 +0 +0 +0 
 check "summary agreement" [ "$(tail -1 <<<"$out")" = "  agreement: yes on all 3" ]
 out=$("$ILPM" compare sudoku "$tmp/three.txt" --summary)
 check "--summary first line" grep -q "^summary: sudoku, 3 instances" <<<"$(head -1 <<<"$out")"
-check "--summary alone" [ "$(wc -l <<<"$out")" -eq 7 ]
+check "--summary alone" [ "$(wc -l <<<"$out")" -eq 9 ]
 out=$("$ILPM" compare sudoku "$tmp/three.txt" --summary --format csv)
 check "--summary csv header" [ "$(head -1 <<<"$out")" = "puzzle,formulation,backend,instances,runs,solved,unsat,timeout,other,total_solve_ms,median_solve_ms,mean_vars,mean_aux_vars,mean_rows,mean_nonzeros,mean_clauses" ]
-check "--summary csv rows" [ "$(grep -cE '^sudoku,(exact|atmost),(ilp|sat),3,3,3,0,0,0,' <<<"$out")" -eq 4 ]
-check "--summary csv only" [ "$(wc -l <<<"$out")" -eq 5 ]
+check "--summary csv rows" [ "$(grep -cE '^sudoku,(exact|atmost),(ilp|sat|cp),3,3,3,0,0,0,' <<<"$out")" -eq 6 ]
+check "--summary csv only" [ "$(wc -l <<<"$out")" -eq 7 ]
 out=$("$ILPM" compare sudoku "$tmp/three.txt" --summary --format json)
-check "--summary json" [ "$(grep -cE '^\{"summary":true,"puzzle":"sudoku","formulation":"(exact|atmost)","backend":"(ilp|sat)","instances":3,"runs":3,"solved":3,"unsat":0,' <<<"$out")" -eq 4 ]
+check "--summary json" [ "$(grep -cE '^\{"summary":true,"puzzle":"sudoku","formulation":"(exact|atmost)","backend":"(ilp|sat|cp)","instances":3,"runs":3,"solved":3,"unsat":0,' <<<"$out")" -eq 6 ]
 out=$("$ILPM" compare sudoku "$tmp/three.txt" --format csv)
-check "compare csv: runs only" [ "$(grep -c '^sudoku,' <<<"$out")" -eq 12 ]
+check "compare csv: runs only" [ "$(grep -c '^sudoku,' <<<"$out")" -eq 18 ]
 out=$("$ILPM" compare sudoku data/sudoku/norvig_top95.txt --index 1)
 check "one instance: no summary" [ "$(grep -c '^summary:' <<<"$out")" -eq 0 ]
 out=$("$ILPM" compare queens --n 3 --summary --format csv)

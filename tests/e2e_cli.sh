@@ -36,6 +36,28 @@ else
     run "count 8 queens on ILP" 0 "$ILPM" solve queens --n 8 --backend ilp --count &&
         has "count 8 queens on ILP" "$out" "count 92[;,]"
 fi
+# cp: counting in one search, under each --search and with --lookahead
+for s in first-fail input; do
+    run "count 8 queens on cp ($s)" 0 "$ILPM" solve queens --n 8 --backend cp --count --search "$s" --lookahead 3 &&
+        has "count 8 queens on cp ($s)" "$out" "solved, verified, count 92[;,]"
+done
+run "count 12 queens on cp" 0 "$ILPM" solve queens --n 12 --backend cp --count &&
+    has "count 12 queens on cp" "$out" "solved, verified, count 14200[;,]"
+run "count L(2,8) on cp" 0 "$ILPM" solve langford --n 8 --backend cp --count &&
+    has "count L(2,8) on cp" "$out" "count 300[;,]"
+# L(2,35) takes cp's search without restarts more than 10 s; restarts find it
+run "cp restarts" 0 "$ILPM" solve langford --n 35 --backend cp --time-limit 60 --verbose &&
+    has "cp restarts" "$err" "cp: [0-9]+ nodes, [0-9]+ failures, [1-9][0-9]* restarts"
+run "cp limit" 0 "$ILPM" solve queens --n 8 --backend cp --count --limit 5 &&
+    has "cp limit" "$out" "count at least 5 \(stopped at --limit\)"
+run "cp unsat" 10 "$ILPM" solve queens --n 3 --backend cp
+run "cp time limit" 3 "$ILPM" solve queens --n 14 --backend cp --count --time-limit 0.2
+run "bad search" 2 "$ILPM" solve queens --n 4 --backend cp --search dlx &&
+    has "bad search message" "$err" "--search: expected one of first-fail, input, got 'dlx'"
+run "bad lookahead" 2 "$ILPM" solve queens --n 4 --backend cp --lookahead -1 &&
+    has "bad lookahead message" "$err" "--lookahead: expected an integer from 0"
+run "batch all back ends" 10 "$ILPM" batch queens data/queens/completion.txt --count --backend all --out "$tmp/all.csv" --jobs 1 &&
+    has "batch all back ends" "$(cut -d, -f4,6,9 "$tmp/all.csv" | sort | head -3 | tr '\n' ' ')" "^1,cp,4 1,ilp,4 1,sat,4 $"
 run "solve 8 queens" 0 "$ILPM" solve queens --n 8 &&
     has "solve 8 queens board" "$out" "^(\. )*Q( \.)*$"
 run "json fields" 0 "$ILPM" solve queens --n 6 --format json --backend ilp &&
@@ -174,7 +196,7 @@ run "model over --max-memory" 2 "$ILPM" solve queens --n 2000 --max-memory 16 --
 run "unknown option" 2 "$ILPM" solve queens --n 4 --frobnicate &&
     has "unknown option message" "$err" "unknown option '--frobnicate' for solve queens"
 run "bad backend" 2 "$ILPM" solve queens --n 4 --backend cplex &&
-    has "bad backend message" "$err" "--backend: expected one of ilp, sat, got 'cplex'"
+    has "bad backend message" "$err" "--backend: expected one of ilp, sat, cp, got 'cplex'"
 run "unknown puzzle" 2 "$ILPM" solve chess &&
     has "unknown puzzle message" "$err" "unknown puzzle 'chess'"
 run "no instance" 2 "$ILPM" solve queens &&

@@ -143,6 +143,7 @@ typedef struct ilpm_driver_ops {
 
 extern const ilpm_driver_ops ilpm_glpk_ops;
 extern const ilpm_driver_ops ilpm_sat_ops;
+extern const ilpm_driver_ops ilpm_cp_ops;
 
 /* Whether the solvers should report: asked to, and someone listens. */
 static inline int ilpm_reports(const ilpm_options *o)

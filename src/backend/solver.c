@@ -166,7 +166,9 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
         s->o = *o;
     else
         ilpm_options_init(&s->o);
-    s->ops = s->o.backend == ILPM_BACKEND_ILP ? &ilpm_glpk_ops : &ilpm_sat_ops;
+    s->ops = s->o.backend == ILPM_BACKEND_ILP  ? &ilpm_glpk_ops
+             : s->o.backend == ILPM_BACKEND_CP ? &ilpm_cp_ops
+                                               : &ilpm_sat_ops;
     ilpm_solver_set_time_limit(s, s->o.time_limit);
     s->short_block = detect_short_block(m);
     const ilpm_model *low = ilpm_model_lowered(m, &s->o, &s->own, err);

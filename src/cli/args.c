@@ -91,16 +91,19 @@ static int set_no_propagate(cli *c, const cli_opt *o, const char *v,
     return 0;
 }
 
-/* --backend: the library's row, and batch's both. */
+/* --backend: the library's row, and batch's both (ILP and SAT, as
+ * before cp came) and all (the three). */
 static int set_backend(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    if (c->verb == VERB_BATCH && strcmp(v, "both") == 0) {
-        c->both = 1;
+    if (c->verb == VERB_BATCH &&
+        (strcmp(v, "both") == 0 || strcmp(v, "all") == 0)) {
+        c->both = strcmp(v, "both") == 0 ? 1 : ILPM_BACKEND_COUNT;
         return 0;
     }
     if (ilpm_options_set(&c->run.solver, o->name, v, e) != 0) {
         if (c->verb == VERB_BATCH)
-            ilpm_err_set(e, "--%s: expected ilp, sat or both, got '%s'",
+            ilpm_err_set(e,
+                         "--%s: expected ilp, sat, cp, both or all, got '%s'",
                          o->name, v);
         return -1;
     }
@@ -223,8 +226,9 @@ static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
  * from the library's table (ilpm_options_table), with the verbs their
  * scope gives; a row here of the same name takes its place. */
 static const cli_opt opts[] = {
-    {"backend", "ilp|sat", V_SOLVE | V_PLAY | V_BATCH, set_backend, 0,
-     "solve as an ILP with GLPK or as SAT with CaDiCaL (batch: also both)"},
+    {"backend", "ilp|sat|cp", V_SOLVE | V_PLAY | V_BATCH, set_backend, 0,
+     "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
+     "search (cp) (batch: also both = ilp and sat, all = the three)"},
     {"count", NULL, V_SOLVE | V_COMPARE | V_BATCH, set_on, OFF(run.count),
      "count all solutions (projected onto the puzzle's own variables)"},
     {"limit", "N", V_SOLVE | V_COMPARE | V_BATCH, set_limit, 0,
@@ -642,7 +646,7 @@ void cli_usage(FILE *f)
         "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
         "                           write the model for other solvers\n"
         "  gen PUZZLE [OPTIONS]     write random instances\n"
-        "  compare PUZZLE [FILE...]  every formulation on both back ends,\n"
+        "  compare PUZZLE [FILE...]  every formulation on every back end,\n"
         "                           side by side, with a check that they "
         "agree\n"
         "  batch PUZZLE FILE... --out RESULTS\n"

@@ -73,7 +73,7 @@ int cmd_batch(cli *c)
             printf(" %ld %s", s.by_status[st],
                    ilpm_status_name((ilpm_status)st));
     printf("\n");
-    for (int b = 0; b < 2; b++)
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
         if (s.runs[b])
             printf("  %s: %ld runs, solve ms median %.2f, total %.1f\n",
                    ilpm_backend_name((ilpm_backend)b), s.runs[b],

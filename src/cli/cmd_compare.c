@@ -1,5 +1,5 @@
-/* compare: every formulation on both back ends, side by side, the
- * agreement check, the summary and the plot. */
+/* compare: every formulation on every back end (ilp, sat, cp), side by
+ * side, the agreement check, the summary and the plot. */
 #include "cli.h"
 #include "compare.h"
 #include "plot.h"
@@ -57,8 +57,8 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
         }
         plot_point *p = &x->pts[x->npts++];
         p->instance = x->t.instances;
-        p->formulation = x->nforms > 0 ? x->forms[i / 2] : "";
-        p->backend = r->backend == ILPM_BACKEND_SAT;
+        p->formulation = x->nforms > 0 ? x->forms[i / ILPM_BACKEND_COUNT] : "";
+        p->backend = (int)r->backend;
         p->answered = r->status == ILPM_SOLVED || r->status == ILPM_OPTIMAL ||
                       r->status == ILPM_UNSAT;
         p->solve_ms = r->solve_ms;

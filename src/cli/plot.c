@@ -137,10 +137,11 @@ int plot_write(const char *path, const plot_point *pts, int n,
     int npairs = 0;
     double lo = 1e300, hi = 0;
     for (int i = 0; i < n; i++) {
-        if (pts[i].backend != 0)
+        if (pts[i].backend != ILPM_BACKEND_ILP)
             continue;
         for (int j = 0; j < n; j++)
-            if (pts[j].backend == 1 && pts[j].instance == pts[i].instance &&
+            if (pts[j].backend == ILPM_BACKEND_SAT &&
+                pts[j].instance == pts[i].instance &&
                 strcmp(pts[j].formulation, pts[i].formulation) == 0) {
                 double x = pts[i].answered ? pts[i].solve_ms : cap;
                 double y = pts[j].answered ? pts[j].solve_ms : cap;
@@ -182,7 +183,8 @@ int plot_write(const char *path, const plot_point *pts, int n,
             put_title(fs, pts[first].formulation);
             fputc(' ', fs);
         }
-        fprintf(fs, "%s\"", pts[first].backend ? "sat" : "ilp");
+        fprintf(fs, "%s\"",
+                ilpm_backend_name((ilpm_backend)pts[first].backend));
     }
     fprintf(fs, "\nunset logscale\nset logscale xy\n"
                 "set title \"solve ms: ILP (x) against SAT (y)\"\n"

@@ -7,7 +7,7 @@
 typedef struct plot_point {
     long instance;           /* instances are told apart by number */
     const char *formulation; /* "" for a puzzle with one            */
-    int backend;             /* 0 ILP, 1 SAT                        */
+    int backend;             /* an ilpm_backend                     */
     int answered;            /* solved, optimal or unsat            */
     double solve_ms;
 } plot_point;

@@ -82,7 +82,8 @@ static long count_runs(cli *c)
         }
         ilpm_reader_free(rd);
     }
-    return n * (c->both ? 2 : 1);
+    /* both (1): ILP and SAT; all: every back end */
+    return n * (c->both == 1 ? 2 : c->both ? c->both : 1);
 }
 
 /* The shell words of one task: this ilpm, the verb, puzzle, FILEs and

@@ -30,7 +30,8 @@ void ilpm_options_init(ilpm_options *o)
     o->stop_flag = NULL;
 }
 
-static const char *const backend_names[] = {"ilp", "sat", NULL};
+static const char *const backend_names[] = {"ilp", "sat", "cp", NULL};
+static const char *const search_names[] = {"first-fail", "input", NULL};
 static const char *const amo_names[] = {"auto", "pairwise", "seq", "product",
                                         NULL};
 static const char *const card_names[] = {"seq", "totalizer", NULL};
@@ -48,7 +49,16 @@ static const char *const status_names[] = {
 
 static const ilpm_option_info table[] = {
     {"backend", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, backend_names, NULL, 0, 0,
-     FIELD(backend), "solve as an ILP with GLPK or as SAT with CaDiCaL"},
+     FIELD(backend),
+     "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
+     "propagation and depth-first search (cp)"},
+    {"search", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, search_names, NULL, 0, 0,
+     FIELD(search),
+     "cp branching: first-fail = the open exactly-one or at-least-one with "
+     "the fewest open literals; input = the first open variable"},
+    {"lookahead", ILPM_OPTION_INT, ILPM_SCOPE_SOLVE, NULL, "N", 0, INT64_MAX,
+     FIELD(lookahead),
+     "cp: up to N failed-literal probes at every node (0: none)"},
     {"amo", ILPM_OPTION_ENUM, ILPM_SCOPE_LOWER, amo_names, NULL, 0, 0,
      FIELD(amo),
      "CNF encoding of at-most-one (auto: pairwise up to 10 literals, else "
@@ -218,7 +228,7 @@ static int parse_in(const char *const *names, const char *s)
 
 const char *ilpm_backend_name(ilpm_backend b)
 {
-    return name_of(backend_names, 2, (int)b);
+    return name_of(backend_names, 3, (int)b);
 }
 const char *ilpm_amo_name(ilpm_amo_enc e)
 {
@@ -239,6 +249,10 @@ const char *ilpm_branch_name(ilpm_branch b)
 const char *ilpm_backtrack_name(ilpm_backtrack b)
 {
     return name_of(backtrack_names, 5, (int)b);
+}
+const char *ilpm_search_name(ilpm_search s)
+{
+    return name_of(search_names, 2, (int)s);
 }
 const char *ilpm_propagate_name(ilpm_propagate p)
 {
@@ -272,6 +286,10 @@ int ilpm_branch_parse(const char *s)
 int ilpm_backtrack_parse(const char *s)
 {
     return parse_in(backtrack_names, s);
+}
+int ilpm_search_parse(const char *s)
+{
+    return parse_in(search_names, s);
 }
 int ilpm_propagate_parse(const char *s)
 {

@@ -296,13 +296,14 @@ int ilpm_propagate_level(const ilpm_options *o)
 
 int ilpm_propagate_assumed_level(const ilpm_options *o)
 {
-    /* Under auto, CaDiCaL takes assumptions as they are: it propagates
+    /* Under auto, CaDiCaL (and cp, whose search starts by propagating
+     * them) takes assumptions as they are: it propagates
      * them itself, and each literal passed costs it a decision level
      * (measured slower with what probing forces).  GLPK needs the forced
      * columns fixed to presolve them away (figures: docs/benchmarks.md,
      * "Batches"). */
     if ((!o || o->propagate == ILPM_PROP_AUTO) &&
-        (o ? o->backend : ILPM_BACKEND_SAT) == ILPM_BACKEND_SAT)
+        (o ? o->backend : ILPM_BACKEND_SAT) != ILPM_BACKEND_ILP)
         return 0;
     return ilpm_propagate_level(o);
 }

@@ -89,8 +89,8 @@ struct outq {
 };
 
 struct times {
-    double *v[2];
-    long n[2];
+    double *v[ILPM_BACKEND_COUNT];
+    long n[ILPM_BACKEND_COUNT];
 };
 
 static void record(ilpm_batch_summary *s, struct times *tm, ilpm_backend b,
@@ -234,7 +234,7 @@ static int add_task(struct batch *b, const struct doneset *done,
                     ilpm_batch_summary *sum, ilpm_err *err)
 {
     const ilpm_batch_opts *o = b->o;
-    int nb = o->both ? 2 : 1, added = 0;
+    int nb = o->both == 1 ? 2 : o->both ? o->both : 1, added = 0;
     for (int k = 0; k < nb; k++) {
         ilpm_backend be = o->both ? (ilpm_backend)k : o->run.solver.backend;
         if (ilpm_results_doneset_has(done, b->src[src].file, index, form,
@@ -424,12 +424,13 @@ static int start_queue(struct outq *q, const struct batch *b, struct times *tm,
                        ilpm_batch_summary *sum, ilpm_err *err)
 {
     q->rows = calloc((size_t)b->njobs + 1, sizeof *q->rows);
-    long per[2] = {0, 0};
+    long per[ILPM_BACKEND_COUNT] = {0};
     for (long j = 0; j < b->njobs; j++)
         per[b->jobs[j].backend]++;
-    tm->v[0] = malloc(((size_t)per[0] + 1) * sizeof(double));
-    tm->v[1] = malloc(((size_t)per[1] + 1) * sizeof(double));
-    if (!q->rows || !tm->v[0] || !tm->v[1])
+    int oom = !q->rows;
+    for (int k = 0; k < ILPM_BACKEND_COUNT; k++)
+        oom |= !(tm->v[k] = malloc(((size_t)per[k] + 1) * sizeof(double)));
+    if (oom)
         return ilpm_err_set(err, "out of memory");
     q->b = b;
     q->njobs = b->njobs;
@@ -561,7 +562,7 @@ static int schedule(struct sched *s, const ilpm_batch_opts *o, double t0,
 /* The median solve time of each back end, from the times recorded. */
 static void medians(ilpm_batch_summary *sum, struct times *tm)
 {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < ILPM_BACKEND_COUNT; k++) {
         if (tm->v[k] && tm->n[k] > 0) {
             qsort(tm->v[k], (size_t)tm->n[k], sizeof(double), cmp_double);
             sum->median_ms[k] =

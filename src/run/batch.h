@@ -16,13 +16,14 @@ typedef struct ilpm_batch_summary {
     long reused;       /* runs that reused a shape's model          */
     double elapsed_s;
     /* Per back end (ILP, SAT): runs, total and median solve ms. */
-    long runs[2];
-    double total_ms[2], median_ms[2];
+    long runs[ILPM_BACKEND_COUNT];
+    double total_ms[ILPM_BACKEND_COUNT], median_ms[ILPM_BACKEND_COUNT];
 } ilpm_batch_summary;
 
 typedef struct ilpm_batch_opts {
     ilpm_run_opts run;      /* solver options, --count, --limit          */
-    int both;               /* ILP and SAT for every instance            */
+    int both;               /* 0: run.solver.backend; 1: ILP and SAT;    */
+                            /* ILPM_BACKEND_COUNT: all, every instance   */
     int jobs;               /* worker processes (>= 1)                   */
     double memory_limit_mb; /* per worker address space, 0 for none      */
     int json;               /* JSON lines, else CSV                      */

@@ -1,6 +1,6 @@
-/* The compare verb's work: each formulation of one instance on both back
- * ends, the per-group sizes of both lowerings, and the agreement check
- * (satisfiability, optimum, count and verification). */
+/* The compare verb's work: each formulation of one instance on every back
+ * end (ILP, SAT, cp), the per-group sizes of both lowerings, and the agreement
+ * check (satisfiability, optimum, count and verification). */
 #include "compare.h"
 
 #include <inttypes.h>
@@ -82,6 +82,12 @@ static void form_stats(const ilpm_puzzle *pz, const void *inst,
     ilpm_model_free(m);
 }
 
+/* Results per formulation: one per back end. */
+static int per_form(const ilpm_comparison *c)
+{
+    return c->nforms > 0 ? c->nresults / c->nforms : 1;
+}
+
 static int has_answer(const ilpm_result *r)
 {
     return r->status == ILPM_SOLVED || r->status == ILPM_OPTIMAL ||
@@ -99,7 +105,7 @@ static void check_agreement(ilpm_comparison *c, const ilpm_run_opts *o)
     const char *ref_form = "";
     for (int i = 0; i < c->nresults; i++) {
         const ilpm_result *r = &c->results[i];
-        const char *form = c->forms[i / 2].name;
+        const char *form = c->forms[i / per_form(c)].name;
         if ((r->status == ILPM_SOLVED || r->status == ILPM_OPTIMAL ||
              r->status == ILPM_FEASIBLE) &&
             !r->verified) {
@@ -161,14 +167,15 @@ int ilpm_compare_instance(const ilpm_puzzle *pz, const void *inst,
     pz->describe(inst, out->instance, sizeof out->instance);
     int nf = nforms > 0 ? nforms : 1;
     out->forms = calloc((size_t)nf, sizeof *out->forms);
-    out->results = calloc((size_t)nf * 2, sizeof *out->results);
+    out->results =
+        calloc((size_t)nf * ILPM_BACKEND_COUNT, sizeof *out->results);
     ilpm_params *q = ilpm_params_copy(p);
     if (!out->forms || !out->results || !q) {
         ilpm_params_free(q);
         return -1;
     }
     out->nforms = nf;
-    out->nresults = nf * 2;
+    out->nresults = nf * ILPM_BACKEND_COUNT;
     for (int f = 0; f < nf; f++) {
         ilpm_cmp_form *cf = &out->forms[f];
         if (nforms > 0) {
@@ -176,8 +183,8 @@ int ilpm_compare_instance(const ilpm_puzzle *pz, const void *inst,
             ilpm_params_set(q, "formulation", forms[f]);
         }
         form_stats(pz, inst, q, &o->solver, cf);
-        for (int b = 0; b < 2; b++) {
-            ilpm_result *r = &out->results[2 * f + b];
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
+            ilpm_result *r = &out->results[ILPM_BACKEND_COUNT * f + b];
             ilpm_result_init(r);
             ilpm_run_opts ro = *o;
             ro.solver.backend = (ilpm_backend)b;
@@ -233,16 +240,18 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
                      r->count_complete ? "" : ">=", r->count);
         else if (r->has_objective)
             snprintf(oc, sizeof oc, "%" PRId64, r->objective);
-        ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",
-                        c->forms[i / 2].name[0] ? c->forms[i / 2].name : "-",
-                        ilpm_backend_name(r->backend),
-                        ilpm_status_name(r->status), r->verified ? "yes" : "no",
-                        oc, r->build_ms, r->solve_ms);
+        ilpm_buf_printf(
+            b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",
+            c->forms[i / per_form(c)].name[0] ? c->forms[i / per_form(c)].name
+                                              : "-",
+            ilpm_backend_name(r->backend), ilpm_status_name(r->status),
+            r->verified ? "yes" : "no", oc, r->build_ms, r->solve_ms);
         dash_or_int(b, " %9s", r->have_stats, r->stats.vars);
         dash_or_int(b, " %9s", r->have_stats, r->stats.aux_vars);
         dash_or_int(b, " %9s", r->have_stats && ilp, r->stats.rows);
         dash_or_int(b, " %10s", r->have_stats && ilp, r->stats.nonzeros);
-        dash_or_int(b, " %10s", r->have_stats && !ilp, r->stats.clauses);
+        dash_or_int(b, " %10s", r->have_stats && r->backend == ILPM_BACKEND_SAT,
+                    r->stats.clauses);
         ilpm_buf_putc(b, '\n');
         if (r->status == ILPM_ERROR)
             ilpm_buf_printf(b, "    error: %s\n", r->error);
@@ -333,7 +342,7 @@ int ilpm_cmp_summary_add(ilpm_cmp_summary *s, const ilpm_comparison *c)
 {
     for (int i = 0; i < c->nresults; i++) {
         ilpm_cmp_total *t =
-            total_for(s, c->forms[i / 2].name, c->results[i].backend);
+            total_for(s, c->forms[i / per_form(c)].name, c->results[i].backend);
         if (!t || add_ms(t, c->results[i].solve_ms) != 0)
             return -1;
         const ilpm_result *r = &c->results[i];
@@ -383,7 +392,8 @@ double ilpm_cmp_total_median_ms(const ilpm_cmp_total *t)
 static double mean(const ilpm_cmp_total *t, const double *sum)
 {
     int ilp = t->backend == ILPM_BACKEND_ILP;
-    if (t->sized == 0 || (ilp && sum == &t->clauses) ||
+    int sat = t->backend == ILPM_BACKEND_SAT;
+    if (t->sized == 0 || (!sat && sum == &t->clauses) ||
         (!ilp && (sum == &t->rows || sum == &t->nonzeros)))
         return -1;
     return *sum / (double)t->sized;

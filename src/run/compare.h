@@ -1,6 +1,6 @@
-/* compare.h: one instance solved by every chosen formulation on both back
- * ends, with the sizes of both lowerings per group, and a check that the
- * back ends agree on what they answer. */
+/* compare.h: one instance solved by every chosen formulation on every
+ * back end (ilp, sat, cp), with the sizes of both lowerings per group, and
+ * a check that the back ends agree on what they answer. */
 #ifndef ILPM_COMPARE_H
 #define ILPM_COMPARE_H
 
@@ -18,7 +18,7 @@ typedef struct ilpm_comparison {
     char instance[160];
     int nforms;
     ilpm_cmp_form *forms;
-    int nresults; /* nforms * 2: ILP then SAT per formulation */
+    int nresults; /* nforms * ILPM_BACKEND_COUNT: ILP, SAT, cp per formulation */
     ilpm_result *results;
     int disagree; /* a status, optimum or count differs, or a
                      solution failed verification             */
@@ -26,7 +26,7 @@ typedef struct ilpm_comparison {
 } ilpm_comparison;
 
 /* Runs forms[0..nforms) (names of the puzzle's formulations; nforms 0
- * means the puzzle's single formulation) on both back ends. */
+ * means the puzzle's single formulation) on every back end. */
 int ilpm_compare_instance(const ilpm_puzzle *pz, const void *inst,
                           const ilpm_params *p, const char *const *forms,
                           int nforms, const ilpm_run_opts *o,

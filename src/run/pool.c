@@ -102,11 +102,9 @@ static void worker_main(const struct batch *b, int id, int in, int out)
     const char *crash = getenv("ILPM_TEST_CRASH_INDEX");
     const char *hang = getenv("ILPM_TEST_HANG_INDEX");
 #endif
-    ilpm_shape_cache *cache[2] = {NULL, NULL};
-    if (b->o->incremental) {
-        cache[0] = ilpm_shape_cache_new();
-        cache[1] = ilpm_shape_cache_new();
-    }
+    ilpm_shape_cache *cache[ILPM_BACKEND_COUNT] = {NULL};
+    for (int k = 0; b->o->incremental && k < ILPM_BACKEND_COUNT; k++)
+        cache[k] = ilpm_shape_cache_new();
     ilpm_run_opts ro = b->o->run;
     ro.solver.stop_flag = &worker_stop;
     ilpm_buf row;
@@ -155,8 +153,8 @@ static void worker_main(const struct batch *b, int id, int in, int out)
             break;
     }
     ilpm_buf_free(&row);
-    ilpm_shape_cache_free(cache[0]);
-    ilpm_shape_cache_free(cache[1]);
+    for (int k = 0; k < ILPM_BACKEND_COUNT; k++)
+        ilpm_shape_cache_free(cache[k]);
     _exit(0);
 }
 

@@ -398,7 +398,7 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     json_int_or_null(b, "aux_vars", r->have_stats, s->aux_vars);
     json_int_or_null(b, "rows", r->have_stats && ilp, s->rows);
     json_int_or_null(b, "nonzeros", r->have_stats && ilp, s->nonzeros);
-    json_int_or_null(b, "clauses", r->have_stats && !ilp, s->clauses);
+    json_int_or_null(b, "clauses", r->have_stats && r->backend == ILPM_BACKEND_SAT, s->clauses);
     ilpm_buf_puts(b, ",\"solution\":");
     if (r->json && has_solution(r))
         ilpm_buf_puts(b, r->json);
@@ -463,7 +463,7 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
     csv_int(b, r->have_stats, s->aux_vars);
     csv_int(b, r->have_stats && ilp, s->rows);
     csv_int(b, r->have_stats && ilp, s->nonzeros);
-    csv_int(b, r->have_stats && !ilp, s->clauses);
+    csv_int(b, r->have_stats && r->backend == ILPM_BACKEND_SAT, s->clauses);
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->json && has_solution(r) ? r->json : "");
     ilpm_buf_putc(b, ',');

@@ -4,7 +4,7 @@
 # exported MPS, the cadical and minisat programs on ilpm's exported DIMACS
 # (pairwise at-most-one, as the seed reports encode it), and MiniZinc with
 # Gecode on tests/bench/mzn.  Every tool runs as its own process on a file
-# written beforehand, with a time limit per run; ilpm too (ilp and sat).
+# written beforehand, with a time limit per run; ilpm too (ilp, sat, cp).
 #
 # Usage: tests/bench/peers.sh [ILPM] [PUZZLE...]   (from the source root)
 #   PUZZLE: queens langford2 langford3 langford_unsat tetravex sudoku
@@ -12,7 +12,8 @@
 #   env: LIMIT (seconds per run, default 10), REPS (runs per size for the
 #        median, default 3), OUT (Markdown file, default
 #        tests/bench/out/peers.md), ONLY (tool names to run, e.g.
-#        "ilpm-ilp ilpm-sat"; default: ilpm and every peer installed),
+#        "ilpm-ilp ilpm-sat ilpm-cp"; default: ilpm and every peer
+#        installed; CP_OPTS: extra options of ilpm-cp on Tetravex),
 #        SUDOKU_CNF (formulation of the Sudoku CNF the SAT programs read:
 #        atmost, the seed report's, by default; or exact)
 # Prints, per puzzle and tool, the largest size solved within LIMIT and the
@@ -135,7 +136,7 @@ ladder() {
     } | tee -a "$OUT"
 }
 
-TOOLS=(ilpm-ilp ilpm-sat)
+TOOLS=(ilpm-ilp ilpm-sat ilpm-cp)
 have glpsol && TOOLS+=(glpsol)
 have cbc && TOOLS+=(cbc)
 have cadical && TOOLS+=(cadical)
@@ -167,6 +168,7 @@ cmd_queens() {
     case "$1" in
     ilpm-ilp) echo "$ILPM solve queens --n $2 --backend ilp" ;;
     ilpm-sat) echo "$ILPM solve queens --n $2 --backend sat" ;;
+    ilpm-cp) echo "$ILPM solve queens --n $2 --backend cp" ;;
     *) peer_cmd "$1" "$here/gmpl/queens.mod" "$d.dat" "$d.mps" "$d.cnf" "$here/mzn/queens.mzn" "$d.dzn" ;;
     esac
 }
@@ -186,6 +188,7 @@ cmd_langford() {
     case "$1" in
     ilpm-ilp) echo "$ILPM solve langford --k $LK --n $2 --backend ilp $LANGFORD_OPTS" ;;
     ilpm-sat) echo "$ILPM solve langford --k $LK --n $2 --backend sat $LANGFORD_OPTS" ;;
+    ilpm-cp) echo "$ILPM solve langford --k $LK --n $2 --backend cp $LANGFORD_OPTS" ;;
     *) peer_cmd "$1" "$here/gmpl/langford.mod" "$d.dat" "$d.mps" "$d.cnf" "$here/mzn/langford.mzn" "$d.dzn" ;;
     esac
 }
@@ -229,6 +232,7 @@ cmd_machiavelli() {
     case "$1" in
     ilpm-ilp) echo "$ILPM solve machiavelli $d.txt --decks $2 --backend ilp" ;;
     ilpm-sat) echo "$ILPM solve machiavelli $d.txt --decks $2 --backend sat" ;;
+    ilpm-cp) echo "$ILPM solve machiavelli $d.txt --decks $2 --backend cp" ;;
     gecode) ;;
     *) peer_cmd "$1" "$here/gmpl/machiavelli.mod" "$d.dat" "$d.mps" "$d.cnf" "" "" ;;
     esac
@@ -269,6 +273,7 @@ cmd_sudoku() {
     case "$1" in
     ilpm-ilp) echo "$ILPM solve sudoku data/sudoku/$2.txt --backend ilp" ;;
     ilpm-sat) echo "$ILPM solve sudoku data/sudoku/$2.txt --backend sat" ;;
+    ilpm-cp) echo "$ILPM solve sudoku data/sudoku/$2.txt --backend cp" ;;
     *) echo "$here/run_boards.sh $1 $d $ILPM $here" ;;
     esac
 }

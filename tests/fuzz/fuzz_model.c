@@ -1,6 +1,7 @@
-/* libFuzzer harness for the two lowerings: the bytes describe a small
- * model (families, constraints of every kind, an objective); ILP and SAT
- * must agree with brute force on satisfiability, the optimum and the
+/* libFuzzer harness for the three back ends: the bytes describe a small
+ * model (families, constraints of every kind, an objective); ILP, SAT and
+ * cp (with its branching and lookahead drawn from the bytes too) must
+ * agree with brute force on satisfiability, the optimum and the
  * projected count. */
 #include "ilpm.h"
 
@@ -114,12 +115,16 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
             best = o;
         feasible = 1;
     }
-    for (int be = 0; be < 2; be++) {
+    for (int be = 0; be < ILPM_BACKEND_COUNT; be++) {
         ilpm_options o;
         ilpm_options_init(&o);
         o.backend = (ilpm_backend)be;
         o.amo = (ilpm_amo_enc)(next(&b) % 4);
         o.card = (ilpm_card_enc)(next(&b) % 2);
+        if (o.backend == ILPM_BACKEND_CP) {
+            o.search = (ilpm_search)(next(&b) % 2);
+            o.lookahead = next(&b) % 3;
+        }
         ilpm_solver *s = ilpm_solver_new(m, &o, &err);
         if (!s) {
             fprintf(stderr, "solver: %s\n", err.msg);

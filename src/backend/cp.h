@@ -1,0 +1,130 @@
+/* cp.h: the cp back end's own propagation engine and search, private to
+ * src/backend/cp_*.c.
+ *
+ * Every constraint kind is read as "cond -> sum a_i l_i cmp k" with
+ * a_i > 0 (a negative coefficient is folded into its literal's negation
+ * and k), so one propagator with bounds reasoning serves all of them:
+ * the terms are sorted by decreasing coefficient, and a constraint keeps
+ * the weight of its true and of its false literals, so that a literal
+ * costs the constraints it occurs in, and propagating one stops at the
+ * first term that fits in its slack.  The trail is undone by taking the
+ * weights back, never by propagating again from scratch.  The model
+ * layer's engine.c does the same for the settling of givens before
+ * lowering, without weights and conditions and without growing. */
+#ifndef ILPM_CP_H
+#define ILPM_CP_H
+
+#include "backend.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+enum { CP_OPEN = 0, CP_TRUE = 1, CP_FALSE = 2 };
+
+typedef struct cp_occ {
+    int c;     /* constraint */
+    int64_t a; /* the literal's coefficient there */
+} cp_occ;
+
+typedef struct cp_list {
+    cp_occ *v;
+    int n, cap;
+} cp_list;
+
+typedef struct cp_con {
+    size_t start; /* into lits and coefs */
+    int n;
+    uint8_t le, ge; /* the sides that bind (both for =) */
+    uint8_t unit;   /* every coefficient 1 */
+    int cond;       /* 0, or the literal the constraint is conditional on */
+    int64_t k, total;
+    int64_t st, sf; /* weight of the true and false literals */
+} cp_con;
+
+typedef struct cp_eng {
+    int nv;
+    cp_con *cons;
+    int ncons, capcons;
+    int *lits;
+    int64_t *coefs;
+    size_t nlits, caplits;
+    cp_list *occ;   /* per literal index: its terms                 */
+    cp_list *cocc;  /* per literal index: constraints it conditions */
+    uint8_t *dirty; /* per constraint: waiting in lazy            */
+    int *lazy;      /* weighted constraints to look at, last      */
+    int nlazy;
+    uint8_t *val;
+    int *trail;
+    int ntrail, qhead;
+    uint64_t props; /* literals propagated */
+} cp_eng;
+
+static inline int cp_lval(const uint8_t *val, int l)
+{
+    int x = val[abs(l)];
+    if (x == CP_OPEN || l > 0)
+        return x;
+    return x == CP_TRUE ? CP_FALSE : CP_TRUE;
+}
+
+static inline size_t cp_lix(int l)
+{
+    return 2 * (size_t)abs(l) + (l < 0);
+}
+
+/* cp_engine.c */
+/* The model's constraints, redundant groups too; w (the time limit and
+ * stop flag) cuts it short with err->status set. */
+int cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w, ilpm_err *err);
+void cp_eng_free(cp_eng *e);
+/* Adds sum coefs[i] lits[i] cmp k under cond (0: none), any signs.  Returns the
+ * constraint's number, -1 when out of memory. */
+int cp_eng_add(cp_eng *e, const int64_t *coefs, const int *lits, int n,
+               ilpm_cmp cmp, int64_t k, int cond);
+/* Adds model constraint c (the same number as in the model when added
+ * in order); -1 when out of memory. */
+int cp_eng_add_con(cp_eng *e, const ilpm_con *c);
+/* Makes l true; -1 when it is false already. */
+int cp_eng_assign(cp_eng *e, int l);
+/* Propagates the trail; -1 on a conflict. */
+int cp_eng_propagate(cp_eng *e);
+/* Looks at constraint c as it stands (after its bound moved); -1 on a
+ * conflict. */
+int cp_eng_check(cp_eng *e, int c);
+/* Takes the trail back to mark. */
+void cp_eng_undo(cp_eng *e, int mark);
+
+/* cp_search.c: one depth-first search. */
+typedef enum cp_mode { CP_SOLVE, CP_COUNT, CP_OPTIMIZE } cp_mode;
+
+typedef struct cp_search {
+    cp_eng *e;
+    const uint8_t *aux; /* aux[v]: not a puzzle variable            */
+    const int *cand;    /* first-fail's constraints                 */
+    int ncand;
+    ilpm_search strategy;
+    int64_t lookahead; /* probes per node, 0: none                 */
+    int obj;           /* the objective's bound constraint, or -1  */
+    int64_t obj_shift; /* objective = weight of its true terms + this */
+    cp_mode mode;
+    uint64_t limit;      /* CP_COUNT: stop after this many (0: none) */
+    ilpm_solution_fn fn; /* CP_COUNT: sees each solution             */
+    uint64_t *live;      /* CP_COUNT: the count so far, before fn    */
+    void *ctx;
+    ilpm_watch w;
+    int64_t *order; /* lookahead's scratch: (open, constraint) pairs */
+    /* out */
+    uint32_t rng;
+    uint64_t nodes, fails, probes, count, restarts;
+    int found;
+    int complete;
+    int64_t best; /* CP_OPTIMIZE: the objective in minimisation form */
+} cp_search;
+
+/* Runs the search from the engine's current (propagated) state, which it
+ * restores; vals[1..nv] receives the (last, best) solution.  ILPM_SOLVED
+ * (a solution, or CP_COUNT done), ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE,
+ * ILPM_TIMEOUT, ILPM_STOPPED or ILPM_ERROR (out of memory, or fn). */
+ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+
+#endif

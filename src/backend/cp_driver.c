@@ -1,0 +1,238 @@
+/* The cp driver: ilpm's own propagation engine and depth-first search
+ * (cp_engine.c, cp_search.c) behind ilpm_driver_ops.  One engine lives as
+ * long as the driver: what the model alone forces stays on its trail (the
+ * base), each call adds its assumptions above it and takes them back, and
+ * a constraint added between calls joins the engine for good.  Counting
+ * runs in one exhaustive search, without blocking clauses. */
+#include "cp.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+struct ilpm_driver {
+    cp_eng e;
+    const ilpm_model *m;
+    ilpm_options o;
+    uint8_t *aux;
+    int *cand, ncand;
+    int refuted; /* the model (and what was added) has no solution */
+    int obj;     /* the objective's bound constraint, or -1 */
+    int64_t obj_shift;
+};
+
+/* A bound that never binds, with room for the coefficients folded in. */
+#define NO_BOUND (INT64_MAX / 4)
+
+static void cp_destroy(ilpm_driver *d)
+{
+    if (!d)
+        return;
+    cp_eng_free(&d->e);
+    free(d->aux);
+    free(d->cand);
+    free(d);
+}
+
+/* First-fail's constraints: the exactly-ones and at-least-ones over
+ * puzzle variables, by their number in the engine; clauses only when the
+ * model states none (a CNF read from a file).  A puzzle's clauses are
+ * mostly supports (x -> one of y1..yk), and branching on them first
+ * would take a literal's negation before the choices the puzzle is
+ * made of (Tetravex's tile per cell). */
+static int find_candidates(ilpm_driver *d)
+{
+    size_t nc = ilpm_model_ncons(d->m);
+    d->cand = malloc((nc + 1) * sizeof *d->cand);
+    if (!d->cand)
+        return -1;
+    for (int clauses = 0; clauses < 2 && d->ncand == 0; clauses++)
+        for (size_t i = 0; i < nc; i++) {
+            ilpm_con c;
+            ilpm_model_con(d->m, i, &c);
+            if (clauses ? c.kind != ILPM_CLAUSE
+                        : c.kind != ILPM_EXO && c.kind != ILPM_ALO)
+                continue;
+            int ok = c.n >= 2;
+            for (int j = 0; j < c.n && ok; j++)
+                ok = !d->aux[abs(c.lits[j])];
+            if (ok)
+                d->cand[d->ncand++] = (int)i;
+        }
+    return 0;
+}
+
+/* The objective in minimisation form as a constraint "sum <= bound"
+ * whose bound the search tightens; obj_shift is what folding negative
+ * coefficients took out of the sum. */
+static int add_objective(ilpm_driver *d)
+{
+    int n;
+    const int *lits;
+    const int64_t *coefs;
+    ilpm_sense sense = ilpm_model_objective_get(d->m, &n, &lits, &coefs);
+    d->obj = -1;
+    if (sense == ILPM_NONE)
+        return 0;
+    int64_t *c = malloc(((size_t)n + 1) * sizeof *c);
+    if (!c)
+        return -1;
+    d->obj_shift = 0;
+    for (int i = 0; i < n; i++) {
+        c[i] = sense == ILPM_MAXIMIZE ? -coefs[i] : coefs[i];
+        d->obj_shift += c[i] < 0 ? c[i] : 0;
+    }
+    d->obj = cp_eng_add(&d->e, c, lits, n, ILPM_LE, NO_BOUND, 0);
+    free(c);
+    return d->obj < 0 ? -1 : 0;
+}
+
+/* Looks at every constraint once (unit clauses, bounds met already) and
+ * propagates; sets refuted on a conflict. */
+static void settle(ilpm_driver *d, int from)
+{
+    for (int c = from; c < d->e.ncons && !d->refuted; c++)
+        d->refuted =
+            cp_eng_check(&d->e, c) != 0 || cp_eng_propagate(&d->e) != 0;
+}
+
+static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
+                              ilpm_stats *stats, ilpm_err *err)
+{
+    ilpm_driver *d = calloc(1, sizeof *d);
+    if (!d) {
+        ilpm_err_set(err, "out of memory creating the cp driver");
+        return NULL;
+    }
+    d->m = m;
+    d->o = *o;
+    d->obj = -1;
+    ilpm_watch w;
+    ilpm_watch_init(&w, o->time_limit, o->stop_flag);
+    if (cp_eng_init(&d->e, m, &w, err) != 0 ||
+        ilpm_stats_prepare(m, stats, err) != 0) {
+        cp_destroy(d);
+        return NULL;
+    }
+    int nv = ilpm_model_nvars(m);
+    d->aux = calloc((size_t)nv + 1, 1);
+    for (int v = 1; d->aux && v <= nv; v++)
+        d->aux[v] = (uint8_t)ilpm_model_var_is_aux(m, v);
+    if (!d->aux || find_candidates(d) != 0 || add_objective(d) != 0) {
+        ilpm_err_set(err, "out of memory creating the cp driver");
+        cp_destroy(d);
+        return NULL;
+    }
+    settle(d, 0);
+    return d;
+}
+
+static void search_init(ilpm_driver *d, cp_search *s, cp_mode mode,
+                        double deadline)
+{
+    memset(s, 0, sizeof *s);
+    s->e = &d->e;
+    s->aux = d->aux;
+    s->cand = d->cand;
+    s->ncand = d->ncand;
+    s->strategy = d->o.search;
+    s->lookahead = d->o.lookahead;
+    s->obj = mode == CP_OPTIMIZE ? d->obj : -1;
+    s->obj_shift = d->obj_shift;
+    s->mode = mode;
+    ilpm_watch_init(&s->w, 0, d->o.stop_flag);
+    s->w.deadline = deadline;
+}
+
+static void report(ilpm_driver *d, const cp_search *s, double t0)
+{
+    if (!ilpm_reports(&d->o))
+        return;
+    char line[256];
+    snprintf(line, sizeof line,
+             "cp: %" PRIu64 " nodes, %" PRIu64 " failures, %" PRIu64
+             " restarts, %" PRIu64 " probes, %" PRIu64
+             " propagations, %.3f s\n",
+             s->nodes, s->fails, s->restarts, s->probes, d->e.props,
+             ilpm_now() - t0);
+    d->o.log(d->o.log_ctx, line);
+}
+
+static ilpm_status cp_solve(ilpm_driver *d, const int *assume, int n,
+                            int optimize, double deadline, uint8_t *vals,
+                            int64_t *obj, ilpm_err *err)
+{
+    if (deadline > 0 && ilpm_now() >= deadline)
+        return ILPM_TIMEOUT;
+    if (d->refuted)
+        return ILPM_UNSAT;
+    cp_eng *e = &d->e;
+    int base = e->ntrail;
+    int conflict = 0;
+    for (int i = 0; i < n && !conflict; i++)
+        conflict = cp_eng_assign(e, assume[i]) != 0;
+    if (conflict || cp_eng_propagate(e) != 0) {
+        cp_eng_undo(e, base);
+        return ILPM_UNSAT;
+    }
+    optimize = optimize && d->obj >= 0;
+    if (optimize)
+        e->cons[d->obj].k = NO_BOUND;
+    cp_search s;
+    search_init(d, &s, optimize ? CP_OPTIMIZE : CP_SOLVE, deadline);
+    double t0 = ilpm_now();
+    ilpm_status st = cp_search_run(&s, vals, err);
+    cp_eng_undo(e, base);
+    if (optimize) {
+        e->cons[d->obj].k = NO_BOUND;
+        if (s.found) {
+            ilpm_sense sense = ilpm_model_objective_get(d->m, NULL, NULL, NULL);
+            *obj = sense == ILPM_MAXIMIZE ? -s.best : s.best;
+        }
+    }
+    report(d, &s, t0);
+    return st;
+}
+
+static ilpm_status cp_count(ilpm_driver *d, const ilpm_model *m,
+                            int short_block, uint64_t limit, double deadline,
+                            uint8_t *vals, uint64_t *count, int *complete,
+                            ilpm_solution_fn fn, void *ctx, ilpm_err *err)
+{
+    /* The search branches on the lowered model's own non-aux variables
+     * and blocks nothing: neither is needed here. */
+    (void)m, (void)short_block;
+    *count = 0;
+    *complete = 0;
+    if (deadline > 0 && ilpm_now() >= deadline)
+        return ILPM_TIMEOUT;
+    if (d->refuted) {
+        *complete = 1;
+        return ILPM_SOLVED;
+    }
+    cp_search s;
+    search_init(d, &s, CP_COUNT, deadline);
+    s.limit = limit;
+    s.fn = fn;
+    s.ctx = ctx;
+    s.live = count;
+    double t0 = ilpm_now();
+    ilpm_status st = cp_search_run(&s, vals, err);
+    *count = s.count;
+    *complete = s.complete;
+    report(d, &s, t0);
+    return st;
+}
+
+static int cp_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
+{
+    int c = cp_eng_add_con(&d->e, con);
+    if (c < 0)
+        return ilpm_err_set(err, "out of memory adding a constraint");
+    settle(d, c);
+    return 0;
+}
+
+const ilpm_driver_ops ilpm_cp_ops = {
+    "cp", cp_create, cp_destroy, cp_solve, cp_add, cp_count,
+};
