@@ -1353,7 +1353,7 @@ static uint64_t count_arrangements(const mach_inst *in, const ilpm_params *p,
     return n;
 }
 
-/* Counts: every formulation on both back ends counts the arrangements
+/* Counts: every formulation on every back end counts the arrangements
  * of the README's definition, as the brute force enumerates them, on
  * small random tables (dealt melds, which have many, and uniform
  * draws) with each run variant. */
@@ -1382,7 +1382,7 @@ START_TEST(test_random_counts)
                 want = bf_count_rank(c, 1, 0, strcmp(var, "wrap") == 0,
                                      strcmp(var, "ace-high") == 0);
             }
-            for (int b = 0; b < 2; b++) {
+            for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
                 uint64_t got = count_arrangements(in, p, (ilpm_backend)b);
                 ck_assert_msg(got == (uint64_t)want,
                               "seed %d [%s] %s: %llu, brute force %lld\n%s",
@@ -1415,7 +1415,7 @@ START_TEST(test_count_example)
         /* 5H in a set of four, or the run A-9 whole and 5S 5D 5C. */
         mach_inst *two = parse_text(
             "table: AH 2H 3H 4H 5H 6H 7H 8H 9H 5S 5D 5C\n", p);
-        for (int b = 0; b < 2; b++) {
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
             ck_assert_uint_eq(count_arrangements(one, p, (ilpm_backend)b), 1);
             ck_assert_uint_eq(count_arrangements(two, p, (ilpm_backend)b), 2);
         }
@@ -1427,7 +1427,7 @@ START_TEST(test_count_example)
         p = params("solve", words);
         mach_inst *twelve = parse_text(
             "table: 7H 7H 7H 7D 7D 7D 7S 7S 7S 7C 7C 7C\n", p);
-        for (int b = 0; b < 2; b++)
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
             ck_assert_uint_eq(count_arrangements(twelve, p, (ilpm_backend)b),
                               2);
         pz->free_instance(twelve);

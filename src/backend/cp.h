@@ -113,6 +113,8 @@ typedef struct cp_search {
     void *ctx;
     ilpm_watch w;
     int64_t *order; /* lookahead's scratch: (open, constraint) pairs */
+    uint8_t *wit;   /* CP_COUNT with aux: a solution below the node    */
+    int wit_ok;     /* wit agrees with every value on the trail        */
     /* out */
     uint32_t rng;
     uint64_t nodes, fails, probes, count, restarts;

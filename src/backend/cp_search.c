@@ -1,13 +1,15 @@
 /* The cp back end's search (cp.h): depth first with chronological
  * backtracking over the engine's trail.  A decision is a literal, tried
  * true and then false, so that the two subtrees share no solution and a
- * count needs no blocking.  Branching follows the model's structure:
+ * count needs no blocking (a decision may be a negative literal,
+ * tried false first).  Branching follows the model's structure:
  * first-fail takes the open at-least-one (exactly-one, clause) over puzzle
  * variables with the fewest open literals, as DLX and Gecode's first-fail
- * do, and its first open literal; input takes the first open puzzle
- * variable.  Auxiliary variables come last, so that a count, projected
- * onto the puzzle's variables, stops at the first completion of each
- * assignment of them.  Optimisation is branch and bound: the objective is
+ * do, and its first open literal; input takes the first open variable.
+ * A count takes the puzzle's variables before the auxiliary ones, so
+ * that, projected onto them, it stops at the first completion of each
+ * assignment of them, and checks each node with a search for one
+ * solution (find_witness).  Optimisation is branch and bound: the objective is
  * a constraint whose bound each solution tightens. */
 #include "cp.h"
 
@@ -77,8 +79,13 @@ static int choose(cp_search *s, int c)
         int l = e->lits[x->start + (size_t)i];
         if (cp_lval(e->val, l) != CP_OPEN)
             continue;
-        if (s->mode == CP_COUNT)
+        if (s->mode == CP_COUNT && !s->wit_ok)
             return l;
+        if (s->mode == CP_COUNT) {
+            if (cp_lval(s->wit, l) == CP_TRUE)
+                return l;
+            continue;
+        }
         int64_t im = impact(e, l);
         /* After a restart, ties go by a coin, so that the search takes
          * another path each time. */
@@ -100,10 +107,17 @@ static int pick(cp_search *s)
         if (l)
             return l;
     }
-    for (int pass = 0; pass < 2; pass++)
+    /* Only a count, projected onto the puzzle's variables, needs them
+     * first; a search for one solution takes the model's order, in which
+     * the puzzle's variables may be counts that the auxiliary ones fix
+     * (Machiavelli's planes), so that deciding them first would try
+     * every assignment of the counts, each refuted by a search of its
+     * own. */
+    for (int pass = s->mode == CP_COUNT ? 0 : 1; pass < 2; pass++)
         for (int v = 1; v <= e->nv; v++)
-            if (e->val[v] == CP_OPEN && (s->aux[v] != 0) == pass)
-                return v;
+            if (e->val[v] == CP_OPEN &&
+                (s->mode != CP_COUNT || (s->aux[v] != 0) == pass))
+                return s->wit_ok && s->wit[v] != CP_TRUE ? -v : v;
     return 0;
 }
 
@@ -193,6 +207,47 @@ static void take(const cp_eng *e, uint8_t *vals)
         vals[v] = e->val[v] == CP_TRUE;
 }
 
+/* A count decides the puzzle's variables first, and propagation alone
+ * may not see that an assignment of them has no completion; a search for
+ * one solution, free to branch on anything, then tells.  Its solution
+ * stays good below every decision that agrees with it (propagation is
+ * sound), so the count branches its way first and searches again only
+ * after taking the other way.  1: s->wit holds a solution; 0: the node
+ * has none; -1: cut short (st set). */
+static int find_witness(cp_search *s, ilpm_status *st, ilpm_err *err)
+{
+    cp_search sub;
+    memset(&sub, 0, sizeof sub);
+    sub.e = s->e;
+    sub.aux = s->aux;
+    sub.cand = s->cand;
+    sub.ncand = s->ncand;
+    sub.strategy = s->strategy;
+    sub.obj = -1;
+    sub.mode = CP_SOLVE;
+    sub.w = s->w;
+    uint8_t *vals = malloc((size_t)s->e->nv + 1);
+    if (!vals) {
+        ilpm_err_set(err, "out of memory for the cp search");
+        *st = ILPM_ERROR;
+        return -1;
+    }
+    ilpm_status r = cp_search_run(&sub, vals, err);
+    s->w = sub.w;
+    s->nodes += sub.nodes;
+    s->fails += sub.fails;
+    if (r == ILPM_SOLVED) {
+        for (int v = 1; v <= s->e->nv; v++)
+            s->wit[v] = vals[v] ? CP_TRUE : CP_FALSE;
+        s->wit_ok = 1;
+    }
+    free(vals);
+    if (r == ILPM_SOLVED || r == ILPM_UNSAT)
+        return r == ILPM_SOLVED;
+    *st = r;
+    return -1;
+}
+
 ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
 {
     cp_eng *e = s->e;
@@ -201,9 +256,16 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     s->order = s->lookahead > 0
                    ? malloc(((size_t)s->ncand + 1) * 2 * sizeof *s->order)
                    : NULL;
-    if (!d || (s->lookahead > 0 && !s->order)) {
+    int has_aux = 0;
+    for (int v = 1; v <= e->nv && s->mode == CP_COUNT; v++)
+        has_aux |= s->aux[v] != 0;
+    s->wit = has_aux ? malloc((size_t)e->nv + 1) : NULL;
+    s->wit_ok = 0;
+    if (!d || (s->lookahead > 0 && !s->order) || (has_aux && !s->wit)) {
         free(d);
         free(s->order);
+        free(s->wit);
+        s->wit = NULL;
         ilpm_err_set(err, "out of memory for the cp search");
         return ILPM_ERROR;
     }
@@ -223,6 +285,12 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             conflict = cp_eng_check(e, s->obj) != 0 || cp_eng_propagate(e) != 0;
         if (!conflict && s->lookahead > 0)
             conflict = lookahead(s) != 0;
+        if (!conflict && s->wit && !s->wit_ok) {
+            int rc = find_witness(s, &st, err);
+            if (rc < 0)
+                break;
+            conflict = rc == 0;
+        }
         if (!conflict) {
             if (ilpm_watch_poll(&s->w, "searching", NULL) != 0) {
                 st = (ilpm_status)s->w.status;
@@ -294,6 +362,7 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
         struct dec *t = &d[nd - 1];
         cp_eng_undo(e, t->mark);
         t->second = 1;
+        s->wit_ok = 0;
         cp_eng_assign(e, -t->lit);
         conflict = cp_eng_propagate(e) != 0;
     }
@@ -303,6 +372,8 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     cp_eng_undo(e, root);
     free(d);
     free(s->order);
+    free(s->wit);
     s->order = NULL;
+    s->wit = NULL;
     return st;
 }
