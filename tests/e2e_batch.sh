@@ -83,7 +83,7 @@ check "batch json worker" grep -q '"worker":[12]}' "$tmp/r.jsonl"
 # test there (.ci/run builds one).  Elsewhere the variables do nothing.
 if [ "${ILPM_TEST_HOOKS:-0}" = 1 ]; then
     # A worker that crashes is recorded and replaced; the batch goes on.
-    ILPM_TEST_CRASH_INDEX=5 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/c.csv" --jobs 2 >"$tmp/sum"
+    ILPM_TEST_CRASH_INDEX=5 "$ILPM" batch queens "$tmp/q.txt" --backend sat --out "$tmp/c.csv" --jobs 2 >"$tmp/sum"
     code=$?
     check "crash exit 1" [ "$code" -eq 1 ]
     check "crash rows kept" [ "$(wc -l <"$tmp/c.csv")" -eq 25 ]
@@ -91,7 +91,7 @@ if [ "${ILPM_TEST_HOOKS:-0}" = 1 ]; then
     check "crash replaced" grep -q "1 worker(s) replaced" "$tmp/sum"
 
     # A worker that hangs past the time limit is killed and recorded.
-    ILPM_TEST_HANG_INDEX=3 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/h.csv" --jobs 2 --time-limit 0.5 >/dev/null
+    ILPM_TEST_HANG_INDEX=3 "$ILPM" batch queens "$tmp/q.txt" --backend sat --out "$tmp/h.csv" --jobs 2 --time-limit 0.5 >/dev/null
     check "hang exit 3" [ $? -eq 3 ]
     check "hang row" grep -q ',3,,sat,timeout,false,.*overran the time limit' "$tmp/h.csv"
     check "hang rows kept" [ "$(wc -l <"$tmp/h.csv")" -eq 25 ]
