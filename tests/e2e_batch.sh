@@ -244,6 +244,25 @@ check "resume keeps a crash" [ "$(grep -c ',#2,' "$tmp/kk.csv")" -eq 1 ]
 check "merge keeps one row of the redone run" [ "$(grep -c ',#1,' "$tmp/km.csv")" -eq 1 ]
 check "merge keeps the redone row" [ "$(grep -c ',#1,.*,solved,true,' "$tmp/km.csv")" -eq 1 ]
 
+# SIGTERM to the whole batch and SIGKILL a moment later (as a cancelled
+# job gets them) in the middle,
+# then --resume: a run cut short is never recorded as a result that fails
+# its check, and the resumed file has every run solved.
+for _ in 1 2 3 4 5 6; do cat data/sudoku/norvig_top95.txt; done >"$tmp/t570.txt"
+for delay in 0.2 0.35 0.5; do
+    rm -f "$tmp/st.csv"
+    setsid "$ILPM" batch sudoku "$tmp/t570.txt" --backend both --out "$tmp/st.csv" --jobs 1 >/dev/null 2>&1 &
+    pid=$!
+    sleep "$delay"
+    kill -TERM -- "-$pid" 2>/dev/null
+    sleep 0.02
+    kill -KILL -- "-$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    "$ILPM" batch sudoku "$tmp/t570.txt" --backend both --out "$tmp/st.csv" --jobs 2 --resume >/dev/null 2>&1
+    check "SIGTERM at $delay s, then --resume: every run solved once" \
+        [ "$(grep -c ',solved,true,' "$tmp/st.csv")" -eq 1140 ]
+done
+
 # batch --slurm without Slurm: an sbatch stand-in runs each job script at
 # once (array tasks in turn), so that the script's quoting, shard names,
 # exit mapping and merge are checked on every machine.

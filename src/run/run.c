@@ -187,6 +187,14 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
     }
     if (ctx.failed)
         st = ILPM_ERROR;
+    /* A stop that came during the run may have cut a step short whose
+     * caller went on: what fails its check then is not a result. */
+    if (st == ILPM_ERROR && o->solver.stop_flag && *o->solver.stop_flag) {
+        st = ILPM_STOPPED;
+        ctx.failed = 0;
+        res->verified = 0;
+        res->error[0] = '\0';
+    }
     res->status = st;
     if (st == ILPM_UNSAT && pz->explain_unsat)
         pz->explain_unsat(inst, p, res->reason, sizeof res->reason);
@@ -206,7 +214,10 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
         res->error_kind = ILPM_ERR_INTERNAL;
         return -1;
     }
-    if (pz->build(inst, p, m, &err) != 0) {
+    /* A build cut short by the watch may have been reported as done by a
+     * puzzle that went on after a constraint was refused: the model's
+     * own status says so. */
+    if (pz->build(inst, p, m, &err) != 0 || ilpm_model_interrupted(m)) {
         build_failed(res, m, &err, t0);
         ilpm_model_free(m);
         return 0; /* a model the input cannot make is an input error */
@@ -295,6 +306,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
             return -1;
         }
         if (pz->build_shape(inst, p, c->m, &err) != 0 ||
+            ilpm_model_interrupted(c->m) ||
             !(c->s = ilpm_solver_new(c->m, &o->solver, &err))) {
             build_failed(res, c->m, &err, t0);
             cache_drop(c);
