@@ -119,6 +119,8 @@ int cmd_export(cli *c);
 int cmd_compare(cli *c);
 int cmd_batch(cli *c);
 int cmd_merge(cli *c);
+/* Whether batch writes JSON lines to --out (--format, else its name). */
+int batch_writes_json(const cli *c);
 /* batch --slurm: writes (and with --submit submits) the job array. */
 int cmd_slurm(cli *c);
 int cmd_gen(cli *c);

@@ -30,6 +30,13 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+int batch_writes_json(const cli *c)
+{
+    return c->format_set ? c->format == FMT_JSON
+                         : ends_with(c->out_path, ".json") ||
+                               ends_with(c->out_path, ".jsonl");
+}
+
 int cmd_batch(cli *c)
 {
     if (c->slurm_n)
@@ -42,9 +49,7 @@ int cmd_batch(cli *c)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = c->jobs > 0 ? (int)c->jobs : (int)(cores > 0 ? cores : 1);
     o.memory_limit_mb = c->memory_limit;
-    o.json = c->format_set ? c->format == FMT_JSON
-                           : ends_with(c->out_path, ".json") ||
-                                 ends_with(c->out_path, ".jsonl");
+    o.json = batch_writes_json(c);
     o.index = c->index;
     o.resume = c->resume;
     o.shard_i = c->shard_n ? c->shard_i : 0;

@@ -228,8 +228,7 @@ int cmd_slurm(cli *c)
         fprintf(stderr, "ilpm: --slurm: a path holds a newline\n");
         return EXIT_USAGE;
     }
-    int json = c->format_set ? c->format == FMT_JSON
-                             : strstr(c->out_path, ".json") != NULL;
+    int json = batch_writes_json(c);
     /* The folder's name goes into #SBATCH lines, which know no quotes. */
     if (strpbrk(c->out_path, " \t\n'\"\\$`%")) {
         fprintf(stderr, "ilpm: --slurm: --out '%s' holds a space, quote, "
