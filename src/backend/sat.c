@@ -176,8 +176,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     }
     d->s = ccadical_init();
     if (!d->s) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                      "CaDiCaL could not be initialised");
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL, "CaDiCaL could not be initialised");
         sat_destroy(d);
         return NULL;
     }

@@ -24,7 +24,8 @@ int cli_verb_find(const char *s)
 }
 
 typedef struct cli_opt cli_opt;
-typedef int (*setter)(cli *c, const cli_opt *o, const char *val, ilpm_err *err);
+typedef int (*setter)(cli *c, const cli_opt *o, const char *val,
+                      ilpm_err *err);
 
 struct cli_opt {
     const char *name; /* without "--" */
@@ -186,9 +187,8 @@ static int set_slurm(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static int set_sbatch(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     if (*v == '\0' || strpbrk(v, "\n\r'"))
-        return ilpm_err_set(e,
-                            "--%s: expected one line without quotes, got "
-                            "'%s'",
+        return ilpm_err_set(e, "--%s: expected one line without quotes, got "
+                               "'%s'",
                             o->name, v);
     if (strcmp(o->name, "partition") == 0)
         c->partition = v;
@@ -305,8 +305,7 @@ static const cli_opt *all_rows(int *n)
             o->name = r->name;
             o->arg = r->type == ILPM_OPTION_ON || r->type == ILPM_OPTION_OFF
                          ? NULL
-                     : r->arg ? r->arg
-                              : "";
+                         : r->arg ? r->arg : "";
             o->verbs = r->scope == ILPM_SCOPE_LOWER ? V_MODEL : V_RUN;
             o->set = set_solver;
             o->off = 0;
@@ -337,8 +336,8 @@ static const char *opt_arg(const cli_opt *o, char *buf, size_t size)
     size_t n = 0;
     buf[0] = '\0';
     for (int i = 0; names[i] && n < size; i++)
-        n +=
-            (size_t)snprintf(buf + n, size - n, "%s%s", i ? "|" : "", names[i]);
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "|" : "",
+                              names[i]);
     return buf;
 }
 
@@ -384,9 +383,8 @@ static const char *closest(const cli *c, const char *name)
     for (const cli_opt *o = rows; o < rows + n; o++)
         if ((o->verbs & (1u << c->verb)) && distance(name, o->name) < bd)
             bd = distance(name, o->name), best = o->name;
-    const ilpm_opt_spec *t = !c->pz                ? NULL
-                             : c->verb == VERB_GEN ? c->pz->gen_opts
-                                                   : c->pz->opts;
+    const ilpm_opt_spec *t =
+        !c->pz ? NULL : c->verb == VERB_GEN ? c->pz->gen_opts : c->pz->opts;
     for (; t && t->name; t++)
         if (distance(name, t->name) < bd)
             bd = distance(name, t->name), best = t->name;
@@ -453,8 +451,7 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
              where);
     }
     char argbuf[128];
-    int takes =
-        ps ? ps->arg != NULL : opt_arg(o, argbuf, sizeof argbuf) != NULL;
+    int takes = ps ? ps->arg != NULL : opt_arg(o, argbuf, sizeof argbuf) != NULL;
     if (!takes && val)
         FAIL("option --%s takes no value", name);
     if (takes && !val) {
@@ -524,8 +521,8 @@ static int check_together(cli *c)
              "go with --slurm N");
     if (c->slurm_n && c->shard_n)
         FAIL("--slurm N makes the shards itself; drop --shard");
-    if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params, c->nfiles > 0,
-                                 &err) != 0)
+    if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params,
+                                 c->nfiles > 0, &err) != 0)
         FAIL("%s", err.msg);
     return 0;
 }

@@ -150,11 +150,10 @@ static void print_examples(FILE *f, const verb_help *h)
         fprintf(f, "  %s\n", h->examples[i]);
 }
 
-static void print_puzzles(FILE *f, int generators)
+static void print_puzzles(FILE *f)
 {
     for (int i = 0; ilpm_puzzles[i]; i++)
-        if (!generators || ilpm_puzzles[i]->generate)
-            fprintf(f, " %s", ilpm_puzzles[i]->name);
+        fprintf(f, " %s", ilpm_puzzles[i]->name);
 }
 
 void cli_usage(FILE *f)
@@ -187,7 +186,7 @@ void cli_usage(FILE *f)
         "  list                     the puzzles and their formulations\n"
         "\n"
         "puzzles:");
-    print_puzzles(f, 0);
+    print_puzzles(f);
     fprintf(f,
             "\n\n"
             "Run 'ilpm VERB --help' for a verb's options, exit statuses and "
@@ -233,7 +232,7 @@ void cli_help(FILE *f, const cli *c)
         print_puzzle_opts(f, pz->opts);
     } else if (c->verb != VERB_MERGE) {
         fprintf(f, "\nPUZZLE, one of:");
-        print_puzzles(f, 0);
+        print_puzzles(f);
         fprintf(f,
                 "\n('ilpm %s PUZZLE --help' adds its input format and "
                 "options)\n",
@@ -241,7 +240,7 @@ void cli_help(FILE *f, const cli *c)
     }
     fprintf(f, "\n%s options:\n", c->verb_name);
     print_opts(f, c->verb);
-    if (c->verb == VERB_COMPARE)
+    if (c->verb == VERB_COMPARE && (!pz || pz->formulations))
         print_row(f, "formulation", "A,B",
                   "the formulations to run (default: all the puzzle has)");
     fprintf(f, "\nexit status:\n%s\n", h->exits);
