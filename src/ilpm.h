@@ -416,6 +416,9 @@ typedef struct ilpm_stats {
     int64_t aux_vars; /* model vars in AUX families + CNF aux vars */
     int64_t rows, nonzeros;
     int64_t clauses, literals;
+    /* model variables a unit clause fixes in what the back end receives:
+     * the givens and what propagation forced, settled before any search */
+    int64_t fixed;
     int ngroups;
     ilpm_group_stats *groups; /* ngroups entries, owned by the stats */
 } ilpm_stats;

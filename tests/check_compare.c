@@ -130,14 +130,15 @@ START_TEST(test_summary_renderings)
     ck_assert_str_eq(ilpm_buf_str(&b),
                      "puzzle,formulation,backend,instances,runs,solved,unsat,"
                      "timeout,other,total_solve_ms,median_solve_ms,mean_vars,"
-                     "mean_aux_vars,mean_rows,mean_nonzeros,mean_clauses\n");
+                     "mean_aux_vars,mean_rows,mean_nonzeros,mean_clauses,"
+                     "mean_fixed_before\n");
     ilpm_buf_clear(&b);
     ilpm_cmp_summary_csv(&s, &b);
     ck_assert_str_eq(ilpm_buf_str(&b),
                      "fake,a,ilp,1,1,1,0,0,0,1.500,1.500,10.000,0.000,7.000,"
-                     "0.000,\n"
+                     "0.000,,0.000\n"
                      "fake,a,sat,1,1,0,1,0,0,2.500,2.500,20.000,0.000,,,"
-                     "100.000\n");
+                     "100.000,0.000\n");
     ilpm_buf_clear(&b);
     ilpm_cmp_summary_json(&s, &b);
     ck_assert_str_eq(
@@ -147,13 +148,13 @@ START_TEST(test_summary_renderings)
         "\"unsat\":0,\"timeout\":0,\"other\":0,\"total_solve_ms\":1.500,"
         "\"median_solve_ms\":1.500,\"mean_vars\":10.000,"
         "\"mean_aux_vars\":0.000,\"mean_rows\":7.000,\"mean_nonzeros\":0.000,"
-        "\"mean_clauses\":null}\n"
+        "\"mean_clauses\":null,\"mean_fixed_before\":0.000}\n"
         "{\"summary\":true,\"puzzle\":\"fake\",\"formulation\":\"a\","
         "\"backend\":\"sat\",\"instances\":1,\"runs\":1,\"solved\":0,"
         "\"unsat\":1,\"timeout\":0,\"other\":0,\"total_solve_ms\":2.500,"
         "\"median_solve_ms\":2.500,\"mean_vars\":20.000,"
         "\"mean_aux_vars\":0.000,\"mean_rows\":null,\"mean_nonzeros\":null,"
-        "\"mean_clauses\":100.000}\n");
+        "\"mean_clauses\":100.000,\"mean_fixed_before\":0.000}\n");
     ilpm_buf_clear(&b);
     ilpm_cmp_summary_text(&s, &b);
     const char *t = ilpm_buf_str(&b);
@@ -208,6 +209,139 @@ START_TEST(test_summary_of_real_comparisons)
 }
 END_TEST
 
+/* The progress hook is called as each run begins: the first one asks
+ * for a stop, as Ctrl-C during the first run does. */
+static void stop_at_first_run(void *ctx, const ilpm_result *r)
+{
+    (void)r;
+    *(volatile int *)ctx = 1;
+}
+
+/* A stop during the first run: the others are never started and say
+ * so ("not run", no record, no total), and with fewer than two answers
+ * there is nothing to agree on ("n/a", never "yes"). */
+START_TEST(test_stop_leaves_runs_not_run)
+{
+    const ilpm_puzzle *pz = &ilpm_puzzle_langford;
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "n", "12");
+    ilpm_params_set(p, "k", "2");
+    void *inst = NULL;
+    ilpm_err err;
+    ck_assert_int_eq(pz->from_params(p, &inst, &err), 1);
+    volatile int stop = 0;
+    ilpm_run_opts o;
+    ilpm_run_opts_init(&o);
+    o.solver.stop_flag = &stop;
+    o.progress = stop_at_first_run;
+    o.progress_ctx = (void *)&stop;
+    const char *forms[2] = {"positions", "cards"};
+    ilpm_comparison c;
+    ck_assert_int_eq(ilpm_compare_instance(pz, inst, p, forms, 2, &o, &c), 0);
+    ck_assert_int_eq(c.nresults, 2 * ILPM_BACKEND_COUNT);
+    ck_assert_int_eq(c.not_run, 2 * ILPM_BACKEND_COUNT - 1);
+    ck_assert_int_eq(c.results[0].status, ILPM_STOPPED);
+    ck_assert_int_eq(ilpm_comparison_answered(&c), 0);
+    ck_assert_int_eq(c.disagree, 0);
+    ck_assert_str_eq(ilpm_comparison_agreement(&c), "n/a");
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    ilpm_comparison_text(&c, &b);
+    const char *t = ilpm_buf_str(&b);
+    ck_assert_ptr_null(strstr(t, "agreement: yes"));
+    ck_assert_ptr_nonnull(strstr(t, "agreement: n/a"));
+    ck_assert_ptr_nonnull(strstr(t, "  positions    sat  not run\n"));
+    ck_assert_ptr_nonnull(strstr(t, "  cards        cp   not run\n"));
+    ck_assert_ptr_nonnull(strstr(t, "  cards: not run\n"));
+    ck_assert_ptr_null(strstr(t, "building"));
+    /* One record, the run that began. */
+    ilpm_buf_clear(&b);
+    ilpm_comparison_json(&c, &b);
+    t = ilpm_buf_str(&b);
+    ck_assert_ptr_nonnull(strstr(t, "\"status\":\"stopped\""));
+    ck_assert_ptr_nonnull(strstr(t, "\"agreement\":\"n/a\"}\n"));
+    ck_assert_ptr_eq(strchr(t, '\n'), t + strlen(t) - 1);
+    ilpm_buf_clear(&b);
+    ilpm_comparison_csv(&c, &b);
+    t = ilpm_buf_str(&b);
+    ck_assert_ptr_eq(strchr(t, '\n'), t + strlen(t) - 1);
+    ck_assert_ptr_nonnull(strstr(t, ",n/a\n"));
+    ilpm_cmp_summary s;
+    ilpm_cmp_summary_init(&s);
+    ck_assert_int_eq(ilpm_cmp_summary_add(&s, &c), 0);
+    ck_assert_int_eq(s.n, 1);
+    ck_assert_int_eq(s.rows[0].runs, 1);
+    ck_assert_int_eq(s.na, 1);
+    ilpm_buf_clear(&b);
+    ilpm_cmp_summary_text(&s, &b);
+    ck_assert_ptr_nonnull(strstr(ilpm_buf_str(&b), "n/a on 1"));
+    ilpm_cmp_summary_free(&s);
+    ilpm_buf_free(&b);
+    ilpm_comparison_free(&c);
+
+    /* Without the stop: every run finished, and they agree. */
+    stop = 0;
+    o.progress = NULL;
+    ck_assert_int_eq(ilpm_compare_instance(pz, inst, p, forms, 2, &o, &c), 0);
+    ck_assert_int_eq(c.not_run, 0);
+    ck_assert_int_eq(ilpm_comparison_answered(&c), 2 * ILPM_BACKEND_COUNT);
+    ck_assert_str_eq(ilpm_comparison_agreement(&c), "yes");
+    ilpm_comparison_free(&c);
+    pz->free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* The first grid of top95 (17 clues): probing settles all 729 cells
+ * before any back end runs, and the comparison says so; with
+ * --propagate none the back ends receive the 17 givens alone. */
+START_TEST(test_fixed_before_the_back_ends)
+{
+    const ilpm_puzzle *pz = &ilpm_puzzle_sudoku;
+    ilpm_params *p = ilpm_params_new();
+    ilpm_err err;
+    ilpm_reader *rd = ilpm_reader_open("data/sudoku/norvig_top95.txt", &err);
+    ck_assert_ptr_nonnull(rd);
+    ilpm_instances it;
+    ilpm_instances_init(&it, pz, p, rd, 1);
+    void *inst;
+    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), 1);
+    ilpm_reader_free(rd);
+    const char *forms[1] = {"exact"};
+    for (int none = 0; none < 2; none++) {
+        ilpm_run_opts o;
+        ilpm_run_opts_init(&o);
+        o.solver.propagate = none ? ILPM_PROP_NONE : ILPM_PROP_AUTO;
+        ilpm_comparison c;
+        ck_assert_int_eq(ilpm_compare_instance(pz, inst, p, forms, 1, &o, &c),
+                         0);
+        int64_t want = none ? 17 : 729;
+        ck_assert_int_eq(c.forms[0].stats.fixed, want);
+        for (int i = 0; i < c.nresults; i++) {
+            ck_assert_int_eq(c.results[i].status, ILPM_SOLVED);
+            ck_assert_int_eq(c.results[i].stats.fixed, want);
+        }
+        ilpm_buf b;
+        ilpm_buf_init(&b);
+        ilpm_comparison_text(&c, &b);
+        const char *t = ilpm_buf_str(&b);
+        ck_assert_ptr_nonnull(
+            strstr(t, none ? "exact: 17 of 729 variables fixed before"
+                           : "exact: 729 of 729 variables fixed before"));
+        ck_assert((strstr(t, "nothing was left to search") == NULL) == none);
+        ilpm_buf_clear(&b);
+        ilpm_comparison_json(&c, &b);
+        ck_assert_ptr_nonnull(
+            strstr(ilpm_buf_str(&b),
+                   none ? "\"fixed_before\":17," : "\"fixed_before\":729,"));
+        ilpm_buf_free(&b);
+        ilpm_comparison_free(&c);
+    }
+    pz->free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("compare");
@@ -215,6 +349,8 @@ int main(void)
     tcase_add_test(tc, test_summary_counts_times_and_sizes);
     tcase_add_test(tc, test_summary_renderings);
     tcase_add_test(tc, test_summary_of_real_comparisons);
+    tcase_add_test(tc, test_stop_leaves_runs_not_run);
+    tcase_add_test(tc, test_fixed_before_the_back_ends);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -149,6 +149,13 @@ run "compare both formulations" 0 "$ILPM" compare sudoku \
     has "compare exact" "$out" "^ +exact +ilp +solved +yes" &&
     has "compare atmost" "$out" "^ +atmost +sat +solved +yes" &&
     has "compare agreement" "$out" "agreement: yes"
+run "compare json fields" 0 "$ILPM" compare queens --n 6 --format json &&
+    has "compare json agreement" "$out" '"fixed_before":0,"agreement":"yes"}$'
+run "compare csv fields" 0 "$ILPM" compare sudoku data/sudoku/norvig_top95.txt --index 1 --formulation exact --format csv &&
+    has "compare csv header" "$out" "^puzzle,.*,worker,fixed_before,agreement$" &&
+    has "compare csv settled" "$out" ",729,yes$"
+run "compare text settled" 0 "$ILPM" compare sudoku data/sudoku/norvig_top95.txt --index 1 --formulation exact &&
+    has "compare text settled" "$out" "exact: 729 of 729 variables fixed before the back ends ran .*--propagate none"
 run "compare groups after propagation" 0 "$ILPM" compare sudoku \
     data/sudoku/norvig_top95.txt --index 1 --formulation atmost &&
     has "fixed group" "$out" "^ +fixed +\|" &&
@@ -167,6 +174,19 @@ for b in sat ilp; do
         --backend $b --format json --time-limit 30 &&
         has "L(2,150) $b unsat" "$out" '"status":"unsat"'
 done
+# The sat back end runs CaDiCaL with its own defaults (docs/benchmarks.md,
+# "CaDiCaL target phases"): CaDiCaL is deterministic, so its report lines
+# (without the time and memory columns) are those of target=1, its
+# default, and not those of target=2 (27 against 30 conflicts on L(2,60)).
+cadical_report() { # the report lines of L(2,60) on sat with options "$@"
+    "$ILPM" solve langford --k 2 --n 60 --backend sat --verbose "$@" 2>&1 \
+        >/dev/null | grep -E '^c [a-z0-9*+.-] ' | awk '{ $3 = ""; $4 = ""; print }'
+}
+plain=$(cadical_report)
+if [ -n "$plain" ] && [ "$plain" = "$(cadical_report --sat-option target=1)" ] &&
+    [ "$plain" != "$(cadical_report --sat-option target=2)" ]; then
+    ok
+else bad "sat: CaDiCaL not run with its defaults: $plain"; fi
 run "redundant row not lowered" 0 "$ILPM" stats langford --k 2 --n 8 &&
     has "redundant group empty" "$out" "^redundant +1 \\| +0 +0 \\| +0 "
 run "redundant row lowered" 0 "$ILPM" stats langford --k 2 --n 8 --redundant &&
@@ -252,6 +272,12 @@ wait "$pid"
 code=$?
 if [ "$code" -eq 130 ]; then ok; else bad "SIGTERM compare: exit $code"; fi
 has "SIGTERM compare output" "$(cat "$tmp/sig.out")" "ilp +stopped"
+# The runs after the stop never began: "not run", and nothing to agree on.
+has "SIGTERM compare not run" "$(cat "$tmp/sig.out")" "^ +- +cp +not run$"
+has "SIGTERM compare agreement" "$(cat "$tmp/sig.out")" "^  agreement: n/a "
+if grep -q "agreement: yes" "$tmp/sig.out"; then
+    bad "SIGTERM compare: agreement yes over stopped runs"
+else ok; fi
 # GLPK polls for a stop only between its steps; on a 25x25 Sudoku one step
 # takes minutes, so after 5 s of grace ilpm ends anyway, with 130.
 if [ -z "${ILPM_E2E_QUICK:-}" ]; then

@@ -9,7 +9,10 @@
 #include <string.h>
 
 const ilpm_opt_spec mach_gen_opts[] = {
-    {"cards", "N", "about N cards per table, 3 to 52*D (default 20; 52*D: all)",
+    {"cards", "N",
+     "N-2 to N cards per table, 3 to 52*D: melds of 3 to 6 are dealt while "
+     "3 or more places are left (--uniform: exactly N; default 20; 52*D: "
+     "all)",
      ILPM_OPT_INT, 3, MAX_CARDS, NULL, 0},
     {"decks", "D", "number of decks, 1-8 (default 2)", ILPM_OPT_INT, 1,
      MAX_DECKS, NULL, 0},

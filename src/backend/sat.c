@@ -196,12 +196,9 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
         ccadical_set_option(d->s, "verbose", 1);
     }
     ccadical_set_terminate(d->s, d, terminate_cb);
-    /* Target phases in every mode, not only in stable mode: what the
-     * SAT-competition configuration of CaDiCaL does for satisfiable
-     * instances; it finds the large satisfiable puzzles sooner
-     * (docs/benchmarks.md has the times).  --sat-option target=1 restores
-     * CaDiCaL's default. */
-    ccadical_set_option(d->s, "target", 2);
+    /* CaDiCaL's own defaults: target=2 (target phases in every mode) won
+     * on some puzzles and lost on others (docs/benchmarks.md, "CaDiCaL
+     * target phases"); --sat-option sets any option. */
     if (o->sat_options && set_options(d->s, o->sat_options, err) != 0) {
         sat_destroy(d);
         return NULL;

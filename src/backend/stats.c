@@ -3,6 +3,7 @@
  * clauses) on top. */
 #include "backend.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,12 +27,29 @@ int ilpm_stats_prepare(const ilpm_model *m, ilpm_stats *s, ilpm_err *err)
     for (int v = 1; v <= nv; v++)
         s->aux_vars += ilpm_model_var_is_aux(m, v) != 0;
     size_t nc = ilpm_model_ncons(m);
+    /* A variable is counted once however many unit clauses name it. */
+    uint8_t *seen = calloc((size_t)nv + 1, 1);
+    if (!seen) {
+        ilpm_stats_free(s);
+        return ilpm_err_set(err,
+                            "out of memory for the statistics of %d "
+                            "variables",
+                            nv);
+    }
     for (size_t i = 0; i < nc; i++) {
         ilpm_con c;
         ilpm_model_con(m, i, &c);
         if (c.group >= 0 && c.group < ng)
             s->groups[c.group].cons++;
+        int unit = c.n == 1 && (c.kind == ILPM_CLAUSE || c.kind == ILPM_ALO ||
+                                c.kind == ILPM_EXO);
+        int v = unit ? abs(c.lits[0]) : 0;
+        if (v >= 1 && v <= nv && !seen[v]) {
+            seen[v] = 1;
+            s->fixed++;
+        }
     }
+    free(seen);
     return 0;
 }
 

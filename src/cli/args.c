@@ -253,7 +253,8 @@ static const cli_opt opts[] = {
      "only the totals per formulation and back end (text output ends with "
      "them anyway after two or more instances)"},
     {"out", "FILE", V_BATCH | V_MERGE | V_GEN, set_text, OFF(out_path),
-     "where to write (batch: .json/.jsonl for JSON lines, else CSV)"},
+     "the file to write: results (batch, merge: .json or .jsonl for JSON "
+     "lines, else CSV) or instances (gen)"},
     {"jobs", "N", V_BATCH, set_jobs, 0,
      "worker processes (default: the number of cores)"},
     {"memory-limit", "MB", V_BATCH, set_memory_limit, 0,
@@ -583,155 +584,23 @@ int cli_parse(cli *c, int argc, char **argv)
     return check_together(c);
 }
 
-/* ------------------------------------------------------------------ */
-/* Help                                                                 */
-
-static void print_row(FILE *f, const char *name, const char *arg,
-                      const char *help)
-{
-    char left[96];
-    snprintf(left, sizeof left, "--%s%s%s", name, arg ? " " : "",
-             arg ? arg : "");
-    if (strlen(left) > 28)
-        fprintf(f, "  %s\n  %-28s %s\n", left, "", help);
-    else
-        fprintf(f, "  %-28s %s\n", left, help);
-}
-
-static void print_puzzle_opts(FILE *f, const ilpm_opt_spec *o)
-{
-    for (; o && o->name; o++)
-        print_row(f, o->name, o->arg, o->help);
-}
-
-/* The rows of the table for verbs in mask: those only they take, when
- * only is set, else those shared with other verbs. */
-static void print_opts(FILE *f, verb_id v, int only)
+int cli_option_row(int i, cli_row *out)
 {
     int n;
     const cli_opt *rows = all_rows(&n);
-    for (const cli_opt *o = rows; o < rows + n; o++) {
-        if (!(o->verbs & (1u << v)))
-            continue;
-        int shared = (o->verbs & ~(1u << v)) != 0;
-        if (only == shared)
-            continue;
-        char buf[128], help[512];
-        const ilpm_option_info *r = ilpm_option_find(o->name);
-        snprintf(help, sizeof help, "%s", o->help);
-        /* Defaults come from ilpm_options_init, never from a string. */
-        if (r && r->type != ILPM_OPTION_ON && r->type != ILPM_OPTION_OFF) {
-            char def[64];
-            ilpm_option_default(r, def, sizeof def);
-            snprintf(help, sizeof help, "%s (default %s)", o->help, def);
-        }
-        print_row(f, o->name, opt_arg(o, buf, sizeof buf), help);
+    if (i < 0 || i >= n)
+        return 0;
+    const cli_opt *o = &rows[i];
+    out->name = o->name;
+    out->verbs = o->verbs;
+    out->arg = opt_arg(o, out->argbuf, sizeof out->argbuf);
+    snprintf(out->help, sizeof out->help, "%s", o->help);
+    /* Defaults come from ilpm_options_init, never from a string. */
+    const ilpm_option_info *r = ilpm_option_find(o->name);
+    if (r && r->type != ILPM_OPTION_ON && r->type != ILPM_OPTION_OFF) {
+        char def[64];
+        ilpm_option_default(r, def, sizeof def);
+        snprintf(out->help, sizeof out->help, "%s (default %s)", o->help, def);
     }
-}
-
-void cli_usage(FILE *f)
-{
-    fprintf(
-        f,
-        "usage: ilpm VERB PUZZLE [FILE...] [OPTIONS]\n"
-        "\n"
-        "Models puzzles as 0/1 integer linear programs and solves them\n"
-        "with GLPK's branch-and-cut (the default, --backend ilp) or with\n"
-        "CaDiCaL as SAT (--backend sat).\n"
-        "\n"
-        "verbs:\n"
-        "  solve PUZZLE [FILE...]   solve (or --count) every instance\n"
-        "  play PUZZLE FILE...      best play from a hand (machiavelli)\n"
-        "  stats PUZZLE [FILE]      sizes of both formulations per group\n"
-        "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
-        "                           write the model for other solvers\n"
-        "  gen PUZZLE [OPTIONS]     write random instances\n"
-        "  compare PUZZLE [FILE...]  every formulation on every back end,\n"
-        "                           side by side, with a check that they "
-        "agree\n"
-        "  batch PUZZLE FILE... --out RESULTS\n"
-        "                           every instance on parallel workers, "
-        "results\n"
-        "                           as CSV or JSON lines (see 'ilpm batch "
-        "--help')\n"
-        "  merge --out RESULTS FILE...  combine the results of batch shards\n"
-        "  list                     the puzzles and their formulations\n"
-        "\n"
-        "puzzles:");
-    for (int i = 0; ilpm_puzzles[i]; i++)
-        fprintf(f, " %s", ilpm_puzzles[i]->name);
-    fprintf(f,
-            "\n\n"
-            "Run 'ilpm solve PUZZLE --help' for a puzzle's options and input "
-            "format.\n"
-            "Exit status: 0 solved or counted, 10 unsatisfiable, 2 usage or "
-            "input\nerror, 3 time limit, 1 internal error, 130 interrupted; "
-            "over several\ninstances (or batch rows) the most severe: 1, 2, "
-            "130, 3, 10, 0.\n");
-}
-
-static void batch_help(FILE *f)
-{
-    fprintf(
-        f, "usage: ilpm batch PUZZLE FILE... --out RESULTS [OPTIONS]\n"
-           "       ilpm merge --out RESULTS FILE...\n"
-           "\n"
-           "batch runs every instance of every file on worker processes and\n"
-           "writes one row per instance and back end to RESULTS, in input\n"
-           "order, flushed as rows complete.  A worker that crashes, runs out\n"
-           "of memory or overruns the time limit is recorded ('error' or\n"
-           "'timeout') and replaced.  Ctrl-C keeps every finished row.\n"
-           "--time-limit is enforced in the solver and, as a last resort, by\n"
-           "killing the worker at 1.5 S + 5 s.\n"
-           "\n"
-           "Exit status: the most severe over the rows, in solve's order:\n"
-           "1 a run failed inside ilpm (a crash, an error that is not the\n"
-           "input's), 2 an instance or file did not parse, 130 interrupted,\n"
-           "3 a time limit, 10 some instance is unsatisfiable, 0 otherwise.\n"
-           "\n"
-           "merge combines shard results (all CSV or all JSON lines) into one\n"
-           "file sorted by file, index, formulation and back end.\n"
-           "\nbatch options:\n");
-    print_opts(f, VERB_BATCH, 1);
-}
-
-void cli_help(FILE *f, const cli *c)
-{
-    if (c->verb == VERB_BATCH || c->verb == VERB_MERGE) {
-        batch_help(f);
-        if (c->pz) {
-            fprintf(f, "\npuzzle options (%s):\n", c->pz->name);
-            print_puzzle_opts(f, c->pz->opts);
-        }
-        fprintf(f, "\ncommon options:\n");
-        print_opts(f, VERB_BATCH, 0);
-        return;
-    }
-    if (!c->pz) {
-        cli_usage(f);
-        return;
-    }
-    if (c->verb == VERB_GEN) {
-        fprintf(f, "usage: ilpm gen %s [OPTIONS] [--out FILE]\n\n",
-                c->pz->name);
-        print_puzzle_opts(f, c->pz->gen_opts);
-        print_opts(f, VERB_GEN, 0);
-        return;
-    }
-    fprintf(f, "usage: ilpm %s %s [FILE...] [OPTIONS]\n\n%s.\n\n",
-            c->verb_name, c->pz->name, c->pz->summary);
-    fprintf(f, "input:\n%s\n\npuzzle options:\n", c->pz->input_help);
-    print_puzzle_opts(f, c->pz->opts);
-    fprintf(f, "\ncommon options:\n");
-    print_opts(f, c->verb, 0);
-    if (c->verb == VERB_COMPARE) {
-        fprintf(f, "\ncompare options:\n"
-                   "  --formulation A,B            the formulations to run "
-                   "(default: all)\n");
-        print_opts(f, c->verb, 1);
-    }
-    if (c->verb == VERB_EXPORT) {
-        fprintf(f, "\nexport options (FILE '-' is standard output):\n");
-        print_opts(f, c->verb, 1);
-    }
+    return 1;
 }

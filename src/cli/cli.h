@@ -134,8 +134,21 @@ const char *cli_verb_closest(const char *s);
  * then the checks that tie options together, all before any instance is
  * read.  0, or -1 after one message on stderr. */
 int cli_parse(cli *c, int argc, char **argv);
-/* --help of a verb (and puzzle, if c->pz). */
+/* A row of the options table as help shows it: the value named as help
+ * names it (an enum's names; NULL for a flag), the verbs it goes with
+ * (V_*), the help with the library's default. */
+typedef struct cli_row {
+    const char *name, *arg;
+    unsigned verbs;
+    char argbuf[128], help[512];
+} cli_row;
+/* Fills r with the i-th row (the command line's, then the library's):
+ * 1, or 0 past the last. */
+int cli_option_row(int i, cli_row *r);
+/* --help of a verb (and puzzle, if c->pz): help.c. */
 void cli_help(FILE *f, const cli *c);
+/* list --help. */
+void cli_list_help(FILE *f);
 /* The top-level usage. */
 void cli_usage(FILE *f);
 

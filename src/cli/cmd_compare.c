@@ -37,16 +37,13 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
     }
     ilpm_buf b;
     ilpm_buf_init(&b);
-    for (int i = 0; i < cmp.nresults; i++) {
+    /* The runs a stop kept from starting have no outcome: no record, no
+     * point, no exit status of their own. */
+    int started = cmp.nresults - cmp.not_run;
+    for (int i = 0; i < started; i++) {
         ilpm_result *r = &cmp.results[i];
         snprintf(r->file, sizeof r->file, "%s", file);
         r->index = index;
-        if (c->summary)
-            ; /* the totals alone, at the end */
-        else if (c->format == FMT_JSON)
-            ilpm_result_json(r, &b);
-        else if (c->format == FMT_CSV)
-            ilpm_result_csv(r, &b);
         if (x->npts == x->cap) {
             int nc = x->cap ? 2 * x->cap : 64;
             plot_point *np = realloc(x->pts, (size_t)nc * sizeof *np);
@@ -66,7 +63,13 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
         if (code != EXIT_INTERNAL)
             note_exit(&x->t, code);
     }
-    if (c->format == FMT_TEXT && !c->summary)
+    if (c->summary)
+        ; /* the totals alone, at the end */
+    else if (c->format == FMT_JSON)
+        ilpm_comparison_json(&cmp, &b);
+    else if (c->format == FMT_CSV)
+        ilpm_comparison_csv(&cmp, &b);
+    else
         ilpm_comparison_text(&cmp, &b);
     int lost = put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
@@ -172,7 +175,7 @@ int cmd_compare(cli *c)
     ilpm_cmp_summary_init(&x.sum);
     if (c->format == FMT_CSV &&
         put_made(c->summary ? ilpm_cmp_summary_csv_header
-                            : ilpm_result_csv_header) != 0)
+                            : ilpm_comparison_csv_header) != 0)
         note_exit(&x.t, EXIT_INTERNAL);
     progress *pg = progress_for(c);
     for_each_instance(c, &x.t, compare_one, &x);

@@ -82,6 +82,11 @@ static int run_verb(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(argv[1], "list") == 0) {
+        if (argc == 3 &&
+            (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+            cli_list_help(stdout);
+            return EXIT_OK;
+        }
         if (argc > 2) {
             fprintf(stderr, "ilpm: list takes no arguments\n");
             return EXIT_USAGE;

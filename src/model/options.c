@@ -81,7 +81,7 @@ static const ilpm_option_info table[] = {
     {"propagate", ILPM_OPTION_ENUM, ILPM_SCOPE_LOWER, propagate_names, NULL, 0,
      0, FIELD(propagate),
      "what is settled before lowering: the givens' unit propagation, and "
-     "probing of the open variables (auto: probe on both back ends)"},
+     "probing of the open variables (auto: probe on every back end)"},
     {"time-limit", ILPM_OPTION_REAL, ILPM_SCOPE_SOLVE, NULL, "S", 0, 0,
      FIELD(time_limit),
      "seconds per instance; 'timeout' with what was found"},

@@ -103,7 +103,7 @@ static void check_agreement(ilpm_comparison *c, const ilpm_run_opts *o)
 {
     const ilpm_result *ref = NULL;
     const char *ref_form = "";
-    for (int i = 0; i < c->nresults; i++) {
+    for (int i = 0; i < c->nresults - c->not_run; i++) {
         const ilpm_result *r = &c->results[i];
         const char *form = c->forms[i / per_form(c)].name;
         if ((r->status == ILPM_SOLVED || r->status == ILPM_OPTIMAL ||
@@ -176,25 +176,52 @@ int ilpm_compare_instance(const ilpm_puzzle *pz, const void *inst,
     }
     out->nforms = nf;
     out->nresults = nf * ILPM_BACKEND_COUNT;
+    /* After a stop nothing more is started: the runs left are marked as
+     * never run, not as stopped (they did not begin). */
+    volatile int *stop = o->solver.stop_flag;
     for (int f = 0; f < nf; f++) {
         ilpm_cmp_form *cf = &out->forms[f];
         if (nforms > 0) {
             snprintf(cf->name, sizeof cf->name, "%s", forms[f]);
             ilpm_params_set(q, "formulation", forms[f]);
         }
-        form_stats(pz, inst, q, &o->solver, cf);
+        if (stop && *stop)
+            snprintf(cf->error, sizeof cf->error, "not run");
+        else
+            form_stats(pz, inst, q, &o->solver, cf);
         for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
             ilpm_result *r = &out->results[ILPM_BACKEND_COUNT * f + b];
             ilpm_result_init(r);
             ilpm_run_opts ro = *o;
             ro.solver.backend = (ilpm_backend)b;
-            ilpm_run_instance(pz, inst, q, &ro, r);
+            if (stop && *stop) {
+                snprintf(r->puzzle, sizeof r->puzzle, "%s", pz->name);
+                snprintf(r->instance, sizeof r->instance, "%s", out->instance);
+                r->backend = ro.solver.backend;
+                r->status = ILPM_STOPPED;
+                out->not_run++;
+            } else {
+                ilpm_run_instance(pz, inst, q, &ro, r);
+            }
             snprintf(r->formulation, sizeof r->formulation, "%s", cf->name);
         }
     }
     ilpm_params_free(q);
     check_agreement(out, o);
     return 0;
+}
+
+int ilpm_comparison_answered(const ilpm_comparison *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->nresults - c->not_run; i++)
+        n += has_answer(&c->results[i]);
+    return n;
+}
+
+const char *ilpm_comparison_agreement(const ilpm_comparison *c)
+{
+    return c->disagree ? "no" : ilpm_comparison_answered(c) < 2 ? "n/a" : "yes";
 }
 
 void ilpm_comparison_free(ilpm_comparison *c)
@@ -222,17 +249,29 @@ static void dash_or_int(ilpm_buf *b, const char *fmt, int have, int64_t v)
     ilpm_buf_printf(b, fmt, t);
 }
 
+/* Whether run i was started. */
+static int ran(const ilpm_comparison *c, int i)
+{
+    return i < c->nresults - c->not_run;
+}
+
 void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
 {
     ilpm_buf_printf(b, "%s %s\n", c->results[0].puzzle, c->instance);
     ilpm_buf_printf(b,
-                    "  %-12s %-4s %-8s %-8s %12s %10s %10s %9s %9s %9s "
+                    "  %-12s %-4s %-8s %-8s %12s %10s %10s %9s %9s %9s %9s "
                     "%10s %10s\n",
                     "formulation", "back", "status", "verified", "obj/count",
-                    "build_ms", "solve_ms", "vars", "aux", "rows", "nonzeros",
-                    "clauses");
+                    "build_ms", "solve_ms", "vars", "fixed", "aux", "rows",
+                    "nonzeros", "clauses");
     for (int i = 0; i < c->nresults; i++) {
         const ilpm_result *r = &c->results[i];
+        const char *form = c->forms[i / per_form(c)].name;
+        if (!ran(c, i)) {
+            ilpm_buf_printf(b, "  %-12s %-4s not run\n", form[0] ? form : "-",
+                            ilpm_backend_name(r->backend));
+            continue;
+        }
         int ilp = r->backend == ILPM_BACKEND_ILP;
         char oc[32] = "-";
         if (r->has_count)
@@ -240,13 +279,12 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
                      r->count_complete ? "" : ">=", r->count);
         else if (r->has_objective)
             snprintf(oc, sizeof oc, "%" PRId64, r->objective);
-        ilpm_buf_printf(
-            b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",
-            c->forms[i / per_form(c)].name[0] ? c->forms[i / per_form(c)].name
-                                              : "-",
-            ilpm_backend_name(r->backend), ilpm_status_name(r->status),
-            r->verified ? "yes" : "no", oc, r->build_ms, r->solve_ms);
+        ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",
+                        form[0] ? form : "-", ilpm_backend_name(r->backend),
+                        ilpm_status_name(r->status), r->verified ? "yes" : "no",
+                        oc, r->build_ms, r->solve_ms);
         dash_or_int(b, " %9s", r->have_stats, r->stats.vars);
+        dash_or_int(b, " %9s", r->have_stats, r->stats.fixed);
         dash_or_int(b, " %9s", r->have_stats, r->stats.aux_vars);
         dash_or_int(b, " %9s", r->have_stats && ilp, r->stats.rows);
         dash_or_int(b, " %10s", r->have_stats && ilp, r->stats.nonzeros);
@@ -258,8 +296,9 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
     }
     for (int f = 0; f < c->nforms; f++) {
         const ilpm_cmp_form *cf = &c->forms[f];
+        const char *name = cf->name[0] ? cf->name : c->results[0].puzzle;
         if (!cf->have_stats) {
-            ilpm_buf_printf(b, "  %s: %s\n", cf->name, cf->error);
+            ilpm_buf_printf(b, "  %s: %s\n", name, cf->error);
             continue;
         }
         char label[64];
@@ -275,11 +314,89 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
                             cf->groups && cf->groups[g] ? cf->groups[g] : "?",
                             x->rows, x->nonzeros, x->clauses, x->aux_vars);
         }
+        /* What the back ends got to decide: a grid that propagation
+         * settled leaves them nothing, and their times then say so. */
+        ilpm_buf_printf(b,
+                        "  %s: %" PRId64 " of %" PRId64
+                        " variables fixed before the back ends ran (givens "
+                        "and propagation)%s\n",
+                        name, cf->stats.fixed, cf->stats.vars,
+                        cf->stats.vars > 0 && cf->stats.fixed == cf->stats.vars
+                            ? "; nothing was left to search: --propagate "
+                              "none compares the back ends' own work"
+                            : "");
     }
+    int answered = ilpm_comparison_answered(c);
     if (c->disagree)
         ilpm_buf_printf(b, "  DISAGREEMENT: %s\n", c->disagreement);
+    else if (answered < 2)
+        ilpm_buf_printf(b,
+                        "  agreement: n/a (%d run%s of %d finished with an "
+                        "answer%s)\n",
+                        answered, answered == 1 ? "" : "s", c->nresults,
+                        c->not_run ? "; the others were stopped or not run"
+                                   : "");
     else
-        ilpm_buf_puts(b, "  agreement: yes\n");
+        ilpm_buf_printf(b,
+                        "  agreement: yes (%d runs finished with an "
+                        "answer)\n",
+                        answered);
+}
+
+/* A record of one run with the comparison's own fields after the
+ * result's: its last characters (the closing brace, or none for CSV, and
+ * the newline) are taken off and put back after them. */
+static void with_fields(const ilpm_comparison *c, const ilpm_result *r,
+                        int json, ilpm_buf *b)
+{
+    ilpm_buf one;
+    ilpm_buf_init(&one);
+    if (json)
+        ilpm_result_json(r, &one);
+    else
+        ilpm_result_csv(r, &one);
+    const char *s = ilpm_buf_str(&one);
+    size_t n = strlen(s), cut = json ? 2 : 1; /* "}\n" or "\n" */
+    if (n >= cut)
+        ilpm_buf_put(b, s, n - cut);
+    if (json) {
+        if (r->have_stats)
+            ilpm_buf_printf(b, ",\"fixed_before\":%" PRId64, r->stats.fixed);
+        else
+            ilpm_buf_puts(b, ",\"fixed_before\":null");
+        ilpm_buf_printf(b, ",\"agreement\":\"%s\"}\n",
+                        ilpm_comparison_agreement(c));
+    } else {
+        if (r->have_stats)
+            ilpm_buf_printf(b, ",%" PRId64, r->stats.fixed);
+        else
+            ilpm_buf_putc(b, ',');
+        ilpm_buf_printf(b, ",%s\n", ilpm_comparison_agreement(c));
+    }
+    ilpm_buf_free(&one);
+}
+
+void ilpm_comparison_json(const ilpm_comparison *c, ilpm_buf *out)
+{
+    for (int i = 0; ran(c, i); i++)
+        with_fields(c, &c->results[i], 1, out);
+}
+
+void ilpm_comparison_csv_header(ilpm_buf *out)
+{
+    ilpm_buf one;
+    ilpm_buf_init(&one);
+    ilpm_result_csv_header(&one);
+    const char *s = ilpm_buf_str(&one);
+    ilpm_buf_put(out, s, strlen(s) - 1); /* without its newline */
+    ilpm_buf_puts(out, ",fixed_before,agreement\n");
+    ilpm_buf_free(&one);
+}
+
+void ilpm_comparison_csv(const ilpm_comparison *c, ilpm_buf *out)
+{
+    for (int i = 0; ran(c, i); i++)
+        with_fields(c, &c->results[i], 0, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -340,7 +457,7 @@ static int add_ms(ilpm_cmp_total *t, double ms)
 
 int ilpm_cmp_summary_add(ilpm_cmp_summary *s, const ilpm_comparison *c)
 {
-    for (int i = 0; i < c->nresults; i++) {
+    for (int i = 0; ran(c, i); i++) {
         ilpm_cmp_total *t =
             total_for(s, c->forms[i / per_form(c)].name, c->results[i].backend);
         if (!t || add_ms(t, c->results[i].solve_ms) != 0)
@@ -370,12 +487,14 @@ int ilpm_cmp_summary_add(ilpm_cmp_summary *s, const ilpm_comparison *c)
             t->rows += (double)r->stats.rows;
             t->nonzeros += (double)r->stats.nonzeros;
             t->clauses += (double)r->stats.clauses;
+            t->fixed += (double)r->stats.fixed;
         }
     }
     if (c->nresults > 0 && !s->puzzle[0])
         snprintf(s->puzzle, sizeof s->puzzle, "%s", c->results[0].puzzle);
     s->instances++;
     s->disagree += c->disagree != 0;
+    s->na += !c->disagree && ilpm_comparison_answered(c) < 2;
     return 0;
 }
 
@@ -417,10 +536,10 @@ void ilpm_cmp_summary_text(const ilpm_cmp_summary *s, ilpm_buf *b)
                     s->puzzle, s->instances, s->instances == 1 ? "" : "s");
     ilpm_buf_printf(b,
                     "  %-12s %-4s %5s %6s %5s %7s %5s %10s %9s %8s %8s %8s "
-                    "%9s %9s\n",
+                    "%8s %9s %9s\n",
                     "formulation", "back", "runs", "solved", "unsat", "timeout",
-                    "other", "total_ms", "median_ms", "vars", "aux", "rows",
-                    "nonzeros", "clauses");
+                    "other", "total_ms", "median_ms", "vars", "fixed", "aux",
+                    "rows", "nonzeros", "clauses");
     for (int i = 0; i < s->n; i++) {
         const ilpm_cmp_total *t = &s->rows[i];
         ilpm_buf_printf(b, "  %-12s %-4s %5ld %6ld %5ld %7ld %5ld %10.1f %9.1f",
@@ -429,6 +548,7 @@ void ilpm_cmp_summary_text(const ilpm_cmp_summary *s, ilpm_buf *b)
                         t->unsat, t->timeout, t->other, t->total_ms,
                         ilpm_cmp_total_median_ms(t));
         mean_text(b, " %8s", mean(t, &t->vars));
+        mean_text(b, " %8s", mean(t, &t->fixed));
         mean_text(b, " %8s", mean(t, &t->aux_vars));
         mean_text(b, " %8s", mean(t, &t->rows));
         mean_text(b, " %9s", mean(t, &t->nonzeros));
@@ -438,6 +558,11 @@ void ilpm_cmp_summary_text(const ilpm_cmp_summary *s, ilpm_buf *b)
     if (s->disagree)
         ilpm_buf_printf(b, "  DISAGREEMENT on %ld of %ld instances\n",
                         s->disagree, s->instances);
+    else if (s->na)
+        ilpm_buf_printf(b,
+                        "  agreement: yes on %ld, n/a on %ld (fewer than two "
+                        "runs finished with an answer)\n",
+                        s->instances - s->na, s->na);
     else
         ilpm_buf_printf(b, "  agreement: yes on all %ld\n", s->instances);
 }
@@ -445,7 +570,7 @@ void ilpm_cmp_summary_text(const ilpm_cmp_summary *s, ilpm_buf *b)
 static const char *const summary_fields =
     "puzzle,formulation,backend,instances,runs,solved,unsat,timeout,other,"
     "total_solve_ms,median_solve_ms,mean_vars,mean_aux_vars,mean_rows,"
-    "mean_nonzeros,mean_clauses";
+    "mean_nonzeros,mean_clauses,mean_fixed_before";
 
 void ilpm_cmp_summary_csv_header(ilpm_buf *out)
 {
@@ -477,6 +602,7 @@ void ilpm_cmp_summary_csv(const ilpm_cmp_summary *s, ilpm_buf *b)
         mean_csv(b, mean(t, &t->rows));
         mean_csv(b, mean(t, &t->nonzeros));
         mean_csv(b, mean(t, &t->clauses));
+        mean_csv(b, mean(t, &t->fixed));
         ilpm_buf_putc(b, '\n');
     }
 }
@@ -512,6 +638,7 @@ void ilpm_cmp_summary_json(const ilpm_cmp_summary *s, ilpm_buf *b)
         mean_json(b, "mean_rows", mean(t, &t->rows));
         mean_json(b, "mean_nonzeros", mean(t, &t->nonzeros));
         mean_json(b, "mean_clauses", mean(t, &t->clauses));
+        mean_json(b, "mean_fixed_before", mean(t, &t->fixed));
         ilpm_buf_puts(b, "}\n");
     }
 }

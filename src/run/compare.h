@@ -20,6 +20,9 @@ typedef struct ilpm_comparison {
     ilpm_cmp_form *forms;
     int nresults; /* nforms * ILPM_BACKEND_COUNT: ILP, SAT, cp per formulation */
     ilpm_result *results;
+    /* The last not_run results were never started: a stop (stop_flag)
+     * came first.  They are no outcome and count in no total. */
+    int not_run;
     int disagree; /* a status, optimum or count differs, or a
                      solution failed verification             */
     char disagreement[512];
@@ -32,8 +35,20 @@ int ilpm_compare_instance(const ilpm_puzzle *pz, const void *inst,
                           int nforms, const ilpm_run_opts *o,
                           ilpm_comparison *out);
 void ilpm_comparison_free(ilpm_comparison *c);
+/* The runs that finished with an answer (solved, optimal, unsat). */
+int ilpm_comparison_answered(const ilpm_comparison *c);
+/* "no" when the runs disagree, "n/a" when fewer than two finished with
+ * an answer (nothing to compare), else "yes". */
+const char *ilpm_comparison_agreement(const ilpm_comparison *c);
 /* The side-by-side table, then the per-group breakdown. */
 void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *out);
+/* One record per run that was started, as ilpm_result_json and _csv
+ * write it plus fixed_before (the variables settled before the back end:
+ * stats.fixed) and agreement (of the whole comparison); the CSV header
+ * has the two fields last. */
+void ilpm_comparison_json(const ilpm_comparison *c, ilpm_buf *out);
+void ilpm_comparison_csv_header(ilpm_buf *out);
+void ilpm_comparison_csv(const ilpm_comparison *c, ilpm_buf *out);
 
 /* What many comparisons add up to: one row per formulation and back end,
  * in the order they first appear. */
@@ -51,12 +66,14 @@ typedef struct ilpm_cmp_total {
     /* Sizes summed over the sized runs; the writers print their means
      * (rows and nonzeros on ILP only, clauses on SAT only). */
     double vars, aux_vars, rows, nonzeros, clauses;
+    double fixed; /* variables settled before the back end (stats.fixed) */
 } ilpm_cmp_total;
 
 typedef struct ilpm_cmp_summary {
     char puzzle[32];
     long instances;
     long disagree; /* instances whose runs disagree */
+    long na;       /* instances with fewer than two answers to compare */
     int n;
     ilpm_cmp_total *rows;
 } ilpm_cmp_summary;

@@ -1,0 +1,248 @@
+/* --help: the top-level usage and each verb's own help (what it does, its
+ * options as the options table gives them for that verb, its exit
+ * statuses and examples).  Every example line runs as shown from the
+ * source root (tests/help_commands.sh runs them all); "# exit N" says
+ * the status it ends with when it is not 0. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct verb_help {
+    const char *usage; /* after "ilpm VERB" */
+    const char *about;
+    const char *exits;
+    const char *examples[5];
+} verb_help;
+
+/* The statuses of the verbs that solve, over several instances. */
+#define SOLVING_EXITS                                                          \
+    "0 solved, counted or optimal; 10 unsatisfiable; 3 a time limit hit\n"     \
+    "(an optimum not proven in time too); 2 usage or input error; 1\n"         \
+    "internal error; 130 interrupted (SIGINT, SIGTERM).  Over several\n"       \
+    "instances the most severe: 1, 2, 130, 3, 10, 0."
+
+static const verb_help helps[VERB_COUNT] = {
+    [VERB_SOLVE] = {"PUZZLE [FILE...] [OPTIONS]",
+                    "Solves (or with --count counts) every instance of every "
+                    "FILE, or the\none the puzzle's options describe, and "
+                    "checks every solution against\nthe puzzle's rules.",
+                    SOLVING_EXITS,
+                    {"ilpm solve queens --n 8",
+                     "ilpm solve sudoku data/sudoku/norvig_top95.txt --index 1 "
+                     "--backend sat --format json",
+                     "ilpm solve queens data/queens/completion.txt --count   "
+                     "# exit 10",
+                     NULL}},
+    [VERB_PLAY] = {"PUZZLE FILE... [OPTIONS]",
+                   "The best play from a hand: the most cards (or with "
+                   "--value the most\npoints) laid from the hand so that "
+                   "table and play form valid melds\n(machiavelli).",
+                   SOLVING_EXITS,
+                   {"ilpm play machiavelli data/machiavelli/play.txt",
+                    "ilpm play machiavelli data/machiavelli/play.txt --backend "
+                    "sat --format csv",
+                    NULL}},
+    [VERB_STATS] = {"PUZZLE [FILE] [OPTIONS]",
+                    "The sizes of the ILP and CNF lowerings per constraint "
+                    "group: model\nconstraints, ILP rows and nonzeros, CNF "
+                    "clauses, literals and auxiliary\nvariables.  Nothing "
+                    "is solved.",
+                    "0 done; 2 usage or input error; 1 internal error.",
+                    {"ilpm stats sudoku data/sudoku/norvig_top95.txt --index 1",
+                     "ilpm stats langford --n 7 --k 2 --format json", NULL}},
+    [VERB_EXPORT] = {"PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F) "
+                     "[OPTIONS]",
+                     "Writes one instance's model for other solvers: CPLEX "
+                     "LP and free MPS\n(GLPK's writers), DIMACS CNF with a "
+                     "'c NAME VAR' dictionary, OPB.  FILE\n'-' is standard "
+                     "output.",
+                     "0 written; 2 usage or input error; 1 internal error or "
+                     "a write that\nfailed.",
+                     {"ilpm export queens --n 8 --lp queens8.lp",
+                      "ilpm export sudoku data/sudoku/norvig_top95.txt "
+                      "--index 1 --cnf grid1.cnf --opb grid1.opb",
+                      NULL}},
+    [VERB_GEN] = {"PUZZLE [OPTIONS] [--out FILE]",
+                  "Writes random instances of a puzzle with a generator, in "
+                  "the format\n'ilpm solve PUZZLE FILE' reads, to standard "
+                  "output or --out FILE.",
+                  "0 written; 2 usage error; 1 internal error or a write "
+                  "that failed.",
+                  {"ilpm gen tetravex --n 4 --seed 3 --count 2",
+                   "ilpm gen machiavelli --decks 2 --cards 20 --count 3 --out "
+                   "tables.txt",
+                   NULL}},
+    [VERB_COMPARE] =
+        {"PUZZLE [FILE...] [OPTIONS]",
+         "Every formulation (or those of --formulation A,B) on every back "
+         "end\n(ilp, sat, cp), side by side: status, times, sizes, the "
+         "variables fixed\nbefore the back ends ran, and whether the runs "
+         "agree (n/a with fewer\nthan two answers).  --propagate none hands "
+         "the back ends the givens\nalone, to compare their own work.",
+         SOLVING_EXITS "\nA DISAGREEMENT between runs is 1.",
+         {"ilpm compare queens --n 8 --count",
+          "ilpm compare sudoku data/sudoku/norvig_top95.txt --index 1 "
+          "--propagate none",
+          "ilpm compare langford --n 12 --k 2 --format csv", NULL}},
+    [VERB_BATCH] =
+        {"PUZZLE FILE... --out RESULTS [OPTIONS]",
+         "Runs every instance of every file on worker processes and writes "
+         "one\nrow per instance and back end to RESULTS, in input order, "
+         "flushed as\nrows complete.  A worker that crashes, runs out of "
+         "memory or overruns\nthe time limit is recorded ('error' or "
+         "'timeout') and replaced.  Ctrl-C\nkeeps every finished row.  "
+         "--time-limit is enforced in the solver and,\nas a last resort, by "
+         "killing the worker at 1.5 S + 5 s.",
+         "the most severe over the rows, in solve's order: 1 a run failed\n"
+         "inside ilpm (a crash, an error that is not the input's), 2 an "
+         "instance\nor file did not parse, 130 interrupted, 3 a time limit, "
+         "10 some\ninstance is unsatisfiable, 0 otherwise.",
+         {"ilpm batch queens data/queens/completion.txt --out results.csv "
+          "--jobs 2   # exit 10",
+          "ilpm batch sudoku data/sudoku/norvig_top95.txt --out top95.jsonl "
+          "--backend all --time-limit 10",
+          NULL}},
+    [VERB_MERGE] = {"--out RESULTS FILE...",
+                    "Combines the results of batch shards (all CSV or all "
+                    "JSON lines) into\none file sorted by file, index, "
+                    "formulation and back end.",
+                    "0 merged; 2 usage error or a file that cannot be read "
+                    "or merged; 1\ninternal error or a write that failed.",
+                    {"ilpm batch queens data/queens/completion.txt --out "
+                     "part0.csv --shard 0/2   # exit 10",
+                     "ilpm batch queens data/queens/completion.txt --out "
+                     "part1.csv --shard 1/2",
+                     "ilpm merge --out results.csv part0.csv part1.csv", NULL}},
+};
+
+static void print_row(FILE *f, const char *name, const char *arg,
+                      const char *help)
+{
+    char left[96];
+    snprintf(left, sizeof left, "--%s%s%s", name, arg ? " " : "",
+             arg ? arg : "");
+    if (strlen(left) > 28)
+        fprintf(f, "  %s\n  %-28s %s\n", left, "", help);
+    else
+        fprintf(f, "  %-28s %s\n", left, help);
+}
+
+static void print_puzzle_opts(FILE *f, const ilpm_opt_spec *o)
+{
+    for (; o && o->name; o++)
+        print_row(f, o->name, o->arg, o->help);
+}
+
+/* Every row of the options table that goes with verb v, in its order. */
+static void print_opts(FILE *f, verb_id v)
+{
+    cli_row r;
+    for (int i = 0; cli_option_row(i, &r); i++)
+        if (r.verbs & (1u << v))
+            print_row(f, r.name, r.arg, r.help);
+}
+
+static void print_examples(FILE *f, const verb_help *h)
+{
+    fprintf(f, "\nexamples (from the source folder):\n");
+    for (int i = 0; h->examples[i]; i++)
+        fprintf(f, "  %s\n", h->examples[i]);
+}
+
+static void print_puzzles(FILE *f)
+{
+    for (int i = 0; ilpm_puzzles[i]; i++)
+        fprintf(f, " %s", ilpm_puzzles[i]->name);
+}
+
+void cli_usage(FILE *f)
+{
+    fprintf(
+        f,
+        "usage: ilpm VERB PUZZLE [FILE...] [OPTIONS]\n"
+        "\n"
+        "Models puzzles as 0/1 integer linear programs and solves them\n"
+        "with GLPK's branch-and-cut (the default, --backend ilp), with\n"
+        "CaDiCaL as SAT (--backend sat) or by ilpm's own search (--backend "
+        "cp).\n"
+        "\n"
+        "verbs:\n"
+        "  solve PUZZLE [FILE...]   solve (or --count) every instance\n"
+        "  play PUZZLE FILE...      best play from a hand (machiavelli)\n"
+        "  stats PUZZLE [FILE]      sizes of the ILP and CNF lowerings per "
+        "group\n"
+        "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
+        "                           write the model for other solvers\n"
+        "  gen PUZZLE [OPTIONS]     write random instances\n"
+        "  compare PUZZLE [FILE...]  every formulation on every back end,\n"
+        "                           side by side, with a check that they "
+        "agree\n"
+        "  batch PUZZLE FILE... --out RESULTS\n"
+        "                           every instance on parallel workers, "
+        "results\n"
+        "                           as CSV or JSON lines\n"
+        "  merge --out RESULTS FILE...  combine the results of batch shards\n"
+        "  list                     the puzzles and their formulations\n"
+        "\n"
+        "puzzles:");
+    print_puzzles(f);
+    fprintf(f,
+            "\n\n"
+            "Run 'ilpm VERB --help' for a verb's options, exit statuses and "
+            "examples,\n'ilpm VERB PUZZLE --help' for a puzzle's options and "
+            "input format too.\n"
+            "Exit status: 0 solved or counted, 10 unsatisfiable, 2 usage or "
+            "input\nerror, 3 time limit, 1 internal error, 130 interrupted; "
+            "over several\ninstances (or batch rows) the most severe: 1, 2, "
+            "130, 3, 10, 0.\n");
+}
+
+void cli_list_help(FILE *f)
+{
+    fprintf(f, "usage: ilpm list\n\n"
+               "The puzzles, what each models, and its formulations (the "
+               "first is the\ndefault).  No options.\n\n"
+               "exit status: 0.\n\n"
+               "examples (from the source folder):\n"
+               "  ilpm list\n");
+}
+
+void cli_help(FILE *f, const cli *c)
+{
+    const verb_help *h = &helps[c->verb];
+    const ilpm_puzzle *pz = c->pz;
+    if (c->verb == VERB_MERGE || !pz)
+        fprintf(f, "usage: ilpm %s %s\n\n%s\n", c->verb_name, h->usage,
+                h->about);
+    else
+        fprintf(f, "usage: ilpm %s %s %s\n\n%s\n\n%s: %s.\n", c->verb_name,
+                pz->name, strchr(h->usage, ' ') + 1, h->about, pz->name,
+                pz->summary);
+    if (c->verb == VERB_GEN) {
+        for (int i = 0; ilpm_puzzles[i]; i++) {
+            const ilpm_puzzle *g = ilpm_puzzles[i];
+            if (g->generate && (!pz || pz == g)) {
+                fprintf(f, "\noptions of gen %s:\n", g->name);
+                print_puzzle_opts(f, g->gen_opts);
+            }
+        }
+    } else if (c->verb != VERB_MERGE && pz) {
+        fprintf(f, "\ninput:\n%s\n\npuzzle options:\n", pz->input_help);
+        print_puzzle_opts(f, pz->opts);
+    } else if (c->verb != VERB_MERGE) {
+        fprintf(f, "\nPUZZLE, one of:");
+        print_puzzles(f);
+        fprintf(f,
+                "\n('ilpm %s PUZZLE --help' adds its input format and "
+                "options)\n",
+                c->verb_name);
+    }
+    fprintf(f, "\n%s options:\n", c->verb_name);
+    print_opts(f, c->verb);
+    if (c->verb == VERB_COMPARE && (!pz || pz->formulations))
+        print_row(f, "formulation", "A,B",
+                  "the formulations to run (default: all the puzzle has)");
+    fprintf(f, "\nexit status:\n%s\n", h->exits);
+    print_examples(f, h);
+}

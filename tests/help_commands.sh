@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Every verb has a help of its own, and every example in it runs as shown:
+# for each verb, `ilpm VERB --help` must exit 0, open with its own usage
+# line, list an options section, an exit status section and its examples;
+# each example line ("  ilpm ...") then runs in a scratch folder that sees
+# the source's data/ (a folder per verb, in order, so that merge's
+# examples find the shards its batch examples wrote) and must exit with
+# the status its comment names ("# exit 10"), else 0.  Also: gen
+# machiavelli's --cards gives what its help says (N-2 to N cards).
+# Usage: help_commands.sh PATH/TO/ilpm (from the source root).
+set -u
+ILPM=$(cd "$(dirname "${1:-build/ilpm}")" && pwd)/$(basename "${1:-build/ilpm}")
+. "$(dirname "$0")/e2e_lib.sh"
+src=$(pwd)
+
+for verb in solve play stats export gen compare batch merge list; do
+    if ! "$ILPM" "$verb" --help >"$tmp/help" 2>"$tmp/err"; then
+        bad "$verb --help: exit $?: $(cat "$tmp/err")"
+        continue
+    fi
+    if head -1 "$tmp/help" | grep -q "^usage: ilpm $verb\b"; then ok; else
+        bad "$verb --help: not its own usage: $(head -1 "$tmp/help")"
+    fi
+    for section in "^exit status:" "^examples"; do
+        if grep -q "$section" "$tmp/help"; then ok; else
+            bad "$verb --help: no /$section/"
+        fi
+    done
+    if [ "$verb" != list ]; then
+        if grep -q "^$verb options:" "$tmp/help"; then ok; else
+            bad "$verb --help: no options section"
+        fi
+    fi
+    awk '/^examples/ { f = 1; next } /^[^ ]/ { f = 0 } f && /^  ilpm /' \
+        "$tmp/help" >"$tmp/examples"
+    n=$(wc -l <"$tmp/examples")
+    if [ "$n" -ge 1 ]; then ok; else bad "$verb --help: no example"; fi
+    mkdir -p "$tmp/$verb"
+    ln -s "$src/data" "$tmp/$verb/data"
+    while IFS= read -r line; do
+        cmd=${line#  ilpm }
+        want=0
+        case $cmd in *"# exit "*) want=${cmd##*# exit } ;; esac
+        cmd=${cmd%%#*}
+        # shellcheck disable=SC2086 # the example's words, as shown
+        (cd "$tmp/$verb" && timeout 120 "$ILPM" $cmd </dev/null \
+            >"$tmp/out" 2>"$tmp/err")
+        got=$?
+        if [ "$got" -eq "$want" ]; then ok; else
+            bad "$verb --help example (exit $got, want $want): $line: $(head -c 300 "$tmp/err")"
+        fi
+    done <"$tmp/examples"
+done
+
+# The help of a verb with a puzzle keeps the puzzle's input and options.
+"$ILPM" solve queens --help >"$tmp/help" 2>&1
+if grep -q "^puzzle options:" "$tmp/help" && grep -q "^solve options:" "$tmp/help"; then
+    ok
+else bad "solve queens --help: $(cat "$tmp/help")"; fi
+# gen --help describes gen's --out, not batch's.
+"$ILPM" gen --help >"$tmp/help" 2>&1
+if grep -q "^  --out FILE .*instances (gen)" "$tmp/help"; then ok; else
+    bad "gen --help --out: $(grep -- --out "$tmp/help")"
+fi
+
+# gen machiavelli --cards N: N-2 to N cards per table, as its help says.
+"$ILPM" gen machiavelli --cards 10 --count 40 --seed 5 >"$tmp/tables" 2>&1
+sizes=$(awk '/^table:/ { sub(/^table:/, ""); print NF }' "$tmp/tables" | sort -un | tr '\n' ' ')
+if [[ $sizes =~ ^((8|9|10)\ )+$ ]]; then ok; else
+    bad "gen machiavelli --cards 10: table sizes $sizes"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
