@@ -542,10 +542,10 @@ START_TEST(test_bad_params)
 {
     static const char *const bad[][3] = {
         {"0", "2", "--n: expected an integer from 1 to 200, got '0'"},
-        {"201", "2", "--n: expected an integer from 1 to 200, got '201'"},
+        {"201", "2", "--n: '201' is too large (at most 200)"},
         {"x", "2", "--n: expected an integer from 1 to 200, got 'x'"},
         {"4", "1", "--k: expected an integer from 2 to 10, got '1'"},
-        {"4", "11", "--k: expected an integer from 2 to 10, got '11'"},
+        {"4", "11", "--k: '11' is too large (at most 10)"},
         {"4", "", "--k: expected an integer from 2 to 10, got ''"},
         {NULL, "3", "--k: needs --n as well"},
     };

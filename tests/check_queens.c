@@ -221,8 +221,9 @@ START_TEST(test_bad_params)
     static const char *const bad[][2] = {
         {"0", "--n: expected an integer from 1 to 1000000, got '0'"},
         {"abc", "--n: expected an integer from 1 to 1000000, got 'abc'"},
-        {"2000000",
-         "--n: expected an integer from 1 to 1000000, got '2000000'"},
+        {"2000000", "--n: '2000000' is too large (at most 1000000)"},
+        {"99999999999999999999",
+         "--n: '99999999999999999999' is too large (at most 1000000)"},
         {"", "--n: expected an integer from 1 to 1000000, got ''"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {

@@ -588,8 +588,7 @@ START_TEST(test_bad_params)
     static const char *const gen_bad[][3] = {
         {"n", "0", "--n: expected an integer from 1 to 20, got '0'"},
         {"n", "x", "--n: expected an integer from 1 to 20, got 'x'"},
-        {"digits", "11",
-         "--digits: expected an integer from 1 to 10, got '11'"},
+        {"digits", "11", "--digits: '11' is too large (at most 10)"},
         {"count", "0", "--count: expected an integer from 1 to 1000, got '0'"},
         {"seed", "-1",
          "--seed: expected an integer from 0 to 2147483647, got '-1'"},

@@ -34,6 +34,11 @@ struct cli_opt {
     setter set;
     size_t off; /* the field, for the generic setters */
     const char *help;
+    /* The back ends it acts on (ILPM_BACKEND_BIT each); 0: every one. */
+    unsigned backends;
+    /* May be given again, each time one more value; every other option
+     * is given once. */
+    int list;
 };
 
 #define FIELD(T, c, o) ((T *)((char *)(c) + (o)->off))
@@ -53,34 +58,10 @@ static int set_text(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 }
 
 /* A whole number in [lo, hi]. */
-static int whole(const char *name, const char *v, uint64_t lo, uint64_t hi,
-                 uint64_t *out, ilpm_err *e)
+static int whole(const char *name, const char *v, int64_t lo, int64_t hi,
+                 int64_t *out, ilpm_err *e)
 {
-    char *end;
-    errno = 0;
-    unsigned long long x = *v == '-' ? 0 : strtoull(v, &end, 10);
-    if (*v == '\0' || *v == '-' || *end != '\0' || errno == ERANGE || x < lo ||
-        x > hi)
-        return ilpm_err_set(e,
-                            "--%s: expected an integer from %llu to %llu, got "
-                            "'%s'",
-                            name, (unsigned long long)lo,
-                            (unsigned long long)hi, v);
-    *out = x;
-    return 0;
-}
-
-/* A number of seconds or megabytes in (lo, 1e9]. */
-static int number(const char *name, const char *v, double lo, double *out,
-                  const char *what, ilpm_err *e)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (*v == '\0' || *end != '\0' || errno == ERANGE || !(d > lo) || d > 1e9)
-        return ilpm_err_set(e, "--%s: expected %s, got '%s'", name, what, v);
-    *out = d;
-    return 0;
+    return ilpm_parse_int(name, v, lo, hi, out, e);
 }
 
 static int set_no_propagate(cli *c, const cli_opt *o, const char *v,
@@ -111,15 +92,39 @@ static int set_backend(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     return 0;
 }
 
-/* A row of ilpm_options_table. */
+/* A row of ilpm_options_table; a list given again adds to what it
+ * holds ("a=1" then "b=2": "a=1,b=2"). */
 static int set_solver(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
+    const ilpm_option_info *r = ilpm_option_find(o->name);
+    const char *old =
+        r && r->list
+            ? *(const char *const
+                    *)(const void *)((const char *)&c->run.solver + r->offset)
+            : NULL;
+    if (old && *old && *v) {
+        size_t n = strlen(old) + strlen(v) + 2;
+        char **owned =
+            realloc(c->owned, (size_t)(c->nowned + 1) * sizeof *owned);
+        char *both = owned ? malloc(n) : NULL;
+        if (owned)
+            c->owned = owned;
+        if (!both)
+            return ilpm_err_set(e, "out of memory");
+        snprintf(both, n, "%s,%s", old, v);
+        c->owned[c->nowned++] = both;
+        v = both;
+    }
     return ilpm_options_set(&c->run.solver, o->name, v, e);
 }
 
 static int set_limit(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    return whole(o->name, v, 1, UINT64_MAX, &c->run.limit, e);
+    int64_t x;
+    if (whole(o->name, v, 1, INT64_MAX, &x, e) != 0)
+        return -1;
+    c->run.limit = (uint64_t)x;
+    return 0;
 }
 
 static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
@@ -137,7 +142,7 @@ static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 
 static int set_index(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    uint64_t x;
+    int64_t x;
     if (whole(o->name, v, 1, LONG_MAX, &x, e) != 0)
         return -1;
     c->index = (long)x;
@@ -156,7 +161,7 @@ static int set_export(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 
 static int set_jobs(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    uint64_t x;
+    int64_t x;
     if (whole(o->name, v, 1, 1024, &x, e) != 0)
         return -1;
     c->jobs = (long)x;
@@ -166,7 +171,8 @@ static int set_jobs(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static int set_memory_limit(cli *c, const cli_opt *o, const char *v,
                             ilpm_err *e)
 {
-    if (number(o->name, v, 0, &c->memory_limit, "megabytes >= 16", e) != 0)
+    if (ilpm_parse_real(o->name, v, 0, 1e9, "megabytes >= 16", &c->memory_limit,
+                        e) != 0)
         return -1;
     if (c->memory_limit < 16)
         return ilpm_err_set(e, "--%s: expected megabytes >= 16, got '%s'",
@@ -176,7 +182,7 @@ static int set_memory_limit(cli *c, const cli_opt *o, const char *v,
 
 static int set_slurm(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    uint64_t x;
+    int64_t x;
     if (whole(o->name, v, 1, 100000, &x, e) != 0)
         return -1;
     c->slurm_n = (long)x;
@@ -228,60 +234,69 @@ static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static const cli_opt opts[] = {
     {"backend", "ilp|sat|cp", V_SOLVE | V_PLAY | V_BATCH, set_backend, 0,
      "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
-     "search (cp) (batch: also both = ilp and sat, all = the three)"},
+     "search (cp) (batch: also both = ilp and sat, all = the three)",
+     0, 0},
     {"count", NULL, V_SOLVE | V_COMPARE | V_BATCH, set_on, OFF(run.count),
-     "count all solutions (projected onto the puzzle's own variables)"},
+     "count all solutions (projected onto the puzzle's own variables)", 0, 0},
     {"limit", "N", V_SOLVE | V_COMPARE | V_BATCH, set_limit, 0,
      "with --count, stop at N solutions (--limit 2 tells whether a puzzle is "
-     "proper)"},
+     "proper)",
+     0, 0},
     {"format", "text|json|csv", V_RUN | V_STATS, set_format, 0,
      "output: text for people, JSON lines or CSV for tools (stats: text or "
      "json; batch: csv or json; solve model: also dimacs, the SAT "
-     "competition's s/v lines)"},
+     "competition's s/v lines)",
+     0, 0},
     {"index", "I", V_MODEL, set_index, 0,
-     "only the I-th instance of each FILE (1-based)"},
+     "only the I-th instance of each FILE (1-based)", 0, 0},
     {"no-propagate", NULL, V_MODEL, set_no_propagate, 0,
-     "the same as --propagate none"},
-    {"lp", "FILE", V_EXPORT, set_export, 0, "CPLEX LP (GLPK's writer)"},
-    {"mps", "FILE", V_EXPORT, set_export, 0, "free MPS (GLPK's writer)"},
+     "the same as --propagate none", 0, 0},
+    {"lp", "FILE", V_EXPORT, set_export, 0, "CPLEX LP (GLPK's writer)", 0, 0},
+    {"mps", "FILE", V_EXPORT, set_export, 0, "free MPS (GLPK's writer)", 0, 0},
     {"cnf", "FILE", V_EXPORT, set_export, 0,
-     "DIMACS CNF with a 'c NAME VAR' dictionary"},
-    {"opb", "FILE", V_EXPORT, set_export, 0, "pseudo-Boolean OPB"},
+     "DIMACS CNF with a 'c NAME VAR' dictionary", 0, 0},
+    {"opb", "FILE", V_EXPORT, set_export, 0, "pseudo-Boolean OPB", 0, 0},
     {"plot", "FILE.svg|FILE.png", V_COMPARE, set_text, OFF(plot_path),
-     "cactus plot and ILP-vs-SAT scatter (gnuplot)"},
+     "cactus plot and ILP-vs-SAT scatter (gnuplot)", 0, 0},
     {"summary", NULL, V_COMPARE, set_on, OFF(summary),
      "only the totals per formulation and back end (text output ends with "
-     "them anyway after two or more instances)"},
+     "them anyway after two or more instances)",
+     0, 0},
     {"out", "FILE", V_BATCH | V_MERGE | V_GEN, set_text, OFF(out_path),
-     "where to write (batch: .json/.jsonl for JSON lines, else CSV)"},
+     "where to write (batch: .json/.jsonl for JSON lines, else CSV)", 0, 0},
     {"jobs", "N", V_BATCH, set_jobs, 0,
-     "worker processes (default: the number of cores)"},
+     "worker processes (default: the number of cores)", 0, 0},
     {"memory-limit", "MB", V_BATCH, set_memory_limit, 0,
-     "address-space limit of each worker"},
+     "address-space limit of each worker", 0, 0},
     {"resume", NULL, V_BATCH, set_on, OFF(resume),
      "skip runs already in RESULTS (not 'stopped' ones, nor those whose "
-     "worker was killed from outside)"},
+     "worker was killed from outside)",
+     0, 0},
     {"shard", "I/N", V_BATCH, set_shard, 0,
      "only instances I, I+N, I+2N, ... (0 <= I < N, counted over all files "
-     "in order)"},
+     "in order)",
+     0, 0},
     {"slurm", "N", V_BATCH, set_slurm, 0,
      "write a Slurm job array of N shard tasks and its merge step instead "
-     "of running here"},
+     "of running here",
+     0, 0},
     {"submit", NULL, V_BATCH, set_on, OFF(submit),
-     "with --slurm: submit with sbatch and print the job ids"},
+     "with --slurm: submit with sbatch and print the job ids", 0, 0},
     {"slurm-script", "FILE", V_BATCH, set_text, OFF(slurm_script),
      "with --slurm: write the script to FILE (default: standard output, "
-     "or RESULTS.shards/submit.sh with --submit)"},
+     "or RESULTS.shards/submit.sh with --submit)",
+     0, 0},
     {"partition", "NAME", V_BATCH, set_sbatch, 0,
-     "with --slurm: the tasks' partition"},
+     "with --slurm: the tasks' partition", 0, 0},
     {"account", "NAME", V_BATCH, set_sbatch, 0,
-     "with --slurm: the account charged"},
+     "with --slurm: the account charged", 0, 0},
     {"sbatch", "OPTION", V_BATCH, set_sbatch, 0,
-     "with --slurm: one more #SBATCH line, as '--qos=short' (repeatable)"},
+     "with --slurm: one more #SBATCH line, as '--qos=short'", 0, 1},
     {"no-incremental", NULL, V_BATCH, set_on, OFF(no_incremental),
      "build a model per instance even where instances of one shape could "
-     "share one"},
-    {NULL, NULL, 0, NULL, 0, NULL},
+     "share one",
+     0, 0},
+    {NULL, NULL, 0, NULL, 0, NULL, 0, 0},
 };
 
 /* Every row, the command line's then the library's, as one list:
@@ -309,6 +324,8 @@ static const cli_opt *all_rows(int *n)
             o->set = set_solver;
             o->off = 0;
             o->help = r->help;
+            o->backends = r->backends;
+            o->list = r->list;
         }
     }
     *n = count;
@@ -407,6 +424,18 @@ static void verbs_of(unsigned mask, char *buf, size_t size)
         return -1;                                                             \
     } while (0)
 
+/* The option an option sets: its own name, but for an alias. */
+static const char *key_of(const char *name)
+{
+    return strcmp(name, "no-propagate") == 0 ? "propagate" : name;
+}
+
+unsigned cli_opt_backends(const char *name)
+{
+    const cli_opt *o = opt_find(name);
+    return o ? o->backends : 0;
+}
+
 /* One option: --name or --name=value, with its value from argv if it
  * takes one.  *i stands on the option and is moved past its value. */
 static int parse_opt(cli *c, int argc, char **argv, int *i)
@@ -460,69 +489,25 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
     }
     ilpm_err err = {0};
     if (ps) {
+        if (ilpm_params_has(c->params, name))
+            FAIL("--%s given twice", name);
         if (ilpm_params_set(c->params, name, val) != 0)
             FAIL("out of memory");
         return 0;
     }
+    /* One value an option, as getopt-based parsers of the field would
+     * not say but the anchors' do: a second one is a mistake, not an
+     * override (--no-propagate is --propagate none). */
+    for (int k = 0; k < start && !o->list; k++)
+        if (c->argv_opt[k] && strcmp(key_of(c->argv_opt[k]), key_of(name)) == 0)
+            FAIL("--%s given twice%s", key_of(name),
+                 strcmp(c->argv_opt[k], name) != 0
+                     ? " (--no-propagate is --propagate none)"
+                     : "");
     if (o->set(c, o, val, &err) != 0)
         FAIL("%s", err.msg);
     for (int k = start; k <= *i; k++)
         c->argv_opt[k] = o->name;
-    return 0;
-}
-
-/* What the options say together, checked once. */
-static int check_together(cli *c)
-{
-    ilpm_err err = {0};
-    if (c->run.limit && !c->run.count)
-        FAIL("--limit goes with --count");
-    if (c->index && c->nfiles == 0)
-        FAIL("--index picks an instance of a FILE; no FILE was given");
-    if (c->format_set && c->verb == VERB_STATS && c->format == FMT_CSV)
-        FAIL("stats writes text or json, not csv");
-    if (c->format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)
-        FAIL("batch writes csv or json, not text");
-    if (c->format == FMT_DIMACS &&
-        (c->verb != VERB_SOLVE || !c->pz || strcmp(c->pz->name, "model") != 0))
-        FAIL("--format dimacs (the SAT competition's s/v lines) goes with "
-             "'ilpm solve model' only");
-    if (c->verb == VERB_MERGE) {
-        if (!c->out_path || c->nfiles == 0)
-            FAIL("usage: ilpm merge --out RESULTS FILE...");
-        return 0;
-    }
-    if (!c->pz) {
-        fprintf(stderr, "ilpm: %s needs a puzzle: one of", c->verb_name);
-        for (int i = 0; ilpm_puzzles[i]; i++)
-            fprintf(stderr, " %s", ilpm_puzzles[i]->name);
-        fputc('\n', stderr);
-        return -1;
-    }
-    if (c->verb == VERB_GEN && c->nfiles > 0)
-        FAIL("gen takes no FILE (write with --out FILE)");
-    if (c->verb == VERB_EXPORT && !c->export_path[0] && !c->export_path[1] &&
-        !c->export_path[2] && !c->export_path[3])
-        FAIL("export needs --lp, --mps, --cnf or --opb FILE");
-    if (c->verb == VERB_EXPORT && c->nfiles > 1)
-        FAIL("export writes one instance: give one FILE (and --index I "
-             "for one of its instances)");
-    if (c->verb == VERB_BATCH && !c->out_path)
-        FAIL("batch needs --out RESULTS");
-    if (c->verb == VERB_BATCH && strcmp(c->out_path, "-") == 0)
-        FAIL("batch --out needs a file, not '-': --resume reads it back and "
-             "the summary goes to standard output");
-    if (c->verb == VERB_BATCH && c->nfiles == 0)
-        FAIL("batch needs at least one FILE of instances");
-    if (!c->slurm_n && (c->submit || c->slurm_script || c->partition ||
-                        c->account || c->nsbatch))
-        FAIL("--submit, --slurm-script, --partition, --account and --sbatch "
-             "go with --slurm N");
-    if (c->slurm_n && c->shard_n)
-        FAIL("--slurm N makes the shards itself; drop --shard");
-    if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params,
-                                 c->nfiles > 0, &err) != 0)
-        FAIL("%s", err.msg);
     return 0;
 }
 
@@ -580,7 +565,7 @@ int cli_parse(cli *c, int argc, char **argv)
     if (c->format == FMT_DIMACS &&
         ilpm_params_set(c->params, ILPM_PARAM_DIMACS, NULL) != 0)
         FAIL("out of memory");
-    return check_together(c);
+    return cli_check(c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -618,12 +603,14 @@ static void print_opts(FILE *f, verb_id v, int only)
             continue;
         char buf[128], help[512];
         const ilpm_option_info *r = ilpm_option_find(o->name);
-        snprintf(help, sizeof help, "%s", o->help);
+        snprintf(help, sizeof help, "%s%s", o->help,
+                 o->list ? " (repeatable)" : "");
         /* Defaults come from ilpm_options_init, never from a string. */
         if (r && r->type != ILPM_OPTION_ON && r->type != ILPM_OPTION_OFF) {
             char def[64];
             ilpm_option_default(r, def, sizeof def);
-            snprintf(help, sizeof help, "%s (default %s)", o->help, def);
+            size_t n = strlen(help);
+            snprintf(help + n, sizeof help - n, " (default %s)", def);
         }
         print_row(f, o->name, opt_arg(o, buf, sizeof buf), help);
     }

@@ -79,6 +79,8 @@ typedef struct cli {
     const char **files;
     int nfiles;
     ilpm_params *params; /* the puzzle's options */
+    char **owned;        /* texts the parser made (joined lists), freed */
+    int nowned;          /* with the rest in main */
     int help;
 } cli;
 
@@ -134,6 +136,12 @@ const char *cli_verb_closest(const char *s);
  * then the checks that tie options together, all before any instance is
  * read.  0, or -1 after one message on stderr. */
 int cli_parse(cli *c, int argc, char **argv);
+/* The back ends the option named name acts on, ILPM_BACKEND_BIT each;
+ * 0 for every one (its table row says). */
+unsigned cli_opt_backends(const char *name);
+/* The checks that tie the parsed options together (checks.c): 0, or -1
+ * after one message on stderr. */
+int cli_check(cli *c);
 /* --help of a verb (and puzzle, if c->pz). */
 void cli_help(FILE *f, const cli *c);
 /* The top-level usage. */
