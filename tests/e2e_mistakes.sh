@@ -256,5 +256,38 @@ mistake 2 "--index: '99999999999999999999' is too large \(at most" \
 mistake 2 "--limit: expected an integer from 1 to .*, got '0x10'" \
     "$ILPM" solve queens --n 8 --count --limit 0x10
 
+# 8. Exit codes under --format dimacs: the SAT competition's (10
+# SATISFIABLE, 20 UNSATISFIABLE, 0 UNKNOWN) and the PB/MaxSAT
+# evaluations' 30 for OPTIMUM FOUND; ilpm's own elsewhere.
+printf 'p cnf 2 2\n1 2 0\n-1 0\n' >"$tmp/sat.cnf"
+printf 'p cnf 1 2\n1 0\n-1 0\n' >"$tmp/unsat.cnf"
+printf '* #variable= 2 #constraint= 1\nmin: +1 x1 +1 x2 ;\n+1 x1 +1 x2 >= 1 ;\n' >"$tmp/opt.opb"
+"$ILPM" export queens --n 300 --cnf "$tmp/q300.cnf" 2>/dev/null
+# exits CODE LINE ARGS...: ilpm ARGS ends with CODE, and LINE is on stdout.
+exits() {
+    local want=$1 line=$2
+    shift 2
+    "$ILPM" "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" -ne "$want" ]; then
+        bad "ilpm $*: exit $got, want $want: $(head -c 200 "$tmp/err")"
+    elif [ -n "$line" ] && ! grep -qx "$line" "$tmp/out"; then
+        bad "ilpm $*: no line '$line' in: $(head -c 200 "$tmp/out")"
+    else
+        ok
+    fi
+}
+exits 10 "s SATISFIABLE" solve model "$tmp/sat.cnf" --format dimacs
+exits 20 "s UNSATISFIABLE" solve model "$tmp/unsat.cnf" --format dimacs
+exits 30 "s OPTIMUM FOUND" solve model "$tmp/opt.opb" --format dimacs
+exits 0 "s UNKNOWN" solve model "$tmp/q300.cnf" --format dimacs --time-limit 0.001
+exits 20 "" solve model "$tmp/sat.cnf" "$tmp/unsat.cnf" --format dimacs
+exits 2 "" solve model "$tmp/sat.cnf" "$tmp/missing.cnf" --format dimacs
+exits 0 "" solve model "$tmp/sat.cnf"
+exits 10 "" solve model "$tmp/unsat.cnf"
+exits 0 "" solve model "$tmp/opt.opb"
+exits 3 "" solve model "$tmp/q300.cnf" --time-limit 0.001
+exits 10 "" solve model "$tmp/unsat.cnf" --format json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -654,7 +654,9 @@ void cli_usage(FILE *f)
             "Exit status: 0 solved or counted, 10 unsatisfiable, 2 usage or "
             "input\nerror, 3 time limit, 1 internal error, 130 interrupted; "
             "over several\ninstances (or batch rows) the most severe: 1, 2, "
-            "130, 3, 10, 0.\n");
+            "130, 3, 10, 0.\nWith --format dimacs, the SAT competition's: "
+            "10 SATISFIABLE, 20 UNSATISFIABLE,\n30 OPTIMUM FOUND, 0 UNKNOWN.\n"
+            "Each option is given once, but for lists marked (repeatable).\n");
 }
 
 static void batch_help(FILE *f)

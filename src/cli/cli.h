@@ -16,6 +16,15 @@ enum {
     EXIT_UNSAT = 10,
     EXIT_SIGNAL = 130
 };
+/* Under --format dimacs, the SAT competition's answers (30: the PB and
+ * MaxSAT evaluations' OPTIMUM FOUND); errors and interruptions keep
+ * ilpm's codes. */
+enum {
+    EXIT_DIMACS_UNKNOWN = 0,
+    EXIT_DIMACS_SAT = 10,
+    EXIT_DIMACS_UNSAT = 20,
+    EXIT_DIMACS_OPTIMUM = 30
+};
 
 typedef enum verb_id {
     VERB_SOLVE,
@@ -99,6 +108,14 @@ typedef struct tally {
 /* Notes an outcome's exit status: internal error > usage or input error
  * > signal > time limit > unsatisfiable > success. */
 void note_exit(tally *t, int code);
+/* The exit status of one result (exit.c): ilpm's, or under FMT_DIMACS
+ * the competitions' answer codes (EXIT_DIMACS_*) where there is one. */
+int cli_exit_code(const ilpm_result *r, out_format f);
+/* Of two EXIT_DIMACS_* answers (a may be -1: none yet), the one that
+ * stands for several: UNKNOWN before UNSATISFIABLE before SATISFIABLE
+ * before OPTIMUM FOUND. */
+int cli_dimacs_worse(int a, int b);
+
 /* Writes s to standard output and pushes it out: 0 if everything written
  * there so far arrived, else -1 (main reports the reason). */
 int put_stdout(const char *s);
