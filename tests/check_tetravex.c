@@ -523,8 +523,8 @@ static const struct {
     {"tetravex_bad_size.txt", "native",
      "tetravex_bad_size.txt:1:1: board size 0 is outside 1..20"},
     {"tetravex_epita_as_native.txt", "native",
-     "tetravex_epita_as_native.txt:1:1: board size 1234 is outside 1..20 "
-     "(tiles alone are --input-format epita)"},
+     "tetravex_epita_as_native.txt:1:1: board size 1234 is too large (at "
+     "most 20) (tiles alone are --input-format epita)"},
     {"tetravex_size_not_alone.txt", "native",
      "tetravex_size_not_alone.txt:1:1: expected the board size N alone on "
      "the first line ('width height' is --input-format motyak)"},
