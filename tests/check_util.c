@@ -616,9 +616,8 @@ START_TEST(test_parse_numbers)
         {"11", "--n: '11' is too large (at most 10)"},
         {"99999999999999999999",
          "--n: '99999999999999999999' is too large (at most 10)"},
-        {"-99999999999999999999",
-         "--n: expected an integer from 0 to 10, got "
-         "'-99999999999999999999'"},
+        {"-99999999999999999999", "--n: expected an integer from 0 to 10, got "
+                                  "'-99999999999999999999'"},
         {"0x5", "--n: expected an integer from 0 to 10, got '0x5'"},
         {" 5", "--n: expected an integer from 0 to 10, got ' 5'"},
         {"5e0", "--n: expected an integer from 0 to 10, got '5e0'"},
@@ -660,8 +659,8 @@ START_TEST(test_parse_numbers)
     for (size_t i = 0; i < sizeof reals / sizeof *reals; i++) {
         ilpm_err err = {0};
         double d = 0;
-        int rc = ilpm_parse_real("t", reals[i].text, 0, 1e9, "seconds > 0",
-                                 &d, &err);
+        int rc = ilpm_parse_real("t", reals[i].text, 0, 1e9, "seconds > 0", &d,
+                                 &err);
         ck_assert_msg(rc == (reals[i].msg ? -1 : 0), "%s", reals[i].text);
         if (reals[i].msg)
             ck_assert_str_eq(err.msg, reals[i].msg);

@@ -57,13 +57,6 @@ static int set_text(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     return 0;
 }
 
-/* A whole number in [lo, hi]. */
-static int whole(const char *name, const char *v, int64_t lo, int64_t hi,
-                 int64_t *out, ilpm_err *e)
-{
-    return ilpm_parse_int(name, v, lo, hi, out, e);
-}
-
 static int set_no_propagate(cli *c, const cli_opt *o, const char *v,
                             ilpm_err *e)
 {
@@ -121,7 +114,7 @@ static int set_solver(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static int set_limit(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     int64_t x;
-    if (whole(o->name, v, 1, INT64_MAX, &x, e) != 0)
+    if (ilpm_parse_int(o->name, v, 1, INT64_MAX, &x, e) != 0)
         return -1;
     c->run.limit = (uint64_t)x;
     return 0;
@@ -143,7 +136,7 @@ static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static int set_index(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     int64_t x;
-    if (whole(o->name, v, 1, LONG_MAX, &x, e) != 0)
+    if (ilpm_parse_int(o->name, v, 1, LONG_MAX, &x, e) != 0)
         return -1;
     c->index = (long)x;
     return 0;
@@ -162,7 +155,7 @@ static int set_export(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static int set_jobs(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     int64_t x;
-    if (whole(o->name, v, 1, 1024, &x, e) != 0)
+    if (ilpm_parse_int(o->name, v, 1, 1024, &x, e) != 0)
         return -1;
     c->jobs = (long)x;
     return 0;
@@ -183,7 +176,7 @@ static int set_memory_limit(cli *c, const cli_opt *o, const char *v,
 static int set_slurm(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     int64_t x;
-    if (whole(o->name, v, 1, 100000, &x, e) != 0)
+    if (ilpm_parse_int(o->name, v, 1, 100000, &x, e) != 0)
         return -1;
     c->slurm_n = (long)x;
     return 0;

@@ -71,7 +71,8 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
     ilpm_buf_free(&b);
     int code = cli_exit_code(&r, FMT_TEXT);
     if (c->format == FMT_DIMACS)
-        st->answer = cli_dimacs_worse(st->answer, cli_exit_code(&r, FMT_DIMACS));
+        st->answer =
+            cli_dimacs_worse(st->answer, cli_exit_code(&r, FMT_DIMACS));
     if (r.status == ILPM_ERROR)
         fprintf(stderr, "ilpm: %s %s: %s\n", r.puzzle, r.instance, r.error);
     note_exit(t, lost ? EXIT_INTERNAL : code);
