@@ -253,6 +253,10 @@ mistake 2 "--max-vars: '99999999999999999999' is too large \(at most 1073741823\
     "$ILPM" solve queens --n 8 --max-vars 99999999999999999999
 mistake 2 "--index: '99999999999999999999' is too large \(at most" \
     "$ILPM" solve sudoku $top95 --index 99999999999999999999
+mistake 2 "^ilpm: --shard: '99999999999999999999' is too large \(at most 1\)$" \
+    "$ILPM" batch sudoku $top95 --out "$tmp/sh.csv" --shard 99999999999999999999/2
+mistake 2 "^ilpm: --shard: expected I/N with 0 <= I < N, got '1/'$" \
+    "$ILPM" batch sudoku $top95 --out "$tmp/sh.csv" --shard 1/
 mistake 2 "--limit: expected an integer from 1 to .*, got '0x10'" \
     "$ILPM" solve queens --n 8 --count --limit 0x10
 

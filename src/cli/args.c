@@ -5,7 +5,6 @@
  * and exit 2 at once, never a message per instance. */
 #include "cli.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -200,22 +199,22 @@ static int set_sbatch(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     return 0;
 }
 
+/* I/N: each part a whole number as any other option's, I below N. */
 static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    char *end;
-    errno = 0;
-    long i = strtol(v, &end, 10), n = 0;
-    int ok = end != v && *end == '/' && *v != '-';
-    if (ok) {
-        const char *s = end + 1;
-        n = strtol(s, &end, 10);
-        ok = end != s && *end == '\0' && *s != '-' && errno != ERANGE;
-    }
-    if (!ok || n < 1 || i < 0 || i >= n)
+    const char *slash = strchr(v, '/');
+    char first[64];
+    int64_t i, n;
+    if (!slash || (size_t)(slash - v) >= sizeof first || slash == v ||
+        !slash[1])
         return ilpm_err_set(e, "--%s: expected I/N with 0 <= I < N, got '%s'",
                             o->name, v);
-    c->shard_i = i;
-    c->shard_n = n;
+    snprintf(first, sizeof first, "%.*s", (int)(slash - v), v);
+    if (ilpm_parse_int(o->name, slash + 1, 1, LONG_MAX, &n, e) != 0 ||
+        ilpm_parse_int(o->name, first, 0, n - 1, &i, e) != 0)
+        return -1;
+    c->shard_i = (long)i;
+    c->shard_n = (long)n;
     return 0;
 }
 
