@@ -89,11 +89,8 @@ static int set_backend(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static int set_solver(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     const ilpm_option_info *r = ilpm_option_find(o->name);
-    const char *old =
-        r && r->list
-            ? *(const char *const
-                    *)(const void *)((const char *)&c->run.solver + r->offset)
-            : NULL;
+    const void *at = (const char *)&c->run.solver + r->offset;
+    const char *old = r->list ? *(const char *const *)at : NULL;
     if (old && *old && *v) {
         size_t n = strlen(old) + strlen(v) + 2;
         char **owned =
