@@ -131,7 +131,11 @@ static int read_field(ilpm_reader *rd, const char *line, size_t i,
     }
     if (neg)
         v = -v;
-    if (v < lo || v > hi)
+    if (v > hi)
+        return ilpm_reader_error(rd, err, (long)i + 1,
+                                 "%s = %.*s is too large (at most %ld)", name,
+                                 (int)(j - i > 40 ? 40 : j - i), line + i, hi);
+    if (v < lo)
         return ilpm_reader_error(
             rd, err, (long)i + 1, "%s = %.*s is out of range (%ld to %ld)",
             name, (int)(j - i > 40 ? 40 : j - i), line + i, lo, hi);

@@ -136,9 +136,18 @@ static int queens_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                 goto bad;
             }
             if (v[0] < 1 || v[0] > QUEENS_MAX_N) {
-                ilpm_reader_error(rd, err, col[0],
-                                  "board size %ld is outside 1..%d", v[0],
-                                  QUEENS_MAX_N);
+                /* The digits as given: a long run reads as LONG_MAX. */
+                const char *t = line + col[0] - 1;
+                int len = (int)strspn(t, "0123456789");
+                if (v[0] > QUEENS_MAX_N)
+                    ilpm_reader_error(rd, err, col[0],
+                                      "board size %.*s is too large (at "
+                                      "most %d)",
+                                      len > 40 ? 40 : len, t, QUEENS_MAX_N);
+                else
+                    ilpm_reader_error(rd, err, col[0],
+                                      "board size %ld is outside 1..%d", v[0],
+                                      QUEENS_MAX_N);
                 goto bad;
             }
             q = queens_alloc((int)v[0]);
@@ -153,8 +162,16 @@ static int queens_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
         }
         for (int i = 0; i < 2; i++)
             if (v[i] < 1 || v[i] > q->n) {
-                ilpm_reader_error(rd, err, col[i], "%s %ld is outside 1..%d",
-                                  i ? "column" : "row", v[i], q->n);
+                const char *t = line + col[i] - 1;
+                int len = (int)strspn(t, "0123456789");
+                if (v[i] > q->n)
+                    ilpm_reader_error(
+                        rd, err, col[i], "%s %.*s is too large (at most %d)",
+                        i ? "column" : "row", len > 40 ? 40 : len, t, q->n);
+                else
+                    ilpm_reader_error(rd, err, col[i],
+                                      "%s %ld is outside 1..%d",
+                                      i ? "column" : "row", v[i], q->n);
                 goto bad;
             }
         for (int i = 0; i < q->nfixed; i++)

@@ -49,6 +49,11 @@ static const ilpm_opt_spec sudoku_opts[] = {
     {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
+static const ilpm_form_opt sudoku_form_opts[] = {
+    {"redundant", "atmost", 0},
+    {NULL, NULL, 0},
+};
+
 static void sudoku_free(void *p)
 {
     sudoku *s = p;
@@ -575,6 +580,7 @@ const ilpm_puzzle ilpm_puzzle_sudoku = {
         "in the same alphabet.",
     .from_params = NULL,
     .formulations = formulations,
+    .form_opts = sudoku_form_opts,
     .parse = sudoku_parse,
     .free_instance = sudoku_free,
     .describe = sudoku_describe,

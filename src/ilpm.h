@@ -345,7 +345,7 @@ void ilpm_options_init(ilpm_options *o);
 typedef enum ilpm_option_type {
     ILPM_OPTION_ENUM, /* one of names; the field is the enum       */
     ILPM_OPTION_INT,  /* an integer from lo to hi (int64_t field)  */
-    ILPM_OPTION_REAL, /* seconds > 0 (double field)                */
+    ILPM_OPTION_REAL, /* seconds > 0, at most 1e9 (double field)   */
     ILPM_OPTION_ON,   /* a flag that sets an int field to 1        */
     ILPM_OPTION_OFF,  /* a flag that sets an int field to 0        */
     ILPM_OPTION_TEXT  /* a string kept as given                    */
@@ -365,7 +365,16 @@ typedef struct ilpm_option_info {
     int64_t lo, hi;           /* ILPM_OPTION_INT                             */
     size_t offset;            /* of the field in ilpm_options                */
     const char *help;         /* without the default                         */
+    /* The back ends it acts on, ILPM_BACKEND_BIT(b) each; 0 for every
+     * one.  An option given to a back end it does not act on is a
+     * mistake (the command line refuses it). */
+    unsigned backends;
+    /* ILPM_OPTION_TEXT: a comma list, which may be given again to add to
+     * it (--sat-option a=1 --sat-option b=2); every other option is
+     * given once. */
+    int list;
 } ilpm_option_info;
+#define ILPM_BACKEND_BIT(b) (1u << (b))
 
 /* Every row, ended by one with name NULL. */
 const ilpm_option_info *ilpm_options_table(void);
@@ -376,6 +385,11 @@ const ilpm_option_info *ilpm_option_find(const char *name);
  * 'x'" and o unchanged. */
 int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
                      ilpm_err *err);
+/* Checks what back end b would refuse in o before any model is built
+ * (--sat-option names and values on CaDiCaL's own table): 0, or -1 with
+ * err (kind ILPM_ERR_INPUT) holding one message. */
+int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
+                               ilpm_err *err);
 /* The default of the row's option as text ("sat", "2000000", "on"):
  * what ilpm_options_init sets. */
 void ilpm_option_default(const ilpm_option_info *row, char *buf, size_t size);

@@ -489,9 +489,9 @@ static const struct {
     const char *msg;
 } bad_files[] = {
     {"langford_k_out_of_range.txt",
-     "langford_k_out_of_range.txt:2:1: k = 11 is out of range (2 to 10)"},
+     "langford_k_out_of_range.txt:2:1: k = 11 is too large (at most 10)"},
     {"langford_n_out_of_range.txt",
-     "langford_n_out_of_range.txt:2:3: n = 201 is out of range (1 to 200)"},
+     "langford_n_out_of_range.txt:2:3: n = 201 is too large (at most 200)"},
     {"langford_not_a_number.txt",
      "langford_not_a_number.txt:1:3: n: expected a number, got 'four'"},
     {"langford_missing_field.txt",
@@ -521,7 +521,9 @@ START_TEST(test_bad_files)
         {"2 0\n", "mem:1:3: n = 0 is out of range (1 to 200)"},
         {"2 -3\n", "mem:1:3: n = -3 is out of range (1 to 200)"},
         {"2 99999999999999\n",
-         "mem:1:3: n = 99999999999999 is out of range (1 to 200)"},
+         "mem:1:3: n = 99999999999999 is too large (at most 200)"},
+        {"2 99999999999999999999\n",
+         "mem:1:3: n = 99999999999999999999 is too large (at most 200)"},
         {"2 4x\n", "mem:1:3: n: expected a number, got '4x'"},
         {"2 # n is missing\n", "mem:1:3: missing n: expected 'k n'"},
     };
@@ -542,10 +544,10 @@ START_TEST(test_bad_params)
 {
     static const char *const bad[][3] = {
         {"0", "2", "--n: expected an integer from 1 to 200, got '0'"},
-        {"201", "2", "--n: expected an integer from 1 to 200, got '201'"},
+        {"201", "2", "--n: '201' is too large (at most 200)"},
         {"x", "2", "--n: expected an integer from 1 to 200, got 'x'"},
         {"4", "1", "--k: expected an integer from 2 to 10, got '1'"},
-        {"4", "11", "--k: expected an integer from 2 to 10, got '11'"},
+        {"4", "11", "--k: '11' is too large (at most 10)"},
         {"4", "", "--k: expected an integer from 2 to 10, got ''"},
         {NULL, "3", "--k: needs --n as well"},
     };

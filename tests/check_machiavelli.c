@@ -1652,6 +1652,37 @@ START_TEST(test_play_param)
 }
 END_TEST
 
+/* --strong and --deck-rows are the planes' rows: alone they choose the
+ * planes (so that results and batch keys say so), with flow or melds
+ * they are refused. */
+START_TEST(test_planes_options)
+{
+    static const char *const opts[] = {"strong", "deck-rows"};
+    for (int i = 0; i < 2; i++) {
+        ilpm_params *p = ilpm_params_new();
+        ilpm_err err = {0};
+        ilpm_params_set(p, opts[i], NULL);
+        ck_assert_int_eq(ilpm_puzzle_check_params(&ilpm_puzzle_machiavelli,
+                                                  "solve", p, 1, &err),
+                         0);
+        ck_assert_str_eq(ilpm_params_get(p, "formulation"), "planes");
+        ilpm_params_set(p, "formulation", "flow");
+        ck_assert_int_eq(ilpm_puzzle_check_params(&ilpm_puzzle_machiavelli,
+                                                  "solve", p, 1, &err),
+                         -1);
+        char want[96];
+        snprintf(want, sizeof want,
+                 "--%s applies to --formulation planes, not flow", opts[i]);
+        ck_assert_str_eq(err.msg, want);
+        ilpm_params_set(p, "formulation", "flow,planes");
+        ck_assert_int_eq(ilpm_puzzle_check_params(&ilpm_puzzle_machiavelli,
+                                                  "compare", p, 1, &err),
+                         -1);
+        ilpm_params_free(p);
+    }
+}
+END_TEST
+
 static Suite *machiavelli_suite(void)
 {
     Suite *s = suite_create("machiavelli");
@@ -1662,6 +1693,7 @@ static Suite *machiavelli_suite(void)
                         (int)(sizeof bad_cases / sizeof bad_cases[0]));
     tcase_add_test(tc, test_from_params);
     tcase_add_test(tc, test_parse_laid);
+    tcase_add_test(tc, test_planes_options);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("verify");

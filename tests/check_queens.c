@@ -175,9 +175,10 @@ static const struct {
      "first line"},
     {"queens_size_range.txt",
      "queens_size_range.txt:2:1: board size 0 is outside 1..1000000"},
-    {"queens_row_range.txt", "queens_row_range.txt:2:1: row 5 is outside 1..4"},
+    {"queens_row_range.txt",
+     "queens_row_range.txt:2:1: row 5 is too large (at most 4)"},
     {"queens_column_range.txt",
-     "queens_column_range.txt:2:3: column 9 is outside 1..4"},
+     "queens_column_range.txt:2:3: column 9 is too large (at most 4)"},
     {"queens_not_a_number.txt",
      "queens_not_a_number.txt:2:3: expected a number, got 'x'"},
     {"queens_third_field.txt",
@@ -205,13 +206,23 @@ START_TEST(test_bad_files)
     void *inst;
     ck_assert_int_eq(pz->parse(rd, p, &inst, &err), 0);
     ilpm_reader_free(rd);
-    /* A long number is named whole, not cut to its first ten digits. */
-    static const char big[] = "123456789012\n";
-    rd = ilpm_reader_mem("mem", big, strlen(big));
-    ck_assert_int_eq(pz->parse(rd, p, &inst, &err), -1);
-    ck_assert_str_eq(err.msg,
-                     "mem:1:1: board size 123456789012 is outside 1..1000000");
-    ilpm_reader_free(rd);
+    /* A long number is named whole, as given, not cut to its first ten
+     * digits nor read as the largest long. */
+    static const char *const big[][2] = {
+        {"123456789012\n",
+         "mem:1:1: board size 123456789012 is too large (at most 1000000)"},
+        {"99999999999999999999\n",
+         "mem:1:1: board size 99999999999999999999 is too large (at most "
+         "1000000)"},
+        {"4\n1 99999999999999999999\n",
+         "mem:2:3: column 99999999999999999999 is too large (at most 4)"},
+    };
+    for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
+        rd = ilpm_reader_mem("mem", big[i][0], strlen(big[i][0]));
+        ck_assert_int_eq(pz->parse(rd, p, &inst, &err), -1);
+        ck_assert_str_eq(err.msg, big[i][1]);
+        ilpm_reader_free(rd);
+    }
     ilpm_params_free(p);
 }
 END_TEST
@@ -221,8 +232,9 @@ START_TEST(test_bad_params)
     static const char *const bad[][2] = {
         {"0", "--n: expected an integer from 1 to 1000000, got '0'"},
         {"abc", "--n: expected an integer from 1 to 1000000, got 'abc'"},
-        {"2000000",
-         "--n: expected an integer from 1 to 1000000, got '2000000'"},
+        {"2000000", "--n: '2000000' is too large (at most 1000000)"},
+        {"99999999999999999999",
+         "--n: '99999999999999999999' is too large (at most 1000000)"},
         {"", "--n: expected an integer from 1 to 1000000, got ''"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {

@@ -169,7 +169,6 @@ START_TEST(test_run_queens)
         ck_assert_ptr_nonnull(r.json);
         ck_assert_int_eq(r.json[0], '[');
         ck_assert_str_eq(r.error, "");
-        ck_assert_int_eq(ilpm_result_exit_code(&r), 0);
         ilpm_result_free(&r);
         ilpm_result_free(&r); /* twice is harmless */
 
@@ -177,7 +176,6 @@ START_TEST(test_run_queens)
         ck_assert_int_eq(r.status, ILPM_UNSAT);
         ck_assert(!r.verified);
         ck_assert_ptr_null(r.text);
-        ck_assert_int_eq(ilpm_result_exit_code(&r), 10);
         ilpm_result_free(&r);
 
         /* counting verifies every solution; render 0 renders none */
@@ -239,7 +237,6 @@ START_TEST(test_run_play)
                                                          : "lays 2 of 3 cards");
                 ck_assert_str_eq(r.formulation,
                                  pz->formulations[f < 0 ? 0 : f]);
-                ck_assert_int_eq(ilpm_result_exit_code(&r), 0);
                 ilpm_result_free(&r);
                 ilpm_params_free(p);
             }
@@ -273,14 +270,12 @@ START_TEST(test_run_limits)
         ilpm_result r;
         run(queens, inst, p, &o, &r);
         ck_assert_int_eq(r.status, ILPM_TIMEOUT);
-        ck_assert_int_eq(ilpm_result_exit_code(&r), 3);
         ilpm_result_free(&r);
         volatile int stop = 1;
         o.solver.time_limit = 0;
         o.solver.stop_flag = &stop;
         run(queens, inst, p, &o, &r);
         ck_assert_int_eq(r.status, ILPM_STOPPED);
-        ck_assert_int_eq(ilpm_result_exit_code(&r), 130);
         ilpm_result_free(&r);
     }
     queens->free_instance(inst);
@@ -332,7 +327,7 @@ START_TEST(test_run_checks_solutions)
             ck_assert(!r.verified);
             ck_assert_str_eq(r.error,
                              "solution fails the rules: rejected on purpose");
-            ck_assert_int_eq(ilpm_result_exit_code(&r), 1);
+            ck_assert_int_eq(r.error_kind, ILPM_ERR_INTERNAL);
             ilpm_result_free(&r);
             fake = *queens;
             fake.decode = no_decode;
@@ -355,31 +350,6 @@ START_TEST(test_run_checks_solutions)
 }
 END_TEST
 
-/* ------------------------------------------------------------------ */
-/* ilpm_result_exit_code                                                */
-
-START_TEST(test_exit_codes)
-{
-    static const int code[] = {
-        [ILPM_SOLVED] = 0, [ILPM_OPTIMAL] = 0, [ILPM_FEASIBLE] = 3,
-        [ILPM_UNSAT] = 10, [ILPM_TIMEOUT] = 3, [ILPM_STOPPED] = 130,
-        [ILPM_ERROR] = 1,
-    };
-    ilpm_result r;
-    ilpm_result_init(&r);
-    r.error_kind = ILPM_ERR_INTERNAL;
-    for (int s = ILPM_SOLVED; s <= ILPM_ERROR; s++) {
-        r.status = (ilpm_status)s;
-        ck_assert_int_eq(ilpm_result_exit_code(&r), code[s]);
-    }
-    /* An error the user can mend (the input, a limit to raise) is 2. */
-    r.error_kind = ILPM_ERR_INPUT;
-    ck_assert_int_eq(ilpm_result_exit_code(&r), 2);
-    r.error_kind = ILPM_ERR_LIMIT;
-    ck_assert_int_eq(ilpm_result_exit_code(&r), 2);
-}
-END_TEST
-
 /* The kind comes from where the failure is: a limit when --max-vars
  * refuses the model, internal when a solution fails the rules. */
 START_TEST(test_error_kinds)
@@ -397,7 +367,6 @@ START_TEST(test_error_kinds)
     ilpm_run_instance(&ilpm_puzzle_queens, inst, p, &o, &r);
     ck_assert_int_eq(r.status, ILPM_ERROR);
     ck_assert_int_eq(r.error_kind, ILPM_ERR_LIMIT);
-    ck_assert_int_eq(ilpm_result_exit_code(&r), 2);
     ilpm_result_free(&r);
     ilpm_puzzle_queens.free_instance(inst);
     ilpm_params_free(p);
@@ -874,8 +843,7 @@ int main(void)
     tcase_add_test(tc, test_run_checks_solutions);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("ilpm_result_exit_code");
-    tcase_add_test(tc, test_exit_codes);
+    tc = tcase_create("error kinds");
     tcase_add_test(tc, test_error_kinds);
     suite_add_tcase(s, tc);
 

@@ -520,6 +520,43 @@ START_TEST(test_redundant_in_one_lowering)
 }
 END_TEST
 
+/* --sat-option is checked on CaDiCaL's own table, before any model: an
+ * unknown name (whatever its value: CaDiCaL reads 0 for one) and a value
+ * out of the option's range are refused; other back ends check nothing
+ * of it. */
+START_TEST(test_check_options)
+{
+    static const struct {
+        const char *list;
+        const char *msg; /* NULL: accepted */
+    } cases[] = {
+        {"phase=0,seed=3", NULL},
+        {"", NULL},
+        {"nosuch=1", "--sat-option: CaDiCaL has no option 'nosuch'"},
+        {"nosuch=0", "--sat-option: CaDiCaL has no option 'nosuch'"},
+        {"phase=0,nosuch=1", "--sat-option: CaDiCaL has no option 'nosuch'"},
+        {"phase=2", "--sat-option phase: '2' is too large (at most 1)"},
+        {"phase=-1",
+         "--sat-option phase: expected an integer from 0 to 1, got '-1'"},
+        {"phase=x",
+         "--sat-option phase: expected an integer from 0 to 1, got 'x'"},
+        {"phase", "--sat-option: expected NAME=VALUE, got 'phase'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.sat_options = cases[i].list;
+        ilpm_err err = {0};
+        int rc = ilpm_backend_check_options(ILPM_BACKEND_SAT, &o, &err);
+        ck_assert_msg(rc == (cases[i].msg ? -1 : 0), "%s", cases[i].list);
+        if (cases[i].msg)
+            ck_assert_str_eq(err.msg, cases[i].msg);
+        ck_assert_int_eq(ilpm_backend_check_options(ILPM_BACKEND_ILP, &o, &err),
+                         0);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("solver");
@@ -534,6 +571,7 @@ int main(void)
     tcase_add_test(tc, test_log);
     tcase_add_test(tc, test_stats_per_group);
     tcase_add_test(tc, test_redundant_in_one_lowering);
+    tcase_add_test(tc, test_check_options);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

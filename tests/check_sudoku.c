@@ -805,6 +805,44 @@ START_TEST(test_verifier)
 }
 END_TEST
 
+/* --redundant belongs to atmost: refused from the parameters alone, for
+ * the default formulation as for exact, and for compare's default (all);
+ * with atmost (or a compare of atmost alone) it stands. */
+START_TEST(test_redundant_params)
+{
+    static const struct {
+        const char *verb, *form; /* form NULL: not given */
+        const char *msg;         /* NULL: accepted */
+    } cases[] = {
+        {"solve", NULL,
+         "--redundant applies to --formulation atmost, not exact (the "
+         "default)"},
+        {"solve", "exact",
+         "--redundant applies to --formulation atmost, not exact"},
+        {"solve", "atmost", NULL},
+        {"compare", NULL,
+         "--redundant applies to --formulation atmost, not all (compare's "
+         "default)"},
+        {"compare", "atmost,exact",
+         "--redundant applies to --formulation atmost, not atmost,exact"},
+        {"compare", "atmost", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ilpm_params *p = ilpm_params_new();
+        ilpm_params_set(p, "redundant", NULL);
+        if (cases[i].form)
+            ilpm_params_set(p, "formulation", cases[i].form);
+        ilpm_err err = {0};
+        int rc = ilpm_puzzle_check_params(&ilpm_puzzle_sudoku, cases[i].verb, p,
+                                          1, &err);
+        ck_assert_int_eq(rc, cases[i].msg ? -1 : 0);
+        if (cases[i].msg)
+            ck_assert_str_eq(err.msg, cases[i].msg);
+        ilpm_params_free(p);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sudoku");
@@ -822,6 +860,7 @@ int main(void)
     tcase_add_test(tc, test_files_and_index);
     tcase_add_test(tc, test_bad_files);
     tcase_add_test(tc, test_verifier);
+    tcase_add_test(tc, test_redundant_params);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

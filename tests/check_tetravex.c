@@ -523,8 +523,8 @@ static const struct {
     {"tetravex_bad_size.txt", "native",
      "tetravex_bad_size.txt:1:1: board size 0 is outside 1..20"},
     {"tetravex_epita_as_native.txt", "native",
-     "tetravex_epita_as_native.txt:1:1: board size 1234 is outside 1..20 "
-     "(tiles alone are --input-format epita)"},
+     "tetravex_epita_as_native.txt:1:1: board size 1234 is too large (at "
+     "most 20) (tiles alone are --input-format epita)"},
     {"tetravex_size_not_alone.txt", "native",
      "tetravex_size_not_alone.txt:1:1: expected the board size N alone on "
      "the first line ('width height' is --input-format motyak)"},
@@ -588,8 +588,7 @@ START_TEST(test_bad_params)
     static const char *const gen_bad[][3] = {
         {"n", "0", "--n: expected an integer from 1 to 20, got '0'"},
         {"n", "x", "--n: expected an integer from 1 to 20, got 'x'"},
-        {"digits", "11",
-         "--digits: expected an integer from 1 to 10, got '11'"},
+        {"digits", "11", "--digits: '11' is too large (at most 10)"},
         {"count", "0", "--count: expected an integer from 1 to 1000, got '0'"},
         {"seed", "-1",
          "--seed: expected an integer from 0 to 2147483647, got '-1'"},

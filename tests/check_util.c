@@ -229,8 +229,7 @@ START_TEST(test_params)
     ck_assert_int_eq(v, 8);
     ilpm_params_set(p, "n", "12");
     ck_assert_int_eq(ilpm_params_int(p, "n", 8, 1, 10, &v, &err), -1);
-    ck_assert_str_eq(err.msg,
-                     "--n: expected an integer from 1 to 10, got '12'");
+    ck_assert_str_eq(err.msg, "--n: '12' is too large (at most 10)");
     ilpm_params_set(p, "n", "7x");
     ck_assert_int_eq(ilpm_params_int(p, "n", 8, 1, 10, &v, &err), -1);
     ilpm_params_set(p, "n", "7");
@@ -602,6 +601,73 @@ START_TEST(test_scan_uint)
 }
 END_TEST
 
+/* Numbers as option values: a number too large to hold is called too
+ * large with the text as given, never clamped; inf, nan, hexadecimal,
+ * blanks and -0 get a message that fits. */
+START_TEST(test_parse_numbers)
+{
+    static const struct {
+        const char *text;
+        const char *msg; /* NULL: accepted */
+    } ints[] = {
+        {"7", NULL},
+        {"+7", NULL},
+        {"-0", NULL},
+        {"11", "--n: '11' is too large (at most 10)"},
+        {"99999999999999999999",
+         "--n: '99999999999999999999' is too large (at most 10)"},
+        {"-99999999999999999999", "--n: expected an integer from 0 to 10, got "
+                                  "'-99999999999999999999'"},
+        {"0x5", "--n: expected an integer from 0 to 10, got '0x5'"},
+        {" 5", "--n: expected an integer from 0 to 10, got ' 5'"},
+        {"5e0", "--n: expected an integer from 0 to 10, got '5e0'"},
+        {"", "--n: expected an integer from 0 to 10, got ''"},
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+        ilpm_err err = {0};
+        int64_t x = -1;
+        int rc = ilpm_parse_int("n", ints[i].text, 0, 10, &x, &err);
+        ck_assert_int_eq(rc, ints[i].msg ? -1 : 0);
+        if (ints[i].msg)
+            ck_assert_str_eq(err.msg, ints[i].msg);
+        else
+            ck_assert(x >= 0 && x <= 10);
+    }
+    static const struct {
+        const char *text;
+        const char *msg;
+    } reals[] = {
+        {"0.5", NULL},
+        {"1e3", NULL},
+        {".5", NULL},
+        {"1e9", NULL},
+        {"99999999999999999999",
+         "--t: '99999999999999999999' is too large (at most 1000000000)"},
+        {"1e308", "--t: '1e308' is too large (at most 1000000000)"},
+        {"1e999", "--t: '1e999' is too large (at most 1000000000)"},
+        {"inf", "--t: 'inf' is too large (at most 1000000000; leave --t "
+                "out for none)"},
+        {"nan", "--t: expected seconds > 0 (a decimal number), got 'nan'"},
+        {"0x10", "--t: expected seconds > 0 (a decimal number), got '0x10'"},
+        {"-0", "--t: expected seconds > 0, got '-0'"},
+        {"0", "--t: expected seconds > 0, got '0'"},
+        {"1e-400", "--t: expected seconds > 0, got '1e-400'"},
+        {"1.", NULL},
+        {".", "--t: expected seconds > 0 (a decimal number), got '.'"},
+        {"1e", "--t: expected seconds > 0 (a decimal number), got '1e'"},
+    };
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++) {
+        ilpm_err err = {0};
+        double d = 0;
+        int rc = ilpm_parse_real("t", reals[i].text, 0, 1e9, "seconds > 0", &d,
+                                 &err);
+        ck_assert_msg(rc == (reals[i].msg ? -1 : 0), "%s", reals[i].text);
+        if (reals[i].msg)
+            ck_assert_str_eq(err.msg, reals[i].msg);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -622,6 +688,7 @@ int main(void)
     tcase_add_test(tc, test_free_null);
     tcase_add_test(tc, test_show_char);
     tcase_add_test(tc, test_scan_uint);
+    tcase_add_test(tc, test_parse_numbers);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

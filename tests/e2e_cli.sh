@@ -202,7 +202,7 @@ run "propagate units" 0 "$ILPM" solve sudoku data/sudoku/norvig_top95.txt \
 run "file of completions" 10 "$ILPM" solve queens data/queens/completion.txt &&
     has "completion unsat instance" "$out" "line 9 .*unsat"
 run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_range.txt &&
-    has "bad file message" "$err" "data/bad/queens_row_range.txt:2:1: row 5 is outside 1..4"
+    has "bad file message" "$err" "data/bad/queens_row_range.txt:2:1: row 5 is too large \\(at most 4\\)"
 run "missing file" 2 "$ILPM" solve queens "$tmp/none.txt" &&
     has "missing file message" "$err" "none.txt: cannot open"
 run "bad --n" 2 "$ILPM" solve queens --n 0 &&

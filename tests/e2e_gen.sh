@@ -26,6 +26,8 @@ pipe() {
     # the largest boards.
     local be=(--backend sat)
     [ "$verb" = stats ] && be=()
+    # A back end the caller names is the one: an option is given once.
+    [[ " $read " == *" --backend "* ]] && be=()
     # shellcheck disable=SC2086
     "$ILPM" "$verb" "$puzzle" - "${be[@]}" $read <"$tmp/gen.txt" >"$tmp/out" 2>"$tmp/err"
     code=$?

@@ -10,6 +10,12 @@ ILPM=${1:-build/ilpm}
 top95=data/sudoku/norvig_top95.txt
 basic=data/machiavelli/basic.txt
 
+check() { # NAME CMD...: one command (or function) that must succeed
+    local name=$1
+    shift
+    if "$@"; then ok; else bad "$name"; fi
+}
+
 # mistake WANT_EXIT PATTERN CMD...: the command ends within 10 s with
 # WANT_EXIT, exactly one line on stderr matching PATTERN, and an empty
 # stdout.
@@ -141,6 +147,151 @@ if [ "$code" -eq 10 ]; then ok; else bad "batch of unsat tables: exit $code, wan
 "$ILPM" batch machiavelli $basic --out "$tmp/ok.csv" >/dev/null 2>&1
 code=$?
 if [ "$code" -eq 0 ]; then ok; else bad "batch of solvable tables: exit $code, want 0"; fi
+
+# 7. The command line's contract (#27): every value that can be checked
+# without an instance is checked once, before the first one.
+# --sat-option on CaDiCaL's own table: one line, whatever the verb.
+mistake 2 "^ilpm: --sat-option: CaDiCaL has no option 'nosuch'$" \
+    "$ILPM" solve sudoku $top95 --backend sat --sat-option nosuch=1
+mistake 2 "^ilpm: --sat-option: CaDiCaL has no option 'nosuch'$" \
+    "$ILPM" compare sudoku $top95 --sat-option nosuch=1
+mistake 2 "^ilpm: --sat-option: CaDiCaL has no option 'nosuch'$" \
+    "$ILPM" solve sudoku $top95 --backend sat --sat-option nosuch=0
+mistake 2 "^ilpm: --sat-option: CaDiCaL has no option 'nosuch'$" \
+    "$ILPM" batch sudoku $top95 --backend both --sat-option nosuch=1 --out "$tmp/so.csv"
+if [ -e "$tmp/so.csv" ]; then bad "batch --sat-option nosuch=1 wrote results"; else ok; fi
+mistake 2 "--sat-option phase: '5' is too large \(at most 1\)" \
+    "$ILPM" solve sudoku $top95 --backend sat --sat-option phase=5
+mistake 2 "--sat-option phase: '99999999999999999999' is too large \(at most 1\)" \
+    "$ILPM" solve sudoku $top95 --backend sat --sat-option phase=99999999999999999999
+# A list option given again adds to it: the second name is checked too.
+mistake 2 "CaDiCaL has no option 'nosuch'" \
+    "$ILPM" solve sudoku $top95 --backend sat --sat-option phase=0 --sat-option nosuch=1
+sat_options_add() {
+    "$ILPM" solve queens --n 8 --backend sat --sat-option phase=0 --sat-option seed=3 >/dev/null
+}
+check "--sat-option given twice adds up" sat_options_add
+# Options of one formulation, checked from the parameters.
+mistake 2 "^ilpm: --redundant applies to --formulation atmost, not exact \(the default\)$" \
+    "$ILPM" solve sudoku $top95 --redundant
+mistake 2 "--redundant applies to --formulation atmost, not exact$" \
+    "$ILPM" batch sudoku $top95 --redundant --formulation exact --out "$tmp/r.csv"
+mistake 2 "--redundant applies to --formulation atmost, not all \(compare's default\)" \
+    "$ILPM" compare sudoku $top95 --redundant
+mistake 2 "--strong applies to --formulation planes, not flow$" \
+    "$ILPM" solve machiavelli $basic --strong --formulation flow
+mistake 2 "--deck-rows applies to --formulation planes, not melds$" \
+    "$ILPM" solve machiavelli $basic --deck-rows --formulation melds
+mistake 2 "--strong applies to --formulation planes, not flow,planes$" \
+    "$ILPM" compare machiavelli $basic --strong --formulation flow,planes
+# Alone, --strong and --deck-rows choose the planes, and say so.
+strong_is_planes() {
+    "$ILPM" solve machiavelli $basic --strong --index 1 --format json |
+        grep -q '"formulation":"planes"' &&
+        "$ILPM" batch machiavelli $basic --deck-rows --index 1 --out "$tmp/p.csv" >/dev/null &&
+        grep -q "^machiavelli,.*,1,planes,ilp,solved" "$tmp/p.csv" &&
+        "$ILPM" compare machiavelli $basic --strong --index 1 --format csv |
+        tail -n +2 | cut -d, -f5 | sort -u | grep -qx planes
+}
+check "--strong and --deck-rows alone report planes" strong_is_planes
+
+# An option of one back end given to another is refused, naming its own.
+mistake 2 "^ilpm: --cuts applies to --backend ilp, not sat$" \
+    "$ILPM" solve queens --n 8 --backend sat --cuts all
+mistake 2 "^ilpm: --branch applies to --backend ilp, not cp$" \
+    "$ILPM" solve queens --n 8 --backend cp --branch dive
+mistake 2 "^ilpm: --amo applies to --backend sat, not ilp$" \
+    "$ILPM" solve queens --n 8 --backend ilp --amo seq
+mistake 2 "^ilpm: --lookahead applies to --backend cp, not ilp$" \
+    "$ILPM" solve queens --n 8 --lookahead 3
+mistake 2 "^ilpm: --sat-option applies to --backend sat, not ilp$" \
+    "$ILPM" solve sudoku $top95 --sat-option phase=0
+mistake 2 "^ilpm: --search applies to --backend cp, not both \(ilp and sat\)$" \
+    "$ILPM" batch sudoku $top95 --backend both --search input --out "$tmp/b2.csv"
+# ... but where several back ends run, each takes its own.
+each_its_own() {
+    "$ILPM" compare queens --n 6 --cuts all --amo seq --lookahead 2 --summary >/dev/null &&
+        "$ILPM" batch sudoku $top95 --index 1 --backend all --cuts none --amo seq \
+            --search input --out "$tmp/all.csv" >/dev/null
+}
+check "compare and batch --backend all take every back end's options" each_its_own
+
+# An option given twice is refused, not overridden; lists add up.
+mistake 2 "^ilpm: --n given twice$" "$ILPM" solve queens --n 8 --n 9
+mistake 2 "^ilpm: --backend given twice$" "$ILPM" solve queens --n 8 --backend sat --backend cp
+mistake 2 "^ilpm: --time-limit given twice$" "$ILPM" solve queens --n 8 --time-limit 1 --time-limit=2
+mistake 2 "^ilpm: --formulation given twice$" "$ILPM" solve sudoku $top95 --formulation exact --formulation atmost
+mistake 2 "--propagate given twice \(--no-propagate is --propagate none\)" \
+    "$ILPM" solve queens --n 8 --no-propagate --propagate probe
+mistake 2 "^ilpm: --out given twice$" "$ILPM" batch sudoku $top95 --out "$tmp/o1.csv" --out "$tmp/o2.csv"
+sbatch_adds_up() {
+    "$ILPM" batch sudoku $top95 --out "$tmp/sl.csv" --slurm 2 --sbatch --qos=a \
+        --sbatch --mem=1G | grep -q -- "--qos=a" &&
+        "$ILPM" batch sudoku $top95 --out "$tmp/sl.csv" --slurm 2 --sbatch --qos=a \
+            --sbatch --mem=1G | grep -q -- "--mem=1G"
+}
+check "--sbatch given twice adds two lines" sbatch_adds_up
+
+# Numbers: too large is called too large, with the text as given.
+mistake 2 "^ilpm: --time-limit: '99999999999999999999' is too large \(at most 1000000000\)$" \
+    "$ILPM" solve queens --n 8 --time-limit 99999999999999999999
+mistake 2 "^ilpm: --time-limit: '1e308' is too large \(at most 1000000000\)$" \
+    "$ILPM" solve queens --n 8 --time-limit 1e308
+mistake 2 "--time-limit: 'inf' is too large \(at most 1000000000; leave --time-limit out for none\)" \
+    "$ILPM" solve queens --n 8 --time-limit inf
+mistake 2 "--time-limit: expected seconds > 0 \(a decimal number\), got 'nan'" \
+    "$ILPM" solve queens --n 8 --time-limit nan
+mistake 2 "--time-limit: expected seconds > 0 \(a decimal number\), got '0x10'" \
+    "$ILPM" solve queens --n 8 --time-limit 0x10
+mistake 2 "--time-limit: expected seconds > 0, got '-0'" \
+    "$ILPM" solve queens --n 8 --time-limit -0
+mistake 2 "^ilpm: --memory-limit: '99999999999999999999' is too large \(at most 1000000000\)$" \
+    "$ILPM" batch sudoku $top95 --memory-limit 99999999999999999999 --out "$tmp/ml.csv"
+mistake 2 "--n: '99999999999999999999' is too large \(at most 1000000\)" \
+    "$ILPM" solve queens --n 99999999999999999999
+mistake 2 "--max-vars: '99999999999999999999' is too large \(at most 1073741823\)" \
+    "$ILPM" solve queens --n 8 --max-vars 99999999999999999999
+mistake 2 "--index: '99999999999999999999' is too large \(at most" \
+    "$ILPM" solve sudoku $top95 --index 99999999999999999999
+mistake 2 "^ilpm: --shard: '99999999999999999999' is too large \(at most 1\)$" \
+    "$ILPM" batch sudoku $top95 --out "$tmp/sh.csv" --shard 99999999999999999999/2
+mistake 2 "^ilpm: --shard: expected I/N with 0 <= I < N, got '1/'$" \
+    "$ILPM" batch sudoku $top95 --out "$tmp/sh.csv" --shard 1/
+mistake 2 "--limit: expected an integer from 1 to .*, got '0x10'" \
+    "$ILPM" solve queens --n 8 --count --limit 0x10
+
+# 8. Exit codes under --format dimacs: the SAT competition's (10
+# SATISFIABLE, 20 UNSATISFIABLE, 0 UNKNOWN) and the PB/MaxSAT
+# evaluations' 30 for OPTIMUM FOUND; ilpm's own elsewhere.
+printf 'p cnf 2 2\n1 2 0\n-1 0\n' >"$tmp/sat.cnf"
+printf 'p cnf 1 2\n1 0\n-1 0\n' >"$tmp/unsat.cnf"
+printf '* #variable= 2 #constraint= 1\nmin: +1 x1 +1 x2 ;\n+1 x1 +1 x2 >= 1 ;\n' >"$tmp/opt.opb"
+"$ILPM" export queens --n 300 --cnf "$tmp/q300.cnf" 2>/dev/null
+# exits CODE LINE ARGS...: ilpm ARGS ends with CODE, and LINE is on stdout.
+exits() {
+    local want=$1 line=$2
+    shift 2
+    "$ILPM" "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" -ne "$want" ]; then
+        bad "ilpm $*: exit $got, want $want: $(head -c 200 "$tmp/err")"
+    elif [ -n "$line" ] && ! grep -qx "$line" "$tmp/out"; then
+        bad "ilpm $*: no line '$line' in: $(head -c 200 "$tmp/out")"
+    else
+        ok
+    fi
+}
+exits 10 "s SATISFIABLE" solve model "$tmp/sat.cnf" --format dimacs
+exits 20 "s UNSATISFIABLE" solve model "$tmp/unsat.cnf" --format dimacs
+exits 30 "s OPTIMUM FOUND" solve model "$tmp/opt.opb" --format dimacs
+exits 0 "s UNKNOWN" solve model "$tmp/q300.cnf" --format dimacs --time-limit 0.001
+exits 20 "" solve model "$tmp/sat.cnf" "$tmp/unsat.cnf" --format dimacs
+exits 2 "" solve model "$tmp/sat.cnf" "$tmp/missing.cnf" --format dimacs
+exits 0 "" solve model "$tmp/sat.cnf"
+exits 10 "" solve model "$tmp/unsat.cnf"
+exits 0 "" solve model "$tmp/opt.opb"
+exits 3 "" solve model "$tmp/q300.cnf" --time-limit 0.001
+exits 10 "" solve model "$tmp/unsat.cnf" --format json
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

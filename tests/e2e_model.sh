@@ -80,11 +80,11 @@ for g in "clause .* 2 " "alo .* 1 " "amo .* 1 " "exo .* 1 " "card .* 1 " "linear
 done
 
 # --format dimacs, standard input, formats by name only
-run "dimacs v" 0 "$ILPM" solve model data/models/vertexcover.opb --format dimacs --backend ilp &&
+run "dimacs v" 30 "$ILPM" solve model data/models/vertexcover.opb --format dimacs --backend ilp &&
     has "dimacs s" "$out" "s OPTIMUM FOUND" && has "dimacs o" "$out" "o 3" &&
     has "dimacs v" "$out" "v x1 -x2 x3 -x4 x5 -x6"
 printf 'p cnf 2 2\n1 2 0\n-1 0\n' >"$tmp/two.cnf"
-run "dimacs cnf" 0 "$ILPM" solve model "$tmp/two.cnf" --format dimacs &&
+run "dimacs cnf" 10 "$ILPM" solve model "$tmp/two.cnf" --format dimacs &&
     has "dimacs cnf" "$out" "v -1 2 0"
 run "stdin" 0 "$ILPM" solve model - --input-format cnf <"$tmp/two.cnf" &&
     has "stdin" "$out" "true: 2"
@@ -108,7 +108,7 @@ while IFS='|' read -r file msg; do
         has "bad $file" "$err" "data/bad/$file$msg"
 done <<'EOF'
 model_nonlinear.opb|:3:7: non-linear term
-model_int64.opb|:1:1: the integer is outside int64
+model_int64.opb|:1:1: the integer +9223372036854775808 is too large (at most 9223372036854775807)
 model_sum.opb|:1:1: the coefficients of this constraint sum past 2^61
 model_semicolon.opb|:1: the file ends before ';'
 model_max.opb|:1:1: 'max:' is not linear OPB
@@ -121,6 +121,20 @@ model_columns.mps|:6: missing numeric value in field 6
 model_continuous.lp|: column 'x' is continuous
 model_unbounded.lp|: column 'x' is an integer without a finite upper bound
 model_decimal.lp|: row 'c1' has a number that no power of ten up to 10^9 makes an integer
+EOF
+
+# Numbers past a machine word are named as given, never as the largest
+# long they were held at.
+printf 'p cnf 3 1\n1 99999999999999999999 0\n' >"$tmp/biglit.cnf"
+printf 'p cnf 99999999999999999999 1\n1 0\n' >"$tmp/bigvars.cnf"
+printf '* #variable= 2 #constraint= 1\n-99999999999999999999 x1 +1 x2 >= 1 ;\n' >"$tmp/bigneg.opb"
+while IFS='|' read -r file msg; do
+    run "huge $file" 2 "$ILPM" solve model "$tmp/$file" &&
+        has "huge $file" "$err" "$file$msg"
+done <<'EOF'
+biglit.cnf|:2:3: literal 99999999999999999999 is past the 3 variables the header declares
+bigvars.cnf|:1:7: 99999999999999999999 variables: too large (at most 16777216)
+bigneg.opb|:2:1: the integer -99999999999999999999 is too small (at least -9223372036854775807)
 EOF
 
 # --- round trips ------------------------------------------------------

@@ -38,10 +38,12 @@ static const ilpm_opt_spec mach_opts[] = {
     {"wrap", NULL, "continuous runs through K A 2 (ranks modulo 13)",
      ILPM_OPT_FLAG, 0, 0, NULL, 0},
     {"strong", NULL,
-     "planes: set rows y >= x for each suit instead of 4y >= sum x",
+     "planes (implied without --formulation): set rows y >= x for each "
+     "suit instead of 4y >= sum x",
      ILPM_OPT_FLAG, 0, 0, NULL, 0},
     {"deck-rows", NULL,
-     "planes, 1-2 decks: add the report's rows x(2m) + x(2m+1) <= 1 "
+     "planes (implied without --formulation), 1-2 decks: add the report's "
+     "rows x(2m) + x(2m+1) <= 1 "
      "(they can cut off valid tables: data/machiavelli/README.md)",
      ILPM_OPT_FLAG, 0, 0, NULL, 0},
     {"value", NULL,
@@ -53,6 +55,13 @@ static const ilpm_opt_spec mach_opts[] = {
     {"hand", "CARDS", "with --table: the hand, for play", ILPM_OPT_TEXT, 0, 0,
      NULL, ILPM_OPT_INSTANCE | ILPM_OPT_PLAY},
     {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* The planes' own rows: alone, they choose the planes. */
+static const ilpm_form_opt mach_form_opts[] = {
+    {"strong", "planes", 1},
+    {"deck-rows", "planes", 1},
+    {NULL, NULL, 0},
 };
 
 int mach_param_int(const ilpm_params *p, const char *name, long def, long lo,
@@ -127,6 +136,7 @@ const ilpm_puzzle ilpm_puzzle_machiavelli = {
                "the most cards of a hand",
     .opts = mach_opts,
     .formulations = mach_forms,
+    .form_opts = mach_form_opts,
     .input_help =
         "One instance per line: 'table: <cards>' or 'table: <cards> | "
         "hand: <cards>'.\n"

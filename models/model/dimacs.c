@@ -37,8 +37,10 @@ static int header(ilpm_reader *rd, const char *line, mdl *d, long *nclauses,
                                      i ? "clauses" : "variables");
         if (v[i] > (i ? INT_MAX / 2 : MDL_MAX_COLS))
             return ilpm_reader_error(
-                rd, err, col, "%ld %s: more than ilpm reads (%d)", v[i],
-                i ? "clauses" : "variables", i ? INT_MAX / 2 : MDL_MAX_COLS);
+                rd, err, col, "%.*s %s: too large (at most %d)",
+                (int)(s - line - col + 1 > 40 ? 40 : s - line - col + 1),
+                line + col - 1, i ? "clauses" : "variables",
+                i ? INT_MAX / 2 : MDL_MAX_COLS);
     }
     s = blank(s);
     if (*s)
@@ -140,11 +142,15 @@ static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
                 open_line = 0;
                 continue;
             }
+            /* The literal as given: a long run of digits reads as
+             * LONG_MAX. */
             if (v > d->ncols)
-                return ilpm_reader_error(rd, err, col,
-                                         "literal %s%ld is past the %d "
-                                         "variables the header declares",
-                                         neg ? "-" : "", v, d->ncols);
+                return ilpm_reader_error(
+                    rd, err, col,
+                    "literal %.*s is past the %d variables the header "
+                    "declares",
+                    (int)(s - line - col + 1 > 40 ? 40 : s - line - col + 1),
+                    line + col - 1, d->ncols);
             if (!open_line)
                 open_line = ilpm_reader_lineno(rd);
             /* A clause of more than MDL_MAX_SUM literals cannot be read

@@ -152,7 +152,15 @@ static int integer(scan *c, int64_t *out)
         unsigned dgt = (unsigned)(*c->s - '0');
         if (v > ((uint64_t)INT64_MAX - dgt) / 10) {
             c->s = at;
-            return fail(c, "%s is outside int64", "the integer");
+            /* The integer as given, not what it would wrap to. */
+            char msg[160];
+            int sign = *at == '+' || *at == '-';
+            int len = sign + (int)strspn(at + sign, "0123456789");
+            snprintf(msg, sizeof msg, "the integer %.*s is too %s (at %s)",
+                     len > 40 ? 40 : len, at, neg ? "small" : "large",
+                     neg ? "least -9223372036854775807"
+                         : "most 9223372036854775807");
+            return fail(c, "%s", msg);
         }
         v = v * 10 + dgt;
     }

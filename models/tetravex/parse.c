@@ -159,7 +159,9 @@ static int read_header(ilpm_reader *rd, const char *line, int fmt, int *n,
     for (int i = 0; i < k; i++)
         if (t[i].val < 1 || t[i].val > TVX_MAX_N)
             return ilpm_reader_error(
-                rd, err, t[i].col, "%s %.*s is outside 1..%d%s",
+                rd, err, t[i].col,
+                t[i].val < 1 ? "%s %.*s is outside 1..%d%s"
+                             : "%s %.*s is too large (at most %d)%s",
                 fmt == FMT_NATIVE ? "board size"
                 : i == 0          ? "width"
                                   : "height",

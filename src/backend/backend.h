@@ -139,6 +139,9 @@ typedef struct ilpm_driver_ops {
                          uint64_t limit, double deadline, uint8_t *vals,
                          uint64_t *count, int *complete, ilpm_solution_fn fn,
                          void *ctx, ilpm_err *err);
+    /* Optional: checks the options this back end alone reads (see
+     * ilpm_backend_check_options), before any model. */
+    int (*check)(const ilpm_options *o, ilpm_err *err);
 } ilpm_driver_ops;
 
 extern const ilpm_driver_ops ilpm_glpk_ops;

@@ -234,5 +234,5 @@ static int cp_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_cp_ops = {
-    "cp", cp_create, cp_destroy, cp_solve, cp_add, cp_count,
+    "cp", cp_create, cp_destroy, cp_solve, cp_add, cp_count, NULL,
 };

@@ -339,6 +339,6 @@ static ilpm_driver *glpk_create(const ilpm_model *m, const ilpm_options *o,
 }
 
 const ilpm_driver_ops ilpm_glpk_ops = {
-    "glpk",     glpk_create,   ilpm_glpk_destroy,
-    glpk_solve, ilpm_glpk_add, ilpm_glpk_count,
+    "glpk",          glpk_create, ilpm_glpk_destroy, glpk_solve, ilpm_glpk_add,
+    ilpm_glpk_count, NULL,
 };

@@ -5,6 +5,7 @@
  * solver stays usable afterwards.  Only this file includes ccadical.h. */
 #define _GNU_SOURCE /* fopencookie */
 #include "backend.h"
+#include "util.h"
 
 #include <ccadical.h>
 #include <pthread.h>
@@ -117,8 +118,42 @@ static void sat_destroy(ilpm_driver *d)
     free(d);
 }
 
-/* Applies "name=value,..." with CaDiCaL's own option names.  CaDiCaL
- * ignores unknown names silently; reading the option back tells. */
+/* One "name=value" of --sat-option against CaDiCaL's own table: s is a
+ * solver still being configured.  CaDiCaL ignores an unknown name and
+ * clamps a value to its option's range, both in silence; setting the
+ * option to the extremes and reading it back tells both (a real option
+ * has a range of more than one value; an unknown one reads 0 always).
+ * The option is left at its value on success. */
+static int check_one(CCaDiCaL *s, const char *name, const char *text,
+                     size_t len, ilpm_err *err)
+{
+    char v[32];
+    int before = ccadical_get_option(s, name);
+    ccadical_set_option(s, name, INT32_MIN);
+    int lo = ccadical_get_option(s, name);
+    ccadical_set_option(s, name, INT32_MAX);
+    int hi = ccadical_get_option(s, name);
+    ccadical_set_option(s, name, before);
+    if (lo == hi)
+        return ilpm_err_set(err, "--sat-option: CaDiCaL has no option '%s'",
+                            name);
+    snprintf(v, sizeof v, "%.*s", (int)(len < 31 ? len : 31), text);
+    int64_t x;
+    char what[96];
+    snprintf(what, sizeof what, "sat-option %s", name);
+    if (len >= sizeof v || ilpm_parse_int(what, v, lo, hi, &x, err) != 0) {
+        if (len >= sizeof v)
+            ilpm_err_set(err,
+                         "--sat-option %s: '%.*s' is too large (at most %d)",
+                         name, (int)len, text, hi);
+        return -1;
+    }
+    ccadical_set_option(s, name, (int)x);
+    return 0;
+}
+
+/* Applies "name=value,..." with CaDiCaL's own option names, each
+ * checked by check_one. */
 static int set_options(CCaDiCaL *s, const char *list, ilpm_err *err)
 {
     const char *p = list;
@@ -133,22 +168,29 @@ static int set_options(CCaDiCaL *s, const char *list, ilpm_err *err)
         memcpy(name, p, n);
         name[n] = '\0';
         p += n + 1;
-        char *end;
-        long v = strtol(p, &end, 10);
-        if (end == p || (*end && *end != ',') || v < INT32_MIN || v > INT32_MAX)
-            return ilpm_err_set(err, "--sat-option %s: expected an integer",
-                                name);
-        int before = ccadical_get_option(s, name);
-        ccadical_set_option(s, name, (int)v);
-        if (ccadical_get_option(s, name) != (int)v && before == 0 &&
-            (int)v != 0)
-            return ilpm_err_set(err,
-                                "--sat-option: CaDiCaL has no option '%s' "
-                                "(or %ld is out of its range)",
-                                name, v);
-        p = *end ? end + 1 : end;
+        size_t len = strcspn(p, ",");
+        if (check_one(s, name, p, len, err) != 0)
+            return -1;
+        p += len;
+        if (*p == ',')
+            p++;
     }
     return 0;
+}
+
+/* The driver's check of o before any model: the --sat-option list on a
+ * solver of its own, thrown away after. */
+static int sat_check(const ilpm_options *o, ilpm_err *err)
+{
+    if (!o->sat_options)
+        return 0;
+    CCaDiCaL *s = ccadical_init();
+    if (!s)
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                             "CaDiCaL could not be initialised");
+    int rc = set_options(s, o->sat_options, err);
+    ccadical_release(s);
+    return rc;
 }
 
 static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
@@ -363,5 +405,5 @@ static int sat_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_sat_ops = {
-    "sat", sat_create, sat_destroy, sat_solve, sat_add, NULL,
+    "sat", sat_create, sat_destroy, sat_solve, sat_add, NULL, sat_check,
 };

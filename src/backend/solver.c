@@ -10,6 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The drivers by back end. */
+static const ilpm_driver_ops *driver_of(ilpm_backend b)
+{
+    return b == ILPM_BACKEND_ILP  ? &ilpm_glpk_ops
+           : b == ILPM_BACKEND_CP ? &ilpm_cp_ops
+                                  : &ilpm_sat_ops;
+}
+
+int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
+                               ilpm_err *err)
+{
+    const ilpm_driver_ops *ops = driver_of(b);
+    return ops->check ? ops->check(o, err) : 0;
+}
+
 struct ilpm_solver {
     const ilpm_model *m;
     ilpm_model *own; /* the propagated model the driver lowered, or NULL */
@@ -166,9 +181,7 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
         s->o = *o;
     else
         ilpm_options_init(&s->o);
-    s->ops = s->o.backend == ILPM_BACKEND_ILP  ? &ilpm_glpk_ops
-             : s->o.backend == ILPM_BACKEND_CP ? &ilpm_cp_ops
-                                               : &ilpm_sat_ops;
+    s->ops = driver_of(s->o.backend);
     ilpm_solver_set_time_limit(s, s->o.time_limit);
     s->short_block = detect_short_block(m);
     const ilpm_model *low = ilpm_model_lowered(m, &s->o, &s->own, err);

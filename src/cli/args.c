@@ -5,7 +5,6 @@
  * and exit 2 at once, never a message per instance. */
 #include "cli.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,8 +23,7 @@ int cli_verb_find(const char *s)
 }
 
 typedef struct cli_opt cli_opt;
-typedef int (*setter)(cli *c, const cli_opt *o, const char *val,
-                      ilpm_err *err);
+typedef int (*setter)(cli *c, const cli_opt *o, const char *val, ilpm_err *err);
 
 struct cli_opt {
     const char *name; /* without "--" */
@@ -34,6 +32,11 @@ struct cli_opt {
     setter set;
     size_t off; /* the field, for the generic setters */
     const char *help;
+    /* The back ends it acts on (ILPM_BACKEND_BIT each); 0: every one. */
+    unsigned backends;
+    /* May be given again, each time one more value; every other option
+     * is given once. */
+    int list;
 };
 
 #define FIELD(T, c, o) ((T *)((char *)(c) + (o)->off))
@@ -49,37 +52,6 @@ static int set_text(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     (void)e;
     *FIELD(const char *, c, o) = v;
-    return 0;
-}
-
-/* A whole number in [lo, hi]. */
-static int whole(const char *name, const char *v, uint64_t lo, uint64_t hi,
-                 uint64_t *out, ilpm_err *e)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = *v == '-' ? 0 : strtoull(v, &end, 10);
-    if (*v == '\0' || *v == '-' || *end != '\0' || errno == ERANGE || x < lo ||
-        x > hi)
-        return ilpm_err_set(e,
-                            "--%s: expected an integer from %llu to %llu, got "
-                            "'%s'",
-                            name, (unsigned long long)lo,
-                            (unsigned long long)hi, v);
-    *out = x;
-    return 0;
-}
-
-/* A number of seconds or megabytes in (lo, 1e9]. */
-static int number(const char *name, const char *v, double lo, double *out,
-                  const char *what, ilpm_err *e)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (*v == '\0' || *end != '\0' || errno == ERANGE || !(d > lo) || d > 1e9)
-        return ilpm_err_set(e, "--%s: expected %s, got '%s'", name, what, v);
-    *out = d;
     return 0;
 }
 
@@ -111,15 +83,36 @@ static int set_backend(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     return 0;
 }
 
-/* A row of ilpm_options_table. */
+/* A row of ilpm_options_table; a list given again adds to what it
+ * holds ("a=1" then "b=2": "a=1,b=2"). */
 static int set_solver(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
+    const ilpm_option_info *r = ilpm_option_find(o->name);
+    const void *at = (const char *)&c->run.solver + r->offset;
+    const char *old = r->list ? *(const char *const *)at : NULL;
+    if (old && *old && *v) {
+        size_t n = strlen(old) + strlen(v) + 2;
+        char **owned =
+            realloc(c->owned, (size_t)(c->nowned + 1) * sizeof *owned);
+        char *both = owned ? malloc(n) : NULL;
+        if (owned)
+            c->owned = owned;
+        if (!both)
+            return ilpm_err_set(e, "out of memory");
+        snprintf(both, n, "%s,%s", old, v);
+        c->owned[c->nowned++] = both;
+        v = both;
+    }
     return ilpm_options_set(&c->run.solver, o->name, v, e);
 }
 
 static int set_limit(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    return whole(o->name, v, 1, UINT64_MAX, &c->run.limit, e);
+    int64_t x;
+    if (ilpm_parse_int(o->name, v, 1, INT64_MAX, &x, e) != 0)
+        return -1;
+    c->run.limit = (uint64_t)x;
+    return 0;
 }
 
 static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
@@ -137,8 +130,8 @@ static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 
 static int set_index(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    uint64_t x;
-    if (whole(o->name, v, 1, LONG_MAX, &x, e) != 0)
+    int64_t x;
+    if (ilpm_parse_int(o->name, v, 1, LONG_MAX, &x, e) != 0)
         return -1;
     c->index = (long)x;
     return 0;
@@ -156,8 +149,8 @@ static int set_export(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 
 static int set_jobs(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    uint64_t x;
-    if (whole(o->name, v, 1, 1024, &x, e) != 0)
+    int64_t x;
+    if (ilpm_parse_int(o->name, v, 1, 1024, &x, e) != 0)
         return -1;
     c->jobs = (long)x;
     return 0;
@@ -166,7 +159,8 @@ static int set_jobs(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static int set_memory_limit(cli *c, const cli_opt *o, const char *v,
                             ilpm_err *e)
 {
-    if (number(o->name, v, 0, &c->memory_limit, "megabytes >= 16", e) != 0)
+    if (ilpm_parse_real(o->name, v, 0, 1e9, "megabytes >= 16", &c->memory_limit,
+                        e) != 0)
         return -1;
     if (c->memory_limit < 16)
         return ilpm_err_set(e, "--%s: expected megabytes >= 16, got '%s'",
@@ -176,8 +170,8 @@ static int set_memory_limit(cli *c, const cli_opt *o, const char *v,
 
 static int set_slurm(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    uint64_t x;
-    if (whole(o->name, v, 1, 100000, &x, e) != 0)
+    int64_t x;
+    if (ilpm_parse_int(o->name, v, 1, 100000, &x, e) != 0)
         return -1;
     c->slurm_n = (long)x;
     return 0;
@@ -187,8 +181,9 @@ static int set_slurm(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static int set_sbatch(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     if (*v == '\0' || strpbrk(v, "\n\r'"))
-        return ilpm_err_set(e, "--%s: expected one line without quotes, got "
-                               "'%s'",
+        return ilpm_err_set(e,
+                            "--%s: expected one line without quotes, got "
+                            "'%s'",
                             o->name, v);
     if (strcmp(o->name, "partition") == 0)
         c->partition = v;
@@ -201,22 +196,22 @@ static int set_sbatch(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     return 0;
 }
 
+/* I/N: each part a whole number as any other option's, I below N. */
 static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    char *end;
-    errno = 0;
-    long i = strtol(v, &end, 10), n = 0;
-    int ok = end != v && *end == '/' && *v != '-';
-    if (ok) {
-        const char *s = end + 1;
-        n = strtol(s, &end, 10);
-        ok = end != s && *end == '\0' && *s != '-' && errno != ERANGE;
-    }
-    if (!ok || n < 1 || i < 0 || i >= n)
+    const char *slash = strchr(v, '/');
+    char first[64];
+    int64_t i, n;
+    if (!slash || (size_t)(slash - v) >= sizeof first || slash == v ||
+        !slash[1])
         return ilpm_err_set(e, "--%s: expected I/N with 0 <= I < N, got '%s'",
                             o->name, v);
-    c->shard_i = i;
-    c->shard_n = n;
+    snprintf(first, sizeof first, "%.*s", (int)(slash - v), v);
+    if (ilpm_parse_int(o->name, slash + 1, 1, LONG_MAX, &n, e) != 0 ||
+        ilpm_parse_int(o->name, first, 0, n - 1, &i, e) != 0)
+        return -1;
+    c->shard_i = (long)i;
+    c->shard_n = (long)n;
     return 0;
 }
 
@@ -228,61 +223,71 @@ static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static const cli_opt opts[] = {
     {"backend", "ilp|sat|cp", V_SOLVE | V_PLAY | V_BATCH, set_backend, 0,
      "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
-     "search (cp) (batch: also both = ilp and sat, all = the three)"},
+     "search (cp) (batch: also both = ilp and sat, all = the three)",
+     0, 0},
     {"count", NULL, V_SOLVE | V_COMPARE | V_BATCH, set_on, OFF(run.count),
-     "count all solutions (projected onto the puzzle's own variables)"},
+     "count all solutions (projected onto the puzzle's own variables)", 0, 0},
     {"limit", "N", V_SOLVE | V_COMPARE | V_BATCH, set_limit, 0,
      "with --count, stop at N solutions (--limit 2 tells whether a puzzle is "
-     "proper)"},
+     "proper)",
+     0, 0},
     {"format", "text|json|csv", V_RUN | V_STATS, set_format, 0,
      "output: text for people, JSON lines or CSV for tools (stats: text or "
      "json; batch: csv or json; solve model: also dimacs, the SAT "
-     "competition's s/v lines)"},
+     "competition's s/v lines)",
+     0, 0},
     {"index", "I", V_MODEL, set_index, 0,
-     "only the I-th instance of each FILE (1-based)"},
+     "only the I-th instance of each FILE (1-based)", 0, 0},
     {"no-propagate", NULL, V_MODEL, set_no_propagate, 0,
-     "the same as --propagate none"},
-    {"lp", "FILE", V_EXPORT, set_export, 0, "CPLEX LP (GLPK's writer)"},
-    {"mps", "FILE", V_EXPORT, set_export, 0, "free MPS (GLPK's writer)"},
+     "the same as --propagate none", 0, 0},
+    {"lp", "FILE", V_EXPORT, set_export, 0, "CPLEX LP (GLPK's writer)", 0, 0},
+    {"mps", "FILE", V_EXPORT, set_export, 0, "free MPS (GLPK's writer)", 0, 0},
     {"cnf", "FILE", V_EXPORT, set_export, 0,
-     "DIMACS CNF with a 'c NAME VAR' dictionary"},
-    {"opb", "FILE", V_EXPORT, set_export, 0, "pseudo-Boolean OPB"},
+     "DIMACS CNF with a 'c NAME VAR' dictionary", 0, 0},
+    {"opb", "FILE", V_EXPORT, set_export, 0, "pseudo-Boolean OPB", 0, 0},
     {"plot", "FILE.svg|FILE.png", V_COMPARE, set_text, OFF(plot_path),
-     "cactus plot and ILP-vs-SAT scatter (gnuplot)"},
+     "cactus plot and ILP-vs-SAT scatter (gnuplot)", 0, 0},
     {"summary", NULL, V_COMPARE, set_on, OFF(summary),
      "only the totals per formulation and back end (text output ends with "
-     "them anyway after two or more instances)"},
+     "them anyway after two or more instances)",
+     0, 0},
     {"out", "FILE", V_BATCH | V_MERGE | V_GEN, set_text, OFF(out_path),
      "the file to write: results (batch, merge: .json or .jsonl for JSON "
-     "lines, else CSV) or instances (gen)"},
+     "lines, else CSV) or instances (gen)",
+     0, 0},
     {"jobs", "N", V_BATCH, set_jobs, 0,
-     "worker processes (default: the number of cores)"},
+     "worker processes (default: the number of cores)", 0, 0},
     {"memory-limit", "MB", V_BATCH, set_memory_limit, 0,
-     "address-space limit of each worker"},
+     "address-space limit of each worker", 0, 0},
     {"resume", NULL, V_BATCH, set_on, OFF(resume),
      "skip runs already in RESULTS (not 'stopped' ones, nor those whose "
-     "worker was killed from outside)"},
+     "worker was killed from outside)",
+     0, 0},
     {"shard", "I/N", V_BATCH, set_shard, 0,
      "only instances I, I+N, I+2N, ... (0 <= I < N, counted over all files "
-     "in order)"},
+     "in order)",
+     0, 0},
     {"slurm", "N", V_BATCH, set_slurm, 0,
      "write a Slurm job array of N shard tasks and its merge step instead "
-     "of running here"},
+     "of running here",
+     0, 0},
     {"submit", NULL, V_BATCH, set_on, OFF(submit),
-     "with --slurm: submit with sbatch and print the job ids"},
+     "with --slurm: submit with sbatch and print the job ids", 0, 0},
     {"slurm-script", "FILE", V_BATCH, set_text, OFF(slurm_script),
      "with --slurm: write the script to FILE (default: standard output, "
-     "or RESULTS.shards/submit.sh with --submit)"},
+     "or RESULTS.shards/submit.sh with --submit)",
+     0, 0},
     {"partition", "NAME", V_BATCH, set_sbatch, 0,
-     "with --slurm: the tasks' partition"},
+     "with --slurm: the tasks' partition", 0, 0},
     {"account", "NAME", V_BATCH, set_sbatch, 0,
-     "with --slurm: the account charged"},
+     "with --slurm: the account charged", 0, 0},
     {"sbatch", "OPTION", V_BATCH, set_sbatch, 0,
-     "with --slurm: one more #SBATCH line, as '--qos=short' (repeatable)"},
+     "with --slurm: one more #SBATCH line, as '--qos=short'", 0, 1},
     {"no-incremental", NULL, V_BATCH, set_on, OFF(no_incremental),
      "build a model per instance even where instances of one shape could "
-     "share one"},
-    {NULL, NULL, 0, NULL, 0, NULL},
+     "share one",
+     0, 0},
+    {NULL, NULL, 0, NULL, 0, NULL, 0, 0},
 };
 
 /* Every row, the command line's then the library's, as one list:
@@ -305,11 +310,14 @@ static const cli_opt *all_rows(int *n)
             o->name = r->name;
             o->arg = r->type == ILPM_OPTION_ON || r->type == ILPM_OPTION_OFF
                          ? NULL
-                         : r->arg ? r->arg : "";
+                     : r->arg ? r->arg
+                              : "";
             o->verbs = r->scope == ILPM_SCOPE_LOWER ? V_MODEL : V_RUN;
             o->set = set_solver;
             o->off = 0;
             o->help = r->help;
+            o->backends = r->backends;
+            o->list = r->list;
         }
     }
     *n = count;
@@ -336,8 +344,8 @@ static const char *opt_arg(const cli_opt *o, char *buf, size_t size)
     size_t n = 0;
     buf[0] = '\0';
     for (int i = 0; names[i] && n < size; i++)
-        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "|" : "",
-                              names[i]);
+        n +=
+            (size_t)snprintf(buf + n, size - n, "%s%s", i ? "|" : "", names[i]);
     return buf;
 }
 
@@ -383,8 +391,9 @@ static const char *closest(const cli *c, const char *name)
     for (const cli_opt *o = rows; o < rows + n; o++)
         if ((o->verbs & (1u << c->verb)) && distance(name, o->name) < bd)
             bd = distance(name, o->name), best = o->name;
-    const ilpm_opt_spec *t =
-        !c->pz ? NULL : c->verb == VERB_GEN ? c->pz->gen_opts : c->pz->opts;
+    const ilpm_opt_spec *t = !c->pz                ? NULL
+                             : c->verb == VERB_GEN ? c->pz->gen_opts
+                                                   : c->pz->opts;
     for (; t && t->name; t++)
         if (distance(name, t->name) < bd)
             bd = distance(name, t->name), best = t->name;
@@ -407,6 +416,18 @@ static void verbs_of(unsigned mask, char *buf, size_t size)
         fputc('\n', stderr);                                                   \
         return -1;                                                             \
     } while (0)
+
+/* The option an option sets: its own name, but for an alias. */
+static const char *key_of(const char *name)
+{
+    return strcmp(name, "no-propagate") == 0 ? "propagate" : name;
+}
+
+unsigned cli_opt_backends(const char *name)
+{
+    const cli_opt *o = opt_find(name);
+    return o ? o->backends : 0;
+}
 
 /* One option: --name or --name=value, with its value from argv if it
  * takes one.  *i stands on the option and is moved past its value. */
@@ -451,7 +472,8 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
              where);
     }
     char argbuf[128];
-    int takes = ps ? ps->arg != NULL : opt_arg(o, argbuf, sizeof argbuf) != NULL;
+    int takes =
+        ps ? ps->arg != NULL : opt_arg(o, argbuf, sizeof argbuf) != NULL;
     if (!takes && val)
         FAIL("option --%s takes no value", name);
     if (takes && !val) {
@@ -461,69 +483,25 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
     }
     ilpm_err err = {0};
     if (ps) {
+        if (ilpm_params_has(c->params, name))
+            FAIL("--%s given twice", name);
         if (ilpm_params_set(c->params, name, val) != 0)
             FAIL("out of memory");
         return 0;
     }
+    /* One value an option, as getopt-based parsers of the field would
+     * not say but the anchors' do: a second one is a mistake, not an
+     * override (--no-propagate is --propagate none). */
+    for (int k = 0; k < start && !o->list; k++)
+        if (c->argv_opt[k] && strcmp(key_of(c->argv_opt[k]), key_of(name)) == 0)
+            FAIL("--%s given twice%s", key_of(name),
+                 strcmp(c->argv_opt[k], name) != 0
+                     ? " (--no-propagate is --propagate none)"
+                     : "");
     if (o->set(c, o, val, &err) != 0)
         FAIL("%s", err.msg);
     for (int k = start; k <= *i; k++)
         c->argv_opt[k] = o->name;
-    return 0;
-}
-
-/* What the options say together, checked once. */
-static int check_together(cli *c)
-{
-    ilpm_err err = {0};
-    if (c->run.limit && !c->run.count)
-        FAIL("--limit goes with --count");
-    if (c->index && c->nfiles == 0)
-        FAIL("--index picks an instance of a FILE; no FILE was given");
-    if (c->format_set && c->verb == VERB_STATS && c->format == FMT_CSV)
-        FAIL("stats writes text or json, not csv");
-    if (c->format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)
-        FAIL("batch writes csv or json, not text");
-    if (c->format == FMT_DIMACS &&
-        (c->verb != VERB_SOLVE || !c->pz || strcmp(c->pz->name, "model") != 0))
-        FAIL("--format dimacs (the SAT competition's s/v lines) goes with "
-             "'ilpm solve model' only");
-    if (c->verb == VERB_MERGE) {
-        if (!c->out_path || c->nfiles == 0)
-            FAIL("usage: ilpm merge --out RESULTS FILE...");
-        return 0;
-    }
-    if (!c->pz) {
-        fprintf(stderr, "ilpm: %s needs a puzzle: one of", c->verb_name);
-        for (int i = 0; ilpm_puzzles[i]; i++)
-            fprintf(stderr, " %s", ilpm_puzzles[i]->name);
-        fputc('\n', stderr);
-        return -1;
-    }
-    if (c->verb == VERB_GEN && c->nfiles > 0)
-        FAIL("gen takes no FILE (write with --out FILE)");
-    if (c->verb == VERB_EXPORT && !c->export_path[0] && !c->export_path[1] &&
-        !c->export_path[2] && !c->export_path[3])
-        FAIL("export needs --lp, --mps, --cnf or --opb FILE");
-    if (c->verb == VERB_EXPORT && c->nfiles > 1)
-        FAIL("export writes one instance: give one FILE (and --index I "
-             "for one of its instances)");
-    if (c->verb == VERB_BATCH && !c->out_path)
-        FAIL("batch needs --out RESULTS");
-    if (c->verb == VERB_BATCH && strcmp(c->out_path, "-") == 0)
-        FAIL("batch --out needs a file, not '-': --resume reads it back and "
-             "the summary goes to standard output");
-    if (c->verb == VERB_BATCH && c->nfiles == 0)
-        FAIL("batch needs at least one FILE of instances");
-    if (!c->slurm_n && (c->submit || c->slurm_script || c->partition ||
-                        c->account || c->nsbatch))
-        FAIL("--submit, --slurm-script, --partition, --account and --sbatch "
-             "go with --slurm N");
-    if (c->slurm_n && c->shard_n)
-        FAIL("--slurm N makes the shards itself; drop --shard");
-    if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params,
-                                 c->nfiles > 0, &err) != 0)
-        FAIL("%s", err.msg);
     return 0;
 }
 
@@ -581,7 +559,7 @@ int cli_parse(cli *c, int argc, char **argv)
     if (c->format == FMT_DIMACS &&
         ilpm_params_set(c->params, ILPM_PARAM_DIMACS, NULL) != 0)
         FAIL("out of memory");
-    return check_together(c);
+    return cli_check(c);
 }
 
 int cli_option_row(int i, cli_row *out)
@@ -594,13 +572,15 @@ int cli_option_row(int i, cli_row *out)
     out->name = o->name;
     out->verbs = o->verbs;
     out->arg = opt_arg(o, out->argbuf, sizeof out->argbuf);
-    snprintf(out->help, sizeof out->help, "%s", o->help);
+    snprintf(out->help, sizeof out->help, "%s%s", o->help,
+             o->list ? " (repeatable)" : "");
     /* Defaults come from ilpm_options_init, never from a string. */
     const ilpm_option_info *r = ilpm_option_find(o->name);
     if (r && r->type != ILPM_OPTION_ON && r->type != ILPM_OPTION_OFF) {
         char def[64];
         ilpm_option_default(r, def, sizeof def);
-        snprintf(out->help, sizeof out->help, "%s (default %s)", o->help, def);
+        size_t len = strlen(out->help);
+        snprintf(out->help + len, sizeof out->help - len, " (default %s)", def);
     }
     return 1;
 }

@@ -16,6 +16,15 @@ enum {
     EXIT_UNSAT = 10,
     EXIT_SIGNAL = 130
 };
+/* Under --format dimacs, the SAT competition's answers (30: the PB and
+ * MaxSAT evaluations' OPTIMUM FOUND); errors and interruptions keep
+ * ilpm's codes. */
+enum {
+    EXIT_DIMACS_UNKNOWN = 0,
+    EXIT_DIMACS_SAT = 10,
+    EXIT_DIMACS_UNSAT = 20,
+    EXIT_DIMACS_OPTIMUM = 30
+};
 
 typedef enum verb_id {
     VERB_SOLVE,
@@ -79,6 +88,8 @@ typedef struct cli {
     const char **files;
     int nfiles;
     ilpm_params *params; /* the puzzle's options */
+    char **owned;        /* texts the parser made (joined lists), freed */
+    int nowned;          /* with the rest in main */
     int help;
 } cli;
 
@@ -97,6 +108,14 @@ typedef struct tally {
 /* Notes an outcome's exit status: internal error > usage or input error
  * > signal > time limit > unsatisfiable > success. */
 void note_exit(tally *t, int code);
+/* The exit status of one result (exit.c): ilpm's, or under FMT_DIMACS
+ * the competitions' answer codes (EXIT_DIMACS_*) where there is one. */
+int cli_exit_code(const ilpm_result *r, out_format f);
+/* Of two EXIT_DIMACS_* answers (a may be -1: none yet), the one that
+ * stands for several: UNKNOWN before UNSATISFIABLE before SATISFIABLE
+ * before OPTIMUM FOUND. */
+int cli_dimacs_worse(int a, int b);
+
 /* Writes s to standard output and pushes it out: 0 if everything written
  * there so far arrived, else -1 (main reports the reason). */
 int put_stdout(const char *s);
@@ -145,7 +164,13 @@ typedef struct cli_row {
 /* Fills r with the i-th row (the command line's, then the library's):
  * 1, or 0 past the last. */
 int cli_option_row(int i, cli_row *r);
-/* --help of a verb (and puzzle, if c->pz): help.c. */
+/* The back ends the option named name acts on, ILPM_BACKEND_BIT each;
+ * 0 for every one (its table row says). */
+unsigned cli_opt_backends(const char *name);
+/* The checks that tie the parsed options together (checks.c): 0, or -1
+ * after one message on stderr. */
+int cli_check(cli *c);
+/* --help of a verb (and puzzle, if c->pz). */
 void cli_help(FILE *f, const cli *c);
 /* list --help. */
 void cli_list_help(FILE *f);

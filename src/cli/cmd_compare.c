@@ -59,7 +59,7 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
         p->answered = r->status == ILPM_SOLVED || r->status == ILPM_OPTIMAL ||
                       r->status == ILPM_UNSAT;
         p->solve_ms = r->solve_ms;
-        int code = ilpm_result_exit_code(r);
+        int code = cli_exit_code(r, FMT_TEXT);
         if (code != EXIT_INTERNAL)
             note_exit(&x->t, code);
     }

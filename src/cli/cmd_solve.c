@@ -35,10 +35,18 @@ static void dimacs_answer(const ilpm_result *r, ilpm_buf *b)
         ilpm_buf_puts(b, r->text);
 }
 
+/* The exit statuses so far: ilpm's, and under --format dimacs the
+ * competitions' answer (-1: none yet). */
+typedef struct solve_tally {
+    tally t;
+    int answer;
+} solve_tally;
+
 static int solve_one(cli *c, const void *inst, const char *file, long index,
                      void *ctx)
 {
-    tally *t = ctx;
+    solve_tally *st = ctx;
+    tally *t = &st->t;
     progress *pg = c->run.progress_ctx;
     ilpm_result r;
     ilpm_result_init(&r);
@@ -61,7 +69,10 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
     /* Once standard output fails, solving on would only lose results. */
     int lost = put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
-    int code = ilpm_result_exit_code(&r);
+    int code = cli_exit_code(&r, FMT_TEXT);
+    if (c->format == FMT_DIMACS)
+        st->answer =
+            cli_dimacs_worse(st->answer, cli_exit_code(&r, FMT_DIMACS));
     if (r.status == ILPM_ERROR)
         fprintf(stderr, "ilpm: %s %s: %s\n", r.puzzle, r.instance, r.error);
     note_exit(t, lost ? EXIT_INTERNAL : code);
@@ -71,13 +82,18 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
 
 int cmd_solve(cli *c)
 {
-    tally t = {EXIT_OK, 0};
+    solve_tally st = {{EXIT_OK, 0}, -1};
     if (c->format == FMT_CSV && put_made(ilpm_result_csv_header) != 0)
-        note_exit(&t, EXIT_INTERNAL);
+        note_exit(&st.t, EXIT_INTERNAL);
     progress *pg = progress_for(c);
-    for_each_instance(c, &t, solve_one, &t);
+    for_each_instance(c, &st.t, solve_one, &st);
     progress_stop(pg);
     if (cli_stop_requested)
-        note_exit(&t, EXIT_SIGNAL);
-    return t.worst;
+        note_exit(&st.t, EXIT_SIGNAL);
+    /* An error or an interruption says more than any answer. */
+    int fine = st.t.worst == EXIT_OK || st.t.worst == EXIT_UNSAT ||
+               st.t.worst == EXIT_TIMEOUT;
+    if (c->format == FMT_DIMACS && fine && st.answer >= 0)
+        return st.answer;
+    return st.t.worst;
 }

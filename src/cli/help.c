@@ -20,7 +20,9 @@ typedef struct verb_help {
     "0 solved, counted or optimal; 10 unsatisfiable; 3 a time limit hit\n"     \
     "(an optimum not proven in time too); 2 usage or input error; 1\n"         \
     "internal error; 130 interrupted (SIGINT, SIGTERM).  Over several\n"       \
-    "instances the most severe: 1, 2, 130, 3, 10, 0."
+    "instances the most severe: 1, 2, 130, 3, 10, 0.  With --format\n"         \
+    "dimacs, the SAT competition's: 10 SATISFIABLE, 20 UNSATISFIABLE, 30\n"    \
+    "OPTIMUM FOUND, 0 UNKNOWN."
 
 static const verb_help helps[VERB_COUNT] = {
     [VERB_SOLVE] = {"PUZZLE [FILE...] [OPTIONS]",
@@ -195,7 +197,9 @@ void cli_usage(FILE *f)
             "Exit status: 0 solved or counted, 10 unsatisfiable, 2 usage or "
             "input\nerror, 3 time limit, 1 internal error, 130 interrupted; "
             "over several\ninstances (or batch rows) the most severe: 1, 2, "
-            "130, 3, 10, 0.\n");
+            "130, 3, 10, 0.\nWith --format dimacs, the SAT competition's: "
+            "10 SATISFIABLE, 20 UNSATISFIABLE,\n30 OPTIMUM FOUND, 0 UNKNOWN.\n"
+            "Each option is given once, but for lists marked (repeatable).\n");
 }
 
 void cli_list_help(FILE *f)

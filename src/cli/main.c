@@ -161,6 +161,9 @@ done:
     ilpm_params_free(c.params);
     free(c.files);
     free(c.argv_opt);
+    for (int i = 0; i < c.nowned; i++)
+        free(c.owned[i]);
+    free(c.owned);
     return rc;
 }
 

@@ -1,6 +1,7 @@
 /* Options with their defaults, and the names of every enum as the command
  * line, JSON and CSV spell them (one table each, used both ways). */
 #include "ilpm.h"
+#include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -51,55 +52,68 @@ static const ilpm_option_info table[] = {
     {"backend", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, backend_names, NULL, 0, 0,
      FIELD(backend),
      "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
-     "propagation and depth-first search (cp)"},
+     "propagation and depth-first search (cp)",
+     0, 0},
     {"search", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, search_names, NULL, 0, 0,
      FIELD(search),
      "cp branching: first-fail = the open exactly-one or at-least-one with "
-     "the fewest open literals; input = the first open variable"},
+     "the fewest open literals; input = the first open variable",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_CP), 0},
     {"lookahead", ILPM_OPTION_INT, ILPM_SCOPE_SOLVE, NULL, "N", 0, INT64_MAX,
      FIELD(lookahead),
-     "cp: up to N failed-literal probes at every node (0: none)"},
+     "cp: up to N failed-literal probes at every node (0: none)",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_CP), 0},
     {"amo", ILPM_OPTION_ENUM, ILPM_SCOPE_LOWER, amo_names, NULL, 0, 0,
      FIELD(amo),
      "CNF encoding of at-most-one (auto: pairwise up to 10 literals, else "
-     "product)"},
+     "product)",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_SAT), 0},
     {"card", ILPM_OPTION_ENUM, ILPM_SCOPE_LOWER, card_names, NULL, 0, 0,
-     FIELD(card), "CNF encoding of cardinality"},
+     FIELD(card), "CNF encoding of cardinality",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_SAT), 0},
     {"cuts", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, cuts_names, NULL, 0, 0,
-     FIELD(cuts), "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
+     FIELD(cuts), "GLPK cuts: none; default = cover and MIR; all = also Gomory",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_ILP), 0},
     {"branch", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, branch_names, NULL, 0, 0,
      FIELD(branch),
      "GLPK branching rule, dive: largest value, up branch first (auto: the "
      "puzzle's hint, else most fractional when searching for a solution, "
-     "Driebeck-Tomlin when optimising)"},
+     "Driebeck-Tomlin when optimising)",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_ILP), 0},
     {"backtrack", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, backtrack_names, NULL, 0,
      0, FIELD(backtrack),
      "GLPK backtracking rule (auto: depth first when searching for a "
-     "solution, best local bound when optimising)"},
+     "solution, best local bound when optimising)",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_ILP), 0},
     {"no-presolve", ILPM_OPTION_OFF, ILPM_SCOPE_SOLVE, NULL, NULL, 0, 0,
-     FIELD(presolve), "turn GLPK's MIP presolver off"},
+     FIELD(presolve), "turn GLPK's MIP presolver off",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_ILP), 0},
     {"propagate", ILPM_OPTION_ENUM, ILPM_SCOPE_LOWER, propagate_names, NULL, 0,
      0, FIELD(propagate),
      "what is settled before lowering: the givens' unit propagation, and "
-     "probing of the open variables (auto: probe on every back end)"},
+     "probing of the open variables (auto: probe on every back end)",
+     0, 0},
     {"time-limit", ILPM_OPTION_REAL, ILPM_SCOPE_SOLVE, NULL, "S", 0, 0,
-     FIELD(time_limit),
-     "seconds per instance; 'timeout' with what was found"},
+     FIELD(time_limit), "seconds per instance; 'timeout' with what was found",
+     0, 0},
     {"sat-option", ILPM_OPTION_TEXT, ILPM_SCOPE_SOLVE, NULL, "NAME=V,...", 0, 0,
-     FIELD(sat_options), "CaDiCaL options by CaDiCaL's names (e.g. phase=0)"},
-    {"max-pb-nodes", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1,
-     INT64_MAX, FIELD(max_pb_nodes),
-     "largest BDD per linear constraint in the CNF"},
+     FIELD(sat_options), "CaDiCaL options by CaDiCaL's names (e.g. phase=0)",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_SAT), 1},
+    {"max-pb-nodes", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1, INT64_MAX,
+     FIELD(max_pb_nodes), "largest BDD per linear constraint in the CNF",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_SAT), 0},
     /* GLPK and CaDiCaL count columns and variables in int. */
-    {"max-vars", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1,
-     INT32_MAX / 2, FIELD(max_vars), "refuse models of more than N variables"},
+    {"max-vars", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1, INT32_MAX / 2,
+     FIELD(max_vars), "refuse models of more than N variables", 0, 0},
     {"max-memory", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "MB", 16,
      (int64_t)1 << 30, FIELD(max_memory_mb),
      "refuse models and CNFs needing more megabytes (the default is 3/4 of "
-     "this machine's memory)"},
+     "this machine's memory)",
+     0, 0},
     {"verbose", ILPM_OPTION_ON, ILPM_SCOPE_SOLVE, NULL, NULL, 0, 0,
-     FIELD(verbose), "let GLPK and CaDiCaL print their progress on stderr"},
-    {NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL},
+     FIELD(verbose), "let GLPK and CaDiCaL print their progress on stderr", 0,
+     0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, 0, NULL, 0, 0},
 };
 
 const ilpm_option_info *ilpm_options_table(void)
@@ -150,29 +164,15 @@ int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
                             list, value);
     }
     case ILPM_OPTION_INT: {
-        char *end;
-        errno = 0;
-        long long x = strtoll(value, &end, 10);
-        if (*value == '\0' || *end != '\0' || errno == ERANGE || x < r->lo ||
-            x > r->hi)
-            return ilpm_err_set(err,
-                                "--%s: expected an integer from %" PRId64
-                                " to %" PRId64 ", got '%s'",
-                                r->name, r->lo, r->hi, value);
-        *AT(int64_t, o, r) = (int64_t)x;
+        int64_t x;
+        if (ilpm_parse_int(r->name, value, r->lo, r->hi, &x, err) != 0)
+            return -1;
+        *AT(int64_t, o, r) = x;
         return 0;
     }
-    case ILPM_OPTION_REAL: {
-        char *end;
-        errno = 0;
-        double d = strtod(value, &end);
-        if (*value == '\0' || *end != '\0' || errno == ERANGE || !(d > 0) ||
-            d > 1e9)
-            return ilpm_err_set(err, "--%s: expected seconds > 0, got '%s'",
-                                r->name, value);
-        *AT(double, o, r) = d;
-        return 0;
-    }
+    case ILPM_OPTION_REAL:
+        return ilpm_parse_real(r->name, value, 0, 1e9, "seconds > 0",
+                               AT(double, o, r), err);
     case ILPM_OPTION_ON:
         *AT(int, o, r) = 1;
         return 0;

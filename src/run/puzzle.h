@@ -23,6 +23,17 @@
  * text rendering (the `model` puzzle). */
 #define ILPM_PARAM_DIMACS "format-dimacs"
 
+/* A puzzle option that means something to one formulation only
+ * (ilpm_puzzle.form_opts). */
+typedef struct ilpm_form_opt {
+    const char *option;      /* "strong", without "--"                 */
+    const char *formulation; /* the one it applies to: "planes"         */
+    /* Without --formulation, the option chooses its formulation (which
+     * is then the one reported); else it is refused unless the default
+     * is its formulation. */
+    int implies;
+} ilpm_form_opt;
+
 typedef struct ilpm_puzzle {
     const char *name;
     const char *summary;
@@ -38,6 +49,9 @@ typedef struct ilpm_puzzle {
      * by NULL; NULL when the puzzle has a single formulation.  `compare`
      * runs each one. */
     const char *const *formulations;
+    /* Options of one formulation, ended by option NULL; NULL: none.
+     * ilpm_puzzle_check_params refuses them with another formulation. */
+    const ilpm_form_opt *form_opts;
 
     /* An instance from parameters alone (queens --n 8).  Returns 1 and
      * sets *inst, 0 when the parameters describe no instance (a file is
@@ -113,12 +127,14 @@ const ilpm_puzzle *ilpm_puzzle_find(const char *name);
 /* Checks the puzzle options in p against the puzzle's table for verb
  * ("solve", "play", "gen", ...), once before any instance: each value
  * by its row, the options that give an instance (--n) against a FILE
- * (with_files), play-only ones outside `play`.  The names of options
- * the command line keeps for itself are not looked at.  0, or -1 with
- * err holding one message. */
+ * (with_files), play-only ones outside `play`, options of one
+ * formulation (form_opts) against --formulation (compare: each of its
+ * list, all formulations when absent); and sets --formulation where
+ * such an option implies it.  The names of options the command line
+ * keeps for itself are not looked at.  0, or -1 with err holding one
+ * message. */
 int ilpm_puzzle_check_params(const ilpm_puzzle *pz, const char *verb,
-                             const ilpm_params *p, int with_files,
-                             ilpm_err *err);
+                             ilpm_params *p, int with_files, ilpm_err *err);
 
 extern const ilpm_puzzle ilpm_puzzle_queens;
 extern const ilpm_puzzle ilpm_puzzle_sudoku;

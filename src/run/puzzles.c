@@ -21,9 +21,55 @@ const ilpm_puzzle *ilpm_puzzle_find(const char *name)
     return NULL;
 }
 
+/* Whether the formulation f (compare: the list of them, "" for all) is
+ * the one form alone. */
+static int only(const ilpm_puzzle *pz, const char *f, const char *form)
+{
+    if (!*f)
+        return pz->formulations[0] && !pz->formulations[1] &&
+               strcmp(pz->formulations[0], form) == 0;
+    size_t n = strlen(form);
+    for (const char *s = f; *s; s += *s == ',') {
+        size_t len = strcspn(s, ",");
+        if (len != n || strncmp(s, form, n) != 0)
+            return 0;
+        s += len;
+    }
+    return 1;
+}
+
+/* Options of one formulation: refused with another, or choosing their
+ * own where none is given. */
+static int check_forms(const ilpm_puzzle *pz, const char *verb, ilpm_params *p,
+                       ilpm_err *err)
+{
+    int compare = strcmp(verb, "compare") == 0;
+    for (const ilpm_form_opt *o = pz->form_opts; o && o->option; o++) {
+        if (!ilpm_params_has(p, o->option))
+            continue;
+        const char *f = ilpm_params_get(p, "formulation");
+        if (!f && o->implies) {
+            if (ilpm_params_set(p, "formulation", o->formulation) != 0)
+                return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "out of memory");
+            continue;
+        }
+        if (f ? only(pz, f, o->formulation)
+              : !compare && strcmp(pz->formulations[0], o->formulation) == 0)
+            continue;
+        return ilpm_err_set(err, "--%s applies to --formulation %s, not %s%s",
+                            o->option, o->formulation,
+                            f         ? f
+                            : compare ? "all"
+                                      : pz->formulations[0],
+                            f         ? ""
+                            : compare ? " (compare's default)"
+                                      : " (the default)");
+    }
+    return 0;
+}
+
 int ilpm_puzzle_check_params(const ilpm_puzzle *pz, const char *verb,
-                             const ilpm_params *p, int with_files,
-                             ilpm_err *err)
+                             ilpm_params *p, int with_files, ilpm_err *err)
 {
     int gen = strcmp(verb, "gen") == 0;
     const ilpm_opt_spec *table = gen ? pz->gen_opts : pz->opts;
@@ -47,5 +93,5 @@ int ilpm_puzzle_check_params(const ilpm_puzzle *pz, const char *verb,
             return ilpm_err_set(err, "--%s goes with 'ilpm play %s' only",
                                 name, pz->name);
     }
-    return 0;
+    return gen ? 0 : check_forms(pz, verb, p, err);
 }

@@ -343,25 +343,6 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     return rc;
 }
 
-int ilpm_result_exit_code(const ilpm_result *r)
-{
-    switch (r->status) {
-    case ILPM_SOLVED:
-    case ILPM_OPTIMAL:
-        return 0;
-    case ILPM_UNSAT:
-        return 10;
-    case ILPM_FEASIBLE:
-    case ILPM_TIMEOUT:
-        return 3;
-    case ILPM_STOPPED:
-        return 130;
-    default:
-        /* The input's or a limit's: the user can mend it. */
-        return r->error_kind == ILPM_ERR_INTERNAL ? 1 : 2;
-    }
-}
-
 /* ------------------------------------------------------------------ */
 /* Output                                                               */
 

@@ -99,11 +99,6 @@ void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
  * past the last one, or a parser that failed without reading on. */
 int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err);
 
-/* Exit status of the command line for a result: 0 solved / counted /
- * optimal, 10 unsatisfiable, 3 time limit, 130 stopped; an error is 2
- * when it is the input's or a limit's (error_kind), else 1. */
-int ilpm_result_exit_code(const ilpm_result *r);
-
 /* Output, one record per call. */
 void ilpm_result_json(const ilpm_result *r, ilpm_buf *out);
 void ilpm_result_csv_header(ilpm_buf *out);

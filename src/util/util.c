@@ -513,15 +513,10 @@ int ilpm_params_has(const ilpm_params *p, const char *name)
 static int int_in(const char *name, const char *v, long lo, long hi, long *out,
                   ilpm_err *err)
 {
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (*v == '\0' || *end != '\0' || errno == ERANGE || x < lo || x > hi)
-        return ilpm_err_set(err,
-                            "--%s: expected an integer from %ld to %ld, "
-                            "got '%s'",
-                            name, lo, hi, v);
-    *out = x;
+    int64_t x;
+    if (ilpm_parse_int(name, v, lo, hi, &x, err) != 0)
+        return -1;
+    *out = (long)x;
     return 0;
 }
 

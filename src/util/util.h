@@ -234,6 +234,20 @@ const ilpm_opt_spec *ilpm_opt_find(const ilpm_opt_spec *table,
 int ilpm_opt_check(const ilpm_opt_spec *spec, const char *value,
                    ilpm_err *err);
 
+/* Numbers as option values (num.c).  The whole of s as a decimal
+ * integer from lo to hi (a sign, then digits: no blanks, hexadecimal or
+ * exponent): 0 and *out, or -1 with err holding "--NAME: expected an
+ * integer from LO to HI, got 'S'" or, above hi (a number past int64
+ * included), "--NAME: 'S' is too large (at most HI)". */
+int ilpm_parse_int(const char *name, const char *s, int64_t lo, int64_t hi,
+                   int64_t *out, ilpm_err *err);
+/* The whole of s as a decimal number d with lo < d <= hi (digits, a
+ * point, an exponent; not inf, nan, hexadecimal or -0): 0 and *out, or
+ * -1 with err holding "--NAME: expected WHAT, got 'S'" or "--NAME: 'S'
+ * is too large (at most HI)". */
+int ilpm_parse_real(const char *name, const char *s, double lo, double hi,
+                    const char *what, double *out, ilpm_err *err);
+
 /* Random numbers for generators and tests: splitmix64, seedable,
  * identical on every platform. */
 typedef struct ilpm_rng {

@@ -1,0 +1,138 @@
+/* The checks that tie a command line's options together, and those of
+ * values that need more than their own row (CaDiCaL's option names, a
+ * back end's options against the back ends chosen): all run once, after
+ * the parse and before the first instance, so that a mistake is one
+ * message and exit 2. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FAIL(...)                                                              \
+    do {                                                                       \
+        fprintf(stderr, "ilpm: " __VA_ARGS__);                                 \
+        fputc('\n', stderr);                                                   \
+        return -1;                                                             \
+    } while (0)
+
+#define ALL_BACKENDS ((1u << ILPM_BACKEND_COUNT) - 1)
+
+/* The back ends the verb runs, ILPM_BACKEND_BIT each; 0 for a verb that
+ * solves nothing (stats and export read --amo for the CNF they size or
+ * write). */
+static unsigned chosen(const cli *c)
+{
+    unsigned one = ILPM_BACKEND_BIT(c->run.solver.backend);
+    switch (c->verb) {
+    case VERB_SOLVE:
+    case VERB_PLAY:
+        return one;
+    case VERB_BATCH:
+        return c->both == 1 ? ILPM_BACKEND_BIT(ILPM_BACKEND_ILP) |
+                                  ILPM_BACKEND_BIT(ILPM_BACKEND_SAT)
+               : c->both != 0 ? ALL_BACKENDS
+                              : one;
+    case VERB_COMPARE:
+        return ALL_BACKENDS;
+    default:
+        return 0;
+    }
+}
+
+/* "ilp", "ilp or sat", ... */
+static void names_of(unsigned mask, const char *sep, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int b = 0; b < ILPM_BACKEND_COUNT && n < size; b++)
+        if (mask & ILPM_BACKEND_BIT(b))
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? sep : "",
+                                  ilpm_backend_name((ilpm_backend)b));
+}
+
+/* An option of one back end given to another is refused (under batch's
+ * both or all, or compare, each goes to its own); then what the chosen
+ * back ends check of their options before any model (--sat-option on
+ * CaDiCaL's own table). */
+static int check_backends(cli *c)
+{
+    unsigned run = chosen(c);
+    if (!run)
+        return 0;
+    for (int k = 0; k < c->argc; k++) {
+        const char *name = c->argv_opt[k];
+        unsigned own = name ? cli_opt_backends(name) : 0;
+        if (!own || (own & run))
+            continue;
+        char want[64], got[64];
+        names_of(own, " or ", want, sizeof want);
+        names_of(run, " and ", got, sizeof got);
+        FAIL("--%s applies to --backend %s, not %s%s%s", name, want,
+             c->both == 1 ? "both (" : "", got, c->both == 1 ? ")" : "");
+    }
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
+        ilpm_err err = {0};
+        if ((run & ILPM_BACKEND_BIT(b)) &&
+            ilpm_backend_check_options((ilpm_backend)b, &c->run.solver, &err) !=
+                0)
+            FAIL("%s", err.msg);
+    }
+    return 0;
+}
+
+/* What the options say together, checked once. */
+int cli_check(cli *c)
+{
+    ilpm_err err = {0};
+    if (c->run.limit && !c->run.count)
+        FAIL("--limit goes with --count");
+    if (c->index && c->nfiles == 0)
+        FAIL("--index picks an instance of a FILE; no FILE was given");
+    if (c->format_set && c->verb == VERB_STATS && c->format == FMT_CSV)
+        FAIL("stats writes text or json, not csv");
+    if (c->format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)
+        FAIL("batch writes csv or json, not text");
+    if (c->format == FMT_DIMACS &&
+        (c->verb != VERB_SOLVE || !c->pz || strcmp(c->pz->name, "model") != 0))
+        FAIL("--format dimacs (the SAT competition's s/v lines) goes with "
+             "'ilpm solve model' only");
+    if (c->verb == VERB_MERGE) {
+        if (!c->out_path || c->nfiles == 0)
+            FAIL("usage: ilpm merge --out RESULTS FILE...");
+        return 0;
+    }
+    if (!c->pz) {
+        fprintf(stderr, "ilpm: %s needs a puzzle: one of", c->verb_name);
+        for (int i = 0; ilpm_puzzles[i]; i++)
+            fprintf(stderr, " %s", ilpm_puzzles[i]->name);
+        fputc('\n', stderr);
+        return -1;
+    }
+    if (c->verb == VERB_GEN && c->nfiles > 0)
+        FAIL("gen takes no FILE (write with --out FILE)");
+    if (c->verb == VERB_EXPORT && !c->export_path[0] && !c->export_path[1] &&
+        !c->export_path[2] && !c->export_path[3])
+        FAIL("export needs --lp, --mps, --cnf or --opb FILE");
+    if (c->verb == VERB_EXPORT && c->nfiles > 1)
+        FAIL("export writes one instance: give one FILE (and --index I "
+             "for one of its instances)");
+    if (c->verb == VERB_BATCH && !c->out_path)
+        FAIL("batch needs --out RESULTS");
+    if (c->verb == VERB_BATCH && strcmp(c->out_path, "-") == 0)
+        FAIL("batch --out needs a file, not '-': --resume reads it back and "
+             "the summary goes to standard output");
+    if (c->verb == VERB_BATCH && c->nfiles == 0)
+        FAIL("batch needs at least one FILE of instances");
+    if (!c->slurm_n && (c->submit || c->slurm_script || c->partition ||
+                        c->account || c->nsbatch))
+        FAIL("--submit, --slurm-script, --partition, --account and --sbatch "
+             "go with --slurm N");
+    if (c->slurm_n && c->shard_n)
+        FAIL("--slurm N makes the shards itself; drop --shard");
+    if (check_backends(c) != 0)
+        return -1;
+    if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params, c->nfiles > 0,
+                                 &err) != 0)
+        FAIL("%s", err.msg);
+    return 0;
+}

@@ -1,0 +1,89 @@
+/* Numbers as the user typed them: one reading of an option's value for
+ * every table (the command line's, the solver's, the puzzles'), so that
+ * every option answers a mistake in the same words, and a number too
+ * large to hold is called too large, never clamped to some other value. */
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The text shown in a message: as given, cut short when long. */
+#define SHOWN "%.40s%s"
+#define SHOW(s) (s), strlen(s) > 40 ? "..." : ""
+
+int ilpm_parse_int(const char *name, const char *s, int64_t lo, int64_t hi,
+                   int64_t *out, ilpm_err *err)
+{
+    const char *p = s + (*s == '-' || *s == '+');
+    size_t digits = strspn(p, "0123456789");
+    if (digits == 0 || p[digits] != '\0')
+        return ilpm_err_set(err,
+                            "--%s: expected an integer from %" PRId64
+                            " to %" PRId64 ", got '" SHOWN "'",
+                            name, lo, hi, SHOW(s));
+    errno = 0;
+    long long x = strtoll(s, NULL, 10);
+    if ((errno == ERANGE && *s != '-') || (errno != ERANGE && x > hi))
+        return ilpm_err_set(
+            err, "--%s: '" SHOWN "' is too large (at most %" PRId64 ")", name,
+            SHOW(s), hi);
+    if (errno == ERANGE || x < lo)
+        return ilpm_err_set(err,
+                            "--%s: expected an integer from %" PRId64
+                            " to %" PRId64 ", got '" SHOWN "'",
+                            name, lo, hi, SHOW(s));
+    *out = (int64_t)x;
+    return 0;
+}
+
+/* Decimal notation alone: digits with perhaps a point and an exponent;
+ * strtod would also take blanks, hexadecimal, inf and nan. */
+static int decimal(const char *s)
+{
+    const char *p = s + (*s == '-' || *s == '+');
+    size_t a = strspn(p, "0123456789"), b = 0;
+    p += a;
+    if (*p == '.')
+        b = strspn(++p, "0123456789"), p += b;
+    if (a + b == 0)
+        return 0;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        p += *p == '-' || *p == '+';
+        size_t e = strspn(p, "0123456789");
+        if (e == 0)
+            return 0;
+        p += e;
+    }
+    return *p == '\0';
+}
+
+int ilpm_parse_real(const char *name, const char *s, double lo, double hi,
+                    const char *what, double *out, ilpm_err *err)
+{
+    const char *p = s + (*s == '+');
+    if (strcasecmp(p, "inf") == 0 || strcasecmp(p, "infinity") == 0)
+        return ilpm_err_set(err,
+                            "--%s: '%s' is too large (at most %.15g; leave "
+                            "--%s out for none)",
+                            name, s, hi, name);
+    if (!decimal(s))
+        return ilpm_err_set(err,
+                            "--%s: expected %s (a decimal number), got "
+                            "'" SHOWN "'",
+                            name, what, SHOW(s));
+    errno = 0;
+    double d = strtod(s, NULL);
+    if (d > hi)
+        return ilpm_err_set(err,
+                            "--%s: '" SHOWN "' is too large (at most %.15g)",
+                            name, SHOW(s), hi);
+    if (!(d > lo))
+        return ilpm_err_set(err, "--%s: expected %s, got '" SHOWN "'", name,
+                            what, SHOW(s));
+    *out = d;
+    return 0;
+}
