@@ -134,6 +134,10 @@ const char *cli_verb_closest(const char *s);
  * then the checks that tie options together, all before any instance is
  * read.  0, or -1 after one message on stderr. */
 int cli_parse(cli *c, int argc, char **argv);
+/* Every output an option names is writable where it is, is none of the
+ * inputs, and (batch, merge --out) replaces no file that is not a
+ * results file (outputs.c).  0, or -1 after one message on stderr. */
+int cli_check_outputs(const cli *c);
 /* --help of a verb (and puzzle, if c->pz). */
 void cli_help(FILE *f, const cli *c);
 /* The top-level usage. */
