@@ -72,6 +72,10 @@ void ilpm_reader_free(ilpm_reader *r);
  * line, 0 at the end, -1 on error (err filled with file:line:col). */
 int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
                      ilpm_err *err);
+/* A UTF-8 byte-order mark at the start of the input is skipped: the
+ * first line comes without it.  1 once one was (for those who read the
+ * file again by name, as GLPK does, and must then read a copy). */
+int ilpm_reader_bom(const ilpm_reader *r);
 /* Gives the last line back: the next ilpm_reader_line returns it again. */
 void ilpm_reader_unread(ilpm_reader *r);
 /* Where the next ilpm_reader_line starts (after ilpm_reader_unread, the
