@@ -260,5 +260,21 @@ status "batch past the size limit" 1 limited 8 "$ILPM" batch queens "$tmp/many.t
 check "batch: message" grep -q "^ilpm: $tmp/w/r.csv: File too large" "$tmp/err"
 check "batch: rows kept" [ "$(grep -c '^queens,' "$tmp/w/r.csv")" -gt 10 ]
 
+# The lint in e2e_lib.sh: a check followed by && or || (or a pipe) is
+# refused in every script, whatever the quotes and $(...) hold.
+# (The word comes from a variable, so that the lint of this very script
+# does not see these lines as checks.)
+w=check
+{
+    echo "$w \"a\" [ -e x ] && [ -e y ]"
+    echo "$w \"b\" grep -q x f ||"
+    echo "    true"
+    echo "$w \"c\" grep -q x f | cat"
+    echo "$w \"d\" both [ -e x ] -- [ -e y ]"
+    echo "$w \"e\" [ \"\$(grep -c 'a|b' f | wc -l)\" -eq 1 ] # && in a comment"
+    echo "$w \"f\" diff <(cut -d, -f1 f | sort) <(echo \"x && y\")"
+} >"$tmp/lint.sh"
+check "lint: the three mistakes and only them" [ "$(check_lint "$tmp/lint.sh" | cut -d: -f2 | tr '\n' ' ')" = "1 2 4 " ]
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

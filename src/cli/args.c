@@ -248,12 +248,13 @@ static const cli_opt opts[] = {
      "DIMACS CNF with a 'c NAME VAR' dictionary"},
     {"opb", "FILE", V_EXPORT, set_export, 0, "pseudo-Boolean OPB"},
     {"plot", "FILE.svg|FILE.png", V_COMPARE, set_text, OFF(plot_path),
-     "cactus plot and ILP-vs-SAT scatter (gnuplot)"},
+     "cactus plot and ILP-vs-SAT scatter (gnuplot; a file, not '-')"},
     {"summary", NULL, V_COMPARE, set_on, OFF(summary),
      "only the totals per formulation and back end (text output ends with "
      "them anyway after two or more instances)"},
     {"out", "FILE", V_BATCH | V_MERGE | V_GEN, set_text, OFF(out_path),
-     "where to write (batch: .json/.jsonl for JSON lines, else CSV)"},
+     "where to write, '-' for standard output (batch, merge: .json/.jsonl "
+     "for JSON lines, else CSV)"},
     {"jobs", "N", V_BATCH, set_jobs, 0,
      "worker processes (default: the number of cores)"},
     {"memory-limit", "MB", V_BATCH, set_memory_limit, 0,
