@@ -122,6 +122,17 @@ int ilpm_model_family_info(const ilpm_model *m, int fam, int *lo, int *hi,
 /* Writes the name of variable v ("X[1,2,3]") into buf; returns buf. */
 const char *ilpm_model_var_name(const ilpm_model *m, int v, char *buf,
                                 size_t size);
+/* Gives variable v the user's own name (a model file's column), which
+ * ilpm_model_var_name then returns and the exports write instead of
+ * FAMILY[i,...]; NULL takes it back.  0, or -1 with err. */
+int ilpm_model_set_var_name(ilpm_model *m, int v, const char *name,
+                            ilpm_err *err);
+/* The name ilpm_model_set_var_name gave v, or NULL. */
+const char *ilpm_model_var_own_name(const ilpm_model *m, int v);
+/* The constraints added from now on carry the user's name (a model
+ * file's row; NULL: none), which the LP and MPS exports give their rows
+ * ("cap", then "cap.2", ... when one name has several).  0, or -1. */
+int ilpm_model_set_con_name(ilpm_model *m, const char *name, ilpm_err *err);
 /* 1 if variable v belongs to an ILPM_FAM_AUX family. */
 int ilpm_model_var_is_aux(const ilpm_model *m, int v);
 
@@ -212,6 +223,7 @@ typedef struct ilpm_con {
     const int *lits;      /* n literals                                */
     const int64_t *coefs; /* n coefficients (all 1 unless LINEAR)      */
     int64_t rhs;          /* k or b; 1 for clause/alo/amo/exo; 0 impl  */
+    const char *name;     /* the user's name for it, or NULL           */
 } ilpm_con;
 
 size_t ilpm_model_ncons(const ilpm_model *m);
@@ -354,7 +366,10 @@ typedef enum ilpm_option_type {
 /* What an option acts on: how a model is lowered (CNF encodings,
  * propagation, size bounds: it matters to stats and export too), or how
  * it is solved. */
-typedef enum ilpm_option_scope { ILPM_SCOPE_LOWER, ILPM_SCOPE_SOLVE } ilpm_option_scope;
+typedef enum ilpm_option_scope {
+    ILPM_SCOPE_LOWER,
+    ILPM_SCOPE_SOLVE
+} ilpm_option_scope;
 
 typedef struct ilpm_option_info {
     const char *name; /* as the command line spells it, without "--" */

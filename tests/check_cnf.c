@@ -771,7 +771,7 @@ START_TEST(test_var_limit)
     /* A literal the CNF does not know is an error, not a crash. */
     ck_assert_int_eq(ilpm_cnf_init(&c, m, &o, &err), 0);
     int bad[2] = {3, -11};
-    ilpm_con b = {ILPM_CLAUSE, ILPM_GE, -1, 0, 2, bad, NULL, 1};
+    ilpm_con b = {ILPM_CLAUSE, ILPM_GE, -1, 0, 2, bad, NULL, 1, NULL};
     ck_assert_int_eq(ilpm_cnf_encode(&c, &b, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "-11"));
     ilpm_cnf_release(&c);

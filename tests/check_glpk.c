@@ -342,7 +342,7 @@ START_TEST(test_add_nogoods)
             cut[v - 1] = vals[v] ? -v : v;
         /* Alternate between a grouped and an ungrouped cut. */
         ilpm_con c = {ILPM_CLAUSE, ILPM_GE, count % 2 ? 0 : -1, 0, 4, cut,
-                      NULL,        1};
+                      NULL,        1,  NULL};
         ck_assert_int_eq(ilpm_glpk_ops.add(d, &c, &err), 0);
     }
     ck_assert_int_eq(count, 4);
@@ -351,7 +351,7 @@ START_TEST(test_add_nogoods)
     ck_assert_int_eq(st.groups[0].rows, 3); /* the EXO and two cuts */
     /* A bad literal is refused without touching the problem. */
     int bad[1] = {5};
-    ilpm_con c = {ILPM_CLAUSE, ILPM_GE, 0, 0, 1, bad, NULL, 1};
+    ilpm_con c = {ILPM_CLAUSE, ILPM_GE, 0, 0, 1, bad, NULL, 1, NULL};
     ck_assert_int_eq(ilpm_glpk_ops.add(d, &c, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "literal 5"));
     ck_assert_int_eq(st.rows, 5);

@@ -11,8 +11,8 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +335,72 @@ static void out_text(ilpm_out *o, const char *text)
 {
     ck_assert_int_eq(ilpm_out_write(o, text, strlen(text)), 0);
 }
+
+/* A UTF-8 byte-order mark at the start is skipped; one further on is
+ * text; the offsets still count it, so a reader opened again at an
+ * offset starts where the first stood. */
+START_TEST(test_reader_bom)
+{
+    const char data[] = "\xEF\xBB\xBF"
+                        "4 x\n\xEF\xBB\xBF"
+                        "5\n";
+    ilpm_reader *r = ilpm_reader_mem("mem", data, sizeof data - 1);
+    const char *line;
+    size_t len;
+    ilpm_err err;
+    ck_assert_int_eq(ilpm_reader_bom(r), 0);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "4 x");
+    ck_assert_uint_eq(len, 3);
+    ck_assert_int_eq(ilpm_reader_bom(r), 1);
+    ilpm_reader_error(r, &err, 3, "bad");
+    ck_assert_str_eq(err.msg, "mem:1:3: bad");
+    ck_assert_int_eq(ilpm_reader_offset(r, NULL), 7);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "\xEF\xBB\xBF"
+                           "5");
+    ilpm_reader_free(r);
+    r = ilpm_reader_mem("mem", "\xEF\xBB", 2); /* half a mark: text */
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    ck_assert_uint_eq(len, 2);
+    ck_assert_int_eq(ilpm_reader_bom(r), 0);
+    ilpm_reader_free(r);
+}
+END_TEST
+
+/* An output is checked before the run: never one of the inputs, by
+ * name, link or hard link; its folder must be there. */
+START_TEST(test_out_check)
+{
+    outdir_make();
+    char in[128], lnk[128], hard[128], out[128], none[128];
+    in_outdir(in, sizeof in, "in.txt");
+    in_outdir(lnk, sizeof lnk, "link.txt");
+    in_outdir(hard, sizeof hard, "hard.txt");
+    in_outdir(out, sizeof out, "out.txt");
+    in_outdir(none, sizeof none, "none/out.txt");
+    put_file(in, "4\n");
+    ck_assert_int_eq(symlink("in.txt", lnk), 0);
+    ck_assert_int_eq(link(in, hard), 0);
+    const char *inputs[] = {"-", in};
+    ilpm_err err;
+    ck_assert_int_eq(ilpm_out_check(out, inputs, 2, &err), 0);
+    ck_assert_int_eq(ilpm_out_check("-", inputs, 2, &err), 0);
+    ck_assert_int_eq(ilpm_out_check("/dev/null", inputs, 2, &err), 0);
+    ck_assert_int_eq(ilpm_out_check(in, inputs, 2, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "is also an input"));
+    ck_assert_int_eq(ilpm_out_check(lnk, inputs, 2, &err), -1);
+    ck_assert_int_eq(ilpm_out_check(hard, inputs, 2, &err), -1);
+    ck_assert_int_eq(ilpm_out_check(none, inputs, 2, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "no folder"));
+    ck_assert_int_eq(ilpm_out_check("/tmp", inputs, 2, &err), -1);
+    ck_assert_str_eq(file_text(in), "4\n");
+    remove(lnk);
+    remove(hard);
+    remove(in);
+    outdir_remove();
+}
+END_TEST
 
 START_TEST(test_out_replace)
 {
@@ -678,6 +744,8 @@ int main(void)
     tcase_add_test(tc, test_reader_missing_file);
     tcase_add_test(tc, test_reader_offset);
     tcase_add_test(tc, test_reader_open_at);
+    tcase_add_test(tc, test_reader_bom);
+    tcase_add_test(tc, test_out_check);
     tcase_add_test(tc, test_out_replace);
     tcase_add_test(tc, test_out_write_fails);
     tcase_add_test(tc, test_out_links);

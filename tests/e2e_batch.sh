@@ -5,11 +5,6 @@
 set -u
 ILPM=${1:-build/ilpm}
 . "$(dirname "$0")/e2e_lib.sh"
-check() { # NAME CONDITION...
-    local name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
 
 # 24 queens instances of sizes 4..11 (sizes 2 and 3 are unsatisfiable).
 for i in $(seq 0 23); do echo $((i % 10 + 2)); done >"$tmp/q.txt"
@@ -26,6 +21,11 @@ check "compare csv unsat" [ "$(grep -c ',unsat,' <<<"$out")" -eq 3 ]
 if command -v gnuplot >/dev/null; then
     "$ILPM" compare queens "$tmp/q.txt" --plot "$tmp/p.svg" >/dev/null
     check "compare --plot svg" grep -q "<svg" "$tmp/p.svg"
+    # One instance: one point a series, where gnuplot would warn of an
+    # empty range; its warnings are not the user's.
+    "$ILPM" compare queens --n 5 --plot "$tmp/p1.svg" >/dev/null 2>"$tmp/err"
+    check "compare --plot one instance: svg" grep -q "<svg" "$tmp/p1.svg"
+    check "compare --plot one instance: nothing on stderr" [ ! -s "$tmp/err" ]
 fi
 "$ILPM" compare queens --n 4 --plot "$tmp/p.pdf" >/dev/null 2>"$tmp/err"
 check "compare --plot bad extension" grep -q "must end in .svg or .png" "$tmp/err"
@@ -72,6 +72,20 @@ check "batch unsat rows" [ "$(grep -c ",unsat," "$tmp/r.csv")" -eq 12 ]
 check "batch verified" [ "$(grep -c ",solved,true," "$tmp/r.csv")" -eq 36 ]
 check "batch summary" grep -q "48 runs" "$tmp/sum"
 check "batch summary per back end" grep -qE "^  ilp: 24 runs, solve ms median" "$tmp/sum"
+# --resume: the rows found there are results of the batch too; its exit
+# status is the most severe over old and new rows.
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/r.csv" --backend both --jobs 2 --resume >"$tmp/sum"
+check "resume with nothing to do: exit 10 (unsat rows kept)" [ $? -eq 10 ]
+check "resume with nothing to do: no run" grep -q " 0 runs (48 already there)" "$tmp/sum"
+printf '2\n4\n5\n' >"$tmp/q3.txt"
+"$ILPM" batch queens "$tmp/q3.txt" --out "$tmp/r3.csv" --shard 0/3 >/dev/null # 2: unsat
+"$ILPM" batch queens "$tmp/q3.txt" --out "$tmp/r3.csv" --resume >"$tmp/sum" # 4, 5: solved
+check "resume: exit 10 from an old unsat row" [ $? -eq 10 ]
+printf '4\n4\nx\n' >"$tmp/qx.txt"
+"$ILPM" batch queens "$tmp/qx.txt" --out "$tmp/rx.csv" >/dev/null 2>&1
+check "bad instance: exit 2" [ $? -eq 2 ]
+"$ILPM" batch queens "$tmp/qx.txt" --out "$tmp/rx.csv" --resume >/dev/null 2>&1
+check "resume over a bad instance's row: exit 2" [ $? -eq 2 ]
 
 # JSON lines by extension.
 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/r.jsonl" --jobs 2 >/dev/null
@@ -116,6 +130,28 @@ check "resume skips" grep -q "16 runs (8 already there)" "$tmp/sum"
 check "resume complete" [ "$(grep -c '^queens' "$tmp/s0.csv")" -eq 24 ]
 "$ILPM" merge --out "$tmp/m2.csv" "$tmp/r.jsonl" "$tmp/s0.csv" 2>"$tmp/err"
 check "merge refuses mixed formats" [ $? -eq 2 ]
+# merge writes the format its --out names, as batch does: it copies rows
+# and does not convert them, so a name that asks for the other format
+# is refused; a file that is not a results file is no input.
+"$ILPM" merge --out "$tmp/m3.jsonl" "$tmp/s0.csv" 2>"$tmp/err"
+check "merge --out .jsonl of CSV: exit 2" [ $? -eq 2 ]
+check "merge --out .jsonl of CSV: nothing written" [ ! -e "$tmp/m3.jsonl" ]
+check "merge --out .jsonl of CSV: message" grep -q "m3.jsonl: its name asks for JSON lines, but .*s0.csv holds CSV rows" "$tmp/err"
+"$ILPM" merge --out "$tmp/m3.csv" "$tmp/r.jsonl" 2>"$tmp/err"
+check "merge --out .csv of JSON: exit 2" [ $? -eq 2 ]
+"$ILPM" merge --out "$tmp/m3.jsonl" "$tmp/r.jsonl"
+check "merge --out .jsonl of JSON" [ "$(grep -c '^{' "$tmp/m3.jsonl")" -eq 24 ]
+"$ILPM" merge --out - "$tmp/r.jsonl" >"$tmp/m3.out"
+check "merge --out - of JSON" cmp -s "$tmp/m3.out" "$tmp/m3.jsonl"
+: >"$tmp/empty.txt"
+printf '\n\n' >"$tmp/blank.txt"
+printf '4\n5\n' >"$tmp/inst.txt"
+for f in empty blank inst; do
+    "$ILPM" merge --out "$tmp/m4.csv" "$tmp/$f.txt" 2>"$tmp/err"
+    check "merge of $f.txt: exit 2" [ $? -eq 2 ]
+    check "merge of $f.txt: message" grep -q "^ilpm: $tmp/$f.txt.*not an ilpm results file" "$tmp/err"
+done
+check "merge of no results: nothing written" [ ! -e "$tmp/m4.csv" ]
 
 # Results files written before the count_complete column: --resume and
 # merge give their rows the column, empty (not known), under one header.

@@ -68,5 +68,39 @@ for amo in pairwise seq product; do
     check_exports "queens 10 --amo $amo" sat queens --n 10 --amo "$amo"
 done
 
+# A model file's own names go through every export: its columns in LP,
+# MPS, OPB ("* NAME = xV") and DIMACS ("c NAME V"), its rows in LP and
+# MPS; reading an export back gives the same names.
+printf 'Maximize\n obj: 3 apple + 2 pear\nSubject To\n cap: apple + pear <= 1\n need: apple + pear >= 1\nBinary\n apple pear\nEnd\n' >"$tmp/k.lp"
+for f in lp mps opb cnf; do
+    "$ILPM" export model "$tmp/k.lp" --$f "$tmp/k2.$f"
+    check "names: export --$f has no family names" [ "$(grep -c 'x(1)\|x\[1\]' "$tmp/k2.$f")" -eq 0 ]
+done
+check "names: LP columns" grep -q "^ obj: + 3 apple + 2 pear$" "$tmp/k2.lp"
+check "names: LP rows" grep -q "^ cap: " "$tmp/k2.lp"
+check "names: LP rows (2)" grep -q "^ need: " "$tmp/k2.lp"
+check "names: MPS rows" grep -q "^ L cap$" "$tmp/k2.mps"
+check "names: MPS columns" grep -q "^ apple " "$tmp/k2.mps"
+check "names: OPB dictionary" grep -q "^\* pear = x2$" "$tmp/k2.opb"
+check "names: DIMACS dictionary" grep -q "^c apple 1$" "$tmp/k2.cnf"
+for f in lp mps opb; do
+    check "names: solve the --$f export" grep -q "^true: apple$" <<<"$("$ILPM" solve model "$tmp/k2.$f")"
+done
+check "names: solve the --cnf export" grep -qE "^true: (apple|pear)$" <<<"$("$ILPM" solve model "$tmp/k2.cnf")"
+"$ILPM" export model "$tmp/k2.lp" --lp "$tmp/k3.lp"
+check "names: LP -> LP -> LP is stable" cmp -s "$tmp/k2.lp" "$tmp/k3.lp"
+"$ILPM" export model "$tmp/k2.mps" --lp "$tmp/k4.lp"
+check "names: LP -> MPS -> LP" cmp -s "$tmp/k2.lp" "$tmp/k4.lp"
+"$ILPM" export model "$tmp/k2.opb" --opb "$tmp/k3.opb"
+check "names: LP -> OPB -> OPB is stable" cmp -s "$tmp/k2.opb" "$tmp/k3.opb"
+if command -v glpsol >/dev/null; then
+    glpsol --lp "$tmp/k2.lp" -o "$tmp/k2.sol" >/dev/null 2>&1
+    check "names: glpsol reads the user's names" grep -qE "^ +[0-9]+ apple +\* +1 " "$tmp/k2.sol"
+fi
+# An integer column made of 0/1 variables: NAME.0, NAME.1, ...
+printf 'Minimize\n obj: a\nSubject To\n lim: a >= 2\nBounds\n 0 <= a <= 3\nGeneral\n a\nEnd\n' >"$tmp/i.lp"
+"$ILPM" export model "$tmp/i.lp" --int-encoding binary --lp "$tmp/i2.lp"
+check "names: integer column bits" grep -q "^ obj: + a.0 + 2 a.1$" "$tmp/i2.lp"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

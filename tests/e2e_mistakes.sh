@@ -293,5 +293,39 @@ exits 0 "" solve model "$tmp/opt.opb"
 exits 3 "" solve model "$tmp/q300.cnf" --time-limit 0.001
 exits 10 "" solve model "$tmp/unsat.cnf" --format json
 
+# A UTF-8 byte-order mark (some Windows editors write one) is no mistake:
+# every reader skips it at the start of a file, GLPK's LP and MPS
+# readers too (they read a copy without it).  tests/data/bom/ holds one
+# file of each format that starts with a mark.
+bomd=tests/data/bom
+bom() { # NAME CMD...: CMD exits 0 with nothing on stderr
+    "${@:2}" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" -eq 0 ] && [ ! -s "$tmp/err" ]; then ok; else bad "$1: exit $got: $(head -c 300 "$tmp/err")"; fi
+}
+for p in queens sudoku langford machiavelli; do
+    bom "BOM: $p" "$ILPM" solve $p $bomd/$p.txt
+done
+bom "BOM: tetravex native" "$ILPM" solve tetravex $bomd/tetravex.txt --input-format native
+B=$'\xef\xbb\xbf'
+{ printf '%s' "$B"; cat data/tetravex/avignon_motyak/2x2.txt; } >"$tmp/motyak.txt"
+bom "BOM: tetravex motyak" "$ILPM" solve tetravex "$tmp/motyak.txt" --input-format motyak
+{ printf '%s' "$B"; cat data/tetravex/epita_cmkv_drguigui1/base_cases/12_5x5; } >"$tmp/epita.txt"
+bom "BOM: tetravex epita" "$ILPM" solve tetravex "$tmp/epita.txt" --input-format epita
+for f in lp mps opb cnf; do
+    bom "BOM: model.$f" "$ILPM" solve model $bomd/model.$f
+    bom "BOM: model.$f on standard input" "$ILPM" solve model - --input-format $f <$bomd/model.$f
+done
+"$ILPM" batch queens $bomd/queens.txt --out - --jobs 1 >"$tmp/out" 2>/dev/null
+check "BOM: batch" grep -q "^queens,n=8 .*,solved,true," "$tmp/out"
+"$ILPM" merge --out "$tmp/plain.csv" tests/data/results_sample.csv
+bom "BOM: merge of a results file" "$ILPM" merge --out "$tmp/bom.csv" $bomd/results.csv
+check "BOM: merge reads the header" cmp -s "$tmp/plain.csv" "$tmp/bom.csv"
+# Columns count from after the mark, as an editor shows them.
+printf '%s 0\n' "$B" >"$tmp/bomq.txt"
+mistake 2 "bomq.txt:1:2: board size 0" "$ILPM" solve queens "$tmp/bomq.txt"
+printf '%sx\n' "$B" >"$tmp/bomx.txt"
+mistake 2 "bomx.txt:1:1: expected a number, got 'x'" "$ILPM" solve queens "$tmp/bomx.txt"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -7,11 +7,6 @@
 set -u
 ILPM=${1:-build/ilpm}
 . "$(dirname "$0")/e2e_lib.sh"
-check() { # NAME CONDITION...
-    local name=$1
-    shift
-    if "$@"; then ok; else bad "$name"; fi
-}
 # [to=FILE] status NAME WANT CMD...: CMD's exit status is WANT; its
 # standard output goes to FILE ($tmp/out by default), stderr to $tmp/err.
 status() {
@@ -78,7 +73,7 @@ check "--opb - is the file" cmp -s "$tmp/q.opb" "$tmp/q2.opb"
 "$ILPM" gen tetravex --n 3 --seed 3 >"$tmp/g2"
 check "gen --out -" cmp -s "$tmp/g1" "$tmp/g2"
 check "gen --out - not empty" [ -s "$tmp/g1" ]
-check "nothing named -" [ ! -e ./- ] && [ ! -e "$tmp/-" ]
+check "nothing named -" both [ ! -e ./- ] -- [ ! -e "$tmp/-" ]
 
 # --- descriptors and devices are written in place --------------------------
 "$ILPM" export queens --n 4 --mps /dev/fd/1 >"$tmp/fd.mps"
@@ -89,7 +84,7 @@ ln -s /proc/self/fd/1 "$tmp/stdout"
 echo "first line" >"$tmp/app.lp"
 "$ILPM" export queens --n 4 --lp "$tmp/stdout" --cnf "$tmp/stdout" >>"$tmp/app.lp"
 check "link to /proc/self/fd/1 appends" [ "$(head -1 "$tmp/app.lp")" = "first line" ]
-check "link to /proc/self/fd/1: output arrived" grep -q "^Subject To" "$tmp/app.lp" &&
+check "link to /proc/self/fd/1: output arrived" both grep -q "^Subject To" "$tmp/app.lp" -- \
     grep -q "^p cnf" "$tmp/app.lp"
 safe=0
 [ -L "$tmp/stdout" ] && [ "$(grep -c . "$tmp/app.lp")" -gt 5 ] && safe=1
@@ -102,7 +97,7 @@ if [ "$safe" -eq 1 ]; then
     echo "first line" >"$tmp/app2.lp"
     "$ILPM" export queens --n 4 --lp /dev/stdout --opb /dev/stdout >>"$tmp/app2.lp"
     check "/dev/stdout appends" [ "$(head -1 "$tmp/app2.lp")" = "first line" ]
-    check "/dev/stdout output arrived" grep -q "^Subject To" "$tmp/app2.lp" &&
+    check "/dev/stdout output arrived" both grep -q "^Subject To" "$tmp/app2.lp" -- \
         grep -q '^\* #variable=' "$tmp/app2.lp"
     check "/dev/stdout unchanged ($before)" [ "$(type_of /dev/stdout)" = "$before" ]
 fi
@@ -121,20 +116,68 @@ check "FIFO output arrived" grep -q "^Subject To" "$tmp/fifo.out"
 mkdir "$tmp/l"
 ln -s target.lp "$tmp/l/link.lp"
 "$ILPM" export queens --n 4 --lp "$tmp/l/link.lp"
-check "export through a dangling link" [ -L "$tmp/l/link.lp" ] && grep -q "^Subject To" "$tmp/l/target.lp"
+check "export through a dangling link" both [ -L "$tmp/l/link.lp" ] -- grep -q "^Subject To" "$tmp/l/target.lp"
 "$ILPM" export queens --n 5 --lp "$tmp/l/link.lp"
-check "export through a link" [ -L "$tmp/l/link.lp" ] && grep -q "x(5,5)\|Q\[5,5\]\|(5,5)" "$tmp/l/target.lp"
+check "export through a link" both [ -L "$tmp/l/link.lp" ] -- grep -q "x(5,5)\|Q\[5,5\]\|(5,5)" "$tmp/l/target.lp"
 check "no temporary beside the link" [ "$(listing "$tmp/l")" = "link.lp target.lp " ]
 for i in 1 2 3 4; do echo $((i + 3)); done >"$tmp/q.txt"
 "$ILPM" batch queens "$tmp/q.txt" --shard 0/2 --out "$tmp/s0.csv" --jobs 1 >/dev/null
 "$ILPM" batch queens "$tmp/q.txt" --shard 1/2 --out "$tmp/s1.csv" --jobs 1 >/dev/null
 mkdir "$tmp/m"
-echo "old" >"$tmp/m/merged.csv"
+cp "$tmp/s0.csv" "$tmp/m/merged.csv" # results: merge may replace them
 ln -s merged.csv "$tmp/m/link.csv"
 status "merge --out LINK" 0 "$ILPM" merge --out "$tmp/m/link.csv" "$tmp/s0.csv" "$tmp/s1.csv"
 check "merge: the link stays a link" [ -L "$tmp/m/link.csv" ]
 check "merge: the target holds the rows" [ "$(grep -c '^queens,' "$tmp/m/merged.csv")" -eq 4 ]
 check "merge: no temporary" [ "$(listing "$tmp/m")" = "link.csv merged.csv " ]
+
+# --- an output never replaces an input ---------------------------------------
+# Whatever name it goes by (the same path, a link, a hard link, standard
+# input redirected from it), an input named as an output is refused with
+# exit 2 before anything is written, and stays as it was.
+mkdir "$tmp/in"
+printf '4\n5\n' >"$tmp/in/q.txt"
+cp "$tmp/in/q.txt" "$tmp/in/q.orig"
+ln -s q.txt "$tmp/in/link.txt"
+ln "$tmp/in/q.txt" "$tmp/in/hard.txt"
+kept() { cmp -s "$tmp/in/q.txt" "$tmp/in/q.orig"; }
+for out in q.txt ./q.txt link.txt hard.txt; do
+    status "batch --out $out, an input" 2 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/$out"
+    check "batch --out $out: the input kept" kept
+done
+check "batch --out an input: message" grep -q "^ilpm: --out $tmp/in/hard.txt is also an input of this run" "$tmp/err"
+status "batch - --out the redirected input" 2 "$ILPM" batch queens - --out "$tmp/in/q.txt" <"$tmp/in/q.txt"
+check "batch - --out the redirected input: kept" kept
+status "batch --slurm-script an input" 2 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/r.csv" --slurm 2 --slurm-script "$tmp/in/link.txt"
+check "batch --slurm-script an input: kept" kept
+cp "$tmp/in/q.txt" "$tmp/in/q.svg"
+status "compare --plot an input" 2 "$ILPM" compare queens "$tmp/in/q.svg" --plot "$tmp/in/q.svg"
+check "compare --plot an input: kept" cmp -s "$tmp/in/q.svg" "$tmp/in/q.orig"
+printf 'Maximize\n obj: 3 apple + 2 pear\nSubject To\n cap: apple + pear <= 1\nBinary\n apple pear\nEnd\n' >"$tmp/in/k.lp"
+cp "$tmp/in/k.lp" "$tmp/in/k.orig"
+for f in lp mps cnf opb; do
+    status "export --$f the model file" 2 "$ILPM" export model "$tmp/in/k.lp" --$f "$tmp/in/k.lp"
+    check "export --$f the model file: kept" cmp -s "$tmp/in/k.lp" "$tmp/in/k.orig"
+done
+cp "$tmp/s0.csv" "$tmp/in/s0.csv"
+status "merge --out an input" 2 "$ILPM" merge --out "$tmp/in/s0.csv" "$tmp/s1.csv" "$tmp/in/s0.csv"
+check "merge --out an input: kept" cmp -s "$tmp/s0.csv" "$tmp/in/s0.csv"
+status "two outputs on one file" 2 "$ILPM" export queens --n 4 --lp "$tmp/in/x.lp" --mps "$tmp/in/x.lp"
+check "two outputs on one file: message" grep -q "^ilpm: --lp and --mps name the same file" "$tmp/err"
+# batch and merge replace (or add to) a results file, never another file.
+echo "my notes" >"$tmp/in/notes.txt"
+for resume in "" --resume; do
+    status "batch --out a file that is not results $resume" 2 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/notes.txt" $resume
+    check "batch --out notes $resume: kept" [ "$(cat "$tmp/in/notes.txt")" = "my notes" ]
+done
+check "batch --out notes: how to overwrite" grep -q "not an ilpm results file.*remove it first (rm '$tmp/in/notes.txt')" "$tmp/err"
+status "merge --out a file that is not results" 2 "$ILPM" merge --out "$tmp/in/notes.txt" "$tmp/s0.csv"
+check "merge --out notes: kept" [ "$(cat "$tmp/in/notes.txt")" = "my notes" ]
+printf '\n\n' >"$tmp/in/blank.csv"
+status "batch --resume onto blank lines" 2 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/blank.csv" --resume
+: >"$tmp/in/empty.csv"
+status "batch --out an empty file" 0 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv"
+status "batch --out results again" 0 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv"
 
 # --- write errors: exit 1 and a message -------------------------------------
 to=/dev/full status "solve > /dev/full" 1 "$ILPM" solve sudoku data/sudoku/magictour_top1465.txt
@@ -152,12 +195,30 @@ for f in lp mps cnf opb; do
     to=/dev/full status "export --$f - > /dev/full" 1 "$ILPM" export queens --n 8 --$f -
     check "export --$f - > /dev/full: one message" [ "$(wc -l <"$tmp/err")" -eq 1 ]
 done
-status "export to a missing folder" 1 "$ILPM" export queens --n 4 --lp "$tmp/none/q.lp"
-check "missing folder message" grep -q "$tmp/none/q.lp.*No such file or directory" "$tmp/err"
+# An output that cannot be written where it is named is refused before
+# any work, as a mistake of the command line.
+status "export to a missing folder" 2 "$ILPM" export queens --n 4 --lp "$tmp/none/q.lp"
+check "missing folder message" grep -q "^ilpm: --lp $tmp/none/q.lp: no folder $tmp/none to write it in" "$tmp/err"
+status "export to a folder" 2 "$ILPM" export queens --n 4 --mps "$tmp"
+check "folder message" grep -q "^ilpm: --mps $tmp: is a folder" "$tmp/err"
 to=/dev/full status "gen > /dev/full" 1 "$ILPM" gen tetravex --n 4 --seed 1
 status "merge of a missing input" 2 "$ILPM" merge --out "$tmp/m/x.csv" "$tmp/nothere.csv"
-status "batch --out in a missing folder" 1 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/none/r.csv" --jobs 1
-status "batch --out -" 2 "$ILPM" batch queens "$tmp/q.txt" --out - --jobs 1
+status "batch --out in a missing folder" 2 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/none/r.csv" --jobs 1
+to=$tmp/none-plot status "compare --plot in a missing folder: refused before the runs" 2 \
+    "$ILPM" compare queens --n 5 --plot "$tmp/none/p.svg"
+check "compare --plot in a missing folder: nothing run" [ ! -s "$tmp/none-plot" ]
+status "gen --out in a missing folder" 2 "$ILPM" gen tetravex --n 3 --out "$tmp/none/g.txt"
+status "merge --out in a missing folder" 2 "$ILPM" merge --out "$tmp/none/m.csv" "$tmp/s0.csv"
+status "batch --slurm-script in a missing folder" 2 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/sl.csv" --slurm 2 --slurm-script "$tmp/none/s.sh"
+# batch --out - writes the rows to standard output, the summary to stderr.
+status "batch --out -" 0 "$ILPM" batch queens "$tmp/q.txt" --out - --jobs 1
+check "batch --out -: CSV rows" [ "$(grep -c '^queens,.*,solved,true,' "$tmp/out")" -eq 4 ]
+check "batch --out -: the summary on stderr" grep -q "^standard output: 4 runs" "$tmp/err"
+status "batch --out - --format json" 0 "$ILPM" batch queens "$tmp/q.txt" --out - --format json --jobs 1
+check "batch --out - --format json: JSON rows" [ "$(grep -c '^{"puzzle":"queens"' "$tmp/out")" -eq 4 ]
+status "batch --out - --resume" 2 "$ILPM" batch queens "$tmp/q.txt" --out - --resume
+status "compare --plot -" 2 "$ILPM" compare queens --n 5 --plot -
+check "compare --plot - message" grep -q "standard output" "$tmp/err"
 if devices; then
     status "gen --out FULL" 1 "$ILPM" gen tetravex --n 4 --seed 1 --out "$FULL"
     status "merge --out FULL" 1 "$ILPM" merge --out "$FULL" "$tmp/s0.csv"
@@ -170,7 +231,7 @@ if devices && command -v gnuplot >/dev/null; then
     ln -s "$FULL" "$tmp/full.svg"
     status "compare --plot onto a full device" 1 "$ILPM" compare queens --n 5 --plot "$tmp/full.svg"
     check "--plot message" grep -q "^ilpm: --plot: $tmp/full.svg: No space left on device" "$tmp/err"
-    check "--plot: the device stays a device" [ -c "$FULL" ] && [ -L "$tmp/full.svg" ]
+    check "--plot: the device stays a device" both [ -c "$FULL" ] -- [ -L "$tmp/full.svg" ]
 fi
 
 # --- a failed write leaves the old file and no temporary ----------------------
@@ -189,15 +250,31 @@ status "gen past the size limit" 1 limited 4 "$ILPM" gen tetravex --n 9 --seed 1
 check "gen: old file kept" [ "$(cat "$tmp/w/g.txt")" = "old gen" ]
 for i in $(seq 1 200); do echo 4; done >"$tmp/many.txt"
 "$ILPM" batch queens "$tmp/many.txt" --out "$tmp/many.csv" --jobs 1 >/dev/null
-echo "old merge" >"$tmp/w/m.csv"
+cp "$tmp/s0.csv" "$tmp/w/m.csv"
 status "merge past the size limit" 1 limited 4 "$ILPM" merge --out "$tmp/w/m.csv" "$tmp/many.csv"
-check "merge: old file kept" [ "$(cat "$tmp/w/m.csv")" = "old merge" ]
+check "merge: old file kept" cmp -s "$tmp/s0.csv" "$tmp/w/m.csv"
 check "gen, merge: no temporary" [ "$(listing "$tmp/w")" = "g.txt m.csv q.cnf q.lp q.mps q.opb " ]
 # The results file is written as rows complete: a full disk ends the
 # batch with exit 1 and keeps the rows written before.
 status "batch past the size limit" 1 limited 8 "$ILPM" batch queens "$tmp/many.txt" --out "$tmp/w/r.csv" --jobs 1
 check "batch: message" grep -q "^ilpm: $tmp/w/r.csv: File too large" "$tmp/err"
 check "batch: rows kept" [ "$(grep -c '^queens,' "$tmp/w/r.csv")" -gt 10 ]
+
+# The lint in e2e_lib.sh: a check followed by && or || (or a pipe) is
+# refused in every script, whatever the quotes and $(...) hold.
+# (The word comes from a variable, so that the lint of this very script
+# does not see these lines as checks.)
+w=check
+{
+    echo "$w \"a\" [ -e x ] && [ -e y ]"
+    echo "$w \"b\" grep -q x f ||"
+    echo "    true"
+    echo "$w \"c\" grep -q x f | cat"
+    echo "$w \"d\" both [ -e x ] -- [ -e y ]"
+    echo "$w \"e\" [ \"\$(grep -c 'a|b' f | wc -l)\" -eq 1 ] # && in a comment"
+    echo "$w \"f\" diff <(cut -d, -f1 f | sort) <(echo \"x && y\")"
+} >"$tmp/lint.sh"
+check "lint: the three mistakes and only them" [ "$(check_lint "$tmp/lint.sh" | cut -d: -f2 | tr '\n' ' ')" = "1 2 4 " ]
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

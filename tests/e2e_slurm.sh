@@ -12,11 +12,6 @@
 ILPM=$(realpath "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/e2e_lib.sh"
-check() {
-    local what=$1
-    shift
-    if "$@"; then ok; else bad "$what"; fi
-}
 die() {
     echo "FAIL: $*"
     for f in "$tmp"/log/*.log; do

@@ -424,8 +424,22 @@ int mdl_build(const mdl *d, ilpm_model *m, const char **kinds, ilpm_err *err)
     if (naux > 0 &&
         ilpm_model_family(m, "aux", 1, &lo, &naux, ILPM_FAM_AUX, err) < 0)
         return -1;
-    /* Families take ids in order from the first: variable v is id v. */
+    /* Families take ids in order from the first: variable v is id v.
+     * The columns keep the file's names (an integer column's variables
+     * are NAME.0, NAME.1, ...), so that exports and solutions speak of
+     * the user's own names. */
     w.base = 0;
+    for (int j = 0; d->col_name && j < d->ncols; j++) {
+        char name[300];
+        for (int i = 0; i < d->nbits[j]; i++) {
+            if (d->nbits[j] == 1)
+                snprintf(name, sizeof name, "%s", d->col_name[j]);
+            else
+                snprintf(name, sizeof name, "%s.%d", d->col_name[j], i);
+            if (ilpm_model_set_var_name(m, d->first[j] + i, name, err) != 0)
+                return -1;
+        }
+    }
     size_t nv = (size_t)d->nmain + (size_t)naux + 2;
     w.acc = calloc(nv, sizeof *w.acc);
     w.touched = malloc(nv * sizeof *w.touched);
@@ -449,7 +463,10 @@ int mdl_build(const mdl *d, ilpm_model *m, const char **kinds, ilpm_err *err)
             snprintf(where, sizeof where, "line %ld", r->line);
         w.where = where;
         w.kind = "none"; /* true whatever the values: left out */
-        rc = add_row(&w, r);
+        rc = ilpm_model_set_con_name(
+            m, r->name >= 0 ? d->row_name[r->name] : NULL, err);
+        if (rc == 0)
+            rc = add_row(&w, r);
         if (kinds)
             kinds[i] = w.kind;
         if (rc != 0 && !ilpm_model_interrupted(m) &&
@@ -459,6 +476,8 @@ int mdl_build(const mdl *d, ilpm_model *m, const char **kinds, ilpm_err *err)
             ilpm_err_fail(err, err->kind, "%s: %s: %s", d->file, where, msg);
         }
     }
+    if (rc == 0)
+        rc = ilpm_model_set_con_name(m, NULL, err);
     if (rc == 0)
         rc = objective(&w);
     free(w.acc);

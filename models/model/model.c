@@ -178,12 +178,25 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
     const char *path = ilpm_reader_path(rd);
     int note = 0;
     mdl *d = NULL;
-    if (path) {
+    /* GLPK knows no byte-order mark: a file that starts with one is read
+     * from a copy without it, as standard input is. */
+    const char *first;
+    size_t len;
+    ilpm_err peek;
+    int r = ilpm_reader_line(rd, &first, &len, &peek);
+    if (r > 0)
+        ilpm_reader_unread(rd);
+    if (path && !ilpm_reader_bom(rd)) {
         drain_note(rd, NULL, &note, err);
         d = read_lp(fmt, path, name, err);
         if (d && note && fmt == MDL_MPS)
             maximise_again(d);
         return d;
+    }
+    if (r < 0) {
+        *err = peek;
+        drain(rd, NULL, &peek);
+        return NULL;
     }
     if (gz) {
         drain(rd, NULL, err);

@@ -74,6 +74,7 @@ typedef struct ilpm_row {
     const int64_t *coefs;
     ilpm_cmp cmp;
     int64_t rhs;
+    const char *name; /* its constraint's own name, or NULL */
 } ilpm_row;
 
 /* The workspace: a dense accumulator over the variables, zero between

@@ -97,9 +97,21 @@ static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
     return d;
 }
 
-static void row_name(ilpm_driver *d, int group, char *buf, size_t size)
+/* A row is named after its constraint's own name (a model file's row:
+ * "cap", then "cap.2", ... for the further rows of that name), else
+ * after its group. */
+static void row_name(ilpm_driver *d, const ilpm_row *row, int group, char *buf,
+                     size_t size)
 {
-    if (group >= 0 && group < d->ngroups)
+    if (row->name) {
+        if (row->name == d->last_name) {
+            snprintf(buf, size, "%s.%" PRId64, row->name, ++d->name_reps);
+        } else {
+            d->last_name = row->name;
+            d->name_reps = 1;
+            snprintf(buf, size, "%s", row->name);
+        }
+    } else if (group >= 0 && group < d->ngroups)
         snprintf(buf, size, "%s_%" PRId64, d->gprefix[group],
                  ++d->gcount[group]);
     else /* '.' never occurs in a group name: no clash */
@@ -124,7 +136,7 @@ static int add_row(void *ctx, const ilpm_row *row, int group)
         int i = glp_add_rows(d->P, 1);
         if (d->names) {
             char name[NAME_LEN];
-            row_name(d, group, name, sizeof name);
+            row_name(d, row, group, name, sizeof name);
             glp_set_row_name(d->P, i, name);
         }
         double b = (double)row->rhs;
@@ -195,6 +207,11 @@ static int check_con(const ilpm_driver *d, const ilpm_con *c, ilpm_err *err)
  * "v." in front (LP names cannot start with a digit). */
 static void col_name(const ilpm_model *m, int v, char *out, size_t size)
 {
+    const char *own = ilpm_model_var_own_name(m, v);
+    if (own) { /* the user's, as given: GLPK's writers judge it */
+        snprintf(out, size, "%s", own);
+        return;
+    }
     char buf[NAME_LEN];
     ilpm_model_var_name(m, v, buf, sizeof buf);
     size_t k = 0;

@@ -66,6 +66,10 @@ struct ilpm_driver {
     int infeasible;  /* some row reduced to a false constant         */
     ilpm_rows rows;  /* the rows of a constraint, as OPB writes them */
     int *ind;        /* a row in GLPK's 1-based arrays */
+    /* The user's name of the last row, and how many rows in a run took
+     * it (cap, cap.2, ...). */
+    const char *last_name;
+    int64_t name_reps;
     double *val;
     /* The folded objective, obj[0] the constant; kept to restore it after
      * satisfaction calls and to compute objective values exactly. */

@@ -176,6 +176,7 @@ int ilpm_rows_con(ilpm_rows *r, const ilpm_con *c, ilpm_row_fn fn, void *ctx)
 {
     ilpm_row row;
     for (int k = 0; k < nrows(c); k++) {
+        row.name = c->name;
         int rc = con_row(r, c, k, &row) ? fn(ctx, &row, c->group) : 0;
         if (rc != 0)
             return rc;
@@ -208,5 +209,6 @@ int64_t ilpm_rows_sum(ilpm_rows *r, const int64_t *coefs, const int *lits,
     collect(r, out);
     out->cmp = ILPM_EQ;
     out->rhs = 0;
+    out->name = NULL;
     return r->cst;
 }

@@ -218,7 +218,8 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     }
     d->s = ccadical_init();
     if (!d->s) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL, "CaDiCaL could not be initialised");
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                      "CaDiCaL could not be initialised");
         sat_destroy(d);
         return NULL;
     }
@@ -308,7 +309,7 @@ static int add_bound(struct ilpm_driver *d, int n, const int *lits,
         ilpm_err_set(err, "out of variables for the objective bound");
         return 0;
     }
-    ilpm_con c = {ILPM_LINEAR, ILPM_GE, -1, 0, n, lits, coefs, bound};
+    ilpm_con c = {ILPM_LINEAR, ILPM_GE, -1, 0, n, lits, coefs, bound, NULL};
     int saved = d->cnf.cur_group;
     d->cnf.cur_group = -1;
     d->cnf.guards[0] = guard;

@@ -337,14 +337,15 @@ int ilpm_solver_block(ilpm_solver *s, ilpm_err *err)
         s->block[0] = 1;
         s->block[1] = -1;
         s->block_coefs[0] = s->block_coefs[1] = 1;
-        ilpm_con c = {ILPM_LINEAR, ILPM_LE,        -1, 0, 2,
-                      s->block,    s->block_coefs, 0};
+        ilpm_con c = {ILPM_LINEAR, ILPM_LE,        -1, 0,   2,
+                      s->block,    s->block_coefs, 0,  NULL};
         s->have_vals = 0;
         return s->ops->add(s->d, &c, err);
     }
     for (int i = 0; i < n; i++)
         s->block_coefs[i] = 1;
-    ilpm_con c = {ILPM_CLAUSE, ILPM_GE, -1, 0, n, s->block, s->block_coefs, 1};
+    ilpm_con c = {ILPM_CLAUSE, ILPM_GE,        -1, 0,   n,
+                  s->block,    s->block_coefs, 1,  NULL};
     s->have_vals = 0;
     return s->ops->add(s->d, &c, err);
 }

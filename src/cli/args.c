@@ -246,14 +246,15 @@ static const cli_opt opts[] = {
      "DIMACS CNF with a 'c NAME VAR' dictionary", 0, 0},
     {"opb", "FILE", V_EXPORT, set_export, 0, "pseudo-Boolean OPB", 0, 0},
     {"plot", "FILE.svg|FILE.png", V_COMPARE, set_text, OFF(plot_path),
-     "cactus plot and ILP-vs-SAT scatter (gnuplot)", 0, 0},
+     "cactus plot and ILP-vs-SAT scatter (gnuplot; a file, not '-')",
+     0, 0},
     {"summary", NULL, V_COMPARE, set_on, OFF(summary),
      "only the totals per formulation and back end (text output ends with "
      "them anyway after two or more instances)",
      0, 0},
     {"out", "FILE", V_BATCH | V_MERGE | V_GEN, set_text, OFF(out_path),
-     "the file to write: results (batch, merge: .json or .jsonl for JSON "
-     "lines, else CSV) or instances (gen)",
+     "the file to write, '-' for standard output: results (batch, merge: "
+     ".json or .jsonl for JSON lines, else CSV) or instances (gen)",
      0, 0},
     {"jobs", "N", V_BATCH, set_jobs, 0,
      "worker processes (default: the number of cores)", 0, 0},

@@ -118,9 +118,10 @@ int cli_check(cli *c)
              "for one of its instances)");
     if (c->verb == VERB_BATCH && !c->out_path)
         FAIL("batch needs --out RESULTS");
-    if (c->verb == VERB_BATCH && strcmp(c->out_path, "-") == 0)
-        FAIL("batch --out needs a file, not '-': --resume reads it back and "
-             "the summary goes to standard output");
+    if (c->verb == VERB_BATCH && strcmp(c->out_path, "-") == 0 &&
+        (c->resume || c->slurm_n))
+        FAIL("batch --out -: %s needs a results file",
+             c->resume ? "--resume reads back" : "--slurm merges into");
     if (c->verb == VERB_BATCH && c->nfiles == 0)
         FAIL("batch needs at least one FILE of instances");
     if (!c->slurm_n && (c->submit || c->slurm_script || c->partition ||

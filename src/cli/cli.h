@@ -170,6 +170,10 @@ unsigned cli_opt_backends(const char *name);
 /* The checks that tie the parsed options together (checks.c): 0, or -1
  * after one message on stderr. */
 int cli_check(cli *c);
+/* Every output an option names is writable where it is, is none of the
+ * inputs, and (batch, merge --out) replaces no file that is not a
+ * results file (outputs.c).  0, or -1 after one message on stderr. */
+int cli_check_outputs(const cli *c);
 /* --help of a verb (and puzzle, if c->pz). */
 void cli_help(FILE *f, const cli *c);
 /* list --help. */

@@ -24,17 +24,10 @@ static void progress_line(void *ctx, const ilpm_batch_summary *s)
             s->by_status[ILPM_ERROR], rate, eta);
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 int batch_writes_json(const cli *c)
 {
     return c->format_set ? c->format == FMT_JSON
-                         : ends_with(c->out_path, ".json") ||
-                               ends_with(c->out_path, ".jsonl");
+                         : ilpm_results_name_format(c->out_path) == 1;
 }
 
 int cmd_batch(cli *c)
@@ -69,43 +62,52 @@ int cmd_batch(cli *c)
         /* -2: the results file failed, not the input. */
         return rc == -2 ? EXIT_INTERNAL : EXIT_USAGE;
     }
-    printf("%s: %ld runs", c->out_path, s.done);
+    /* With --out -, the rows are standard output: the summary goes to
+     * stderr, beside the progress line. */
+    FILE *f = strcmp(c->out_path, "-") == 0 ? stderr : stdout;
+    fprintf(f, "%s: %ld runs", f == stderr ? "standard output" : c->out_path,
+            s.done);
     if (s.skipped)
-        printf(" (%ld already there)", s.skipped);
-    printf(" in %.1f s:", s.elapsed_s);
+        fprintf(f, " (%ld already there)", s.skipped);
+    fprintf(f, " in %.1f s:", s.elapsed_s);
     for (int st = 0; st < 7; st++)
         if (s.by_status[st])
-            printf(" %ld %s", s.by_status[st],
-                   ilpm_status_name((ilpm_status)st));
-    printf("\n");
+            fprintf(f, " %ld %s", s.by_status[st],
+                    ilpm_status_name((ilpm_status)st));
+    fprintf(f, "\n");
     for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
         if (s.runs[b])
-            printf("  %s: %ld runs, solve ms median %.2f, total %.1f\n",
-                   ilpm_backend_name((ilpm_backend)b), s.runs[b],
-                   s.median_ms[b], s.total_ms[b]);
+            fprintf(f, "  %s: %ld runs, solve ms median %.2f, total %.1f\n",
+                    ilpm_backend_name((ilpm_backend)b), s.runs[b],
+                    s.median_ms[b], s.total_ms[b]);
     if (s.reused)
-        printf("  %ld runs reused a model of their shape\n", s.reused);
+        fprintf(f, "  %ld runs reused a model of their shape\n", s.reused);
     if (s.replaced)
-        printf("  %ld worker(s) replaced after a crash or overrun\n",
-               s.replaced);
+        fprintf(f, "  %ld worker(s) replaced after a crash or overrun\n",
+                s.replaced);
     if (s.input_errors)
-        printf("  %ld run(s) of input that did not parse (see the error "
-               "rows)\n",
-               s.input_errors);
-    /* The rows' statuses, by solve's severity order. */
+        fprintf(f,
+                "  %ld run(s) of input that did not parse (see the error "
+                "rows)\n",
+                s.input_errors);
+    /* The rows' statuses, by solve's severity order: the new rows and
+     * those --resume found there, which are results of this batch too. */
+    long by[7], input = s.input_errors + s.kept_input_errors;
+    for (int st = 0; st < 7; st++)
+        by[st] = s.by_status[st] + s.kept_by_status[st];
     tally t = {EXIT_OK, 0};
     if (cli_stop_requested) {
-        printf("  interrupted: %ld of %ld runs done; --resume goes on\n",
-               s.done, s.total);
+        fprintf(f, "  interrupted: %ld of %ld runs done; --resume goes on\n",
+                s.done, s.total);
         note_exit(&t, EXIT_SIGNAL);
     }
-    if (s.by_status[ILPM_ERROR] > s.input_errors)
+    if (by[ILPM_ERROR] > input)
         note_exit(&t, EXIT_INTERNAL);
-    if (s.input_errors)
+    if (input)
         note_exit(&t, EXIT_USAGE);
-    if (s.by_status[ILPM_TIMEOUT] || s.by_status[ILPM_FEASIBLE])
+    if (by[ILPM_TIMEOUT] || by[ILPM_FEASIBLE])
         note_exit(&t, EXIT_TIMEOUT);
-    if (s.by_status[ILPM_UNSAT])
+    if (by[ILPM_UNSAT])
         note_exit(&t, EXIT_UNSAT);
     return t.worst;
 }

@@ -129,6 +129,10 @@ static int run_verb(int argc, char **argv)
         rc = EXIT_OK;
         goto done;
     }
+    if (cli_check_outputs(&c) != 0) {
+        rc = EXIT_USAGE;
+        goto done;
+    }
     /* GLPK checks for a stop only between its steps (an LP solve, a cut
      * round), which can take minutes on a large model: after a signal,
      * solve, play and compare get 5 s to stop cleanly. */

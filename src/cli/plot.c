@@ -50,6 +50,12 @@ static const char *ext(const char *path)
 int plot_check_path(const char *path, char *err, size_t size)
 {
     const char *e = ext(path);
+    if (strcmp(path, "-") == 0) {
+        snprintf(err, size,
+                 "--plot: '-' is not taken: standard output holds the "
+                 "comparison's table; name a .svg or .png file");
+        return -1;
+    }
     if (strcmp(e, "svg") != 0 && strcmp(e, "png") != 0) {
         snprintf(err, size, "--plot: '%s' must end in .svg or .png", path);
         return -1;
@@ -82,8 +88,9 @@ int plot_write(const char *path, const plot_point *pts, int n,
                  strerror(errno));
         return -1;
     }
-    char data[256], script[256];
+    char data[256], script[256], gperr[256];
     snprintf(data, sizeof data, "%s/data.txt", dir);
+    snprintf(gperr, sizeof gperr, "%s/gnuplot.err", dir);
     snprintf(script, sizeof script, "%s/plot.gp", dir);
     /* Series: distinct (formulation, backend) pairs in order of first
      * appearance. */
@@ -112,12 +119,21 @@ int plot_write(const char *path, const plot_point *pts, int n,
         series[i] = s >= 0 ? s : nseries++;
     }
     double cap = time_limit > 0 ? time_limit * 1000.0 : 0;
+    /* The cactus's ranges, given to gnuplot: one instance or equal times
+     * would make it guess an empty range (and warn). */
+    int most = 1;
+    double clo = 1e300, chi = 0;
     for (int s = 0; s < nseries; s++) {
         int k = 0;
         for (int i = 0; i < n; i++)
             if (series[i] == s && pts[i].answered)
                 times[k++] = pts[i].solve_ms > 0.001 ? pts[i].solve_ms : 0.001;
         qsort(times, (size_t)k, sizeof *times, cmp_double);
+        most = k > most ? k : most;
+        if (k > 0) {
+            clo = times[0] < clo ? times[0] : clo;
+            chi = times[k - 1] > chi ? times[k - 1] : chi;
+        }
         fprintf(fd, "# cactus series %d\n", s);
         for (int i = 0; i < k; i++)
             fprintf(fd, "%d %.6f\n", i + 1, times[i]);
@@ -171,6 +187,10 @@ int plot_write(const char *path, const plot_point *pts, int n,
     fprintf(fs, "set title \"instances solved against time\"\n"
                 "set xlabel \"instances solved\"\nset ylabel \"solve ms\"\n"
                 "set logscale y\nset key left top\nset grid\n");
+    if (chi <= 0)
+        clo = chi = 0.001;
+    fprintf(fs, "set xrange [0:%d]\nset yrange [%g:%g]\n", most + 1, clo / 2,
+            chi * 2);
     fprintf(fs, "plot ");
     for (int s = 0; s < nseries; s++) {
         int first = -1;
@@ -215,6 +235,10 @@ int plot_write(const char *path, const plot_point *pts, int n,
         goto out;
     }
     if (pid == 0) {
+        /* gnuplot's warnings are not the user's: its stderr goes to a
+         * file, shown when it fails. */
+        FILE *e = freopen(gperr, "w", stderr);
+        (void)e;
         char *argv[] = {"gnuplot", script, NULL};
         execvp("gnuplot", argv);
         _exit(127);
@@ -223,7 +247,19 @@ int plot_write(const char *path, const plot_point *pts, int n,
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(err, size, "--plot: gnuplot failed (script %s)", script);
+        char why[200] = "";
+        FILE *e = fopen(gperr, "r");
+        if (e) {
+            /* The first line that says something (gnuplot points at
+             * the script's text with a line of blanks and '^'). */
+            while (fgets(why, sizeof why, e) &&
+                   strspn(why, " \t\n^") == strlen(why))
+                why[0] = '\0';
+            why[strcspn(why, "\n")] = '\0';
+            fclose(e);
+        }
+        snprintf(err, size, "--plot: gnuplot failed (script %s)%s%s", script,
+                 *why ? ": " : "", why);
         goto out_keep;
     }
     rc = ilpm_out_commit(fig, &oerr);
@@ -233,6 +269,7 @@ int plot_write(const char *path, const plot_point *pts, int n,
 out:
     remove(data);
     remove(script);
+    remove(gperr);
     rmdir(dir);
 out_keep:
     ilpm_out_abort(fig);

@@ -30,6 +30,7 @@ struct con {
     size_t off;      /* into lits                          */
     int64_t coefoff; /* into coefs, or -1 for all-ones     */
     int64_t rhs;
+    int name; /* into cnames, or -1                  */
 };
 
 struct ilpm_model {
@@ -54,6 +55,14 @@ struct ilpm_model {
     int *olits;
     int64_t *ocoefs;
     int on;
+    /* The user's names (a model file's columns and rows), NULL where
+     * none: vnames[v], and cnames[] for the constraints, cur_name the
+     * one the next constraint takes. */
+    char **vnames;
+    int capvn;
+    char **cnames;
+    size_t ncnames, capcn;
+    int cur_name;
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -78,7 +87,7 @@ ilpm_model *ilpm_model_new(void)
 {
     ilpm_model *m = calloc(1, sizeof *m);
     if (m)
-        m->cur_group = -1;
+        m->cur_group = m->cur_name = -1;
     return m;
 }
 
@@ -97,7 +106,64 @@ void ilpm_model_free(ilpm_model *m)
     free(m->ones);
     free(m->olits);
     free(m->ocoefs);
+    for (int v = 0; v < m->capvn; v++)
+        free(m->vnames[v]);
+    free(m->vnames);
+    for (size_t i = 0; i < m->ncnames; i++)
+        free(m->cnames[i]);
+    free(m->cnames);
     free(m);
+}
+
+int ilpm_model_set_var_name(ilpm_model *m, int v, const char *name,
+                            ilpm_err *err)
+{
+    if (v < 1 || v > m->nvars)
+        return ilpm_err_set(err, "variable %d is not of the model (1..%d)", v,
+                            m->nvars);
+    if (v >= m->capvn) {
+        size_t cap = (size_t)m->capvn;
+        if (grow((void **)&m->vnames, &cap, (size_t)m->nvars + 1,
+                 sizeof *m->vnames) != 0)
+            return ilpm_err_set(err, "out of memory naming variables");
+        memset(m->vnames + m->capvn, 0,
+               (cap - (size_t)m->capvn) * sizeof *m->vnames);
+        m->capvn = (int)cap;
+    }
+    char *copy = name ? strdup(name) : NULL;
+    if (name && !copy)
+        return ilpm_err_set(err, "out of memory naming variables");
+    free(m->vnames[v]);
+    m->vnames[v] = copy;
+    return 0;
+}
+
+const char *ilpm_model_var_own_name(const ilpm_model *m, int v)
+{
+    return v > 0 && v < m->capvn ? m->vnames[v] : NULL;
+}
+
+int ilpm_model_set_con_name(ilpm_model *m, const char *name, ilpm_err *err)
+{
+    if (!name) {
+        m->cur_name = -1;
+        return 0;
+    }
+    /* The rows of one name come in a run: the last name is reused. */
+    if (m->ncnames && strcmp(m->cnames[m->ncnames - 1], name) == 0) {
+        m->cur_name = (int)m->ncnames - 1;
+        return 0;
+    }
+    char *copy = strdup(name);
+    if (!copy || m->ncnames >= INT32_MAX ||
+        grow((void **)&m->cnames, &m->capcn, m->ncnames + 1,
+             sizeof *m->cnames) != 0) {
+        free(copy);
+        return ilpm_err_set(err, "out of memory naming constraints");
+    }
+    m->cnames[m->ncnames] = copy;
+    m->cur_name = (int)m->ncnames++;
+    return 0;
 }
 
 static int valid_name(const char *s)
@@ -139,9 +205,9 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims, const int *lo,
     if (m->max_vars > 0 && count > m->max_vars - m->nvars)
         return ilpm_err_fail(err, ILPM_ERR_LIMIT,
                              "the model needs more than %" PRId64
-                            " variables (family '%s' alone has %" PRId64
-                            "); raise --max-vars to build it",
-                            m->max_vars, name, count);
+                             " variables (family '%s' alone has %" PRId64
+                             "); raise --max-vars to build it",
+                             m->max_vars, name, count);
     if (count > INT32_MAX / 2 - m->nvars)
         return ilpm_err_set(err, "family '%s' is too large: over %d variables",
                             name, INT32_MAX / 2);
@@ -274,6 +340,11 @@ static const struct family *family_of(const ilpm_model *m, int v)
 const char *ilpm_model_var_name(const ilpm_model *m, int v, char *buf,
                                 size_t size)
 {
+    const char *own = ilpm_model_var_own_name(m, v);
+    if (own) {
+        snprintf(buf, size, "%s", own);
+        return buf;
+    }
     const struct family *f = family_of(m, v);
     if (!f) {
         snprintf(buf, size, "x%d", v);
@@ -419,9 +490,9 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
         if (bytes > m->max_bytes)
             return ilpm_err_fail(err, ILPM_ERR_LIMIT,
                                  "the model's constraints need more than "
-                                "%" PRId64 " MB; raise --max-memory to "
-                                "build it",
-                                m->max_bytes >> 20);
+                                 "%" PRId64 " MB; raise --max-memory to "
+                                 "build it",
+                                 m->max_bytes >> 20);
     }
     if (grow((void **)&m->cons, &m->capc, m->ncons + 1, sizeof *m->cons) ||
         grow((void **)&m->lits, &m->capl, m->nlits + (size_t)n,
@@ -446,6 +517,7 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
     c->n = n;
     c->off = m->nlits;
     c->rhs = rhs;
+    c->name = m->cur_name;
     memcpy(m->lits + m->nlits, lits, (size_t)n * sizeof *lits);
     m->nlits += (size_t)n;
     if (coefs) {
@@ -581,6 +653,7 @@ void ilpm_model_con(const ilpm_model *m, size_t i, ilpm_con *out)
     out->lits = m->lits + c->off;
     out->coefs = c->coefoff >= 0 ? m->coefs + c->coefoff : m->ones;
     out->rhs = c->rhs;
+    out->name = c->name >= 0 ? m->cnames[c->name] : NULL;
 }
 
 ilpm_sense ilpm_model_objective_get(const ilpm_model *m, int *n,
@@ -593,55 +666,6 @@ ilpm_sense ilpm_model_objective_get(const ilpm_model *m, int *n,
     if (coefs)
         *coefs = m->ocoefs;
     return m->sense;
-}
-
-static int lit_val(const uint8_t *vals, int l)
-{
-    return l > 0 ? vals[l] != 0 : vals[-l] == 0;
-}
-
-int64_t ilpm_model_objective_value(const ilpm_model *m, const uint8_t *vals)
-{
-    int64_t s = 0;
-    for (int i = 0; i < m->on; i++)
-        s += m->ocoefs[i] * lit_val(vals, m->olits[i]);
-    return s;
-}
-
-static int cmp_holds(int64_t lhs, ilpm_cmp cmp, int64_t rhs)
-{
-    return cmp == ILPM_LE   ? lhs <= rhs
-           : cmp == ILPM_GE ? lhs >= rhs
-                            : lhs == rhs;
-}
-
-int ilpm_model_check(const ilpm_model *m, const uint8_t *vals, size_t *bad)
-{
-    for (size_t i = 0; i < m->ncons; i++) {
-        ilpm_con c;
-        ilpm_model_con(m, i, &c);
-        int64_t s = 0;
-        for (int j = 0; j < c.n; j++)
-            s += c.coefs[j] * lit_val(vals, c.lits[j]);
-        int ok;
-        switch (c.kind) {
-        case ILPM_IMPL:
-            ok = !lit_val(vals, c.lits[0]) || lit_val(vals, c.lits[1]);
-            break;
-        case ILPM_CCARD:
-            ok = !lit_val(vals, c.cond) || cmp_holds(s, c.cmp, c.rhs);
-            break;
-        default:
-            ok = cmp_holds(s, c.cmp, c.rhs);
-            break;
-        }
-        if (!ok) {
-            if (bad)
-                *bad = i;
-            return 0;
-        }
-    }
-    return 1;
 }
 
 const char *ilpm_kind_name(ilpm_kind k)

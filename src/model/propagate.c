@@ -1,7 +1,7 @@
 /* Propagation of a model's fixed literals, shared by both back ends, on
  * the engine of engine.c: the givens of a puzzle (Sudoku clues, placed
- * queens, a Tetravex corner) arrive as unit clauses, and what they force is settled here once,
- * before either lowering sees the model.  Two steps:
+ * queens, a Tetravex corner) arrive as unit clauses, and what they force is
+ * settled here once, before either lowering sees the model.  Two steps:
  *  - unit propagation through clauses, at-most-one, exactly-one,
  *    implications and cardinality constraints (all read as "sum of
  *    literals cmp k"), with a counter of true and false literals per
@@ -60,6 +60,11 @@ static ilpm_model *copy_frame(const ilpm_model *m, ilpm_err *err)
         ilpm_model_set_redundant_in(out, g, ilpm_model_group_redundant(m, g));
     }
     ilpm_model_set_branch_hint(out, ilpm_model_branch_hint(m));
+    for (int v = 1; v <= ilpm_model_nvars(m); v++)
+        if (ilpm_model_var_own_name(m, v) &&
+            ilpm_model_set_var_name(out, v, ilpm_model_var_own_name(m, v),
+                                    err) != 0)
+            goto fail;
     int on;
     const int *ol;
     const int64_t *oc;
@@ -137,7 +142,8 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
             lits[n++] = c->lits[i];
         }
     }
-    if (ilpm_model_group(out, ilpm_model_group_name(m, c->group), err) < 0)
+    if (ilpm_model_group(out, ilpm_model_group_name(m, c->group), err) < 0 ||
+        ilpm_model_set_con_name(out, c->name, err) != 0)
         return -1;
     switch (c->kind) {
     case ILPM_CLAUSE:
@@ -256,7 +262,8 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
         ilpm_model_con(m, i, &c);
         rc = add_reduced(out, m, val, &c, lits, coefs, err);
     }
-    if (rc == 0 && ilpm_model_group(out, "fixed", err) < 0)
+    if (rc == 0 && (ilpm_model_group(out, "fixed", err) < 0 ||
+                    ilpm_model_set_con_name(out, NULL, err) != 0))
         rc = -1;
     for (int v = 1; v <= nv && rc == 0; v++)
         if (val[v] != UNKNOWN) {
@@ -353,8 +360,8 @@ int ilpm_propagator_run(ilpm_propagator *p, const int *assume, int n, int level,
     int conflict = 0;
     for (int i = 0; i < n && !conflict; i++)
         conflict = ilpm_eng_assign(e, assume[i]) != 0;
-    conflict =
-        conflict || ilpm_eng_propagate(e) != 0 || (level >= 2 && ilpm_eng_probe(e, w) != 0);
+    conflict = conflict || ilpm_eng_propagate(e) != 0 ||
+               (level >= 2 && ilpm_eng_probe(e, w) != 0);
     int rc = conflict ? 1 : 0;
     if (!conflict && e->ntrail > p->base) {
         *nout = e->ntrail - p->base;

@@ -237,9 +237,16 @@ static int add_task(struct batch *b, const struct doneset *done,
     int nb = o->both == 1 ? 2 : o->both ? o->both : 1, added = 0;
     for (int k = 0; k < nb; k++) {
         ilpm_backend be = o->both ? (ilpm_backend)k : o->run.solver.backend;
-        if (ilpm_results_doneset_has(done, b->src[src].file, index, form,
-                                     ilpm_backend_name(be))) {
+        const rowkey *k = ilpm_results_doneset_has(
+            done, b->src[src].file, index, form, ilpm_backend_name(be));
+        if (k) {
+            /* Its row stays a result of this batch: its status counts
+             * in the exit status as a new row's would. */
             sum->skipped++;
+            if (k->status >= 0)
+                sum->kept_by_status[k->status]++;
+            if (k->status == ILPM_ERROR && bad)
+                sum->kept_input_errors++;
             continue;
         }
         /* Jobs go to the workers as int32. */

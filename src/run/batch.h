@@ -9,6 +9,8 @@ typedef struct ilpm_batch_summary {
     long total; /* runs to do in this invocation             */
     long done;
     long skipped;      /* already in the results (--resume)         */
+    long kept_by_status[7]; /* those rows by status (ilpm_status)      */
+    long kept_input_errors; /* those of input that does not parse      */
     long input_errors; /* runs recorded as errors because an input   */
                        /* file or instance was bad (among by_status) */
     long by_status[7]; /* indexed by ilpm_status                    */
@@ -50,6 +52,17 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
                    const ilpm_params *p, const ilpm_batch_opts *o,
                    const char *out_path, ilpm_batch_summary *sum,
                    ilpm_err *err);
+
+/* The format a results file's name asks for: 1 JSON lines (.json,
+ * .jsonl), 0 CSV (.csv), -1 when the name does not say.  batch and merge
+ * decide by it (batch: CSV unless it says JSON; merge: as its inputs
+ * when it does not say). */
+int ilpm_results_name_format(const char *path);
+/* What path holds, read before it is written: 1 an ilpm results file
+ * (its header or first row read; *json set), 0 nothing to lose ("-",
+ * no file, an empty file, a device), -1 with err naming path:
+ * something else ("not an ilpm results file ..."). */
+int ilpm_results_probe(const char *path, int *json, ilpm_err *err);
 
 /* Combines result files (all CSV or all JSON lines) into out_path: one
  * header, rows sorted by file, index, formulation and back end, a later

@@ -67,6 +67,7 @@ typedef struct rowkey {
     char form[32];
     char backend[8];
     int stopped; /* the row says the run was interrupted */
+    int status;  /* its ilpm_status; -1 for a name ilpm does not know */
 } rowkey;
 
 struct keyset {
@@ -94,8 +95,10 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
                       int must_exist, ilpm_err *err);
 /* -1 when out of memory; free d->slot after. */
 int ilpm_results_doneset_build(struct doneset *d, const struct keyset *ks);
-int ilpm_results_doneset_has(const struct doneset *d, const char *file,
-                             long index, const char *form, const char *backend);
+/* The row of a run done already, or NULL. */
+const rowkey *ilpm_results_doneset_has(const struct doneset *d,
+                                       const char *file, long index,
+                                       const char *form, const char *backend);
 /* Writes the rows of path again under the current header; -1 with err
  * when it does not read, -2 when it cannot be written. */
 int ilpm_results_rewrite(const char *path, ilpm_err *err);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Parses one CSV line into at most max fields (RFC 4180 quoting, no line
  * ends inside fields); returns the count.  Fields point into buf. */
@@ -158,6 +159,15 @@ static char *upgrade_row(const char *line, const int *map, int n, int *nfields)
     return ilpm_buf_take(&b);
 }
 
+/* The status a row names, or -1. */
+static int status_of(const char *name)
+{
+    for (int s = ILPM_SOLVED; s <= ILPM_ERROR; s++)
+        if (strcmp(name, ilpm_status_name((ilpm_status)s)) == 0)
+            return s;
+    return -1;
+}
+
 void ilpm_results_keyset_free(struct keyset *ks)
 {
     for (size_t i = 0; i < ks->n; i++) {
@@ -171,9 +181,10 @@ void ilpm_results_keyset_free(struct keyset *ks)
     memset(ks, 0, sizeof *ks);
 }
 
-/* Reads the rows of a results file; keep_lines keeps their text. */
-int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
-                      int must_exist, ilpm_err *err)
+/* Reads the rows of a results file; keep_lines keeps their text; stops
+ * after max rows (0: all). */
+static int results_read(const char *path, struct keyset *ks, int keep_lines,
+                        int must_exist, size_t max, ilpm_err *err)
 {
     ilpm_reader *rd = ilpm_reader_open(path, err);
     if (!rd)
@@ -190,7 +201,8 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
         cur.s[--cur.len] = '\0'; /* the line end */
     int map[64], nmap = 0, nold = 0;
     char *row = NULL; /* the current row, upgraded */
-    while ((r = ilpm_reader_line(rd, &line, &len, err)) != 0) {
+    while ((max == 0 || ks->n < max) &&
+           (r = ilpm_reader_line(rd, &line, &len, err)) != 0) {
         free(row);
         row = NULL;
         if (r < 0) {
@@ -220,6 +232,15 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
         if (first) {
             ks->json = line[0] == '{';
             first = 0;
+            if (ks->json &&
+                (!json_find(line, "file") || !json_find(line, "index") ||
+                 !json_find(line, "backend"))) {
+                rc = ilpm_reader_error(rd, err, 1,
+                                       "not an ilpm results file (a JSON "
+                                       "line without file, index and "
+                                       "backend)");
+                break;
+            }
             if (!ks->json) {
                 if ((nmap = upgrade_map(line, ilpm_buf_str(&cur), map, 64))) {
                     char *copy = strdup(line);
@@ -285,6 +306,7 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
             if ((v = json_find(line, "status")))
                 json_str(v, st, sizeof st);
             key.stopped = strcmp(st, "stopped") == 0;
+            key.status = status_of(st);
             char why[160] = "";
             if (strcmp(st, "error") == 0 && (v = json_find(line, "error")))
                 json_str(v, why, sizeof why);
@@ -308,6 +330,9 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
             snprintf(key.backend, sizeof key.backend, "%s", f[col_backend]);
             key.stopped = col_status >= 0 && n > col_status &&
                           strcmp(f[col_status], "stopped") == 0;
+            key.status = col_status >= 0 && n > col_status
+                             ? status_of(f[col_status])
+                             : -1;
             key.stopped |= col_error >= 0 && n > col_error &&
                            ilpm_pool_death_outside(f[col_error]);
             free(copy);
@@ -331,10 +356,52 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
             ks->lines[ks->n] = strdup(line);
         ks->k[ks->n++] = key;
     }
+    /* A results file holds at least a CSV header or a JSON row; one
+     * that is to be read as one (merge) and holds neither is not one. */
+    if (rc == 0 && first && must_exist)
+        rc = ilpm_err_set(err, "%s: not an ilpm results file (%s)",
+                          ilpm_reader_name(rd),
+                          ilpm_reader_offset(rd, NULL) > 0 ? "blank lines only"
+                                                           : "an empty file");
     free(row);
     ilpm_buf_free(&cur);
     ilpm_reader_free(rd);
     return rc;
+}
+
+int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
+                      int must_exist, ilpm_err *err)
+{
+    return results_read(path, ks, keep_lines, must_exist, 0, err);
+}
+
+int ilpm_results_name_format(const char *path)
+{
+    size_t n = strlen(path);
+    const char *const json[] = {".json", ".jsonl"};
+    for (int i = 0; i < 2; i++) {
+        size_t k = strlen(json[i]);
+        if (n >= k && strcmp(path + n - k, json[i]) == 0)
+            return 1;
+    }
+    return n >= 4 && strcmp(path + n - 4, ".csv") == 0 ? 0 : -1;
+}
+
+int ilpm_results_probe(const char *path, int *json, ilpm_err *err)
+{
+    struct stat st;
+    /* Only a regular file is read: a FIFO would wait for a writer. */
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode) || st.st_size == 0)
+        return 0;
+    struct keyset ks = {0};
+    /* The head of the file tells; a bad row further on is --resume's
+     * and merge's to report with its line. */
+    int rc = results_read(path, &ks, 0, 1, 1, err);
+    if (rc == 0)
+        *json = ks.json;
+    ilpm_results_keyset_free(&ks);
+    return rc == 0 ? 1 : -1;
 }
 
 static int key_matches(const rowkey *k, const char *file, long index,
@@ -388,16 +455,17 @@ int ilpm_results_doneset_build(struct doneset *d, const struct keyset *ks)
     return 0;
 }
 
-int ilpm_results_doneset_has(const struct doneset *d, const char *file,
-                             long index, const char *form, const char *backend)
+const rowkey *ilpm_results_doneset_has(const struct doneset *d,
+                                       const char *file, long index,
+                                       const char *form, const char *backend)
 {
     if (!d->slot)
-        return 0;
+        return NULL;
     size_t at = (size_t)key_hash(file, index, form, backend) & d->mask;
     for (; d->slot[at]; at = (at + 1) & d->mask)
         if (key_matches(&d->ks->k[d->slot[at] - 1], file, index, form, backend))
-            return 1;
-    return 0;
+            return &d->ks->k[d->slot[at] - 1];
+    return NULL;
 }
 
 /* Writes the rows of path again, in order, under the current header
@@ -470,6 +538,17 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
                          inputs[i]);
             goto out;
         }
+    }
+    /* The output's name chooses its format as batch's --out does; merge
+     * copies rows and does not convert them. */
+    int want = ilpm_results_name_format(out_path);
+    if (n > 0 && want >= 0 && want != ks.json) {
+        ilpm_err_set(err,
+                     "%s: its name asks for %s, but %s holds %s rows (merge "
+                     "does not convert them): name the output .%s",
+                     out_path, want ? "JSON lines" : "CSV", inputs[0],
+                     ks.json ? "JSON lines" : "CSV", ks.json ? "jsonl" : "csv");
+        goto out;
     }
     ord = calloc(ks.n + 1, sizeof *ord);
     files = calloc(ks.n + 1, sizeof *files);

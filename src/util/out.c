@@ -232,6 +232,83 @@ ilpm_out *ilpm_out_open(const char *path, unsigned flags, ilpm_err *err)
     return open_temp(o, err) == 0 ? o : NULL;
 }
 
+/* The file an input names, or 0 when it cannot be told ("-" is
+ * standard input, which a redirection may have made a file). */
+static int input_stat(const char *in, struct stat *st)
+{
+    return strcmp(in, "-") == 0 ? fstat(0, st) == 0 : stat(in, st) == 0;
+}
+
+/* The folder of target ("." for a bare name), into buf. */
+static const char *folder_of(const char *target, char *buf, size_t size)
+{
+    const char *slash = strrchr(target, '/');
+    if (!slash)
+        return ".";
+    size_t n = slash == target ? 1 : (size_t)(slash - target);
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, target, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+int ilpm_out_check(const char *path, const char *const *inputs, int n,
+                   ilpm_err *err)
+{
+    if (strcmp(path, "-") == 0)
+        return 0;
+    if (!*path)
+        return ilpm_err_set(err, "'': no file named");
+    int fd = -1, proc = 0;
+    char *target = follow_links(path, &fd, &proc);
+    if (!target)
+        return ilpm_err_set(err, "%s: %s", path, strerror(errno));
+    struct stat st;
+    int exists = fd >= 0 ? fstat(fd, &st) == 0 : stat(target, &st) == 0;
+    int rc = 0;
+    if (!exists && (fd >= 0 || proc || errno != ENOENT)) {
+        rc = ilpm_err_set(err, "%s: %s", path, strerror(errno));
+    } else if (exists && S_ISDIR(st.st_mode)) {
+        rc = ilpm_err_set(err, "%s: is a folder, not a file", path);
+    } else if (fd < 0 && !proc && (!exists || S_ISREG(st.st_mode))) {
+        /* Nothing is lost: a file that is replaced is never one of the
+         * inputs, whatever the name it goes by (a link, a hard link,
+         * ./x).  Descriptors and devices are written in place. */
+        for (int i = 0; i < n && rc == 0; i++) {
+            struct stat in;
+            int same = strcmp(inputs[i], path) == 0;
+            if (!same && exists && input_stat(inputs[i], &in))
+                same = in.st_dev == st.st_dev && in.st_ino == st.st_ino;
+            if (same)
+                rc = ilpm_err_set(err,
+                                  "%s is also an input of this run (%s): "
+                                  "writing it would lose what it holds; "
+                                  "choose another output",
+                                  path,
+                                  strcmp(inputs[i], "-") == 0 ? "standard input"
+                                                              : inputs[i]);
+        }
+    }
+    /* A regular file (or a new one) is written beside itself and renamed
+     * into place: its folder must exist and take new files. */
+    if (rc == 0 && fd < 0 && !proc && (!exists || S_ISREG(st.st_mode))) {
+        char buf[4096];
+        const char *dir = folder_of(target, buf, sizeof buf);
+        struct stat ds;
+        if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode))
+            rc =
+                ilpm_err_set(err, "%s: no folder %s to write it in", path, dir);
+        else if (access(dir, W_OK | X_OK) != 0)
+            rc = ilpm_err_set(err, "%s: cannot write in folder %s: %s", path,
+                              dir, strerror(errno));
+        else if (exists && access(target, W_OK) != 0)
+            rc = ilpm_err_set(err, "%s: %s", path, strerror(errno));
+    }
+    free(target);
+    return rc;
+}
+
 FILE *ilpm_out_file(ilpm_out *o)
 {
     return o->f;

@@ -182,6 +182,7 @@ struct ilpm_reader {
     int64_t pos;   /* bytes consumed so far (from where the reader began) */
     int64_t start; /* offset of the last line returned                     */
     long index;    /* the instance being read, 1-based; 0 unknown          */
+    int bom;       /* a byte-order mark was skipped at the start          */
 };
 
 ilpm_reader *ilpm_reader_open(const char *path, ilpm_err *err)
@@ -331,6 +332,14 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
     }
     r->lineno++;
     r->start = at;
+    /* A UTF-8 byte-order mark (as some Windows editors write) is no part
+     * of the text: skipped at the start of the file, whatever its format,
+     * and columns count from after it, as an editor shows them. */
+    if (at == 0 && r->len >= 3 && memcmp(r->line, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(r->line, r->line + 3, r->len - 3);
+        r->len -= 3;
+        r->bom = 1;
+    }
     if (r->len && r->line[r->len - 1] == '\r')
         r->len--;
     if (push(r, '\0') != 0)
@@ -344,6 +353,11 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
     if (nul_col)
         return ilpm_reader_error(r, err, nul_col, "NUL byte in a text line");
     return 1;
+}
+
+int ilpm_reader_bom(const ilpm_reader *r)
+{
+    return r->bom;
 }
 
 void ilpm_reader_unread(ilpm_reader *r)
@@ -563,8 +577,7 @@ int ilpm_params_choice(const ilpm_params *p, const char *name,
     return 0;
 }
 
-const ilpm_opt_spec *ilpm_opt_find(const ilpm_opt_spec *table,
-                                   const char *name)
+const ilpm_opt_spec *ilpm_opt_find(const ilpm_opt_spec *table, const char *name)
 {
     for (; table && table->name; table++)
         if (strcmp(table->name, name) == 0)
@@ -572,14 +585,13 @@ const ilpm_opt_spec *ilpm_opt_find(const ilpm_opt_spec *table,
     return NULL;
 }
 
-int ilpm_opt_check(const ilpm_opt_spec *spec, const char *value,
-                   ilpm_err *err)
+int ilpm_opt_check(const ilpm_opt_spec *spec, const char *value, ilpm_err *err)
 {
     long x;
     if (spec->type == ILPM_OPT_FLAG || !spec->arg)
-        return value ? ilpm_err_set(err, "option --%s takes no value",
-                                    spec->name)
-                     : 0;
+        return value
+                   ? ilpm_err_set(err, "option --%s takes no value", spec->name)
+                   : 0;
     if (!value)
         return ilpm_err_set(err, "option --%s needs a value", spec->name);
     switch (spec->type) {

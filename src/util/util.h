@@ -72,6 +72,10 @@ void ilpm_reader_free(ilpm_reader *r);
  * line, 0 at the end, -1 on error (err filled with file:line:col). */
 int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
                      ilpm_err *err);
+/* A UTF-8 byte-order mark at the start of the input is skipped: the
+ * first line comes without it.  1 once one was (for those who read the
+ * file again by name, as GLPK does, and must then read a copy). */
+int ilpm_reader_bom(const ilpm_reader *r);
 /* Gives the last line back: the next ilpm_reader_line returns it again. */
 void ilpm_reader_unread(ilpm_reader *r);
 /* Where the next ilpm_reader_line starts (after ilpm_reader_unread, the
@@ -141,6 +145,15 @@ typedef struct ilpm_out ilpm_out;
 
 /* NULL with err naming path and the reason when it cannot be opened. */
 ilpm_out *ilpm_out_open(const char *path, unsigned flags, ilpm_err *err);
+/* Whether path can be an output of a run that reads inputs[0..n) ("-"
+ * among them: standard input), asked before anything is read or
+ * written.  -1 with err when path names one of the inputs (the same
+ * path, or the same file by device and inode, links followed), is a
+ * folder, or is a file whose folder does not exist or cannot be written
+ * (where ilpm_out_open would make its temporary).  "-", descriptors and
+ * devices, written in place, are not compared with the inputs. */
+int ilpm_out_check(const char *path, const char *const *inputs, int n,
+                   ilpm_err *err);
 /* Where to write.  Write errors need no checking on the way: they stay
  * on the stream and ilpm_out_flush or ilpm_out_commit reports them. */
 FILE *ilpm_out_file(ilpm_out *o);
