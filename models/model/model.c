@@ -118,7 +118,7 @@ static mdl *parse_rd(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
 {
     mdl *d = mdl_new(fmt, ilpm_reader_name(rd));
     if (!d) {
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     int rc =
@@ -136,11 +136,11 @@ static mdl *read_lp(mdl_fmt fmt, const char *path, const char *name,
     mdl *d = mdl_new(fmt, name);
     ilpm_lp *lp = NULL;
     if (!d) {
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     if (!(d->path = strdup(path)))
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
     else if (ilpm_lp_read(path, name,
                           fmt == MDL_LP ? ILPM_FMT_LP : ILPM_FMT_MPS, &lp,
                           err) == 0 &&
@@ -162,7 +162,7 @@ mdl *mdl_read(mdl_fmt fmt, const char *path, const char *name, const char *text,
                            : ilpm_reader_mem(name, text, len);
     if (!rd) {
         if (!path)
-            ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+            ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     mdl *d = parse_rd(rd, fmt, err);
@@ -187,10 +187,10 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
     }
     if (gz) {
         drain(rd, NULL, err);
-        ilpm_err_set(err,
-                     "%s: compressed input is read from a named file "
-                     "only",
-                     name);
+        ilpm_err_input(err,
+                       "%s: compressed input is read from a named file "
+                       "only",
+                       name);
         return NULL;
     }
     ilpm_buf text;
@@ -200,7 +200,7 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
     if (drain_note(rd, &text, &note, err) != 0)
         goto done;
     if (text.oom) {
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         goto done;
     }
     if (!(tmp = ilpm_temp_file(fmt == MDL_LP ? "model.lp" : "model.mps", err)))
@@ -241,7 +241,7 @@ static mdl *parse_pb(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
         d = parse_rd(rd, fmt, err);
         if (d && !(d->path = strdup(path))) {
             mdl_free(d);
-            ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+            ilpm_err_nomem(err, "out of memory");
             d = NULL;
         }
         drain(rd, NULL, err);
@@ -256,7 +256,7 @@ static mdl *parse_pb(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
     }
     if (text.oom) {
         ilpm_buf_free(&text);
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     size_t len = text.len;
@@ -288,23 +288,23 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     }
     if (xz || choice < 0) {
         drain(rd, NULL, err);
-        return ilpm_err_set(err,
-                            xz ? "%s: xz-compressed input is not read (no "
-                                 "library ilpm uses reads it): decompress it "
-                                 "first"
-                               : "%s: cannot tell the format from the name "
-                                 "(.lp, .mps, .opb, .cnf): give "
-                                 "--input-format lp|mps|opb|cnf",
-                            name);
+        return ilpm_err_input(err,
+                              xz ? "%s: xz-compressed input is not read (no "
+                                   "library ilpm uses reads it): decompress it "
+                                   "first"
+                                 : "%s: cannot tell the format from the name "
+                                   "(.lp, .mps, .opb, .cnf): give "
+                                   "--input-format lp|mps|opb|cnf",
+                              name);
     }
     mdl_fmt fmt = (mdl_fmt)choice;
     if (gz && (fmt == MDL_OPB || fmt == MDL_CNF)) {
         drain(rd, NULL, err);
-        return ilpm_err_set(err,
-                            "%s: gzip is read for LP and MPS alone (GLPK "
-                            "decompresses those); decompress it first "
-                            "(gunzip -k)",
-                            name);
+        return ilpm_err_input(err,
+                              "%s: gzip is read for LP and MPS alone (GLPK "
+                              "decompresses those); decompress it first "
+                              "(gunzip -k)",
+                              name);
     }
     if (fmt == MDL_OPB || fmt == MDL_CNF) {
         /* An empty file holds no instance, as for every puzzle. */
@@ -330,7 +330,7 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     model_inst *mi = calloc(1, sizeof *mi);
     if (!mi) {
         mdl_free(d);
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     }
     mi->d = d;
     mi->dimacs = ilpm_params_has(p, ILPM_PARAM_DIMACS);
@@ -390,7 +390,7 @@ static void *model_decode(const void *inst, const ilpm_params *p,
     model_sol *s = calloc(1, sizeof *s);
     if (!s || !(s->x = calloc((size_t)d->ncols + 1, sizeof *s->x))) {
         free(s);
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     for (int j = 0; j < d->ncols; j++)

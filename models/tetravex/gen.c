@@ -49,13 +49,13 @@ static void write_board(const tetravex *tv, int fmt, ilpm_buf *out)
 static int proved_unsolvable(tetravex *tv, double seconds, ilpm_err *err)
 {
     if (tvx_classify(tv) != 0)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     ilpm_model *m = ilpm_model_new();
     ilpm_params *p = ilpm_params_new();
     if (!m || !p) {
         ilpm_model_free(m);
         ilpm_params_free(p);
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     }
     int rc = -1;
     ilpm_solver *s = NULL;
@@ -73,10 +73,10 @@ static int proved_unsolvable(tetravex *tv, double seconds, ilpm_err *err)
         else if (st == ILPM_SOLVED)
             rc = 0;
         else if (st != ILPM_ERROR)
-            rc = ilpm_err_set(err,
-                              "--unsolvable: no %dx%d board proved "
-                              "unsolvable within %.0f s",
-                              tv->n, tv->n, UNSOLVABLE_SECONDS);
+            rc = ilpm_err_input(err,
+                                "--unsolvable: no %dx%d board proved "
+                                "unsolvable within %.0f s",
+                                tv->n, tv->n, UNSOLVABLE_SECONDS);
     }
     ilpm_solver_free(s);
     ilpm_model_free(m);
@@ -122,18 +122,18 @@ static int gen_board(tetravex *tv, int n, int digits, int unsolvable,
         tv->side[t][s] = (uint8_t)(d >= old ? d + 1 : d);
         double left = deadline - ilpm_now();
         int r = left > 0 ? proved_unsolvable(tv, left, err)
-                         : ilpm_err_set(err,
-                                        "--unsolvable: no %dx%d board "
-                                        "proved unsolvable within %.0f s",
-                                        n, n, UNSOLVABLE_SECONDS);
+                         : ilpm_err_input(err,
+                                          "--unsolvable: no %dx%d board "
+                                          "proved unsolvable within %.0f s",
+                                          n, n, UNSOLVABLE_SECONDS);
         if (r != 0)
             return r > 0 ? 0 : -1;
         tv->side[t][s] = old;
     }
-    return ilpm_err_set(err,
-                        "--unsolvable: no change of a single side made the "
-                        "%dx%d board unsolvable in %d tries",
-                        n, n, UNSOLVABLE_TRIES);
+    return ilpm_err_input(err,
+                          "--unsolvable: no change of a single side made the "
+                          "%dx%d board unsolvable in %d tries",
+                          n, n, UNSOLVABLE_TRIES);
 }
 
 int tvx_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
@@ -141,7 +141,7 @@ int tvx_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
     long n, seed, digits, count;
     int fmt;
     if (!ilpm_params_has(p, "n"))
-        return ilpm_err_set(err, "--n: the board size is required");
+        return ilpm_err_input(err, "--n: the board size is required");
     if (ilpm_params_int(p, "n", 3, 1, TVX_MAX_N, &n, err) != 0 ||
         ilpm_params_int(p, "seed", 1, 0, 0x7fffffffL, &seed, err) != 0 ||
         ilpm_params_int(p, "digits", 10, 1, 10, &digits, err) != 0 ||
@@ -151,22 +151,22 @@ int tvx_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
         return -1;
     int unsolvable = ilpm_params_has(p, "unsolvable");
     if (fmt == FMT_EPITA && count > 1)
-        return ilpm_err_set(err,
-                            "--count: an epita file holds one board, "
-                            "got --count %ld",
-                            count);
+        return ilpm_err_input(err,
+                              "--count: an epita file holds one board, "
+                              "got --count %ld",
+                              count);
     if (unsolvable && digits < 2)
-        return ilpm_err_set(err, "--unsolvable: needs --digits 2 or more "
-                                 "(a side must be changed to another "
-                                 "digit)");
+        return ilpm_err_input(err, "--unsolvable: needs --digits 2 or more "
+                                   "(a side must be changed to another "
+                                   "digit)");
     if (unsolvable && n < 2)
-        return ilpm_err_set(err, "--unsolvable: needs --n 2 or more (one "
-                                 "tile always fits a 1x1 board)");
+        return ilpm_err_input(err, "--unsolvable: needs --n 2 or more (one "
+                                   "tile always fits a 1x1 board)");
     ilpm_rng rng;
     ilpm_rng_seed(&rng, (uint64_t)seed);
     tetravex *tv = tvx_alloc((int)(n * n));
     if (!tv)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     int rc = 0;
     for (long i = 0; i < count && rc == 0; i++) {
         rc = gen_board(tv, (int)n, (int)digits, unsolvable, &rng, err);
@@ -184,6 +184,6 @@ int tvx_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
     }
     tvx_free(tv);
     if (rc == 0 && out->oom)
-        rc = ilpm_err_set(err, "out of memory");
+        rc = ilpm_err_nomem(err, "out of memory");
     return rc;
 }

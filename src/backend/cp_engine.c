@@ -177,7 +177,7 @@ int cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w, ilpm_err *err)
     }
     if (rc < 0) {
         cp_eng_free(e);
-        return ilpm_err_set(err, "out of memory building the cp engine");
+        return ilpm_err_nomem(err, "out of memory building the cp engine");
     }
     return 0;
 }

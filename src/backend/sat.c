@@ -126,26 +126,26 @@ static int set_options(CCaDiCaL *s, const char *list, ilpm_err *err)
         char name[64];
         size_t n = strcspn(p, "=,");
         if (n == 0 || n >= sizeof name || p[n] != '=')
-            return ilpm_err_set(err,
-                                "--sat-option: expected NAME=VALUE, got "
-                                "'%.*s'",
-                                (int)strcspn(p, ","), p);
+            return ilpm_err_input(err,
+                                  "--sat-option: expected NAME=VALUE, got "
+                                  "'%.*s'",
+                                  (int)strcspn(p, ","), p);
         memcpy(name, p, n);
         name[n] = '\0';
         p += n + 1;
         char *end;
         long v = strtol(p, &end, 10);
         if (end == p || (*end && *end != ',') || v < INT32_MIN || v > INT32_MAX)
-            return ilpm_err_set(err, "--sat-option %s: expected an integer",
-                                name);
+            return ilpm_err_input(err, "--sat-option %s: expected an integer",
+                                  name);
         int before = ccadical_get_option(s, name);
         ccadical_set_option(s, name, (int)v);
         if (ccadical_get_option(s, name) != (int)v && before == 0 &&
             (int)v != 0)
-            return ilpm_err_set(err,
-                                "--sat-option: CaDiCaL has no option '%s' "
-                                "(or %ld is out of its range)",
-                                name, v);
+            return ilpm_err_input(err,
+                                  "--sat-option: CaDiCaL has no option '%s' "
+                                  "(or %ld is out of its range)",
+                                  name, v);
         p = *end ? end + 1 : end;
     }
     return 0;
@@ -156,7 +156,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
 {
     struct ilpm_driver *d = calloc(1, sizeof *d);
     if (!d) {
-        ilpm_err_set(err, "out of memory creating the SAT driver");
+        ilpm_err_nomem(err, "out of memory creating the SAT driver");
         return NULL;
     }
     d->m = m;
@@ -176,7 +176,8 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     }
     d->s = ccadical_init();
     if (!d->s) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL, "CaDiCaL could not be initialised");
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                      "CaDiCaL could not be initialised");
         sat_destroy(d);
         return NULL;
     }
@@ -184,7 +185,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
         cookie_io_functions_t io = {.write = log_write};
         d->log = fopencookie(&d->o, "w", io);
         if (!d->log) {
-            ilpm_err_set(err, "out of memory for CaDiCaL's log");
+            ilpm_err_nomem(err, "out of memory for CaDiCaL's log");
             sat_destroy(d);
             return NULL;
         }
@@ -266,7 +267,7 @@ static int add_bound(struct ilpm_driver *d, int n, const int *lits,
 {
     int guard = ilpm_cnf_new_var(&d->cnf);
     if (guard <= 0) {
-        ilpm_err_set(err, "out of variables for the objective bound");
+        ilpm_err_input(err, "out of variables for the objective bound");
         return 0;
     }
     ilpm_con c = {ILPM_LINEAR, ILPM_GE, -1, 0, n, lits, coefs, bound};
@@ -291,7 +292,7 @@ static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume, int n,
     ilpm_sense sense = ilpm_model_objective_get(d->m, &on, &olits, &ocoefs);
     int64_t *c = malloc((size_t)on * sizeof *c);
     if (!c) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return ILPM_ERROR;
     }
     /* Work in maximisation form: minimising f is maximising -f. */

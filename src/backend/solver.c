@@ -158,7 +158,7 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
         !(s->block = malloc(((size_t)n + 1) * sizeof *s->block)) ||
         !(s->block_coefs = malloc(((size_t)n + 1) * sizeof(int64_t)))) {
         ilpm_solver_free(s);
-        ilpm_err_set(err, "out of memory creating the solver");
+        ilpm_err_nomem(err, "out of memory creating the solver");
         return NULL;
     }
     s->m = m;
@@ -226,7 +226,7 @@ static int forced_by(ilpm_solver *s, const int *assume, int n, ilpm_err *err)
     if (!s->prop && !(s->prop = ilpm_propagator_new(s->low, err)))
         return -1;
     if (!(s->last = malloc((size_t)n * sizeof *s->last)))
-        return ilpm_err_set(err, "out of memory propagating assumptions");
+        return ilpm_err_nomem(err, "out of memory propagating assumptions");
     ilpm_watch w;
     ilpm_watch_init(&w, 0, s->o.stop_flag);
     w.deadline = s->deadline; /* the run's own */
@@ -250,8 +250,8 @@ static ilpm_status run(ilpm_solver *s, const int *assume, int n, int optimize,
     int nv = ilpm_model_nvars(s->m);
     for (int i = 0; i < n; i++)
         if (assume[i] == 0 || assume[i] < -nv || assume[i] > nv) {
-            ilpm_err_set(err, "assumption %d is not a model literal",
-                         assume[i]);
+            ilpm_err_input(err, "assumption %d is not a model literal",
+                           assume[i]);
             return ILPM_ERROR;
         }
     if (s->o.stop_flag && *s->o.stop_flag)
@@ -306,7 +306,7 @@ const ilpm_stats *ilpm_solver_stats(const ilpm_solver *s)
 int ilpm_solver_block(ilpm_solver *s, ilpm_err *err)
 {
     if (!s->have_vals)
-        return ilpm_err_set(err, "no solution to block");
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "no solution to block");
     int nv = ilpm_model_nvars(s->m), n = 0;
     for (int v = 1; v <= nv; v++) {
         if (ilpm_model_var_is_aux(s->m, v))
@@ -422,7 +422,7 @@ int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
     if (out &&
         (have_cnf ? ilpm_cnf_write_dimacs(&c, m, ilpm_out_file(out), &why)
                   : ilpm_opb_write(m, ilpm_out_file(out), &why)) != 0) {
-        ilpm_err_set(err, "%s: %s", ilpm_out_path(out), why.msg);
+        ilpm_err_input(err, "%s: %s", ilpm_out_path(out), why.msg);
         ilpm_out_abort(out);
         rc = -2;
     } else if (out && ilpm_out_commit(out, err) != 0) {

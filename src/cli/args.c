@@ -24,8 +24,7 @@ int cli_verb_find(const char *s)
 }
 
 typedef struct cli_opt cli_opt;
-typedef int (*setter)(cli *c, const cli_opt *o, const char *val,
-                      ilpm_err *err);
+typedef int (*setter)(cli *c, const cli_opt *o, const char *val, ilpm_err *err);
 
 struct cli_opt {
     const char *name; /* without "--" */
@@ -61,11 +60,11 @@ static int whole(const char *name, const char *v, uint64_t lo, uint64_t hi,
     unsigned long long x = *v == '-' ? 0 : strtoull(v, &end, 10);
     if (*v == '\0' || *v == '-' || *end != '\0' || errno == ERANGE || x < lo ||
         x > hi)
-        return ilpm_err_set(e,
-                            "--%s: expected an integer from %llu to %llu, got "
-                            "'%s'",
-                            name, (unsigned long long)lo,
-                            (unsigned long long)hi, v);
+        return ilpm_err_input(
+            e,
+            "--%s: expected an integer from %llu to %llu, got "
+            "'%s'",
+            name, (unsigned long long)lo, (unsigned long long)hi, v);
     *out = x;
     return 0;
 }
@@ -78,7 +77,7 @@ static int number(const char *name, const char *v, double lo, double *out,
     errno = 0;
     double d = strtod(v, &end);
     if (*v == '\0' || *end != '\0' || errno == ERANGE || !(d > lo) || d > 1e9)
-        return ilpm_err_set(e, "--%s: expected %s, got '%s'", name, what, v);
+        return ilpm_err_input(e, "--%s: expected %s, got '%s'", name, what, v);
     *out = d;
     return 0;
 }
@@ -102,9 +101,9 @@ static int set_backend(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     }
     if (ilpm_options_set(&c->run.solver, o->name, v, e) != 0) {
         if (c->verb == VERB_BATCH)
-            ilpm_err_set(e,
-                         "--%s: expected ilp, sat, cp, both or all, got '%s'",
-                         o->name, v);
+            ilpm_err_input(e,
+                           "--%s: expected ilp, sat, cp, both or all, got '%s'",
+                           o->name, v);
         return -1;
     }
     c->both = 0;
@@ -131,8 +130,8 @@ static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
             c->format_set = 1;
             return 0;
         }
-    return ilpm_err_set(e, "--%s: expected text, json, csv or dimacs, got '%s'",
-                        o->name, v);
+    return ilpm_err_input(
+        e, "--%s: expected text, json, csv or dimacs, got '%s'", o->name, v);
 }
 
 static int set_index(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
@@ -169,8 +168,8 @@ static int set_memory_limit(cli *c, const cli_opt *o, const char *v,
     if (number(o->name, v, 0, &c->memory_limit, "megabytes >= 16", e) != 0)
         return -1;
     if (c->memory_limit < 16)
-        return ilpm_err_set(e, "--%s: expected megabytes >= 16, got '%s'",
-                            o->name, v);
+        return ilpm_err_input(e, "--%s: expected megabytes >= 16, got '%s'",
+                              o->name, v);
     return 0;
 }
 
@@ -187,15 +186,16 @@ static int set_slurm(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static int set_sbatch(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     if (*v == '\0' || strpbrk(v, "\n\r'"))
-        return ilpm_err_set(e, "--%s: expected one line without quotes, got "
-                               "'%s'",
-                            o->name, v);
+        return ilpm_err_input(e,
+                              "--%s: expected one line without quotes, got "
+                              "'%s'",
+                              o->name, v);
     if (strcmp(o->name, "partition") == 0)
         c->partition = v;
     else if (strcmp(o->name, "account") == 0)
         c->account = v;
     else if (c->nsbatch == 16)
-        return ilpm_err_set(e, "--%s: at most 16 of them", o->name);
+        return ilpm_err_input(e, "--%s: at most 16 of them", o->name);
     else
         c->sbatch_lines[c->nsbatch++] = v;
     return 0;
@@ -213,8 +213,8 @@ static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
         ok = end != s && *end == '\0' && *s != '-' && errno != ERANGE;
     }
     if (!ok || n < 1 || i < 0 || i >= n)
-        return ilpm_err_set(e, "--%s: expected I/N with 0 <= I < N, got '%s'",
-                            o->name, v);
+        return ilpm_err_input(e, "--%s: expected I/N with 0 <= I < N, got '%s'",
+                              o->name, v);
     c->shard_i = i;
     c->shard_n = n;
     return 0;
@@ -304,7 +304,8 @@ static const cli_opt *all_rows(int *n)
             o->name = r->name;
             o->arg = r->type == ILPM_OPTION_ON || r->type == ILPM_OPTION_OFF
                          ? NULL
-                         : r->arg ? r->arg : "";
+                     : r->arg ? r->arg
+                              : "";
             o->verbs = r->scope == ILPM_SCOPE_LOWER ? V_MODEL : V_RUN;
             o->set = set_solver;
             o->off = 0;
@@ -335,8 +336,8 @@ static const char *opt_arg(const cli_opt *o, char *buf, size_t size)
     size_t n = 0;
     buf[0] = '\0';
     for (int i = 0; names[i] && n < size; i++)
-        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "|" : "",
-                              names[i]);
+        n +=
+            (size_t)snprintf(buf + n, size - n, "%s%s", i ? "|" : "", names[i]);
     return buf;
 }
 
@@ -382,8 +383,9 @@ static const char *closest(const cli *c, const char *name)
     for (const cli_opt *o = rows; o < rows + n; o++)
         if ((o->verbs & (1u << c->verb)) && distance(name, o->name) < bd)
             bd = distance(name, o->name), best = o->name;
-    const ilpm_opt_spec *t =
-        !c->pz ? NULL : c->verb == VERB_GEN ? c->pz->gen_opts : c->pz->opts;
+    const ilpm_opt_spec *t = !c->pz                ? NULL
+                             : c->verb == VERB_GEN ? c->pz->gen_opts
+                                                   : c->pz->opts;
     for (; t && t->name; t++)
         if (distance(name, t->name) < bd)
             bd = distance(name, t->name), best = t->name;
@@ -450,7 +452,8 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
              where);
     }
     char argbuf[128];
-    int takes = ps ? ps->arg != NULL : opt_arg(o, argbuf, sizeof argbuf) != NULL;
+    int takes =
+        ps ? ps->arg != NULL : opt_arg(o, argbuf, sizeof argbuf) != NULL;
     if (!takes && val)
         FAIL("option --%s takes no value", name);
     if (takes && !val) {
@@ -520,8 +523,8 @@ static int check_together(cli *c)
              "go with --slurm N");
     if (c->slurm_n && c->shard_n)
         FAIL("--slurm N makes the shards itself; drop --shard");
-    if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params,
-                                 c->nfiles > 0, &err) != 0)
+    if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params, c->nfiles > 0,
+                                 &err) != 0)
         FAIL("%s", err.msg);
     return 0;
 }
@@ -718,8 +721,8 @@ void cli_help(FILE *f, const cli *c)
         print_opts(f, VERB_GEN, 0);
         return;
     }
-    fprintf(f, "usage: ilpm %s %s [FILE...] [OPTIONS]\n\n%s.\n\n",
-            c->verb_name, c->pz->name, c->pz->summary);
+    fprintf(f, "usage: ilpm %s %s [FILE...] [OPTIONS]\n\n%s.\n\n", c->verb_name,
+            c->pz->name, c->pz->summary);
     fprintf(f, "input:\n%s\n\npuzzle options:\n", c->pz->input_help);
     print_puzzle_opts(f, c->pz->opts);
     fprintf(f, "\ncommon options:\n");

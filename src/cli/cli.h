@@ -97,6 +97,10 @@ typedef struct tally {
 /* Notes an outcome's exit status: internal error > usage or input error
  * > signal > time limit > unsatisfiable > success. */
 void note_exit(tally *t, int code);
+/* The exit status of a failure by its kind: 2 for the input's or a
+ * limit's, 1 for out of memory or ilpm's own; 3 or 130 when a time limit
+ * or a stop cut the work short. */
+int err_exit(const ilpm_err *e);
 /* Writes s to standard output and pushes it out: 0 if everything written
  * there so far arrived, else -1 (main reports the reason). */
 int put_stdout(const char *s);

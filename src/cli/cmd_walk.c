@@ -53,6 +53,23 @@ void note_exit(tally *t, int code)
         t->worst = code;
 }
 
+int err_exit(const ilpm_err *e)
+{
+    if (e->status == ILPM_TIMEOUT)
+        return EXIT_TIMEOUT;
+    if (e->status == ILPM_STOPPED)
+        return EXIT_SIGNAL;
+    switch (e->kind) {
+    case ILPM_ERR_INPUT:
+    case ILPM_ERR_LIMIT:
+        return EXIT_USAGE;
+    case ILPM_ERR_NOMEM:
+    case ILPM_ERR_INTERNAL:
+    default:
+        return EXIT_INTERNAL;
+    }
+}
+
 int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
 {
     ilpm_err err = {0};
@@ -62,7 +79,7 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
             c->pz->from_params ? c->pz->from_params(c->params, &inst, &err) : 0;
         if (r < 0) {
             fprintf(stderr, "ilpm: %s\n", err.msg);
-            note_exit(t, EXIT_USAGE);
+            note_exit(t, err_exit(&err));
             return 0;
         }
         if (r == 0) {
@@ -83,7 +100,7 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
         ilpm_reader *rd = ilpm_reader_open(c->files[i], &err);
         if (!rd) {
             fprintf(stderr, "ilpm: %s\n", err.msg);
-            note_exit(t, EXIT_USAGE);
+            note_exit(t, err_exit(&err));
             continue;
         }
         ilpm_instances it;
@@ -96,7 +113,7 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
                 break;
             if (r < 0) {
                 fprintf(stderr, "ilpm: %s\n", err.msg);
-                note_exit(t, EXIT_USAGE);
+                note_exit(t, err_exit(&err));
                 if (r == -2)
                     break;
                 continue;
@@ -124,7 +141,7 @@ ilpm_model *build_model(cli *c, const void *inst, tally *t)
     }
     if (c->pz->build(inst, c->params, m, &err) != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
-        note_exit(t, EXIT_USAGE);
+        note_exit(t, err_exit(&err));
         ilpm_model_free(m);
         return NULL;
     }

@@ -66,7 +66,8 @@ static const ilpm_option_info table[] = {
     {"card", ILPM_OPTION_ENUM, ILPM_SCOPE_LOWER, card_names, NULL, 0, 0,
      FIELD(card), "CNF encoding of cardinality"},
     {"cuts", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, cuts_names, NULL, 0, 0,
-     FIELD(cuts), "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
+     FIELD(cuts),
+     "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
     {"branch", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, branch_names, NULL, 0, 0,
      FIELD(branch),
      "GLPK branching rule, dive: largest value, up branch first (auto: the "
@@ -83,16 +84,14 @@ static const ilpm_option_info table[] = {
      "what is settled before lowering: the givens' unit propagation, and "
      "probing of the open variables (auto: probe on both back ends)"},
     {"time-limit", ILPM_OPTION_REAL, ILPM_SCOPE_SOLVE, NULL, "S", 0, 0,
-     FIELD(time_limit),
-     "seconds per instance; 'timeout' with what was found"},
+     FIELD(time_limit), "seconds per instance; 'timeout' with what was found"},
     {"sat-option", ILPM_OPTION_TEXT, ILPM_SCOPE_SOLVE, NULL, "NAME=V,...", 0, 0,
      FIELD(sat_options), "CaDiCaL options by CaDiCaL's names (e.g. phase=0)"},
-    {"max-pb-nodes", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1,
-     INT64_MAX, FIELD(max_pb_nodes),
-     "largest BDD per linear constraint in the CNF"},
+    {"max-pb-nodes", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1, INT64_MAX,
+     FIELD(max_pb_nodes), "largest BDD per linear constraint in the CNF"},
     /* GLPK and CaDiCaL count columns and variables in int. */
-    {"max-vars", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1,
-     INT32_MAX / 2, FIELD(max_vars), "refuse models of more than N variables"},
+    {"max-vars", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1, INT32_MAX / 2,
+     FIELD(max_vars), "refuse models of more than N variables"},
     {"max-memory", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "MB", 16,
      (int64_t)1 << 30, FIELD(max_memory_mb),
      "refuse models and CNFs needing more megabytes (the default is 3/4 of "
@@ -128,12 +127,12 @@ int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
 {
     const ilpm_option_info *r = ilpm_option_find(name);
     if (!r)
-        return ilpm_err_set(err, "unknown option '--%s'", name ? name : "");
+        return ilpm_err_input(err, "unknown option '--%s'", name ? name : "");
     int flag = r->type == ILPM_OPTION_ON || r->type == ILPM_OPTION_OFF;
     if (flag && value)
-        return ilpm_err_set(err, "option --%s takes no value", r->name);
+        return ilpm_err_input(err, "option --%s takes no value", r->name);
     if (!flag && !value)
-        return ilpm_err_set(err, "option --%s needs a value", r->name);
+        return ilpm_err_input(err, "option --%s needs a value", r->name);
     switch (r->type) {
     case ILPM_OPTION_ENUM: {
         for (int i = 0; r->names[i]; i++)
@@ -146,8 +145,8 @@ int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
         for (int i = 0; r->names[i] && n < sizeof list; i++)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
                                   i ? ", " : "", r->names[i]);
-        return ilpm_err_set(err, "--%s: expected one of %s, got '%s'", r->name,
-                            list, value);
+        return ilpm_err_input(err, "--%s: expected one of %s, got '%s'",
+                              r->name, list, value);
     }
     case ILPM_OPTION_INT: {
         char *end;
@@ -155,10 +154,10 @@ int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
         long long x = strtoll(value, &end, 10);
         if (*value == '\0' || *end != '\0' || errno == ERANGE || x < r->lo ||
             x > r->hi)
-            return ilpm_err_set(err,
-                                "--%s: expected an integer from %" PRId64
-                                " to %" PRId64 ", got '%s'",
-                                r->name, r->lo, r->hi, value);
+            return ilpm_err_input(err,
+                                  "--%s: expected an integer from %" PRId64
+                                  " to %" PRId64 ", got '%s'",
+                                  r->name, r->lo, r->hi, value);
         *AT(int64_t, o, r) = (int64_t)x;
         return 0;
     }
@@ -168,8 +167,8 @@ int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
         double d = strtod(value, &end);
         if (*value == '\0' || *end != '\0' || errno == ERANGE || !(d > 0) ||
             d > 1e9)
-            return ilpm_err_set(err, "--%s: expected seconds > 0, got '%s'",
-                                r->name, value);
+            return ilpm_err_input(err, "--%s: expected seconds > 0, got '%s'",
+                                  r->name, value);
         *AT(double, o, r) = d;
         return 0;
     }

@@ -202,7 +202,7 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
         if (nmap > 0 && line[0] != '{') {
             int n;
             if (!(row = upgrade_row(line, map, nmap, &n))) {
-                rc = ilpm_err_set(err, "out of memory");
+                rc = ilpm_err_nomem(err, "out of memory");
                 break;
             }
             if (n > nold) {
@@ -236,7 +236,7 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
                     break;
                 }
                 if (!ks->header && !(ks->header = strdup(line))) {
-                    rc = ilpm_err_set(err, "out of memory");
+                    rc = ilpm_err_nomem(err, "out of memory");
                     break;
                 }
                 char *copy = strdup(line);
@@ -321,7 +321,7 @@ int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
             if (nl)
                 ks->lines = nl;
             if (!nk || (keep_lines && !nl)) {
-                rc = ilpm_err_set(err, "out of memory");
+                rc = ilpm_err_nomem(err, "out of memory");
                 break;
             }
             ks->cap = c;
@@ -466,15 +466,15 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
         if (ilpm_results_read(inputs[i], &ks, 1, 1, err) != 0)
             goto out;
         if (had && was_json != ks.json) {
-            ilpm_err_set(err, "%s: mixes JSON and CSV results files",
-                         inputs[i]);
+            ilpm_err_input(err, "%s: mixes JSON and CSV results files",
+                           inputs[i]);
             goto out;
         }
     }
     ord = calloc(ks.n + 1, sizeof *ord);
     files = calloc(ks.n + 1, sizeof *files);
     if (!ord || !files) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         goto out;
     }
     int nfiles = 0;

@@ -44,9 +44,9 @@ typedef struct ilpm_result {
     double build_ms, solve_ms;
     ilpm_stats stats; /* sizes of the formulation solved             */
     int have_stats;
-    char *text;      /* the solution for people (malloc'd) or NULL  */
-    char *json;      /* the solution as a JSON value or NULL        */
-    char error[512]; /* why status is ILPM_ERROR                     */
+    char *text;               /* the solution for people (malloc'd) or NULL  */
+    char *json;               /* the solution as a JSON value or NULL        */
+    char error[512];          /* why status is ILPM_ERROR                     */
     ilpm_err_kind error_kind; /* and whose: exit 2 unless internal   */
     /* unsat: why, when the puzzle can tell (one line), or "" */
     char reason[256];
@@ -101,7 +101,8 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err);
 
 /* Exit status of the command line for a result: 0 solved / counted /
  * optimal, 10 unsatisfiable, 3 time limit, 130 stopped; an error is 2
- * when it is the input's or a limit's (error_kind), else 1. */
+ * when it is the input's or a limit's (error_kind), else 1 (out of
+ * memory, internal). */
 int ilpm_result_exit_code(const ilpm_result *r);
 
 /* Output, one record per call. */
