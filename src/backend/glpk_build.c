@@ -267,11 +267,13 @@ static int build_body(void *ctx, ilpm_err *err)
     glp_set_prob_name(P, "ilpm");
     glp_set_obj_name(P, "obj");
     ilpm_watch_init(&b->watch, d->opt.time_limit, d->opt.stop_flag);
-    if (d->nvars > 0)
-        glp_add_cols(P, d->nvars);
+    /* Columns go in in slices: GLPK adds millions of them in one call
+     * that the watch could not cut short. */
     for (int v = 1; v <= d->nvars; v++) {
         if (build_poll(d, &b->watch, err) != 0)
             return -1;
+        if (v > glp_get_num_cols(P))
+            glp_add_cols(P, d->nvars - v + 1 < 4096 ? d->nvars - v + 1 : 4096);
         if (d->names) {
             char name[NAME_LEN];
             col_name(b->m, v, name, sizeof name);

