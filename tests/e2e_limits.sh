@@ -56,5 +56,24 @@ for i in $(seq 5); do
         "$ILPM" solve queens --n 2500 --time-limit 0.3 --format csv
 done
 
+# --memory-limit: wherever memory runs out (the model, GLPK's problem,
+# the CNF, CaDiCaL, the cp engine), the run ends with the limit's message
+# and exit 2, never a kill.
+mem() { # mem NAME CMD...: exit 2 naming the limit, within 60 s
+    local name=$1
+    shift
+    timed "$name" 2 60 "$@" --memory-limit 200 &&
+        has "$name names the limit" "$err" "out of memory.*--memory-limit 200 MB reached"
+}
+for i in $(seq 5); do
+    mem "queens 4000 model (run $i)" "$ILPM" solve queens --n 4000
+done
+for i in $(seq 3); do
+    mem "queens 1500 GLPK (run $i)" "$ILPM" solve queens --n 1500 --backend ilp
+    mem "queens 1000 CNF (run $i)" "$ILPM" solve queens --n 1000 --backend sat
+    mem "queens 500 CaDiCaL (run $i)" "$ILPM" solve queens --n 500 --backend sat
+    mem "queens 1500 cp (run $i)" "$ILPM" solve queens --n 1500 --backend cp
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

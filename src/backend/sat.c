@@ -22,7 +22,19 @@ struct ilpm_driver {
     int *assume; /* scratch: caller's assumptions plus one guard */
     int cap_assume;
     FILE *log; /* CaDiCaL's stdout while it solves; NULL: quiet */
+    int oom;   /* CaDiCaL ran out of memory: only release it now */
 };
+
+/* sat_guard.cpp: CaDiCaL's allocating calls, -1 when memory ran out. */
+int ilpm_cadical_add(CCaDiCaL *s, const int *lits, size_t n);
+int ilpm_cadical_assume(CCaDiCaL *s, int lit);
+int ilpm_cadical_solve(CCaDiCaL *s);
+
+static int cadical_oom(struct ilpm_driver *d, ilpm_err *err)
+{
+    d->oom = 1;
+    return ilpm_err_nomem(err, "out of memory in CaDiCaL");
+}
 
 /* ------------------------------------------------------------------ */
 /* CaDiCaL's messages to the log callback.                              */
@@ -61,11 +73,11 @@ static ssize_t log_write(void *cookie, const char *buf, size_t size)
 static int solve_logged(struct ilpm_driver *d)
 {
     if (!d->log)
-        return ccadical_solve(d->s);
+        return ilpm_cadical_solve(d->s);
     pthread_mutex_lock(&stdout_lock);
     FILE *saved = stdout;
     stdout = d->log;
-    int r = ccadical_solve(d->s);
+    int r = ilpm_cadical_solve(d->s);
     fflush(d->log);
     stdout = saved;
     pthread_mutex_unlock(&stdout_lock);
@@ -90,15 +102,24 @@ static int feed(struct ilpm_driver *d, ilpm_err *err)
     size_t n = d->cnf.nlits, i = 0;
     int rc = 0;
     while (i < n) {
+        if (d->oom) {
+            rc = cadical_oom(d, err);
+            break;
+        }
         if (ilpm_watch_poll(&d->cnf.watch, "giving the clauses to CaDiCaL",
                             err) != 0) {
             rc = -1;
             break;
         }
-        while (l[i] != 0)
-            ccadical_add(d->s, l[i++]);
-        ccadical_add(d->s, l[i++]);
+        size_t j = i;
+        while (l[j] != 0)
+            j++;
+        if (ilpm_cadical_add(d->s, l + i, j + 1 - i) != 0)
+            d->oom = 1;
+        i = j + 1;
     }
+    if (d->oom && rc == 0)
+        rc = cadical_oom(d, err);
     d->cnf.nfed += i;
     d->cnf.nlits = 0;
     return rc;
@@ -240,11 +261,17 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
 static ilpm_status sat_call(struct ilpm_driver *d, const int *assume, int n,
                             int guard)
 {
-    for (int i = 0; i < n; i++)
-        ccadical_assume(d->s, assume[i]);
-    if (guard)
-        ccadical_assume(d->s, guard);
-    int r = solve_logged(d);
+    int r = d->oom ? -1 : 0;
+    for (int i = 0; i < n && r == 0; i++)
+        r = ilpm_cadical_assume(d->s, assume[i]);
+    if (guard && r == 0)
+        r = ilpm_cadical_assume(d->s, guard);
+    if (r == 0)
+        r = solve_logged(d);
+    if (r < 0) {
+        d->oom = 1;
+        return ILPM_ERROR; /* the caller reports it */
+    }
     if (r == 10)
         return ILPM_SOLVED;
     if (r == 20)
@@ -258,6 +285,14 @@ static void read_vals(struct ilpm_driver *d, uint8_t *vals)
 {
     for (int v = 1; v <= d->cnf.model_vars; v++)
         vals[v] = ccadical_val(d->s, v) > 0;
+}
+
+/* The unit clause -guard: the bound it guarded is gone for good. */
+static void retire(struct ilpm_driver *d, int guard)
+{
+    int unit[2] = {-guard, 0};
+    if (!d->oom && ilpm_cadical_add(d->s, unit, 2) != 0)
+        d->oom = 1;
 }
 
 /* Adds "objective >= bound" (in maximisation form) under a fresh guard
@@ -311,7 +346,7 @@ static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume, int n,
             best += c[i] * t;
         }
         if (guard)
-            ccadical_add(d->s, -guard), ccadical_add(d->s, 0);
+            retire(d, guard);
         guard = add_bound(d, on, olits, c, best + 1, err);
         if (!guard) {
             /* A bound cut short by the deadline leaves the best so far. */
@@ -322,7 +357,7 @@ static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume, int n,
     }
     /* Retire the last bound so later calls see the model unchanged. */
     if (guard)
-        ccadical_add(d->s, -guard), ccadical_add(d->s, 0);
+        retire(d, guard);
     free(c);
     if (!found)
         return st;
@@ -343,16 +378,25 @@ static ilpm_status sat_solve(ilpm_driver *d, const int *assume, int n,
         return ILPM_TIMEOUT;
     d->cnf.watch.deadline = deadline;
     d->cnf.watch.status = 0;
-    if (optimize)
-        return sat_optimize(d, assume, n, vals, obj, err);
-    ilpm_status st = sat_call(d, assume, n, 0);
-    if (st == ILPM_SOLVED)
+    if (d->oom) {
+        cadical_oom(d, err);
+        return ILPM_ERROR;
+    }
+    ilpm_status st = optimize ? sat_optimize(d, assume, n, vals, obj, err)
+                              : sat_call(d, assume, n, 0);
+    if (d->oom) {
+        cadical_oom(d, err);
+        return ILPM_ERROR;
+    }
+    if (st == ILPM_SOLVED && !optimize)
         read_vals(d, vals);
     return st;
 }
 
 static int sat_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 {
+    if (d->oom)
+        return cadical_oom(d, err);
     int saved = d->cnf.cur_group;
     d->cnf.cur_group = con->group < d->cnf.ngroups ? con->group : -1;
     /* A no-good is short and must not be lost half-way: no watch. */

@@ -256,8 +256,9 @@ static const cli_opt opts[] = {
      "where to write (batch: .json/.jsonl for JSON lines, else CSV)"},
     {"jobs", "N", V_BATCH, set_jobs, 0,
      "worker processes (default: the number of cores)"},
-    {"memory-limit", "MB", V_BATCH, set_memory_limit, 0,
-     "address-space limit of each worker"},
+    {"memory-limit", "MB", V_MODEL | V_GEN, set_memory_limit, 0,
+     "address-space limit of the process (batch: of each worker); "
+     "reaching it ends the run with a message, exit 2"},
     {"resume", NULL, V_BATCH, set_on, OFF(resume),
      "skip runs already in RESULTS (not 'stopped' ones, nor those whose "
      "worker was killed from outside)"},

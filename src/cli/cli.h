@@ -99,8 +99,12 @@ typedef struct tally {
 void note_exit(tally *t, int code);
 /* The exit status of a failure by its kind: 2 for the input's or a
  * limit's, 1 for out of memory or ilpm's own; 3 or 130 when a time limit
- * or a stop cut the work short. */
-int err_exit(const ilpm_err *e);
+ * or a stop cut the work short.  Out of memory under --memory-limit is
+ * that limit's: 2. */
+int err_exit(const cli *c, const ilpm_err *e);
+/* What a message of that kind adds: under --memory-limit, out of memory
+ * names the limit; else "". */
+const char *err_note(const cli *c, ilpm_err_kind kind);
 /* Writes s to standard output and pushes it out: 0 if everything written
  * there so far arrived, else -1 (main reports the reason). */
 int put_stdout(const char *s);

@@ -14,7 +14,7 @@ int cmd_gen(cli *c)
     if (c->pz->generate(c->params, &b, &err) != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
         ilpm_buf_free(&b);
-        return err_exit(&err);
+        return err_exit(c, &err);
     }
     int rc = EXIT_OK;
     if (c->out_path) {
