@@ -75,5 +75,42 @@ for i in $(seq 3); do
     mem "queens 1500 cp (run $i)" "$ILPM" solve queens --n 1500 --backend cp
 done
 
+# gen: the solver calls that prove a board unsolvable follow --time-limit
+# (exit 3, as solve's time limit) and --backend, and a SIGTERM ends them
+# at once (exit 130).
+for i in $(seq 5); do
+    timed "gen tetravex 9 --unsolvable, 1 s (run $i)" 3 2.5 \
+        "$ILPM" gen tetravex --unsolvable --n 9 --time-limit 1 &&
+        has "gen time limit message (run $i)" "$err" \
+            "^ilpm: --unsolvable: no 9x9 board proved unsolvable within the time limit \(1 s\)$"
+done
+timed "gen tetravex 9 --unsolvable on ilp" 3 2.5 \
+    "$ILPM" gen tetravex --unsolvable --n 9 --time-limit 1 --backend ilp
+# sigterm_within NAME MAX CMD...: SIGTERM after 1 s; exit 130 within MAX s.
+sigterm_within() {
+    local name=$1 max=$2 pid t0 t1 got
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    sleep 1
+    t0=$(date +%s.%N)
+    kill -TERM "$pid"
+    wait "$pid"
+    got=$?
+    t1=$(date +%s.%N)
+    secs=$(echo "$t1 - $t0" | bc)
+    if [ "$got" -ne 130 ]; then
+        bad "$name: exit $got, want 130: $(cat "$tmp/err")"
+    elif [ "$(echo "$secs > $max" | bc)" -eq 1 ]; then
+        bad "$name: ended $secs s after SIGTERM, more than $max s"
+    else
+        ok
+    fi
+}
+for i in $(seq 3); do
+    sigterm_within "gen tetravex 9 --unsolvable, SIGTERM (run $i)" 1.0 \
+        "$ILPM" gen tetravex --unsolvable --n 9
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -263,8 +263,10 @@ static int put_hand(ilpm_buf *out, ilpm_rng *rng, deal *d, long n,
     return 0;
 }
 
-int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
+int mach_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
+                  ilpm_err *err)
 {
+    (void)g; /* draws without solving */
     long cards, decks, seed, count, hand;
     if (mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0 ||
         mach_param_int(p, "cards", 20, 3, MAX_CARDS, &cards, err) != 0 ||

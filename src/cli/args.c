@@ -226,9 +226,11 @@ static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
  * from the library's table (ilpm_options_table), with the verbs their
  * scope gives; a row here of the same name takes its place. */
 static const cli_opt opts[] = {
-    {"backend", "ilp|sat|cp", V_SOLVE | V_PLAY | V_BATCH, set_backend, 0,
+    {"backend", "ilp|sat|cp", V_SOLVE | V_PLAY | V_BATCH | V_GEN, set_backend,
+     0,
      "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
-     "search (cp) (batch: also both = ilp and sat, all = the three)"},
+     "search (cp) (batch: also both = ilp and sat, all = the three; gen: "
+     "for the solver calls a generator makes, default sat)"},
     {"count", NULL, V_SOLVE | V_COMPARE | V_BATCH, set_on, OFF(run.count),
      "count all solutions (projected onto the puzzle's own variables)"},
     {"limit", "N", V_SOLVE | V_COMPARE | V_BATCH, set_limit, 0,
@@ -308,6 +310,10 @@ static const cli_opt *all_rows(int *n)
                      : r->arg ? r->arg
                               : "";
             o->verbs = r->scope == ILPM_SCOPE_LOWER ? V_MODEL : V_RUN;
+            /* A generator that solves (tetravex --unsolvable) is bounded
+             * by the time limit over all its solver calls. */
+            if (strcmp(r->name, "time-limit") == 0)
+                o->verbs |= V_GEN;
             o->set = set_solver;
             o->off = 0;
             o->help = r->help;
@@ -426,12 +432,13 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
     if (eq)
         val = eq + 1;
 
-    /* For gen, the generator's options (its --count is a number of
-     * instances); for the others, the command line's, then the
+    /* For gen, the command line's options that go with gen (--out,
+     * --time-limit, --backend), then the generator's (its --count is a
+     * number of instances); for the others, the command line's, then the
      * puzzle's. */
-    const cli_opt *o = c->verb == VERB_GEN ? NULL : opt_find(name);
-    if (c->verb == VERB_GEN && strcmp(name, "out") == 0)
-        o = opt_find(name);
+    const cli_opt *o = opt_find(name);
+    if (c->verb == VERB_GEN && o && !(o->verbs & V_GEN))
+        o = NULL;
     const ilpm_opt_spec *ps = NULL;
     if (!o && c->pz)
         ps = ilpm_opt_find(c->verb == VERB_GEN ? c->pz->gen_opts : c->pz->opts,
