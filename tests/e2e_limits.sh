@@ -112,5 +112,34 @@ for i in $(seq 3); do
         "$ILPM" gen tetravex --unsolvable --n 9
 done
 
+# Objectives on SAT: a bound whose BDD is large (60 distinct coefficients
+# of up to 10^9) follows the time limit, the memory limit and
+# --max-pb-nodes, and a refusal says it is the objective's.
+for i in $(seq 5); do
+    timed "large objective BDD, 2 s (run $i)" 3 3.5 \
+        "$ILPM" solve model tests/data/big_objective.lp --backend sat --time-limit 2
+done
+for i in $(seq 3); do
+    mem "large objective BDD (run $i)" "$ILPM" solve model \
+        tests/data/big_objective.lp --backend sat --time-limit 60
+done
+timed "objective over --max-pb-nodes" 2 30 "$ILPM" solve model \
+    tests/data/big_objective.lp --backend sat --max-pb-nodes 10000 &&
+    has "the objective's bound named" "$err" \
+        "a linear constraint \(the objective's bound\) needs more than 10000 BDD nodes"
+# A decimal objective (three places, as MIPLIB's p0291) is scaled exactly,
+# in LP and in MPS; the optimum is glpsol's.
+glpsol --lp data/models/decimal_objective.lp --wfreemps "$tmp/dec.mps" >/dev/null 2>&1
+for f in data/models/decimal_objective.lp "$tmp/dec.mps"; do
+    for b in ilp sat cp; do
+        timed "decimal objective $b ($f)" 0 60 "$ILPM" solve model "$f" \
+            --backend $b &&
+            has "decimal optimum $b ($f)" "$out" "optimal, verified, objective 23\.684;"
+    done
+done
+timed "decimal objective in JSON" 0 60 "$ILPM" solve model \
+    data/models/decimal_objective.lp --format json &&
+    has "decimal objective in JSON" "$out" '"objective":23684,.*"objective":23\.684\}'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -43,6 +43,7 @@ static int check_lp(const ilpm_lp *lp, const mdl *d, const int64_t *x,
             s += lp->obj[j] * (double)x[j];
         if (d->negated) /* the file minimises the negation (its note) */
             s = -s;
+        s *= (double)d->obj_scale; /* the model's objective is scaled */
         if (fabs(s - (double)obj) > 1e-6 * (1 + fabs(s)))
             rc = ilpm_err_input(why,
                                 "the objective is %.17g by the file, %lld by "

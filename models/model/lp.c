@@ -73,26 +73,32 @@ static int objective(const ilpm_lp *lp, mdl *d, ilpm_err *err)
         return 0; /* a constant 0: a satisfaction problem */
     if (!(d->obj = calloc((size_t)lp->ncols + 1, sizeof *d->obj)))
         return ilpm_err_nomem(err, "out of memory");
-    double sum = fabs(lp->obj_const);
-    for (int j = 0; j < lp->ncols; j++) {
-        if (!is_int(lp->obj[j], 1))
-            return ilpm_err_input(err,
-                                  "%s: the objective's coefficient %.17g of "
-                                  "column '%s' is not an integer; ilpm's "
-                                  "objectives are integer",
-                                  d->file, lp->obj[j], lp->col_name[j]);
-        d->obj[j] = (int64_t)nearbyint(lp->obj[j]);
-        sum += fabs(lp->obj[j]);
-    }
-    if (!is_int(lp->obj_const, 1))
+    /* Decimals are scaled as a row's are: by the power of ten that makes
+     * every coefficient and the constant an integer, exactly. */
+    double *v = malloc(((size_t)lp->ncols + 1) * sizeof *v);
+    if (!v)
+        return ilpm_err_nomem(err, "out of memory");
+    for (int j = 0; j < lp->ncols; j++)
+        v[j] = lp->obj[j];
+    v[lp->ncols] = lp->obj_const;
+    double s = scale_of(v, lp->ncols + 1);
+    free(v);
+    if (s == 0)
         return ilpm_err_input(err,
-                              "%s: the objective's constant %.17g is not an "
-                              "integer",
-                              d->file, lp->obj_const);
+                              "%s: the objective has a number that no power "
+                              "of ten up to 10^%d makes an integer (or past "
+                              "2^53); ilpm keeps coefficients exact",
+                              d->file, MAX_DIGITS);
+    double sum = fabs(lp->obj_const * s);
+    for (int j = 0; j < lp->ncols; j++) {
+        d->obj[j] = (int64_t)nearbyint(lp->obj[j] * s);
+        sum += fabs(lp->obj[j] * s);
+    }
     if (sum > (double)MDL_MAX_SUM)
         return ilpm_err_input(
             err, "%s: the objective's coefficients sum past 2^61", d->file);
-    d->obj_const = (int64_t)nearbyint(lp->obj_const);
+    d->obj_const = (int64_t)nearbyint(lp->obj_const * s);
+    d->obj_scale = (int64_t)s;
     d->sense = lp->sense;
     return 0;
 }

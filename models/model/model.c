@@ -401,6 +401,35 @@ static void *model_decode(const void *inst, const ilpm_params *p,
     return s;
 }
 
+/* The objective in the file's own units: obj / obj_scale, exactly, as a
+ * decimal ("14.805"). */
+static const char *obj_text(const mdl *d, int64_t obj, char *buf, size_t size)
+{
+    if (d->obj_scale <= 1) {
+        snprintf(buf, size, "%lld", (long long)obj);
+        return buf;
+    }
+    char digits = 0; /* at most 9 (lp.c) */
+    for (int64_t s = d->obj_scale; s > 1 && digits < 18; s /= 10)
+        digits++;
+    uint64_t a = obj < 0 ? -(uint64_t)obj : (uint64_t)obj;
+    snprintf(buf, size, "%s%llu.%0*llu", obj < 0 ? "-" : "",
+             (unsigned long long)(a / (uint64_t)d->obj_scale), digits,
+             (unsigned long long)(a % (uint64_t)d->obj_scale));
+    return buf;
+}
+
+static void model_describe_objective(const void *inst, const ilpm_params *p,
+                                     int64_t objective, char *buf, size_t size)
+{
+    (void)p;
+    const mdl *d = ((const model_inst *)inst)->d;
+    if (d->obj_scale <= 1)
+        return; /* "objective N" as it is */
+    char t[48];
+    snprintf(buf, size, "objective %s", obj_text(d, objective, t, sizeof t));
+}
+
 static int model_verify(const void *inst, const ilpm_params *p, const void *sol,
                         ilpm_err *why)
 {
@@ -530,7 +559,8 @@ static void model_render_json(const void *inst, const void *sol, ilpm_buf *out)
         ilpm_buf_putc(out, '}');
     }
     if (s->has_obj)
-        ilpm_buf_printf(out, ",\"objective\":%lld", (long long)s->obj);
+        ilpm_buf_printf(out, ",\"objective\":%s",
+                        obj_text(d, s->obj, b, sizeof b));
     ilpm_buf_putc(out, '}');
 }
 
@@ -563,6 +593,7 @@ const ilpm_puzzle ilpm_puzzle_model = {
     .verify = model_verify,
     .render = model_render,
     .render_json = model_render_json,
+    .describe_objective = model_describe_objective,
     .free_solution = sol_free,
     .stats_json = model_stats_json,
 };

@@ -173,13 +173,17 @@ static int bad_lit(const ilpm_cnf *c, int l)
     return l == 0 || l == INT_MIN || abs(l) > c->nvars;
 }
 
-/* gname names the group in messages when the caller knows it. */
+/* gname names the group in messages when the caller knows it; what,
+ * if not NULL, says what the constraint is instead ("the objective's
+ * bound"). */
 static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
-                        ilpm_err *err)
+                        const char *what, ilpm_err *err)
 {
     const char *kind = ilpm_kind_name(con->kind);
     char where[96] = "";
-    if (gname)
+    if (what)
+        snprintf(where, sizeof where, " (%s)", what);
+    else if (gname)
         snprintf(where, sizeof where, " in group '%s'", gname);
     else if (con->group >= 0)
         snprintf(where, sizeof where, " in group %d", con->group);
@@ -281,7 +285,13 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
 
 int ilpm_cnf_encode(ilpm_cnf *c, const ilpm_con *con, ilpm_err *err)
 {
-    return encode_named(c, con, NULL, err);
+    return encode_named(c, con, NULL, NULL, err);
+}
+
+int ilpm_cnf_encode_as(ilpm_cnf *c, const ilpm_con *con, const char *what,
+                       ilpm_err *err)
+{
+    return encode_named(c, con, NULL, what, err);
 }
 
 int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
@@ -299,8 +309,8 @@ int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
             continue;
         c->cur_group =
             con.group >= 0 && con.group < c->ngroups ? con.group : -1;
-        if (encode_named(c, &con, ilpm_model_group_name(m, con.group), err) !=
-            0) {
+        if (encode_named(c, &con, ilpm_model_group_name(m, con.group), NULL,
+                         err) != 0) {
             ilpm_cnf_release(c);
             return -1;
         }

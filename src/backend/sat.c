@@ -21,8 +21,9 @@ struct ilpm_driver {
     double deadline;
     int *assume; /* scratch: caller's assumptions plus one guard */
     int cap_assume;
-    FILE *log; /* CaDiCaL's stdout while it solves; NULL: quiet */
-    int oom;   /* CaDiCaL ran out of memory: only release it now */
+    FILE *log;    /* CaDiCaL's stdout while it solves; NULL: quiet */
+    int oom;      /* CaDiCaL ran out of memory: only release it now */
+    int fed_vars; /* the largest variable CaDiCaL has been given */
 };
 
 /* sat_guard.cpp: CaDiCaL's allocating calls, -1 when memory ran out. */
@@ -96,11 +97,37 @@ static int terminate_cb(void *state)
  * from the CNF buffer (the counts stay).  Millions of literals take a
  * while, so the watch is polled between clauses; the clauses not fed
  * then are dropped with the solver (-1, err says why). */
+static size_t pow2_above(size_t v)
+{
+    size_t p = 1;
+    while (p <= v)
+        p *= 2;
+    return p;
+}
+
 static int feed(struct ilpm_driver *d, ilpm_err *err)
 {
     const int *l = d->cnf.lits;
     size_t n = d->cnf.nlits, i = 0;
     int rc = 0;
+    /* CaDiCaL sets new variables up when a clause first names them, and
+     * past a power of two it doubles its tables, in one go that cannot
+     * be cut short (0.4 us a variable idle, three times that on a loaded
+     * machine): a feed (an objective bound's BDD, say) whose setup would
+     * end past the deadline is not started. */
+    ilpm_watch *w = &d->cnf.watch;
+    if (n > 0 && w->deadline > 0 && d->cnf.nvars > d->fed_vars) {
+        size_t nv = (size_t)d->cnf.nvars, old = (size_t)d->fed_vars;
+        double vars = (double)(nv - old);
+        if (pow2_above(nv) > pow2_above(old))
+            vars += (double)pow2_above(nv);
+        if (ilpm_now() + vars * 3 * 0.4e-6 > w->deadline) {
+            w->status = ILPM_TIMEOUT; /* the poll reports it */
+            ilpm_watch_poll(w, "giving the clauses to CaDiCaL", err);
+            d->cnf.nlits = 0;
+            return -1;
+        }
+    }
     while (i < n) {
         if (d->oom) {
             rc = cadical_oom(d, err);
@@ -122,6 +149,8 @@ static int feed(struct ilpm_driver *d, ilpm_err *err)
         rc = cadical_oom(d, err);
     d->cnf.nfed += i;
     d->cnf.nlits = 0;
+    if (rc == 0 && d->cnf.nvars > d->fed_vars)
+        d->fed_vars = d->cnf.nvars;
     return rc;
 }
 
@@ -310,7 +339,7 @@ static int add_bound(struct ilpm_driver *d, int n, const int *lits,
     d->cnf.cur_group = -1;
     d->cnf.guards[0] = guard;
     d->cnf.nguards = 1;
-    int rc = ilpm_cnf_encode(&d->cnf, &c, err);
+    int rc = ilpm_cnf_encode_as(&d->cnf, &c, "the objective's bound", err);
     d->cnf.nguards = 0;
     d->cnf.cur_group = saved;
     if (feed(d, rc == 0 ? err : NULL) != 0)
