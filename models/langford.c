@@ -78,7 +78,7 @@ static int langford_from_params(const ilpm_params *p, void **inst,
 {
     if (!ilpm_params_has(p, "n")) {
         if (ilpm_params_has(p, "k"))
-            return ilpm_err_set(err, "--k: needs --n as well");
+            return ilpm_err_input(err, "--k: needs --n as well");
         return 0;
     }
     long n, k;
@@ -89,7 +89,7 @@ static int langford_from_params(const ilpm_params *p, void **inst,
         return -1;
     langford *l = langford_alloc((int)k, (int)n);
     if (!l)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     *inst = l;
     return 1;
 }
@@ -192,7 +192,7 @@ static int langford_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
             return -1;
         langford *l = langford_alloc((int)k, (int)n);
         if (!l)
-            return ilpm_err_set(err, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         l->line = ilpm_reader_lineno(rd);
         *inst = l;
         return 1;
@@ -443,7 +443,7 @@ static int langford_build(const void *inst, const ilpm_params *p, ilpm_model *m,
     int64_t *coefs = malloc(cap * sizeof *coefs);
     int rc = -1;
     if (!lits || !coefs) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         goto done;
     }
     int fam = form == CARDS ? build_cards(l, m, lits, err)
@@ -491,13 +491,13 @@ static void langford_sol_free(void *p)
 static int put(langford_sol *s, int p, int v, ilpm_err *err)
 {
     if (p < 1 || p > s->len)
-        return ilpm_err_set(err,
-                            "value %d placed at position %d, outside "
-                            "1..%d",
-                            v, p, s->len);
+        return ilpm_err_input(err,
+                              "value %d placed at position %d, outside "
+                              "1..%d",
+                              v, p, s->len);
     if (s->seq[p - 1])
-        return ilpm_err_set(err, "values %d and %d both at position %d",
-                            s->seq[p - 1], v, p);
+        return ilpm_err_input(err, "values %d and %d both at position %d",
+                              s->seq[p - 1], v, p);
     s->seq[p - 1] = v;
     return 0;
 }
@@ -512,12 +512,12 @@ static void *langford_decode(const void *inst, const ilpm_params *p,
     int X = ilpm_model_family_find(m, "X");
     int Y = ilpm_model_family_find(m, "Y");
     if (X < 0 && Y < 0) {
-        ilpm_err_set(err, "the model has neither family X nor Y");
+        ilpm_err_input(err, "the model has neither family X nor Y");
         return NULL;
     }
     langford_sol *s = sol_new(nk);
     if (!s) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     for (int v = 1; v <= n; v++) {
@@ -528,8 +528,8 @@ static void *langford_decode(const void *inst, const ilpm_params *p,
                     if (vals[ilpm_model_var(m, X, v, c, q, 0)])
                         pos = q, cnt++;
                 if (cnt != 1) {
-                    ilpm_err_set(err, "copy %d of value %d has %d positions", c,
-                                 v, cnt);
+                    ilpm_err_input(err, "copy %d of value %d has %d positions",
+                                   c, v, cnt);
                     goto bad;
                 }
                 if (put(s, pos, v, err) != 0)
@@ -543,7 +543,7 @@ static void *langford_decode(const void *inst, const ilpm_params *p,
                     start = q, cnt++;
             }
             if (cnt != 1) {
-                ilpm_err_set(err, "value %d has %d first positions", v, cnt);
+                ilpm_err_input(err, "value %d has %d first positions", v, cnt);
                 goto bad;
             }
             for (int j = 0; j < k; j++)
@@ -566,28 +566,28 @@ static int langford_verify(const void *inst, const ilpm_params *p,
     const langford *l = inst;
     const langford_sol *s = vsol;
     if (s->len != l->n * l->k)
-        return ilpm_err_set(why, "sequence has %d cards, expected %d", s->len,
-                            l->n * l->k);
+        return ilpm_err_input(why, "sequence has %d cards, expected %d", s->len,
+                              l->n * l->k);
     for (int i = 0; i < s->len; i++)
         if (s->seq[i] < 1 || s->seq[i] > l->n)
-            return ilpm_err_set(why, "position %d holds %d, outside 1..%d",
-                                i + 1, s->seq[i], l->n);
+            return ilpm_err_input(why, "position %d holds %d, outside 1..%d",
+                                  i + 1, s->seq[i], l->n);
     for (int v = 1; v <= l->n; v++) {
         int copies = 0, prev = 0;
         for (int i = 1; i <= s->len; i++) {
             if (s->seq[i - 1] != v)
                 continue;
             if (copies && i - prev - 1 != v)
-                return ilpm_err_set(why,
-                                    "value %d: %d cards between positions "
-                                    "%d and %d, not %d",
-                                    v, i - prev - 1, prev, i, v);
+                return ilpm_err_input(why,
+                                      "value %d: %d cards between positions "
+                                      "%d and %d, not %d",
+                                      v, i - prev - 1, prev, i, v);
             copies++;
             prev = i;
         }
         if (copies != l->k)
-            return ilpm_err_set(why, "value %d appears %d times, not %d", v,
-                                copies, l->k);
+            return ilpm_err_input(why, "value %d appears %d times, not %d", v,
+                                  copies, l->k);
     }
     return 0;
 }

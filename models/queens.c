@@ -56,7 +56,7 @@ static int queens_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
         return -1;
     queens *q = queens_alloc((int)n);
     if (!q)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     *inst = q;
     return 1;
 }
@@ -152,7 +152,7 @@ static int queens_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
             }
             q = queens_alloc((int)v[0]);
             if (!q)
-                return ilpm_err_set(err, "out of memory");
+                return ilpm_err_nomem(err, "out of memory");
             q->line = ilpm_reader_lineno(rd);
             continue;
         }
@@ -191,7 +191,7 @@ static int queens_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
         }
         if (!q->fixed && !(q->fixed = malloc(2 * (size_t)q->n * sizeof(int)))) {
             queens_free(q);
-            return ilpm_err_set(err, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         }
         q->fixed[2 * q->nfixed] = (int)v[0];
         q->fixed[2 * q->nfixed + 1] = (int)v[1];
@@ -228,7 +228,7 @@ static int build(const queens *q, int with_givens, ilpm_model *m, ilpm_err *err)
         return -1;
     int *l = malloc((size_t)n * sizeof *l);
     if (!l)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     int rc = ilpm_model_group(m, "row", err) < 0;
     for (int r = 1; r <= n && !rc; r++) {
         for (int c = 1; c <= n; c++)
@@ -306,7 +306,7 @@ static int queens_givens(const void *inst, const ilpm_model *m, int **lits,
     *n = q->nfixed;
     *lits = malloc(((size_t)q->nfixed + 1) * sizeof **lits);
     if (!*lits)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     for (int i = 0; i < q->nfixed; i++)
         (*lits)[i] =
             ilpm_model_var(m, Q, q->fixed[2 * i], q->fixed[2 * i + 1], 0, 0);
@@ -323,7 +323,7 @@ static void *queens_decode(const void *inst, const ilpm_params *p,
     queens_sol *s = calloc(1, sizeof *s);
     if (!s || !(s->col = calloc((size_t)q->n + 1, sizeof *s->col))) {
         free(s);
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     s->n = q->n;
@@ -333,7 +333,7 @@ static void *queens_decode(const void *inst, const ilpm_params *p,
                 if (s->col[r]) {
                     free(s->col);
                     free(s);
-                    ilpm_err_set(err, "row %d holds two queens", r);
+                    ilpm_err_input(err, "row %d holds two queens", r);
                     return NULL;
                 }
                 s->col[r] = c;
@@ -349,26 +349,26 @@ static int queens_verify(const void *inst, const ilpm_params *p,
     const queens *q = inst;
     const queens_sol *s = sol;
     if (s->n != q->n)
-        return ilpm_err_set(why, "board is %d wide, expected %d", s->n, q->n);
+        return ilpm_err_input(why, "board is %d wide, expected %d", s->n, q->n);
     for (int r = 1; r <= s->n; r++) {
         if (s->col[r] < 1 || s->col[r] > s->n)
-            return ilpm_err_set(why, "row %d has no queen", r);
+            return ilpm_err_input(why, "row %d has no queen", r);
         for (int r2 = 1; r2 < r; r2++) {
             int dc = abs(s->col[r] - s->col[r2]);
             if (dc == 0)
-                return ilpm_err_set(why, "rows %d and %d share column %d", r2,
-                                    r, s->col[r]);
+                return ilpm_err_input(why, "rows %d and %d share column %d", r2,
+                                      r, s->col[r]);
             if (dc == r - r2)
-                return ilpm_err_set(why,
-                                    "queens (%d,%d) and (%d,%d) share a "
-                                    "diagonal",
-                                    r2, s->col[r2], r, s->col[r]);
+                return ilpm_err_input(why,
+                                      "queens (%d,%d) and (%d,%d) share a "
+                                      "diagonal",
+                                      r2, s->col[r2], r, s->col[r]);
         }
     }
     for (int i = 0; i < q->nfixed; i++)
         if (s->col[q->fixed[2 * i]] != q->fixed[2 * i + 1])
-            return ilpm_err_set(why, "pre-placed queen (%d,%d) was moved",
-                                q->fixed[2 * i], q->fixed[2 * i + 1]);
+            return ilpm_err_input(why, "pre-placed queen (%d,%d) was moved",
+                                  q->fixed[2 * i], q->fixed[2 * i + 1]);
     return 0;
 }
 

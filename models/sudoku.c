@@ -198,7 +198,7 @@ static int parse_line(ilpm_reader *rd, const char *line, size_t len, sudoku *s,
     s->n = b * b;
     size_t nn = (size_t)s->n * s->n;
     if (!(s->given = malloc(nn)))
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     if (read_cells(rd, line, a, cpos, s->n, 1, "", s->given, err) != 0 ||
         check_givens(rd, s, a, err) != 0)
         return -1;
@@ -216,7 +216,7 @@ static int parse_line(ilpm_reader *rd, const char *line, size_t len, sudoku *s,
                                  e - sa);
     uint8_t *expect = malloc(nn);
     if (!expect)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     int rc =
         read_cells(rd, line, sa, e, s->n, 0, " in the solution", expect, err);
     for (size_t i = 0; i < nn && rc == 0; i++)
@@ -246,7 +246,7 @@ static int sudoku_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
             return -1;
         sudoku *s = calloc(1, sizeof *s);
         if (!s)
-            return ilpm_err_set(err, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         s->index = ilpm_reader_index(rd);
         s->line = ilpm_reader_lineno(rd);
         /* One puzzle per line: after an error the reader already stands
@@ -323,10 +323,10 @@ static int formulation(const ilpm_params *p, int *form, ilpm_err *err)
         0)
         return -1;
     if (*form == EXACT && ilpm_params_has(p, "redundant"))
-        return ilpm_err_set(err,
-                            "sudoku: --redundant adds at-least-once rows to "
-                            "--formulation atmost; exact has each value "
-                            "exactly once per house already");
+        return ilpm_err_input(err,
+                              "sudoku: --redundant adds at-least-once rows to "
+                              "--formulation atmost; exact has each value "
+                              "exactly once per house already");
     return 0;
 }
 
@@ -419,7 +419,7 @@ static int sudoku_givens(const void *inst, const ilpm_model *m, int **lits,
     int P = ilpm_model_family_find(m, "P");
     *lits = malloc(((size_t)s->n * s->n + 1) * sizeof **lits);
     if (!*lits)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     *n = 0;
     for (int i = 0; i < s->n * s->n; i++)
         if (s->given[i])
@@ -437,13 +437,13 @@ static void *sudoku_decode(const void *inst, const ilpm_params *p,
     int n = s->n;
     int P = ilpm_model_family_find(m, "P");
     if (P < 0) {
-        ilpm_err_set(err, "the model has no family P");
+        ilpm_err_input(err, "the model has no family P");
         return NULL;
     }
     sudoku_sol *sol = calloc(1, sizeof *sol);
     if (!sol || !(sol->cell = calloc((size_t)n * n, 1))) {
         free(sol);
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     sol->n = n;
@@ -456,7 +456,7 @@ static void *sudoku_decode(const void *inst, const ilpm_params *p,
                     sol->cell[(r - 1) * n + (c - 1)] = (uint8_t)v;
                 }
             if (found != 1) {
-                ilpm_err_set(err, "cell r%dc%d has %d values", r, c, found);
+                ilpm_err_input(err, "cell r%dc%d has %d values", r, c, found);
                 free(sol->cell);
                 free(sol);
                 return NULL;
@@ -475,16 +475,16 @@ static int sudoku_verify(const void *inst, const ilpm_params *p,
     const sudoku_sol *sol = vsol;
     int n = s->n, b = s->b;
     if (sol->n != n)
-        return ilpm_err_set(why, "grid is %dx%d, expected %dx%d", sol->n,
-                            sol->n, n, n);
+        return ilpm_err_input(why, "grid is %dx%d, expected %dx%d", sol->n,
+                              sol->n, n, n);
     for (int i = 0; i < n * n; i++) {
         if (sol->cell[i] < 1 || sol->cell[i] > n)
-            return ilpm_err_set(why, "r%dc%d holds %d, outside 1..%d",
-                                i / n + 1, i % n + 1, sol->cell[i], n);
+            return ilpm_err_input(why, "r%dc%d holds %d, outside 1..%d",
+                                  i / n + 1, i % n + 1, sol->cell[i], n);
         if (s->given[i] && sol->cell[i] != s->given[i])
-            return ilpm_err_set(why, "r%dc%d is %c but the puzzle gives %c",
-                                i / n + 1, i % n + 1, value_char(sol->cell[i]),
-                                value_char(s->given[i]));
+            return ilpm_err_input(
+                why, "r%dc%d is %c but the puzzle gives %c", i / n + 1,
+                i % n + 1, value_char(sol->cell[i]), value_char(s->given[i]));
     }
     static const char *const names[3] = {"row", "column", "box"};
     for (int kind = 0; kind < 3; kind++)
@@ -501,11 +501,11 @@ static int sudoku_verify(const void *inst, const ilpm_params *p,
                 int v = sol->cell[r * n + c];
                 if (where[v]) {
                     int j = where[v] - 1;
-                    return ilpm_err_set(why,
-                                        "%s %d holds %c twice (r%dc%d and "
-                                        "r%dc%d)",
-                                        names[kind], h + 1, value_char(v),
-                                        j / n + 1, j % n + 1, r + 1, c + 1);
+                    return ilpm_err_input(why,
+                                          "%s %d holds %c twice (r%dc%d and "
+                                          "r%dc%d)",
+                                          names[kind], h + 1, value_char(v),
+                                          j / n + 1, j % n + 1, r + 1, c + 1);
                 }
                 where[v] = r * n + c + 1;
             }

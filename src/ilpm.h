@@ -22,12 +22,15 @@ extern "C" {
 /* Errors                                                               */
 
 /* What a failure was, so that a caller can tell the user's part from
- * ilpm's (the command line's exit statuses 2 and 1). */
+ * ilpm's (the command line's exit statuses 2 and 1).  Every place that
+ * reports a failure names its kind. */
 typedef enum ilpm_err_kind {
-    ILPM_ERR_INPUT,   /* the input or a parameter: the user can mend it  */
-    ILPM_ERR_LIMIT,   /* past a bound the user can raise (--max-vars,    */
-                      /* --max-memory, --max-pb-nodes)                   */
-    ILPM_ERR_INTERNAL /* ilpm or a solver failed on sound input          */
+    ILPM_ERR_INPUT,   /* the input or a parameter: the user can mend it */
+    ILPM_ERR_LIMIT,   /* past a bound the user can raise (--max-vars,   */
+                      /* --max-memory, --max-pb-nodes, a time limit)    */
+    ILPM_ERR_NOMEM,   /* an allocation failed: the machine's memory (or */
+                      /* an address-space limit) ran out, not the input */
+    ILPM_ERR_INTERNAL /* ilpm or a solver failed on sound input         */
 } ilpm_err_kind;
 
 typedef struct ilpm_err {
@@ -38,17 +41,23 @@ typedef struct ilpm_err {
     ilpm_err_kind kind;
 } ilpm_err;
 
-/* Formats a message into err (if err is not NULL), of kind
- * ILPM_ERR_INPUT, and returns -1. */
-int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
+/* Formats a message of the given kind into err (if err is not NULL)
+ * and returns -1. */
+int ilpm_err_fail(ilpm_err *err, ilpm_err_kind kind, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The same, of kind ILPM_ERR_INPUT: the input or a parameter is wrong. */
+int ilpm_err_input(ilpm_err *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* The same, of the given kind. */
-int ilpm_err_fail(ilpm_err *err, ilpm_err_kind kind, const char *fmt, ...)
+/* The same, of kind ILPM_ERR_NOMEM: "out of memory ..." */
+int ilpm_err_nomem(ilpm_err *err, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 2, 3)))
 #endif
     ;
 

@@ -649,8 +649,7 @@ START_TEST(test_decode_planes)
         vals[ilpm_model_var(m, xs, s, 5, 0, 0)] = 1;
     vals[ilpm_model_var(m, y, 5, 0, 0, 0)] = 1;
     /* One set of all four suits: the count that answers are read by. */
-    vals[ilpm_model_var(m, ilpm_model_family_find(m, "sets"), 5, 0, 1, 0)] =
-        1;
+    vals[ilpm_model_var(m, ilpm_model_family_find(m, "sets"), 5, 0, 1, 0)] = 1;
     /* The runs' counts: A-4 and 6-A cover all but the 5. */
     int fc = ilpm_model_family_find(m, "run_cover");
     int fs = ilpm_model_family_find(m, "run_start");
@@ -1102,7 +1101,7 @@ static char *gen_text(const char *words)
     ilpm_buf b;
     ilpm_buf_init(&b);
     ilpm_err err;
-    ck_assert_msg(pz->generate(p, &b, &err) == 0, "%s", err.msg);
+    ck_assert_msg(pz->generate(p, NULL, &b, &err) == 0, "%s", err.msg);
     ilpm_params_free(p);
     return ilpm_buf_take(&b);
 }
@@ -1168,7 +1167,8 @@ static const char *gen_refusal(const char *words)
     ilpm_buf b;
     ilpm_buf_init(&b);
     err.msg[0] = '\0';
-    ck_assert_msg(pz->generate(p, &b, &err) == -1, "'%s' accepted", words);
+    ck_assert_msg(pz->generate(p, NULL, &b, &err) == -1, "'%s' accepted",
+                  words);
     ilpm_buf_free(&b);
     ilpm_params_free(p);
     return err.msg;
@@ -1367,8 +1367,8 @@ START_TEST(test_random_counts)
         const char *var = variants[seed / 2 % 3];
         char words[160];
         snprintf(words, sizeof words, "cards=%d decks=%d seed=%d %s %s",
-                 6 + seed % 8 * 3, decks, 500 + seed,
-                 seed % 2 ? "uniform" : "", var);
+                 6 + seed % 8 * 3, decks, 500 + seed, seed % 2 ? "uniform" : "",
+                 var);
         char *text = gen_text(words);
         int64_t want = -1;
         for (int f = 0; f < 3; f++) {
@@ -1413,8 +1413,8 @@ START_TEST(test_count_example)
         ilpm_params *p = params("solve", words);
         mach_inst *one = parse_text("table: 7H 8H 9H 7S 7D 7C 9H 9S 9D\n", p);
         /* 5H in a set of four, or the run A-9 whole and 5S 5D 5C. */
-        mach_inst *two = parse_text(
-            "table: AH 2H 3H 4H 5H 6H 7H 8H 9H 5S 5D 5C\n", p);
+        mach_inst *two =
+            parse_text("table: AH 2H 3H 4H 5H 6H 7H 8H 9H 5S 5D 5C\n", p);
         for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
             ck_assert_uint_eq(count_arrangements(one, p, (ilpm_backend)b), 1);
             ck_assert_uint_eq(count_arrangements(two, p, (ilpm_backend)b), 2);
@@ -1425,8 +1425,8 @@ START_TEST(test_count_example)
         /* Three of each suit: three sets of four, or four of three. */
         snprintf(words, sizeof words, "formulation=%s decks=3", forms[f]);
         p = params("solve", words);
-        mach_inst *twelve = parse_text(
-            "table: 7H 7H 7H 7D 7D 7D 7S 7S 7S 7C 7C 7C\n", p);
+        mach_inst *twelve =
+            parse_text("table: 7H 7H 7H 7D 7D 7D 7S 7S 7S 7C 7C 7C\n", p);
         for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
             ck_assert_uint_eq(count_arrangements(twelve, p, (ilpm_backend)b),
                               2);
@@ -1645,7 +1645,8 @@ START_TEST(test_play_param)
     pz->free_instance(in);
     ilpm_params_free(p);
     for (int i = 0; ilpm_puzzles[i]; i++) {
-        ck_assert_ptr_null(ilpm_opt_find(ilpm_puzzles[i]->opts, ILPM_PARAM_PLAY));
+        ck_assert_ptr_null(
+            ilpm_opt_find(ilpm_puzzles[i]->opts, ILPM_PARAM_PLAY));
         ck_assert_ptr_null(
             ilpm_opt_find(ilpm_puzzles[i]->gen_opts, ILPM_PARAM_PLAY));
     }

@@ -167,7 +167,7 @@ START_TEST(test_interrupted_build)
     ck_assert_int_eq(ilpm_add_clause(m, l, 2, &err), -1);
     ck_assert_int_eq(ilpm_model_ncons(m), 1);
     /* An ordinary error afterwards carries no status. */
-    ilpm_err_set(&err, "plain");
+    ilpm_err_input(&err, "plain");
     ck_assert_int_eq(err.status, 0);
 
     volatile int stop = 0;
@@ -238,8 +238,8 @@ START_TEST(test_options_table)
         ilpm_option_default(r, text, sizeof text);
         ilpm_err err;
         if (r->type == ILPM_OPTION_ENUM || r->type == ILPM_OPTION_INT) {
-            ck_assert_msg(ilpm_options_set(&o, r->name, text, &err) == 0,
-                          "%s", err.msg);
+            ck_assert_msg(ilpm_options_set(&o, r->name, text, &err) == 0, "%s",
+                          err.msg);
             ck_assert_msg(memcmp(&o, &def, sizeof o) == 0,
                           "--%s %s is not the default", r->name, text);
             ck_assert_int_eq(ilpm_options_set(&o, r->name, "bogus", &err), -1);
@@ -250,9 +250,8 @@ START_TEST(test_options_table)
         if (r->type == ILPM_OPTION_ENUM) {
             ck_assert_ptr_eq(ilpm_enum_names(r->name), r->names);
             for (int i = 0; r->names[i]; i++) {
-                ck_assert_int_eq(ilpm_options_set(&o, r->name, r->names[i],
-                                                  &err),
-                                 0);
+                ck_assert_int_eq(
+                    ilpm_options_set(&o, r->name, r->names[i], &err), 0);
                 ck_assert_int_eq(*(int *)((char *)&o + r->offset), i);
             }
         }

@@ -11,6 +11,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
 
 static const ilpm_puzzle *queens = &ilpm_puzzle_queens;
 
@@ -287,14 +300,14 @@ static int reject(const void *inst, const ilpm_params *p, const void *sol,
                   ilpm_err *why)
 {
     (void)inst, (void)p, (void)sol;
-    return ilpm_err_set(why, "rejected on purpose");
+    return ilpm_err_input(why, "rejected on purpose");
 }
 
 static void *no_decode(const void *inst, const ilpm_params *p,
                        const ilpm_model *m, const uint8_t *vals, ilpm_err *err)
 {
     (void)inst, (void)p, (void)m, (void)vals;
-    ilpm_err_set(err, "cannot decode");
+    ilpm_err_input(err, "cannot decode");
     return NULL;
 }
 
@@ -302,7 +315,7 @@ static int no_build(const void *inst, const ilpm_params *p, ilpm_model *m,
                     ilpm_err *err)
 {
     (void)inst, (void)p, (void)m;
-    return ilpm_err_set(err, "no model for this one");
+    return ilpm_err_input(err, "no model for this one");
 }
 
 /* Every solution goes through the puzzle's verifier: one it rejects, or
@@ -350,6 +363,47 @@ START_TEST(test_run_checks_solutions)
 }
 END_TEST
 
+/* An allocation that fails is out of memory, not "your input is wrong":
+ * under an address space only 32 MB larger than the test's, building
+ * the 9 million variables of 3000 queens fails with kind ILPM_ERR_NOMEM
+ * (exit 1), well inside --max-vars and --max-memory. */
+START_TEST(test_error_kind_nomem)
+{
+    if (UNDER_ASAN)
+        return; /* the sanitizer reserves terabytes of address space */
+    ilpm_run_opts o;
+    ilpm_run_opts_init(&o);
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "n", "3000");
+    void *inst = NULL;
+    ilpm_err err;
+    ck_assert_int_eq(queens->from_params(p, &inst, &err), 1);
+    ilpm_result r;
+    ilpm_result_init(&r);
+    long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fscanf(f, "%ld", &pages), 1);
+    fclose(f);
+    struct rlimit old, rl;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+    rl = old;
+    rl.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (32u << 20);
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);
+    ilpm_run_instance(queens, inst, p, &o, &r);
+    setrlimit(RLIMIT_AS, &old);
+    ck_assert_int_eq(r.status, ILPM_ERROR);
+    ck_assert_msg(strstr(r.error, "out of memory"), "%s", r.error);
+    ck_assert_int_eq(r.error_kind, ILPM_ERR_NOMEM);
+    ilpm_result_free(&r);
+    queens->free_instance(inst);
+    ilpm_params_free(p);
+    ilpm_err_nomem(&err, "out of memory %s", "here");
+    ck_assert_int_eq(err.kind, ILPM_ERR_NOMEM);
+    ck_assert_str_eq(err.msg, "out of memory here");
+}
+END_TEST
+
 /* The kind comes from where the failure is: a limit when --max-vars
  * refuses the model, internal when a solution fails the rules. */
 START_TEST(test_error_kinds)
@@ -373,7 +427,7 @@ START_TEST(test_error_kinds)
     ck_assert_int_eq(ilpm_err_fail(&err, ILPM_ERR_INTERNAL, "x %d", 1), -1);
     ck_assert_int_eq(err.kind, ILPM_ERR_INTERNAL);
     ck_assert_str_eq(err.msg, "x 1");
-    ilpm_err_set(&err, "y");
+    ilpm_err_input(&err, "y");
     ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
 }
 END_TEST
@@ -457,10 +511,10 @@ END_TEST
 START_TEST(test_result_csv)
 {
     static const char *const names[] = {
-        "puzzle",   "instance", "file",     "index",    "formulation",
-        "backend",  "status",   "verified", "count",    "count_complete",
-        "objective", "build_ms", "solve_ms", "vars",    "aux_vars",
-        "rows",     "nonzeros", "clauses",  "solution", "error",
+        "puzzle",    "instance", "file",     "index",    "formulation",
+        "backend",   "status",   "verified", "count",    "count_complete",
+        "objective", "build_ms", "solve_ms", "vars",     "aux_vars",
+        "rows",      "nonzeros", "clauses",  "solution", "error",
         "worker"};
     int ncols = (int)(sizeof names / sizeof *names);
     ilpm_buf b;
@@ -476,9 +530,9 @@ START_TEST(test_result_csv)
     ilpm_result r;
     sample_result(&r);
     static const char *const want[] = {
-        "queens", "n=4 \"x\"", "data/a,b.txt", "3", "",
-        "sat",    "solved",    "true",         "",  "",
-        "",       "1.500",     "2.500",        "16", "2",
+        "queens", "n=4 \"x\"", "data/a,b.txt", "3",         "",
+        "sat",    "solved",    "true",         "",          "",
+        "",       "1.500",     "2.500",        "16",        "2",
         "",       "",          "55",           "[2,4,1,3]", "",
         "2"};
     for (int v = 0; v < 4; v++) {
@@ -705,7 +759,7 @@ static int stuck_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                        ilpm_err *err)
 {
     (void)rd, (void)p, (void)inst;
-    ilpm_err_set(err, "stuck");
+    ilpm_err_input(err, "stuck");
     err->status = ILPM_TIMEOUT;
     return -1;
 }
@@ -845,6 +899,7 @@ int main(void)
 
     tc = tcase_create("error kinds");
     tcase_add_test(tc, test_error_kinds);
+    tcase_add_test(tc, test_error_kind_nomem);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ilpm_result_json");

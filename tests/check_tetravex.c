@@ -223,7 +223,7 @@ static char *generate(int n, int seed, int digits, int count, int unsolvable,
     ilpm_buf b;
     ilpm_buf_init(&b);
     ilpm_err err;
-    ck_assert_msg(pz->generate(p, &b, &err) == 0, "%s", err.msg);
+    ck_assert_msg(pz->generate(p, NULL, &b, &err) == 0, "%s", err.msg);
     ilpm_params_free(p);
     return ilpm_buf_take(&b);
 }
@@ -610,7 +610,7 @@ START_TEST(test_bad_params)
             ilpm_params_set(p, "unsolvable", NULL);
         ilpm_buf b;
         ilpm_buf_init(&b);
-        ck_assert_int_eq(pz->generate(p, &b, &err), -1);
+        ck_assert_int_eq(pz->generate(p, NULL, &b, &err), -1);
         ck_assert_str_eq(err.msg, gen_bad[i][2]);
         ilpm_buf_free(&b);
         ilpm_params_free(p);
@@ -618,7 +618,7 @@ START_TEST(test_bad_params)
     p = ilpm_params_new();
     ilpm_buf b;
     ilpm_buf_init(&b);
-    ck_assert_int_eq(pz->generate(p, &b, &err), -1);
+    ck_assert_int_eq(pz->generate(p, NULL, &b, &err), -1);
     ck_assert_str_eq(err.msg, "--n: the board size is required");
     ilpm_buf_free(&b);
     ilpm_params_free(p);

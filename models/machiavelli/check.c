@@ -22,7 +22,7 @@ mach_meld *mach_new_meld(mach_sol *sol, ilpm_err *err)
         int c = sol->cap ? 2 * sol->cap : 16;
         mach_meld *q = realloc(sol->melds, (size_t)c * sizeof *q);
         if (!q) {
-            ilpm_err_set(err, "out of memory");
+            ilpm_err_nomem(err, "out of memory");
             return NULL;
         }
         sol->melds = q;
@@ -56,7 +56,7 @@ void *mach_decode(const void *vinst, const ilpm_params *p, const ilpm_model *m,
         return NULL;
     mach_sol *sol = calloc(1, sizeof *sol);
     if (!sol) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     st.play = st.play && in->has_hand;
@@ -81,15 +81,15 @@ static int check_set(const mach_meld *md, int idx, const char *text,
                      ilpm_err *why)
 {
     if (md->n > 4)
-        return ilpm_err_set(why, "meld %d (%s): a set has 3 or 4 cards", idx,
-                            text);
+        return ilpm_err_input(why, "meld %d (%s): a set has 3 or 4 cards", idx,
+                              text);
     for (int i = 0; i < md->n; i++)
         for (int j = i + 1; j < md->n; j++)
             if (md->c[i].suit == md->c[j].suit)
-                return ilpm_err_set(why,
-                                    "meld %d (%s): a set needs "
-                                    "different suits",
-                                    idx, text);
+                return ilpm_err_input(why,
+                                      "meld %d (%s): a set needs "
+                                      "different suits",
+                                      idx, text);
     return 0;
 }
 
@@ -102,10 +102,10 @@ static int check_run(const mach_meld *md, int idx, const char *text, int wrap,
     for (int i = 0; i < md->n; i++) {
         int r = md->c[i].rank;
         if (seen & (1u << r))
-            return ilpm_err_set(why,
-                                "meld %d (%s): a run holds each rank "
-                                "once",
-                                idx, text);
+            return ilpm_err_input(why,
+                                  "meld %d (%s): a run holds each rank "
+                                  "once",
+                                  idx, text);
         seen |= 1u << r;
         if (i == 0)
             continue;
@@ -117,14 +117,14 @@ static int check_run(const mach_meld *md, int idx, const char *text, int wrap,
                 continue;
             if (ace_high && i == md->n - 1)
                 continue;
-            return ilpm_err_set(why,
-                                ace_high ? "meld %d (%s): K A 2 needs --wrap"
-                                         : "meld %d (%s): an ace after the "
-                                           "king needs --ace-high or --wrap",
-                                idx, text);
+            return ilpm_err_input(why,
+                                  ace_high ? "meld %d (%s): K A 2 needs --wrap"
+                                           : "meld %d (%s): an ace after the "
+                                             "king needs --ace-high or --wrap",
+                                  idx, text);
         }
-        return ilpm_err_set(why, "meld %d (%s): ranks not consecutive", idx,
-                            text);
+        return ilpm_err_input(why, "meld %d (%s): ranks not consecutive", idx,
+                              text);
     }
     return 0;
 }
@@ -135,15 +135,15 @@ int mach_check_meld(const mach_meld *md, int idx, int wrap, int ace_high,
     char text[80];
     mach_meld_text(md, text, sizeof text);
     if (md->n < 3)
-        return ilpm_err_set(why,
-                            "meld %d (%s): %d cards, a meld needs 3 "
-                            "or more",
-                            idx, text, md->n);
+        return ilpm_err_input(why,
+                              "meld %d (%s): %d cards, a meld needs 3 "
+                              "or more",
+                              idx, text, md->n);
     for (int i = 0; i < md->n; i++)
         if (md->c[i].suit >= NSUITS || md->c[i].rank < 1 ||
             md->c[i].rank > NRANKS)
-            return ilpm_err_set(why, "meld %d: card %d is not a card", idx,
-                                i + 1);
+            return ilpm_err_input(why, "meld %d: card %d is not a card", idx,
+                                  i + 1);
     int same_rank = 1, same_suit = 1;
     for (int i = 1; i < md->n; i++) {
         same_rank &= md->c[i].rank == md->c[0].rank;
@@ -152,10 +152,10 @@ int mach_check_meld(const mach_meld *md, int idx, int wrap, int ace_high,
     if (same_rank)
         return check_set(md, idx, text, why);
     if (!same_suit)
-        return ilpm_err_set(why,
-                            "meld %d (%s): neither a set (one rank) "
-                            "nor a run (one suit)",
-                            idx, text);
+        return ilpm_err_input(why,
+                              "meld %d (%s): neither a set (one rank) "
+                              "nor a run (one suit)",
+                              idx, text);
     return check_run(md, idx, text, wrap, ace_high, why);
 }
 
@@ -183,23 +183,23 @@ int mach_verify(const void *vinst, const ilpm_params *p, const void *vsol,
             mach_card_name(s, r, nm);
             int pl = sol->played[s][r];
             if (pl < 0 || (!play && pl > 0))
-                return ilpm_err_set(why, "card %s played without a hand", nm);
+                return ilpm_err_input(why, "card %s played without a hand", nm);
             if (pl > in->hand[s][r])
-                return ilpm_err_set(why,
-                                    "card %s: %d played, the hand "
-                                    "holds %d",
-                                    nm, pl, in->hand[s][r]);
+                return ilpm_err_input(why,
+                                      "card %s: %d played, the hand "
+                                      "holds %d",
+                                      nm, pl, in->hand[s][r]);
             if (marked[s][r] != pl)
-                return ilpm_err_set(why,
-                                    "card %s: %d copies marked played, %d "
-                                    "played",
-                                    nm, marked[s][r], pl);
+                return ilpm_err_input(why,
+                                      "card %s: %d copies marked played, %d "
+                                      "played",
+                                      nm, marked[s][r], pl);
             if (used[s][r] != in->table[s][r] + pl)
-                return ilpm_err_set(why,
-                                    "card %s: the melds hold %d, the table "
-                                    "has %d%s",
-                                    nm, used[s][r], in->table[s][r],
-                                    pl ? " plus the played ones" : "");
+                return ilpm_err_input(why,
+                                      "card %s: the melds hold %d, the table "
+                                      "has %d%s",
+                                      nm, used[s][r], in->table[s][r],
+                                      pl ? " plus the played ones" : "");
         }
     return 0;
 }

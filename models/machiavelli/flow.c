@@ -315,7 +315,7 @@ int mach_decode_flow(const mach_inst *in, const mach_settings *st,
     fl.st = ilpm_model_family_find(m, "start");
     fl.en = ilpm_model_family_find(m, "end");
     if (fl.y < 0 || fl.st < 0 || fl.en < 0)
-        return ilpm_err_set(err, "not a flow model of this table");
+        return ilpm_err_input(err, "not a flow model of this table");
     int d = in->decks;
     for (int s = 0; s < NSUITS; s++) {
         /* Starts waiting for their end, first in, first out. */
@@ -324,28 +324,28 @@ int mach_decode_flow(const mach_inst *in, const mach_settings *st,
             int ns = count_of(m, fl.st, s, c, d, vals);
             int ne = count_of(m, fl.en, s, c, d, vals);
             if (ns < 0 || ne < 0)
-                return ilpm_err_set(err, "not a flow model of this table");
+                return ilpm_err_input(err, "not a flow model of this table");
             for (int j = 0; j < ns; j++)
                 open[tail++] = c;
             for (int j = 0; j < ne; j++) {
                 if (head == tail)
-                    return ilpm_err_set(err,
-                                        "flow: a run of %c ends at "
-                                        "column %d without a start",
-                                        mach_suit_letter[s], c);
+                    return ilpm_err_input(err,
+                                          "flow: a run of %c ends at "
+                                          "column %d without a start",
+                                          mach_suit_letter[s], c);
                 if (add_run(sol, s, open[head++], c, err) != 0)
                     return -1;
             }
         }
         if (head != tail)
-            return ilpm_err_set(err, "flow: a run of %c has no end",
-                                mach_suit_letter[s]);
+            return ilpm_err_input(err, "flow: a run of %c has no end",
+                                  mach_suit_letter[s]);
     }
     for (int r = 1; r <= NRANKS; r++)
         for (int p = 0; p < NPAT; p++) {
             int n = count_of(m, fl.y, r, p, d, vals);
             if (n < 0)
-                return ilpm_err_set(err, "not a flow model of this table");
+                return ilpm_err_input(err, "not a flow model of this table");
             for (int j = 0; j < n; j++) {
                 mach_meld *md = mach_new_meld(sol, err);
                 if (!md)

@@ -200,23 +200,23 @@ static int refuse(long cards, long decks, long hand, int near, int laid,
 {
     long all = NSUITS * NRANKS * decks;
     if (uniform && (near || laid))
-        return ilpm_err_set(err,
-                            "--uniform: a table drawn at random has no "
-                            "melds to %s; drop %s",
-                            laid ? "write as laid" : "miss",
-                            laid ? "--laid" : "--near-miss");
+        return ilpm_err_input(err,
+                              "--uniform: a table drawn at random has no "
+                              "melds to %s; drop %s",
+                              laid ? "write as laid" : "miss",
+                              laid ? "--laid" : "--near-miss");
     if (near && laid)
-        return ilpm_err_set(err, "--laid: a near miss breaks a meld, so its "
-                                 "table cannot be written as laid; drop "
-                                 "--near-miss or --laid");
+        return ilpm_err_input(err, "--laid: a near miss breaks a meld, so its "
+                                   "table cannot be written as laid; drop "
+                                   "--near-miss or --laid");
     if (cards > all)
-        return ilpm_err_set(err,
-                            "--cards: %ld is more than the %ld cards of %ld "
-                            "deck%s",
-                            cards, all, decks, decks > 1 ? "s" : "");
+        return ilpm_err_input(err,
+                              "--cards: %ld is more than the %ld cards of %ld "
+                              "deck%s",
+                              cards, all, decks, decks > 1 ? "s" : "");
     long stock = all - cards - (near && cards < all);
     if (hand > stock)
-        return ilpm_err_set(
+        return ilpm_err_input(
             err,
             "--hand: cannot deal %ld: %ld deck%s hold%s %ld "
             "cards and the table may take %ld%s, which "
@@ -258,7 +258,7 @@ static int put_hand(ilpm_buf *out, ilpm_rng *rng, deal *d, long n,
     for (long i = 0; i < n; i++) {
         int card = pick_card(rng, d->cnt, h, d->decks);
         if (card < 0) /* refuse rules this out */
-            return ilpm_err_set(err, "--hand: the stock ran out");
+            return ilpm_err_input(err, "--hand: the stock ran out");
         h[card / 16][card % 16]++;
     }
     ilpm_buf_puts(out, " | hand:");
@@ -266,8 +266,10 @@ static int put_hand(ilpm_buf *out, ilpm_rng *rng, deal *d, long n,
     return 0;
 }
 
-int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
+int mach_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
+                  ilpm_err *err)
 {
+    (void)g; /* draws without solving */
     long cards, decks, seed, count, hand;
     if (mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0 ||
         mach_param_int(p, "cards", 20, 3, MAX_CARDS, &cards, err) != 0 ||
@@ -303,6 +305,6 @@ int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
         ilpm_buf_putc(out, '\n');
     }
     if (out->oom)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     return 0;
 }

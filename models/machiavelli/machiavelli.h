@@ -150,6 +150,7 @@ void mach_explain_unsat(const void *inst, const ilpm_params *p, char *buf,
 
 /* gen.c */
 extern const ilpm_opt_spec mach_gen_opts[];
-int mach_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err);
+int mach_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
+                  ilpm_err *err);
 
 #endif

@@ -167,11 +167,11 @@ int mach_decode_melds(const mach_inst *in, const mach_settings *st,
             continue;
         int f = ilpm_model_family_find(m, defs[i].name);
         if (f < 0)
-            return ilpm_err_set(err, "not a melds model of this table");
+            return ilpm_err_input(err, "not a melds model of this table");
         for (int j = 1; j <= copies; j++) {
             int v = ilpm_model_var(m, f, j, 0, 0, 0);
             if (!v)
-                return ilpm_err_set(err, "not a melds model of this table");
+                return ilpm_err_input(err, "not a melds model of this table");
             if (!vals[v])
                 continue;
             mach_meld *md = mach_new_meld(sol, err);

@@ -114,8 +114,8 @@ int mach_build(const void *vinst, const ilpm_params *p, ilpm_model *m,
     if (mach_read_settings(p, &st, err) != 0)
         return -1;
     if (st.play && !in->has_hand)
-        return ilpm_err_set(err, "play needs a hand: write 'table: <cards> "
-                                 "| hand: <cards>'");
+        return ilpm_err_input(err, "play needs a hand: write 'table: <cards> "
+                                   "| hand: <cards>'");
     int hfam[NSUITS][NRANKS + 1];
     int rc = st.form == FORM_MELDS  ? mach_build_melds(in, &st, m, hfam, err)
              : st.form == FORM_FLOW ? mach_build_flow(in, &st, m, hfam, err)

@@ -96,16 +96,16 @@ static int close_meld(laid_reader *lr, const char *s, size_t n, size_t end,
     if (lr->ncur == 0) {
         *at = end;
         return end < n && is_meld_sep(s[end])
-                   ? ilpm_err_set(err, "empty meld before '%c'", s[end])
-                   : ilpm_err_set(err, "empty meld after the last '%c'",
-                                  lr->sep);
+                   ? ilpm_err_input(err, "empty meld before '%c'", s[end])
+                   : ilpm_err_input(err, "empty meld after the last '%c'",
+                                    lr->sep);
     }
     *at = lr->at;
     if (lr->ncur > NRANKS)
-        return ilpm_err_set(err,
-                            "meld %d: %d cards, more than a meld holds "
-                            "(%d)",
-                            idx, lr->ncur, NRANKS);
+        return ilpm_err_input(err,
+                              "meld %d: %d cards, more than a meld holds "
+                              "(%d)",
+                              idx, lr->ncur, NRANKS);
     lr->cur.n = lr->ncur;
     lr->cur.kept = 0;
     order_meld(&lr->cur);
@@ -115,7 +115,7 @@ static int close_meld(laid_reader *lr, const char *s, size_t n, size_t end,
         int c = lr->cap ? 2 * lr->cap : 16;
         mach_meld *q = realloc(lr->melds, (size_t)c * sizeof *q);
         if (!q)
-            return ilpm_err_set(err, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         lr->melds = q;
         lr->cap = c;
     }
@@ -133,20 +133,20 @@ static int read_card(const char *t, size_t len, int in_hand, int *su, int *r,
     mach_show_token(t, len, shown, sizeof shown);
     if (starts_word_ci(t, len, "hand:") ||
         (len == 4 && starts_word_ci(t, len, "hand")))
-        return ilpm_err_set(err, in_hand ? "a second 'hand:'"
-                                         : "expected '|' before 'hand:'");
+        return ilpm_err_input(err, in_hand ? "a second 'hand:'"
+                                           : "expected '|' before 'hand:'");
     size_t used;
     if (mach_parse_rank(t, len, r, &used) != 0)
-        return ilpm_err_set(err,
-                            "unknown card '%s': rank must be A, 2-10, "
-                            "J, Q, K",
-                            shown);
+        return ilpm_err_input(err,
+                              "unknown card '%s': rank must be A, 2-10, "
+                              "J, Q, K",
+                              shown);
     *su = mach_parse_suit(t + used, len - used);
     if (*su < 0)
-        return ilpm_err_set(err,
-                            "unknown card '%s': suit must be H, D, S, "
-                            "C (or \u2665 \u2666 \u2660 \u2663)",
-                            shown);
+        return ilpm_err_input(err,
+                              "unknown card '%s': suit must be H, D, S, "
+                              "C (or \u2665 \u2666 \u2660 \u2663)",
+                              shown);
     return 0;
 }
 
@@ -163,12 +163,12 @@ static int deck_limit(int counts[NSUITS][NRANKS + 1],
     mach_card_name(su, r, name);
     decks_phrase(decks, limit, sizeof limit);
     if (table)
-        return ilpm_err_set(err,
-                            "card %s appears %d times on the table "
-                            "and in the hand together but %s",
-                            name, have + 1, limit);
-    return ilpm_err_set(err, "card %s appears %d times but %s", name, have + 1,
-                        limit);
+        return ilpm_err_input(err,
+                              "card %s appears %d times on the table "
+                              "and in the hand together but %s",
+                              name, have + 1, limit);
+    return ilpm_err_input(err, "card %s appears %d times but %s", name,
+                          have + 1, limit);
 }
 
 /* Reads cards from s[*pos..n) up to the end or a '|' into counts.  For
@@ -188,10 +188,10 @@ static int parse_cards(const char *s, size_t n, size_t *pos,
         if (i < n && is_meld_sep(s[i])) {
             *at = i;
             if (!lr)
-                return ilpm_err_set(err,
-                                    "'%c' in the hand: only the table "
-                                    "is laid out in melds",
-                                    s[i]);
+                return ilpm_err_input(err,
+                                      "'%c' in the hand: only the table "
+                                      "is laid out in melds",
+                                      s[i]);
             if (close_meld(lr, s, n, i, at, err) != 0)
                 return -1;
             lr->seps++;
@@ -259,8 +259,8 @@ static int parse_line(const char *s, size_t n, int decks, int need_hand,
     size_t j = match_prefix(s, n, i, "table");
     if (!j) {
         *at = i;
-        return ilpm_err_set(err, "expected 'table:' at the start of the "
-                                 "line");
+        return ilpm_err_input(err, "expected 'table:' at the start of the "
+                                   "line");
     }
     i = j;
     if (parse_cards(s, n, &i, in->table, NULL, lr, decks, &in->ntable, at,
@@ -268,14 +268,14 @@ static int parse_line(const char *s, size_t n, int decks, int need_hand,
         return -1;
     if (in->ntable == 0) {
         *at = i;
-        return ilpm_err_set(err, "empty table: no cards after 'table:'");
+        return ilpm_err_input(err, "empty table: no cards after 'table:'");
     }
     if (i < n && s[i] == '|') {
         size_t k = skip_blanks(s, n, i + 1);
         j = match_prefix(s, n, k, "hand");
         if (!j) {
             *at = k;
-            return ilpm_err_set(err, "expected 'hand:' after '|'");
+            return ilpm_err_input(err, "expected 'hand:' after '|'");
         }
         i = j;
         if (parse_cards(s, n, &i, in->hand, in->table, NULL, decks, &in->nhand,
@@ -283,18 +283,18 @@ static int parse_line(const char *s, size_t n, int decks, int need_hand,
             return -1;
         if (i < n && s[i] == '|') {
             *at = i;
-            return ilpm_err_set(err, "unexpected second '|'");
+            return ilpm_err_input(err, "unexpected second '|'");
         }
         if (in->nhand == 0) {
             *at = i;
-            return ilpm_err_set(err, "empty hand: no cards after 'hand:'");
+            return ilpm_err_input(err, "empty hand: no cards after 'hand:'");
         }
         in->has_hand = 1;
     }
     if (need_hand && !in->has_hand) {
         *at = n;
-        return ilpm_err_set(err, "play needs a hand: write 'table: "
-                                 "<cards> | hand: <cards>'");
+        return ilpm_err_input(err, "play needs a hand: write 'table: "
+                                   "<cards> | hand: <cards>'");
     }
     return 0;
 }
@@ -335,7 +335,8 @@ int mach_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
             continue;
         mach_inst *in = malloc(sizeof *in);
         if (!in)
-            return ilpm_reader_error(rd, err, 0, "out of memory");
+            return ilpm_err_nomem(err, "%s: out of memory",
+                                  ilpm_reader_name(rd));
         size_t at = 0;
         ilpm_err e;
         laid_reader lr = {.wrap = mach_has(p, "wrap"),
@@ -360,7 +361,7 @@ int mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
     const char *hand = p ? ilpm_params_get(p, "hand") : NULL;
     if (!table) {
         if (hand)
-            return ilpm_err_set(err, "--hand needs --table");
+            return ilpm_err_input(err, "--hand needs --table");
         return 0;
     }
     long decks;
@@ -368,7 +369,7 @@ int mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
         return -1;
     mach_inst *in = calloc(1, sizeof *in);
     if (!in)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     in->decks = (int)decks;
     size_t pos = 0, at = 0;
     ilpm_err e;
@@ -377,33 +378,33 @@ int mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
     if (parse_cards(table, strlen(table), &pos, in->table, NULL, &lr, in->decks,
                     &in->ntable, &at, &e) != 0 ||
         (table[pos] == '|' &&
-         ilpm_err_set(&e, "'|' in --table: give the hand with --hand"))) {
+         ilpm_err_input(&e, "'|' in --table: give the hand with --hand"))) {
         free(lr.melds);
         free(in);
-        return ilpm_err_set(err, "--table: %s", e.msg);
+        return ilpm_err_input(err, "--table: %s", e.msg);
     }
     take_laid(in, &lr);
     if (in->ntable == 0) {
         mach_free(in);
-        return ilpm_err_set(err, "--table: empty table");
+        return ilpm_err_input(err, "--table: empty table");
     }
     if (hand) {
         pos = 0;
         if (parse_cards(hand, strlen(hand), &pos, in->hand, in->table, NULL,
                         in->decks, &in->nhand, &at, &e) != 0 ||
-            (hand[pos] == '|' && ilpm_err_set(&e, "unexpected '|'"))) {
+            (hand[pos] == '|' && ilpm_err_input(&e, "unexpected '|'"))) {
             mach_free(in);
-            return ilpm_err_set(err, "--hand: %s", e.msg);
+            return ilpm_err_input(err, "--hand: %s", e.msg);
         }
         if (in->nhand == 0) {
             mach_free(in);
-            return ilpm_err_set(err, "--hand: empty hand");
+            return ilpm_err_input(err, "--hand: empty hand");
         }
         in->has_hand = 1;
     }
     if (mach_is_play(p) && !in->has_hand) {
         mach_free(in);
-        return ilpm_err_set(err, "play needs a hand: add --hand \"CARDS\"");
+        return ilpm_err_input(err, "play needs a hand: add --hand \"CARDS\"");
     }
     *inst = in;
     return 1;

@@ -107,8 +107,8 @@ static int deck_rows(const mach_inst *in, const mach_settings *st,
                      const planes *pl, ilpm_model *m, ilpm_err *err)
 {
     if (in->decks > 2)
-        return ilpm_err_set(err, "--deck-rows: the report's deck rows "
-                                 "pair planes for 1 or 2 decks only");
+        return ilpm_err_input(err, "--deck-rows: the report's deck rows "
+                                   "pair planes for 1 or 2 decks only");
     if (ilpm_model_group(m, "deck", err) < 0)
         return -1;
     for (int k = 0; k < in->decks; k++)
@@ -422,15 +422,15 @@ int mach_decode_planes(const mach_inst *in, const mach_settings *st,
     pl.xr = ilpm_model_family_find(m, "xr");
     pl.xs = ilpm_model_family_find(m, "xs");
     if (pl.xr < 0 || pl.xs < 0)
-        return ilpm_err_set(err, "not a planes model of this table");
+        return ilpm_err_input(err, "not a planes model of this table");
     for (int k = 0; k < pl.nrun; k++)
         for (int s = 0; s < NSUITS; s++) {
             uint8_t bit[ACE_HIGH + 1] = {0};
             for (int j = 1; j <= pl.ncol; j++) {
                 int b = plane_bit(m, pl.xr, s, j, k, vals);
                 if (b < 0)
-                    return ilpm_err_set(err, "not a planes model of this "
-                                             "table");
+                    return ilpm_err_input(err, "not a planes model of this "
+                                               "table");
                 bit[j] = (uint8_t)b;
             }
             if (decode_row(bit, pl.ncol, st->wrap, s, sol, err) != 0)
@@ -442,8 +442,8 @@ int mach_decode_planes(const mach_inst *in, const mach_settings *st,
             for (int s = 0; s < NSUITS; s++) {
                 int b = plane_bit(m, pl.xs, s, r, k, vals);
                 if (b < 0)
-                    return ilpm_err_set(err, "not a planes model of this "
-                                             "table");
+                    return ilpm_err_input(err, "not a planes model of this "
+                                               "table");
                 if (b && add_card(sol, &md, s, r, err) != 0)
                     return -1;
             }

@@ -20,22 +20,22 @@ static int check_lp(const ilpm_lp *lp, const mdl *d, const int64_t *x,
 {
     int rc = 0;
     if (lp->ncols != d->ncols)
-        rc = ilpm_err_set(why, "the file now has %d columns, not %d", lp->ncols,
-                          d->ncols);
+        rc = ilpm_err_input(why, "the file now has %d columns, not %d",
+                            lp->ncols, d->ncols);
     for (int j = 0; j < lp->ncols && rc == 0; j++)
         if (!lp->col_int[j] ||
             outside((double)x[j], lp->col_has_lo[j], lp->col_lo[j],
                     lp->col_has_hi[j], lp->col_hi[j]))
-            rc = ilpm_err_set(why, "column '%s' = %lld is outside its bounds",
-                              lp->col_name[j], (long long)x[j]);
+            rc = ilpm_err_input(why, "column '%s' = %lld is outside its bounds",
+                                lp->col_name[j], (long long)x[j]);
     for (int i = 0; i < lp->nrows && rc == 0; i++) {
         double s = 0;
         for (size_t t = lp->row_start[i]; t < lp->row_start[i + 1]; t++)
             s += lp->val[t] * (double)x[lp->ind[t]];
         if (outside(s, lp->row_has_lo[i], lp->row_lo[i], lp->row_has_hi[i],
                     lp->row_hi[i]))
-            rc = ilpm_err_set(why, "row '%s' is broken: its sum is %.17g",
-                              lp->row_name[i], s);
+            rc = ilpm_err_input(why, "row '%s' is broken: its sum is %.17g",
+                                lp->row_name[i], s);
     }
     if (rc == 0 && has_obj) {
         double s = lp->obj_const;
@@ -43,11 +43,12 @@ static int check_lp(const ilpm_lp *lp, const mdl *d, const int64_t *x,
             s += lp->obj[j] * (double)x[j];
         if (d->negated) /* the file minimises the negation (its note) */
             s = -s;
+        s *= (double)d->obj_scale; /* the model's objective is scaled */
         if (fabs(s - (double)obj) > 1e-6 * (1 + fabs(s)))
-            rc = ilpm_err_set(why,
-                              "the objective is %.17g by the file, %lld by "
-                              "the model",
-                              s, (long long)obj);
+            rc = ilpm_err_input(why,
+                                "the objective is %.17g by the file, %lld by "
+                                "the model",
+                                s, (long long)obj);
     }
     return rc;
 }
@@ -58,9 +59,9 @@ static int check_rows(const mdl *e, const int64_t *x, int has_obj, int64_t obj,
     char b[32];
     for (int j = 0; j < e->ncols; j++)
         if (x[j] < e->lo[j] || x[j] > e->hi[j])
-            return ilpm_err_set(why, "variable %s = %lld is not 0 or 1",
-                                mdl_col_label(e, j, b, sizeof b),
-                                (long long)x[j]);
+            return ilpm_err_input(why, "variable %s = %lld is not 0 or 1",
+                                  mdl_col_label(e, j, b, sizeof b),
+                                  (long long)x[j]);
     for (int i = 0; i < e->nrows; i++) {
         const mdl_row *r = &e->rows[i];
         __int128 s = 0;
@@ -70,18 +71,18 @@ static int check_rows(const mdl *e, const int64_t *x, int has_obj, int64_t obj,
                  : r->cmp == ILPM_LE ? s <= r->rhs
                                      : s == r->rhs;
         if (!ok)
-            return ilpm_err_set(why, "the constraint of line %ld is broken",
-                                r->line);
+            return ilpm_err_input(why, "the constraint of line %ld is broken",
+                                  r->line);
     }
     if (has_obj && e->sense != ILPM_NONE) {
         __int128 s = e->obj_const;
         for (int j = 0; j < e->ncols; j++)
             s += (__int128)e->obj[j] * x[j];
         if (s != obj)
-            return ilpm_err_set(why,
-                                "the objective is %lld by the file, %lld by "
-                                "the model",
-                                (long long)s, (long long)obj);
+            return ilpm_err_input(why,
+                                  "the objective is %lld by the file, %lld by "
+                                  "the model",
+                                  (long long)s, (long long)obj);
     }
     return 0;
 }
@@ -103,8 +104,8 @@ int mdl_check(const mdl *d, mdl_again *again, const int64_t *x, int has_obj,
         return -1;
     const mdl *e = again->rows;
     return e->ncols != d->ncols
-               ? ilpm_err_set(why, "the file now has %d variables, not %d",
-                              e->ncols, d->ncols)
+               ? ilpm_err_input(why, "the file now has %d variables, not %d",
+                                e->ncols, d->ncols)
                : check_rows(e, x, has_obj, obj, why);
 }
 

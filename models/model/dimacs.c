@@ -48,7 +48,7 @@ static int header(ilpm_reader *rd, const char *line, mdl *d, long *nclauses,
                                  "unexpected text after the header");
     for (long j = 0; j < v[0]; j++)
         if (mdl_add_col(d, NULL, 0, 1) < 0)
-            return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
     *nclauses = v[1];
     return 0;
 }
@@ -75,7 +75,7 @@ static int apply_dict(mdl *d, mdl_dict *x, ilpm_err *err)
         return 0;
     char **names = calloc((size_t)d->ncols + 1, sizeof *names);
     if (!names)
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     for (int j = 0; j < d->ncols && j + 1 < x->cap; j++) {
         names[j] = x->name[j + 1];
         x->name[j + 1] = NULL;
@@ -84,7 +84,7 @@ static int apply_dict(mdl *d, mdl_dict *x, ilpm_err *err)
     for (int j = 0; j < d->ncols; j++)
         free(names[j]);
     free(names);
-    return rc ? ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory") : 0;
+    return rc ? ilpm_err_nomem(err, "out of memory") : 0;
 }
 
 static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
@@ -100,7 +100,7 @@ static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
         if (ilpm_reader_lineno(rd) == 1)
             ours = strcmp(line, "c ilpm DIMACS export") == 0;
         if (*s == 'c' && ours && dict_line(s, dict) != 0)
-            return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         if (*s == 'c' || (*s == '\0' && nclauses < 0))
             continue;
         if (*s == '%')
@@ -137,7 +137,7 @@ static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
                                              "header declares",
                                              nclauses);
                 if (mdl_end_row(d, ILPM_GE, rhs, open_line, -1) != 0)
-                    return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+                    return ilpm_err_nomem(err, "out of memory");
                 rhs = 1;
                 open_line = 0;
                 continue;
@@ -158,7 +158,7 @@ static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
             if (neg)
                 rhs--;
             if (mdl_add_term(d, (int)v - 1, neg ? -1 : 1) != 0)
-                return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+                return ilpm_err_nomem(err, "out of memory");
         }
     }
     if (r < 0)

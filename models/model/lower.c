@@ -29,12 +29,12 @@ static int place(mdl *d, int j, int64_t *nv, ilpm_err *err)
     if (lo == 0 && hi == 1) {
         bits = 1;
     } else if (d->enc == MDL_ENC_NONE) {
-        return ilpm_err_set(err,
-                            "%s: column '%s' is an integer in [%lld, "
-                            "%lld], not 0/1: give --int-encoding binary "
-                            "or unary to make it of 0/1 variables",
-                            d->file, mdl_col_label(d, j, b, sizeof b),
-                            (long long)lo, (long long)hi);
+        return ilpm_err_input(err,
+                              "%s: column '%s' is an integer in [%lld, "
+                              "%lld], not 0/1: give --int-encoding binary "
+                              "or unary to make it of 0/1 variables",
+                              d->file, mdl_col_label(d, j, b, sizeof b),
+                              (long long)lo, (long long)hi);
     } else if (d->enc == MDL_ENC_BINARY) {
         uint64_t r = (uint64_t)(hi - lo);
         for (bits = 0; r; r >>= 1)
@@ -42,12 +42,12 @@ static int place(mdl *d, int j, int64_t *nv, ilpm_err *err)
     } else {
         bits = hi - lo;
         if (bits > (1 << 20))
-            return ilpm_err_set(err,
-                                "%s: column '%s' spans %lld values, too "
-                                "many for --int-encoding unary (at most "
-                                "2^20): use binary",
-                                d->file, mdl_col_label(d, j, b, sizeof b),
-                                (long long)bits + 1);
+            return ilpm_err_input(err,
+                                  "%s: column '%s' spans %lld values, too "
+                                  "many for --int-encoding unary (at most "
+                                  "2^20): use binary",
+                                  d->file, mdl_col_label(d, j, b, sizeof b),
+                                  (long long)bits + 1);
     }
     d->first[j] = (int)*nv + 1;
     d->nbits[j] = (int)bits;
@@ -66,7 +66,7 @@ int mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err)
     d->first = calloc((size_t)d->ncols + 1, sizeof *d->first);
     d->nbits = calloc((size_t)d->ncols + 1, sizeof *d->nbits);
     if (!d->first || !d->nbits)
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     int64_t nv = 0;
     d->infeasible_col = -1;
     /* The answer's columns first, then the aux ones: two families. */
@@ -114,15 +114,15 @@ typedef struct lower {
 
 static int oom(lower *w)
 {
-    return ilpm_err_fail(w->err, ILPM_ERR_LIMIT, "out of memory");
+    return ilpm_err_nomem(w->err, "out of memory");
 }
 
 static int too_large(lower *w)
 {
-    return ilpm_err_set(w->err,
-                        "%s: %s: numbers past int64 once its integers are "
-                        "made of 0/1 variables",
-                        w->d->file, w->where);
+    return ilpm_err_input(w->err,
+                          "%s: %s: numbers past int64 once its integers are "
+                          "made of 0/1 variables",
+                          w->d->file, w->where);
 }
 
 static int group(lower *w, const char *name)

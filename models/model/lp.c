@@ -41,25 +41,25 @@ static int columns(const ilpm_lp *lp, mdl *d, ilpm_err *err)
     for (int j = 0; j < lp->ncols; j++) {
         const char *name = lp->col_name[j];
         if (!lp->col_int[j])
-            return ilpm_err_set(err,
-                                "%s: column '%s' is continuous; ilpm solves "
-                                "0/1 and bounded integer models and relaxes "
-                                "nothing",
-                                d->file, name);
+            return ilpm_err_input(err,
+                                  "%s: column '%s' is continuous; ilpm solves "
+                                  "0/1 and bounded integer models and relaxes "
+                                  "nothing",
+                                  d->file, name);
         if (!lp->col_has_lo[j] || !lp->col_has_hi[j])
-            return ilpm_err_set(err,
-                                "%s: column '%s' is an integer without a "
-                                "finite %s bound; only bounded integers can "
-                                "be made of 0/1 variables",
-                                d->file, name,
-                                lp->col_has_lo[j] ? "upper" : "lower");
+            return ilpm_err_input(err,
+                                  "%s: column '%s' is an integer without a "
+                                  "finite %s bound; only bounded integers can "
+                                  "be made of 0/1 variables",
+                                  d->file, name,
+                                  lp->col_has_lo[j] ? "upper" : "lower");
         double lo = ceil(lp->col_lo[j] - 1e-9),
                hi = floor(lp->col_hi[j] + 1e-9);
         if (fabs(lo) > 1e15 || fabs(hi) > 1e15)
-            return ilpm_err_set(err, "%s: column '%s' has a bound past 10^15",
-                                d->file, name);
+            return ilpm_err_input(err, "%s: column '%s' has a bound past 10^15",
+                                  d->file, name);
         if (mdl_add_col(d, name, (int64_t)lo, (int64_t)hi) < 0)
-            return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
     }
     return 0;
 }
@@ -72,27 +72,33 @@ static int objective(const ilpm_lp *lp, mdl *d, ilpm_err *err)
     if (!any)
         return 0; /* a constant 0: a satisfaction problem */
     if (!(d->obj = calloc((size_t)lp->ncols + 1, sizeof *d->obj)))
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
-    double sum = fabs(lp->obj_const);
+        return ilpm_err_nomem(err, "out of memory");
+    /* Decimals are scaled as a row's are: by the power of ten that makes
+     * every coefficient and the constant an integer, exactly. */
+    double *v = malloc(((size_t)lp->ncols + 1) * sizeof *v);
+    if (!v)
+        return ilpm_err_nomem(err, "out of memory");
+    for (int j = 0; j < lp->ncols; j++)
+        v[j] = lp->obj[j];
+    v[lp->ncols] = lp->obj_const;
+    double s = scale_of(v, lp->ncols + 1);
+    free(v);
+    if (s == 0)
+        return ilpm_err_input(err,
+                              "%s: the objective has a number that no power "
+                              "of ten up to 10^%d makes an integer (or past "
+                              "2^53); ilpm keeps coefficients exact",
+                              d->file, MAX_DIGITS);
+    double sum = fabs(lp->obj_const * s);
     for (int j = 0; j < lp->ncols; j++) {
-        if (!is_int(lp->obj[j], 1))
-            return ilpm_err_set(err,
-                                "%s: the objective's coefficient %.17g of "
-                                "column '%s' is not an integer; ilpm's "
-                                "objectives are integer",
-                                d->file, lp->obj[j], lp->col_name[j]);
-        d->obj[j] = (int64_t)nearbyint(lp->obj[j]);
-        sum += fabs(lp->obj[j]);
+        d->obj[j] = (int64_t)nearbyint(lp->obj[j] * s);
+        sum += fabs(lp->obj[j] * s);
     }
-    if (!is_int(lp->obj_const, 1))
-        return ilpm_err_set(err,
-                            "%s: the objective's constant %.17g is not an "
-                            "integer",
-                            d->file, lp->obj_const);
     if (sum > (double)MDL_MAX_SUM)
-        return ilpm_err_set(
+        return ilpm_err_input(
             err, "%s: the objective's coefficients sum past 2^61", d->file);
-    d->obj_const = (int64_t)nearbyint(lp->obj_const);
+    d->obj_const = (int64_t)nearbyint(lp->obj_const * s);
+    d->obj_scale = (int64_t)s;
     d->sense = lp->sense;
     return 0;
 }
@@ -110,19 +116,19 @@ static int row(const ilpm_lp *lp, int i, double *buf, mdl *d, ilpm_err *err)
         buf[k++] = lp->row_hi[i];
     double s = scale_of(buf, k);
     if (s == 0)
-        return ilpm_err_set(err,
-                            "%s: row '%s' has a number that no power of ten "
-                            "up to 10^%d makes an integer (or past 2^53); "
-                            "ilpm keeps coefficients exact",
-                            d->file, lp->row_name[i], MAX_DIGITS);
+        return ilpm_err_input(err,
+                              "%s: row '%s' has a number that no power of ten "
+                              "up to 10^%d makes an integer (or past 2^53); "
+                              "ilpm keeps coefficients exact",
+                              d->file, lp->row_name[i], MAX_DIGITS);
     double sum = 0;
     for (int t = 0; t < k; t++)
         sum += fabs(buf[t] * s);
     if (sum > (double)MDL_MAX_SUM)
-        return ilpm_err_set(err,
-                            "%s: the numbers of row '%s' sum past 2^61, too "
-                            "large to handle exactly",
-                            d->file, lp->row_name[i]);
+        return ilpm_err_input(err,
+                              "%s: the numbers of row '%s' sum past 2^61, too "
+                              "large to handle exactly",
+                              d->file, lp->row_name[i]);
     int64_t lo = lp->row_has_lo[i] ? (int64_t)nearbyint(lp->row_lo[i] * s) : 0;
     int64_t hi = lp->row_has_hi[i] ? (int64_t)nearbyint(lp->row_hi[i] * s) : 0;
     /* A ranged row is two rows of one name; lo = hi is one equation. */
@@ -134,12 +140,12 @@ static int row(const ilpm_lp *lp, int i, double *buf, mdl *d, ilpm_err *err)
             continue;
         for (size_t t = b; t < e; t++)
             if (mdl_add_term(d, lp->ind[t], (int64_t)nearbyint(lp->val[t] * s)))
-                return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+                return ilpm_err_nomem(err, "out of memory");
         ilpm_cmp cmp = side == 1                       ? ILPM_LE
                        : lp->row_has_hi[i] && lo == hi ? ILPM_EQ
                                                        : ILPM_GE;
         if (mdl_end_row(d, cmp, side ? hi : lo, 0, i) != 0)
-            return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
     }
     return 0;
 }
@@ -149,15 +155,15 @@ int mdl_from_lp(const ilpm_lp *lp, mdl *d, ilpm_err *err)
     if (columns(lp, d, err) != 0 || objective(lp, d, err) != 0)
         return -1;
     if (!(d->row_name = calloc((size_t)lp->nrows + 1, sizeof *d->row_name)))
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     d->nnames = lp->nrows;
     double *buf = malloc(((size_t)lp->ncols + 3) * sizeof *buf);
     if (!buf)
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     int rc = 0;
     for (int i = 0; i < lp->nrows && rc == 0; i++) {
         if (!(d->row_name[i] = strdup(lp->row_name[i])))
-            rc = ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+            rc = ilpm_err_nomem(err, "out of memory");
         else
             rc = row(lp, i, buf, d, err);
     }

@@ -26,6 +26,7 @@ mdl *mdl_new(mdl_fmt fmt, const char *file)
         return NULL;
     d->fmt = fmt;
     d->infeasible_col = -1;
+    d->obj_scale = 1;
     if (!(d->file = strdup(file))) {
         free(d);
         return NULL;

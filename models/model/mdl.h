@@ -66,6 +66,9 @@ typedef struct mdl {
     int64_t *obj;     /* ncols coefficients, when sense != NONE     */
     int64_t obj_const;
     int negated; /* the file's objective is minus this one (ilpm's MPS) */
+    /* obj and obj_const are the file's objective times obj_scale, the
+     * power of ten that makes its decimals integers (LP, MPS); 1 else. */
+    int64_t obj_scale;
 
     /* Filled by mdl_layout: the model's variables of each column. */
     mdl_enc enc;

@@ -118,7 +118,7 @@ static mdl *parse_rd(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
 {
     mdl *d = mdl_new(fmt, ilpm_reader_name(rd));
     if (!d) {
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     int rc =
@@ -136,11 +136,11 @@ static mdl *read_lp(mdl_fmt fmt, const char *path, const char *name,
     mdl *d = mdl_new(fmt, name);
     ilpm_lp *lp = NULL;
     if (!d) {
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     if (!(d->path = strdup(path)))
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
     else if (ilpm_lp_read(path, name,
                           fmt == MDL_LP ? ILPM_FMT_LP : ILPM_FMT_MPS, &lp,
                           err) == 0 &&
@@ -162,7 +162,7 @@ mdl *mdl_read(mdl_fmt fmt, const char *path, const char *name, const char *text,
                            : ilpm_reader_mem(name, text, len);
     if (!rd) {
         if (!path)
-            ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+            ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     mdl *d = parse_rd(rd, fmt, err);
@@ -200,10 +200,10 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
     }
     if (gz) {
         drain(rd, NULL, err);
-        ilpm_err_set(err,
-                     "%s: compressed input is read from a named file "
-                     "only",
-                     name);
+        ilpm_err_input(err,
+                       "%s: compressed input is read from a named file "
+                       "only",
+                       name);
         return NULL;
     }
     ilpm_buf text;
@@ -213,7 +213,7 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
     if (drain_note(rd, &text, &note, err) != 0)
         goto done;
     if (text.oom) {
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         goto done;
     }
     if (!(tmp = ilpm_temp_file(fmt == MDL_LP ? "model.lp" : "model.mps", err)))
@@ -254,7 +254,7 @@ static mdl *parse_pb(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
         d = parse_rd(rd, fmt, err);
         if (d && !(d->path = strdup(path))) {
             mdl_free(d);
-            ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+            ilpm_err_nomem(err, "out of memory");
             d = NULL;
         }
         drain(rd, NULL, err);
@@ -269,7 +269,7 @@ static mdl *parse_pb(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
     }
     if (text.oom) {
         ilpm_buf_free(&text);
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     size_t len = text.len;
@@ -301,23 +301,23 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     }
     if (xz || choice < 0) {
         drain(rd, NULL, err);
-        return ilpm_err_set(err,
-                            xz ? "%s: xz-compressed input is not read (no "
-                                 "library ilpm uses reads it): decompress it "
-                                 "first"
-                               : "%s: cannot tell the format from the name "
-                                 "(.lp, .mps, .opb, .cnf): give "
-                                 "--input-format lp|mps|opb|cnf",
-                            name);
+        return ilpm_err_input(err,
+                              xz ? "%s: xz-compressed input is not read (no "
+                                   "library ilpm uses reads it): decompress it "
+                                   "first"
+                                 : "%s: cannot tell the format from the name "
+                                   "(.lp, .mps, .opb, .cnf): give "
+                                   "--input-format lp|mps|opb|cnf",
+                              name);
     }
     mdl_fmt fmt = (mdl_fmt)choice;
     if (gz && (fmt == MDL_OPB || fmt == MDL_CNF)) {
         drain(rd, NULL, err);
-        return ilpm_err_set(err,
-                            "%s: gzip is read for LP and MPS alone (GLPK "
-                            "decompresses those); decompress it first "
-                            "(gunzip -k)",
-                            name);
+        return ilpm_err_input(err,
+                              "%s: gzip is read for LP and MPS alone (GLPK "
+                              "decompresses those); decompress it first "
+                              "(gunzip -k)",
+                              name);
     }
     if (fmt == MDL_OPB || fmt == MDL_CNF) {
         /* An empty file holds no instance, as for every puzzle. */
@@ -343,7 +343,7 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     model_inst *mi = calloc(1, sizeof *mi);
     if (!mi) {
         mdl_free(d);
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     }
     mi->d = d;
     mi->dimacs = ilpm_params_has(p, ILPM_PARAM_DIMACS);
@@ -403,7 +403,7 @@ static void *model_decode(const void *inst, const ilpm_params *p,
     model_sol *s = calloc(1, sizeof *s);
     if (!s || !(s->x = calloc((size_t)d->ncols + 1, sizeof *s->x))) {
         free(s);
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     for (int j = 0; j < d->ncols; j++)
@@ -412,6 +412,35 @@ static void *model_decode(const void *inst, const ilpm_params *p,
     if (s->has_obj)
         s->obj = ilpm_model_objective_value(m, vals);
     return s;
+}
+
+/* The objective in the file's own units: obj / obj_scale, exactly, as a
+ * decimal ("14.805"). */
+static const char *obj_text(const mdl *d, int64_t obj, char *buf, size_t size)
+{
+    if (d->obj_scale <= 1) {
+        snprintf(buf, size, "%lld", (long long)obj);
+        return buf;
+    }
+    char digits = 0; /* at most 9 (lp.c) */
+    for (int64_t s = d->obj_scale; s > 1 && digits < 18; s /= 10)
+        digits++;
+    uint64_t a = obj < 0 ? -(uint64_t)obj : (uint64_t)obj;
+    snprintf(buf, size, "%s%llu.%0*llu", obj < 0 ? "-" : "",
+             (unsigned long long)(a / (uint64_t)d->obj_scale), digits,
+             (unsigned long long)(a % (uint64_t)d->obj_scale));
+    return buf;
+}
+
+static void model_describe_objective(const void *inst, const ilpm_params *p,
+                                     int64_t objective, char *buf, size_t size)
+{
+    (void)p;
+    const mdl *d = ((const model_inst *)inst)->d;
+    if (d->obj_scale <= 1)
+        return; /* "objective N" as it is */
+    char t[48];
+    snprintf(buf, size, "objective %s", obj_text(d, objective, t, sizeof t));
 }
 
 static int model_verify(const void *inst, const ilpm_params *p, const void *sol,
@@ -543,7 +572,8 @@ static void model_render_json(const void *inst, const void *sol, ilpm_buf *out)
         ilpm_buf_putc(out, '}');
     }
     if (s->has_obj)
-        ilpm_buf_printf(out, ",\"objective\":%lld", (long long)s->obj);
+        ilpm_buf_printf(out, ",\"objective\":%s",
+                        obj_text(d, s->obj, b, sizeof b));
     ilpm_buf_putc(out, '}');
 }
 
@@ -576,6 +606,7 @@ const ilpm_puzzle ilpm_puzzle_model = {
     .verify = model_verify,
     .render = model_render,
     .render_json = model_render_json,
+    .describe_objective = model_describe_objective,
     .free_solution = sol_free,
     .stats_json = model_stats_json,
 };

@@ -107,7 +107,7 @@ static int skip(scan *c)
             c->s++;
         if (*c->s == '*') {
             if (dict_line(c) != 0)
-                return ilpm_err_fail(c->err, ILPM_ERR_LIMIT, "out of memory");
+                return ilpm_err_nomem(c->err, "out of memory");
             objective_note(c);
             /* The header gives the variables: x1..xN get their ids in
              * order, as ilpm's own OPB writer numbers them. */
@@ -124,8 +124,7 @@ static int skip(scan *c)
                         char name[32];
                         int n = snprintf(name, sizeof name, "x%ld", v);
                         if (mdl_col_by_name(c->d, name, (size_t)n) < 0)
-                            return ilpm_err_fail(c->err, ILPM_ERR_LIMIT,
-                                                 "out of memory");
+                            return ilpm_err_nomem(c->err, "out of memory");
                     }
             }
             continue;
@@ -233,7 +232,7 @@ static int terms(scan *c, int objective, int64_t *cst, int64_t *sum)
             c->s++;
         int j = mdl_col_by_name(d, name, (size_t)(c->s - name));
         if (j < 0)
-            return ilpm_err_fail(c->err, ILPM_ERR_LIMIT, "out of memory");
+            return ilpm_err_nomem(c->err, "out of memory");
         /* A second literal right after the first is a product. */
         const char *after = c->s;
         while (*after == ' ' || *after == '\t')
@@ -248,7 +247,7 @@ static int terms(scan *c, int objective, int64_t *cst, int64_t *sum)
         if (neg)
             *cst += a; /* a ~x = a - a x */
         if (mdl_add_term(d, j, neg ? -a : a) != 0)
-            return ilpm_err_fail(c->err, ILPM_ERR_LIMIT, "out of memory");
+            return ilpm_err_nomem(c->err, "out of memory");
     }
 }
 
@@ -284,7 +283,7 @@ static int objective(scan *c)
     c->ocol = malloc((c->on + 1) * sizeof *c->ocol);
     c->ocoef = malloc((c->on + 1) * sizeof *c->ocoef);
     if (!c->ocol || !c->ocoef)
-        return ilpm_err_fail(c->err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(c->err, "out of memory");
     if (c->on > 0) {
         memcpy(c->ocol, d->col + start, c->on * sizeof *c->ocol);
         memcpy(c->ocoef, d->coef + start, c->on * sizeof *c->ocoef);
@@ -333,7 +332,7 @@ static int constraint(scan *c)
     if (semicolon(c) != 0)
         return -1;
     if (mdl_end_row(d, cmp, k - cst, line, -1) != 0)
-        return ilpm_err_fail(c->err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(c->err, "out of memory");
     return 0;
 }
 
@@ -345,7 +344,7 @@ static int dense_objective(scan *c)
         return 0;
     d->obj = calloc((size_t)d->ncols + 1, sizeof *d->obj);
     if (!d->obj)
-        return ilpm_err_fail(c->err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(c->err, "out of memory");
     /* No overflow: terms() kept the sum of |a| within MDL_MAX_SUM. */
     for (size_t i = 0; i < c->on; i++)
         d->obj[c->ocol[i]] += c->ocoef[i];
@@ -393,7 +392,7 @@ static int apply_dict(scan *c)
         return 0;
     char **names = calloc((size_t)d->ncols + 1, sizeof *names);
     if (!names)
-        return ilpm_err_fail(c->err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(c->err, "out of memory");
     for (int j = 0; j < d->ncols; j++) {
         const char *s = d->col_name[j];
         long v;
@@ -407,7 +406,7 @@ static int apply_dict(scan *c)
     for (int j = 0; j < d->ncols; j++)
         free(names[j]);
     free(names);
-    return rc ? ilpm_err_fail(c->err, ILPM_ERR_LIMIT, "out of memory") : 0;
+    return rc ? ilpm_err_nomem(c->err, "out of memory") : 0;
 }
 
 int mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err)

@@ -38,14 +38,14 @@ void *tvx_decode(const void *inst, const ilpm_params *p, const ilpm_model *m,
     const tetravex *tv = inst;
     int n = tv->n, cells = n * n, X = ilpm_model_family_find(m, "X");
     if (X < 0) {
-        ilpm_err_set(err, "the model has no family X");
+        ilpm_err_input(err, "the model has no family X");
         return NULL;
     }
     tvx_sol *s = sol_new(n);
     int *ktype = malloc((size_t)cells * sizeof *ktype);
     uint8_t *used = calloc((size_t)tv->ntiles, 1);
     if (!s || !ktype || !used) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         goto bad;
     }
     for (int c = 0; c < cells; c++) {
@@ -53,8 +53,8 @@ void *tvx_decode(const void *inst, const ilpm_params *p, const ilpm_model *m,
         for (int k = 0; k < tv->ntypes; k++)
             if (vals[ilpm_model_var(m, X, c / n + 1, c % n + 1, k + 1, 0)]) {
                 if (ktype[c] >= 0) {
-                    ilpm_err_set(err, "cell (%d,%d) holds two tiles", c / n + 1,
-                                 c % n + 1);
+                    ilpm_err_input(err, "cell (%d,%d) holds two tiles",
+                                   c / n + 1, c % n + 1);
                     goto bad;
                 }
                 ktype[c] = k;
@@ -98,38 +98,39 @@ int tvx_verify(const void *inst, const ilpm_params *p, const void *vsol,
     const tvx_sol *s = vsol;
     int n = tv->n;
     if (s->n != n)
-        return ilpm_err_set(why, "board is %dx%d, expected %dx%d", s->n, s->n,
-                            n, n);
+        return ilpm_err_input(why, "board is %dx%d, expected %dx%d", s->n, s->n,
+                              n, n);
     for (int c = 0; c < n * n; c++) {
         if (s->tile[c] < 0 || s->tile[c] >= tv->ntiles)
-            return ilpm_err_set(why, "cell (%d,%d) holds no tile", c / n + 1,
-                                c % n + 1);
+            return ilpm_err_input(why, "cell (%d,%d) holds no tile", c / n + 1,
+                                  c % n + 1);
         for (int c2 = 0; c2 < c; c2++)
             if (s->tile[c2] == s->tile[c])
-                return ilpm_err_set(why,
-                                    "tile %d is on cells (%d,%d) and "
-                                    "(%d,%d)",
-                                    s->tile[c] + 1, c2 / n + 1, c2 % n + 1,
-                                    c / n + 1, c % n + 1);
+                return ilpm_err_input(why,
+                                      "tile %d is on cells (%d,%d) and "
+                                      "(%d,%d)",
+                                      s->tile[c] + 1, c2 / n + 1, c2 % n + 1,
+                                      c / n + 1, c % n + 1);
     }
     for (int c = 0; c < n * n; c++) {
         const uint8_t *a = tv->side[s->tile[c]];
         if (c % n < n - 1 && a[RIGHT] != tv->side[s->tile[c + 1]][LEFT])
-            return ilpm_err_set(why,
-                                "cells (%d,%d) and (%d,%d) touch with %d "
-                                "and %d",
-                                c / n + 1, c % n + 1, c / n + 1, c % n + 2,
-                                a[RIGHT], tv->side[s->tile[c + 1]][LEFT]);
+            return ilpm_err_input(why,
+                                  "cells (%d,%d) and (%d,%d) touch with %d "
+                                  "and %d",
+                                  c / n + 1, c % n + 1, c / n + 1, c % n + 2,
+                                  a[RIGHT], tv->side[s->tile[c + 1]][LEFT]);
         if (c / n < n - 1 && a[DOWN] != tv->side[s->tile[c + n]][UP])
-            return ilpm_err_set(why,
-                                "cells (%d,%d) and (%d,%d) touch with %d "
-                                "and %d",
-                                c / n + 1, c % n + 1, c / n + 2, c % n + 1,
-                                a[DOWN], tv->side[s->tile[c + n]][UP]);
+            return ilpm_err_input(why,
+                                  "cells (%d,%d) and (%d,%d) touch with %d "
+                                  "and %d",
+                                  c / n + 1, c % n + 1, c / n + 2, c % n + 1,
+                                  a[DOWN], tv->side[s->tile[c + n]][UP]);
     }
     for (int t = 0; t < tv->ntiles; t++)
         if (tv->fixed[t] >= 0 && s->tile[tv->fixed[t]] != t)
-            return ilpm_err_set(why, "tile %d is pinned to cell (%d,%d)", t + 1,
-                                tv->fixed[t] / n + 1, tv->fixed[t] % n + 1);
+            return ilpm_err_input(why, "tile %d is pinned to cell (%d,%d)",
+                                  t + 1, tv->fixed[t] / n + 1,
+                                  tv->fixed[t] % n + 1);
     return 0;
 }

@@ -1,8 +1,10 @@
 /* Random Tetravex boards (ilpm gen tetravex): a solved board with random
  * digits, its tiles shuffled; with --unsolvable, one side of one tile
- * changed until the SAT back end proves that no solution is left. */
+ * changed until a back end (SAT unless told) proves that no solution is
+ * left, within the time limit, and stopped at once by a stop request. */
 #include "tetravex.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const ilpm_opt_spec tvx_gen_opts[] = {
@@ -42,30 +44,61 @@ static void write_board(const tetravex *tv, int fmt, ilpm_buf *out)
 #define UNSOLVABLE_TRIES 100
 #define UNSOLVABLE_SECONDS 60.0
 
+/* The budget of --unsolvable: the time limit, else this one's own. */
+typedef struct budget {
+    const ilpm_gen_opts *g;
+    double deadline;
+    int n;
+} budget;
+
+/* -1 with err: the time is up (exit status of a time limit when it is
+ * the user's) or a stop was requested. */
+static int out_of_time(const budget *b, ilpm_err *err)
+{
+    const ilpm_options *o = &b->g->solver;
+    if (o->stop_flag && *o->stop_flag) {
+        ilpm_err_fail(err, ILPM_ERR_LIMIT, "--unsolvable: stopped");
+        err->status = ILPM_STOPPED;
+        return -1;
+    }
+    if (o->time_limit <= 0)
+        return ilpm_err_input(err,
+                              "--unsolvable: no %dx%d board proved "
+                              "unsolvable within %.0f s",
+                              b->n, b->n, UNSOLVABLE_SECONDS);
+    ilpm_err_fail(err, ILPM_ERR_LIMIT,
+                  "--unsolvable: no %dx%d board proved unsolvable within "
+                  "the time limit (%g s)",
+                  b->n, b->n, o->time_limit);
+    err->status = ILPM_TIMEOUT;
+    return -1;
+}
+
 /* 1 if the board has no solution, 0 if it has one, -1 on error (running
  * out of time included: a board not proved unsolvable is not reported
- * as such).  CaDiCaL on the assign formulation, the fastest pair as
- * measured (docs/benchmarks.md). */
-static int proved_unsolvable(tetravex *tv, double seconds, ilpm_err *err)
+ * as such).  By default CaDiCaL on the assign formulation, the fastest
+ * pair as measured (docs/benchmarks.md). */
+static int proved_unsolvable(tetravex *tv, const budget *b, ilpm_err *err)
 {
+    double seconds = b->deadline - ilpm_now();
+    if (seconds <= 0 || (b->g->solver.stop_flag && *b->g->solver.stop_flag))
+        return out_of_time(b, err);
     if (tvx_classify(tv) != 0)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     ilpm_model *m = ilpm_model_new();
     ilpm_params *p = ilpm_params_new();
     if (!m || !p) {
         ilpm_model_free(m);
         ilpm_params_free(p);
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     }
     int rc = -1;
     ilpm_solver *s = NULL;
-    if (tvx_build(tv, p, m, err) == 0) {
-        ilpm_options o;
-        ilpm_options_init(&o);
-        o.backend = ILPM_BACKEND_SAT;
-        o.time_limit = seconds;
+    ilpm_options o = b->g->solver;
+    o.time_limit = seconds;
+    ilpm_model_set_deadline(m, seconds, o.stop_flag);
+    if (tvx_build(tv, p, m, err) == 0 && !ilpm_model_interrupted(m))
         s = ilpm_solver_new(m, &o, err);
-    }
     if (s) {
         ilpm_status st = ilpm_solver_solve(s, NULL, 0, err);
         if (st == ILPM_UNSAT)
@@ -73,10 +106,9 @@ static int proved_unsolvable(tetravex *tv, double seconds, ilpm_err *err)
         else if (st == ILPM_SOLVED)
             rc = 0;
         else if (st != ILPM_ERROR)
-            rc = ilpm_err_set(err,
-                              "--unsolvable: no %dx%d board proved "
-                              "unsolvable within %.0f s",
-                              tv->n, tv->n, UNSOLVABLE_SECONDS);
+            rc = out_of_time(b, err);
+    } else if (err->status || ilpm_model_interrupted(m)) {
+        rc = out_of_time(b, err); /* cut short while building */
     }
     ilpm_solver_free(s);
     ilpm_model_free(m);
@@ -88,7 +120,8 @@ static int proved_unsolvable(tetravex *tv, double seconds, ilpm_err *err)
  * --unsolvable one side of one tile changed until solving proves that
  * no solution is left (within a number of tries and a time budget). */
 static int gen_board(tetravex *tv, int n, int digits, int unsolvable,
-                     ilpm_rng *rng, ilpm_err *err)
+                     ilpm_rng *rng, const ilpm_gen_opts *g, long board,
+                     ilpm_err *err)
 {
     int cells = n * n;
     tv->n = n;
@@ -113,35 +146,48 @@ static int gen_board(tetravex *tv, int n, int digits, int unsolvable,
     }
     if (!unsolvable)
         return 0;
-    double deadline = ilpm_now() + UNSOLVABLE_SECONDS;
+    budget b = {
+        g, g->solver.time_limit > 0 ? g->solver.time_limit : UNSOLVABLE_SECONDS,
+        n};
+    b.deadline += ilpm_now();
     for (int tries = 0; tries < UNSOLVABLE_TRIES; tries++) {
         int t = (int)ilpm_rng_below(rng, (uint64_t)cells);
         int s = (int)ilpm_rng_below(rng, 4);
         uint8_t old = tv->side[t][s];
         int d = (int)ilpm_rng_below(rng, (uint64_t)digits - 1);
         tv->side[t][s] = (uint8_t)(d >= old ? d + 1 : d);
-        double left = deadline - ilpm_now();
-        int r = left > 0 ? proved_unsolvable(tv, left, err)
-                         : ilpm_err_set(err,
-                                        "--unsolvable: no %dx%d board "
-                                        "proved unsolvable within %.0f s",
-                                        n, n, UNSOLVABLE_SECONDS);
+        if (g->step) {
+            char what[96];
+            snprintf(what, sizeof what, "board %ld, try %d of %d (%s)", board,
+                     tries + 1, UNSOLVABLE_TRIES,
+                     ilpm_backend_name(g->solver.backend));
+            g->step(g->step_ctx, what);
+        }
+        int r = proved_unsolvable(tv, &b, err);
         if (r != 0)
             return r > 0 ? 0 : -1;
         tv->side[t][s] = old;
     }
-    return ilpm_err_set(err,
-                        "--unsolvable: no change of a single side made the "
-                        "%dx%d board unsolvable in %d tries",
-                        n, n, UNSOLVABLE_TRIES);
+    return ilpm_err_input(err,
+                          "--unsolvable: no change of a single side made the "
+                          "%dx%d board unsolvable in %d tries",
+                          n, n, UNSOLVABLE_TRIES);
 }
 
-int tvx_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
+int tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
+                 ilpm_err *err)
 {
+    ilpm_gen_opts def;
+    if (!g) {
+        memset(&def, 0, sizeof def);
+        ilpm_options_init(&def.solver);
+        def.solver.backend = ILPM_BACKEND_SAT;
+        g = &def;
+    }
     long n, seed, digits, count;
     int fmt;
     if (!ilpm_params_has(p, "n"))
-        return ilpm_err_set(err, "--n: the board size is required");
+        return ilpm_err_input(err, "--n: the board size is required");
     if (ilpm_params_int(p, "n", 3, 1, TVX_MAX_N, &n, err) != 0 ||
         ilpm_params_int(p, "seed", 1, 0, 0x7fffffffL, &seed, err) != 0 ||
         ilpm_params_int(p, "digits", 10, 1, 10, &digits, err) != 0 ||
@@ -151,25 +197,26 @@ int tvx_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
         return -1;
     int unsolvable = ilpm_params_has(p, "unsolvable");
     if (fmt == FMT_EPITA && count > 1)
-        return ilpm_err_set(err,
-                            "--count: an epita file holds one board, "
-                            "got --count %ld",
-                            count);
+        return ilpm_err_input(err,
+                              "--count: an epita file holds one board, "
+                              "got --count %ld",
+                              count);
     if (unsolvable && digits < 2)
-        return ilpm_err_set(err, "--unsolvable: needs --digits 2 or more "
-                                 "(a side must be changed to another "
-                                 "digit)");
+        return ilpm_err_input(err, "--unsolvable: needs --digits 2 or more "
+                                   "(a side must be changed to another "
+                                   "digit)");
     if (unsolvable && n < 2)
-        return ilpm_err_set(err, "--unsolvable: needs --n 2 or more (one "
-                                 "tile always fits a 1x1 board)");
+        return ilpm_err_input(err, "--unsolvable: needs --n 2 or more (one "
+                                   "tile always fits a 1x1 board)");
     ilpm_rng rng;
     ilpm_rng_seed(&rng, (uint64_t)seed);
     tetravex *tv = tvx_alloc((int)(n * n));
     if (!tv)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     int rc = 0;
     for (long i = 0; i < count && rc == 0; i++) {
-        rc = gen_board(tv, (int)n, (int)digits, unsolvable, &rng, err);
+        rc =
+            gen_board(tv, (int)n, (int)digits, unsolvable, &rng, g, i + 1, err);
         if (rc != 0)
             break;
         if (i > 0)
@@ -184,6 +231,6 @@ int tvx_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err)
     }
     tvx_free(tv);
     if (rc == 0 && out->oom)
-        rc = ilpm_err_set(err, "out of memory");
+        rc = ilpm_err_nomem(err, "out of memory");
     return rc;
 }

@@ -306,7 +306,7 @@ static int add_diag(struct builder *b)
             free(m2[dir].list);
         }
         free(fit);
-        return ilpm_err_set(b->err, "out of memory");
+        return ilpm_err_nomem(b->err, "out of memory");
     }
     for (int dir = 0; dir < 2; dir++) {
         for (int a = 0; a < K; a++)
@@ -362,7 +362,7 @@ int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
     if (!b.lits || !b.coefs) {
         free(b.lits);
         free(b.coefs);
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     }
     int rc = add_assignment(&b);
     /* The matching rule, a group per direction.  edges adds nothing to a

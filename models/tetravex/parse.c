@@ -196,7 +196,7 @@ static int parse_sized(ilpm_reader *rd, int fmt, void **inst, ilpm_err *err)
     if (r < 0 || read_header(rd, line, fmt, &n, &ncol, err) != 0)
         goto bad;
     if (!(tv = tvx_alloc(n * n))) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         goto bad;
     }
     tv->n = n;
@@ -264,7 +264,7 @@ static int parse_epita(ilpm_reader *rd, void **inst, ilpm_err *err)
     long last = 0;
     tetravex *tv = tvx_alloc(TVX_MAX_TILES);
     if (!tv)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     const char *layout = "top left right bottom";
     while ((r = ilpm_reader_line(rd, &line, &len, err)) == 1) {
         if (ilpm_line_is_blank_or_comment(line))
@@ -328,7 +328,7 @@ int tvx_parse(ilpm_reader *rd, const ilpm_params *p, void **inst, ilpm_err *err)
                              : parse_sized(rd, fmt, &tv, err);
     if (r == 1 && tvx_classify(tv) != 0) {
         tvx_free(tv);
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     }
     if (r == 1)
         *inst = tv;

@@ -60,6 +60,7 @@ void tvx_sol_free(void *p);
 
 /* gen.c */
 extern const ilpm_opt_spec tvx_gen_opts[];
-int tvx_generate(const ilpm_params *p, ilpm_buf *out, ilpm_err *err);
+int tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
+                 ilpm_err *err);
 
 #endif

@@ -55,6 +55,10 @@ int ilpm_cnf_new_var(ilpm_cnf *c);
 int ilpm_cnf_add(ilpm_cnf *c, const int *lits, int n);
 /* Lowers one constraint with the encodings selected in c. */
 int ilpm_cnf_encode(ilpm_cnf *c, const ilpm_con *con, ilpm_err *err);
+/* The same, with messages saying what the constraint is ("the
+ * objective's bound") instead of its group. */
+int ilpm_cnf_encode_as(ilpm_cnf *c, const ilpm_con *con, const char *what,
+                       ilpm_err *err);
 /* Lowers the whole model (all constraints, no objective). */
 int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
                         ilpm_err *err);

@@ -39,21 +39,21 @@ int ilpm_cnf_init(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
         c->max_lits = (size_t)(o->max_memory_mb * 1048576 / 12);
     ilpm_watch_init(&c->watch, o->time_limit, o->stop_flag);
     if ((unsigned)c->amo > ILPM_AMO_PRODUCT)
-        return ilpm_err_set(err, "unknown at-most-one encoding %d",
-                            (int)c->amo);
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                             "unknown at-most-one encoding %d", (int)c->amo);
     if ((unsigned)c->card > ILPM_CARD_TOTALIZER)
-        return ilpm_err_set(err, "unknown cardinality encoding %d",
-                            (int)c->card);
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                             "unknown cardinality encoding %d", (int)c->card);
     int nv = ilpm_model_nvars(m);
     if (nv < 0 || nv > VAR_LIMIT)
-        return ilpm_err_set(err, "too many variables for CNF: %d (limit %d)",
-                            nv, VAR_LIMIT);
+        return ilpm_err_input(err, "too many variables for CNF: %d (limit %d)",
+                              nv, VAR_LIMIT);
     c->nvars = c->model_vars = nv;
     int ng = ilpm_model_ngroups(m);
     if (ng > 0) {
         c->groups = calloc((size_t)ng, sizeof *c->groups);
         if (!c->groups)
-            return ilpm_err_set(err, "out of memory preparing the CNF");
+            return ilpm_err_nomem(err, "out of memory preparing the CNF");
         c->ngroups = ng;
     }
     return 0;
@@ -173,31 +173,35 @@ static int bad_lit(const ilpm_cnf *c, int l)
     return l == 0 || l == INT_MIN || abs(l) > c->nvars;
 }
 
-/* gname names the group in messages when the caller knows it. */
+/* gname names the group in messages when the caller knows it; what,
+ * if not NULL, says what the constraint is instead ("the objective's
+ * bound"). */
 static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
-                        ilpm_err *err)
+                        const char *what, ilpm_err *err)
 {
     const char *kind = ilpm_kind_name(con->kind);
     char where[96] = "";
-    if (gname)
+    if (what)
+        snprintf(where, sizeof where, " (%s)", what);
+    else if (gname)
         snprintf(where, sizeof where, " in group '%s'", gname);
     else if (con->group >= 0)
         snprintf(where, sizeof where, " in group %d", con->group);
 
     if (con->n < 0 || (con->n > 0 && !con->lits))
-        return ilpm_err_set(err, "a %s constraint%s has no literals", kind,
-                            where);
+        return ilpm_err_input(err, "a %s constraint%s has no literals", kind,
+                              where);
     for (int i = 0; i < con->n; i++)
         if (bad_lit(c, con->lits[i]))
-            return ilpm_err_set(err,
-                                "a %s constraint%s has literal %d, not a "
-                                "variable of the CNF (1..%d)",
-                                kind, where, con->lits[i], c->nvars);
+            return ilpm_err_input(err,
+                                  "a %s constraint%s has literal %d, not a "
+                                  "variable of the CNF (1..%d)",
+                                  kind, where, con->lits[i], c->nvars);
     if (con->kind == ILPM_CCARD && bad_lit(c, con->cond))
-        return ilpm_err_set(err,
-                            "a %s constraint%s has condition %d, not a "
-                            "variable of the CNF (1..%d)",
-                            kind, where, con->cond, c->nvars);
+        return ilpm_err_input(err,
+                              "a %s constraint%s has condition %d, not a "
+                              "variable of the CNF (1..%d)",
+                              kind, where, con->cond, c->nvars);
 
     /* A failed encoding leaves the CNF as it was, so the caller may go
      * on (or report) without half a constraint in the clause store. */
@@ -227,60 +231,67 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
         return ilpm_watch_poll(&c->watch, what, err); /* sticky: -1 */
     }
     case E_NOVARS:
-        return ilpm_err_set(err,
-                            "a %s constraint%s needs more CNF variables "
-                            "than the limit of %d",
-                            kind, where, VAR_LIMIT);
+        return ilpm_err_input(err,
+                              "a %s constraint%s needs more CNF variables "
+                              "than the limit of %d",
+                              kind, where, VAR_LIMIT);
     case E_PBSIZE:
         return ilpm_err_fail(err, ILPM_ERR_LIMIT,
                              "a linear constraint%s needs more than %" PRId64
-                            " BDD nodes to encode as CNF (raise "
-                            "--max-pb-nodes)",
-                            where, c->max_pb_nodes);
+                             " BDD nodes to encode as CNF (raise "
+                             "--max-pb-nodes)",
+                             where, c->max_pb_nodes);
     case E_BIGCOEF:
-        return ilpm_err_set(err,
-                            "a linear constraint%s has a coefficient, a "
-                            "bound or a sum beyond 2^60, too large for "
-                            "the CNF encoding",
-                            where);
+        return ilpm_err_input(err,
+                              "a linear constraint%s has a coefficient, a "
+                              "bound or a sum beyond 2^60, too large for "
+                              "the CNF encoding",
+                              where);
     case E_TOOBIG:
-        return ilpm_err_set(err,
-                            "a %s constraint%s over %d literals needs more "
-                            "than %" PRId64 " clauses with the %s encoding "
-                            "(choose another encoding)",
-                            kind, where, con->n, CLAUSE_LIMIT,
-                            con->kind == ILPM_AMO || con->kind == ILPM_EXO
-                                ? ilpm_amo_name(c->amo)
-                                : ilpm_card_name(c->card));
+        return ilpm_err_input(err,
+                              "a %s constraint%s over %d literals needs more "
+                              "than %" PRId64 " clauses with the %s encoding "
+                              "(choose another encoding)",
+                              kind, where, con->n, CLAUSE_LIMIT,
+                              con->kind == ILPM_AMO || con->kind == ILPM_EXO
+                                  ? ilpm_amo_name(c->amo)
+                                  : ilpm_card_name(c->card));
     case E_NESTED:
-        return ilpm_err_set(err,
-                            "a %s constraint%s is nested under more than "
-                            "4 conditions",
-                            kind, where);
+        return ilpm_err_input(err,
+                              "a %s constraint%s is nested under more than "
+                              "4 conditions",
+                              kind, where);
     case E_SHAPE:
-        return ilpm_err_set(err,
-                            "a %s constraint%s is malformed (kind %d, "
-                            "comparison %d, %d literals)",
-                            kind, where, (int)con->kind, (int)con->cmp, con->n);
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                             "a %s constraint%s is malformed (kind %d, "
+                             "comparison %d, %d literals)",
+                             kind, where, (int)con->kind, (int)con->cmp,
+                             con->n);
     case E_NOMEM:
     default:
         if (c->over_budget)
             return ilpm_err_fail(err, ILPM_ERR_LIMIT,
                                  "the CNF outgrows --max-memory%s (%zu "
-                                "literals so far, encoding a constraint of "
-                                "kind %s); raise --max-memory or pick a "
-                                "more compact --amo/--card encoding",
-                                where, c->nfed + c->nlits, kind);
-        return ilpm_err_set(err,
-                            "out of memory encoding a %s constraint%s "
-                            "as CNF",
-                            kind, where);
+                                 "literals so far, encoding a constraint of "
+                                 "kind %s); raise --max-memory or pick a "
+                                 "more compact --amo/--card encoding",
+                                 where, c->nfed + c->nlits, kind);
+        return ilpm_err_nomem(err,
+                              "out of memory encoding a %s constraint%s "
+                              "as CNF",
+                              kind, where);
     }
 }
 
 int ilpm_cnf_encode(ilpm_cnf *c, const ilpm_con *con, ilpm_err *err)
 {
-    return encode_named(c, con, NULL, err);
+    return encode_named(c, con, NULL, NULL, err);
+}
+
+int ilpm_cnf_encode_as(ilpm_cnf *c, const ilpm_con *con, const char *what,
+                       ilpm_err *err)
+{
+    return encode_named(c, con, NULL, what, err);
 }
 
 int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
@@ -298,8 +309,8 @@ int ilpm_cnf_from_model(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
             continue;
         c->cur_group =
             con.group >= 0 && con.group < c->ngroups ? con.group : -1;
-        if (encode_named(c, &con, ilpm_model_group_name(m, con.group), err) !=
-            0) {
+        if (encode_named(c, &con, ilpm_model_group_name(m, con.group), NULL,
+                         err) != 0) {
             ilpm_cnf_release(c);
             return -1;
         }

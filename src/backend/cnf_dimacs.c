@@ -55,7 +55,7 @@ int ilpm_cnf_write_dimacs(const ilpm_cnf *c, const ilpm_model *m, FILE *f,
     errno = 0;
     struct out *o = malloc(sizeof *o);
     if (!o)
-        return ilpm_err_set(err, "out of memory writing DIMACS");
+        return ilpm_err_nomem(err, "out of memory writing DIMACS");
     o->f = f;
     o->len = 0;
     o->failed = 0;
@@ -88,7 +88,7 @@ int ilpm_cnf_write_dimacs(const ilpm_cnf *c, const ilpm_model *m, FILE *f,
     int failed = o->failed;
     free(o);
     if (failed || fflush(f) != 0 || ferror(f))
-        return ilpm_err_set(err, "error writing DIMACS: %s",
-                            errno ? strerror(errno) : "write failed");
+        return ilpm_err_input(err, "error writing DIMACS: %s",
+                              errno ? strerror(errno) : "write failed");
     return 0;
 }

@@ -101,7 +101,7 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
 {
     ilpm_driver *d = calloc(1, sizeof *d);
     if (!d) {
-        ilpm_err_set(err, "out of memory creating the cp driver");
+        ilpm_err_nomem(err, "out of memory creating the cp driver");
         return NULL;
     }
     d->m = m;
@@ -119,7 +119,7 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     for (int v = 1; d->aux && v <= nv; v++)
         d->aux[v] = (uint8_t)ilpm_model_var_is_aux(m, v);
     if (!d->aux || find_candidates(d) != 0 || add_objective(d) != 0) {
-        ilpm_err_set(err, "out of memory creating the cp driver");
+        ilpm_err_nomem(err, "out of memory creating the cp driver");
         cp_destroy(d);
         return NULL;
     }
@@ -228,7 +228,7 @@ static int cp_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 {
     int c = cp_eng_add_con(&d->e, con);
     if (c < 0)
-        return ilpm_err_set(err, "out of memory adding a constraint");
+        return ilpm_err_nomem(err, "out of memory adding a constraint");
     settle(d, c);
     return 0;
 }

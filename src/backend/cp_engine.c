@@ -8,11 +8,12 @@
 
 void cp_eng_free(cp_eng *e)
 {
-    if (e->occ)
-        for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++) {
+    for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++) {
+        if (e->occ) /* either may be missing after a failed allocation */
             free(e->occ[i].v);
+        if (e->cocc)
             free(e->cocc[i].v);
-        }
+    }
     free(e->occ);
     free(e->cocc);
     free(e->cons);
@@ -177,7 +178,7 @@ int cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w, ilpm_err *err)
     }
     if (rc < 0) {
         cp_eng_free(e);
-        return ilpm_err_set(err, "out of memory building the cp engine");
+        return ilpm_err_nomem(err, "out of memory building the cp engine");
     }
     return 0;
 }

@@ -228,7 +228,7 @@ static int find_witness(cp_search *s, ilpm_status *st, ilpm_err *err)
     sub.w = s->w;
     uint8_t *vals = malloc((size_t)s->e->nv + 1);
     if (!vals) {
-        ilpm_err_set(err, "out of memory for the cp search");
+        ilpm_err_nomem(err, "out of memory for the cp search");
         *st = ILPM_ERROR;
         return -1;
     }
@@ -266,7 +266,7 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
         free(s->order);
         free(s->wit);
         s->wit = NULL;
-        ilpm_err_set(err, "out of memory for the cp search");
+        ilpm_err_nomem(err, "out of memory for the cp search");
         return ILPM_ERROR;
     }
     int nd = 0;

@@ -47,7 +47,7 @@ static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
 {
     ilpm_driver *d = calloc(1, sizeof *d);
     if (!d) {
-        ilpm_err_set(err, "out of memory creating the GLPK driver");
+        ilpm_err_nomem(err, "out of memory creating the GLPK driver");
         return NULL;
     }
     if (o) {
@@ -58,8 +58,9 @@ static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
     }
     if ((unsigned)d->opt.branch > ILPM_BRANCH_DIVE ||
         (unsigned)d->opt.backtrack > ILPM_BACKTRACK_BESTB) {
-        ilpm_err_set(err, "unknown GLPK branching (%d) or backtracking (%d)",
-                     (int)d->opt.branch, (int)d->opt.backtrack);
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                      "unknown GLPK branching (%d) or backtracking (%d)",
+                      (int)d->opt.branch, (int)d->opt.backtrack);
         free(d);
         return NULL;
     }
@@ -78,10 +79,10 @@ static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
         ok = (d->gprefix[g] = row_prefix(ilpm_model_group_name(m, g))) != NULL;
     if (!ok) {
         driver_free(d);
-        ilpm_err_set(err,
-                     "out of memory creating the GLPK driver for %d "
-                     "variables",
-                     ilpm_model_nvars(m));
+        ilpm_err_nomem(err,
+                       "out of memory creating the GLPK driver for %d "
+                       "variables",
+                       ilpm_model_nvars(m));
         return NULL;
     }
     if (stats) {
@@ -165,35 +166,37 @@ static int add_row(void *ctx, const ilpm_row *row, int group)
 static int check_con(const ilpm_driver *d, const ilpm_con *c, ilpm_err *err)
 {
     if ((unsigned)c->kind >= ILPM_KIND_COUNT)
-        return ilpm_err_set(err, "GLPK lowering: unknown constraint kind %d",
-                            (int)c->kind);
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                             "GLPK lowering: unknown constraint kind %d",
+                             (int)c->kind);
     if (c->n <= 0 || !c->lits)
-        return ilpm_err_set(err, "GLPK lowering: empty %s constraint",
-                            ilpm_kind_name(c->kind));
+        return ilpm_err_input(err, "GLPK lowering: empty %s constraint",
+                              ilpm_kind_name(c->kind));
     if (c->kind == ILPM_IMPL && c->n != 2)
-        return ilpm_err_set(err,
-                            "GLPK lowering: an implication has 2 literals, "
-                            "not %d",
-                            c->n);
+        return ilpm_err_input(err,
+                              "GLPK lowering: an implication has 2 literals, "
+                              "not %d",
+                              c->n);
     if ((c->kind == ILPM_CARD || c->kind == ILPM_CCARD ||
          c->kind == ILPM_LINEAR) &&
         c->cmp != ILPM_LE && c->cmp != ILPM_GE && c->cmp != ILPM_EQ)
-        return ilpm_err_set(err, "GLPK lowering: unknown comparison %d",
-                            (int)c->cmp);
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                             "GLPK lowering: unknown comparison %d",
+                             (int)c->cmp);
     if (c->kind == ILPM_LINEAR && !c->coefs)
-        return ilpm_err_set(err, "GLPK lowering: linear constraint without "
-                                 "coefficients");
+        return ilpm_err_input(err, "GLPK lowering: linear constraint without "
+                                   "coefficients");
     int nl = c->n + (c->kind == ILPM_CCARD);
     for (int i = 0; i < nl; i++) {
         int l = i < c->n ? c->lits[i] : c->cond;
         if (l == 0 || l == INT_MIN || abs(l) > d->nvars)
-            return ilpm_err_set(err,
-                                "GLPK lowering: literal %d is not a "
-                                "variable of the model (1..%d)",
-                                l, d->nvars);
+            return ilpm_err_input(err,
+                                  "GLPK lowering: literal %d is not a "
+                                  "variable of the model (1..%d)",
+                                  l, d->nvars);
         if (c->kind == ILPM_LINEAR && i < c->n &&
             (c->coefs[i] > COEF_LIMIT || c->coefs[i] < -COEF_LIMIT))
-            return ilpm_err_set(
+            return ilpm_err_input(
                 err, "GLPK lowering: coefficient %" PRId64 " is beyond +-2^40",
                 c->coefs[i]);
     }
@@ -281,11 +284,13 @@ static int build_body(void *ctx, ilpm_err *err)
     glp_set_prob_name(P, "ilpm");
     glp_set_obj_name(P, "obj");
     ilpm_watch_init(&b->watch, d->opt.time_limit, d->opt.stop_flag);
-    if (d->nvars > 0)
-        glp_add_cols(P, d->nvars);
+    /* Columns go in in slices: GLPK adds millions of them in one call
+     * that the watch could not cut short. */
     for (int v = 1; v <= d->nvars; v++) {
         if (build_poll(d, &b->watch, err) != 0)
             return -1;
+        if (v > glp_get_num_cols(P))
+            glp_add_cols(P, d->nvars - v + 1 < 4096 ? d->nvars - v + 1 : 4096);
         if (d->names) {
             char name[NAME_LEN];
             col_name(b->m, v, name, sizeof name);
@@ -362,10 +367,10 @@ ilpm_driver *ilpm_glpk_build(const ilpm_model *m, const ilpm_options *o,
 int ilpm_glpk_alive(const ilpm_driver *d, ilpm_err *err)
 {
     if (!d->P || d->gen != ilpm_glpk_gen())
-        return ilpm_err_set(err,
-                            "GLPK problem lost: an earlier GLPK failure in "
-                            "this thread reset GLPK; create the solver "
-                            "again");
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                             "GLPK problem lost: an earlier GLPK failure in "
+                             "this thread reset GLPK; create the solver "
+                             "again");
     return 0;
 }
 

@@ -248,7 +248,7 @@ static int count_body(void *ctx, ilpm_err *err)
     int rc = glp_intopt(d->P, &p);
     ilpm_glpk_objective(d, 1);
     if (c->oom) {
-        ilpm_err_set(err, "out of memory recording solutions");
+        ilpm_err_nomem(err, "out of memory recording solutions");
         r->st = ILPM_ERROR;
     } else if (c->escaped) {
         ilpm_err_fail(err, ILPM_ERR_INTERNAL,
@@ -321,7 +321,7 @@ ilpm_status ilpm_glpk_count(ilpm_driver *d, const ilpm_model *m,
     c.val = malloc(((size_t)n + 1) * sizeof *c.val);
     ilpm_status st = ILPM_ERROR;
     if (!aux || !c.point || !c.ind || !c.val) {
-        ilpm_err_set(err, "out of memory preparing the count");
+        ilpm_err_nomem(err, "out of memory preparing the count");
         goto out;
     }
     struct count_run r = {&c, ILPM_ERROR, complete};

@@ -102,8 +102,12 @@ int ilpm_glpk_run(ilpm_glpk_guard *g, const ilpm_options *o, ilpm_glpk_fn fn,
          * jumping out of its error hook; that also removes the hooks. */
         glp_free_env();
         env_gen++;
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "GLPK failed while %s: %s",
-                             what, msg);
+        /* glp_alloc's words when malloc fails, or past glp_mem_limit. */
+        int nomem = strstr(msg, "no memory available") ||
+                    strstr(msg, "memory limit exceeded");
+        return ilpm_err_fail(err, nomem ? ILPM_ERR_NOMEM : ILPM_ERR_INTERNAL,
+                             "GLPK failed while %s: %s%s", what,
+                             nomem ? "out of memory: " : "", msg);
     }
     int rc = fn(ctx, err);
     guard_leave(g);

@@ -23,9 +23,9 @@ static void reader_message(const struct read_ctx *r, ilpm_err *err)
     ilpm_glpk_log_tail(r->g, 1, msg, sizeof msg);
     size_t pl = strlen(r->path);
     if (strncmp(msg, r->path, pl) == 0 && msg[pl] == ':')
-        ilpm_err_set(err, "%s%s", r->name, msg + pl);
+        ilpm_err_input(err, "%s%s", r->name, msg + pl);
     else
-        ilpm_err_set(err, "%s: %s", r->name, msg);
+        ilpm_err_input(err, "%s: %s", r->name, msg);
 }
 
 static char *dup_name(const char *s)
@@ -63,7 +63,7 @@ static int fill(glp_prob *P, ilpm_lp *lp, ilpm_err *err)
         !lp->row_start || !lp->ind || !lp->val || !ind || !val) {
         free(ind);
         free(val);
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     }
     lp->sense = glp_get_obj_dir(P) == GLP_MAX ? ILPM_MAXIMIZE : ILPM_MINIMIZE;
     lp->obj_const = glp_get_obj_coef(P, 0);
@@ -101,7 +101,7 @@ static int fill(glp_prob *P, ilpm_lp *lp, ilpm_err *err)
 oom:
     free(ind);
     free(val);
-    return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+    return ilpm_err_nomem(err, "out of memory");
 }
 
 static int read_body(void *ctx, ilpm_err *err)
@@ -129,7 +129,7 @@ int ilpm_lp_read(const char *path, const char *name, ilpm_format f,
                              "ilpm_lp_read reads LP and MPS only");
     ilpm_lp *lp = calloc(1, sizeof *lp);
     if (!lp)
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     ilpm_glpk_guard g;
     struct read_ctx r = {path, name ? name : path, f, &g, lp};
     if (ilpm_glpk_run(&g, NULL, read_body, &r, "reading a model", err) != 0) {

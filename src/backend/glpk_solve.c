@@ -282,16 +282,17 @@ static ilpm_status glpk_solve(ilpm_driver *d, const int *assume, int n,
     if (ilpm_glpk_alive(d, err) != 0)
         return ILPM_ERROR;
     if (n < 0 || (n > 0 && !assume)) {
-        ilpm_err_set(err, "GLPK: %d assumptions without a list", n);
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                      "GLPK: %d assumptions without a list", n);
         return ILPM_ERROR;
     }
     for (int i = 0; i < n; i++)
         if (assume[i] == 0 || assume[i] == INT_MIN ||
             abs(assume[i]) > d->nvars) {
-            ilpm_err_set(err,
-                         "assumption %d is not a variable of the model "
-                         "(1..%d)",
-                         assume[i], d->nvars);
+            ilpm_err_input(err,
+                           "assumption %d is not a variable of the model "
+                           "(1..%d)",
+                           assume[i], d->nvars);
             return ILPM_ERROR;
         }
     /* Conflicting assumptions (v and -v) fix nothing GLPK could solve. */

@@ -25,7 +25,7 @@ static int write_body(void *ctx, ilpm_err *err)
     if (rc != 0) {
         char msg[sizeof w->g->log + 64];
         ilpm_glpk_log_tail(w->g, 1, msg, sizeof msg);
-        return ilpm_err_set(err, "%s", msg);
+        return ilpm_err_input(err, "%s", msg);
     }
     return 0;
 }
@@ -41,7 +41,7 @@ static int finish_mps(const char *from, ilpm_out *out, const char *note,
     static const char mark[] = " $ empty column";
     FILE *in = fopen(from, "r");
     if (!in)
-        return ilpm_err_set(err, "cannot read %s: %s", from, strerror(errno));
+        return ilpm_err_input(err, "cannot read %s: %s", from, strerror(errno));
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -65,8 +65,8 @@ static int finish_mps(const char *from, ilpm_out *out, const char *note,
     free(line);
     fclose(in);
     if (bad)
-        return ilpm_err_set(err, "cannot read %s: %s", from,
-                            strerror(e ? e : EIO));
+        return ilpm_err_input(err, "cannot read %s: %s", from,
+                              strerror(e ? e : EIO));
     return 0;
 }
 
@@ -78,8 +78,8 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
 {
     const char *fmt = f == ILPM_FMT_LP ? "LP" : "MPS";
     if (f != ILPM_FMT_LP && f != ILPM_FMT_MPS)
-        return ilpm_err_set(err, "GLPK writes LP or MPS, not format %d",
-                            (int)f);
+        return ilpm_err_input(err, "GLPK writes LP or MPS, not format %d",
+                              (int)f);
     ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
     if (!out)
         return -2;
@@ -97,7 +97,7 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
     else if ((raw = ilpm_temp_file("ilpm-mps", &why)) != NULL)
         name = raw;
     else
-        ilpm_err_set(err, "%s: %s", path, why.msg);
+        ilpm_err_input(err, "%s: %s", path, why.msg);
     int rc = name ? 0 : -2;
     ilpm_glpk_guard g;
     struct write_ctx w = {d->P, f, name, &g};
@@ -105,8 +105,8 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                                  "writing the problem", &why) != 0) {
         if (d->gen != ilpm_glpk_gen())
             d->P = NULL;
-        ilpm_err_set(err, "%s: cannot write the %s file: %s", path, fmt,
-                     why.msg);
+        ilpm_err_input(err, "%s: cannot write the %s file: %s", path, fmt,
+                       why.msg);
         rc = -2;
     } else if (rc == 0 && f == ILPM_FMT_MPS) {
         char note[256];
@@ -120,7 +120,7 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                                   "carries the objective constant.\n"
                                 : "");
         if (finish_mps(raw, out, note, &why) != 0) {
-            ilpm_err_set(err, "%s: %s", path, why.msg);
+            ilpm_err_input(err, "%s: %s", path, why.msg);
             rc = -2;
         }
     }

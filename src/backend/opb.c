@@ -86,8 +86,8 @@ int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err)
     struct opb w;
     memset(&w, 0, sizeof w);
     if (ilpm_rows_init(&w.r, nv) != 0)
-        return ilpm_err_set(err, "out of memory writing OPB for %d variables",
-                            nv);
+        return ilpm_err_nomem(err, "out of memory writing OPB for %d variables",
+                              nv);
     /* The header announces the number of lines: count them first. */
     ilpm_rows_model(&w.r, m, put_row, &w);
     w.f = f;
@@ -105,8 +105,8 @@ int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err)
         w.io_error = 1;
     int rc = 0;
     if (w.io_error)
-        rc = ilpm_err_set(err, "cannot write OPB: %s",
-                          errno ? strerror(errno) : "output error");
+        rc = ilpm_err_input(err, "cannot write OPB: %s",
+                            errno ? strerror(errno) : "output error");
     ilpm_rows_release(&w.r);
     return rc;
 }

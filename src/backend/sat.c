@@ -22,8 +22,21 @@ struct ilpm_driver {
     double deadline;
     int *assume; /* scratch: caller's assumptions plus one guard */
     int cap_assume;
-    FILE *log; /* CaDiCaL's stdout while it solves; NULL: quiet */
+    FILE *log;    /* CaDiCaL's stdout while it solves; NULL: quiet */
+    int oom;      /* CaDiCaL ran out of memory: only release it now */
+    int fed_vars; /* the largest variable CaDiCaL has been given */
 };
+
+/* sat_guard.cpp: CaDiCaL's allocating calls, -1 when memory ran out. */
+int ilpm_cadical_add(CCaDiCaL *s, const int *lits, size_t n);
+int ilpm_cadical_assume(CCaDiCaL *s, int lit);
+int ilpm_cadical_solve(CCaDiCaL *s);
+
+static int cadical_oom(struct ilpm_driver *d, ilpm_err *err)
+{
+    d->oom = 1;
+    return ilpm_err_nomem(err, "out of memory in CaDiCaL");
+}
 
 /* ------------------------------------------------------------------ */
 /* CaDiCaL's messages to the log callback.                              */
@@ -62,11 +75,11 @@ static ssize_t log_write(void *cookie, const char *buf, size_t size)
 static int solve_logged(struct ilpm_driver *d)
 {
     if (!d->log)
-        return ccadical_solve(d->s);
+        return ilpm_cadical_solve(d->s);
     pthread_mutex_lock(&stdout_lock);
     FILE *saved = stdout;
     stdout = d->log;
-    int r = ccadical_solve(d->s);
+    int r = ilpm_cadical_solve(d->s);
     fflush(d->log);
     stdout = saved;
     pthread_mutex_unlock(&stdout_lock);
@@ -85,23 +98,60 @@ static int terminate_cb(void *state)
  * from the CNF buffer (the counts stay).  Millions of literals take a
  * while, so the watch is polled between clauses; the clauses not fed
  * then are dropped with the solver (-1, err says why). */
+static size_t pow2_above(size_t v)
+{
+    size_t p = 1;
+    while (p <= v)
+        p *= 2;
+    return p;
+}
+
 static int feed(struct ilpm_driver *d, ilpm_err *err)
 {
     const int *l = d->cnf.lits;
     size_t n = d->cnf.nlits, i = 0;
     int rc = 0;
+    /* CaDiCaL sets new variables up when a clause first names them, and
+     * past a power of two it doubles its tables, in one go that cannot
+     * be cut short (0.4 us a variable idle, three times that on a loaded
+     * machine): a feed (an objective bound's BDD, say) whose setup would
+     * end past the deadline is not started. */
+    ilpm_watch *w = &d->cnf.watch;
+    if (n > 0 && w->deadline > 0 && d->cnf.nvars > d->fed_vars) {
+        size_t nv = (size_t)d->cnf.nvars, old = (size_t)d->fed_vars;
+        double vars = (double)(nv - old);
+        if (pow2_above(nv) > pow2_above(old))
+            vars += (double)pow2_above(nv);
+        if (ilpm_now() + vars * 3 * 0.4e-6 > w->deadline) {
+            w->status = ILPM_TIMEOUT; /* the poll reports it */
+            ilpm_watch_poll(w, "giving the clauses to CaDiCaL", err);
+            d->cnf.nlits = 0;
+            return -1;
+        }
+    }
     while (i < n) {
+        if (d->oom) {
+            rc = cadical_oom(d, err);
+            break;
+        }
         if (ilpm_watch_poll(&d->cnf.watch, "giving the clauses to CaDiCaL",
                             err) != 0) {
             rc = -1;
             break;
         }
-        while (l[i] != 0)
-            ccadical_add(d->s, l[i++]);
-        ccadical_add(d->s, l[i++]);
+        size_t j = i;
+        while (l[j] != 0)
+            j++;
+        if (ilpm_cadical_add(d->s, l + i, j + 1 - i) != 0)
+            d->oom = 1;
+        i = j + 1;
     }
+    if (d->oom && rc == 0)
+        rc = cadical_oom(d, err);
     d->cnf.nfed += i;
     d->cnf.nlits = 0;
+    if (rc == 0 && d->cnf.nvars > d->fed_vars)
+        d->fed_vars = d->cnf.nvars;
     return rc;
 }
 
@@ -135,17 +185,17 @@ static int check_one(CCaDiCaL *s, const char *name, const char *text,
     int hi = ccadical_get_option(s, name);
     ccadical_set_option(s, name, before);
     if (lo == hi)
-        return ilpm_err_set(err, "--sat-option: CaDiCaL has no option '%s'",
-                            name);
+        return ilpm_err_input(err, "--sat-option: CaDiCaL has no option '%s'",
+                              name);
     snprintf(v, sizeof v, "%.*s", (int)(len < 31 ? len : 31), text);
     int64_t x;
     char what[96];
     snprintf(what, sizeof what, "sat-option %s", name);
     if (len >= sizeof v || ilpm_parse_int(what, v, lo, hi, &x, err) != 0) {
         if (len >= sizeof v)
-            ilpm_err_set(err,
-                         "--sat-option %s: '%.*s' is too large (at most %d)",
-                         name, (int)len, text, hi);
+            ilpm_err_input(err,
+                           "--sat-option %s: '%.*s' is too large (at most %d)",
+                           name, (int)len, text, hi);
         return -1;
     }
     ccadical_set_option(s, name, (int)x);
@@ -161,10 +211,10 @@ static int set_options(CCaDiCaL *s, const char *list, ilpm_err *err)
         char name[64];
         size_t n = strcspn(p, "=,");
         if (n == 0 || n >= sizeof name || p[n] != '=')
-            return ilpm_err_set(err,
-                                "--sat-option: expected NAME=VALUE, got "
-                                "'%.*s'",
-                                (int)strcspn(p, ","), p);
+            return ilpm_err_input(err,
+                                  "--sat-option: expected NAME=VALUE, got "
+                                  "'%.*s'",
+                                  (int)strcspn(p, ","), p);
         memcpy(name, p, n);
         name[n] = '\0';
         p += n + 1;
@@ -198,7 +248,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
 {
     struct ilpm_driver *d = calloc(1, sizeof *d);
     if (!d) {
-        ilpm_err_set(err, "out of memory creating the SAT driver");
+        ilpm_err_nomem(err, "out of memory creating the SAT driver");
         return NULL;
     }
     d->m = m;
@@ -227,7 +277,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
         cookie_io_functions_t io = {.write = log_write};
         d->log = fopencookie(&d->o, "w", io);
         if (!d->log) {
-            ilpm_err_set(err, "out of memory for CaDiCaL's log");
+            ilpm_err_nomem(err, "out of memory for CaDiCaL's log");
             sat_destroy(d);
             return NULL;
         }
@@ -279,11 +329,17 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
 static ilpm_status sat_call(struct ilpm_driver *d, const int *assume, int n,
                             int guard)
 {
-    for (int i = 0; i < n; i++)
-        ccadical_assume(d->s, assume[i]);
-    if (guard)
-        ccadical_assume(d->s, guard);
-    int r = solve_logged(d);
+    int r = d->oom ? -1 : 0;
+    for (int i = 0; i < n && r == 0; i++)
+        r = ilpm_cadical_assume(d->s, assume[i]);
+    if (guard && r == 0)
+        r = ilpm_cadical_assume(d->s, guard);
+    if (r == 0)
+        r = solve_logged(d);
+    if (r < 0) {
+        d->oom = 1;
+        return ILPM_ERROR; /* the caller reports it */
+    }
     if (r == 10)
         return ILPM_SOLVED;
     if (r == 20)
@@ -299,6 +355,14 @@ static void read_vals(struct ilpm_driver *d, uint8_t *vals)
         vals[v] = ccadical_val(d->s, v) > 0;
 }
 
+/* The unit clause -guard: the bound it guarded is gone for good. */
+static void retire(struct ilpm_driver *d, int guard)
+{
+    int unit[2] = {-guard, 0};
+    if (!d->oom && ilpm_cadical_add(d->s, unit, 2) != 0)
+        d->oom = 1;
+}
+
 /* Adds "objective >= bound" (in maximisation form) under a fresh guard
  * literal, which it returns (0 on error). */
 static int add_bound(struct ilpm_driver *d, int n, const int *lits,
@@ -306,7 +370,7 @@ static int add_bound(struct ilpm_driver *d, int n, const int *lits,
 {
     int guard = ilpm_cnf_new_var(&d->cnf);
     if (guard <= 0) {
-        ilpm_err_set(err, "out of variables for the objective bound");
+        ilpm_err_input(err, "out of variables for the objective bound");
         return 0;
     }
     ilpm_con c = {ILPM_LINEAR, ILPM_GE, -1, 0, n, lits, coefs, bound, NULL};
@@ -314,7 +378,7 @@ static int add_bound(struct ilpm_driver *d, int n, const int *lits,
     d->cnf.cur_group = -1;
     d->cnf.guards[0] = guard;
     d->cnf.nguards = 1;
-    int rc = ilpm_cnf_encode(&d->cnf, &c, err);
+    int rc = ilpm_cnf_encode_as(&d->cnf, &c, "the objective's bound", err);
     d->cnf.nguards = 0;
     d->cnf.cur_group = saved;
     if (feed(d, rc == 0 ? err : NULL) != 0)
@@ -331,7 +395,7 @@ static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume, int n,
     ilpm_sense sense = ilpm_model_objective_get(d->m, &on, &olits, &ocoefs);
     int64_t *c = malloc((size_t)on * sizeof *c);
     if (!c) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return ILPM_ERROR;
     }
     /* Work in maximisation form: minimising f is maximising -f. */
@@ -350,7 +414,7 @@ static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume, int n,
             best += c[i] * t;
         }
         if (guard)
-            ccadical_add(d->s, -guard), ccadical_add(d->s, 0);
+            retire(d, guard);
         guard = add_bound(d, on, olits, c, best + 1, err);
         if (!guard) {
             /* A bound cut short by the deadline leaves the best so far. */
@@ -361,7 +425,7 @@ static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume, int n,
     }
     /* Retire the last bound so later calls see the model unchanged. */
     if (guard)
-        ccadical_add(d->s, -guard), ccadical_add(d->s, 0);
+        retire(d, guard);
     free(c);
     if (!found)
         return st;
@@ -382,16 +446,25 @@ static ilpm_status sat_solve(ilpm_driver *d, const int *assume, int n,
         return ILPM_TIMEOUT;
     d->cnf.watch.deadline = deadline;
     d->cnf.watch.status = 0;
-    if (optimize)
-        return sat_optimize(d, assume, n, vals, obj, err);
-    ilpm_status st = sat_call(d, assume, n, 0);
-    if (st == ILPM_SOLVED)
+    if (d->oom) {
+        cadical_oom(d, err);
+        return ILPM_ERROR;
+    }
+    ilpm_status st = optimize ? sat_optimize(d, assume, n, vals, obj, err)
+                              : sat_call(d, assume, n, 0);
+    if (d->oom) {
+        cadical_oom(d, err);
+        return ILPM_ERROR;
+    }
+    if (st == ILPM_SOLVED && !optimize)
         read_vals(d, vals);
     return st;
 }
 
 static int sat_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 {
+    if (d->oom)
+        return cadical_oom(d, err);
     int saved = d->cnf.cur_group;
     d->cnf.cur_group = con->group < d->cnf.ngroups ? con->group : -1;
     /* A no-good is short and must not be lost half-way: no watch. */

@@ -47,7 +47,8 @@ struct ilpm_solver {
      * constraint over non-aux variables (or an at-least-one and an
      * at-most-one over the same ones): then two solutions cannot have
      * nested sets of true variables, and a no-good over the true
-     * variables alone blocks exactly one solution. */
+     * variables alone blocks exactly one solution.  -1 until a count or
+     * a block needs it (a solve does not pay for finding out). */
     int short_block;
     int *block;
     int64_t *block_coefs;
@@ -87,7 +88,8 @@ static int plain_positive(const ilpm_model *m, const ilpm_con *c)
     return 1;
 }
 
-static int detect_short_block(const ilpm_model *m)
+/* 0 (the long no-good, always right) when w cuts the look short. */
+static int detect_short_block(const ilpm_model *m, ilpm_watch *w)
 {
     int n = ilpm_model_nvars(m);
     size_t nc = ilpm_model_ncons(m);
@@ -99,6 +101,8 @@ static int detect_short_block(const ilpm_model *m)
     if (!covered || !amo)
         goto out;
     for (size_t i = 0; i < nc; i++) {
+        if (ilpm_watch_poll(w, "", NULL) != 0)
+            goto out;
         ilpm_con c;
         ilpm_model_con(m, i, &c);
         if (!plain_positive(m, &c))
@@ -134,11 +138,17 @@ static int detect_short_block(const ilpm_model *m)
             h = (h ^ (uint64_t)amo[i].lits[j]) * 1099511628211ull;
         amo[i].hash = h;
     }
+    if (ilpm_watch_poll(w, "", NULL) != 0)
+        goto out;
     qsort(amo, namo, sizeof *amo, cmp_set);
     int *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
     if (!tmp)
         goto out;
     for (size_t i = 0; i < nc && namo; i++) {
+        if (ilpm_watch_poll(w, "", NULL) != 0) {
+            free(tmp);
+            goto out;
+        }
         ilpm_con c;
         ilpm_model_con(m, i, &c);
         if ((c.kind != ILPM_ALO && c.kind != ILPM_CLAUSE) || c.n > n ||
@@ -164,6 +174,41 @@ out:
     return all;
 }
 
+static int short_block(ilpm_solver *s)
+{
+    if (s->short_block < 0) {
+        ilpm_watch w;
+        ilpm_watch_init(&w, 0, s->o.stop_flag);
+        w.deadline = s->deadline;
+        s->short_block = detect_short_block(s->m, &w);
+    }
+    return s->short_block;
+}
+
+/* The options with what is left of the solver's deadline as their time
+ * limit: every step of building it (propagation, lowering) counts
+ * against the one time limit.  0, or -1 with err once it has passed. */
+static int time_left(const ilpm_solver *s, ilpm_options *o, const char *what,
+                     ilpm_err *err)
+{
+    *o = s->o;
+    if (s->o.stop_flag && *s->o.stop_flag) {
+        ilpm_err_fail(err, ILPM_ERR_LIMIT, "stopped while %s", what);
+        if (err)
+            err->status = ILPM_STOPPED;
+        return -1;
+    }
+    if (s->deadline <= 0)
+        return 0;
+    o->time_limit = s->deadline - ilpm_now();
+    if (o->time_limit > 0)
+        return 0;
+    ilpm_err_fail(err, ILPM_ERR_LIMIT, "time limit reached while %s", what);
+    if (err)
+        err->status = ILPM_TIMEOUT;
+    return -1;
+}
+
 ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
                              ilpm_err *err)
 {
@@ -173,7 +218,7 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
         !(s->block = malloc(((size_t)n + 1) * sizeof *s->block)) ||
         !(s->block_coefs = malloc(((size_t)n + 1) * sizeof(int64_t)))) {
         ilpm_solver_free(s);
-        ilpm_err_set(err, "out of memory creating the solver");
+        ilpm_err_nomem(err, "out of memory creating the solver");
         return NULL;
     }
     s->m = m;
@@ -183,14 +228,18 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
         ilpm_options_init(&s->o);
     s->ops = driver_of(s->o.backend);
     ilpm_solver_set_time_limit(s, s->o.time_limit);
-    s->short_block = detect_short_block(m);
-    const ilpm_model *low = ilpm_model_lowered(m, &s->o, &s->own, err);
+    s->short_block = -1;
+    ilpm_options left;
+    const ilpm_model *low = NULL;
+    if (time_left(s, &left, "propagating the model", err) == 0)
+        low = ilpm_model_lowered(m, &left, &s->own, err);
     if (!low) {
         ilpm_solver_free(s);
         return NULL;
     }
     s->low = low;
-    s->d = s->ops->create(low, &s->o, &s->stats, err);
+    if (time_left(s, &left, "lowering the model", err) == 0)
+        s->d = s->ops->create(low, &left, &s->stats, err);
     if (!s->d) {
         ilpm_solver_free(s);
         return NULL;
@@ -239,7 +288,7 @@ static int forced_by(ilpm_solver *s, const int *assume, int n, ilpm_err *err)
     if (!s->prop && !(s->prop = ilpm_propagator_new(s->low, err)))
         return -1;
     if (!(s->last = malloc((size_t)n * sizeof *s->last)))
-        return ilpm_err_set(err, "out of memory propagating assumptions");
+        return ilpm_err_nomem(err, "out of memory propagating assumptions");
     ilpm_watch w;
     ilpm_watch_init(&w, 0, s->o.stop_flag);
     w.deadline = s->deadline; /* the run's own */
@@ -263,8 +312,8 @@ static ilpm_status run(ilpm_solver *s, const int *assume, int n, int optimize,
     int nv = ilpm_model_nvars(s->m);
     for (int i = 0; i < n; i++)
         if (assume[i] == 0 || assume[i] < -nv || assume[i] > nv) {
-            ilpm_err_set(err, "assumption %d is not a model literal",
-                         assume[i]);
+            ilpm_err_input(err, "assumption %d is not a model literal",
+                           assume[i]);
             return ILPM_ERROR;
         }
     if (s->o.stop_flag && *s->o.stop_flag)
@@ -319,12 +368,12 @@ const ilpm_stats *ilpm_solver_stats(const ilpm_solver *s)
 int ilpm_solver_block(ilpm_solver *s, ilpm_err *err)
 {
     if (!s->have_vals)
-        return ilpm_err_set(err, "no solution to block");
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "no solution to block");
     int nv = ilpm_model_nvars(s->m), n = 0;
     for (int v = 1; v <= nv; v++) {
         if (ilpm_model_var_is_aux(s->m, v))
             continue;
-        if (s->short_block) {
+        if (short_block(s)) {
             if (s->vals[v])
                 s->block[n++] = -v;
         } else {
@@ -359,7 +408,7 @@ ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
         if (s->o.stop_flag && *s->o.stop_flag)
             return ILPM_STOPPED;
         s->have_vals = 0;
-        return s->ops->count(s->d, s->m, s->short_block, limit, s->deadline,
+        return s->ops->count(s->d, s->m, short_block(s), limit, s->deadline,
                              s->vals, count, &s->count_complete, fn, ctx, err);
     }
     for (;;) {
@@ -436,7 +485,7 @@ int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
     if (out &&
         (have_cnf ? ilpm_cnf_write_dimacs(&c, m, ilpm_out_file(out), &why)
                   : ilpm_opb_write(m, ilpm_out_file(out), &why)) != 0) {
-        ilpm_err_set(err, "%s: %s", ilpm_out_path(out), why.msg);
+        ilpm_err_input(err, "%s: %s", ilpm_out_path(out), why.msg);
         ilpm_out_abort(out);
         rc = -2;
     } else if (out && ilpm_out_commit(out, err) != 0) {

@@ -16,10 +16,10 @@ int ilpm_stats_prepare(const ilpm_model *m, ilpm_stats *s, ilpm_err *err)
     if (ng > 0) {
         s->groups = calloc((size_t)ng, sizeof *s->groups);
         if (!s->groups)
-            return ilpm_err_set(err,
-                                "out of memory for the statistics of %d "
-                                "groups",
-                                ng);
+            return ilpm_err_nomem(err,
+                                  "out of memory for the statistics of %d "
+                                  "groups",
+                                  ng);
     }
     s->ngroups = ng;
     int nv = ilpm_model_nvars(m);
@@ -31,7 +31,7 @@ int ilpm_stats_prepare(const ilpm_model *m, ilpm_stats *s, ilpm_err *err)
     uint8_t *seen = calloc((size_t)nv + 1, 1);
     if (!seen) {
         ilpm_stats_free(s);
-        return ilpm_err_set(err,
+        return ilpm_err_input(err,
                             "out of memory for the statistics of %d "
                             "variables",
                             nv);

@@ -74,9 +74,9 @@ static int set_backend(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     }
     if (ilpm_options_set(&c->run.solver, o->name, v, e) != 0) {
         if (c->verb == VERB_BATCH)
-            ilpm_err_set(e,
-                         "--%s: expected ilp, sat, cp, both or all, got '%s'",
-                         o->name, v);
+            ilpm_err_input(e,
+                           "--%s: expected ilp, sat, cp, both or all, got '%s'",
+                           o->name, v);
         return -1;
     }
     c->both = 0;
@@ -98,7 +98,7 @@ static int set_solver(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
         if (owned)
             c->owned = owned;
         if (!both)
-            return ilpm_err_set(e, "out of memory");
+            return ilpm_err_nomem(e, "out of memory");
         snprintf(both, n, "%s,%s", old, v);
         c->owned[c->nowned++] = both;
         v = both;
@@ -124,8 +124,8 @@ static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
             c->format_set = 1;
             return 0;
         }
-    return ilpm_err_set(e, "--%s: expected text, json, csv or dimacs, got '%s'",
-                        o->name, v);
+    return ilpm_err_input(
+        e, "--%s: expected text, json, csv or dimacs, got '%s'", o->name, v);
 }
 
 static int set_index(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
@@ -163,8 +163,8 @@ static int set_memory_limit(cli *c, const cli_opt *o, const char *v,
                         e) != 0)
         return -1;
     if (c->memory_limit < 16)
-        return ilpm_err_set(e, "--%s: expected megabytes >= 16, got '%s'",
-                            o->name, v);
+        return ilpm_err_input(e, "--%s: expected megabytes >= 16, got '%s'",
+                              o->name, v);
     return 0;
 }
 
@@ -181,16 +181,16 @@ static int set_slurm(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 static int set_sbatch(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
     if (*v == '\0' || strpbrk(v, "\n\r'"))
-        return ilpm_err_set(e,
-                            "--%s: expected one line without quotes, got "
-                            "'%s'",
-                            o->name, v);
+        return ilpm_err_input(e,
+                              "--%s: expected one line without quotes, got "
+                              "'%s'",
+                              o->name, v);
     if (strcmp(o->name, "partition") == 0)
         c->partition = v;
     else if (strcmp(o->name, "account") == 0)
         c->account = v;
     else if (c->nsbatch == 16)
-        return ilpm_err_set(e, "--%s: at most 16 of them", o->name);
+        return ilpm_err_input(e, "--%s: at most 16 of them", o->name);
     else
         c->sbatch_lines[c->nsbatch++] = v;
     return 0;
@@ -204,8 +204,8 @@ static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     int64_t i, n;
     if (!slash || (size_t)(slash - v) >= sizeof first || slash == v ||
         !slash[1])
-        return ilpm_err_set(e, "--%s: expected I/N with 0 <= I < N, got '%s'",
-                            o->name, v);
+        return ilpm_err_input(e, "--%s: expected I/N with 0 <= I < N, got '%s'",
+                              o->name, v);
     snprintf(first, sizeof first, "%.*s", (int)(slash - v), v);
     if (ilpm_parse_int(o->name, slash + 1, 1, LONG_MAX, &n, e) != 0 ||
         ilpm_parse_int(o->name, first, 0, n - 1, &i, e) != 0)
@@ -221,9 +221,11 @@ static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
  * from the library's table (ilpm_options_table), with the verbs their
  * scope gives; a row here of the same name takes its place. */
 static const cli_opt opts[] = {
-    {"backend", "ilp|sat|cp", V_SOLVE | V_PLAY | V_BATCH, set_backend, 0,
+    {"backend", "ilp|sat|cp", V_SOLVE | V_PLAY | V_BATCH | V_GEN, set_backend,
+     0,
      "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
-     "search (cp) (batch: also both = ilp and sat, all = the three)",
+     "search (cp) (batch: also both = ilp and sat, all = the three; gen: "
+     "for the solver calls a generator makes, default sat)",
      0, 0},
     {"count", NULL, V_SOLVE | V_COMPARE | V_BATCH, set_on, OFF(run.count),
      "count all solutions (projected onto the puzzle's own variables)", 0, 0},
@@ -246,8 +248,7 @@ static const cli_opt opts[] = {
      "DIMACS CNF with a 'c NAME VAR' dictionary", 0, 0},
     {"opb", "FILE", V_EXPORT, set_export, 0, "pseudo-Boolean OPB", 0, 0},
     {"plot", "FILE.svg|FILE.png", V_COMPARE, set_text, OFF(plot_path),
-     "cactus plot and ILP-vs-SAT scatter (gnuplot; a file, not '-')",
-     0, 0},
+     "cactus plot and ILP-vs-SAT scatter (gnuplot; a file, not '-')", 0, 0},
     {"summary", NULL, V_COMPARE, set_on, OFF(summary),
      "only the totals per formulation and back end (text output ends with "
      "them anyway after two or more instances)",
@@ -258,8 +259,10 @@ static const cli_opt opts[] = {
      0, 0},
     {"jobs", "N", V_BATCH, set_jobs, 0,
      "worker processes (default: the number of cores)", 0, 0},
-    {"memory-limit", "MB", V_BATCH, set_memory_limit, 0,
-     "address-space limit of each worker", 0, 0},
+    {"memory-limit", "MB", V_MODEL | V_GEN, set_memory_limit, 0,
+     "address-space limit of the process (batch: of each worker); "
+     "reaching it ends the run with a message, exit 2",
+     0, 0},
     {"resume", NULL, V_BATCH, set_on, OFF(resume),
      "skip runs already in RESULTS (not 'stopped' ones, nor those whose "
      "worker was killed from outside)",
@@ -314,6 +317,10 @@ static const cli_opt *all_rows(int *n)
                      : r->arg ? r->arg
                               : "";
             o->verbs = r->scope == ILPM_SCOPE_LOWER ? V_MODEL : V_RUN;
+            /* A generator that solves (tetravex --unsolvable) is bounded
+             * by the time limit over all its solver calls. */
+            if (strcmp(r->name, "time-limit") == 0)
+                o->verbs |= V_GEN;
             o->set = set_solver;
             o->off = 0;
             o->help = r->help;
@@ -446,12 +453,13 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
     if (eq)
         val = eq + 1;
 
-    /* For gen, the generator's options (its --count is a number of
-     * instances); for the others, the command line's, then the
+    /* For gen, the command line's options that go with gen (--out,
+     * --time-limit, --backend), then the generator's (its --count is a
+     * number of instances); for the others, the command line's, then the
      * puzzle's. */
-    const cli_opt *o = c->verb == VERB_GEN ? NULL : opt_find(name);
-    if (c->verb == VERB_GEN && strcmp(name, "out") == 0)
-        o = opt_find(name);
+    const cli_opt *o = opt_find(name);
+    if (c->verb == VERB_GEN && o && !(o->verbs & V_GEN))
+        o = NULL;
     const ilpm_opt_spec *ps = NULL;
     if (!o && c->pz)
         ps = ilpm_opt_find(c->verb == VERB_GEN ? c->pz->gen_opts : c->pz->opts,

@@ -116,6 +116,14 @@ int cli_exit_code(const ilpm_result *r, out_format f);
  * before OPTIMUM FOUND. */
 int cli_dimacs_worse(int a, int b);
 
+/* The exit status of a failure by its kind: 2 for the input's or a
+ * limit's, 1 for out of memory or ilpm's own; 3 or 130 when a time limit
+ * or a stop cut the work short.  Out of memory under --memory-limit is
+ * that limit's: 2. */
+int err_exit(const cli *c, const ilpm_err *e);
+/* What a message of that kind adds: under --memory-limit, out of memory
+ * names the limit; else "". */
+const char *err_note(const cli *c, ilpm_err_kind kind);
 /* Writes s to standard output and pushes it out: 0 if everything written
  * there so far arrived, else -1 (main reports the reason). */
 int put_stdout(const char *s);

@@ -60,7 +60,7 @@ int cmd_batch(cli *c)
     if (rc != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
         /* -2: the results file failed, not the input. */
-        return rc == -2 ? EXIT_INTERNAL : EXIT_USAGE;
+        return rc == -2 ? EXIT_INTERNAL : err_exit(c, &err);
     }
     /* With --out -, the rows are standard output: the summary goes to
      * stderr, beside the progress line. */
@@ -118,7 +118,7 @@ int cmd_merge(cli *c)
     int rc = ilpm_batch_merge(c->files, c->nfiles, c->out_path, &err);
     if (rc != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
-        return rc == -2 ? EXIT_INTERNAL : EXIT_USAGE;
+        return rc == -2 ? EXIT_INTERNAL : err_exit(c, &err);
     }
     return EXIT_OK;
 }

@@ -1,22 +1,47 @@
 /* gen and list. */
 #include "cli.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static void gen_step(void *ctx, const char *what)
+{
+    progress_step(ctx, what);
+}
+
 int cmd_gen(cli *c)
 {
     ilpm_buf b;
     ilpm_err err = {0};
     ilpm_buf_init(&b);
-    if (c->pz->generate(c->params, &b, &err) != 0) {
-        fprintf(stderr, "ilpm: %s\n", err.msg);
-        ilpm_buf_free(&b);
-        return EXIT_USAGE;
+    /* The solver calls of a generator run on CaDiCaL unless told: the
+     * fastest at proving boards unsolvable (docs/benchmarks.md). */
+    ilpm_gen_opts g = {c->run.solver, NULL, NULL};
+    int backend_given = 0;
+    for (int k = 0; k < c->argc; k++)
+        backend_given |=
+            c->argv_opt[k] && strcmp(c->argv_opt[k], "backend") == 0;
+    if (!backend_given)
+        g.solver.backend = ILPM_BACKEND_SAT;
+    progress *pg = progress_start();
+    if (pg) {
+        char label[96];
+        snprintf(label, sizeof label, "gen %s", c->pz->name);
+        progress_instance(pg, label);
+        g.step = gen_step;
+        g.step_ctx = pg;
     }
-    int rc = EXIT_OK;
+    int rc = c->pz->generate(c->params, &g, &b, &err);
+    progress_stop(pg);
+    if (rc != 0) {
+        fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
+        ilpm_buf_free(&b);
+        return err_exit(c, &err);
+    }
+    rc = EXIT_OK;
     if (c->out_path) {
         ilpm_out *out = ilpm_out_open(c->out_path, ILPM_OUT_REPLACE, &err);
         if (out) /* a failed write is reported by the commit */

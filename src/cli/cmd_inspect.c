@@ -21,7 +21,7 @@ static int stats_one(cli *c, const void *inst, const char *file, long index,
     c->pz->describe(inst, label, sizeof label);
     if (ilpm_model_stats(m, &c->run.solver, &s, &err) != 0) {
         fprintf(stderr, "ilpm: %s %s: %s\n", c->pz->name, label, err.msg);
-        note_exit(t, EXIT_USAGE);
+        note_exit(t, err_exit(c, &err));
         ilpm_model_free(m);
         return 0;
     }
@@ -97,7 +97,7 @@ int cmd_export(cli *c)
         if (rc != 0) {
             fprintf(stderr, "ilpm: %s\n", err.msg);
             /* -2: the file could not be written, not the model. */
-            note_exit(&x.t, rc == -2 ? EXIT_INTERNAL : EXIT_USAGE);
+            note_exit(&x.t, rc == -2 ? EXIT_INTERNAL : err_exit(c, &err));
         }
     }
     ilpm_model_free(x.m);

@@ -73,8 +73,12 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
     if (c->format == FMT_DIMACS)
         st->answer =
             cli_dimacs_worse(st->answer, cli_exit_code(&r, FMT_DIMACS));
-    if (r.status == ILPM_ERROR)
-        fprintf(stderr, "ilpm: %s %s: %s\n", r.puzzle, r.instance, r.error);
+    if (r.status == ILPM_ERROR) {
+        fprintf(stderr, "ilpm: %s %s: %s%s\n", r.puzzle, r.instance, r.error,
+                err_note(c, r.error_kind));
+        if (r.error_kind == ILPM_ERR_NOMEM && c->memory_limit > 0)
+            code = EXIT_USAGE; /* the limit the user set */
+    }
     note_exit(t, lost ? EXIT_INTERNAL : code);
     ilpm_result_free(&r);
     return lost;

@@ -53,6 +53,35 @@ void note_exit(tally *t, int code)
         t->worst = code;
 }
 
+const char *err_note(const cli *c, ilpm_err_kind kind)
+{
+    static char note[128];
+    if (kind != ILPM_ERR_NOMEM || c->memory_limit <= 0)
+        return "";
+    snprintf(note, sizeof note,
+             " (--memory-limit %g MB reached: raise it to go on)",
+             c->memory_limit);
+    return note;
+}
+
+int err_exit(const cli *c, const ilpm_err *e)
+{
+    if (e->status == ILPM_TIMEOUT)
+        return EXIT_TIMEOUT;
+    if (e->status == ILPM_STOPPED)
+        return EXIT_SIGNAL;
+    switch (e->kind) {
+    case ILPM_ERR_INPUT:
+    case ILPM_ERR_LIMIT:
+        return EXIT_USAGE;
+    case ILPM_ERR_NOMEM:
+        return c->memory_limit > 0 ? EXIT_USAGE : EXIT_INTERNAL;
+    case ILPM_ERR_INTERNAL:
+    default:
+        return EXIT_INTERNAL;
+    }
+}
+
 int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
 {
     ilpm_err err = {0};
@@ -61,8 +90,8 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
         int r =
             c->pz->from_params ? c->pz->from_params(c->params, &inst, &err) : 0;
         if (r < 0) {
-            fprintf(stderr, "ilpm: %s\n", err.msg);
-            note_exit(t, EXIT_USAGE);
+            fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
+            note_exit(t, err_exit(c, &err));
             return 0;
         }
         if (r == 0) {
@@ -82,8 +111,8 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
     for (int i = 0; i < c->nfiles && !cli_stop_requested; i++) {
         ilpm_reader *rd = ilpm_reader_open(c->files[i], &err);
         if (!rd) {
-            fprintf(stderr, "ilpm: %s\n", err.msg);
-            note_exit(t, EXIT_USAGE);
+            fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
+            note_exit(t, err_exit(c, &err));
             continue;
         }
         ilpm_instances it;
@@ -95,8 +124,8 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
             if (r == 0)
                 break;
             if (r < 0) {
-                fprintf(stderr, "ilpm: %s\n", err.msg);
-                note_exit(t, EXIT_USAGE);
+                fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
+                note_exit(t, err_exit(c, &err));
                 if (r == -2)
                     break;
                 continue;
@@ -123,8 +152,8 @@ ilpm_model *build_model(cli *c, const void *inst, tally *t)
         return NULL;
     }
     if (c->pz->build(inst, c->params, m, &err) != 0) {
-        fprintf(stderr, "ilpm: %s\n", err.msg);
-        note_exit(t, EXIT_USAGE);
+        fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
+        note_exit(t, err_exit(c, &err));
         ilpm_model_free(m);
         return NULL;
     }

@@ -33,8 +33,12 @@ int cli_exit_code(const ilpm_result *r, out_format f)
     case ILPM_STOPPED:
         return EXIT_SIGNAL;
     default:
-        /* The input's or a limit's: the user can mend it. */
-        return r->error_kind == ILPM_ERR_INTERNAL ? EXIT_INTERNAL : EXIT_USAGE;
+        /* The input's or a limit's: the user can mend it; out of memory
+         * and ilpm's own failures are not the input's fault. */
+        return r->error_kind == ILPM_ERR_INPUT ||
+                       r->error_kind == ILPM_ERR_LIMIT
+                   ? EXIT_USAGE
+                   : EXIT_INTERNAL;
     }
 }
 

@@ -14,7 +14,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
 
 volatile int cli_stop_requested;
 
@@ -54,6 +66,17 @@ static void on_signal(int sig)
     if (!cli_stop_requested && stop_grace)
         alarm(stop_grace); /* repeated signals do not postpone it */
     cli_stop_requested = 1;
+}
+
+static void set_memory_limit(cli *c)
+{
+    if (c->memory_limit <= 0 || UNDER_ASAN)
+        return;
+    struct rlimit rl;
+    rl.rlim_cur = rl.rlim_max = (rlim_t)(c->memory_limit * 1048576.0);
+    /* Past it an allocation fails: out of memory, which the messages
+     * then blame on this limit (err_note), with exit 2. */
+    setrlimit(RLIMIT_AS, &rl);
 }
 
 static void install_signals(unsigned grace)
@@ -137,6 +160,9 @@ static int run_verb(int argc, char **argv)
      * round), which can take minutes on a large model: after a signal,
      * solve, play and compare get 5 s to stop cleanly. */
     install_signals(c.verb == VERB_BATCH ? 0 : 5);
+    /* A batch limits each worker; every other verb, itself. */
+    if (c.verb != VERB_BATCH)
+        set_memory_limit(&c);
     switch (c.verb) {
     case VERB_SOLVE:
     case VERB_PLAY:

@@ -159,6 +159,16 @@ void progress_instance(progress *p, const char *label)
     pthread_mutex_unlock(&p->mu);
 }
 
+void progress_step(progress *p, const char *what)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    snprintf(p->run, sizeof p->run, "%s", what);
+    p->t_run = ilpm_now();
+    pthread_mutex_unlock(&p->mu);
+}
+
 void progress_run(void *ctx, const ilpm_result *r)
 {
     progress *p = ctx;

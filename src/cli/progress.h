@@ -15,6 +15,9 @@ progress *progress_start(void);
 void progress_stop(progress *p);
 /* An instance begins; label names it. */
 void progress_instance(progress *p, const char *label);
+/* The step under way in the instance, in words ("board 1, try 3 of
+ * 100"), for work that is no solver run (gen). */
+void progress_step(progress *p, const char *what);
 /* The ilpm_run_opts progress hook (ctx is the progress). */
 void progress_run(void *ctx, const ilpm_result *r);
 /* The instance is done: erases the line before its result is printed

@@ -79,8 +79,8 @@ int ilpm_eng_init(engine *e, const ilpm_model *m, ilpm_err *err)
     if (!e->start || !e->lits || !e->cmp || !e->k || !e->ntrue || !e->nfalse ||
         !e->occ_start || !e->occ || !e->val || !e->trail) {
         ilpm_eng_free(e);
-        return ilpm_err_set(err,
-                            "out of memory propagating the fixed literals");
+        return ilpm_err_nomem(err,
+                              "out of memory propagating the fixed literals");
     }
     size_t j = 0, at = 0;
     for (size_t i = 0; i < nc; i++) {
@@ -106,8 +106,8 @@ int ilpm_eng_init(engine *e, const ilpm_model *m, ilpm_err *err)
     size_t *fill = malloc((nl + 1) * sizeof *fill);
     if (!fill) {
         ilpm_eng_free(e);
-        return ilpm_err_set(err,
-                            "out of memory propagating the fixed literals");
+        return ilpm_err_nomem(err,
+                              "out of memory propagating the fixed literals");
     }
     memcpy(fill, e->occ_start, (nl + 1) * sizeof *fill);
     for (size_t c = 0; c < ncons; c++)
@@ -135,7 +135,8 @@ static int settle(engine *e, size_t c, int to)
 {
     for (size_t t = e->start[c]; t < e->start[c + 1]; t++) {
         int l = e->lits[t];
-        if (lval(e->val, l) == UNKNOWN && ilpm_eng_assign(e, to == TRUE ? l : -l) != 0)
+        if (lval(e->val, l) == UNKNOWN &&
+            ilpm_eng_assign(e, to == TRUE ? l : -l) != 0)
             return -1;
     }
     e->work += e->start[c + 1] - e->start[c];
@@ -350,4 +351,3 @@ int ilpm_eng_settle(engine *e)
             return 1;
     return 0;
 }
-

@@ -119,20 +119,20 @@ int ilpm_model_set_var_name(ilpm_model *m, int v, const char *name,
                             ilpm_err *err)
 {
     if (v < 1 || v > m->nvars)
-        return ilpm_err_set(err, "variable %d is not of the model (1..%d)", v,
+        return ilpm_err_input(err, "variable %d is not of the model (1..%d)", v,
                             m->nvars);
     if (v >= m->capvn) {
         size_t cap = (size_t)m->capvn;
         if (grow((void **)&m->vnames, &cap, (size_t)m->nvars + 1,
                  sizeof *m->vnames) != 0)
-            return ilpm_err_set(err, "out of memory naming variables");
+            return ilpm_err_nomem(err, "out of memory naming variables");
         memset(m->vnames + m->capvn, 0,
                (cap - (size_t)m->capvn) * sizeof *m->vnames);
         m->capvn = (int)cap;
     }
     char *copy = name ? strdup(name) : NULL;
     if (name && !copy)
-        return ilpm_err_set(err, "out of memory naming variables");
+        return ilpm_err_nomem(err, "out of memory naming variables");
     free(m->vnames[v]);
     m->vnames[v] = copy;
     return 0;
@@ -159,7 +159,7 @@ int ilpm_model_set_con_name(ilpm_model *m, const char *name, ilpm_err *err)
         grow((void **)&m->cnames, &m->capcn, m->ncnames + 1,
              sizeof *m->cnames) != 0) {
         free(copy);
-        return ilpm_err_set(err, "out of memory naming constraints");
+        return ilpm_err_nomem(err, "out of memory naming constraints");
     }
     m->cnames[m->ncnames] = copy;
     m->cur_name = (int)m->ncnames++;
@@ -181,22 +181,22 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims, const int *lo,
                       const int *hi, unsigned flags, ilpm_err *err)
 {
     if (!valid_name(name))
-        return ilpm_err_set(err,
-                            "family name '%s' must be 1-63 letters, digits "
-                            "or '_'",
-                            name ? name : "(null)");
+        return ilpm_err_input(err,
+                              "family name '%s' must be 1-63 letters, digits "
+                              "or '_'",
+                              name ? name : "(null)");
     if (ilpm_model_family_find(m, name) >= 0)
-        return ilpm_err_set(err, "family '%s' is declared twice", name);
+        return ilpm_err_input(err, "family '%s' is declared twice", name);
     if (ndims < 1 || ndims > ILPM_MAX_DIMS)
-        return ilpm_err_set(err, "family '%s': %d dimensions (1 to %d)", name,
-                            ndims, ILPM_MAX_DIMS);
+        return ilpm_err_input(err, "family '%s': %d dimensions (1 to %d)", name,
+                              ndims, ILPM_MAX_DIMS);
     int64_t count = 1;
     for (int d = 0; d < ndims; d++) {
         if (hi[d] < lo[d])
-            return ilpm_err_set(err,
-                                "family '%s': empty range %d..%d in "
-                                "dimension %d",
-                                name, lo[d], hi[d], d + 1);
+            return ilpm_err_input(err,
+                                  "family '%s': empty range %d..%d in "
+                                  "dimension %d",
+                                  name, lo[d], hi[d], d + 1);
         /* Saturate: the exact size of an absurd family does not matter. */
         int64_t span = (int64_t)hi[d] - lo[d] + 1;
         count =
@@ -209,13 +209,14 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims, const int *lo,
                              "); raise --max-vars to build it",
                              m->max_vars, name, count);
     if (count > INT32_MAX / 2 - m->nvars)
-        return ilpm_err_set(err, "family '%s' is too large: over %d variables",
-                            name, INT32_MAX / 2);
+        return ilpm_err_input(err,
+                              "family '%s' is too large: over %d variables",
+                              name, INT32_MAX / 2);
     if (m->nfams == m->capf) {
         int c = m->capf ? 2 * m->capf : 8;
         struct family *f = realloc(m->fams, (size_t)c * sizeof *f);
         if (!f)
-            return ilpm_err_set(err, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         m->fams = f;
         m->capf = c;
     }
@@ -281,12 +282,15 @@ int ilpm_model_var_checked(const ilpm_model *m, int fam, const int *idx,
                            ilpm_err *err)
 {
     if (fam < 0 || fam >= m->nfams)
-        return ilpm_err_set(err, "no family with id %d", fam), 0;
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "no family with id %d",
+                             fam),
+               0;
     const struct family *f = &m->fams[fam];
     for (int d = 0; d < f->ndims; d++)
         if (idx[d] < f->lo[d] || idx[d] > f->hi[d]) {
-            ilpm_err_set(err, "%s: index %d of dimension %d is outside %d..%d",
-                         f->name, idx[d], d + 1, f->lo[d], f->hi[d]);
+            ilpm_err_input(err,
+                           "%s: index %d of dimension %d is outside %d..%d",
+                           f->name, idx[d], d + 1, f->lo[d], f->hi[d]);
             return 0;
         }
     return family_var(f, idx);
@@ -375,10 +379,10 @@ int ilpm_model_var_is_aux(const ilpm_model *m, int v)
 int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err)
 {
     if (!valid_name(name))
-        return ilpm_err_set(err,
-                            "group name '%s' must be 1-63 letters, digits "
-                            "or '_'",
-                            name ? name : "(null)");
+        return ilpm_err_input(err,
+                              "group name '%s' must be 1-63 letters, digits "
+                              "or '_'",
+                              name ? name : "(null)");
     for (int i = 0; i < m->ngroups; i++)
         if (strcmp(m->groups[i], name) == 0)
             return m->cur_group = i;
@@ -386,18 +390,18 @@ int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err)
         int c = m->capg ? 2 * m->capg : 8;
         char **g = realloc(m->groups, (size_t)c * sizeof *g);
         if (!g)
-            return ilpm_err_set(err, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         m->groups = g;
         uint8_t *r = realloc(m->redundant, (size_t)c);
         if (!r)
-            return ilpm_err_set(err, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         m->redundant = r;
         m->capg = c;
     }
     m->redundant[m->ngroups] = 0;
     m->groups[m->ngroups] = strdup(name);
     if (!m->groups[m->ngroups])
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     return m->cur_group = m->ngroups++;
 }
 
@@ -443,10 +447,10 @@ static int check_lits(const ilpm_model *m, const int *lits, int n,
 {
     for (int i = 0; i < n; i++)
         if (lits[i] == 0 || lits[i] == INT32_MIN || abs(lits[i]) > m->nvars)
-            return ilpm_err_set(err,
-                                "literal %d is not a variable of the model "
-                                "(1..%d)",
-                                lits[i], m->nvars);
+            return ilpm_err_input(err,
+                                  "literal %d is not a variable of the model "
+                                  "(1..%d)",
+                                  lits[i], m->nvars);
     return 0;
 }
 
@@ -455,28 +459,28 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
                ilpm_err *err)
 {
     if (n <= 0 || !lits)
-        return ilpm_err_set(err, "empty %s constraint", ilpm_kind_name(kind));
+        return ilpm_err_input(err, "empty %s constraint", ilpm_kind_name(kind));
     if (check_lits(m, lits, n, err) != 0)
         return -1;
     if (cond && check_lits(m, &cond, 1, err) != 0)
         return -1;
     if (rhs > SUM_MAX || rhs < -SUM_MAX)
-        return ilpm_err_set(
+        return ilpm_err_input(
             err, "%s constraint: right-hand side %" PRId64 " is beyond +-2^52",
             ilpm_kind_name(kind), rhs);
     if (coefs) {
         int64_t sum = 0;
         for (int i = 0; i < n; i++) {
             if (coefs[i] > COEF_MAX || coefs[i] < -COEF_MAX)
-                return ilpm_err_set(
+                return ilpm_err_input(
                     err, "coefficient %" PRId64 " overflows (beyond +-2^40)",
                     coefs[i]);
             sum += coefs[i] < 0 ? -coefs[i] : coefs[i];
             if (sum > SUM_MAX)
-                return ilpm_err_set(err,
-                                    "coefficients of a %d-term constraint "
-                                    "add up beyond 2^52",
-                                    n);
+                return ilpm_err_input(err,
+                                      "coefficients of a %d-term constraint "
+                                      "add up beyond 2^52",
+                                      n);
         }
     }
     if (m->cur_group < 0 && ilpm_model_group(m, "default", err) < 0)
@@ -499,11 +503,11 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
              sizeof *m->lits) ||
         (coefs && grow((void **)&m->coefs, &m->capco, m->ncoefs + (size_t)n,
                        sizeof *m->coefs)))
-        return ilpm_err_set(err, "out of memory adding a constraint");
+        return ilpm_err_nomem(err, "out of memory adding a constraint");
     if (n > m->nones) {
         int64_t *o = realloc(m->ones, (size_t)n * sizeof *o);
         if (!o)
-            return ilpm_err_set(err, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         for (int i = m->nones; i < n; i++)
             o[i] = 1;
         m->ones = o;
@@ -559,7 +563,8 @@ int ilpm_add_impl(ilpm_model *m, int a, int b, ilpm_err *err)
 static int check_cmp(ilpm_cmp cmp, ilpm_err *err)
 {
     if (cmp != ILPM_LE && cmp != ILPM_GE && cmp != ILPM_EQ)
-        return ilpm_err_set(err, "unknown comparison %d", (int)cmp);
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "unknown comparison %d",
+                             (int)cmp);
     return 0;
 }
 
@@ -577,8 +582,8 @@ int ilpm_add_ccard(ilpm_model *m, int cond, const int *lits, int n,
     if (check_cmp(cmp, err))
         return -1;
     if (cond == 0)
-        return ilpm_err_set(err, "conditional cardinality without a "
-                                 "condition literal");
+        return ilpm_err_input(err, "conditional cardinality without a "
+                                   "condition literal");
     return add(m, ILPM_CCARD, cmp, cond, lits, NULL, n, k, err);
 }
 
@@ -588,7 +593,7 @@ int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits, int n,
     if (check_cmp(cmp, err))
         return -1;
     if (!coefs)
-        return ilpm_err_set(err, "linear constraint without coefficients");
+        return ilpm_err_input(err, "linear constraint without coefficients");
     return add(m, ILPM_LINEAR, cmp, 0, lits, coefs, n, rhs, err);
 }
 
@@ -601,28 +606,28 @@ int ilpm_model_objective(ilpm_model *m, ilpm_sense sense, const int64_t *coefs,
         return 0;
     }
     if (n <= 0)
-        return ilpm_err_set(err, "empty objective");
+        return ilpm_err_input(err, "empty objective");
     if (check_lits(m, lits, n, err) != 0)
         return -1;
     int64_t sum = 0;
     for (int i = 0; i < n; i++) {
         int64_t a = coefs ? coefs[i] : 1;
         if (a > COEF_MAX || a < -COEF_MAX)
-            return ilpm_err_set(err,
-                                "objective coefficient %" PRId64
-                                " overflows (beyond +-2^40)",
-                                a);
+            return ilpm_err_input(err,
+                                  "objective coefficient %" PRId64
+                                  " overflows (beyond +-2^40)",
+                                  a);
         sum += a < 0 ? -a : a;
         if (sum > SUM_MAX)
-            return ilpm_err_set(err, "objective coefficients add up beyond "
-                                     "2^52");
+            return ilpm_err_input(err, "objective coefficients add up beyond "
+                                       "2^52");
     }
     int *l = malloc((size_t)n * sizeof *l);
     int64_t *c = malloc((size_t)n * sizeof *c);
     if (!l || !c) {
         free(l);
         free(c);
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     }
     for (int i = 0; i < n; i++) {
         l[i] = lits[i];

@@ -142,12 +142,12 @@ int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
 {
     const ilpm_option_info *r = ilpm_option_find(name);
     if (!r)
-        return ilpm_err_set(err, "unknown option '--%s'", name ? name : "");
+        return ilpm_err_input(err, "unknown option '--%s'", name ? name : "");
     int flag = r->type == ILPM_OPTION_ON || r->type == ILPM_OPTION_OFF;
     if (flag && value)
-        return ilpm_err_set(err, "option --%s takes no value", r->name);
+        return ilpm_err_input(err, "option --%s takes no value", r->name);
     if (!flag && !value)
-        return ilpm_err_set(err, "option --%s needs a value", r->name);
+        return ilpm_err_input(err, "option --%s needs a value", r->name);
     switch (r->type) {
     case ILPM_OPTION_ENUM: {
         for (int i = 0; r->names[i]; i++)
@@ -160,8 +160,8 @@ int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
         for (int i = 0; r->names[i] && n < sizeof list; i++)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
                                   i ? ", " : "", r->names[i]);
-        return ilpm_err_set(err, "--%s: expected one of %s, got '%s'", r->name,
-                            list, value);
+        return ilpm_err_input(err, "--%s: expected one of %s, got '%s'",
+                              r->name, list, value);
     }
     case ILPM_OPTION_INT: {
         int64_t x;

@@ -42,7 +42,7 @@ static ilpm_model *copy_frame(const ilpm_model *m, ilpm_err *err)
 {
     ilpm_model *out = ilpm_model_new();
     if (!out) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     int nf = ilpm_model_nfamilies(m);
@@ -200,8 +200,9 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
         return ilpm_add_ccard(out, c->cond, lits, n, c->cmp, rhs, err);
     }
     default:
-        return ilpm_err_set(err, "propagation: unknown constraint kind %d",
-                            (int)c->kind);
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                             "propagation: unknown constraint kind %d",
+                             (int)c->kind);
     }
 }
 
@@ -255,7 +256,7 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
     int64_t *coefs = malloc(maxn * sizeof *coefs);
     ilpm_model *out = lits && coefs ? copy_frame(m, err) : NULL;
     if (!lits || !coefs)
-        ilpm_err_set(err, "out of memory propagating the fixed literals");
+        ilpm_err_nomem(err, "out of memory propagating the fixed literals");
     int rc = out ? 0 : -1;
     for (size_t i = 0; i < nc && rc == 0; i++) {
         ilpm_con c;
@@ -325,7 +326,7 @@ ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_err *err)
 {
     ilpm_propagator *p = calloc(1, sizeof *p);
     if (!p) {
-        ilpm_err_set(err, "out of memory propagating the fixed literals");
+        ilpm_err_nomem(err, "out of memory propagating the fixed literals");
         return NULL;
     }
     if (ilpm_eng_init(&p->e, m, err) != 0) {
@@ -355,8 +356,8 @@ int ilpm_propagator_run(ilpm_propagator *p, const int *assume, int n, int level,
         return 1;
     for (int i = 0; i < n; i++)
         if (assume[i] == 0 || abs(assume[i]) > e->nv)
-            return ilpm_err_set(err, "assumption %d is not a model literal",
-                                assume[i]);
+            return ilpm_err_input(err, "assumption %d is not a model literal",
+                                  assume[i]);
     int conflict = 0;
     for (int i = 0; i < n && !conflict; i++)
         conflict = ilpm_eng_assign(e, assume[i]) != 0;
@@ -369,7 +370,7 @@ int ilpm_propagator_run(ilpm_propagator *p, const int *assume, int n, int level,
         if (*out)
             memcpy(*out, e->trail + p->base, (size_t)*nout * sizeof **out);
         else
-            rc = ilpm_err_set(err, "out of memory propagating assumptions");
+            rc = ilpm_err_nomem(err, "out of memory propagating assumptions");
     }
     ilpm_eng_undo(e, p->base);
     e->work = 0;

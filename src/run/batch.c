@@ -188,8 +188,9 @@ static int spool(struct source *s, ilpm_err *err)
     int fd = path.oom ? -1 : mkstemp(path.s);
     FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!out) {
-        ilpm_err_set(err, "%s: cannot make a temporary copy in %s: %s", s->file,
-                     dir && *dir ? dir : "/tmp", strerror(errno));
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                      "%s: cannot make a temporary copy in %s: %s", s->file,
+                      dir && *dir ? dir : "/tmp", strerror(errno));
         if (fd >= 0) {
             close(fd);
             remove(path.s);
@@ -215,9 +216,11 @@ static int spool(struct source *s, ilpm_err *err)
         werr = errno ? errno : EIO;
     if (rerr || werr) {
         if (rerr)
-            ilpm_err_set(err, "%s: read error: %s", s->file, strerror(rerr));
+            ilpm_err_fail(err, ILPM_ERR_INTERNAL, "%s: read error: %s", s->file,
+                          strerror(rerr));
         else
-            ilpm_err_set(err, "%s: cannot write: %s", path.s, strerror(werr));
+            ilpm_err_fail(err, ILPM_ERR_INTERNAL, "%s: cannot write: %s",
+                          path.s, strerror(werr));
         remove(path.s);
         ilpm_buf_free(&path);
         return -1;
@@ -251,15 +254,15 @@ static int add_task(struct batch *b, const struct doneset *done,
         }
         /* Jobs go to the workers as int32. */
         if (b->njobs >= INT32_MAX - 1 || b->ntasks >= INT32_MAX - 1)
-            return ilpm_err_set(err,
-                                "more than %d runs in one batch "
-                                "(--shard divides them)",
-                                INT32_MAX - 2);
+            return ilpm_err_input(err,
+                                  "more than %d runs in one batch "
+                                  "(--shard divides them)",
+                                  INT32_MAX - 2);
         if (b->njobs == b->cap_jobs) {
             long c = b->cap_jobs ? 2 * b->cap_jobs : 256;
             struct job *nj = realloc(b->jobs, (size_t)c * sizeof *nj);
             if (!nj)
-                return ilpm_err_set(err, "out of memory");
+                return ilpm_err_nomem(err, "out of memory");
             b->jobs = nj;
             b->cap_jobs = c;
         }
@@ -276,7 +279,7 @@ static int add_task(struct batch *b, const struct doneset *done,
                              : 256;
         struct task *nt = realloc(b->tasks, (size_t)c * sizeof *nt);
         if (!nt)
-            return ilpm_err_set(err, "out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         b->tasks = nt;
         b->cap_tasks = c;
     }
@@ -288,7 +291,7 @@ static int add_task(struct batch *b, const struct doneset *done,
     t->bad = bad;
     t->src = src;
     ilpm_buf_put(&b->text, text, strlen(text) + 1);
-    return b->text.oom ? ilpm_err_set(err, "out of memory") : 0;
+    return b->text.oom ? ilpm_err_nomem(err, "out of memory") : 0;
 }
 
 /* Reads every file once.  Each instance is parsed to find where the next
@@ -302,7 +305,7 @@ static int index_all(struct batch *b, const char *const *files, int nfiles,
     long seen = 0; /* instances of the files so far, for --shard */
     b->src = calloc((size_t)nfiles + 1, sizeof *b->src);
     if (!b->src)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     for (int i = 0; i < nfiles; i++) {
         struct source *s = &b->src[i];
         s->file = files[i];
@@ -367,7 +370,7 @@ static int find_runs(struct batch *b, const char *const *files, int nfiles,
     if (o->resume && ilpm_results_read(out_path, &done, 0, 0, err) != 0)
         goto out;
     if (o->resume && ilpm_results_doneset_build(&dset, &done) != 0) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         goto out;
     }
     const char *form = "";
@@ -438,7 +441,7 @@ static int start_queue(struct outq *q, const struct batch *b, struct times *tm,
     for (int k = 0; k < ILPM_BACKEND_COUNT; k++)
         oom |= !(tm->v[k] = malloc(((size_t)per[k] + 1) * sizeof(double)));
     if (oom)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     q->b = b;
     q->njobs = b->njobs;
     /* Instances that did not parse are results already (their rows are
@@ -549,7 +552,8 @@ static int schedule(struct sched *s, const ilpm_batch_opts *o, double t0,
             ilpm_pool_signal(s->pool, SIGKILL);
         int pr = ilpm_pool_poll(s->pool, 200);
         if (pr < 0 && errno != EINTR)
-            return ilpm_err_set(err, "poll: %s", strerror(errno));
+            return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "poll: %s",
+                                 strerror(errno));
         double now = ilpm_now();
         for (int i = 0; i < s->pool->n; i++)
             if (s->pool->w[i].pid > 0 &&
@@ -613,7 +617,8 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     int upgrade = 0, rc;
     if (o->jobs < 1 || o->shard_n < 1 || o->shard_i < 0 ||
         o->shard_i >= o->shard_n)
-        return ilpm_err_set(err, "bad jobs or shard numbers");
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                             "bad jobs or shard numbers");
     rc = find_runs(&b, files, nfiles, out_path, &upgrade, sum, err);
     if (rc == 0)
         rc = open_results(&q, o, out_path, upgrade, err);

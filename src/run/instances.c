@@ -30,15 +30,15 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
         if (r == 0) {
             it->done = 1;
             if (it->index == 0) {
-                ilpm_err_set(err, "%s: no instance in the file",
-                             ilpm_reader_name(it->rd));
+                ilpm_err_input(err, "%s: no instance in the file",
+                               ilpm_reader_name(it->rd));
                 return -2;
             }
             if (it->want > it->index) {
-                ilpm_err_set(err,
-                             "%s: --index %ld is past the last instance "
-                             "(the file holds %ld)",
-                             ilpm_reader_name(it->rd), it->want, it->index);
+                ilpm_err_input(err,
+                               "%s: --index %ld is past the last instance "
+                               "(the file holds %ld)",
+                               ilpm_reader_name(it->rd), it->want, it->index);
                 return -2;
             }
             return 0;

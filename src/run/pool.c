@@ -76,10 +76,10 @@ static int load(const struct batch *b, const struct task *t, void **inst,
     ilpm_reader_set_index(rd, t->index);
     int r = b->pz->parse(rd, b->p, inst, err);
     if (r == 0)
-        ilpm_err_set(err,
-                     "%s: instance %ld is gone (the file changed during the "
-                     "batch?)",
-                     ilpm_reader_name(rd), t->index);
+        ilpm_err_input(err,
+                       "%s: instance %ld is gone (the file changed during the "
+                       "batch?)",
+                       ilpm_reader_name(rd), t->index);
     ilpm_reader_free(rd);
     return r > 0 ? 0 : -1;
 }
@@ -163,11 +163,13 @@ static int spawn(const struct batch *b, struct worker *w, int id,
 {
     int down[2], up[2];
     if (pipe(down) != 0)
-        return ilpm_err_set(err, "pipe: %s", strerror(errno));
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "pipe: %s",
+                             strerror(errno));
     if (pipe(up) != 0) {
         close(down[0]);
         close(down[1]);
-        return ilpm_err_set(err, "pipe: %s", strerror(errno));
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "pipe: %s",
+                             strerror(errno));
     }
     fflush(NULL);
     pid_t pid = fork();
@@ -176,7 +178,8 @@ static int spawn(const struct batch *b, struct worker *w, int id,
         close(down[1]);
         close(up[0]);
         close(up[1]);
-        return ilpm_err_set(err, "fork: %s", strerror(errno));
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "fork: %s",
+                             strerror(errno));
     }
     if (pid == 0) {
         for (int i = 0; i < nall; i++)
@@ -215,7 +218,7 @@ int ilpm_pool_start(struct pool *p, const struct batch *b, int n, ilpm_err *err)
     p->w = calloc((size_t)n + 1, sizeof *p->w);
     p->pfd = calloc((size_t)n + 1, sizeof *p->pfd);
     if (!p->w || !p->pfd)
-        return ilpm_err_set(err, "out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     p->n = n;
     for (int i = 0; i < n; i++)
         p->w[i].pid = -1;

@@ -34,6 +34,18 @@ typedef struct ilpm_form_opt {
     int implies;
 } ilpm_form_opt;
 
+/* What a generator that solves (to prove a board unsolvable) is given:
+ * the solver's options (back end; time_limit over the whole generation,
+ * <= 0 for the generator's own budget; the stop flag), and a hook that
+ * names the step under way ("try 3 of 100") for a progress line (NULL:
+ * none).  A generator given NULL uses its defaults: no stop flag, no
+ * progress, its own time budget and back end. */
+typedef struct ilpm_gen_opts {
+    ilpm_options solver;
+    void (*step)(void *ctx, const char *what);
+    void *step_ctx;
+} ilpm_gen_opts;
+
 typedef struct ilpm_puzzle {
     const char *name;
     const char *summary;
@@ -115,7 +127,8 @@ typedef struct ilpm_puzzle {
 
     /* Optional: writes random instances in the puzzle's file format
      * (`ilpm gen PUZZLE ...`).  NULL when the puzzle has no generator. */
-    int (*generate)(const ilpm_params *p, ilpm_buf *out, ilpm_err *err);
+    int (*generate)(const ilpm_params *p, const struct ilpm_gen_opts *g,
+                    ilpm_buf *out, ilpm_err *err);
     /* Optional: options of the generator, ended by name NULL. */
     const ilpm_opt_spec *gen_opts;
 } ilpm_puzzle;

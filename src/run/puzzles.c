@@ -56,7 +56,7 @@ static int check_forms(const ilpm_puzzle *pz, const char *verb, ilpm_params *p,
         if (f ? only(pz, f, o->formulation)
               : !compare && strcmp(pz->formulations[0], o->formulation) == 0)
             continue;
-        return ilpm_err_set(err, "--%s applies to --formulation %s, not %s%s",
+        return ilpm_err_input(err, "--%s applies to --formulation %s, not %s%s",
                             o->option, o->formulation,
                             f         ? f
                             : compare ? "all"
@@ -85,13 +85,13 @@ int ilpm_puzzle_check_params(const ilpm_puzzle *pz, const char *verb,
         if (ilpm_opt_check(o, o->arg ? v : NULL, err) != 0)
             return -1;
         if (!gen && with_files && (o->flags & ILPM_OPT_INSTANCE))
-            return ilpm_err_set(err,
-                                "--%s gives the instance itself; it does not "
-                                "go with a FILE of instances",
-                                name);
+            return ilpm_err_input(err,
+                                  "--%s gives the instance itself; it does not "
+                                  "go with a FILE of instances",
+                                  name);
         if (!gen && (o->flags & ILPM_OPT_PLAY) && strcmp(verb, "play") != 0)
-            return ilpm_err_set(err, "--%s goes with 'ilpm play %s' only",
-                                name, pz->name);
+            return ilpm_err_input(err, "--%s goes with 'ilpm play %s' only",
+                                  name, pz->name);
     }
     return gen ? 0 : check_forms(pz, verb, p, err);
 }

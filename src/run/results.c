@@ -214,7 +214,7 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
         if (nmap > 0 && line[0] != '{') {
             int n;
             if (!(row = upgrade_row(line, map, nmap, &n))) {
-                rc = ilpm_err_set(err, "out of memory");
+                rc = ilpm_err_nomem(err, "out of memory");
                 break;
             }
             if (n > nold) {
@@ -257,7 +257,7 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
                     break;
                 }
                 if (!ks->header && !(ks->header = strdup(line))) {
-                    rc = ilpm_err_set(err, "out of memory");
+                    rc = ilpm_err_nomem(err, "out of memory");
                     break;
                 }
                 char *copy = strdup(line);
@@ -346,7 +346,7 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
             if (nl)
                 ks->lines = nl;
             if (!nk || (keep_lines && !nl)) {
-                rc = ilpm_err_set(err, "out of memory");
+                rc = ilpm_err_nomem(err, "out of memory");
                 break;
             }
             ks->cap = c;
@@ -359,7 +359,7 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
     /* A results file holds at least a CSV header or a JSON row; one
      * that is to be read as one (merge) and holds neither is not one. */
     if (rc == 0 && first && must_exist)
-        rc = ilpm_err_set(err, "%s: not an ilpm results file (%s)",
+        rc = ilpm_err_input(err, "%s: not an ilpm results file (%s)",
                           ilpm_reader_name(rd),
                           ilpm_reader_offset(rd, NULL) > 0 ? "blank lines only"
                                                            : "an empty file");
@@ -534,8 +534,8 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
         if (ilpm_results_read(inputs[i], &ks, 1, 1, err) != 0)
             goto out;
         if (had && was_json != ks.json) {
-            ilpm_err_set(err, "%s: mixes JSON and CSV results files",
-                         inputs[i]);
+            ilpm_err_input(err, "%s: mixes JSON and CSV results files",
+                           inputs[i]);
             goto out;
         }
     }
@@ -543,7 +543,7 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
      * copies rows and does not convert them. */
     int want = ilpm_results_name_format(out_path);
     if (n > 0 && want >= 0 && want != ks.json) {
-        ilpm_err_set(err,
+        ilpm_err_input(err,
                      "%s: its name asks for %s, but %s holds %s rows (merge "
                      "does not convert them): name the output .%s",
                      out_path, want ? "JSON lines" : "CSV", inputs[0],
@@ -553,7 +553,7 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
     ord = calloc(ks.n + 1, sizeof *ord);
     files = calloc(ks.n + 1, sizeof *files);
     if (!ord || !files) {
-        ilpm_err_set(err, "out of memory");
+        ilpm_err_nomem(err, "out of memory");
         goto out;
     }
     int nfiles = 0;

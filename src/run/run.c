@@ -211,7 +211,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     ilpm_model *m = ilpm_run_model_new(&o->solver);
     if (!m) {
         snprintf(res->error, sizeof res->error, "out of memory");
-        res->error_kind = ILPM_ERR_INTERNAL;
+        res->error_kind = ILPM_ERR_NOMEM;
         return -1;
     }
     /* A build cut short by the watch may have been reported as done by a
@@ -302,7 +302,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
         c->m = ilpm_run_model_new(&o->solver);
         if (!c->m) {
             snprintf(res->error, sizeof res->error, "out of memory");
-            res->error_kind = ILPM_ERR_INTERNAL;
+            res->error_kind = ILPM_ERR_NOMEM;
             return -1;
         }
         if (pz->build_shape(inst, p, c->m, &err) != 0 ||
@@ -391,7 +391,9 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     json_int_or_null(b, "aux_vars", r->have_stats, s->aux_vars);
     json_int_or_null(b, "rows", r->have_stats && ilp, s->rows);
     json_int_or_null(b, "nonzeros", r->have_stats && ilp, s->nonzeros);
-    json_int_or_null(b, "clauses", r->have_stats && r->backend == ILPM_BACKEND_SAT, s->clauses);
+    json_int_or_null(b, "clauses",
+                     r->have_stats && r->backend == ILPM_BACKEND_SAT,
+                     s->clauses);
     ilpm_buf_puts(b, ",\"solution\":");
     if (r->json && has_solution(r))
         ilpm_buf_puts(b, r->json);

@@ -44,9 +44,9 @@ typedef struct ilpm_result {
     double build_ms, solve_ms;
     ilpm_stats stats; /* sizes of the formulation solved             */
     int have_stats;
-    char *text;      /* the solution for people (malloc'd) or NULL  */
-    char *json;      /* the solution as a JSON value or NULL        */
-    char error[512]; /* why status is ILPM_ERROR                     */
+    char *text;               /* the solution for people (malloc'd) or NULL  */
+    char *json;               /* the solution as a JSON value or NULL        */
+    char error[512];          /* why status is ILPM_ERROR                     */
     ilpm_err_kind error_kind; /* and whose: exit 2 unless internal   */
     /* unsat: why, when the puzzle can tell (one line), or "" */
     char reason[256];

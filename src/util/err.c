@@ -12,27 +12,41 @@
 #include <stdio.h>
 #include <time.h>
 
-int ilpm_err_set(ilpm_err *err, const char *fmt, ...)
+static void fill(ilpm_err *err, ilpm_err_kind kind, const char *fmt, va_list ap)
 {
-    if (err) {
-        err->status = 0;
-        err->kind = ILPM_ERR_INPUT;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
+    err->status = 0;
+    err->kind = kind;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 }
 
 int ilpm_err_fail(ilpm_err *err, ilpm_err_kind kind, const char *fmt, ...)
 {
     if (err) {
-        err->status = 0;
-        err->kind = kind;
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        fill(err, kind, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int ilpm_err_input(ilpm_err *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        fill(err, ILPM_ERR_INPUT, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int ilpm_err_nomem(ilpm_err *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        fill(err, ILPM_ERR_NOMEM, fmt, ap);
         va_end(ap);
     }
     return -1;
@@ -70,9 +84,9 @@ int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err)
         else
             return 0;
     }
-    ilpm_err_set(err, "%s while %s",
-                 w->status == ILPM_STOPPED ? "stopped" : "time limit reached",
-                 what);
+    ilpm_err_fail(err, ILPM_ERR_LIMIT, "%s while %s",
+                  w->status == ILPM_STOPPED ? "stopped" : "time limit reached",
+                  what);
     if (err)
         err->status = w->status;
     return -1;

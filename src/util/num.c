@@ -20,18 +20,18 @@ int ilpm_parse_int(const char *name, const char *s, int64_t lo, int64_t hi,
     const char *p = s + (*s == '-' || *s == '+');
     size_t digits = strspn(p, "0123456789");
     if (digits == 0 || p[digits] != '\0')
-        return ilpm_err_set(err,
+        return ilpm_err_input(err,
                             "--%s: expected an integer from %" PRId64
                             " to %" PRId64 ", got '" SHOWN "'",
                             name, lo, hi, SHOW(s));
     errno = 0;
     long long x = strtoll(s, NULL, 10);
     if ((errno == ERANGE && *s != '-') || (errno != ERANGE && x > hi))
-        return ilpm_err_set(
+        return ilpm_err_input(
             err, "--%s: '" SHOWN "' is too large (at most %" PRId64 ")", name,
             SHOW(s), hi);
     if (errno == ERANGE || x < lo)
-        return ilpm_err_set(err,
+        return ilpm_err_input(err,
                             "--%s: expected an integer from %" PRId64
                             " to %" PRId64 ", got '" SHOWN "'",
                             name, lo, hi, SHOW(s));
@@ -66,23 +66,23 @@ int ilpm_parse_real(const char *name, const char *s, double lo, double hi,
 {
     const char *p = s + (*s == '+');
     if (strcasecmp(p, "inf") == 0 || strcasecmp(p, "infinity") == 0)
-        return ilpm_err_set(err,
+        return ilpm_err_input(err,
                             "--%s: '%s' is too large (at most %.15g; leave "
                             "--%s out for none)",
                             name, s, hi, name);
     if (!decimal(s))
-        return ilpm_err_set(err,
+        return ilpm_err_input(err,
                             "--%s: expected %s (a decimal number), got "
                             "'" SHOWN "'",
                             name, what, SHOW(s));
     errno = 0;
     double d = strtod(s, NULL);
     if (d > hi)
-        return ilpm_err_set(err,
+        return ilpm_err_input(err,
                             "--%s: '" SHOWN "' is too large (at most %.15g)",
                             name, SHOW(s), hi);
     if (!(d > lo))
-        return ilpm_err_set(err, "--%s: expected %s, got '" SHOWN "'", name,
+        return ilpm_err_input(err, "--%s: expected %s, got '" SHOWN "'", name,
                             what, SHOW(s));
     *out = d;
     return 0;

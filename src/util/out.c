@@ -46,8 +46,8 @@ static void out_free(ilpm_out *o)
 
 static ilpm_out *out_fail(ilpm_out *o, ilpm_err *err, const char *what, int e)
 {
-    ilpm_err_set(err, "%s: %s%s%s", o->path, what, *what ? ": " : "",
-                 strerror(e));
+    ilpm_err_fail(err, e == ENOMEM ? ILPM_ERR_NOMEM : ILPM_ERR_INPUT,
+                  "%s: %s%s%s", o->path, what, *what ? ": " : "", strerror(e));
     out_free(o);
     return NULL;
 }
@@ -156,8 +156,8 @@ static int open_temp(ilpm_out *o, ilpm_err *err)
     int fd = mkstemp(b.s);
     if (fd < 0) {
         int e = errno;
-        ilpm_err_set(err, "%s: cannot create a temporary file beside %s: %s",
-                     o->path, o->target, strerror(e));
+        ilpm_err_input(err, "%s: cannot create a temporary file beside %s: %s",
+                       o->path, o->target, strerror(e));
         ilpm_buf_free(&b);
         out_free(o);
         return -1;
@@ -185,7 +185,7 @@ ilpm_out *ilpm_out_open(const char *path, unsigned flags, ilpm_err *err)
     if (!o || !(o->path = strdup(strcmp(path, "-") == 0 ? "standard output"
                                                         : path))) {
         free(o);
-        ilpm_err_set(err, "%s: out of memory", path);
+        ilpm_err_nomem(err, "%s: out of memory", path);
         return NULL;
     }
     int fd = -1, proc = 0;
@@ -259,18 +259,18 @@ int ilpm_out_check(const char *path, const char *const *inputs, int n,
     if (strcmp(path, "-") == 0)
         return 0;
     if (!*path)
-        return ilpm_err_set(err, "'': no file named");
+        return ilpm_err_input(err, "'': no file named");
     int fd = -1, proc = 0;
     char *target = follow_links(path, &fd, &proc);
     if (!target)
-        return ilpm_err_set(err, "%s: %s", path, strerror(errno));
+        return ilpm_err_input(err, "%s: %s", path, strerror(errno));
     struct stat st;
     int exists = fd >= 0 ? fstat(fd, &st) == 0 : stat(target, &st) == 0;
     int rc = 0;
     if (!exists && (fd >= 0 || proc || errno != ENOENT)) {
-        rc = ilpm_err_set(err, "%s: %s", path, strerror(errno));
+        rc = ilpm_err_input(err, "%s: %s", path, strerror(errno));
     } else if (exists && S_ISDIR(st.st_mode)) {
-        rc = ilpm_err_set(err, "%s: is a folder, not a file", path);
+        rc = ilpm_err_input(err, "%s: is a folder, not a file", path);
     } else if (fd < 0 && !proc && (!exists || S_ISREG(st.st_mode))) {
         /* Nothing is lost: a file that is replaced is never one of the
          * inputs, whatever the name it goes by (a link, a hard link,
@@ -281,7 +281,7 @@ int ilpm_out_check(const char *path, const char *const *inputs, int n,
             if (!same && exists && input_stat(inputs[i], &in))
                 same = in.st_dev == st.st_dev && in.st_ino == st.st_ino;
             if (same)
-                rc = ilpm_err_set(err,
+                rc = ilpm_err_input(err,
                                   "%s is also an input of this run (%s): "
                                   "writing it would lose what it holds; "
                                   "choose another output",
@@ -298,12 +298,12 @@ int ilpm_out_check(const char *path, const char *const *inputs, int n,
         struct stat ds;
         if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode))
             rc =
-                ilpm_err_set(err, "%s: no folder %s to write it in", path, dir);
+                ilpm_err_input(err, "%s: no folder %s to write it in", path, dir);
         else if (access(dir, W_OK | X_OK) != 0)
-            rc = ilpm_err_set(err, "%s: cannot write in folder %s: %s", path,
+            rc = ilpm_err_input(err, "%s: cannot write in folder %s: %s", path,
                               dir, strerror(errno));
         else if (exists && access(target, W_OK) != 0)
-            rc = ilpm_err_set(err, "%s: %s", path, strerror(errno));
+            rc = ilpm_err_input(err, "%s: %s", path, strerror(errno));
     }
     free(target);
     return rc;
@@ -337,8 +337,9 @@ char *ilpm_temp_file(const char *stem, ilpm_err *err)
     ilpm_buf_printf(&b, "%s/%s-XXXXXX", dir, stem);
     int fd = b.oom ? -1 : mkstemp(b.s);
     if (fd < 0) {
-        ilpm_err_set(err, "cannot create a temporary file in %s: %s", dir,
-                     strerror(b.oom ? ENOMEM : errno));
+        ilpm_err_fail(err, b.oom ? ILPM_ERR_NOMEM : ILPM_ERR_INPUT,
+                      "cannot create a temporary file in %s: %s", dir,
+                      strerror(b.oom ? ENOMEM : errno));
         ilpm_buf_free(&b);
         return NULL;
     }
@@ -354,7 +355,7 @@ const char *ilpm_out_name(ilpm_out *o, ilpm_err *err)
         ilpm_err why;
         o->scratch = ilpm_temp_file("ilpm-out", &why);
         if (!o->scratch)
-            ilpm_err_set(err, "%s: %s", o->path, why.msg);
+            ilpm_err_input(err, "%s: %s", o->path, why.msg);
     }
     return o->scratch;
 }
@@ -370,7 +371,7 @@ static int out_check(ilpm_out *o, ilpm_err *err)
         o->errnum = EIO; /* a write outside ilpm_out_write: no reason kept */
     if (!o->errnum)
         return 0;
-    return ilpm_err_set(err, "%s: %s", o->path, strerror(o->errnum));
+    return ilpm_err_input(err, "%s: %s", o->path, strerror(o->errnum));
 }
 
 int ilpm_out_flush(ilpm_out *o, ilpm_err *err)
@@ -383,16 +384,16 @@ static int copy_scratch(ilpm_out *o, ilpm_err *err)
 {
     FILE *in = fopen(o->scratch, "rb");
     if (!in)
-        return ilpm_err_set(err, "%s: cannot read %s: %s", o->path, o->scratch,
-                            strerror(errno));
+        return ilpm_err_input(err, "%s: cannot read %s: %s", o->path,
+                              o->scratch, strerror(errno));
     char buf[1 << 16];
     size_t n;
     int rc = 0;
     while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
         rc = ilpm_out_write(o, buf, n);
     if (rc == 0 && ferror(in))
-        rc = ilpm_err_set(err, "%s: cannot read %s: %s", o->path, o->scratch,
-                          strerror(errno ? errno : EIO));
+        rc = ilpm_err_input(err, "%s: cannot read %s: %s", o->path, o->scratch,
+                            strerror(errno ? errno : EIO));
     fclose(in);
     return rc;
 }
@@ -412,13 +413,13 @@ int ilpm_out_commit(ilpm_out *o, ilpm_err *err)
         int closed = fclose(o->f);
         o->f = NULL;
         if (closed != 0 && rc == 0)
-            rc = ilpm_err_set(err, "%s: %s", o->path,
-                              strerror(errno ? errno : EIO));
+            rc = ilpm_err_input(err, "%s: %s", o->path,
+                                strerror(errno ? errno : EIO));
     }
     if (rc == 0 && o->kind == OUT_TEMP) {
         if (rename(o->tmp, o->target) != 0) {
-            rc = ilpm_err_set(err, "%s: cannot rename %s into place: %s",
-                              o->path, o->tmp, strerror(errno));
+            rc = ilpm_err_input(err, "%s: cannot rename %s into place: %s",
+                                o->path, o->tmp, strerror(errno));
         } else {
             free(o->tmp); /* in place: nothing left to remove */
             o->tmp = NULL;

@@ -195,13 +195,13 @@ ilpm_reader *ilpm_reader_open_at(const char *path, const char *name,
 {
     const char *shown = name ? name : path;
     if (offset < 0 || lines < 0) {
-        ilpm_err_set(err, "%s: bad position %lld, line %ld", shown,
-                     (long long)offset, lines);
+        ilpm_err_input(err, "%s: bad position %lld, line %ld", shown,
+                       (long long)offset, lines);
         return NULL;
     }
     ilpm_reader *r = calloc(1, sizeof *r);
     if (!r) {
-        ilpm_err_set(err, "%s: out of memory", shown);
+        ilpm_err_nomem(err, "%s: out of memory", shown);
         return NULL;
     }
     if (strcmp(path, "-") == 0) {
@@ -212,7 +212,7 @@ ilpm_reader *ilpm_reader_open_at(const char *path, const char *name,
         r->own_f = 1;
         r->name = strdup(shown);
         if (!r->f) {
-            ilpm_err_set(err, "%s: cannot open: %s", shown, strerror(errno));
+            ilpm_err_input(err, "%s: cannot open: %s", shown, strerror(errno));
             free(r->name);
             free(r);
             return NULL;
@@ -220,18 +220,18 @@ ilpm_reader *ilpm_reader_open_at(const char *path, const char *name,
     }
     if (!r->name) {
         ilpm_reader_free(r);
-        ilpm_err_set(err, "%s: out of memory", shown);
+        ilpm_err_nomem(err, "%s: out of memory", shown);
         return NULL;
     }
     if (offset > 0 && fseeko(r->f, (off_t)offset, SEEK_SET) != 0) {
-        ilpm_err_set(err, "%s: cannot seek to byte %lld: %s", r->name,
-                     (long long)offset, strerror(errno));
+        ilpm_err_input(err, "%s: cannot seek to byte %lld: %s", r->name,
+                       (long long)offset, strerror(errno));
         ilpm_reader_free(r);
         return NULL;
     }
     if (r->own_f && offset == 0 && !(r->path = strdup(path))) {
         ilpm_reader_free(r);
-        ilpm_err_set(err, "%s: out of memory", shown);
+        ilpm_err_nomem(err, "%s: out of memory", shown);
         return NULL;
     }
     r->pos = r->start = offset;
@@ -319,14 +319,14 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
             continue; /* skip to the line end so the next line is whole */
         }
         if (push(r, (char)c) != 0)
-            return ilpm_err_set(err, "%s:%ld: out of memory", r->name,
-                                r->lineno + 1);
+            return ilpm_err_nomem(err, "%s:%ld: out of memory", r->name,
+                                  r->lineno + 1);
     }
     if (c == EOF) {
         r->eof = 1;
         if (r->f && ferror(r->f))
-            return ilpm_err_set(err, "%s: read error: %s", r->name,
-                                strerror(errno));
+            return ilpm_err_input(err, "%s: read error: %s", r->name,
+                                  strerror(errno));
         if (!any)
             return 0;
     }
@@ -343,7 +343,7 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
     if (r->len && r->line[r->len - 1] == '\r')
         r->len--;
     if (push(r, '\0') != 0)
-        return ilpm_err_set(err, "%s:%ld: out of memory", r->name, r->lineno);
+        return ilpm_err_nomem(err, "%s:%ld: out of memory", r->name, r->lineno);
     r->len--;
     *line = r->line;
     *len = r->len;
@@ -546,8 +546,8 @@ static int choice_in(const char *name, const char *v,
     for (int i = 0; choices[i] && len < sizeof list; i++)
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
                                 i ? ", " : "", choices[i]);
-    return ilpm_err_set(err, "--%s: expected one of %s, got '%s'", name, list,
-                        v);
+    return ilpm_err_input(err, "--%s: expected one of %s, got '%s'", name, list,
+                          v);
 }
 
 int ilpm_params_int(const ilpm_params *p, const char *name, long def, long lo,
@@ -589,11 +589,11 @@ int ilpm_opt_check(const ilpm_opt_spec *spec, const char *value, ilpm_err *err)
 {
     long x;
     if (spec->type == ILPM_OPT_FLAG || !spec->arg)
-        return value
-                   ? ilpm_err_set(err, "option --%s takes no value", spec->name)
-                   : 0;
+        return value ? ilpm_err_input(err, "option --%s takes no value",
+                                      spec->name)
+                     : 0;
     if (!value)
-        return ilpm_err_set(err, "option --%s needs a value", spec->name);
+        return ilpm_err_input(err, "option --%s needs a value", spec->name);
     switch (spec->type) {
     case ILPM_OPT_INT:
         return int_in(spec->name, value, spec->lo, spec->hi, &x, err);

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The limits a user sets hold in every step, every time: --time-limit and
+# a stop bound building, propagating, lowering and encoding as well as
+# solving; --memory-limit ends a run with its own message (exit 2), never
+# with the kernel's kill.  Each is run many times, with wall-time bounds
+# kept generous (the machine may be loaded): a limit is a contract.
+# Usage: e2e_limits.sh PATH/TO/ilpm   (run from the source root)
+set -u
+ILPM=${1:-build/ilpm}
+. "$(dirname "$0")/e2e_lib.sh"
+
+# timed NAME WANT_STATUS MAX_SECONDS CMD...: runs CMD, checks its status and
+# that it ended within MAX_SECONDS of wall time; keeps $out, $err, $secs.
+timed() {
+    local name=$1 want=$2 max=$3 t0 t1 got
+    shift 3
+    t0=$(date +%s.%N)
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    t1=$(date +%s.%N)
+    out=$(cat "$tmp/out")
+    err=$(cat "$tmp/err")
+    secs=$(echo "$t1 - $t0" | bc)
+    if [ "$got" -ne "$want" ]; then
+        bad "$name: exit $got, want $want; stderr: $err"
+        return 1
+    fi
+    if [ "$(echo "$secs > $max" | bc)" -eq 1 ]; then
+        bad "$name: took $secs s, more than $max s"
+        return 1
+    fi
+    ok
+}
+
+has() { # has NAME TEXT PATTERN
+    if grep -qE -- "$3" <<<"$2"; then ok; else bad "$1: no /$3/ in: $2"; fi
+}
+
+# --time-limit while the model is built and lowered: 4000 queens are 16
+# million variables, far more than 0.5 s can build.
+for i in $(seq 20); do
+    timed "queens 4000, 0.5 s (run $i)" 3 1.5 \
+        "$ILPM" solve queens --n 4000 --time-limit 0.5 --format json &&
+        has "queens 4000 timeout (run $i)" "$out" '"status":"timeout"'
+done
+# Later steps: the GLPK and CNF lowerings, the propagation before them.
+for b in ilp sat; do
+    for tl in 1.5 3; do
+        timed "queens 4000 ($b), $tl s" 3 "$(echo "$tl + 1.5" | bc)" \
+            "$ILPM" solve queens --n 4000 --backend $b --time-limit $tl \
+            --format json
+    done
+done
+for i in $(seq 5); do
+    timed "queens 2500, 0.3 s (run $i)" 3 1.3 \
+        "$ILPM" solve queens --n 2500 --time-limit 0.3 --format csv
+done
+
+# --memory-limit: wherever memory runs out (the model, GLPK's problem,
+# the CNF, CaDiCaL, the cp engine), the run ends with the limit's message
+# and exit 2, never a kill.
+mem() { # mem NAME CMD...: exit 2 naming the limit, within 60 s
+    local name=$1
+    shift
+    timed "$name" 2 60 "$@" --memory-limit 200 &&
+        has "$name names the limit" "$err" "out of memory.*--memory-limit 200 MB reached"
+}
+for i in $(seq 5); do
+    mem "queens 4000 model (run $i)" "$ILPM" solve queens --n 4000
+done
+for i in $(seq 3); do
+    mem "queens 1500 GLPK (run $i)" "$ILPM" solve queens --n 1500 --backend ilp
+    mem "queens 1000 CNF (run $i)" "$ILPM" solve queens --n 1000 --backend sat
+    mem "queens 500 CaDiCaL (run $i)" "$ILPM" solve queens --n 500 --backend sat
+    mem "queens 1500 cp (run $i)" "$ILPM" solve queens --n 1500 --backend cp
+done
+
+# gen: the solver calls that prove a board unsolvable follow --time-limit
+# (exit 3, as solve's time limit) and --backend, and a SIGTERM ends them
+# at once (exit 130).
+for i in $(seq 5); do
+    timed "gen tetravex 9 --unsolvable, 1 s (run $i)" 3 2.5 \
+        "$ILPM" gen tetravex --unsolvable --n 9 --time-limit 1 &&
+        has "gen time limit message (run $i)" "$err" \
+            "^ilpm: --unsolvable: no 9x9 board proved unsolvable within the time limit \(1 s\)$"
+done
+timed "gen tetravex 9 --unsolvable on ilp" 3 2.5 \
+    "$ILPM" gen tetravex --unsolvable --n 9 --time-limit 1 --backend ilp
+# sigterm_within NAME MAX CMD...: SIGTERM after 1 s; exit 130 within MAX s.
+sigterm_within() {
+    local name=$1 max=$2 pid t0 t1 got
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    sleep 1
+    t0=$(date +%s.%N)
+    kill -TERM "$pid"
+    wait "$pid"
+    got=$?
+    t1=$(date +%s.%N)
+    secs=$(echo "$t1 - $t0" | bc)
+    if [ "$got" -ne 130 ]; then
+        bad "$name: exit $got, want 130: $(cat "$tmp/err")"
+    elif [ "$(echo "$secs > $max" | bc)" -eq 1 ]; then
+        bad "$name: ended $secs s after SIGTERM, more than $max s"
+    else
+        ok
+    fi
+}
+for i in $(seq 3); do
+    sigterm_within "gen tetravex 9 --unsolvable, SIGTERM (run $i)" 1.0 \
+        "$ILPM" gen tetravex --unsolvable --n 9
+done
+
+# Objectives on SAT: a bound whose BDD is large (60 distinct coefficients
+# of up to 10^9) follows the time limit, the memory limit and
+# --max-pb-nodes, and a refusal says it is the objective's.
+for i in $(seq 5); do
+    timed "large objective BDD, 2 s (run $i)" 3 3.5 \
+        "$ILPM" solve model tests/data/big_objective.lp --backend sat --time-limit 2
+done
+for i in $(seq 3); do
+    mem "large objective BDD (run $i)" "$ILPM" solve model \
+        tests/data/big_objective.lp --backend sat --time-limit 60
+done
+timed "objective over --max-pb-nodes" 2 30 "$ILPM" solve model \
+    tests/data/big_objective.lp --backend sat --max-pb-nodes 10000 &&
+    has "the objective's bound named" "$err" \
+        "a linear constraint \(the objective's bound\) needs more than 10000 BDD nodes"
+# A decimal objective (three places, as MIPLIB's p0291) is scaled exactly,
+# in LP and in MPS; the optimum is glpsol's.
+glpsol --lp data/models/decimal_objective.lp --wfreemps "$tmp/dec.mps" >/dev/null 2>&1
+for f in data/models/decimal_objective.lp "$tmp/dec.mps"; do
+    for b in ilp sat cp; do
+        timed "decimal objective $b ($f)" 0 60 "$ILPM" solve model "$f" \
+            --backend $b &&
+            has "decimal optimum $b ($f)" "$out" "optimal, verified, objective 23\.684;"
+    done
+done
+timed "decimal objective in JSON" 0 60 "$ILPM" solve model \
+    data/models/decimal_objective.lp --format json &&
+    has "decimal objective in JSON" "$out" '"objective":23684,.*"objective":23\.684\}'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
