@@ -12,7 +12,7 @@ struct mdl_names {
     size_t cap; /* a power of two */
 };
 
-static const char *const fmt_names[] = {"lp", "mps", "opb", "cnf"};
+static const char *const fmt_names[] = {"lp", "mps", "opb", "cnf", "gmpl"};
 
 const char *mdl_fmt_name(mdl_fmt f)
 {
@@ -50,6 +50,9 @@ void mdl_free(mdl *d)
     free(d->index);
     free(d->file);
     free(d->path);
+    for (int k = 0; k < d->ndata; k++)
+        free(d->data[k]);
+    free(d->data);
     free(d->text);
     free(d->col_name);
     free(d->lo);
