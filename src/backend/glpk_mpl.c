@@ -36,26 +36,40 @@ static int names_a_file(const ilpm_gmpl_src *src, const char *line, size_t len)
 }
 
 /* The translator's error: the last line of its output that names a file
- * (the "Context: ..." line follows it), else its last line. */
+ * (the "Context: ..." line follows it), else its last line but the
+ * context, which for a file it cannot open says "(unknown):0: unable to
+ * open F - reason". */
 static int translator_error(const struct mpl_ctx *c, ilpm_err *err)
 {
+    static const char unknown[] = "(unknown):0: ";
     const char *log = c->g->log;
-    const char *best = NULL;
-    size_t best_len = 0;
+    const char *best = NULL, *last = NULL;
+    size_t best_len = 0, last_len = 0;
     for (const char *s = log; *s;) {
         size_t n = strcspn(s, "\n");
         if (names_a_file(c->src, s, n)) {
             best = s;
             best_len = n;
         }
+        if (n > 0 && strncmp(s, "Context:", 8) != 0) {
+            last = s;
+            last_len = n;
+        }
         s += n + (s[n] == '\n');
     }
     if (best)
         return ilpm_err_set(err, "%.*s", (int)(best_len > 500 ? 500 : best_len),
                             best);
-    char msg[sizeof c->g->log + 64];
-    ilpm_glpk_log_tail(c->g, 1, msg, sizeof msg);
-    return ilpm_err_set(err, "%s: %s", c->src->model, msg);
+    if (!last)
+        return ilpm_err_set(err, "%s: GLPK's translator failed silently",
+                            c->src->model);
+    if (last_len > sizeof unknown - 1 &&
+        strncmp(last, unknown, sizeof unknown - 1) == 0) {
+        last += sizeof unknown - 1;
+        last_len -= sizeof unknown - 1;
+    }
+    return ilpm_err_set(err, "%.*s", (int)(last_len > 500 ? 500 : last_len),
+                        last);
 }
 
 /* Reads, generates and builds the problem into c->P (c->tran kept). */
