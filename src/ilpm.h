@@ -559,17 +559,26 @@ typedef struct ilpm_gmpl_src {
  * writes while generating (printf, display before its solve statement)
  * is dropped; files it writes are written.  0, or -1 with err holding
  * GLPK's "file:line: message" (kind ILPM_ERR_INPUT). */
+typedef struct ilpm_gmpl ilpm_gmpl; /* a translated model, kept */
 int ilpm_gmpl_read(const ilpm_gmpl_src *src, ilpm_lp **out, ilpm_err *err);
+/* The same, keeping the translated model in *keep for one
+ * ilpm_gmpl_postsolve (on this thread), which then need not translate
+ * again; ilpm_gmpl_free releases it. */
+int ilpm_gmpl_read_keep(const ilpm_gmpl_src *src, ilpm_lp **out,
+                        ilpm_gmpl **keep, ilpm_err *err);
+void ilpm_gmpl_free(ilpm_gmpl *g);
 
-/* Translates src again, hands it the column values x[0..ncols) (ncols as
- * ilpm_gmpl_read gave) as its MIP solution and runs the model's
- * statements after its solve statement (glp_mpl_postsolve).  *text
- * (malloc'd) receives all the model wrote to its standard output, the
- * generating part included; files it writes (printf ... > "f", table
+/* Hands the translated model (*keep, which it uses up and sets to NULL;
+ * src translated again when keep or *keep is NULL) the column values
+ * x[0..ncols) (ncols as ilpm_gmpl_read gave) as its MIP solution and runs
+ * the model's statements after its solve statement (glp_mpl_postsolve).
+ * *text (malloc'd) receives all the model wrote to its standard output,
+ * the generating part included; files it writes (printf ... > "f", table
  * out) are written relative to the current directory.  0, or -1 with
  * err. */
-int ilpm_gmpl_postsolve(const ilpm_gmpl_src *src, const double *x, int ncols,
-                        char **text, ilpm_err *err);
+int ilpm_gmpl_postsolve(const ilpm_gmpl_src *src, ilpm_gmpl **keep,
+                        const double *x, int ncols, char **text,
+                        ilpm_err *err);
 
 #ifdef __cplusplus
 }

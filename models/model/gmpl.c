@@ -74,7 +74,7 @@ static int gmpl_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     else if (data_files(d, ilpm_params_get(p, "data"), model ? path : NULL,
                         err) == 0) {
         ilpm_gmpl_src src = {d->path, (const char *const *)d->data, d->ndata};
-        if (ilpm_gmpl_read(&src, &lp, err) == 0 &&
+        if (ilpm_gmpl_read_keep(&src, &lp, &d->tran, err) == 0 &&
             mdl_from_lp(lp, d, err) == 0) {
             int rc = mdl_inst_new(d, p, inst, err); /* frees d on failure */
             if (rc == 0)
@@ -122,7 +122,10 @@ static void gmpl_render(const void *inst, const void *sol, ilpm_buf *out)
     for (int j = 0; j < d->ncols; j++)
         x[j] = (double)s->x[j];
     ilpm_gmpl_src src = {d->path, (const char *const *)d->data, d->ndata};
-    if (ilpm_gmpl_postsolve(&src, x, d->ncols, &text, &err) != 0)
+    /* The translation parse kept serves the first output; the instance
+     * is otherwise read-only (as the verifier's copy, model.c). */
+    if (ilpm_gmpl_postsolve(&src, &((mdl *)d)->tran, x, d->ncols, &text,
+                            &err) != 0)
         ilpm_buf_printf(out, "(the model's output failed: %s)\n", err.msg);
     else if (text && *text) {
         ilpm_buf_puts(out, text);

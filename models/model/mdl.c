@@ -53,6 +53,7 @@ void mdl_free(mdl *d)
     for (int k = 0; k < d->ndata; k++)
         free(d->data[k]);
     free(d->data);
+    ilpm_gmpl_free(d->tran);
     free(d->text);
     free(d->col_name);
     free(d->lo);

@@ -51,6 +51,9 @@ typedef struct mdl {
     char *path; /* where to read it again; NULL: from text      */
     char **data; /* MDL_GMPL: its data files, in order             */
     int ndata;
+    /* MDL_GMPL: the translation kept for the first output (a cache the
+     * rendering uses up; NULL: translate again). */
+    ilpm_gmpl *tran;
     char *tmp;  /* a temporary copy owned (removed on free)    */
     char *text; /* the file's text when there is no path       */
     size_t textlen;

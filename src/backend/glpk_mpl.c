@@ -11,12 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A translated model kept from reading to its output: GLPK's
+ * translator runs a model's statements after `solve` once. */
+struct ilpm_gmpl {
+    glp_tran *tran;
+    glp_prob *P;
+    unsigned long gen; /* ilpm_glpk_gen() when made: GLPK still holds it */
+    char *prt;         /* the model's output so far */
+};
+
 struct mpl_ctx {
     const ilpm_gmpl_src *src;
     ilpm_glpk_guard *g;
     const char *prt; /* where the model's printf and display go */
     glp_tran *tran;
     glp_prob *P;
+    int keep;        /* read: leave tran and P to the caller */
     ilpm_lp *lp;     /* read: the problem */
     const double *x; /* postsolve: the values */
     int ncols;
@@ -107,17 +117,18 @@ static int read_body(void *ctx, ilpm_err *err)
     int rc = translate(c, err);
     if (rc == 0)
         rc = ilpm_glpk_fill_lp(c->P, c->lp, err);
-    release(c);
+    if (rc != 0 || !c->keep)
+        release(c);
     return rc;
 }
 
 /* The values as GLPK's MIP solution: every column fixed at its value,
  * which the MIP presolver solves outright, then the model's statements
- * after solve. */
+ * after solve.  c->tran and c->P: the kept translation, or NULL. */
 static int post_body(void *ctx, ilpm_err *err)
 {
     struct mpl_ctx *c = ctx;
-    int rc = translate(c, err);
+    int rc = c->tran ? 0 : translate(c, err);
     if (rc == 0 && glp_get_num_cols(c->P) != c->ncols)
         rc = ilpm_err_fail(err, ILPM_ERR_INTERNAL,
                            "%s: the model now has %d columns, not %d",
@@ -175,44 +186,101 @@ static char *slurp(const char *path, ilpm_err *err)
     return s;
 }
 
-/* Runs fn under the guard with a scratch file for the model's output;
- * *text receives that output when text is not NULL. */
-static int run(struct mpl_ctx *c, ilpm_glpk_fn fn, const char *what,
-               char **text, ilpm_err *err)
-{
-    ilpm_glpk_guard g;
-    c->g = &g;
-    char *prt = ilpm_temp_file("gmpl-output.txt", err);
-    if (!prt)
-        return -1;
-    c->prt = prt;
-    int rc = ilpm_glpk_run_log(&g, NULL, NULL, fn, c, what, err);
-    if (rc == 0 && text && !(*text = slurp(prt, err)))
-        rc = -1;
-    remove(prt);
-    free(prt);
-    return rc;
-}
-
-int ilpm_gmpl_read(const ilpm_gmpl_src *src, ilpm_lp **out, ilpm_err *err)
+int ilpm_gmpl_read_keep(const ilpm_gmpl_src *src, ilpm_lp **out,
+                        ilpm_gmpl **keep, ilpm_err *err)
 {
     *out = NULL;
+    if (keep)
+        *keep = NULL;
     ilpm_lp *lp = calloc(1, sizeof *lp);
-    if (!lp)
+    ilpm_gmpl *k = keep ? calloc(1, sizeof *k) : NULL;
+    char *prt = NULL;
+    if (!lp || (keep && !k)) {
+        free(lp);
+        free(k);
         return ilpm_err_fail(err, ILPM_ERR_LIMIT, "out of memory");
-    struct mpl_ctx c = {.src = src, .lp = lp};
-    if (run(&c, read_body, "translating a MathProg model", NULL, err) != 0) {
-        ilpm_lp_free(lp);
+    }
+    if (!(prt = ilpm_temp_file("gmpl-output.txt", err))) {
+        free(lp);
+        free(k);
         return -1;
+    }
+    ilpm_glpk_guard g;
+    struct mpl_ctx c = {
+        .src = src, .g = &g, .prt = prt, .keep = k != NULL, .lp = lp};
+    if (ilpm_glpk_run_log(&g, NULL, NULL, read_body, &c,
+                          "translating a MathProg model", err) != 0) {
+        ilpm_lp_free(lp);
+        free(k);
+        remove(prt);
+        free(prt);
+        return -1;
+    }
+    if (k) {
+        k->tran = c.tran;
+        k->P = c.P;
+        k->gen = ilpm_glpk_gen();
+        k->prt = prt; /* the output of the generating part, kept */
+        *keep = k;
+    } else {
+        remove(prt);
+        free(prt);
     }
     *out = lp;
     return 0;
 }
 
-int ilpm_gmpl_postsolve(const ilpm_gmpl_src *src, const double *x, int ncols,
-                        char **text, ilpm_err *err)
+int ilpm_gmpl_read(const ilpm_gmpl_src *src, ilpm_lp **out, ilpm_err *err)
+{
+    return ilpm_gmpl_read_keep(src, out, NULL, err);
+}
+
+void ilpm_gmpl_free(ilpm_gmpl *k)
+{
+    if (!k)
+        return;
+    /* After a GLPK failure on this thread its objects are gone. */
+    if (k->gen == ilpm_glpk_gen()) {
+        if (k->P)
+            glp_delete_prob(k->P);
+        if (k->tran)
+            glp_mpl_free_wksp(k->tran);
+    }
+    if (k->prt) {
+        remove(k->prt);
+        free(k->prt);
+    }
+    free(k);
+}
+
+int ilpm_gmpl_postsolve(const ilpm_gmpl_src *src, ilpm_gmpl **keep,
+                        const double *x, int ncols, char **text, ilpm_err *err)
 {
     *text = NULL;
+    ilpm_gmpl *k = keep ? *keep : NULL;
+    if (keep)
+        *keep = NULL;
     struct mpl_ctx c = {.src = src, .x = x, .ncols = ncols};
-    return run(&c, post_body, "running a MathProg model's output", text, err);
+    char *prt = NULL;
+    if (k && k->gen == ilpm_glpk_gen() && k->tran) {
+        c.tran = k->tran;
+        c.P = k->P;
+        k->tran = NULL; /* post_body releases them */
+        k->P = NULL;
+        prt = k->prt;
+        k->prt = NULL;
+    }
+    ilpm_gmpl_free(k);
+    if (!prt && !(prt = ilpm_temp_file("gmpl-output.txt", err)))
+        return -1;
+    ilpm_glpk_guard g;
+    c.g = &g;
+    c.prt = prt;
+    int rc = ilpm_glpk_run_log(&g, NULL, NULL, post_body, &c,
+                               "running a MathProg model's output", err);
+    if (rc == 0 && !(*text = slurp(prt, err)))
+        rc = -1;
+    remove(prt);
+    free(prt);
+    return rc;
 }
