@@ -9,8 +9,12 @@
 set -u
 ILPM=${1:-build/ilpm}
 . "$(dirname "$0")/e2e_lib.sh"
-G=models/gmpl
-ILPM_ABS=$(cd "$(dirname "$ILPM")" && pwd)/$(basename "$ILPM")
+# Models write files relative to the current directory (pbn.mod its
+# solution.ps, the test's own out.txt): run in the scratch folder.
+src=$(pwd)
+G=$src/models/gmpl
+ILPM=$(cd "$(dirname "$ILPM")" && pwd)/$(basename "$ILPM")
+mkdir -p "$tmp/run" && cd "$tmp/run" || exit 1
 
 # run NAME WANT-EXIT CMD... : stdout in $out, stderr in $err.
 run() {
@@ -61,7 +65,7 @@ run "sudoku 4x4" 0 "$ILPM" solve gmpl $G/sudoku.mod --data $G/sudoku4.dat --coun
 gs=$(count_of "$out")
 run "sudoku 4x4 built-in" 0 "$ILPM" solve sudoku "$tmp/s4.txt" --count --format json
 same "sudoku 4x4 count" "$gs" "$(count_of "$out")"
-awk 'BEGIN {RS = ""} NR == 1' data/tetravex/generated/3x3_solvable.txt >"$tmp/t3.txt"
+awk 'BEGIN {RS = ""} NR == 1' "$src/data/tetravex/generated/3x3_solvable.txt" >"$tmp/t3.txt"
 run "tetravex 3x3" 0 "$ILPM" solve gmpl $G/tetravex.mod $G/tetravex3.dat --count --format json
 gt=$(count_of "$out")
 run "tetravex 3x3 built-in" 0 "$ILPM" solve tetravex "$tmp/t3.txt" --count --format json
@@ -101,7 +105,7 @@ for b in ilp sat cp; do
 done
 run "objective json" 0 "$ILPM" solve gmpl "$tmp/obj.mod" --data "$tmp/obj.dat" --format json &&
     hasnt "objective json" "$out" "gain 12"
-written_here() { (cd "$tmp" && rm -f out.txt && "$ILPM_ABS" solve gmpl obj.mod --data obj.dat >/dev/null && [ "$(cat out.txt)" = 2 ]); }
+written_here() { (cd "$tmp" && rm -f out.txt && "$ILPM" solve gmpl obj.mod --data obj.dat >/dev/null && [ "$(cat out.txt)" = 2 ]); }
 if written_here; then ok; else bad "printf > file: out.txt not written in the current directory"; fi
 # --data twice, in order: the second file gives what the first does not.
 printf 'data; param k := 2; end;\n' >"$tmp/k.dat"
@@ -120,7 +124,7 @@ printf "set S := {'a', 'b'};\nvar x{1..3, S} >= 0, <= 4;\ns.t. c: sum{i in 1..3,
 run "continuous" 2 "$ILPM" solve gmpl "$tmp/cont.mod" &&
     has "continuous" "$err" "variable x[1,a] is continuous"
 run "missing data" 2 "$ILPM" solve gmpl $G/queens.mod &&
-    has "missing data" "$err" "queens.mod:5: no value for n"
+    has "missing data" "$err" "models/gmpl/queens.mod:5: no value for n"
 run "missing data file" 2 "$ILPM" solve gmpl $G/queens.mod --data "$tmp/none.dat"
 has "missing data file" "$err" "none.dat"
 printf 'data; param n := x; end;\n' >"$tmp/badval.dat"
