@@ -7,15 +7,32 @@
  * output statements.  GLPK must never abort the process.  The harness
  * works in a scratch folder of its own, since a model may write files
  * (printf > "f"). */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "puzzle.h"
 #include "run.h"
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/ilpm-fuzz-gmpl-XXXXXX";
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+                  struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* The scratch folder and what the models wrote there. */
+static void rm_dir(void)
+{
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 static int put(const char *path, const unsigned char *p, size_t n)
 {
@@ -32,6 +49,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     if (!ready) {
         if (!mkdtemp(dir) || chdir(dir) != 0)
             abort();
+        atexit(rm_dir);
         ready = 1;
     }
     const unsigned char *nul = memchr(data, 0, size);
