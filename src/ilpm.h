@@ -577,8 +577,7 @@ void ilpm_gmpl_free(ilpm_gmpl *g);
  * out) are written relative to the current directory.  0, or -1 with
  * err. */
 int ilpm_gmpl_postsolve(const ilpm_gmpl_src *src, ilpm_gmpl **keep,
-                        const double *x, int ncols, char **text,
-                        ilpm_err *err);
+                        const double *x, int ncols, char **text, ilpm_err *err);
 
 #ifdef __cplusplus
 }

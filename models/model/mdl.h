@@ -47,8 +47,8 @@ typedef struct mdl_names mdl_names; /* name -> column (opb.c) */
 
 typedef struct mdl {
     mdl_fmt fmt;
-    char *file; /* the file as messages name it                 */
-    char *path; /* where to read it again; NULL: from text      */
+    char *file;  /* the file as messages name it                 */
+    char *path;  /* where to read it again; NULL: from text      */
     char **data; /* MDL_GMPL: its data files, in order             */
     int ndata;
     /* MDL_GMPL: the translation kept for the first output (a cache the
@@ -144,11 +144,13 @@ typedef struct mdl_sol {
 } mdl_sol;
 /* The int-encoding option's row, in both puzzles' tables. */
 extern const char *const mdl_encodings[];
+// clang-format off
 #define MDL_INT_ENCODING_OPT                                                   \
     {"int-encoding", "ENC",                                                    \
      "integer columns that are not 0/1, made of 0/1 variables: binary (log "  \
      "encoding) or unary (order encoding); without it they are refused",      \
      ILPM_OPT_CHOICE, 0, 0, mdl_encodings, 0}
+// clang-format on
 /* Whether the reader stands past the one instance of its file (the
  * second call of parse), draining it if so. */
 int mdl_file_done(ilpm_reader *rd, ilpm_err *err);
