@@ -583,6 +583,43 @@ int ilpm_lp_read(const char *path, const char *name, ilpm_format f,
                  ilpm_lp **out, ilpm_err *err);
 void ilpm_lp_free(ilpm_lp *lp);
 
+/* ------------------------------------------------------------------ */
+/* Translating GNU MathProg (GMPL) with GLPK's translator               */
+
+/* A MathProg model and its data files, as glpsol takes them (-m, -d):
+ * the model's own data section is read when no data file is given. */
+typedef struct ilpm_gmpl_src {
+    const char *model;
+    const char *const *data;
+    int ndata;
+} ilpm_gmpl_src;
+
+/* Translates and generates src into *out, the problem GLPK builds of it
+ * (glp_mpl_build_prob: columns and rows named as the model names them,
+ * "x[3,'a']"; the objective, if any, also a free row).  Text the model
+ * writes while generating (printf, display before its solve statement)
+ * is dropped; files it writes are written.  0, or -1 with err holding
+ * GLPK's "file:line: message" (kind ILPM_ERR_INPUT). */
+typedef struct ilpm_gmpl ilpm_gmpl; /* a translated model, kept */
+int ilpm_gmpl_read(const ilpm_gmpl_src *src, ilpm_lp **out, ilpm_err *err);
+/* The same, keeping the translated model in *keep for one
+ * ilpm_gmpl_postsolve (on this thread), which then need not translate
+ * again; ilpm_gmpl_free releases it. */
+int ilpm_gmpl_read_keep(const ilpm_gmpl_src *src, ilpm_lp **out,
+                        ilpm_gmpl **keep, ilpm_err *err);
+void ilpm_gmpl_free(ilpm_gmpl *g);
+
+/* Hands the translated model (*keep, which it uses up and sets to NULL;
+ * src translated again when keep or *keep is NULL) the column values
+ * x[0..ncols) (ncols as ilpm_gmpl_read gave) as its MIP solution and runs
+ * the model's statements after its solve statement (glp_mpl_postsolve).
+ * *text (malloc'd) receives all the model wrote to its standard output,
+ * the generating part included; files it writes (printf ... > "f", table
+ * out) are written relative to the current directory.  0, or -1 with
+ * err. */
+int ilpm_gmpl_postsolve(const ilpm_gmpl_src *src, ilpm_gmpl **keep,
+                        const double *x, int ncols, char **text, ilpm_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1324,6 +1324,54 @@ START_TEST(test_lp_read)
 }
 END_TEST
 
+/* ilpm_gmpl_read and ilpm_gmpl_postsolve: GLPK's translator into plain
+ * arrays, a solution handed back to the model's output (kept or
+ * translated again), and its errors as "file:line: message" without a
+ * word on the terminal. */
+START_TEST(test_gmpl)
+{
+    const char *data[] = {"models/gmpl/queens8.dat"};
+    ilpm_gmpl_src src = {"models/gmpl/queens.mod", data, 1};
+    ilpm_err err = {0};
+    ilpm_lp *lp = NULL;
+    ilpm_gmpl *keep = NULL;
+    fd_capture cap;
+    capture_begin(&cap);
+    int rc = ilpm_gmpl_read_keep(&src, &lp, &keep, &err);
+    FILE *said = capture_end(&cap);
+    ck_assert_int_eq(fgetc(said), EOF);
+    fclose(said);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(lp->ncols, 64);
+    ck_assert_int_eq(lp->nrows, 42);
+    ck_assert_str_eq(lp->col_name[0], "q[1,1]");
+    ck_assert_str_eq(lp->row_name[0], "row[1]");
+    /* A solution of 8 queens: the model's board, kept and translated
+     * again alike. */
+    static const int col[8] = {1, 5, 8, 6, 3, 7, 2, 4};
+    double x[64] = {0};
+    for (int i = 0; i < 8; i++)
+        x[i * 8 + col[i] - 1] = 1;
+    for (int again = 0; again < 2; again++) {
+        char *text = NULL;
+        ck_assert_int_eq(
+            ilpm_gmpl_postsolve(&src, again ? NULL : &keep, x, 64, &text, &err),
+            0);
+        ck_assert_ptr_null(keep);
+        ck_assert_ptr_nonnull(strstr(text, "Q.......\n....Q...\n"));
+        free(text);
+    }
+    ilpm_lp_free(lp);
+    ilpm_gmpl_free(NULL);
+
+    ilpm_gmpl_src bare = {"models/gmpl/queens.mod", NULL, 0};
+    ck_assert_int_eq(ilpm_gmpl_read(&bare, &lp, &err), -1);
+    ck_assert_ptr_null(lp);
+    ck_assert_str_eq(err.msg, "models/gmpl/queens.mod:5: no value for n");
+    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+}
+END_TEST
+
 static Suite *glpk_suite(void)
 {
     Suite *s = suite_create("glpk");
@@ -1362,6 +1410,7 @@ static Suite *glpk_suite(void)
     tcase_add_test(tc, test_opb);
     tcase_add_test(tc, test_external_solvers);
     tcase_add_test(tc, test_lp_read);
+    tcase_add_test(tc, test_gmpl);
     suite_add_tcase(s, tc);
     return s;
 }

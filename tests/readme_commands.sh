@@ -14,6 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/build"
 ln -s "$build/ilpm" "$tmp/build/ilpm"
 ln -s "$src/data" "$tmp/data"
+ln -s "$src/models" "$tmp/models" # the MathProg models (models/gmpl)
 pass=0
 fail=0
 skipped=0

@@ -91,6 +91,12 @@ int mdl_check(const mdl *d, mdl_again *again, const int64_t *x, int has_obj,
               int64_t obj, ilpm_err *why)
 {
     /* Read once, then kept for the next solutions of a count. */
+    if (d->fmt == MDL_GMPL) {
+        ilpm_gmpl_src src = {d->path, (const char *const *)d->data, d->ndata};
+        if (!again->lp && ilpm_gmpl_read(&src, &again->lp, why) != 0)
+            return -1;
+        return check_lp(again->lp, d, x, has_obj, obj, why);
+    }
     if (d->fmt == MDL_LP || d->fmt == MDL_MPS) {
         if (!again->lp &&
             ilpm_lp_read(d->path, d->file,

@@ -42,9 +42,13 @@ static int columns(const ilpm_lp *lp, mdl *d, ilpm_err *err)
         const char *name = lp->col_name[j];
         if (!lp->col_int[j])
             return ilpm_err_input(err,
-                                  "%s: column '%s' is continuous; ilpm solves "
-                                  "0/1 and bounded integer models and relaxes "
-                                  "nothing",
+                                  d->fmt == MDL_GMPL
+                                      ? "%s: variable %s is continuous; ilpm "
+                                        "solves 0/1 and bounded integer models "
+                                        "and relaxes nothing"
+                                      : "%s: column '%s' is continuous; ilpm "
+                                        "solves 0/1 and bounded integer models "
+                                        "and relaxes nothing",
                                   d->file, name);
         if (!lp->col_has_lo[j] || !lp->col_has_hi[j])
             return ilpm_err_input(err,
@@ -108,6 +112,8 @@ static int row(const ilpm_lp *lp, int i, double *buf, mdl *d, ilpm_err *err)
 {
     size_t b = lp->row_start[i], e = lp->row_start[i + 1];
     int k = 0;
+    if (!lp->row_has_lo[i] && !lp->row_has_hi[i])
+        return 0; /* a free row (MathProg's objective) holds nothing */
     for (size_t t = b; t < e; t++)
         buf[k++] = lp->val[t];
     if (lp->row_has_lo[i])

@@ -12,7 +12,7 @@ struct mdl_names {
     size_t cap; /* a power of two */
 };
 
-static const char *const fmt_names[] = {"lp", "mps", "opb", "cnf"};
+static const char *const fmt_names[] = {"lp", "mps", "opb", "cnf", "gmpl"};
 
 const char *mdl_fmt_name(mdl_fmt f)
 {
@@ -51,6 +51,10 @@ void mdl_free(mdl *d)
     free(d->index);
     free(d->file);
     free(d->path);
+    for (int k = 0; k < d->ndata; k++)
+        free(d->data[k]);
+    free(d->data);
+    ilpm_gmpl_free(d->tran);
     free(d->text);
     free(d->col_name);
     free(d->lo);

@@ -8,7 +8,16 @@
 
 #include "puzzle.h"
 
-typedef enum mdl_fmt { MDL_LP, MDL_MPS, MDL_OPB, MDL_CNF, MDL_NFMT } mdl_fmt;
+/* MDL_GMPL: a MathProg model and its data, translated by GLPK (the
+ * `gmpl` puzzle, gmpl.c); the others are the `model` puzzle's files. */
+typedef enum mdl_fmt {
+    MDL_LP,
+    MDL_MPS,
+    MDL_OPB,
+    MDL_CNF,
+    MDL_GMPL,
+    MDL_NFMT
+} mdl_fmt;
 
 /* How integer columns that are not 0/1 are made of 0/1 variables. */
 typedef enum mdl_enc { MDL_ENC_NONE, MDL_ENC_BINARY, MDL_ENC_UNARY } mdl_enc;
@@ -38,8 +47,13 @@ typedef struct mdl_names mdl_names; /* name -> column (opb.c) */
 
 typedef struct mdl {
     mdl_fmt fmt;
-    char *file; /* the file as messages name it                 */
-    char *path; /* where to read it again; NULL: from text      */
+    char *file;  /* the file as messages name it                 */
+    char *path;  /* where to read it again; NULL: from text      */
+    char **data; /* MDL_GMPL: its data files, in order             */
+    int ndata;
+    /* MDL_GMPL: the translation kept for the first output (a cache the
+     * rendering uses up; NULL: translate again). */
+    ilpm_gmpl *tran;
     char *tmp;  /* a temporary copy owned (removed on free)    */
     char *text; /* the file's text when there is no path       */
     size_t textlen;
@@ -123,6 +137,47 @@ int mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err);
 int mdl_build(const mdl *d, ilpm_model *m, const char **kinds, ilpm_err *err);
 /* The value of column j under the model's 0/1 values. */
 int64_t mdl_col_value(const mdl *d, int j, const uint8_t *vals);
+
+/* model.c: what the `model` and `gmpl` puzzles share.  An instance is
+ * the rows as read and the file as the verifier reads it again. */
+typedef struct mdl_sol {
+    int64_t *x; /* value of each column */
+    int has_obj;
+    int64_t obj;
+} mdl_sol;
+/* The int-encoding option's row, in both puzzles' tables. */
+extern const char *const mdl_encodings[];
+// clang-format off
+#define MDL_INT_ENCODING_OPT                                                   \
+    {"int-encoding", "ENC",                                                    \
+     "integer columns that are not 0/1, made of 0/1 variables: binary (log "  \
+     "encoding) or unary (order encoding); without it they are refused",      \
+     ILPM_OPT_CHOICE, 0, 0, mdl_encodings, 0}
+// clang-format on
+/* Whether the reader stands past the one instance of its file (the
+ * second call of parse), draining it if so. */
+int mdl_file_done(ilpm_reader *rd, ilpm_err *err);
+/* An instance of d (taken), laid out under p's --int-encoding; 0, or -1
+ * with err (d freed). */
+int mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err);
+/* The verifier's copy of the file (an instance's mdl_again). */
+struct mdl_again *mdl_inst_again(void *inst);
+const mdl *mdl_inst_rows(const void *inst);
+void mdl_inst_free(void *inst);
+int mdl_pz_build(const void *inst, const ilpm_params *p, ilpm_model *m,
+                 ilpm_err *err);
+void mdl_pz_stats_json(const void *inst, const ilpm_params *p, ilpm_buf *out);
+void *mdl_pz_decode(const void *inst, const ilpm_params *p, const ilpm_model *m,
+                    const uint8_t *vals, ilpm_err *err);
+int mdl_pz_verify(const void *inst, const ilpm_params *p, const void *sol,
+                  ilpm_err *why);
+void mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out);
+void mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out);
+/* "objective 14.805" for a file whose objective was scaled to integers;
+ * nothing otherwise. */
+void mdl_pz_describe_objective(const void *inst, const ilpm_params *p,
+                               int64_t objective, char *buf, size_t size);
+void mdl_sol_free(void *sol);
 
 /* check.c: the file read again (into again, on the first call), and
  * vals[0..ncols) checked against its rows, bounds and objective (obj: the

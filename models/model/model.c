@@ -13,25 +13,18 @@
 #include <strings.h>
 
 static const char *const formats[] = {"lp", "mps", "opb", "cnf", NULL};
-static const char *const encodings[] = {"binary", "unary", NULL};
+const char *const mdl_encodings[] = {"binary", "unary", NULL};
 
 static const ilpm_opt_spec model_opts[] = {
     {"input-format", "FMT",
      "lp, mps (free MPS), opb or cnf (DIMACS); default: from the file's "
      "name",
      ILPM_OPT_CHOICE, 0, 0, formats, 0},
-    {"int-encoding", "ENC",
-     "integer columns that are not 0/1, made of 0/1 variables: binary (log "
-     "encoding) or unary (order encoding); without it they are refused",
-     ILPM_OPT_CHOICE, 0, 0, encodings, 0},
+    MDL_INT_ENCODING_OPT,
     {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-typedef struct model_sol {
-    int64_t *x; /* value of each column */
-    int has_obj;
-    int64_t obj;
-} model_sol;
+typedef mdl_sol model_sol;
 
 /* Instance: the rows as read, and how to print the answer. */
 typedef struct model_inst {
@@ -42,7 +35,7 @@ typedef struct model_inst {
     int dimacs; /* ILPM_PARAM_DIMACS: v lines of the SAT competition */
 } model_inst;
 
-static void inst_free(void *p)
+void mdl_inst_free(void *p)
 {
     model_inst *mi = p;
     if (mi) {
@@ -60,7 +53,7 @@ static int format_of_name(const char *name, int *gz, int *xz)
     *xz = n > 3 && strcasecmp(name + n - 3, ".xz") == 0;
     if (*gz || *xz)
         n -= 3;
-    for (int f = 0; f < MDL_NFMT; f++) {
+    for (int f = 0; formats[f]; f++) {
         size_t e = strlen(formats[f]);
         if (n > e + 1 && name[n - e - 1] == '.' &&
             strncasecmp(name + n - e, formats[f], e) == 0)
@@ -284,15 +277,52 @@ static mdl *parse_pb(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
     return d;
 }
 
-static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
-                       ilpm_err *err)
+int mdl_file_done(ilpm_reader *rd, ilpm_err *err)
 {
     /* One instance per file: the second call finds the file read. */
     long idx = ilpm_reader_index(rd);
     if (idx > 1 || (idx == 0 && ilpm_reader_offset(rd, NULL) > 0)) {
         drain(rd, NULL, err);
-        return 0;
+        return 1;
     }
+    return 0;
+}
+
+int mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err)
+{
+    int enc;
+    if (ilpm_params_choice(p, "int-encoding", mdl_encodings, -1, &enc, err) !=
+            0 ||
+        mdl_layout(d, (mdl_enc)(enc + 1), err) != 0) {
+        mdl_free(d);
+        return -1;
+    }
+    model_inst *mi = calloc(1, sizeof *mi);
+    if (!mi) {
+        mdl_free(d);
+        return ilpm_err_nomem(err, "out of memory");
+    }
+    mi->d = d;
+    mi->dimacs = ilpm_params_has(p, ILPM_PARAM_DIMACS);
+    *inst = mi;
+    return 0;
+}
+
+mdl_again *mdl_inst_again(void *inst)
+{
+    return &((model_inst *)inst)->again;
+}
+
+const mdl *mdl_inst_rows(const void *inst)
+{
+    return ((const model_inst *)inst)->d;
+}
+
+static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
+                       ilpm_err *err)
+{
+    if (mdl_file_done(rd, err))
+        return 0;
     const char *name = ilpm_reader_name(rd);
     int gz, xz, f = format_of_name(name, &gz, &xz), choice;
     if (ilpm_params_choice(p, "input-format", formats, f, &choice, err) != 0) {
@@ -332,22 +362,8 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     }
     mdl *d = fmt == MDL_LP || fmt == MDL_MPS ? parse_lp(rd, fmt, gz, err)
                                              : parse_pb(rd, fmt, err);
-    if (!d)
+    if (!d || mdl_inst_new(d, p, inst, err) != 0)
         return -1;
-    int enc;
-    if (ilpm_params_choice(p, "int-encoding", encodings, -1, &enc, err) != 0 ||
-        mdl_layout(d, (mdl_enc)(enc + 1), err) != 0) {
-        mdl_free(d);
-        return -1;
-    }
-    model_inst *mi = calloc(1, sizeof *mi);
-    if (!mi) {
-        mdl_free(d);
-        return ilpm_err_nomem(err, "out of memory");
-    }
-    mi->d = d;
-    mi->dimacs = ilpm_params_has(p, ILPM_PARAM_DIMACS);
-    *inst = mi;
     return 1;
 }
 
@@ -360,8 +376,8 @@ static void model_describe(const void *inst, char *buf, size_t size)
              d->nrows);
 }
 
-static int model_build(const void *inst, const ilpm_params *p, ilpm_model *m,
-                       ilpm_err *err)
+int mdl_pz_build(const void *inst, const ilpm_params *p, ilpm_model *m,
+                 ilpm_err *err)
 {
     (void)p;
     return mdl_build(((const model_inst *)inst)->d, m, NULL, err);
@@ -369,8 +385,7 @@ static int model_build(const void *inst, const ilpm_params *p, ilpm_model *m,
 
 /* LP and MPS rows by name, with the kind each became: a ranged row is
  * two entries of one name. */
-static void model_stats_json(const void *inst, const ilpm_params *p,
-                             ilpm_buf *out)
+void mdl_pz_stats_json(const void *inst, const ilpm_params *p, ilpm_buf *out)
 {
     (void)p;
     const mdl *d = ((const model_inst *)inst)->d;
@@ -394,9 +409,8 @@ static void model_stats_json(const void *inst, const ilpm_params *p,
     free(kinds);
 }
 
-static void *model_decode(const void *inst, const ilpm_params *p,
-                          const ilpm_model *m, const uint8_t *vals,
-                          ilpm_err *err)
+void *mdl_pz_decode(const void *inst, const ilpm_params *p, const ilpm_model *m,
+                    const uint8_t *vals, ilpm_err *err)
 {
     (void)p;
     const mdl *d = ((const model_inst *)inst)->d;
@@ -432,8 +446,8 @@ static const char *obj_text(const mdl *d, int64_t obj, char *buf, size_t size)
     return buf;
 }
 
-static void model_describe_objective(const void *inst, const ilpm_params *p,
-                                     int64_t objective, char *buf, size_t size)
+void mdl_pz_describe_objective(const void *inst, const ilpm_params *p,
+                               int64_t objective, char *buf, size_t size)
 {
     (void)p;
     const mdl *d = ((const model_inst *)inst)->d;
@@ -443,8 +457,8 @@ static void model_describe_objective(const void *inst, const ilpm_params *p,
     snprintf(buf, size, "objective %s", obj_text(d, objective, t, sizeof t));
 }
 
-static int model_verify(const void *inst, const ilpm_params *p, const void *sol,
-                        ilpm_err *why)
+int mdl_pz_verify(const void *inst, const ilpm_params *p, const void *sol,
+                  ilpm_err *why)
 {
     (void)p;
     const model_sol *s = sol;
@@ -512,7 +526,7 @@ static void render_v(const mdl *d, const model_sol *s, ilpm_buf *out)
                             (long long)s->x[j]);
 }
 
-static void model_render(const void *inst, const void *sol, ilpm_buf *out)
+void mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out)
 {
     const model_inst *mi = inst;
     const mdl *d = mi->d;
@@ -537,7 +551,7 @@ static void model_render(const void *inst, const void *sol, ilpm_buf *out)
                             (long long)s->x[j]);
 }
 
-static void model_render_json(const void *inst, const void *sol, ilpm_buf *out)
+void mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out)
 {
     const mdl *d = ((const model_inst *)inst)->d;
     const model_sol *s = sol;
@@ -577,7 +591,7 @@ static void model_render_json(const void *inst, const void *sol, ilpm_buf *out)
     ilpm_buf_putc(out, '}');
 }
 
-static void sol_free(void *p)
+void mdl_sol_free(void *p)
 {
     model_sol *s = p;
     if (s)
@@ -599,14 +613,14 @@ const ilpm_puzzle ilpm_puzzle_model = {
         "N};\n"
         "solve --format dimacs prints the SAT competition's s, o and v lines.",
     .parse = model_parse,
-    .free_instance = inst_free,
+    .free_instance = mdl_inst_free,
     .describe = model_describe,
-    .build = model_build,
-    .decode = model_decode,
-    .verify = model_verify,
-    .render = model_render,
-    .render_json = model_render_json,
-    .describe_objective = model_describe_objective,
-    .free_solution = sol_free,
-    .stats_json = model_stats_json,
+    .build = mdl_pz_build,
+    .decode = mdl_pz_decode,
+    .verify = mdl_pz_verify,
+    .render = mdl_pz_render,
+    .render_json = mdl_pz_render_json,
+    .describe_objective = mdl_pz_describe_objective,
+    .free_solution = mdl_sol_free,
+    .stats_json = mdl_pz_stats_json,
 };

@@ -44,11 +44,12 @@ static void error_hook(void *info)
     longjmp(g->jb, 1);
 }
 
-/* o: whose log receives GLPK's messages (NULL: none). */
-static void guard_enter(ilpm_glpk_guard *g, const ilpm_options *o)
+/* log_fn(log_ctx, text) receives GLPK's messages (NULL: none). */
+static void guard_enter(ilpm_glpk_guard *g,
+                        void (*log_fn)(void *, const char *), void *log_ctx)
 {
-    g->log_fn = o && ilpm_reports(o) ? o->log : NULL;
-    g->log_ctx = o ? o->log_ctx : NULL;
+    g->log_fn = log_fn;
+    g->log_ctx = log_ctx;
     g->len = 0;
     g->log[0] = '\0';
     glp_term_hook(term_hook, g);
@@ -94,7 +95,15 @@ void ilpm_glpk_log_tail(const ilpm_glpk_guard *g, int nlines, char *out,
 int ilpm_glpk_run(ilpm_glpk_guard *g, const ilpm_options *o, ilpm_glpk_fn fn,
                   void *ctx, const char *what, ilpm_err *err)
 {
-    guard_enter(g, o);
+    return ilpm_glpk_run_log(g, o && ilpm_reports(o) ? o->log : NULL,
+                             o ? o->log_ctx : NULL, fn, ctx, what, err);
+}
+
+int ilpm_glpk_run_log(ilpm_glpk_guard *g, void (*log_fn)(void *, const char *),
+                      void *log_ctx, ilpm_glpk_fn fn, void *ctx,
+                      const char *what, ilpm_err *err)
+{
+    guard_enter(g, log_fn, log_ctx);
     if (setjmp(g->jb) != 0) {
         char msg[sizeof g->log + 64];
         ilpm_glpk_log_tail(g, 2, msg, sizeof msg);

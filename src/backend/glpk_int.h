@@ -39,6 +39,11 @@ typedef int (*ilpm_glpk_fn)(void *ctx, ilpm_err *err);
  * longjmp. */
 int ilpm_glpk_run(ilpm_glpk_guard *g, const ilpm_options *o, ilpm_glpk_fn fn,
                   void *ctx, const char *what, ilpm_err *err);
+/* The same with GLPK's messages going to log_fn(log_ctx, text) (NULL:
+ * nowhere but the tail kept for messages). */
+int ilpm_glpk_run_log(ilpm_glpk_guard *g, void (*log_fn)(void *, const char *),
+                      void *log_ctx, ilpm_glpk_fn fn, void *ctx,
+                      const char *what, ilpm_err *err);
 /* The last nlines lines of GLPK's output, joined by "; ", into out. */
 void ilpm_glpk_log_tail(const ilpm_glpk_guard *g, int nlines, char *out,
                         size_t size);
@@ -47,6 +52,11 @@ void ilpm_glpk_log_tail(const ilpm_glpk_guard *g, int nlines, char *out,
  * remembers the generation it was built in and refuses to touch its
  * problem once the generation has moved on. */
 unsigned long ilpm_glpk_gen(void);
+
+/* glpk_read.c: P's columns, rows and objective into lp's plain arrays
+ * (lp zeroed); the LP and MPS readers and the MathProg translator
+ * (glpk_mpl.c) share it.  0, or -1 out of memory. */
+int ilpm_glpk_fill_lp(glp_prob *P, ilpm_lp *lp, ilpm_err *err);
 
 /* ------------------------------------------------------------------ */
 /* glpk_build.c: the driver, its problem and its statistics.            */

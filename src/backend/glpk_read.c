@@ -33,7 +33,7 @@ static char *dup_name(const char *s)
     return strdup(s ? s : "");
 }
 
-static int fill(glp_prob *P, ilpm_lp *lp, ilpm_err *err)
+int ilpm_glpk_fill_lp(glp_prob *P, ilpm_lp *lp, ilpm_err *err)
 {
     int nc = glp_get_num_cols(P), nr = glp_get_num_rows(P);
     size_t nnz = (size_t)glp_get_num_nz(P);
@@ -115,7 +115,7 @@ static int read_body(void *ctx, ilpm_err *err)
         reader_message(r, err);
         return -1;
     }
-    rc = fill(P, r->lp, err);
+    rc = ilpm_glpk_fill_lp(P, r->lp, err);
     glp_delete_prob(P);
     return rc;
 }

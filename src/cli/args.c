@@ -492,9 +492,17 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
     }
     ilpm_err err = {0};
     if (ps) {
-        if (ilpm_params_has(c->params, name))
+        const char *old = ilpm_params_get(c->params, name);
+        if (old && !(ps->flags & ILPM_OPT_REPEAT))
             FAIL("--%s given twice", name);
-        if (ilpm_params_set(c->params, name, val) != 0)
+        char *joined = NULL;
+        if (old && val && !(joined = malloc(strlen(old) + strlen(val) + 2)))
+            FAIL("out of memory");
+        if (joined)
+            sprintf(joined, "%s%c%s", old, ILPM_OPT_SEP, val);
+        int rc = ilpm_params_set(c->params, name, joined ? joined : val);
+        free(joined);
+        if (rc != 0)
             FAIL("out of memory");
         return 0;
     }
@@ -562,6 +570,13 @@ int cli_parse(cli *c, int argc, char **argv)
     }
     if (c->help)
         return 0;
+    /* gmpl MODEL.mod D1.dat D2.dat: the first FILE is the model. */
+    if (c->pz && c->pz->lead_opt && c->nfiles > 1 &&
+        !ilpm_params_has(c->params, c->pz->lead_opt)) {
+        if (ilpm_params_set(c->params, c->pz->lead_opt, c->files[0]) != 0)
+            FAIL("out of memory");
+        memmove(c->files, c->files + 1, (size_t)--c->nfiles * sizeof *c->files);
+    }
     if (c->verb == VERB_PLAY &&
         ilpm_params_set(c->params, ILPM_PARAM_PLAY, NULL) != 0)
         FAIL("out of memory");

@@ -121,6 +121,11 @@ typedef struct ilpm_puzzle {
     int (*givens)(const void *inst, const ilpm_model *m, int **lits, int *n,
                   ilpm_err *err);
 
+    /* Optional: the name of an option of the puzzle that the first FILE
+     * gives when more FILEs follow it and the option is not set (gmpl:
+     * "model", the others being its data files, an instance each). */
+    const char *lead_opt;
+
     /* Optional: more members for `stats --format json`, each written as
      * ',"name":value' (the model puzzle's file rows by name and kind). */
     void (*stats_json)(const void *inst, const ilpm_params *p, ilpm_buf *out);
@@ -155,5 +160,6 @@ extern const ilpm_puzzle ilpm_puzzle_langford;
 extern const ilpm_puzzle ilpm_puzzle_machiavelli;
 extern const ilpm_puzzle ilpm_puzzle_tetravex;
 extern const ilpm_puzzle ilpm_puzzle_model;
+extern const ilpm_puzzle ilpm_puzzle_gmpl;
 
 #endif

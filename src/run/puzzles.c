@@ -10,6 +10,7 @@ const ilpm_puzzle *const ilpm_puzzles[] = {
     &ilpm_puzzle_tetravex,
     &ilpm_puzzle_queens,
     &ilpm_puzzle_model,
+    &ilpm_puzzle_gmpl,
     NULL,
 };
 

@@ -227,6 +227,10 @@ typedef enum ilpm_opt_type {
 #define ILPM_OPT_INSTANCE 1u
 /* The option only means something to `play`. */
 #define ILPM_OPT_PLAY 2u
+/* The option may be given again (gmpl --data, glpsol's -d): its values
+ * are kept in order, joined by newlines (ILPM_OPT_SEP). */
+#define ILPM_OPT_REPEAT 4u
+#define ILPM_OPT_SEP '\n'
 
 typedef struct ilpm_opt_spec {
     const char *name; /* without the leading "--"                 */
@@ -235,7 +239,7 @@ typedef struct ilpm_opt_spec {
     ilpm_opt_type type;
     long lo, hi;                /* ILPM_OPT_INT                    */
     const char *const *choices; /* ILPM_OPT_CHOICE, NULL-ended     */
-    unsigned flags;             /* ILPM_OPT_INSTANCE, ILPM_OPT_PLAY */
+    unsigned flags;             /* ILPM_OPT_INSTANCE, _PLAY, _REPEAT */
 } ilpm_opt_spec;
 
 /* The row named name in a table ended by a row with name NULL, or NULL

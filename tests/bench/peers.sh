@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ilpm against the tools a user would otherwise pick, on the same instances
-# in one run: glpsol on the GMPL models in tests/bench/gmpl, cbc on ilpm's
+# in one run: glpsol on the GMPL models in models/gmpl, cbc on ilpm's
 # exported MPS, the cadical and minisat programs on ilpm's exported DIMACS
 # (pairwise at-most-one, as the seed reports encode it), and MiniZinc with
 # Gecode on tests/bench/mzn.  Every tool runs as its own process on a file
@@ -27,6 +27,7 @@ LIMIT=${LIMIT:-10}
 REPS=${REPS:-3}
 OUT=${OUT:-tests/bench/out/peers.md}
 here=$(cd "$(dirname "$0")" && pwd)
+gmpl=$(cd "$here/../../models/gmpl" && pwd) # the MathProg models ilpm ships
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$(dirname "$OUT")"
@@ -169,7 +170,7 @@ cmd_queens() {
     ilpm-ilp) echo "$ILPM solve queens --n $2 --backend ilp" ;;
     ilpm-sat) echo "$ILPM solve queens --n $2 --backend sat" ;;
     ilpm-cp) echo "$ILPM solve queens --n $2 --backend cp" ;;
-    *) peer_cmd "$1" "$here/gmpl/queens.mod" "$d.dat" "$d.mps" "$d.cnf" "$here/mzn/queens.mzn" "$d.dzn" ;;
+    *) peer_cmd "$1" "$gmpl/queens.mod" "$d.dat" "$d.mps" "$d.cnf" "$here/mzn/queens.mzn" "$d.dzn" ;;
     esac
 }
 
@@ -189,7 +190,7 @@ cmd_langford() {
     ilpm-ilp) echo "$ILPM solve langford --k $LK --n $2 --backend ilp $LANGFORD_OPTS" ;;
     ilpm-sat) echo "$ILPM solve langford --k $LK --n $2 --backend sat $LANGFORD_OPTS" ;;
     ilpm-cp) echo "$ILPM solve langford --k $LK --n $2 --backend cp $LANGFORD_OPTS" ;;
-    *) peer_cmd "$1" "$here/gmpl/langford.mod" "$d.dat" "$d.mps" "$d.cnf" "$here/mzn/langford.mzn" "$d.dzn" ;;
+    *) peer_cmd "$1" "$gmpl/langford.mod" "$d.dat" "$d.mps" "$d.cnf" "$here/mzn/langford.mzn" "$d.dzn" ;;
     esac
 }
 
@@ -234,7 +235,7 @@ cmd_machiavelli() {
     ilpm-sat) echo "$ILPM solve machiavelli $d.txt --decks $2 --backend sat" ;;
     ilpm-cp) echo "$ILPM solve machiavelli $d.txt --decks $2 --backend cp" ;;
     gecode) ;;
-    *) peer_cmd "$1" "$here/gmpl/machiavelli.mod" "$d.dat" "$d.mps" "$d.cnf" "" "" ;;
+    *) peer_cmd "$1" "$gmpl/machiavelli.mod" "$d.dat" "$d.mps" "$d.cnf" "" "" ;;
     esac
 }
 

@@ -21,7 +21,7 @@ for b in $boards; do
     ilpm-cp) # shellcheck disable=SC2086
         "$ilpm" solve "$model" "$b.txt" --backend cp ${CP_OPTS:-} >/dev/null; c=$?
         [ $c -eq 0 ] || [ $c -eq 10 ] || exit 1 ;;
-    glpsol) glpsol -m "$here/gmpl/$model.mod" -d "$b.dat" 2>&1 |
+    glpsol) glpsol -m "$here/../../models/gmpl/$model.mod" -d "$b.dat" 2>&1 |
         grep -qE "INTEGER OPTIMAL|NO (PRIMAL|INTEGER) FEASIBLE|INTEGER EMPTY" || exit 1 ;;
     cbc) cbc "$b.mps" solve quit 2>&1 | grep -qE "Optimal - objective|Optimal solution found|infeasible" || exit 1 ;;
     cadical) cadical -q "$b.cnf" >/dev/null; c=$?

@@ -33,6 +33,11 @@ for h in "${harnesses[@]}"; do
         cp tests/data/results_* "$corpus"/ 2>/dev/null ;;
     model)
         head -c 64 /dev/urandom >"$corpus/seed" ;;
+    gmpl) # each model with its first data file after a NUL byte
+        for m in models/gmpl/*.mod; do
+            d=$(ls "${m%.mod}"*.dat 2>/dev/null | head -n 1)
+            { cat "$m"; [ -n "$d" ] && printf '\0' && cat "$d"; } >"$corpus/$(basename "$m")"
+        done ;;
     model_opb | model_cnf)
         ext=${name#model_}
         cp data/models/*."$ext" data/bad/model_*."$ext" "$corpus"/ 2>/dev/null ;;

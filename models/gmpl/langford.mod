@@ -10,4 +10,8 @@ s.t. place{v in V}: sum{(v, p) in S} y[v, p] = 1;
 s.t. cover{q in P}:
     sum{(v, p) in S, c in 0..k - 1: p + c * (v + 1) = q} y[v, p] = 1;
 solve;
+/* The sequence: the value at each position. */
+for {q in P} printf "%s%d", if q > 1 then " " else "",
+    sum{(v, p) in S, c in 0..k - 1: p + c * (v + 1) = q} v * y[v, p];
+printf "\n";
 end;

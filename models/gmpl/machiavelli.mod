@@ -20,4 +20,20 @@ s.t. no0110{s in S, r in 1..12, k in K}:
 s.t. consistency{s in S, r in R}:
     sum{k in K} (xr[s, r, k] + xs[s, r, k]) = cnt[s, r];
 solve;
+/* The melds: each run plane's runs (maximal stretches of one suit), then
+ * each set plane's sets, in cards "rank suit". */
+for {k in K, s in S, r in R: xr[s, r, k] and (r = 1 or not xr[s, r - 1, k])} {
+    printf "run:";
+    for {t in r..13: t - r = sum{u in r..t} xr[s, u, k] - 1}
+        printf " %d%s", t, if s = 1 then "H" else if s = 2 then "D"
+            else if s = 3 then "S" else "C";
+    printf "\n";
+}
+for {k in K, r in R: y[r, k]} {
+    printf "set:";
+    for {s in S: xs[s, r, k]}
+        printf " %d%s", r, if s = 1 then "H" else if s = 2 then "D"
+            else if s = 3 then "S" else "C";
+    printf "\n";
+}
 end;

@@ -9,4 +9,9 @@ s.t. diag{d in -(n - 2)..n - 2}:
 s.t. anti{a in 3..2 * n - 1}:
     sum{i in N: a - i >= 1 and a - i <= n} q[i, a - i] <= 1;
 solve;
+/* The board: Q where a queen stands. */
+for {i in N} {
+    for {j in N} printf "%s", if q[i, j] then "Q" else ".";
+    printf "\n";
+}
 end;

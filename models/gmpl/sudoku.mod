@@ -10,4 +10,10 @@ s.t. box{i in 0..b - 1, j in 0..b - 1, v in N}:
     sum{r in i * b + 1..i * b + b, c in j * b + 1..j * b + b} x[r, c, v] = 1;
 s.t. fix{r in N, c in N: given[r, c] > 0}: x[r, c, given[r, c]] = 1;
 solve;
+/* The grid, one row a line ("." never remains: every cell is filled). */
+for {r in N} {
+    for {c in N} printf "%s%d", if c > 1 then " " else "",
+        sum{v in N} v * x[r, c, v];
+    printf "\n";
+}
 end;

@@ -15,4 +15,10 @@ s.t. horiz{i in C, j in 1..N - 1, t in T}:
 s.t. vert{i in 1..N - 1, j in C, t in T}:
     x[i, j, t] <= sum{u in T: u != t and up[u] = down[t]} x[i + 1, j, u];
 solve;
+/* The board: the tile (its number in the data) on each cell. */
+for {i in C} {
+    for {j in C} printf "%s%d", if j > 1 then " " else "",
+        sum{t in T} t * x[i, j, t];
+    printf "\n";
+}
 end;

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# The `gmpl` puzzle: MathProg models translated by GLPK.  The five puzzle
+# models of models/gmpl against the built-in C models (status, counts of
+# small instances), the model's own output after the solve (text, not
+# JSON), objectives on every back end, translator errors with file:line,
+# continuous variables refused by name, batch and compare over data
+# files, and GLPK's own example models where glpk-utils is installed.
+# Usage: e2e_gmpl.sh PATH/TO/ilpm
+set -u
+ILPM=${1:-build/ilpm}
+. "$(dirname "$0")/e2e_lib.sh"
+# Models write files relative to the current directory (pbn.mod its
+# solution.ps, the test's own out.txt): run in the scratch folder.
+src=$(pwd)
+G=$src/models/gmpl
+ILPM=$(cd "$(dirname "$ILPM")" && pwd)/$(basename "$ILPM")
+mkdir -p "$tmp/run" && cd "$tmp/run" || exit 1
+
+# run NAME WANT-EXIT CMD... : stdout in $out, stderr in $err.
+run() {
+    local name=$1 want=$2
+    shift 2
+    out=$("$@" 2>"$tmp/stderr")
+    local rc=$?
+    err=$(cat "$tmp/stderr")
+    if [ "$rc" -eq "$want" ]; then ok; else bad "$name: exit $rc, want $want: $err"; fi
+    [ "$rc" -eq "$want" ]
+}
+has() { # NAME TEXT PATTERN
+    if grep -qF -- "$3" <<<"$2"; then ok; else bad "$1: no '$3' in: $2"; fi
+}
+hasnt() { # NAME TEXT PATTERN
+    if grep -qF -- "$3" <<<"$2"; then bad "$1: '$3' in: $2"; else ok; fi
+}
+# The count of a --format json result line.
+count_of() { sed -n 's/.*"count":\([0-9]*\).*/\1/p' <<<"$1" | head -1; }
+same() { # NAME GOT WANT
+    if [ -n "$2" ] && [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
+}
+
+# --- the issue's example: the model's own grid and a verified status --
+run "sudoku sat" 0 "$ILPM" solve gmpl $G/sudoku.mod --data $G/sudoku.dat --backend sat &&
+    has "sudoku sat" "$out" "solved, verified" &&
+    has "sudoku sat grid" "$out" "4 1 7 3 6 9 8 2 5"
+run "sudoku json" 0 "$ILPM" solve gmpl $G/sudoku.mod --data $G/sudoku.dat --format json &&
+    hasnt "sudoku json keeps the model's output out" "$out" "4 1 7 3 6 9 8 2 5" &&
+    has "sudoku json" "$out" '"true":["x[1,1,4]"'
+
+# --- the five puzzles against the built-in models -------------------
+for b in ilp sat cp; do
+    run "queens 8 $b" 0 "$ILPM" solve gmpl $G/queens.mod $G/queens8.dat --count --backend $b --format json
+    gq=$(count_of "$out")
+    run "queens 8 built-in $b" 0 "$ILPM" solve queens --n 8 --count --backend $b --format json
+    same "queens 8 count $b" "$gq" "$(count_of "$out")"
+done
+for kn in "2 7" "3 9"; do
+    set -- $kn
+    run "langford $1 $2" 0 "$ILPM" solve gmpl $G/langford.mod $G/langford_$1_$2.dat --count --backend sat --format json
+    gl=$(count_of "$out")
+    run "langford $1 $2 built-in" 0 "$ILPM" solve langford --k $1 --n $2 --count --backend sat --format json
+    same "langford $1 $2 count" "$gl" "$(count_of "$out")"
+done
+echo "1.....1..1.....1" >"$tmp/s4.txt"
+run "sudoku 4x4" 0 "$ILPM" solve gmpl $G/sudoku.mod --data $G/sudoku4.dat --count --format json
+gs=$(count_of "$out")
+run "sudoku 4x4 built-in" 0 "$ILPM" solve sudoku "$tmp/s4.txt" --count --format json
+same "sudoku 4x4 count" "$gs" "$(count_of "$out")"
+awk 'BEGIN {RS = ""} NR == 1' "$src/data/tetravex/generated/3x3_solvable.txt" >"$tmp/t3.txt"
+run "tetravex 3x3" 0 "$ILPM" solve gmpl $G/tetravex.mod $G/tetravex3.dat --count --format json
+gt=$(count_of "$out")
+run "tetravex 3x3 built-in" 0 "$ILPM" solve tetravex "$tmp/t3.txt" --count --format json
+same "tetravex 3x3 count" "$gt" "$(count_of "$out")"
+printf 'table: AH 2H 3H 7H 7S 7C\ntable: 3C 4C 5C 6C 7C 8C 9C 3D 3H 8D 8H 8S\n' >"$tmp/m.txt"
+run "machiavelli built-in" 0 "$ILPM" solve machiavelli "$tmp/m.txt"
+for b in ilp sat cp; do
+    run "machiavelli $b" 0 "$ILPM" solve gmpl $G/machiavelli.mod $G/machiavelli_run_set.dat \
+        $G/machiavelli_long_run.dat --backend $b &&
+        has "machiavelli $b" "$out" "run: 4C 5C 6C 7C 8C 9C"
+done
+# An unsolvable sudoku: two 1s in a row.
+printf 'data; param b := 2; param given := [1,1] 1 [1,2] 1; end;\n' >"$tmp/two.dat"
+for b in ilp sat cp; do
+    run "sudoku unsat $b" 10 "$ILPM" solve gmpl $G/sudoku.mod --data "$tmp/two.dat" --backend $b
+done
+
+# --- objectives, output statements, data --------------------------------
+cat >"$tmp/obj.mod" <<'EOF'
+set S := {'a', 'b'};
+param w{1..3, S} integer, default 1;
+var x{1..3, S} binary;
+s.t. pick{i in 1..3}: sum{s in S} x[i, s] <= 1;
+s.t. two: sum{i in 1..3, s in S} x[i, s] <= 2;
+maximize gain: sum{i in 1..3, s in S} w[i, s] * x[i, s];
+printf "generated\n";
+solve;
+printf "gain %d\n", gain;
+printf "%d\n", sum{i in 1..3, s in S} x[i, s] > "out.txt";
+end;
+EOF
+printf 'data; param w := [1,a] 5 [2,b] 7 [3,a] 2; end;\n' >"$tmp/obj.dat"
+for b in ilp sat cp; do
+    run "objective $b" 0 "$ILPM" solve gmpl "$tmp/obj.mod" --data "$tmp/obj.dat" --backend $b &&
+        has "objective $b" "$out" "optimal, verified, objective 12" &&
+        has "objective $b output" "$out" "gain 12"
+done
+run "objective json" 0 "$ILPM" solve gmpl "$tmp/obj.mod" --data "$tmp/obj.dat" --format json &&
+    hasnt "objective json" "$out" "gain 12"
+written_here() { (cd "$tmp" && rm -f out.txt && "$ILPM" solve gmpl obj.mod --data obj.dat >/dev/null && [ "$(cat out.txt)" = 2 ]); }
+if written_here; then ok; else bad "printf > file: out.txt not written in the current directory"; fi
+# --data twice, in order: the second file gives what the first does not.
+printf 'data; param k := 2; end;\n' >"$tmp/k.dat"
+printf 'data; param n := 4; end;\n' >"$tmp/n.dat"
+run "two data files" 0 "$ILPM" solve gmpl $G/langford.mod --data "$tmp/k.dat" --data "$tmp/n.dat" --count &&
+    has "two data files" "$out" "count 2"
+# No solution, no output: an unsat model prints no output of its own.
+run "feasibility count" 0 "$ILPM" solve gmpl "$tmp/obj.mod" --data "$tmp/obj.dat" --count
+has "count of a model with an objective" "$out" "count"
+
+# --- errors ---------------------------------------------------------------
+printf 'var x binary;\ns.t. c: x >= 1\nminimize z: x;\nend;\n' >"$tmp/syntax.mod"
+run "syntax error" 2 "$ILPM" solve gmpl "$tmp/syntax.mod" &&
+    has "syntax error" "$err" "$tmp/syntax.mod:3: syntax error"
+printf "set S := {'a', 'b'};\nvar x{1..3, S} >= 0, <= 4;\ns.t. c: sum{i in 1..3, s in S} x[i, s] >= 1;\nend;\n" >"$tmp/cont.mod"
+run "continuous" 2 "$ILPM" solve gmpl "$tmp/cont.mod" &&
+    has "continuous" "$err" "variable x[1,a] is continuous"
+run "missing data" 2 "$ILPM" solve gmpl $G/queens.mod &&
+    has "missing data" "$err" "models/gmpl/queens.mod:5: no value for n"
+run "missing data file" 2 "$ILPM" solve gmpl $G/queens.mod --data "$tmp/none.dat"
+has "missing data file" "$err" "none.dat"
+printf 'data; param n := x; end;\n' >"$tmp/badval.dat"
+run "bad data" 2 "$ILPM" solve gmpl $G/queens.mod --data "$tmp/badval.dat" &&
+    has "bad data" "$err" "badval.dat:1:"
+printf 'var x{1..2} integer, >= 0, <= 5;\ns.t. c: x[1] + x[2] = 7;\nmaximize z: x[1];\nend;\n' >"$tmp/int.mod"
+run "integer refused" 2 "$ILPM" solve gmpl "$tmp/int.mod" && has "integer refused" "$err" "--int-encoding"
+for b in ilp sat cp; do
+    run "integer encoded $b" 0 "$ILPM" solve gmpl "$tmp/int.mod" --int-encoding binary --backend $b &&
+        has "integer encoded $b" "$out" "optimal, verified, objective 5"
+done
+
+# --- stats, export, compare, batch over data files ------------------------
+run "stats" 0 "$ILPM" stats gmpl $G/queens.mod --data $G/queens8.dat && has "stats" "$out" "exo"
+run "stats json" 0 "$ILPM" stats gmpl $G/queens.mod --data $G/queens8.dat --format json &&
+    has "stats json rows by name" "$out" '"name":"diag[-6]"'
+run "export" 0 "$ILPM" export gmpl $G/queens.mod --data $G/queens8.dat --lp "$tmp/q.lp"
+run "export read back" 0 "$ILPM" solve model "$tmp/q.lp" --count && has "export read back" "$out" "count 92"
+run "compare" 0 "$ILPM" compare gmpl $G/tetravex.mod --data $G/tetravex3.dat &&
+    has "compare" "$out" "agreement: yes"
+run "batch" 0 "$ILPM" batch gmpl $G/langford.mod $G/langford_2_7.dat $G/langford_3_9.dat \
+    --backend sat --jobs 2 --out "$tmp/r.csv"
+batch_rows() { grep -c "langford_2_7.dat\|langford_3_9.dat" "$tmp/r.csv"; }
+same "batch rows name the data files" "$(batch_rows)" 2
+run "batch resume" 0 "$ILPM" batch gmpl $G/langford.mod $G/langford_2_7.dat $G/langford_3_9.dat \
+    --backend sat --resume --out "$tmp/r.csv"
+same "batch resume adds nothing" "$(batch_rows)" 2
+run "batch --model" 0 "$ILPM" batch gmpl --model $G/langford.mod $G/langford_2_7.dat \
+    --out "$tmp/r2.json"
+has "batch --model" "$(cat "$tmp/r2.json")" '"status":"solved"'
+
+# --- GLPK's examples --------------------------------------------------------
+E=/usr/share/doc/glpk-utils/examples
+if [ ! -d "$E" ] || ! command -v glpsol >/dev/null; then
+    echo "SKIP: GLPK's examples ($E) or glpsol missing: install glpk-utils"
+else
+    # Pure 0/1 models with an objective: glpsol's optimum on ilp and sat
+    # (gap on ilp alone: the SAT back end's optimisation takes ~35 s).
+    for m in bpp color gap maxcut misp mvcp queens sat; do
+        glpsol -m "$E/$m.mod" -o "$tmp/$m.sol" >/dev/null 2>&1
+        want=$(sed -n 's/^Objective: .* = \([-0-9]*\) .*/\1/p' "$tmp/$m.sol")
+        for b in ilp sat; do
+            [ "$m/$b" = gap/sat ] && continue
+            run "glpk $m $b" 0 "$ILPM" solve gmpl "$E/$m.mod" --backend $b --format json
+            same "glpk $m $b objective" "$(sed -n 's/.*"objective":\([-0-9]*\),.*/\1/p' <<<"$out" | head -1)" "$want"
+        done
+    done
+    for m in zebra crypto; do
+        run "glpk $m" 0 "$ILPM" solve gmpl "$E/$m.mod" --backend sat && has "glpk $m" "$out" "solved, verified"
+    done
+    for m in assign diet transp; do
+        run "glpk $m continuous" 2 "$ILPM" solve gmpl "$E/$m.mod" && has "glpk $m" "$err" "is continuous"
+    done
+    run "glpk graceful refused" 2 "$ILPM" solve gmpl "$E/graceful.mod" && has "graceful" "$err" "--int-encoding"
+    run "glpk graceful encoded" 0 "$ILPM" solve gmpl "$E/graceful.mod" --int-encoding unary --backend sat &&
+        has "graceful encoded" "$out" "verified"
+    run "glpk shiftcov unbounded" 2 "$ILPM" solve gmpl "$E/shiftcov.mod" && has "shiftcov" "$err" "without a finite upper bound"
+    run "glpk pbn" 0 "$ILPM" solve gmpl "$E/pbn/pbn.mod" --data "$E/pbn/knot.dat" --backend sat &&
+        has "glpk pbn" "$out" "solved, verified"
+fi
+
+echo "e2e_gmpl: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
