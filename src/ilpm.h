@@ -241,7 +241,10 @@ typedef enum ilpm_backend {
  * DLX and Gecode's first-fail), input the first open variable. */
 typedef enum ilpm_search {
     ILPM_SEARCH_FIRST_FAIL,
-    ILPM_SEARCH_INPUT
+    ILPM_SEARCH_INPUT,
+    /* VSIDS: the variable most bumped by recent conflicts, its saved
+     * phase (with learning; a count takes first-fail) */
+    ILPM_SEARCH_ACTIVITY
 } ilpm_search;
 typedef enum ilpm_amo_enc {
     ILPM_AMO_AUTO,     /* pairwise up to 10 literals, else product     */
@@ -329,7 +332,8 @@ typedef struct ilpm_options {
     int64_t max_vars;      /* model variables (default 50 million)      */
     int64_t max_memory_mb; /* model and CNF storage (default: 3/4 of
                               the machine's memory)                    */
-    ilpm_search search;    /* cp: branching, default first-fail          */
+    ilpm_search search;    /* cp: branching, default activity            */
+    int learn;             /* cp: conflict-driven learning, default on   */
     int64_t lookahead;     /* cp: failed-literal probes per node, 0 none */
     /* Polled by every back end; a non-zero value stops the search. */
     volatile int *stop_flag;
