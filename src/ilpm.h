@@ -246,6 +246,14 @@ typedef enum ilpm_search {
      * phase (with learning; a count takes first-fail) */
     ILPM_SEARCH_ACTIVITY
 } ilpm_search;
+/* The cp back end's learning: auto learns when solving and optimising,
+ * and counts by the depth-first search, where every branch is visited
+ * anyway and a learned clause costs more than it prunes. */
+typedef enum ilpm_learn {
+    ILPM_LEARN_OFF,
+    ILPM_LEARN_ON,
+    ILPM_LEARN_AUTO
+} ilpm_learn;
 typedef enum ilpm_amo_enc {
     ILPM_AMO_AUTO,     /* pairwise up to 10 literals, else product     */
     ILPM_AMO_PAIRWISE, /* the seed reports' encoding                   */
@@ -333,7 +341,7 @@ typedef struct ilpm_options {
     int64_t max_memory_mb; /* model and CNF storage (default: 3/4 of
                               the machine's memory)                    */
     ilpm_search search;    /* cp: branching, default activity            */
-    int learn;             /* cp: conflict-driven learning, default on   */
+    ilpm_learn learn;      /* cp: conflict-driven learning, default auto */
     int64_t lookahead;     /* cp: failed-literal probes per node, 0 none */
     /* Polled by every back end; a non-zero value stops the search. */
     volatile int *stop_flag;

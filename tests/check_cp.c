@@ -200,7 +200,7 @@ START_TEST(test_counts_and_optima_learn_on_and_off)
             ilpm_options o;
             ilpm_options_init(&o);
             o.backend = ILPM_BACKEND_CP;
-            o.learn = c < 3;
+            o.learn = c < 3 ? ILPM_LEARN_ON : ILPM_LEARN_OFF;
             o.search = (ilpm_search)(c % 3);
             o.propagate = ILPM_PROP_NONE;
             ilpm_err err;

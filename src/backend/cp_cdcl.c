@@ -254,15 +254,15 @@ ilpm_status cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             limit = 100 * luby(++nrestart);
             s->restarts++;
             backtrack(&c, 0);
-            if ((int64_t)c.db.ncl - c.db.units.n >= c.db.max_learnt) {
-                if (cp_db_reduce(e) != 0) {
-                    ilpm_err_set(err, "out of memory for the cp search");
-                    st = ILPM_ERROR;
-                    break;
-                }
-                c.db.max_learnt += 500;
-            }
             continue;
+        }
+        if ((int64_t)c.db.ncl - c.db.units.n >= c.db.max_learnt) {
+            if (cp_db_reduce(e) != 0) {
+                ilpm_err_set(err, "out of memory for the cp search");
+                st = ILPM_ERROR;
+                break;
+            }
+            c.db.max_learnt += 300;
         }
         s->nodes++;
         int l = 0;

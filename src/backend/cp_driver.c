@@ -137,7 +137,8 @@ static void search_init(ilpm_driver *d, cp_search *s, cp_mode mode,
     s->ncand = d->ncand;
     s->strategy = d->o.search;
     s->lookahead = d->o.lookahead;
-    s->learn = d->o.learn;
+    s->learn = d->o.learn == ILPM_LEARN_ON ||
+               (d->o.learn == ILPM_LEARN_AUTO && mode != CP_COUNT);
     /* Without learning, activity has nothing to go by. */
     if (!s->learn && s->strategy == ILPM_SEARCH_ACTIVITY)
         s->strategy = ILPM_SEARCH_FIRST_FAIL;

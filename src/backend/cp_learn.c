@@ -106,13 +106,28 @@ void cp_db_free(cp_db *db)
     memset(db, 0, sizeof *db);
 }
 
+/* A watch is two ints: the clause and a literal of it (the blocker)
+ * whose truth spares looking at the clause. */
+static int watch(cp_db *db, int l, int cid, int blocker)
+{
+    cp_ivec *w = &db->watch[cp_lix(l)];
+    return cp_ivec_push(w, cid) != 0 || cp_ivec_push(w, blocker) != 0 ? -1
+                                                                      : 0;
+}
+
 int cp_db_propagate(cp_eng *e, int l)
 {
     cp_db *db = e->db;
     cp_ivec *ws = &db->watch[cp_lix(-l)];
     int i = 0, j = 0;
     while (i < ws->n) {
-        int cid = ws->v[i++];
+        int cid = ws->v[i], blocker = ws->v[i + 1];
+        i += 2;
+        if (cp_lval(e->val, blocker) == CP_TRUE) {
+            ws->v[j++] = cid;
+            ws->v[j++] = blocker;
+            continue;
+        }
         cp_clause *c = &db->cl[cid];
         int *cl = db->lits + c->start;
         if (cl[0] == -l) {
@@ -121,6 +136,7 @@ int cp_db_propagate(cp_eng *e, int l)
         }
         if (cp_lval(e->val, cl[0]) == CP_TRUE) {
             ws->v[j++] = cid;
+            ws->v[j++] = cl[0];
             continue;
         }
         int k = 2;
@@ -129,11 +145,13 @@ int cp_db_propagate(cp_eng *e, int l)
         if (k < c->n) {
             cl[1] = cl[k];
             cl[k] = -l;
-            if (cp_ivec_push(&db->watch[cp_lix(cl[1])], cid) != 0)
-                ws->v[j++] = cid; /* keep it watched here, still sound */
-            continue;
+            if (watch(db, cl[1], cid, cl[0]) == 0)
+                continue;
+            cl[k] = cl[1]; /* no memory: stay watched here, still sound */
+            cl[1] = -l;
         }
         ws->v[j++] = cid;
+        ws->v[j++] = cl[0];
         if (cp_lval(e->val, cl[0]) == CP_FALSE) {
             e->conf = -2 - cid;
             while (i < ws->n)
@@ -281,8 +299,8 @@ int cp_db_add(cp_eng *e, int lbd)
     db->ncl++;
     if (out->n == 1)
         return cp_ivec_push(&db->units, cid) != 0 ? -1 : cid;
-    if (cp_ivec_push(&db->watch[cp_lix(out->v[0])], cid) != 0 ||
-        cp_ivec_push(&db->watch[cp_lix(out->v[1])], cid) != 0)
+    if (watch(db, out->v[0], cid, out->v[1]) != 0 ||
+        watch(db, out->v[1], cid, out->v[0]) != 0)
         return -1;
     return cid;
 }
@@ -361,8 +379,7 @@ int cp_db_reduce(cp_eng *e)
         if (db->cl[i].n == 1)
             rc = cp_ivec_push(&db->units, i);
         else
-            rc = cp_ivec_push(&db->watch[cp_lix(l[0])], i) != 0 ||
-                         cp_ivec_push(&db->watch[cp_lix(l[1])], i) != 0
+            rc = watch(db, l[0], i, l[1]) != 0 || watch(db, l[1], i, l[0]) != 0
                      ? -1
                      : 0;
     }

@@ -28,14 +28,14 @@ void ilpm_options_init(ilpm_options *o)
                            ? (int64_t)pages / 1024 * size / 1024 * 3 / 4
                            : 4096;
     o->search = ILPM_SEARCH_ACTIVITY;
-    o->learn = 1;
+    o->learn = ILPM_LEARN_AUTO;
     o->stop_flag = NULL;
 }
 
 static const char *const backend_names[] = {"ilp", "sat", "cp", NULL};
 static const char *const search_names[] = {"first-fail", "input", "activity",
                                            NULL};
-static const char *const learn_names[] = {"off", "on", NULL};
+static const char *const learn_names[] = {"off", "on", "auto", NULL};
 static const char *const amo_names[] = {"auto", "pairwise", "seq", "product",
                                         NULL};
 static const char *const card_names[] = {"seq", "totalizer", NULL};
@@ -64,8 +64,9 @@ static const ilpm_option_info table[] = {
      "(with --learn on; counting takes first-fail)"},
     {"learn", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, learn_names, NULL, 0, 0,
      FIELD(learn),
-     "cp: learn a clause from each conflict and jump back (off: the plain "
-     "depth-first search)"},
+     "cp: learn a clause from each conflict and jump back; off: the plain "
+     "depth-first search; auto: on, except when counting (every branch is "
+     "visited anyway)"},
     {"lookahead", ILPM_OPTION_INT, ILPM_SCOPE_SOLVE, NULL, "N", 0, INT64_MAX,
      FIELD(lookahead),
      "cp: up to N failed-literal probes at every node (0: none)"},
