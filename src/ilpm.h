@@ -366,7 +366,10 @@ typedef enum ilpm_option_type {
 /* What an option acts on: how a model is lowered (CNF encodings,
  * propagation, size bounds: it matters to stats and export too), or how
  * it is solved. */
-typedef enum ilpm_option_scope { ILPM_SCOPE_LOWER, ILPM_SCOPE_SOLVE } ilpm_option_scope;
+typedef enum ilpm_option_scope {
+    ILPM_SCOPE_LOWER,
+    ILPM_SCOPE_SOLVE
+} ilpm_option_scope;
 
 typedef struct ilpm_option_info {
     const char *name; /* as the command line spells it, without "--" */

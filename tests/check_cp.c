@@ -209,9 +209,9 @@ START_TEST(test_counts_and_optima_learn_on_and_off)
             uint64_t got;
             ilpm_status st = ilpm_solver_count(s, 0, &got, NULL, NULL, &err);
             ck_assert_int_eq(st, ILPM_SOLVED);
-            ck_assert_msg(got == want, "iter %d config %d: count %llu, want %llu",
-                          iter, c, (unsigned long long)got,
-                          (unsigned long long)want);
+            ck_assert_msg(got == want,
+                          "iter %d config %d: count %llu, want %llu", iter, c,
+                          (unsigned long long)got, (unsigned long long)want);
             ilpm_solver_free(s);
             if (!(iter & 1))
                 continue;

@@ -68,12 +68,12 @@ typedef struct cp_eng {
     uint8_t *val;
     int *trail;
     int ntrail, qhead;
-    uint64_t props; /* literals propagated */
-    int *reason;    /* per variable, as above                   */
-    int *level;     /* per variable: its decision level         */
-    int *tpos;      /* per variable: its place on the trail     */
-    int lvl;        /* the current decision level               */
-    int conf;       /* the last conflict, as a reason           */
+    uint64_t props;       /* literals propagated */
+    int *reason;          /* per variable, as above                   */
+    int *level;           /* per variable: its decision level         */
+    int *tpos;            /* per variable: its place on the trail     */
+    int lvl;              /* the current decision level               */
+    int conf;             /* the last conflict, as a reason           */
     struct cp_db *db;     /* learned clauses, NULL: no learning  */
     struct cp_heap *heap; /* activity order, NULL: none          */
     uint8_t *phase;       /* per variable: its last value        */

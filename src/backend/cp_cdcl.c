@@ -77,9 +77,9 @@ static void decide(cdcl *c, int l, int flipped)
 static int next_branch(cdcl *c)
 {
     cp_eng *e = c->e;
-    while (e->lvl > 0 && (c->dec[e->lvl].flipped ||
-                          (c->s->mode == CP_COUNT &&
-                           c->s->aux[abs(c->dec[e->lvl].lit)])))
+    while (e->lvl > 0 &&
+           (c->dec[e->lvl].flipped ||
+            (c->s->mode == CP_COUNT && c->s->aux[abs(c->dec[e->lvl].lit)])))
         backtrack(c, e->lvl - 1);
     if (e->lvl == 0)
         return 0;

@@ -172,8 +172,8 @@ int cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w, ilpm_err *err)
     e->level = calloc((size_t)e->nv + 1, sizeof *e->level);
     e->tpos = calloc((size_t)e->nv + 1, sizeof *e->tpos);
     e->phase = calloc((size_t)e->nv + 1, 1);
-    int rc = e->occ && e->cocc && e->val && e->trail && e->reason &&
-                     e->level && e->tpos && e->phase
+    int rc = e->occ && e->cocc && e->val && e->trail && e->reason && e->level &&
+                     e->tpos && e->phase
                  ? 0
                  : -1;
     size_t nc = ilpm_model_ncons(m);

@@ -111,8 +111,7 @@ void cp_db_free(cp_db *db)
 static int watch(cp_db *db, int l, int cid, int blocker)
 {
     cp_ivec *w = &db->watch[cp_lix(l)];
-    return cp_ivec_push(w, cid) != 0 || cp_ivec_push(w, blocker) != 0 ? -1
-                                                                      : 0;
+    return cp_ivec_push(w, cid) != 0 || cp_ivec_push(w, blocker) != 0 ? -1 : 0;
 }
 
 int cp_db_propagate(cp_eng *e, int l)

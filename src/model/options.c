@@ -77,7 +77,8 @@ static const ilpm_option_info table[] = {
     {"card", ILPM_OPTION_ENUM, ILPM_SCOPE_LOWER, card_names, NULL, 0, 0,
      FIELD(card), "CNF encoding of cardinality"},
     {"cuts", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, cuts_names, NULL, 0, 0,
-     FIELD(cuts), "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
+     FIELD(cuts),
+     "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
     {"branch", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, branch_names, NULL, 0, 0,
      FIELD(branch),
      "GLPK branching rule, dive: largest value, up branch first (auto: the "
@@ -94,16 +95,14 @@ static const ilpm_option_info table[] = {
      "what is settled before lowering: the givens' unit propagation, and "
      "probing of the open variables (auto: probe on both back ends)"},
     {"time-limit", ILPM_OPTION_REAL, ILPM_SCOPE_SOLVE, NULL, "S", 0, 0,
-     FIELD(time_limit),
-     "seconds per instance; 'timeout' with what was found"},
+     FIELD(time_limit), "seconds per instance; 'timeout' with what was found"},
     {"sat-option", ILPM_OPTION_TEXT, ILPM_SCOPE_SOLVE, NULL, "NAME=V,...", 0, 0,
      FIELD(sat_options), "CaDiCaL options by CaDiCaL's names (e.g. phase=0)"},
-    {"max-pb-nodes", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1,
-     INT64_MAX, FIELD(max_pb_nodes),
-     "largest BDD per linear constraint in the CNF"},
+    {"max-pb-nodes", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1, INT64_MAX,
+     FIELD(max_pb_nodes), "largest BDD per linear constraint in the CNF"},
     /* GLPK and CaDiCaL count columns and variables in int. */
-    {"max-vars", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1,
-     INT32_MAX / 2, FIELD(max_vars), "refuse models of more than N variables"},
+    {"max-vars", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "N", 1, INT32_MAX / 2,
+     FIELD(max_vars), "refuse models of more than N variables"},
     {"max-memory", ILPM_OPTION_INT, ILPM_SCOPE_LOWER, NULL, "MB", 16,
      (int64_t)1 << 30, FIELD(max_memory_mb),
      "refuse models and CNFs needing more megabytes (the default is 3/4 of "
