@@ -228,8 +228,8 @@ const char *ilpm_kind_name(ilpm_kind k);
 /* ------------------------------------------------------------------ */
 /* Options and back ends                                                */
 
-/* ILP by GLPK, SAT by CaDiCaL, or cp: ilpm's own propagation and
- * depth-first search (counting in one search, lookahead). */
+/* ILP by GLPK, SAT by CaDiCaL, or cp: ilpm's own propagation over
+ * weighted sums and conflict-driven search (docs/cp.md). */
 typedef enum ilpm_backend {
     ILPM_BACKEND_ILP,
     ILPM_BACKEND_SAT,

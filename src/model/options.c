@@ -55,7 +55,7 @@ static const ilpm_option_info table[] = {
     {"backend", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, backend_names, NULL, 0, 0,
      FIELD(backend),
      "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
-     "propagation and depth-first search (cp)"},
+     "propagation and conflict-driven search (cp)"},
     {"search", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, search_names, NULL, 0, 0,
      FIELD(search),
      "cp branching: first-fail = the open exactly-one or at-least-one with "
