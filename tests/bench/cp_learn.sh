@@ -19,19 +19,23 @@
 #
 # Usage: tests/bench/cp_learn.sh [ILPM]   (from the source root)
 #   env: LIMIT (seconds per instance, default 10), TV_LIMIT (Tetravex,
-#        default 30), PBN (the pbn example folder).
+#        default 30), PBN (the pbn example folder), ONLY (the sections to
+#        run, of: machiavelli play pbn tetravex sudoku opt count).
 set -u
 ILPM=$(realpath "${1:-build/ilpm}")
 LIMIT=${LIMIT:-10}
 TV_LIMIT=${TV_LIMIT:-30}
 PBN=${PBN:-/usr/share/doc/glpk-utils/examples/pbn}
+ONLY=${ONLY:-machiavelli play pbn tetravex sudoku opt count}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # summary TARGET LABEL: one table row from the CSV results on stdin.
 summary() {
     awk -F, -v t="$1" -v label="$2" '
         NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+        { gsub(/"[^"]*"/, "Q") } # quoted fields hold commas
         {
             st = $h["status"]
             if (st == "optimal") st = "solved"
@@ -54,6 +58,7 @@ header() {
     printf '|---|--:|--:|--:|--:|--:|\n'
 }
 
+if want machiavelli; then
 header "Machiavelli, uniform tables, cp" 1
 for d in 2 4 8; do
     file="$work/m$d.txt"
@@ -67,7 +72,9 @@ for d in 2 4 8; do
             summary 1 "$d decks (45 tables), learn $l"
     done
 done
+fi
 
+if want play; then
 header "play --value, 8 decks, 300 cards, hand 78, cp" 2
 for kind in dealt uniform; do
     file="$work/play_$kind.txt"
@@ -81,7 +88,9 @@ for kind in dealt uniform; do
             summary 2 "$kind (3 tables), learn $l"
     done
 done
+fi
 
+if want pbn; then
 header "GLPK pbn examples, cp" 2
 for dat in "$PBN"/*.dat; do
     b=$(basename "$dat" .dat)
@@ -93,7 +102,9 @@ for dat in "$PBN"/*.dat; do
             summary 2 "$b, learn $l"
     done
 done
+fi
 
+if want tetravex; then
 header "Tetravex 9x9, cp" 10
 for s in 1 2 3; do
     "$ILPM" gen tetravex --n 9 --seed "$s" >"$work/tv$s.txt" || exit 1
@@ -103,13 +114,16 @@ for s in 1 2 3; do
             summary 10 "seed $s, learn $l"
     done
 done
+fi
 
+if want sudoku; then
 header "Sudoku 25x25 (18 grids), cp" 1
 for l in on off; do
     "$ILPM" solve sudoku data/sudoku/gecode_25x25.txt --backend cp \
         --learn "$l" --time-limit "$LIMIT" --format csv 2>/dev/null |
         summary 1 "gecode_25x25, learn $l"
 done
+fi
 
 # Random 0/1 optimisation: set cover (60 sets, 40 elements, costs 1-20)
 # and knapsacks (35 items, 5 capacities of half the weight, weights and
@@ -144,6 +158,7 @@ gen_opt() {
         }
     }'
 }
+if want opt; then
 printf '\n| optimisation (3 files each) | backend | optimal | unsat | timeout | max s | over 10 s |\n'
 printf '|---|---|--:|--:|--:|--:|--:|\n'
 for kind in setcover knapsack; do
@@ -157,7 +172,9 @@ for kind in setcover knapsack; do
         done | summary 10 "$kind | $b"
     done
 done
+fi
 
+if want count; then
 printf '\n| counting | learn | count | seconds |\n|---|---|--:|--:|\n'
 for args in "langford --n 12" "queens --n 13"; do
     for l in auto on; do
@@ -169,3 +186,4 @@ for args in "langford --n 12" "queens --n 13"; do
                   ($h["build_ms"] + $h["solve_ms"]) / 1000 }'
     done
 done
+fi
