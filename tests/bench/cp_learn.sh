@@ -182,6 +182,7 @@ for args in "langford --n 12" "queens --n 13"; do
         "$ILPM" solve $args --count --backend cp --learn "$l" \
             --time-limit 120 --format csv 2>/dev/null | awk -F, -v a="$args" -v l="$l" '
             NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+            { gsub(/"[^"]*"/, "Q") }
             { printf "| %s | %s | %s | %.2f |\n", a, l, $h["count"],
                   ($h["build_ms"] + $h["solve_ms"]) / 1000 }'
     done
