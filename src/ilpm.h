@@ -249,8 +249,8 @@ const char *ilpm_kind_name(ilpm_kind k);
 /* ------------------------------------------------------------------ */
 /* Options and back ends                                                */
 
-/* ILP by GLPK, SAT by CaDiCaL, or cp: ilpm's own propagation and
- * depth-first search (counting in one search, lookahead). */
+/* ILP by GLPK, SAT by CaDiCaL, or cp: ilpm's own propagation over
+ * weighted sums and conflict-driven search (docs/cp.md). */
 typedef enum ilpm_backend {
     ILPM_BACKEND_ILP,
     ILPM_BACKEND_SAT,
@@ -262,8 +262,19 @@ typedef enum ilpm_backend {
  * DLX and Gecode's first-fail), input the first open variable. */
 typedef enum ilpm_search {
     ILPM_SEARCH_FIRST_FAIL,
-    ILPM_SEARCH_INPUT
+    ILPM_SEARCH_INPUT,
+    /* VSIDS: the variable most bumped by recent conflicts, its saved
+     * phase (with learning; a count takes first-fail) */
+    ILPM_SEARCH_ACTIVITY
 } ilpm_search;
+/* The cp back end's learning: auto learns when solving and optimising,
+ * and counts by the depth-first search, where every branch is visited
+ * anyway and a learned clause costs more than it prunes. */
+typedef enum ilpm_learn {
+    ILPM_LEARN_OFF,
+    ILPM_LEARN_ON,
+    ILPM_LEARN_AUTO
+} ilpm_learn;
 typedef enum ilpm_amo_enc {
     ILPM_AMO_AUTO,     /* pairwise up to 10 literals, else product     */
     ILPM_AMO_PAIRWISE, /* the seed reports' encoding                   */
@@ -350,7 +361,8 @@ typedef struct ilpm_options {
     int64_t max_vars;      /* model variables (default 50 million)      */
     int64_t max_memory_mb; /* model and CNF storage (default: 3/4 of
                               the machine's memory)                    */
-    ilpm_search search;    /* cp: branching, default first-fail          */
+    ilpm_search search;    /* cp: branching, default activity            */
+    ilpm_learn learn;      /* cp: conflict-driven learning, default auto */
     int64_t lookahead;     /* cp: failed-literal probes per node, 0 none */
     /* Polled by every back end; a non-zero value stops the search. */
     volatile int *stop_flag;

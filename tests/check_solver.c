@@ -3,94 +3,13 @@
  * assumptions, time limits and stop requests. */
 #include "ilpm.h"
 
+#define ILPM_TESTUTIL_RANDOM
 #include "testutil.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static uint64_t rng_state = 12345;
-
-static unsigned rnd(unsigned n)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (unsigned)((rng_state >> 33) % n);
-}
-
-static int rnd_lit(int nv)
-{
-    int v = 1 + (int)rnd((unsigned)nv);
-    return rnd(2) ? v : -v;
-}
-
-/* A random model over nx puzzle variables and na aux variables with a few
- * constraints of every kind; objective when with_obj. */
-static ilpm_model *random_model(int nx, int na, int with_obj)
-{
-    ilpm_err err;
-    ilpm_model *m = ilpm_model_new();
-    int lo[1] = {1}, hi[1] = {nx};
-    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
-    if (na > 0) {
-        hi[0] = na;
-        ilpm_model_family(m, "y", 1, lo, hi, ILPM_FAM_AUX, &err);
-    }
-    int nv = nx + na;
-    int ncons = 1 + (int)rnd(4);
-    for (int i = 0; i < ncons; i++) {
-        int n = 1 + (int)rnd((unsigned)nv);
-        int l[16];
-        int64_t c[16];
-        for (int j = 0; j < n; j++) {
-            l[j] = rnd_lit(nv);
-            c[j] = (int64_t)rnd(9) - 4;
-        }
-        ilpm_cmp cmp = (ilpm_cmp)rnd(3);
-        int k = (int)rnd((unsigned)n + 1);
-        char g[8];
-        snprintf(g, sizeof g, "g%u", rnd(3));
-        ilpm_model_group(m, g, &err);
-        int rc = 0;
-        switch (rnd(8)) {
-        case 0:
-            rc = ilpm_add_clause(m, l, n, &err);
-            break;
-        case 1:
-            rc = ilpm_add_alo(m, l, n, &err);
-            break;
-        case 2:
-            rc = ilpm_add_amo(m, l, n, &err);
-            break;
-        case 3:
-            rc = ilpm_add_exo(m, l, n, &err);
-            break;
-        case 4:
-            rc = ilpm_add_impl(m, l[0], rnd_lit(nv), &err);
-            break;
-        case 5:
-            rc = ilpm_add_card(m, l, n, cmp, k, &err);
-            break;
-        case 6:
-            rc = ilpm_add_ccard(m, rnd_lit(nv), l, n, cmp, k, &err);
-            break;
-        default:
-            rc = ilpm_add_linear(m, c, l, n, cmp, (int64_t)rnd(7) - 2, &err);
-        }
-        ck_assert_msg(rc == 0, "%s", err.msg);
-    }
-    if (with_obj) {
-        int l[16];
-        int64_t c[16];
-        for (int j = 0; j < nx; j++) {
-            l[j] = rnd_lit(nx);
-            c[j] = (int64_t)rnd(11) - 5;
-        }
-        ilpm_model_objective(m, rnd(2) ? ILPM_MAXIMIZE : ILPM_MINIMIZE, c, l,
-                             nx, &err);
-    }
-    return m;
-}
 
 /* Brute force: number of distinct projections onto x of the solutions,
  * and the best objective. */

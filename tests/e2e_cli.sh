@@ -41,6 +41,17 @@ for s in first-fail input; do
     run "count 8 queens on cp ($s)" 0 "$ILPM" solve queens --n 8 --backend cp --count --search "$s" --lookahead 3 &&
         has "count 8 queens on cp ($s)" "$out" "solved, verified, count 92[;,]"
 done
+# counting with learning: flipped decisions, no blocking clauses
+for s in first-fail input activity; do
+    run "count 8 queens on cp, learning ($s)" 0 "$ILPM" solve queens --n 8 --backend cp --count --search "$s" --learn on &&
+        has "count 8 queens on cp, learning ($s)" "$out" "solved, verified, count 92[;,]"
+done
+run "count L(2,8) on cp, learning" 0 "$ILPM" solve langford --n 8 --backend cp --count --learn on &&
+    has "count L(2,8) on cp, learning" "$out" "count 300[;,]"
+run "cp learns" 0 "$ILPM" solve queens --n 30 --backend cp --verbose &&
+    has "cp learns" "$err" "cp: [0-9]+ nodes, [0-9]+ failures, [0-9]+ restarts, [0-9]+ learned"
+run "bad learn" 2 "$ILPM" solve queens --n 4 --backend cp --learn yes &&
+    has "bad learn message" "$err" "--learn: expected one of off, on, auto, got 'yes'"
 run "count 12 queens on cp" 0 "$ILPM" solve queens --n 12 --backend cp --count &&
     has "count 12 queens on cp" "$out" "solved, verified, count 14200[;,]"
 run "count L(2,8) on cp" 0 "$ILPM" solve langford --n 8 --backend cp --count &&
@@ -53,7 +64,7 @@ run "cp limit" 0 "$ILPM" solve queens --n 8 --backend cp --count --limit 5 &&
 run "cp unsat" 10 "$ILPM" solve queens --n 3 --backend cp
 run "cp time limit" 3 "$ILPM" solve queens --n 14 --backend cp --count --time-limit 0.2
 run "bad search" 2 "$ILPM" solve queens --n 4 --backend cp --search dlx &&
-    has "bad search message" "$err" "--search: expected one of first-fail, input, got 'dlx'"
+    has "bad search message" "$err" "--search: expected one of first-fail, input, activity, got 'dlx'"
 run "bad lookahead" 2 "$ILPM" solve queens --n 4 --backend cp --lookahead -1 &&
     has "bad lookahead message" "$err" "--lookahead: expected an integer from 0"
 run "batch all back ends" 10 "$ILPM" batch queens data/queens/completion.txt --count --backend all --out "$tmp/all.csv" --jobs 1 &&

@@ -41,6 +41,18 @@ typedef struct cp_con {
     int64_t st, sf; /* weight of the true and false literals */
 } cp_con;
 
+/* A reason, per assigned variable: CP_DECIDED (a decision, an assumption,
+ * or what the model forced before the search), 4c + kind for constraint c
+ * (kind CP_R_LE: its <= side took the literal; CP_R_GE: its >= side;
+ * CP_R_CLE, CP_R_CGE: that side failed, so its condition went false), or
+ * -2 - i for learned clause i.  A constraint's reason is explained into a
+ * clause only when conflict analysis asks (cp_explain). */
+enum { CP_DECIDED = -1 };
+enum { CP_R_LE = 0, CP_R_GE = 1, CP_R_CLE = 2, CP_R_CGE = 3 };
+
+struct cp_db;
+struct cp_heap;
+
 typedef struct cp_eng {
     int nv;
     cp_con *cons;
@@ -56,7 +68,15 @@ typedef struct cp_eng {
     uint8_t *val;
     int *trail;
     int ntrail, qhead;
-    uint64_t props; /* literals propagated */
+    uint64_t props;       /* literals propagated */
+    int *reason;          /* per variable, as above                   */
+    int *level;           /* per variable: its decision level         */
+    int *tpos;            /* per variable: its place on the trail     */
+    int lvl;              /* the current decision level               */
+    int conf;             /* the last conflict, as a reason           */
+    struct cp_db *db;     /* learned clauses, NULL: no learning  */
+    struct cp_heap *heap; /* activity order, NULL: none          */
+    uint8_t *phase;       /* per variable: its last value        */
 } cp_eng;
 
 static inline int cp_lval(const uint8_t *val, int l)
@@ -84,8 +104,10 @@ int cp_eng_add(cp_eng *e, const int64_t *coefs, const int *lits, int n,
 /* Adds model constraint c (the same number as in the model when added
  * in order); -1 when out of memory. */
 int cp_eng_add_con(cp_eng *e, const ilpm_con *c);
-/* Makes l true; -1 when it is false already. */
+/* Makes l true (a decision: no reason); -1 when it is false already. */
 int cp_eng_assign(cp_eng *e, int l);
+/* Makes l true for reason r (see CP_DECIDED); -1 when it is false. */
+int cp_eng_imply(cp_eng *e, int l, int r);
 /* Propagates the trail; -1 on a conflict. */
 int cp_eng_propagate(cp_eng *e);
 /* Looks at constraint c as it stands (after its bound moved); -1 on a
@@ -117,7 +139,11 @@ typedef struct cp_search {
     int wit_ok;     /* wit agrees with every value on the trail        */
     /* out */
     uint32_t rng;
-    uint64_t nodes, fails, probes, count, restarts;
+    int learn; /* conflict-driven (cp_cdcl.c), else depth first */
+    /* Sees each learned clause (the tests check it is implied). */
+    void (*on_learn)(void *ctx, const int *lits, int n);
+    void *learn_ctx;
+    uint64_t nodes, fails, probes, count, restarts, learned;
     int found;
     int complete;
     int64_t best; /* CP_OPTIMIZE: the objective in minimisation form */
@@ -128,5 +154,76 @@ typedef struct cp_search {
  * (a solution, or CP_COUNT done), ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE,
  * ILPM_TIMEOUT, ILPM_STOPPED or ILPM_ERROR (out of memory, or fn). */
 ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+/* The next decision by --search's rule, or 0 when every variable has a
+ * value. */
+int cp_pick(cp_search *s);
+
+/* cp_learn.c: reasons explained, conflict analysis, learned clauses. */
+typedef struct cp_ivec {
+    int *v;
+    int n, cap;
+} cp_ivec;
+
+int cp_ivec_push(cp_ivec *a, int x);
+
+typedef struct cp_clause {
+    size_t start; /* into the db's lits */
+    int n, lbd;
+    float act;
+} cp_clause;
+
+typedef struct cp_db {
+    int *lits;
+    size_t nlits, caplits;
+    cp_clause *cl;
+    int ncl, capcl;
+    cp_ivec *watch; /* per literal index: clauses watching it */
+    cp_ivec units;  /* clauses of one literal */
+    float inc;
+    cp_ivec confl, out, buf; /* scratch */
+    uint8_t *seen;
+    int *stamp; /* per level, for the LBD */
+    int stamp_now;
+    int64_t max_learnt;
+    int nv;
+} cp_db;
+
+typedef struct cp_heap {
+    int *h, *pos; /* pos[v] < 0: not in the heap */
+    int n;
+    double *act;
+    double inc;
+    int nv;
+} cp_heap;
+
+/* Explains reason r of literal p (p = 0: the conflict e->conf) as a
+ * clause into out: p first, then literals false now that imply it (for
+ * a constraint, the largest of those it had at hand, greedily, until
+ * they suffice).  -1 when out of memory. */
+int cp_explain(cp_eng *e, int r, int p, cp_ivec *out);
+int cp_db_init(cp_db *db, int nv);
+void cp_db_free(cp_db *db);
+/* Learned clauses watching -l, now false; -1 on a conflict. */
+int cp_db_propagate(cp_eng *e, int l);
+/* First-UIP analysis of the conflict clause in db->confl, whose literals
+ * at the current level number one or more: the learned clause into
+ * db->out (asserting literal first, then one of the next level), its
+ * LBD into *lbd.  Returns the level to jump back to, -2 out of memory. */
+int cp_analyze(cp_eng *e, int *lbd);
+/* Adds db->out as a learned clause (watching its first two literals);
+ * its number, -1 out of memory. */
+int cp_db_add(cp_eng *e, int lbd);
+/* Deletes half of the learned clauses, worst LBD and activity first,
+ * keeping those that are a reason now; -1 out of memory. */
+int cp_db_reduce(cp_eng *e);
+int cp_heap_init(cp_heap *h, int nv);
+void cp_heap_free(cp_heap *h);
+void cp_heap_insert(cp_heap *h, int v);
+void cp_heap_bump(cp_heap *h, int v);
+/* The open variable of highest activity, 0 when none is left. */
+int cp_heap_pop_open(cp_heap *h, const uint8_t *val);
+
+/* cp_cdcl.c: the conflict-driven search behind cp_search_run. */
+ilpm_status cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err);
 
 #endif

@@ -137,6 +137,11 @@ static void search_init(ilpm_driver *d, cp_search *s, cp_mode mode,
     s->ncand = d->ncand;
     s->strategy = d->o.search;
     s->lookahead = d->o.lookahead;
+    s->learn = d->o.learn == ILPM_LEARN_ON ||
+               (d->o.learn == ILPM_LEARN_AUTO && mode != CP_COUNT);
+    /* Without learning, activity has nothing to go by. */
+    if (!s->learn && s->strategy == ILPM_SEARCH_ACTIVITY)
+        s->strategy = ILPM_SEARCH_FIRST_FAIL;
     s->obj = mode == CP_OPTIMIZE ? d->obj : -1;
     s->obj_shift = d->obj_shift;
     s->mode = mode;
@@ -151,9 +156,9 @@ static void report(ilpm_driver *d, const cp_search *s, double t0)
     char line[256];
     snprintf(line, sizeof line,
              "cp: %" PRIu64 " nodes, %" PRIu64 " failures, %" PRIu64
-             " restarts, %" PRIu64 " probes, %" PRIu64
+             " restarts, %" PRIu64 " learned, %" PRIu64 " probes, %" PRIu64
              " propagations, %.3f s\n",
-             s->nodes, s->fails, s->restarts, s->probes, d->e.props,
+             s->nodes, s->fails, s->restarts, s->learned, s->probes, d->e.props,
              ilpm_now() - t0);
     d->o.log(d->o.log_ctx, line);
 }

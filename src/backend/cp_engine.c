@@ -23,6 +23,10 @@ void cp_eng_free(cp_eng *e)
     free(e->coefs);
     free(e->val);
     free(e->trail);
+    free(e->reason);
+    free(e->level);
+    free(e->tpos);
+    free(e->phase);
     memset(e, 0, sizeof *e);
 }
 
@@ -165,7 +169,14 @@ int cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w, ilpm_err *err)
     e->cocc = calloc(nl, sizeof *e->cocc);
     e->val = calloc((size_t)e->nv + 1, 1);
     e->trail = malloc(((size_t)e->nv + 1) * sizeof *e->trail);
-    int rc = e->occ && e->cocc && e->val && e->trail ? 0 : -1;
+    e->reason = malloc(((size_t)e->nv + 1) * sizeof *e->reason);
+    e->level = calloc((size_t)e->nv + 1, sizeof *e->level);
+    e->tpos = calloc((size_t)e->nv + 1, sizeof *e->tpos);
+    e->phase = calloc((size_t)e->nv + 1, 1);
+    int rc = e->occ && e->cocc && e->val && e->trail && e->reason && e->level &&
+                     e->tpos && e->phase
+                 ? 0
+                 : -1;
     size_t nc = ilpm_model_ncons(m);
     for (size_t i = 0; i < nc && rc >= 0; i++) {
         ilpm_con c;
@@ -183,14 +194,18 @@ int cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w, ilpm_err *err)
     return 0;
 }
 
-int cp_eng_assign(cp_eng *e, int l)
+int cp_eng_imply(cp_eng *e, int l, int r)
 {
     int x = cp_lval(e->val, l);
     if (x == CP_TRUE)
         return 0;
     if (x == CP_FALSE)
         return -1;
-    e->val[abs(l)] = l > 0 ? CP_TRUE : CP_FALSE;
+    int v = abs(l);
+    e->val[v] = l > 0 ? CP_TRUE : CP_FALSE;
+    e->reason[v] = r;
+    e->level[v] = e->lvl;
+    e->tpos[v] = e->ntrail;
     e->trail[e->ntrail++] = l;
     /* The weights follow the values at once, so that every slack is
      * exact; the constraints are looked at when l is propagated. */
@@ -200,6 +215,11 @@ int cp_eng_assign(cp_eng *e, int l)
     for (int i = 0; i < q->n; i++)
         e->cons[q->v[i].c].sf += q->v[i].a;
     return 0;
+}
+
+int cp_eng_assign(cp_eng *e, int l)
+{
+    return cp_eng_imply(e, l, CP_DECIDED);
 }
 
 /* Looks at c for what its sides (1: <=, 2: >=, as far as c has them)
@@ -214,7 +234,12 @@ static int check_sides(cp_eng *e, int c, int sides)
     int64_t max = x->total - x->sf;
     if ((x->le && x->st > x->k) || (x->ge && max < x->k)) {
         /* The sum fails: so must its condition. */
-        return cv == CP_TRUE ? -1 : cp_eng_assign(e, -x->cond);
+        int le = x->le && x->st > x->k;
+        if (cv == CP_TRUE) {
+            e->conf = 4 * c + (le ? CP_R_LE : CP_R_GE);
+            return -1;
+        }
+        return cp_eng_imply(e, -x->cond, 4 * c + (le ? CP_R_CLE : CP_R_CGE));
     }
     if (cv != CP_TRUE || x->st + x->sf == x->total)
         return 0;
@@ -224,16 +249,18 @@ static int check_sides(cp_eng *e, int c, int sides)
         int64_t slack = x->k - x->st;
         for (int i = 0; i < x->n && a[i] > slack; i++)
             if (cp_lval(e->val, lits[i]) == CP_OPEN)
-                cp_eng_assign(e, -lits[i]);
+                cp_eng_imply(e, -lits[i], 4 * c + CP_R_LE);
     }
     if (x->ge && (sides & 2)) {
         /* max moved if the loop above set something false */
         int64_t slack = x->total - x->sf - x->k;
-        if (slack < 0)
+        if (slack < 0) {
+            e->conf = 4 * c + CP_R_GE;
             return -1;
+        }
         for (int i = 0; i < x->n && a[i] > slack; i++)
             if (cp_lval(e->val, lits[i]) == CP_OPEN)
-                cp_eng_assign(e, lits[i]);
+                cp_eng_imply(e, lits[i], 4 * c + CP_R_GE);
     }
     return 0;
 }
@@ -272,6 +299,9 @@ int cp_eng_propagate(cp_eng *e)
             const cp_list *p = &e->occ[cp_lix(l)], *q = &e->occ[cp_lix(-l)];
             const cp_list *cp = &e->cocc[cp_lix(l)];
             e->props++;
+            /* Learned clauses first: they are the cheapest. */
+            if (e->db && cp_db_propagate(e, l) != 0)
+                return drop_lazy(e);
             for (int i = 0; i < p->n; i++)
                 if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
                     return drop_lazy(e);
@@ -300,7 +330,11 @@ void cp_eng_undo(cp_eng *e, int mark)
             e->cons[p->v[i].c].st -= p->v[i].a;
         for (int i = 0; i < q->n; i++)
             e->cons[q->v[i].c].sf -= q->v[i].a;
-        e->val[abs(l)] = CP_OPEN;
+        int v = abs(l);
+        e->val[v] = CP_OPEN;
+        e->phase[v] = l > 0;
+        if (e->heap)
+            cp_heap_insert(e->heap, v);
     }
     if (e->qhead > mark)
         e->qhead = mark;

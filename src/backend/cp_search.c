@@ -98,7 +98,7 @@ static int choose(cp_search *s, int c)
 }
 
 /* The next decision, or 0 when every variable has a value. */
-static int pick(cp_search *s)
+int cp_pick(cp_search *s)
 {
     const cp_eng *e = s->e;
     if (s->strategy == ILPM_SEARCH_FIRST_FAIL) {
@@ -250,6 +250,8 @@ static int find_witness(cp_search *s, ilpm_status *st, ilpm_err *err)
 
 ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
 {
+    if (s->learn)
+        return cp_cdcl_run(s, vals, err);
     cp_eng *e = s->e;
     int root = e->ntrail;
     struct dec *d = malloc(((size_t)e->nv + 1) * sizeof *d);
@@ -297,7 +299,7 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
                 break;
             }
             s->nodes++;
-            int l = pick(s);
+            int l = cp_pick(s);
             if (l) {
                 d[nd].lit = l;
                 d[nd].mark = e->ntrail;

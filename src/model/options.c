@@ -28,11 +28,15 @@ void ilpm_options_init(ilpm_options *o)
     o->max_memory_mb = pages > 0 && size > 0
                            ? (int64_t)pages / 1024 * size / 1024 * 3 / 4
                            : 4096;
+    o->search = ILPM_SEARCH_ACTIVITY;
+    o->learn = ILPM_LEARN_AUTO;
     o->stop_flag = NULL;
 }
 
 static const char *const backend_names[] = {"ilp", "sat", "cp", NULL};
-static const char *const search_names[] = {"first-fail", "input", NULL};
+static const char *const search_names[] = {"first-fail", "input", "activity",
+                                           NULL};
+static const char *const learn_names[] = {"off", "on", "auto", NULL};
 static const char *const amo_names[] = {"auto", "pairwise", "seq", "product",
                                         NULL};
 static const char *const card_names[] = {"seq", "totalizer", NULL};
@@ -52,12 +56,20 @@ static const ilpm_option_info table[] = {
     {"backend", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, backend_names, NULL, 0, 0,
      FIELD(backend),
      "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
-     "propagation and depth-first search (cp)",
+     "propagation and conflict-driven search (cp)",
      0, 0},
     {"search", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, search_names, NULL, 0, 0,
      FIELD(search),
      "cp branching: first-fail = the open exactly-one or at-least-one with "
-     "the fewest open literals; input = the first open variable",
+     "the fewest open literals; input = the first open variable; activity "
+     "= the variable most involved in recent conflicts, its last value "
+     "(with --learn on; counting takes first-fail)",
+     ILPM_BACKEND_BIT(ILPM_BACKEND_CP), 0},
+    {"learn", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, learn_names, NULL, 0, 0,
+     FIELD(learn),
+     "cp: learn a clause from each conflict and jump back; off: the plain "
+     "depth-first search; auto: on, except when counting (every branch is "
+     "visited anyway)",
      ILPM_BACKEND_BIT(ILPM_BACKEND_CP), 0},
     {"lookahead", ILPM_OPTION_INT, ILPM_SCOPE_SOLVE, NULL, "N", 0, INT64_MAX,
      FIELD(lookahead),
@@ -252,7 +264,7 @@ const char *ilpm_backtrack_name(ilpm_backtrack b)
 }
 const char *ilpm_search_name(ilpm_search s)
 {
-    return name_of(search_names, 2, (int)s);
+    return name_of(search_names, 3, (int)s);
 }
 const char *ilpm_propagate_name(ilpm_propagate p)
 {

@@ -1,6 +1,6 @@
 /* libFuzzer harness for the three back ends: the bytes describe a small
  * model (families, constraints of every kind, an objective); ILP, SAT and
- * cp (with its branching and lookahead drawn from the bytes too) must
+ * cp (with its branching, lookahead and learning drawn from the bytes) must
  * agree with brute force on satisfiability, the optimum and the
  * projected count. */
 #include "ilpm.h"
@@ -122,8 +122,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         o.amo = (ilpm_amo_enc)(next(&b) % 4);
         o.card = (ilpm_card_enc)(next(&b) % 2);
         if (o.backend == ILPM_BACKEND_CP) {
-            o.search = (ilpm_search)(next(&b) % 2);
+            o.search = (ilpm_search)(next(&b) % 3);
             o.lookahead = next(&b) % 3;
+            o.learn = (ilpm_learn)(next(&b) % 3);
         }
         ilpm_solver *s = ilpm_solver_new(m, &o, &err);
         if (!s) {

@@ -1,0 +1,317 @@
+/* The cp back end's conflict-driven search (cp.h), as lazy clause
+ * generation solvers run it: a conflict is analysed to its first unique
+ * implication point over the reasons the weighted sums give on demand,
+ * the learned clause is kept (two watched literals) and the search jumps
+ * back to where it asserts; branching by activity with phase saving
+ * (--search activity) or by first-fail and input as in cp_search.c;
+ * Luby restarts; learned clauses reduced by LBD and activity.
+ *
+ * Counting stays exact without blocking clauses: learned clauses follow
+ * from the constraints, so they remove no solution, and after a solution
+ * the search goes back chronologically: the last decision on a puzzle
+ * variable is flipped, and a flipped decision is never jumped over (a
+ * backjump below it stops at its level; a conflict at its own level pops
+ * it).  Optimisation is branch and bound: each solution tightens the
+ * objective's row, whose conflicts are explained like any row's. */
+#include "cp.h"
+
+#include <string.h>
+
+struct lev {
+    int lit;  /* the level's decision */
+    int mark; /* the trail before it */
+    int flipped;
+};
+
+typedef struct cdcl {
+    cp_search *s;
+    cp_eng *e;
+    cp_db db;
+    cp_heap heap;
+    struct lev *dec;
+    int flip; /* the highest flipped level, 0: none */
+    int root;
+} cdcl;
+
+static uint64_t luby(uint64_t x)
+{
+    uint64_t size = 1, seq = 0;
+    while (size < x + 1) {
+        seq++;
+        size = 2 * size + 1;
+    }
+    while (size - 1 != x) {
+        size = (size - 1) >> 1;
+        seq--;
+        x = x % size;
+    }
+    return (uint64_t)1 << seq;
+}
+
+static void backtrack(cdcl *c, int lvl)
+{
+    cp_eng *e = c->e;
+    if (e->lvl <= lvl)
+        return;
+    cp_eng_undo(e, c->dec[lvl + 1].mark);
+    e->lvl = lvl;
+    while (c->flip > lvl || (c->flip > 0 && !c->dec[c->flip].flipped))
+        c->flip--;
+}
+
+static void decide(cdcl *c, int l, int flipped)
+{
+    cp_eng *e = c->e;
+    e->lvl++;
+    c->dec[e->lvl].lit = l;
+    c->dec[e->lvl].mark = e->ntrail;
+    c->dec[e->lvl].flipped = flipped;
+    if (flipped)
+        c->flip = e->lvl;
+    cp_eng_assign(e, l);
+}
+
+/* After a solution, or a conflict at a flipped level: the deepest
+ * decision on a puzzle variable not flipped yet is flipped; 0 when none
+ * is left (the search is complete). */
+static int next_branch(cdcl *c)
+{
+    cp_eng *e = c->e;
+    while (e->lvl > 0 &&
+           (c->dec[e->lvl].flipped ||
+            (c->s->mode == CP_COUNT && c->s->aux[abs(c->dec[e->lvl].lit)])))
+        backtrack(c, e->lvl - 1);
+    if (e->lvl == 0)
+        return 0;
+    int l = c->dec[e->lvl].lit;
+    backtrack(c, e->lvl - 1);
+    decide(c, -l, 1);
+    return 1;
+}
+
+/* A conflict above level 0: learn, jump back, assert.  1 when the search
+ * is complete, -1 out of memory, else 0 (and *conflict set anew). */
+static int on_conflict(cdcl *c, int *conflict)
+{
+    cp_eng *e = c->e;
+    cp_db *db = &c->db;
+    if (cp_explain(e, e->conf, 0, &db->confl) != 0)
+        return -1;
+    int maxl = 0;
+    for (int i = 0; i < db->confl.n; i++) {
+        int lv = e->level[abs(db->confl.v[i])];
+        maxl = lv > maxl ? lv : maxl;
+    }
+    if (maxl == 0)
+        return 1;
+    /* A conflict the trail held before its last level (a clause that
+     * became unit after a chronological step) is analysed where it
+     * arose. */
+    backtrack(c, maxl);
+    int lbd;
+    int bj = cp_analyze(e, &lbd);
+    if (bj < -1)
+        return -1;
+    if (c->s->on_learn)
+        c->s->on_learn(c->s->learn_ctx, db->out.v, db->out.n);
+    int counting = c->s->mode == CP_COUNT;
+    if (counting && c->flip > 0 && c->flip == e->lvl) {
+        /* Nothing below the flipped decision: its level is done. */
+        if (cp_db_add(e, lbd) < 0)
+            return -1;
+        c->s->learned++;
+        if (!next_branch(c))
+            return 1;
+        *conflict = cp_eng_propagate(e) != 0;
+        return 0;
+    }
+    backtrack(c, counting && c->flip > bj ? c->flip : bj);
+    int cid = cp_db_add(e, lbd);
+    if (cid < 0)
+        return -1;
+    c->s->learned++;
+    cp_eng_imply(e, db->out.v[0], -2 - cid);
+    if (c->heap.h)
+        c->heap.inc /= 0.95;
+    *conflict = cp_eng_propagate(e) != 0;
+    return 0;
+}
+
+/* Learned units lost to a chronological step come back; -1 when one is
+ * false (e->conf set), 1 when one was assigned. */
+static int units(cdcl *c)
+{
+    cp_eng *e = c->e;
+    int any = 0;
+    for (int i = 0; i < c->db.units.n; i++) {
+        int cid = c->db.units.v[i];
+        int l = c->db.lits[c->db.cl[cid].start];
+        int x = cp_lval(e->val, l);
+        if (x == CP_FALSE) {
+            e->conf = -2 - cid;
+            return -1;
+        }
+        if (x == CP_OPEN) {
+            cp_eng_imply(e, l, -2 - cid);
+            any = 1;
+        }
+    }
+    return any;
+}
+
+static void take(const cp_eng *e, uint8_t *vals)
+{
+    for (int v = 1; v <= e->nv; v++)
+        vals[v] = e->val[v] == CP_TRUE;
+}
+
+static ilpm_status finish(cdcl *c, ilpm_status st)
+{
+    cp_eng *e = c->e;
+    e->heap = NULL;
+    cp_eng_undo(e, c->root);
+    e->lvl = 0;
+    e->db = NULL;
+    cp_db_free(&c->db);
+    cp_heap_free(&c->heap);
+    free(c->dec);
+    return st;
+}
+
+ilpm_status cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
+{
+    cdcl c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.e = s->e;
+    cp_eng *e = s->e;
+    c.root = e->ntrail;
+    e->lvl = 0;
+    for (int i = 0; i < c.root; i++)
+        e->level[abs(e->trail[i])] = 0;
+    c.dec = calloc((size_t)e->nv + 2, sizeof *c.dec);
+    int use_heap = s->strategy == ILPM_SEARCH_ACTIVITY && s->mode != CP_COUNT;
+    if (s->strategy == ILPM_SEARCH_ACTIVITY && !use_heap)
+        s->strategy = ILPM_SEARCH_FIRST_FAIL;
+    int ok = c.dec && cp_db_init(&c.db, e->nv) == 0 &&
+             (!use_heap || cp_heap_init(&c.heap, e->nv) == 0);
+    if (!ok) {
+        ilpm_err_nomem(err, "out of memory for the cp search");
+        return finish(&c, ILPM_ERROR);
+    }
+    e->db = &c.db;
+    if (use_heap) {
+        /* The model's order starts it: earlier variables first. */
+        for (int v = 1; v <= e->nv; v++)
+            c.heap.act[v] = (double)(e->nv - v) / e->nv * 1e-3;
+        for (int v = 1; v <= e->nv; v++)
+            if (e->val[v] == CP_OPEN)
+                cp_heap_insert(&c.heap, v);
+        e->heap = &c.heap;
+    }
+    s->wit = NULL;
+    s->wit_ok = 0;
+    s->complete = 0;
+    ilpm_status st = ILPM_UNSAT;
+    int conflict = cp_eng_propagate(e) != 0;
+    uint64_t since = 0, nrestart = 1, limit = 100;
+    for (;;) {
+        if (!conflict && s->obj >= 0)
+            conflict = cp_eng_check(e, s->obj) != 0 || cp_eng_propagate(e) != 0;
+        if (!conflict) {
+            int u = units(&c);
+            if (u != 0) {
+                conflict = u < 0 || cp_eng_propagate(e) != 0;
+                if (!conflict)
+                    continue;
+            }
+        }
+        if (ilpm_watch_poll(&s->w, "searching", NULL) != 0) {
+            st = (ilpm_status)s->w.status;
+            break;
+        }
+        if (conflict) {
+            s->fails++;
+            since++;
+            int rc = e->lvl == 0 ? 1 : on_conflict(&c, &conflict);
+            if (rc < 0) {
+                ilpm_err_nomem(err, "out of memory for the cp search");
+                st = ILPM_ERROR;
+                break;
+            }
+            if (rc > 0) {
+                s->complete = 1;
+                st = s->mode == CP_COUNT ? ILPM_SOLVED
+                     : s->mode == CP_OPTIMIZE
+                         ? (s->found ? ILPM_OPTIMAL : ILPM_UNSAT)
+                         : ILPM_UNSAT;
+                break;
+            }
+            continue;
+        }
+        if (s->mode != CP_COUNT && since >= limit) {
+            since = 0;
+            limit = 100 * luby(++nrestart);
+            s->restarts++;
+            backtrack(&c, 0);
+            continue;
+        }
+        if ((int64_t)c.db.ncl - c.db.units.n >= c.db.max_learnt) {
+            if (cp_db_reduce(e) != 0) {
+                ilpm_err_nomem(err, "out of memory for the cp search");
+                st = ILPM_ERROR;
+                break;
+            }
+            c.db.max_learnt += 300;
+        }
+        s->nodes++;
+        int l = 0;
+        if (use_heap) {
+            int v = cp_heap_pop_open(&c.heap, e->val);
+            l = v == 0 ? 0 : e->phase[v] ? v : -v;
+        } else
+            l = cp_pick(s);
+        if (l) {
+            decide(&c, l, 0);
+            conflict = cp_eng_propagate(e) != 0;
+            continue;
+        }
+        /* A solution: every variable has a value, nothing failed. */
+        s->found = 1;
+        if (s->mode == CP_SOLVE) {
+            take(e, vals);
+            st = ILPM_SOLVED;
+            break;
+        }
+        if (s->mode == CP_OPTIMIZE) {
+            take(e, vals);
+            s->best = e->cons[s->obj].st + s->obj_shift;
+            e->cons[s->obj].k = e->cons[s->obj].st - 1;
+            continue; /* the bound's row fails at once */
+        }
+        s->count++;
+        if (s->live)
+            *s->live = s->count;
+        if (s->fn) {
+            take(e, vals);
+            if (s->fn(s->ctx, vals) != 0) {
+                st = ILPM_ERROR;
+                break;
+            }
+        }
+        if (s->limit && s->count >= s->limit) {
+            st = ILPM_SOLVED;
+            break;
+        }
+        if (!next_branch(&c)) {
+            s->complete = 1;
+            st = ILPM_SOLVED;
+            break;
+        }
+        conflict = cp_eng_propagate(e) != 0;
+    }
+    if (s->mode == CP_OPTIMIZE && s->found &&
+        (st == ILPM_TIMEOUT || st == ILPM_STOPPED))
+        st = ILPM_FEASIBLE;
+    return finish(&c, st);
+}

@@ -1,0 +1,248 @@
+/* Tests of the cp back end's learning engine (cp_learn.c, cp_cdcl.c):
+ * conflict analysis on small hand-made models, every learned clause of
+ * random models implied (checked by brute force over all assignments),
+ * and counts and optima with learning on and off against brute force. */
+#include "cp.h"
+
+#define ILPM_TESTUTIL_RANDOM
+#include "testutil.h"
+#include <check.h>
+#include <string.h>
+
+/* x1 -> x2, x1 -> x3, and a weighted sum a2 x2 + 2 x3 + x4 <= 3:
+ * deciding x4 (level 1), then x1 (level 2), propagates x2, and the sum
+ * takes x3, so x1 -> x3 fails. */
+static void hand_made(int64_t a2, int *lits, int *n, int *bj)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {4};
+    ck_assert_int_eq(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    ck_assert_int_eq(ilpm_add_impl(m, 1, 2, &err), 0);
+    ck_assert_int_eq(ilpm_add_impl(m, 1, 3, &err), 0);
+    int l[3] = {2, 3, 4};
+    int64_t c[3] = {a2, 2, 1};
+    ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_LE, 3, &err), 0);
+    ilpm_watch w;
+    ilpm_watch_init(&w, 0, NULL);
+    cp_eng e;
+    ck_assert_int_eq(cp_eng_init(&e, m, &w, &err), 0);
+    cp_db db;
+    ck_assert_int_eq(cp_db_init(&db, e.nv), 0);
+    e.db = &db;
+    ck_assert_int_eq(cp_eng_propagate(&e), 0);
+    e.lvl = 1;
+    cp_eng_assign(&e, 4);
+    ck_assert_int_eq(cp_eng_propagate(&e), 0);
+    e.lvl = 2;
+    cp_eng_assign(&e, 1);
+    ck_assert_int_eq(cp_eng_propagate(&e), -1);
+    ck_assert_int_eq(cp_explain(&e, e.conf, 0, &db.confl), 0);
+    int lbd;
+    *bj = cp_analyze(&e, &lbd);
+    *n = db.out.n;
+    memcpy(lits, db.out.v, (size_t)db.out.n * sizeof *lits);
+    e.db = NULL;
+    cp_db_free(&db);
+    cp_eng_free(&e);
+    ilpm_model_free(m);
+}
+
+START_TEST(test_analysis_takes_the_fewest_terms)
+{
+    /* x2 alone (2 > 3 - 2) explains x3 false: x4 is not in the reason,
+     * so the learned clause is the unit -x1, asserted at level 0. */
+    int lits[8], n, bj;
+    hand_made(2, lits, &n, &bj);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(lits[0], -1);
+    ck_assert_int_eq(bj, 0);
+}
+END_TEST
+
+START_TEST(test_analysis_keeps_what_the_sum_needs)
+{
+    /* With x2's coefficient 1, x2 and x4 together explain x3 false: the
+     * learned clause is -x1 or -x4, asserting -x1 at level 1. */
+    int lits[8], n, bj;
+    hand_made(1, lits, &n, &bj);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(lits[0], -1);
+    ck_assert_int_eq(lits[1], -4);
+    ck_assert_int_eq(bj, 1);
+}
+END_TEST
+
+/* Every solution of the model, for checking learned clauses. */
+struct sols {
+    uint8_t *v; /* n rows of nv + 1 values */
+    int n, nv;
+    int checked;
+};
+
+static void check_implied(void *ctx, const int *lits, int n)
+{
+    struct sols *s = ctx;
+    for (int i = 0; i < s->n; i++) {
+        const uint8_t *row = s->v + (size_t)i * (size_t)(s->nv + 1);
+        int sat = 0;
+        for (int j = 0; j < n && !sat; j++)
+            sat = (lits[j] > 0) == (row[abs(lits[j])] != 0);
+        ck_assert_msg(sat, "a learned clause of %d literals cuts a solution",
+                      n);
+    }
+    s->checked++;
+}
+
+START_TEST(test_learned_clauses_are_implied)
+{
+    rng_state = 99;
+    int checked = 0;
+    for (int iter = 0; iter < 400; iter++) {
+        int nx = 3 + (int)rnd(9), na = (int)rnd(3);
+        ilpm_model *m = random_model(nx, na, 0);
+        int nv = ilpm_model_nvars(m);
+        struct sols s = {malloc(((size_t)1 << nv) * (size_t)(nv + 1)), 0, nv,
+                         0};
+        ck_assert_ptr_nonnull(s.v);
+        for (unsigned a = 0; a < (1u << nv); a++) {
+            uint8_t *row = s.v + (size_t)s.n * (size_t)(nv + 1);
+            for (int v = 1; v <= nv; v++)
+                row[v] = (a >> (v - 1)) & 1;
+            if (ilpm_model_check(m, row, NULL))
+                s.n++;
+        }
+        for (int mode = 0; mode < 2; mode++) {
+            ilpm_err err;
+            ilpm_watch w;
+            ilpm_watch_init(&w, 0, NULL);
+            cp_eng e;
+            ck_assert_int_eq(cp_eng_init(&e, m, &w, &err), 0);
+            int refuted = 0;
+            for (int c = 0; c < e.ncons && !refuted; c++)
+                refuted = cp_eng_check(&e, c) != 0 || cp_eng_propagate(&e) != 0;
+            if (refuted) {
+                ck_assert_int_eq(s.n, 0);
+                cp_eng_free(&e);
+                continue;
+            }
+            uint8_t *aux = calloc((size_t)nv + 1, 1);
+            for (int v = 1; v <= nv; v++)
+                aux[v] = (uint8_t)ilpm_model_var_is_aux(m, v);
+            cp_search cs;
+            memset(&cs, 0, sizeof cs);
+            cs.e = &e;
+            cs.aux = aux;
+            cs.strategy = mode ? ILPM_SEARCH_INPUT : ILPM_SEARCH_ACTIVITY;
+            cs.obj = -1;
+            cs.mode = mode ? CP_COUNT : CP_SOLVE;
+            cs.learn = 1;
+            cs.on_learn = check_implied;
+            cs.learn_ctx = &s;
+            ilpm_watch_init(&cs.w, 0, NULL);
+            uint8_t vals[32];
+            ilpm_status st = cp_search_run(&cs, vals, &err);
+            if (mode) {
+                ck_assert_int_eq(st, ILPM_SOLVED);
+            } else {
+                ck_assert_int_eq(st, s.n ? ILPM_SOLVED : ILPM_UNSAT);
+            }
+            free(aux);
+            cp_eng_free(&e);
+        }
+        checked += s.checked;
+        free(s.v);
+        ilpm_model_free(m);
+    }
+    ck_assert_int_gt(checked, 100); /* the test saw conflicts at all */
+}
+END_TEST
+
+/* Brute force: distinct projections onto x, and the best objective. */
+static void brute(const ilpm_model *m, int nx, uint64_t *count, int *feasible,
+                  int64_t *best)
+{
+    int nv = ilpm_model_nvars(m);
+    uint8_t vals[32];
+    uint8_t *seen = calloc((size_t)1 << nx, 1);
+    *count = 0;
+    *feasible = 0;
+    ilpm_sense sense = ilpm_model_objective_get(m, NULL, NULL, NULL);
+    for (unsigned a = 0; a < (1u << nv); a++) {
+        for (int v = 1; v <= nv; v++)
+            vals[v] = (a >> (v - 1)) & 1;
+        if (!ilpm_model_check(m, vals, NULL))
+            continue;
+        unsigned px = a & ((1u << nx) - 1);
+        if (!seen[px]) {
+            seen[px] = 1;
+            ++*count;
+        }
+        int64_t o = ilpm_model_objective_value(m, vals);
+        if (!*feasible || (sense == ILPM_MAXIMIZE ? o > *best : o < *best))
+            *best = o;
+        *feasible = 1;
+    }
+    free(seen);
+}
+
+START_TEST(test_counts_and_optima_learn_on_and_off)
+{
+    rng_state = 2024;
+    for (int iter = 0; iter < 300; iter++) {
+        int nx = 1 + (int)rnd(10), na = (int)rnd(3);
+        ilpm_model *m = random_model(nx, na, (int)(iter & 1));
+        uint64_t want;
+        int feasible;
+        int64_t best = 0;
+        brute(m, nx, &want, &feasible, &best);
+        for (int c = 0; c < 6; c++) {
+            ilpm_options o;
+            ilpm_options_init(&o);
+            o.backend = ILPM_BACKEND_CP;
+            o.learn = c < 3 ? ILPM_LEARN_ON : ILPM_LEARN_OFF;
+            o.search = (ilpm_search)(c % 3);
+            o.propagate = ILPM_PROP_NONE;
+            ilpm_err err;
+            ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            uint64_t got;
+            ilpm_status st = ilpm_solver_count(s, 0, &got, NULL, NULL, &err);
+            ck_assert_int_eq(st, ILPM_SOLVED);
+            ck_assert_msg(got == want,
+                          "iter %d config %d: count %llu, want %llu", iter, c,
+                          (unsigned long long)got, (unsigned long long)want);
+            ilpm_solver_free(s);
+            if (!(iter & 1))
+                continue;
+            s = ilpm_solver_new(m, &o, &err);
+            st = ilpm_solver_optimize(s, NULL, 0, &err);
+            ck_assert_int_eq(st, feasible ? ILPM_OPTIMAL : ILPM_UNSAT);
+            if (feasible)
+                ck_assert_msg(ilpm_solver_objective(s) == best,
+                              "iter %d config %d: optimum %lld, want %lld",
+                              iter, c, (long long)ilpm_solver_objective(s),
+                              (long long)best);
+            ilpm_solver_free(s);
+        }
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("cp");
+    TCase *t = tcase_create("analysis");
+    tcase_add_test(t, test_analysis_takes_the_fewest_terms);
+    tcase_add_test(t, test_analysis_keeps_what_the_sum_needs);
+    tcase_add_test(t, test_learned_clauses_are_implied);
+    tcase_add_test(t, test_counts_and_optima_learn_on_and_off);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(suite());
+}
