@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's example program, built the way a user would: install ilpm
+# The example program of docs/library.md, built the way a user would: install ilpm
 # into a staging prefix, compile the program with pkg-config, run it.
 # Usage: readme_example.sh BUILD_DIR   (run from the source root)
 set -u
@@ -19,9 +19,9 @@ pc=$(dirname "$(find "$root" -name ilpm.pc | head -n 1)")
 # The .pc file names the final prefix; point it at the staging copy.
 sed -i "s|^prefix=.*|prefix=$root|" "$pc/ilpm.pc"
 awk '/<!-- example-program -->/{f=1; next} f && /^```c/{g=1; next} g && /^```/{exit} g' \
-    README.md >"$tmp/example.c"
+    docs/library.md >"$tmp/example.c"
 if [ ! -s "$tmp/example.c" ]; then
-    echo "no example program found in README.md"
+    echo "no example program found in docs/library.md"
     echo "0 passed, 1 failed"
     exit 1
 fi
@@ -40,7 +40,7 @@ if ! cc -std=c11 $sanflags -Wall -Wextra -Werror -o "$tmp/example" "$tmp/example
 fi
 out=$("$tmp/example")
 code=$?
-expected=$(awk '/<!-- example-output -->/{f=1; next} f && /^```/{if (g) exit; g=1; next} g' README.md)
+expected=$(awk '/<!-- example-output -->/{f=1; next} f && /^```/{if (g) exit; g=1; next} g' docs/library.md)
 if [ "$code" -eq 0 ] && [ "$out" = "$expected" ]; then
     echo "1 passed, 0 failed"
     exit 0

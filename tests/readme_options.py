@@ -57,6 +57,10 @@ for name, value in readme.items():
 for name in table:
     if name not in readme:
         failures.append(f"--{name} (solve --help) is not in README's table")
+# The README is a guide for a newcomer; details belong in docs/.
+if len(lines) > 400:
+    failures.append(f"README.md has {len(lines)} lines (at most 400: move "
+                    "details to docs/)")
 for f in failures:
     print("FAIL:", f)
 print(f"{len(readme)} README rows, {len(table)} options, "
