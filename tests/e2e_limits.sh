@@ -127,6 +127,11 @@ timed "objective over --max-pb-nodes" 2 30 "$ILPM" solve model \
     tests/data/big_objective.lp --backend sat --max-pb-nodes 10000 &&
     has "the objective's bound named" "$err" \
         "a linear constraint \(the objective's bound\) needs more than 10000 BDD nodes"
+# A file's row refused for its BDD is named as the file names it.
+timed "row over --max-pb-nodes" 2 30 "$ILPM" solve model \
+    tests/data/big_row.lp --backend sat --max-pb-nodes 3 &&
+    has "the row named" "$err" \
+        "a linear constraint 'cap' in group 'linear' needs more than 3 BDD nodes"
 # A decimal objective (three places, as MIPLIB's p0291) is scaled exactly,
 # in LP and in MPS; the optimum is glpsol's.
 glpsol --lp data/models/decimal_objective.lp --wfreemps "$tmp/dec.mps" >/dev/null 2>&1

@@ -180,9 +180,12 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
                         const char *what, ilpm_err *err)
 {
     const char *kind = ilpm_kind_name(con->kind);
-    char where[96] = "";
+    char where[160] = "";
     if (what)
         snprintf(where, sizeof where, " (%s)", what);
+    else if (con->name && gname) /* a model file's row: its own name */
+        snprintf(where, sizeof where, " '%.64s' in group '%.48s'", con->name,
+                 gname);
     else if (gname)
         snprintf(where, sizeof where, " in group '%s'", gname);
     else if (con->group >= 0)
