@@ -239,5 +239,12 @@ static int cp_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_cp_ops = {
-    "cp", cp_create, cp_destroy, cp_solve, cp_add, cp_count, NULL,
+    .name = "cp",
+    .create = cp_create,
+    .destroy = cp_destroy,
+    .solve = cp_solve,
+    .add = cp_add,
+    .count = cp_count,
+    .reports = ILPM_REPORTS_NONE,
+    .fix_assumed = 0, /* its search starts by propagating them */
 };

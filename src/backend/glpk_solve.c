@@ -340,6 +340,12 @@ static ilpm_driver *glpk_create(const ilpm_model *m, const ilpm_options *o,
 }
 
 const ilpm_driver_ops ilpm_glpk_ops = {
-    "glpk",          glpk_create, ilpm_glpk_destroy, glpk_solve, ilpm_glpk_add,
-    ilpm_glpk_count, NULL,
+    .name = "glpk",
+    .create = glpk_create,
+    .destroy = ilpm_glpk_destroy,
+    .solve = glpk_solve,
+    .add = ilpm_glpk_add,
+    .count = ilpm_glpk_count,
+    .reports = ILPM_REPORTS_ROWS,
+    .fix_assumed = 1, /* GLPK's presolve removes the fixed columns */
 };

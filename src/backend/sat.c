@@ -479,5 +479,12 @@ static int sat_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_sat_ops = {
-    "sat", sat_create, sat_destroy, sat_solve, sat_add, NULL, sat_check,
+    .name = "sat",
+    .create = sat_create,
+    .destroy = sat_destroy,
+    .solve = sat_solve,
+    .add = sat_add,
+    .check = sat_check,
+    .reports = ILPM_REPORTS_CLAUSES,
+    .fix_assumed = 0, /* CaDiCaL propagates assumptions itself */
 };
