@@ -128,8 +128,12 @@ int cli_check(cli *c)
         FAIL("--slurm N makes the shards itself; drop --shard");
     if (check_backends(c) != 0)
         return -1;
-    if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params, c->nfiles > 0,
-                                 &err) != 0)
+    ilpm_puzzle_use use = c->verb == VERB_PLAY      ? ILPM_USE_PLAY
+                          : c->verb == VERB_COMPARE ? ILPM_USE_COMPARE
+                          : c->verb == VERB_GEN     ? ILPM_USE_GEN
+                                                    : ILPM_USE_SOLVE;
+    if (ilpm_puzzle_check_params(c->pz, use, c->params, c->nfiles > 0, &err) !=
+        0)
         FAIL("%s", err.msg);
     return 0;
 }
