@@ -78,6 +78,13 @@ void ilpm_watch_init(ilpm_watch *w, double seconds, volatile int *stop);
 /* 0 to go on; else -1 with err naming `what` and err->status set to
  * ILPM_TIMEOUT or ILPM_STOPPED (and so on every later call). */
 int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err);
+/* A watch until deadline (ilpm_now() seconds; <= 0: none), as a driver
+ * is given it. */
+void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop);
+/* Looks at the stop flag and the clock now (ilpm_watch_poll reads the
+ * clock every 256th call only): 0 to go on, else ILPM_STOPPED or
+ * ILPM_TIMEOUT, which sticks. */
+int ilpm_watch_check(ilpm_watch *w);
 
 /* ------------------------------------------------------------------ */
 /* Models                                                               */

@@ -308,10 +308,10 @@ static ilpm_status glpk_solve(ilpm_driver *d, const int *assume, int n,
         d->fix[abs(assume[i])] = 0;
     if (d->infeasible || conflict)
         return ILPM_UNSAT;
-    if (d->opt.stop_flag && *d->opt.stop_flag)
-        return ILPM_STOPPED;
-    if (deadline > 0 && ilpm_now() >= deadline)
-        return ILPM_TIMEOUT;
+    ilpm_watch w;
+    ilpm_watch_until(&w, deadline, d->opt.stop_flag);
+    if (ilpm_watch_check(&w) != 0)
+        return (ilpm_status)w.status;
     if (d->nvars == 0) { /* no columns: GLPK has nothing to decide */
         if (obj)
             *obj = d->obj[0];

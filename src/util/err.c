@@ -68,6 +68,23 @@ void ilpm_watch_init(ilpm_watch *w, double seconds, volatile int *stop)
     w->status = 0;
 }
 
+void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop)
+{
+    w->deadline = deadline > 0 ? deadline : 0.0;
+    w->stop = stop;
+    w->tick = 0;
+    w->status = 0;
+}
+
+int ilpm_watch_check(ilpm_watch *w)
+{
+    if (!w->status && w->stop && *w->stop)
+        w->status = ILPM_STOPPED;
+    if (!w->status && w->deadline > 0 && ilpm_now() >= w->deadline)
+        w->status = ILPM_TIMEOUT;
+    return w->status;
+}
+
 int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err)
 {
     if (!w->status) {
