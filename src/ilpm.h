@@ -78,6 +78,13 @@ void ilpm_watch_init(ilpm_watch *w, double seconds, volatile int *stop);
 /* 0 to go on; else -1 with err naming `what` and err->status set to
  * ILPM_TIMEOUT or ILPM_STOPPED (and so on every later call). */
 int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err);
+/* A watch until deadline (ilpm_now() seconds; <= 0: none), as a driver
+ * is given it. */
+void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop);
+/* Looks at the stop flag and the clock now (ilpm_watch_poll reads the
+ * clock every 256th call only): 0 to go on, else ILPM_STOPPED or
+ * ILPM_TIMEOUT, which sticks. */
+int ilpm_watch_check(ilpm_watch *w);
 
 /* ------------------------------------------------------------------ */
 /* Models                                                               */
@@ -249,14 +256,24 @@ const char *ilpm_kind_name(ilpm_kind k);
 /* ------------------------------------------------------------------ */
 /* Options and back ends                                                */
 
-/* ILP by GLPK, SAT by CaDiCaL, or cp: ilpm's own propagation over
- * weighted sums and conflict-driven search (docs/cp.md). */
+/* The back-end registry, one row per back end:
+ *   X(ID, name, help, driver)
+ * ID makes ILPM_BACKEND_ID, name is how the command line, JSON and CSV
+ * spell it, help completes "solve ...", and driver is its
+ * ilpm_driver_ops (src/backend/backend.h), which says what else it does.
+ * The enum, the names, the help of --backend and the table of drivers
+ * are all made from these rows (docs/layout.md, "Adding a back end"). */
+#define ILPM_BACKENDS(X)                                                       \
+    X(ILP, "ilp", "as an ILP with GLPK", ilpm_glpk_ops)                        \
+    X(SAT, "sat", "as SAT with CaDiCaL", ilpm_sat_ops)                         \
+    X(CP, "cp", "by ilpm's own propagation and conflict-driven search",        \
+      ilpm_cp_ops)
+
+#define ILPM_BACKEND_ENUM_(id, name, help, driver) ILPM_BACKEND_##id,
 typedef enum ilpm_backend {
-    ILPM_BACKEND_ILP,
-    ILPM_BACKEND_SAT,
-    ILPM_BACKEND_CP
+    ILPM_BACKENDS(ILPM_BACKEND_ENUM_) ILPM_BACKEND_COUNT
 } ilpm_backend;
-#define ILPM_BACKEND_COUNT 3
+#undef ILPM_BACKEND_ENUM_
 /* The cp back end's branching: first-fail takes the open exactly-one or
  * at-least-one over puzzle variables with the fewest open literals (as
  * DLX and Gecode's first-fail), input the first open variable. */
@@ -411,6 +428,10 @@ typedef struct ilpm_option_info {
     int list;
 } ilpm_option_info;
 #define ILPM_BACKEND_BIT(b) (1u << (b))
+/* Sets of back ends, as batch and compare run them. */
+#define ILPM_BACKENDS_ALL ((1u << ILPM_BACKEND_COUNT) - 1)
+#define ILPM_BACKENDS_BOTH                                                     \
+    (ILPM_BACKEND_BIT(ILPM_BACKEND_ILP) | ILPM_BACKEND_BIT(ILPM_BACKEND_SAT))
 
 /* Every row, ended by one with name NULL. */
 const ilpm_option_info *ilpm_options_table(void);
@@ -430,6 +451,18 @@ int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
  * what ilpm_options_init sets. */
 void ilpm_option_default(const ilpm_option_info *row, char *buf, size_t size);
 const char *ilpm_backend_name(ilpm_backend b);
+/* A set of back ends by name: one back end's name, "both" (ilp and sat,
+ * as before cp came) or "all" (every registered one); 0 if none. */
+unsigned ilpm_backend_set_parse(const char *s);
+/* The name of a set: a back end's, "both" or "all"; NULL for another. */
+const char *ilpm_backend_set_name(unsigned set);
+/* What a back end's statistics count, by the model it lowers to. */
+typedef enum ilpm_backend_reports {
+    ILPM_REPORTS_NONE,   /* only variables                 */
+    ILPM_REPORTS_ROWS,   /* rows and nonzeros (stats.rows)  */
+    ILPM_REPORTS_CLAUSES /* clauses (stats.clauses)         */
+} ilpm_backend_reports;
+ilpm_backend_reports ilpm_backend_report(ilpm_backend b);
 const char *ilpm_amo_name(ilpm_amo_enc e);
 const char *ilpm_card_name(ilpm_card_enc e);
 const char *ilpm_cuts_name(ilpm_cuts c);
@@ -486,8 +519,9 @@ const ilpm_model *ilpm_model_lowered(const ilpm_model *m, const ilpm_options *o,
  * 2 probing (auto: 2 on both back ends). */
 int ilpm_propagate_level(const ilpm_options *o);
 /* The level for what assumptions force (ilpm_propagator_run): the same,
- * except that auto leaves CaDiCaL's assumptions to CaDiCaL (0). */
-int ilpm_propagate_assumed_level(const ilpm_options *o);
+ * except that auto asks 0 of a back end that propagates assumptions
+ * itself (fix_under_auto 0: its driver's propagation policy). */
+int ilpm_propagate_assumed_level(const ilpm_options *o, int fix_under_auto);
 
 /* Sizes of both lowerings of m under o, without solving. */
 int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,

@@ -200,7 +200,7 @@ START_TEST(test_rows_in_order)
     for (int jobs = 1; jobs <= 2; jobs++) {
         ilpm_batch_opts o;
         ilpm_batch_opts_init(&o);
-        o.both = 1;
+        o.backends = ILPM_BACKENDS_BOTH;
         o.jobs = jobs;
         o.progress = on_progress;
         progress_calls = 0;
@@ -271,7 +271,7 @@ START_TEST(test_resume)
     const char *files[1] = {in};
     ilpm_batch_opts o;
     ilpm_batch_opts_init(&o);
-    o.both = 1;
+    o.backends = ILPM_BACKENDS_BOTH;
     o.resume = 1; /* no results file yet: everything */
     ilpm_batch_summary sum;
     run_batch(files, 1, &o, in_dir(out, "r.csv"), &sum);
@@ -465,7 +465,7 @@ START_TEST(test_merge_shards)
     for (long i = 0; i < 3; i++) {
         ilpm_batch_opts o;
         ilpm_batch_opts_init(&o);
-        o.both = 1;
+        o.backends = ILPM_BACKENDS_BOTH;
         o.shard_i = i;
         o.shard_n = 3;
         ilpm_batch_summary sum;

@@ -1664,12 +1664,12 @@ START_TEST(test_planes_options)
         ilpm_err err = {0};
         ilpm_params_set(p, opts[i], NULL);
         ck_assert_int_eq(ilpm_puzzle_check_params(&ilpm_puzzle_machiavelli,
-                                                  "solve", p, 1, &err),
+                                                  ILPM_USE_SOLVE, p, 1, &err),
                          0);
         ck_assert_str_eq(ilpm_params_get(p, "formulation"), "planes");
         ilpm_params_set(p, "formulation", "flow");
         ck_assert_int_eq(ilpm_puzzle_check_params(&ilpm_puzzle_machiavelli,
-                                                  "solve", p, 1, &err),
+                                                  ILPM_USE_SOLVE, p, 1, &err),
                          -1);
         char want[96];
         snprintf(want, sizeof want,
@@ -1677,7 +1677,7 @@ START_TEST(test_planes_options)
         ck_assert_str_eq(err.msg, want);
         ilpm_params_set(p, "formulation", "flow,planes");
         ck_assert_int_eq(ilpm_puzzle_check_params(&ilpm_puzzle_machiavelli,
-                                                  "compare", p, 1, &err),
+                                                  ILPM_USE_COMPARE, p, 1, &err),
                          -1);
         ilpm_params_free(p);
     }

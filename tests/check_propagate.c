@@ -29,7 +29,6 @@ static void teardown(void)
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
 
-
 /* A random model over x[1..nv] (3 <= nv <= 9, in *nv_out): one to six
  * constraints of every kind in groups "even" and "odd", then fewer than
  * units_mod unit clauses in group "givens". */
@@ -356,8 +355,9 @@ START_TEST(test_probe)
         o.backend = (ilpm_backend)be;
         o.propagate = ILPM_PROP_AUTO;
         /* assumptions: settled for GLPK, left to CaDiCaL */
-        ck_assert_int_eq(ilpm_propagate_assumed_level(&o),
-                         o.backend == ILPM_BACKEND_ILP ? 2 : 0);
+        ck_assert_int_eq(
+            ilpm_propagate_assumed_level(&o, o.backend == ILPM_BACKEND_ILP),
+            o.backend == ILPM_BACKEND_ILP ? 2 : 0);
         low = ilpm_model_lowered(m, &o, &own, &err);
         ck_assert_int_eq(forced(own, 1), -1);
         ilpm_model_free(own);
@@ -1037,7 +1037,7 @@ START_TEST(test_levels)
         [ILPM_PROP_PROBE] = 2,
     };
     ck_assert_int_eq(ilpm_propagate_level(NULL), 2);
-    ck_assert_int_eq(ilpm_propagate_assumed_level(NULL), 0);
+    ck_assert_int_eq(ilpm_propagate_assumed_level(NULL, 0), 0);
     ilpm_options o;
     ilpm_options_init(&o);
     ck_assert_int_eq(o.propagate, ILPM_PROP_AUTO);
@@ -1048,7 +1048,9 @@ START_TEST(test_levels)
             ck_assert_int_eq(ilpm_propagate_level(&o), level[p]);
             int assumed =
                 p == ILPM_PROP_AUTO && b != ILPM_BACKEND_ILP ? 0 : level[p];
-            ck_assert_int_eq(ilpm_propagate_assumed_level(&o), assumed);
+            ck_assert_int_eq(
+                ilpm_propagate_assumed_level(&o, b == ILPM_BACKEND_ILP),
+                assumed);
         }
 }
 END_TEST

@@ -231,8 +231,8 @@ START_TEST(test_counts)
             ck_assert_uint_eq(run(inst[i], p, (ilpm_backend)b, 2, NULL), 1);
         pz->free_instance(inst[i]);
     }
-    ck_assert_int_eq(load("data/sudoku/serg_benchmark_first20.txt", p, 0, inst, 3),
-                     3);
+    ck_assert_int_eq(
+        load("data/sudoku/serg_benchmark_first20.txt", p, 0, inst, 3), 3);
     for (int i = 0; i < 3; i++) {
         for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
             ck_assert_uint_eq(run(inst[i], p, (ilpm_backend)b, 2, NULL), 2);
@@ -389,7 +389,8 @@ START_TEST(test_exact_propagates_more)
         if (form)
             ilpm_params_set(p, "formulation", "atmost");
         void *inst;
-        ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, &inst, 1), 1);
+        ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, &inst, 1),
+                         1);
         ilpm_model *m = ilpm_model_new();
         ilpm_err err;
         ck_assert_int_eq(pz->build(inst, p, m, &err), 0);
@@ -811,21 +812,22 @@ END_TEST
 START_TEST(test_redundant_params)
 {
     static const struct {
-        const char *verb, *form; /* form NULL: not given */
-        const char *msg;         /* NULL: accepted */
+        ilpm_puzzle_use use;
+        const char *form; /* form NULL: not given */
+        const char *msg;  /* NULL: accepted */
     } cases[] = {
-        {"solve", NULL,
+        {ILPM_USE_SOLVE, NULL,
          "--redundant applies to --formulation atmost, not exact (the "
          "default)"},
-        {"solve", "exact",
+        {ILPM_USE_SOLVE, "exact",
          "--redundant applies to --formulation atmost, not exact"},
-        {"solve", "atmost", NULL},
-        {"compare", NULL,
+        {ILPM_USE_SOLVE, "atmost", NULL},
+        {ILPM_USE_COMPARE, NULL,
          "--redundant applies to --formulation atmost, not all (compare's "
          "default)"},
-        {"compare", "atmost,exact",
+        {ILPM_USE_COMPARE, "atmost,exact",
          "--redundant applies to --formulation atmost, not atmost,exact"},
-        {"compare", "atmost", NULL},
+        {ILPM_USE_COMPARE, "atmost", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         ilpm_params *p = ilpm_params_new();
@@ -833,7 +835,7 @@ START_TEST(test_redundant_params)
         if (cases[i].form)
             ilpm_params_set(p, "formulation", cases[i].form);
         ilpm_err err = {0};
-        int rc = ilpm_puzzle_check_params(&ilpm_puzzle_sudoku, cases[i].verb, p,
+        int rc = ilpm_puzzle_check_params(&ilpm_puzzle_sudoku, cases[i].use, p,
                                           1, &err);
         ck_assert_int_eq(rc, cases[i].msg ? -1 : 0);
         if (cases[i].msg)

@@ -147,11 +147,23 @@ typedef struct ilpm_driver_ops {
     /* Optional: checks the options this back end alone reads (see
      * ilpm_backend_check_options), before any model. */
     int (*check)(const ilpm_options *o, ilpm_err *err);
+    /* What its statistics count (run and compare show those columns). */
+    ilpm_backend_reports reports;
+    /* Its propagation policy: 1 when, under --propagate auto, the
+     * literals that assumptions force are fixed before it solves (GLPK
+     * presolves them away); 0 when it takes assumptions as they are and
+     * propagates them itself (ilpm_propagate_assumed_level). */
+    int fix_assumed;
 } ilpm_driver_ops;
 
-extern const ilpm_driver_ops ilpm_glpk_ops;
-extern const ilpm_driver_ops ilpm_sat_ops;
-extern const ilpm_driver_ops ilpm_cp_ops;
+/* Every driver named in ilpm.h's registry (ILPM_BACKENDS). */
+#define ILPM_DRIVER_DECL_(id, name, help, driver)                              \
+    extern const ilpm_driver_ops driver;
+ILPM_BACKENDS(ILPM_DRIVER_DECL_)
+#undef ILPM_DRIVER_DECL_
+
+/* The driver of back end b (registry.c). */
+const ilpm_driver_ops *ilpm_backend_driver(ilpm_backend b);
 
 /* Whether the solvers should report: asked to, and someone listens. */
 static inline int ilpm_reports(const ilpm_options *o)

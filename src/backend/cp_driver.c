@@ -167,8 +167,10 @@ static ilpm_status cp_solve(ilpm_driver *d, const int *assume, int n,
                             int optimize, double deadline, uint8_t *vals,
                             int64_t *obj, ilpm_err *err)
 {
-    if (deadline > 0 && ilpm_now() >= deadline)
-        return ILPM_TIMEOUT;
+    ilpm_watch w;
+    ilpm_watch_until(&w, deadline, d->o.stop_flag);
+    if (ilpm_watch_check(&w) != 0)
+        return (ilpm_status)w.status;
     if (d->refuted)
         return ILPM_UNSAT;
     cp_eng *e = &d->e;
@@ -209,8 +211,10 @@ static ilpm_status cp_count(ilpm_driver *d, const ilpm_model *m,
     (void)m, (void)short_block;
     *count = 0;
     *complete = 0;
-    if (deadline > 0 && ilpm_now() >= deadline)
-        return ILPM_TIMEOUT;
+    ilpm_watch w;
+    ilpm_watch_until(&w, deadline, d->o.stop_flag);
+    if (ilpm_watch_check(&w) != 0)
+        return (ilpm_status)w.status;
     if (d->refuted) {
         *complete = 1;
         return ILPM_SOLVED;
@@ -239,5 +243,12 @@ static int cp_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_cp_ops = {
-    "cp", cp_create, cp_destroy, cp_solve, cp_add, cp_count, NULL,
+    .name = "cp",
+    .create = cp_create,
+    .destroy = cp_destroy,
+    .solve = cp_solve,
+    .add = cp_add,
+    .count = cp_count,
+    .reports = ILPM_REPORTS_NONE,
+    .fix_assumed = 0, /* its search starts by propagating them */
 };

@@ -290,10 +290,10 @@ ilpm_status ilpm_glpk_count(ilpm_driver *d, const ilpm_model *m,
         *complete = 1;
         return ILPM_SOLVED;
     }
-    if (d->opt.stop_flag && *d->opt.stop_flag)
-        return ILPM_STOPPED;
-    if (deadline > 0 && ilpm_now() >= deadline)
-        return ILPM_TIMEOUT;
+    ilpm_watch w;
+    ilpm_watch_until(&w, deadline, d->opt.stop_flag);
+    if (ilpm_watch_check(&w) != 0)
+        return (ilpm_status)w.status;
     int n = d->nvars;
     if (n == 0) { /* no columns: the one empty solution */
         *count = 1;

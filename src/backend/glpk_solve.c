@@ -308,10 +308,10 @@ static ilpm_status glpk_solve(ilpm_driver *d, const int *assume, int n,
         d->fix[abs(assume[i])] = 0;
     if (d->infeasible || conflict)
         return ILPM_UNSAT;
-    if (d->opt.stop_flag && *d->opt.stop_flag)
-        return ILPM_STOPPED;
-    if (deadline > 0 && ilpm_now() >= deadline)
-        return ILPM_TIMEOUT;
+    ilpm_watch w;
+    ilpm_watch_until(&w, deadline, d->opt.stop_flag);
+    if (ilpm_watch_check(&w) != 0)
+        return (ilpm_status)w.status;
     if (d->nvars == 0) { /* no columns: GLPK has nothing to decide */
         if (obj)
             *obj = d->obj[0];
@@ -340,6 +340,12 @@ static ilpm_driver *glpk_create(const ilpm_model *m, const ilpm_options *o,
 }
 
 const ilpm_driver_ops ilpm_glpk_ops = {
-    "glpk",          glpk_create, ilpm_glpk_destroy, glpk_solve, ilpm_glpk_add,
-    ilpm_glpk_count, NULL,
+    .name = "glpk",
+    .create = glpk_create,
+    .destroy = ilpm_glpk_destroy,
+    .solve = glpk_solve,
+    .add = ilpm_glpk_add,
+    .count = ilpm_glpk_count,
+    .reports = ILPM_REPORTS_ROWS,
+    .fix_assumed = 1, /* GLPK's presolve removes the fixed columns */
 };

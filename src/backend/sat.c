@@ -19,7 +19,6 @@ struct ilpm_driver {
     ilpm_cnf cnf;
     const ilpm_model *m;
     ilpm_options o;
-    double deadline;
     int *assume; /* scratch: caller's assumptions plus one guard */
     int cap_assume;
     FILE *log;    /* CaDiCaL's stdout while it solves; NULL: quiet */
@@ -89,9 +88,7 @@ static int solve_logged(struct ilpm_driver *d)
 static int terminate_cb(void *state)
 {
     struct ilpm_driver *d = state;
-    if (d->o.stop_flag && *d->o.stop_flag)
-        return 1;
-    return d->deadline > 0 && ilpm_now() >= d->deadline;
+    return ilpm_watch_check(&d->cnf.watch) != 0;
 }
 
 /* Hands the clauses added since the last call to CaDiCaL and drops them
@@ -441,11 +438,11 @@ static ilpm_status sat_solve(ilpm_driver *d, const int *assume, int n,
                              int optimize, double deadline, uint8_t *vals,
                              int64_t *obj, ilpm_err *err)
 {
-    d->deadline = deadline;
-    if (deadline > 0 && ilpm_now() >= deadline)
-        return ILPM_TIMEOUT;
-    d->cnf.watch.deadline = deadline;
-    d->cnf.watch.status = 0;
+    /* CaDiCaL's terminate callback and the additions of this solve
+     * (bounds) follow the one watch. */
+    ilpm_watch_until(&d->cnf.watch, deadline, d->o.stop_flag);
+    if (ilpm_watch_check(&d->cnf.watch) != 0)
+        return (ilpm_status)d->cnf.watch.status;
     if (d->oom) {
         cadical_oom(d, err);
         return ILPM_ERROR;
@@ -479,5 +476,12 @@ static int sat_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_sat_ops = {
-    "sat", sat_create, sat_destroy, sat_solve, sat_add, NULL, sat_check,
+    .name = "sat",
+    .create = sat_create,
+    .destroy = sat_destroy,
+    .solve = sat_solve,
+    .add = sat_add,
+    .check = sat_check,
+    .reports = ILPM_REPORTS_CLAUSES,
+    .fix_assumed = 0, /* CaDiCaL propagates assumptions itself */
 };

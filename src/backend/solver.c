@@ -10,21 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The drivers by back end. */
-static const ilpm_driver_ops *driver_of(ilpm_backend b)
-{
-    return b == ILPM_BACKEND_ILP  ? &ilpm_glpk_ops
-           : b == ILPM_BACKEND_CP ? &ilpm_cp_ops
-                                  : &ilpm_sat_ops;
-}
-
-int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
-                               ilpm_err *err)
-{
-    const ilpm_driver_ops *ops = driver_of(b);
-    return ops->check ? ops->check(o, err) : 0;
-}
-
 struct ilpm_solver {
     const ilpm_model *m;
     ilpm_model *own; /* the propagated model the driver lowered, or NULL */
@@ -226,7 +211,7 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
         s->o = *o;
     else
         ilpm_options_init(&s->o);
-    s->ops = driver_of(s->o.backend);
+    s->ops = ilpm_backend_driver(s->o.backend);
     ilpm_solver_set_time_limit(s, s->o.time_limit);
     s->short_block = -1;
     ilpm_options left;
@@ -292,9 +277,10 @@ static int forced_by(ilpm_solver *s, const int *assume, int n, ilpm_err *err)
     ilpm_watch w;
     ilpm_watch_init(&w, 0, s->o.stop_flag);
     w.deadline = s->deadline; /* the run's own */
-    int rc = ilpm_propagator_run(s->prop, assume, n,
-                                 ilpm_propagate_assumed_level(&s->o), &w,
-                                 &s->forced, &s->nforced, err);
+    int rc = ilpm_propagator_run(
+        s->prop, assume, n,
+        ilpm_propagate_assumed_level(&s->o, s->ops->fix_assumed), &w,
+        &s->forced, &s->nforced, err);
     if (rc < 0) {
         free(s->last);
         s->last = NULL;
@@ -318,7 +304,7 @@ static ilpm_status run(ilpm_solver *s, const int *assume, int n, int optimize,
         }
     if (s->o.stop_flag && *s->o.stop_flag)
         return ILPM_STOPPED;
-    if (n > 0 && ilpm_propagate_assumed_level(&s->o) > 0) {
+    if (n > 0 && ilpm_propagate_assumed_level(&s->o, s->ops->fix_assumed) > 0) {
         int rc = forced_by(s, assume, n, err);
         if (rc != 0) {
             s->have_vals = 0;

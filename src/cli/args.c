@@ -63,23 +63,28 @@ static int set_no_propagate(cli *c, const cli_opt *o, const char *v,
     return 0;
 }
 
-/* --backend: the library's row, and batch's both (ILP and SAT, as
- * before cp came) and all (the three). */
+/* --backend: the library's row, and under batch a set of back ends by
+ * its name (both = ilp and sat, as before cp came; all = every one). */
 static int set_backend(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 {
-    if (c->verb == VERB_BATCH &&
-        (strcmp(v, "both") == 0 || strcmp(v, "all") == 0)) {
-        c->both = strcmp(v, "both") == 0 ? 1 : ILPM_BACKEND_COUNT;
+    unsigned set = ilpm_backend_set_parse(v);
+    if (c->verb == VERB_BATCH && set && ilpm_backend_parse(v) < 0) {
+        c->backends = set;
         return 0;
     }
     if (ilpm_options_set(&c->run.solver, o->name, v, e) != 0) {
-        if (c->verb == VERB_BATCH)
-            ilpm_err_input(e,
-                           "--%s: expected ilp, sat, cp, both or all, got '%s'",
-                           o->name, v);
+        if (c->verb == VERB_BATCH) {
+            char names[128];
+            size_t n = 0;
+            for (int b = 0; b < ILPM_BACKEND_COUNT && n < sizeof names; b++)
+                n += (size_t)snprintf(names + n, sizeof names - n, "%s, ",
+                                      ilpm_backend_name((ilpm_backend)b));
+            ilpm_err_input(e, "--%s: expected %sboth or all, got '%s'", o->name,
+                           names, v);
+        }
         return -1;
     }
-    c->both = 0;
+    c->backends = 0;
     return 0;
 }
 
@@ -216,17 +221,22 @@ static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
 }
 
 #define OFF(f) offsetof(cli, f)
+/* "|ilp|sat|cp" and "as an ILP with GLPK (ilp), ...", from the registry. */
+#define BACKEND_ARG(id, name, help, driver) "|" name
+#define BACKEND_HELP(id, name, help, driver) help " (" name "), "
+#define BACKEND_OPT_HELP                                                       \
+    "solve " ILPM_BACKENDS(BACKEND_HELP) "or in batch a set: both = ilp and "  \
+                                         "sat, all = every one (gen: for the " \
+                                         "solver calls a generator makes, "    \
+                                         "default sat)"
 
 /* The options of the command line itself.  The solver's options come
  * from the library's table (ilpm_options_table), with the verbs their
  * scope gives; a row here of the same name takes its place. */
 static const cli_opt opts[] = {
-    {"backend", "ilp|sat|cp", V_SOLVE | V_PLAY | V_BATCH | V_GEN, set_backend,
-     0,
-     "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
-     "search (cp) (batch: also both = ilp and sat, all = the three; gen: "
-     "for the solver calls a generator makes, default sat)",
-     0, 0},
+    {"backend", ILPM_BACKENDS(BACKEND_ARG) + 1,
+     V_SOLVE | V_PLAY | V_BATCH | V_GEN, set_backend, 0, BACKEND_OPT_HELP, 0,
+     0},
     {"count", NULL, V_SOLVE | V_COMPARE | V_BATCH, set_on, OFF(run.count),
      "count all solutions (projected onto the puzzle's own variables)", 0, 0},
     {"limit", "N", V_SOLVE | V_COMPARE | V_BATCH, set_limit, 0,

@@ -15,8 +15,6 @@
         return -1;                                                             \
     } while (0)
 
-#define ALL_BACKENDS ((1u << ILPM_BACKEND_COUNT) - 1)
-
 /* The back ends the verb runs, ILPM_BACKEND_BIT each; 0 for a verb that
  * solves nothing (stats and export read --amo for the CNF they size or
  * write). */
@@ -28,12 +26,9 @@ static unsigned chosen(const cli *c)
     case VERB_PLAY:
         return one;
     case VERB_BATCH:
-        return c->both == 1 ? ILPM_BACKEND_BIT(ILPM_BACKEND_ILP) |
-                                  ILPM_BACKEND_BIT(ILPM_BACKEND_SAT)
-               : c->both != 0 ? ALL_BACKENDS
-                              : one;
+        return c->backends ? c->backends : one;
     case VERB_COMPARE:
-        return ALL_BACKENDS;
+        return ILPM_BACKENDS_ALL;
     default:
         return 0;
     }
@@ -57,6 +52,7 @@ static void names_of(unsigned mask, const char *sep, char *buf, size_t size)
 static int check_backends(cli *c)
 {
     unsigned run = chosen(c);
+    int both = c->verb == VERB_BATCH && c->backends == ILPM_BACKENDS_BOTH;
     if (!run)
         return 0;
     for (int k = 0; k < c->argc; k++) {
@@ -68,7 +64,7 @@ static int check_backends(cli *c)
         names_of(own, " or ", want, sizeof want);
         names_of(run, " and ", got, sizeof got);
         FAIL("--%s applies to --backend %s, not %s%s%s", name, want,
-             c->both == 1 ? "both (" : "", got, c->both == 1 ? ")" : "");
+             both ? "both (" : "", got, both ? ")" : "");
     }
     for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         ilpm_err err = {0};
@@ -132,8 +128,12 @@ int cli_check(cli *c)
         FAIL("--slurm N makes the shards itself; drop --shard");
     if (check_backends(c) != 0)
         return -1;
-    if (ilpm_puzzle_check_params(c->pz, c->verb_name, c->params, c->nfiles > 0,
-                                 &err) != 0)
+    ilpm_puzzle_use use = c->verb == VERB_PLAY      ? ILPM_USE_PLAY
+                          : c->verb == VERB_COMPARE ? ILPM_USE_COMPARE
+                          : c->verb == VERB_GEN     ? ILPM_USE_GEN
+                                                    : ILPM_USE_SOLVE;
+    if (ilpm_puzzle_check_params(c->pz, use, c->params, c->nfiles > 0, &err) !=
+        0)
         FAIL("%s", err.msg);
     return 0;
 }

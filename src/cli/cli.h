@@ -67,7 +67,7 @@ typedef struct cli {
     const char *plot_path;      /* compare --plot */
     int summary;                /* compare --summary */
     /* batch */
-    int both;
+    unsigned backends; /* a set (both, all): ILPM_BACKEND_BIT each; 0: one */
     long jobs;
     double memory_limit;
     int resume;

@@ -38,7 +38,7 @@ int cmd_batch(cli *c)
     ilpm_batch_opts_init(&o);
     o.run = c->run;
     o.run.solver.stop_flag = NULL; /* workers install their own */
-    o.both = c->both;
+    o.backends = c->backends;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = c->jobs > 0 ? (int)c->jobs : (int)(cores > 0 ? cores : 1);
     o.memory_limit_mb = c->memory_limit;

@@ -22,8 +22,8 @@
 static int dropped(const char *opt)
 {
     static const char *const names[] = {
-        "slurm", "submit", "slurm-script", "partition", "account",
-        "sbatch", "out", "jobs", "resume", NULL};
+        "slurm",  "submit", "slurm-script", "partition", "account",
+        "sbatch", "out",    "jobs",         "resume",    NULL};
     for (int i = 0; names[i]; i++)
         if (strcmp(opt, names[i]) == 0)
             return 1;
@@ -82,8 +82,10 @@ static long count_runs(cli *c)
         }
         ilpm_reader_free(rd);
     }
-    /* both (1): ILP and SAT; all: every back end */
-    return n * (c->both == 1 ? 2 : c->both ? c->both : 1);
+    int nb = 0;
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
+        nb += (c->backends & ILPM_BACKEND_BIT(b)) != 0;
+    return n * (nb ? nb : 1);
 }
 
 /* The shell words of one task: this ilpm, the verb, puzzle, FILEs and
@@ -218,8 +220,9 @@ int cmd_slurm(cli *c)
     char exe[PATH_MAX], cwd[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0 || !getcwd(cwd, sizeof cwd)) {
-        fprintf(stderr, "ilpm: --slurm: cannot tell where ilpm or the "
-                        "current folder is: %s\n",
+        fprintf(stderr,
+                "ilpm: --slurm: cannot tell where ilpm or the "
+                "current folder is: %s\n",
                 strerror(errno));
         return EXIT_INTERNAL;
     }
@@ -231,8 +234,9 @@ int cmd_slurm(cli *c)
     int json = batch_writes_json(c);
     /* The folder's name goes into #SBATCH lines, which know no quotes. */
     if (strpbrk(c->out_path, " \t\n'\"\\$`%")) {
-        fprintf(stderr, "ilpm: --slurm: --out '%s' holds a space, quote, "
-                        "'$' or '%%', which #SBATCH lines cannot carry\n",
+        fprintf(stderr,
+                "ilpm: --slurm: --out '%s' holds a space, quote, "
+                "'$' or '%%', which #SBATCH lines cannot carry\n",
                 c->out_path);
         return EXIT_USAGE;
     }

@@ -33,7 +33,12 @@ void ilpm_options_init(ilpm_options *o)
     o->stop_flag = NULL;
 }
 
-static const char *const backend_names[] = {"ilp", "sat", "cp", NULL};
+#define BACKEND_NAME(id, name, help, driver) name,
+#define BACKEND_HELP(id, name, help, driver) help " (" name "), "
+#define BACKEND_OPT_HELP                                                       \
+    "solve " ILPM_BACKENDS(BACKEND_HELP) "as the back-end registry lists "     \
+                                         "them (docs/layout.md)"
+static const char *const backend_names[] = {ILPM_BACKENDS(BACKEND_NAME) NULL};
 static const char *const search_names[] = {"first-fail", "input", "activity",
                                            NULL};
 static const char *const learn_names[] = {"off", "on", "auto", NULL};
@@ -54,10 +59,7 @@ static const char *const status_names[] = {
 
 static const ilpm_option_info table[] = {
     {"backend", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, backend_names, NULL, 0, 0,
-     FIELD(backend),
-     "solve as an ILP with GLPK, as SAT with CaDiCaL, or by ilpm's own "
-     "propagation and conflict-driven search (cp)",
-     0, 0},
+     FIELD(backend), BACKEND_OPT_HELP, 0, 0},
     {"search", ILPM_OPTION_ENUM, ILPM_SCOPE_SOLVE, search_names, NULL, 0, 0,
      FIELD(search),
      "cp branching: first-fail = the open exactly-one or at-least-one with "
@@ -240,7 +242,29 @@ static int parse_in(const char *const *names, const char *s)
 
 const char *ilpm_backend_name(ilpm_backend b)
 {
-    return name_of(backend_names, 3, (int)b);
+    return name_of(backend_names, ILPM_BACKEND_COUNT, (int)b);
+}
+
+unsigned ilpm_backend_set_parse(const char *s)
+{
+    int b = parse_in(backend_names, s);
+    if (b >= 0)
+        return ILPM_BACKEND_BIT(b);
+    if (s && strcmp(s, "both") == 0)
+        return ILPM_BACKENDS_BOTH;
+    if (s && strcmp(s, "all") == 0)
+        return ILPM_BACKENDS_ALL;
+    return 0;
+}
+
+const char *ilpm_backend_set_name(unsigned set)
+{
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
+        if (set == ILPM_BACKEND_BIT(b))
+            return backend_names[b];
+    return set == ILPM_BACKENDS_BOTH  ? "both"
+           : set == ILPM_BACKENDS_ALL ? "all"
+                                      : NULL;
 }
 const char *ilpm_amo_name(ilpm_amo_enc e)
 {

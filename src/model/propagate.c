@@ -302,16 +302,15 @@ int ilpm_propagate_level(const ilpm_options *o)
     }
 }
 
-int ilpm_propagate_assumed_level(const ilpm_options *o)
+int ilpm_propagate_assumed_level(const ilpm_options *o, int fix_under_auto)
 {
-    /* Under auto, CaDiCaL (and cp, whose search starts by propagating
-     * them) takes assumptions as they are: it propagates
-     * them itself, and each literal passed costs it a decision level
-     * (measured slower with what probing forces).  GLPK needs the forced
-     * columns fixed to presolve them away (figures: docs/benchmarks.md,
-     * "Batches"). */
-    if ((!o || o->propagate == ILPM_PROP_AUTO) &&
-        (o ? o->backend : ILPM_BACKEND_SAT) != ILPM_BACKEND_ILP)
+    /* Under auto, a back end that propagates assumptions itself takes
+     * them as they are (CaDiCaL: each literal passed costs it a decision
+     * level, measured slower with what probing forces; cp's search starts
+     * by propagating them).  GLPK needs the forced columns fixed to
+     * presolve them away (figures: docs/benchmarks.md, "Batches").  Each
+     * driver says which it is (ilpm_driver_ops.fix_assumed). */
+    if ((!o || o->propagate == ILPM_PROP_AUTO) && !fix_under_auto)
         return 0;
     return ilpm_propagate_level(o);
 }

@@ -237,9 +237,13 @@ static int add_task(struct batch *b, const struct doneset *done,
                     ilpm_batch_summary *sum, ilpm_err *err)
 {
     const ilpm_batch_opts *o = b->o;
-    int nb = o->both == 1 ? 2 : o->both ? o->both : 1, added = 0;
-    for (int k = 0; k < nb; k++) {
-        ilpm_backend be = o->both ? (ilpm_backend)k : o->run.solver.backend;
+    unsigned set =
+        o->backends ? o->backends : ILPM_BACKEND_BIT(o->run.solver.backend);
+    int added = 0;
+    for (int k = 0; k < ILPM_BACKEND_COUNT; k++) {
+        if (!(set & ILPM_BACKEND_BIT(k)))
+            continue;
+        ilpm_backend be = (ilpm_backend)k;
         const rowkey *k = ilpm_results_doneset_has(
             done, b->src[src].file, index, form, ilpm_backend_name(be));
         if (k) {

@@ -8,14 +8,14 @@
 typedef struct ilpm_batch_summary {
     long total; /* runs to do in this invocation             */
     long done;
-    long skipped;      /* already in the results (--resume)         */
+    long skipped;           /* already in the results (--resume)         */
     long kept_by_status[7]; /* those rows by status (ilpm_status)      */
     long kept_input_errors; /* those of input that does not parse      */
-    long input_errors; /* runs recorded as errors because an input   */
-                       /* file or instance was bad (among by_status) */
-    long by_status[7]; /* indexed by ilpm_status                    */
-    long replaced;     /* workers that died or overran, replaced    */
-    long reused;       /* runs that reused a shape's model          */
+    long input_errors;      /* runs recorded as errors because an input   */
+                            /* file or instance was bad (among by_status) */
+    long by_status[7];      /* indexed by ilpm_status                    */
+    long replaced;          /* workers that died or overran, replaced    */
+    long reused;            /* runs that reused a shape's model          */
     double elapsed_s;
     /* Per back end (ILP, SAT): runs, total and median solve ms. */
     long runs[ILPM_BACKEND_COUNT];
@@ -23,9 +23,10 @@ typedef struct ilpm_batch_summary {
 } ilpm_batch_summary;
 
 typedef struct ilpm_batch_opts {
-    ilpm_run_opts run;      /* solver options, --count, --limit          */
-    int both;               /* 0: run.solver.backend; 1: ILP and SAT;    */
-                            /* ILPM_BACKEND_COUNT: all, every instance   */
+    ilpm_run_opts run; /* solver options, --count, --limit          */
+    /* The back ends each instance runs on, ILPM_BACKEND_BIT each
+     * (ILPM_BACKENDS_BOTH, ILPM_BACKENDS_ALL); 0: run.solver.backend. */
+    unsigned backends;
     int jobs;               /* worker processes (>= 1)                   */
     double memory_limit_mb; /* per worker address space, 0 for none      */
     int json;               /* JSON lines, else CSV                      */

@@ -272,7 +272,7 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
                             ilpm_backend_name(r->backend));
             continue;
         }
-        int ilp = r->backend == ILPM_BACKEND_ILP;
+        int ilp = ilpm_backend_report(r->backend) == ILPM_REPORTS_ROWS;
         char oc[32] = "-";
         if (r->has_count)
             snprintf(oc, sizeof oc, "%s%" PRIu64,
@@ -288,7 +288,9 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
         dash_or_int(b, " %9s", r->have_stats, r->stats.aux_vars);
         dash_or_int(b, " %9s", r->have_stats && ilp, r->stats.rows);
         dash_or_int(b, " %10s", r->have_stats && ilp, r->stats.nonzeros);
-        dash_or_int(b, " %10s", r->have_stats && r->backend == ILPM_BACKEND_SAT,
+        dash_or_int(b, " %10s",
+                    r->have_stats &&
+                        ilpm_backend_report(r->backend) == ILPM_REPORTS_CLAUSES,
                     r->stats.clauses);
         ilpm_buf_putc(b, '\n');
         if (r->status == ILPM_ERROR)
@@ -510,8 +512,8 @@ double ilpm_cmp_total_median_ms(const ilpm_cmp_total *t)
  * (sum is one of t's sums). */
 static double mean(const ilpm_cmp_total *t, const double *sum)
 {
-    int ilp = t->backend == ILPM_BACKEND_ILP;
-    int sat = t->backend == ILPM_BACKEND_SAT;
+    int ilp = ilpm_backend_report(t->backend) == ILPM_REPORTS_ROWS;
+    int sat = ilpm_backend_report(t->backend) == ILPM_REPORTS_CLAUSES;
     if (t->sized == 0 || (!sat && sum == &t->clauses) ||
         (!ilp && (sum == &t->rows || sum == &t->nonzeros)))
         return -1;

@@ -142,16 +142,25 @@ typedef struct ilpm_puzzle {
 extern const ilpm_puzzle *const ilpm_puzzles[];
 const ilpm_puzzle *ilpm_puzzle_find(const char *name);
 
-/* Checks the puzzle options in p against the puzzle's table for verb
- * ("solve", "play", "gen", ...), once before any instance: each value
+/* What a command asks of a puzzle, as the checks of its options see it. */
+typedef enum ilpm_puzzle_use {
+    ILPM_USE_SOLVE,   /* solve or count, stats, export, batch: one
+                       * formulation (the first by default)            */
+    ILPM_USE_PLAY,    /* play: the play-only options too               */
+    ILPM_USE_COMPARE, /* compare: a list of formulations, all by default */
+    ILPM_USE_GEN      /* gen: the generator's own table                */
+} ilpm_puzzle_use;
+
+/* Checks the puzzle options in p against the puzzle's table for what is
+ * asked (use), once before any instance: each value
  * by its row, the options that give an instance (--n) against a FILE
- * (with_files), play-only ones outside `play`, options of one
+ * (with_files), play-only ones outside ILPM_USE_PLAY, options of one
  * formulation (form_opts) against --formulation (compare: each of its
  * list, all formulations when absent); and sets --formulation where
  * such an option implies it.  The names of options the command line
  * keeps for itself are not looked at.  0, or -1 with err holding one
  * message. */
-int ilpm_puzzle_check_params(const ilpm_puzzle *pz, const char *verb,
+int ilpm_puzzle_check_params(const ilpm_puzzle *pz, ilpm_puzzle_use use,
                              ilpm_params *p, int with_files, ilpm_err *err);
 
 extern const ilpm_puzzle ilpm_puzzle_queens;

@@ -41,10 +41,10 @@ static int only(const ilpm_puzzle *pz, const char *f, const char *form)
 
 /* Options of one formulation: refused with another, or choosing their
  * own where none is given. */
-static int check_forms(const ilpm_puzzle *pz, const char *verb, ilpm_params *p,
-                       ilpm_err *err)
+static int check_forms(const ilpm_puzzle *pz, ilpm_puzzle_use use,
+                       ilpm_params *p, ilpm_err *err)
 {
-    int compare = strcmp(verb, "compare") == 0;
+    int compare = use == ILPM_USE_COMPARE;
     for (const ilpm_form_opt *o = pz->form_opts; o && o->option; o++) {
         if (!ilpm_params_has(p, o->option))
             continue;
@@ -58,21 +58,21 @@ static int check_forms(const ilpm_puzzle *pz, const char *verb, ilpm_params *p,
               : !compare && strcmp(pz->formulations[0], o->formulation) == 0)
             continue;
         return ilpm_err_input(err, "--%s applies to --formulation %s, not %s%s",
-                            o->option, o->formulation,
-                            f         ? f
-                            : compare ? "all"
-                                      : pz->formulations[0],
-                            f         ? ""
-                            : compare ? " (compare's default)"
-                                      : " (the default)");
+                              o->option, o->formulation,
+                              f         ? f
+                              : compare ? "all"
+                                        : pz->formulations[0],
+                              f         ? ""
+                              : compare ? " (compare's default)"
+                                        : " (the default)");
     }
     return 0;
 }
 
-int ilpm_puzzle_check_params(const ilpm_puzzle *pz, const char *verb,
+int ilpm_puzzle_check_params(const ilpm_puzzle *pz, ilpm_puzzle_use use,
                              ilpm_params *p, int with_files, ilpm_err *err)
 {
-    int gen = strcmp(verb, "gen") == 0;
+    int gen = use == ILPM_USE_GEN;
     const ilpm_opt_spec *table = gen ? pz->gen_opts : pz->opts;
     for (size_t i = 0; i < ilpm_params_count(p); i++) {
         const char *name = ilpm_params_name_at(p, i);
@@ -80,7 +80,7 @@ int ilpm_puzzle_check_params(const ilpm_puzzle *pz, const char *verb,
         if (!o)
             continue;
         /* compare takes a list of formulations and checks each. */
-        if (strcmp(verb, "compare") == 0 && strcmp(name, "formulation") == 0)
+        if (use == ILPM_USE_COMPARE && strcmp(name, "formulation") == 0)
             continue;
         const char *v = ilpm_params_get(p, name);
         if (ilpm_opt_check(o, o->arg ? v : NULL, err) != 0)
@@ -90,9 +90,9 @@ int ilpm_puzzle_check_params(const ilpm_puzzle *pz, const char *verb,
                                   "--%s gives the instance itself; it does not "
                                   "go with a FILE of instances",
                                   name);
-        if (!gen && (o->flags & ILPM_OPT_PLAY) && strcmp(verb, "play") != 0)
+        if (!gen && (o->flags & ILPM_OPT_PLAY) && use != ILPM_USE_PLAY)
             return ilpm_err_input(err, "--%s goes with 'ilpm play %s' only",
                                   name, pz->name);
     }
-    return gen ? 0 : check_forms(pz, verb, p, err);
+    return gen ? 0 : check_forms(pz, use, p, err);
 }

@@ -362,7 +362,7 @@ static void json_int_or_null(ilpm_buf *b, const char *key, int have, int64_t v)
 
 void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
 {
-    int ilp = r->backend == ILPM_BACKEND_ILP;
+    int ilp = ilpm_backend_report(r->backend) == ILPM_REPORTS_ROWS;
     ilpm_buf_puts(b, "{\"puzzle\":");
     ilpm_buf_json_str(b, r->puzzle);
     ilpm_buf_puts(b, ",\"instance\":");
@@ -392,7 +392,8 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     json_int_or_null(b, "rows", r->have_stats && ilp, s->rows);
     json_int_or_null(b, "nonzeros", r->have_stats && ilp, s->nonzeros);
     json_int_or_null(b, "clauses",
-                     r->have_stats && r->backend == ILPM_BACKEND_SAT,
+                     r->have_stats && ilpm_backend_report(r->backend) ==
+                                          ILPM_REPORTS_CLAUSES,
                      s->clauses);
     ilpm_buf_puts(b, ",\"solution\":");
     if (r->json && has_solution(r))
@@ -434,7 +435,7 @@ static void csv_int(ilpm_buf *b, int have, int64_t v)
 
 void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
 {
-    int ilp = r->backend == ILPM_BACKEND_ILP;
+    int ilp = ilpm_backend_report(r->backend) == ILPM_REPORTS_ROWS;
     ilpm_buf_csv_str(b, r->puzzle);
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->instance);
@@ -458,7 +459,10 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
     csv_int(b, r->have_stats, s->aux_vars);
     csv_int(b, r->have_stats && ilp, s->rows);
     csv_int(b, r->have_stats && ilp, s->nonzeros);
-    csv_int(b, r->have_stats && r->backend == ILPM_BACKEND_SAT, s->clauses);
+    csv_int(b,
+            r->have_stats &&
+                ilpm_backend_report(r->backend) == ILPM_REPORTS_CLAUSES,
+            s->clauses);
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->json && has_solution(r) ? r->json : "");
     ilpm_buf_putc(b, ',');

@@ -68,18 +68,35 @@ void ilpm_watch_init(ilpm_watch *w, double seconds, volatile int *stop)
     w->status = 0;
 }
 
+void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop)
+{
+    w->deadline = deadline > 0 ? deadline : 0.0;
+    w->stop = stop;
+    w->tick = 0;
+    w->status = 0;
+}
+
+int ilpm_watch_check(ilpm_watch *w)
+{
+    if (!w->status && w->stop && *w->stop)
+        w->status = ILPM_STOPPED;
+    if (!w->status && w->deadline > 0 && ilpm_now() >= w->deadline)
+        w->status = ILPM_TIMEOUT;
+    return w->status;
+}
+
 int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err)
 {
     if (!w->status) {
-        if (w->deadline <= 0 && !w->stop)
-            return 0;
-        /* Reading the clock costs tens of nanoseconds; polls come once
-         * per constraint or clause, so look every 256th time. */
-        if ((w->tick++ & 255u) != 0)
-            return 0;
+        /* The stop flag is one load: looked at every time, so that a
+         * small search stops at once.  Reading the clock costs tens of
+         * nanoseconds; polls come once per constraint or clause, so look
+         * every 256th time. */
         if (w->stop && *w->stop)
             w->status = ILPM_STOPPED;
-        else if (w->deadline > 0 && ilpm_now() >= w->deadline)
+        else if (w->deadline <= 0 || (w->tick++ & 255u) != 0)
+            return 0;
+        else if (ilpm_now() >= w->deadline)
             w->status = ILPM_TIMEOUT;
         else
             return 0;

@@ -1,0 +1,26 @@
+/* The table of drivers, one per back end of ilpm.h's registry
+ * (ILPM_BACKENDS), indexed by the back-end enum, and what the layers
+ * above ask of a back end through it. */
+#include "backend.h"
+
+#define DRIVER_ROW(id, name, help, driver) [ILPM_BACKEND_##id] = &driver,
+static const ilpm_driver_ops *const drivers[ILPM_BACKEND_COUNT] = {
+    ILPM_BACKENDS(DRIVER_ROW)};
+
+const ilpm_driver_ops *ilpm_backend_driver(ilpm_backend b)
+{
+    return (unsigned)b < ILPM_BACKEND_COUNT ? drivers[b]
+                                            : drivers[ILPM_BACKEND_ILP];
+}
+
+ilpm_backend_reports ilpm_backend_report(ilpm_backend b)
+{
+    return ilpm_backend_driver(b)->reports;
+}
+
+int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
+                               ilpm_err *err)
+{
+    const ilpm_driver_ops *ops = ilpm_backend_driver(b);
+    return ops->check ? ops->check(o, err) : 0;
+}
