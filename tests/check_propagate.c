@@ -5,6 +5,7 @@
  * (with the watch that cuts its probing short).  Random small models are
  * held against brute force over every assignment. */
 #include "ilpm.h"
+#include "ilpm_int.h"
 
 #include "testutil.h"
 #include <check.h>
@@ -28,7 +29,6 @@ static void teardown(void)
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
-
 
 /* A random model over x[1..nv] (3 <= nv <= 9, in *nv_out): one to six
  * constraints of every kind in groups "even" and "odd", then fewer than

@@ -25,6 +25,7 @@
  * propagate here (their fixed literals are substituted); GLPK and
  * CaDiCaL do the rest. */
 #include "engine.h"
+#include "ilpm_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>
