@@ -1,7 +1,8 @@
 /* util.h: small pieces every part of ilpm shares: a growable string
- * buffer, a line reader that knows where it is (for file:line:column
- * messages), output files that are replaced whole or not at all, and the
- * puzzle parameters collected from the command line. */
+ * buffer (buf.c), a line reader that knows where it is, for
+ * file:line:column messages (reader.c), the puzzle parameters collected
+ * from the command line (params.c), a portable random generator (rng.c),
+ * output files replaced whole or not at all (out.c), numbers (num.c). */
 #ifndef ILPM_UTIL_H
 #define ILPM_UTIL_H
 
