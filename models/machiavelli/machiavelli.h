@@ -1,10 +1,10 @@
 /* machiavelli.h: what the files of the Machiavelli puzzle share, private
  * to models/machiavelli/.  machiavelli.c gathers them into the
  * descriptor; cards.c names and reads cards, parse.c reads tables and
- * hands, model.c holds what the two formulations (planes.c, melds.c)
- * share, check.c decodes and verifies by the rules alone, present.c lays
- * an answer out as a card player would, render.c writes it, gen.c deals
- * random tables. */
+ * hands, model.c holds what the formulations (flow.c, planes.c, melds.c)
+ * share, solution.c holds and decodes solutions, check.c verifies them by
+ * the rules alone, present.c lays an answer out as a card player would,
+ * render.c writes it, gen.c deals random tables. */
 #ifndef ILPM_MACHIAVELLI_H
 #define ILPM_MACHIAVELLI_H
 
@@ -123,12 +123,14 @@ int ilpm_mach_decode_flow(const mach_inst *in, const mach_settings *st,
 void ilpm_mach_unmeldable(const mach_inst *in, const mach_settings *st,
                           uint8_t out[NSUITS][NRANKS + 1]);
 
-/* check.c: solutions, decoding and the rules. */
+/* solution.c: the solution container and the decoding. */
 mach_meld *ilpm_mach_new_meld(mach_sol *sol, ilpm_err *err);
 void ilpm_mach_meld_push(mach_meld *md, int s, int r);
 void ilpm_mach_sol_free(void *p);
 void *ilpm_mach_decode(const void *inst, const ilpm_params *p,
                        const ilpm_model *m, const uint8_t *vals, ilpm_err *err);
+
+/* check.c: the rules. */
 /* 0 if md is a valid meld, else -1 with why naming it "meld idx". */
 int ilpm_mach_check_meld(const mach_meld *md, int idx, int wrap, int ace_high,
                          ilpm_err *why);
