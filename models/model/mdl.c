@@ -70,36 +70,18 @@ void ilpm_mdl_free(mdl *d)
     free(d);
 }
 
-static int grow(void **p, int *cap, int need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    int c = *cap ? *cap : 64;
-    while (c < need) {
-        if (c > (1 << 29))
-            return -1;
-        c *= 2;
-    }
-    void *q = realloc(*p, (size_t)c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 int ilpm_mdl_add_col(mdl *d, const char *name, int64_t lo, int64_t hi)
 {
     int cap = d->colcap;
-    if (grow((void **)&d->lo, &cap, d->ncols + 1, sizeof *d->lo) != 0)
+    if (ilpm_grow_int((void **)&d->lo, &cap, d->ncols + 1, sizeof *d->lo) != 0)
         return -1;
     cap = d->colcap;
-    if (grow((void **)&d->hi, &cap, d->ncols + 1, sizeof *d->hi) != 0)
+    if (ilpm_grow_int((void **)&d->hi, &cap, d->ncols + 1, sizeof *d->hi) != 0)
         return -1;
     if (name) {
         cap = d->colcap;
-        if (grow((void **)&d->col_name, &cap, d->ncols + 1,
-                 sizeof *d->col_name) != 0)
+        if (ilpm_grow_int((void **)&d->col_name, &cap, d->ncols + 1,
+                          sizeof *d->col_name) != 0)
             return -1;
         if (!(d->col_name[d->ncols] = strdup(name)))
             return -1;
@@ -182,7 +164,8 @@ int ilpm_mdl_add_term(mdl *d, int col, int64_t coef)
 
 int ilpm_mdl_end_row(mdl *d, ilpm_cmp cmp, int64_t rhs, long line, int name)
 {
-    if (grow((void **)&d->rows, &d->rowcap, d->nrows + 1, sizeof *d->rows) != 0)
+    if (ilpm_grow_int((void **)&d->rows, &d->rowcap, d->nrows + 1,
+                      sizeof *d->rows) != 0)
         return -1;
     size_t start =
         d->nrows ? d->rows[d->nrows - 1].start + (size_t)d->rows[d->nrows - 1].n
