@@ -3,6 +3,7 @@
  * local minimisation, learned clauses on two watched literals, their
  * reduction by LBD and activity, and the variables' activity heap. */
 #include "cp.h"
+#include "util.h"
 
 #include <limits.h>
 #include <string.h>
@@ -11,14 +12,8 @@ static void cp_heap_bump(cp_heap *h, int v);
 
 static int cp_ivec_push(cp_ivec *a, int x)
 {
-    if (a->n == a->cap) {
-        int cap = a->cap ? 2 * a->cap : 8;
-        int *v = realloc(a->v, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        a->v = v;
-        a->cap = cap;
-    }
+    if (ilpm_grow_int((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v) != 0)
+        return -1;
     a->v[a->n++] = x;
     return 0;
 }

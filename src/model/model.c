@@ -195,14 +195,9 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims, const int *lo,
         return ilpm_err_input(err,
                               "family '%s' is too large: over %d variables",
                               name, INT32_MAX / 2);
-    if (m->nfams == m->capf) {
-        int c = m->capf ? 2 * m->capf : 8;
-        struct family *f = realloc(m->fams, (size_t)c * sizeof *f);
-        if (!f)
-            return ilpm_err_nomem(err, "out of memory");
-        m->fams = f;
-        m->capf = c;
-    }
+    if (ilpm_grow_int((void **)&m->fams, &m->capf, m->nfams + 1,
+                      sizeof *m->fams) != 0)
+        return ilpm_err_nomem(err, "out of memory");
     struct family *f = &m->fams[m->nfams];
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", name);

@@ -54,15 +54,9 @@ int ilpm_params_set(ilpm_params *p, const char *name, const char *value)
         e->value = v;
         return 0;
     }
-    if (p->n == p->cap) {
-        size_t c = p->cap ? 2 * p->cap : 8;
-        struct entry *ne = realloc(p->e, c * sizeof *ne);
-        if (!ne) {
-            free(v);
-            return -1;
-        }
-        p->e = ne;
-        p->cap = c;
+    if (ilpm_grow((void **)&p->e, &p->cap, p->n + 1, sizeof *p->e) != 0) {
+        free(v);
+        return -1;
     }
     char *nm = strdup(name);
     if (!nm) {
