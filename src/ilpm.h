@@ -5,6 +5,11 @@
  * as CNF by CaDiCaL, or exported as LP, MPS, DIMACS or OPB.  Every fallible
  * function returns 0 (or a valid id) on success and fills a caller-owned
  * ilpm_err on failure; nothing here prints or exits.
+ *
+ * Sections: errors and deadlines; building a model; propagation; reading
+ * a model back; options, back ends and solving; export; reading LP and
+ * MPS; translating MathProg.  What ilpm's own layers share beyond this
+ * lives in ilpm_int.h, which is not installed.
  */
 #ifndef ILPM_H
 #define ILPM_H
@@ -195,6 +200,13 @@ int ilpm_add_ccard(ilpm_model *m, int cond, const int *lits, int n,
                    ilpm_cmp cmp, int64_t k, ilpm_err *err);
 int ilpm_add_linear(ilpm_model *m, const int64_t *coefs, const int *lits, int n,
                     ilpm_cmp cmp, int64_t rhs, ilpm_err *err);
+/* Sets (replaces) the objective: sense over sum coefs[i] * lits[i]. */
+int ilpm_model_objective(ilpm_model *m, ilpm_sense sense, const int64_t *coefs,
+                         const int *lits, int n, ilpm_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Propagation                                                          */
+
 /* Propagation over the model's fixed literals.  Level 1: the unit
  * clauses and what clauses, at-most-one, exactly-one, implications and
  * cardinality constraints then force.  Level 2 adds failed-literal
@@ -225,9 +237,9 @@ void ilpm_propagator_free(ilpm_propagator *p);
  * the model (no solution under them), -1 with err on failure. */
 int ilpm_propagator_run(ilpm_propagator *p, const int *assume, int n, int level,
                         ilpm_watch *w, int **out, int *nout, ilpm_err *err);
-/* Sets (replaces) the objective: sense over sum coefs[i] * lits[i]. */
-int ilpm_model_objective(ilpm_model *m, ilpm_sense sense, const int64_t *coefs,
-                         const int *lits, int n, ilpm_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Reading a model back                                                 */
 
 /* Read access, used by the lowerings and the exporters. */
 typedef struct ilpm_con {
@@ -507,21 +519,6 @@ typedef struct ilpm_stats {
 } ilpm_stats;
 
 void ilpm_stats_free(ilpm_stats *s);
-
-/* The model o->backend lowers for m under o: m itself, or with
- * o->propagate its propagated copy, handed to the caller in *own (NULL
- * when m is used) to free after the lowered form.  NULL with err on
- * failure. */
-const ilpm_model *ilpm_model_lowered(const ilpm_model *m, const ilpm_options *o,
-                                     ilpm_model **own, ilpm_err *err);
-
-/* The level o->propagate asks of ilpm_model_propagate: 0 none, 1 units,
- * 2 probing (auto: 2 on both back ends). */
-int ilpm_propagate_level(const ilpm_options *o);
-/* The level for what assumptions force (ilpm_propagator_run): the same,
- * except that auto asks 0 of a back end that propagates assumptions
- * itself (fix_under_auto 0: its driver's propagation policy). */
-int ilpm_propagate_assumed_level(const ilpm_options *o, int fix_under_auto);
 
 /* Sizes of both lowerings of m under o, without solving. */
 int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,

@@ -26,25 +26,25 @@ static void hand_made(int64_t a2, int *lits, int *n, int *bj)
     ilpm_watch w;
     ilpm_watch_init(&w, 0, NULL);
     cp_eng e;
-    ck_assert_int_eq(cp_eng_init(&e, m, &w, &err), 0);
+    ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
     cp_db db;
-    ck_assert_int_eq(cp_db_init(&db, e.nv), 0);
+    ck_assert_int_eq(ilpm_cp_db_init(&db, e.nv), 0);
     e.db = &db;
-    ck_assert_int_eq(cp_eng_propagate(&e), 0);
+    ck_assert_int_eq(ilpm_cp_eng_propagate(&e), 0);
     e.lvl = 1;
-    cp_eng_assign(&e, 4);
-    ck_assert_int_eq(cp_eng_propagate(&e), 0);
+    ilpm_cp_eng_assign(&e, 4);
+    ck_assert_int_eq(ilpm_cp_eng_propagate(&e), 0);
     e.lvl = 2;
-    cp_eng_assign(&e, 1);
-    ck_assert_int_eq(cp_eng_propagate(&e), -1);
-    ck_assert_int_eq(cp_explain(&e, e.conf, 0, &db.confl), 0);
+    ilpm_cp_eng_assign(&e, 1);
+    ck_assert_int_eq(ilpm_cp_eng_propagate(&e), -1);
+    ck_assert_int_eq(ilpm_cp_explain(&e, e.conf, 0, &db.confl), 0);
     int lbd;
-    *bj = cp_analyze(&e, &lbd);
+    *bj = ilpm_cp_analyze(&e, &lbd);
     *n = db.out.n;
     memcpy(lits, db.out.v, (size_t)db.out.n * sizeof *lits);
     e.db = NULL;
-    cp_db_free(&db);
-    cp_eng_free(&e);
+    ilpm_cp_db_free(&db);
+    ilpm_cp_eng_free(&e);
     ilpm_model_free(m);
 }
 
@@ -117,13 +117,14 @@ START_TEST(test_learned_clauses_are_implied)
             ilpm_watch w;
             ilpm_watch_init(&w, 0, NULL);
             cp_eng e;
-            ck_assert_int_eq(cp_eng_init(&e, m, &w, &err), 0);
+            ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
             int refuted = 0;
             for (int c = 0; c < e.ncons && !refuted; c++)
-                refuted = cp_eng_check(&e, c) != 0 || cp_eng_propagate(&e) != 0;
+                refuted = ilpm_cp_eng_check(&e, c) != 0 ||
+                          ilpm_cp_eng_propagate(&e) != 0;
             if (refuted) {
                 ck_assert_int_eq(s.n, 0);
-                cp_eng_free(&e);
+                ilpm_cp_eng_free(&e);
                 continue;
             }
             uint8_t *aux = calloc((size_t)nv + 1, 1);
@@ -141,14 +142,14 @@ START_TEST(test_learned_clauses_are_implied)
             cs.learn_ctx = &s;
             ilpm_watch_init(&cs.w, 0, NULL);
             uint8_t vals[32];
-            ilpm_status st = cp_search_run(&cs, vals, &err);
+            ilpm_status st = ilpm_cp_search_run(&cs, vals, &err);
             if (mode) {
                 ck_assert_int_eq(st, ILPM_SOLVED);
             } else {
                 ck_assert_int_eq(st, s.n ? ILPM_SOLVED : ILPM_UNSAT);
             }
             free(aux);
-            cp_eng_free(&e);
+            ilpm_cp_eng_free(&e);
         }
         checked += s.checked;
         free(s.v);

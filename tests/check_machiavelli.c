@@ -406,7 +406,7 @@ static const char *laid_text(const mach_inst *in)
     out[0] = '\0';
     for (int g = 0; g < in->nlaid; g++) {
         char t[80];
-        mach_meld_text(&in->laid[g], t, sizeof t);
+        ilpm_mach_meld_text(&in->laid[g], t, sizeof t);
         o += (size_t)snprintf(out + o, sizeof out - o, "%s%s", g ? " / " : "",
                               t);
     }
@@ -530,8 +530,8 @@ static mach_meld meld_of(const char *cards)
         size_t n = strlen(t);
         int played = t[n - 1] == '*';
         n -= (size_t)played;
-        ck_assert_int_eq(mach_parse_rank(t, n, &r, &used), 0);
-        int s = mach_parse_suit(t + used, n - used);
+        ck_assert_int_eq(ilpm_mach_parse_rank(t, n, &r, &used), 0);
+        int s = ilpm_mach_parse_suit(t + used, n - used);
         ck_assert_int_ge(s, 0);
         md.c[md.n].suit = (uint8_t)s;
         md.c[md.n].rank = (uint8_t)r;
@@ -780,15 +780,15 @@ static const char *shown(const char *table, const char *melds, const char *verb,
     char *save = NULL;
     for (char *t = strtok_r(text, "/", &save); t;
          t = strtok_r(NULL, "/", &save)) {
-        mach_meld *md = mach_new_meld(sol, &err);
+        mach_meld *md = ilpm_mach_new_meld(sol, &err);
         *md = meld_of(t);
         for (int c = 0; c < md->n; c++) {
             sol->played[md->c[c].suit][md->c[c].rank] += md->c[c].played;
             md->c[c].played = 0;
         }
     }
-    ck_assert_int_eq(mach_present(in, p, sol, &err), 0);
-    mach_mark_played(sol);
+    ck_assert_int_eq(ilpm_mach_present(in, p, sol, &err), 0);
+    ilpm_mach_mark_played(sol);
     if (pz->verify(in, p, sol, &err) != 0) {
         snprintf(out, sizeof out, "%s", err.msg);
     } else {
@@ -1536,7 +1536,7 @@ START_TEST(test_random_circles)
         for (int k = 1; k <= NRANKS; k++)
             for (int j = 0; j < cnt[k]; j++, n++)
                 snprintf(line + strlen(line), sizeof line - strlen(line),
-                         " %sH", mach_rank_text[k]);
+                         " %sH", ilpm_mach_rank_text[k]);
         if (n == 0)
             continue;
         counts c = {{0}};

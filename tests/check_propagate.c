@@ -5,6 +5,7 @@
  * (with the watch that cuts its probing short).  Random small models are
  * held against brute force over every assignment. */
 #include "ilpm.h"
+#include "ilpm_int.h"
 
 #include "testutil.h"
 #include <check.h>

@@ -4,6 +4,7 @@
  * tested here without a word added to this file. */
 #include "backend.h"
 #include "ilpm.h"
+#include "ilpm_int.h"
 
 #include "testutil.h"
 #include <check.h>

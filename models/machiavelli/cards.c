@@ -5,23 +5,23 @@
 #include <stdio.h>
 #include <string.h>
 
-const char mach_suit_letter[NSUITS] = {'H', 'D', 'S', 'C'};
-const char *const mach_rank_text[ACE_HIGH + 1] = {
+const char ilpm_mach_suit_letter[NSUITS] = {'H', 'D', 'S', 'C'};
+const char *const ilpm_mach_rank_text[ACE_HIGH + 1] = {
     "?", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"};
 
-void mach_card_name(int s, int r, char *buf)
+void ilpm_mach_card_name(int s, int r, char *buf)
 {
-    snprintf(buf, 4, "%s%c", mach_rank_text[r], mach_suit_letter[s]);
+    snprintf(buf, 4, "%s%c", ilpm_mach_rank_text[r], ilpm_mach_suit_letter[s]);
 }
 
 /* "7H 8H 9H", cut where buf ends. */
-void mach_meld_text(const mach_meld *md, char *buf, size_t size)
+void ilpm_mach_meld_text(const mach_meld *md, char *buf, size_t size)
 {
     size_t o = 0;
     buf[0] = '\0';
     for (int i = 0; i < md->n && o + 5 < size; i++) {
         char nm[4];
-        mach_card_name(md->c[i].suit, md->c[i].rank, nm);
+        ilpm_mach_card_name(md->c[i].suit, md->c[i].rank, nm);
         o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? " " : "", nm);
     }
 }
@@ -43,7 +43,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 }
 
 /* A token for a message: printable, escaped, cut after 24 bytes. */
-void mach_show_token(const char *t, size_t n, char *out, size_t size)
+void ilpm_mach_show_token(const char *t, size_t n, char *out, size_t size)
 {
     size_t o = 0;
     for (size_t i = 0; i < n && o + 8 < size;) {
@@ -69,7 +69,7 @@ void mach_show_token(const char *t, size_t n, char *out, size_t size)
 
 /* Suit of t[0..n): a letter or a card symbol (U+2660..U+2667), possibly
  * followed by the emoji selector U+FE0F.  -1 if it is none of those. */
-int mach_parse_suit(const char *t, size_t n)
+int ilpm_mach_parse_suit(const char *t, size_t n)
 {
     const unsigned char *u = (const unsigned char *)t;
     if (n == 1) {
@@ -102,7 +102,7 @@ int mach_parse_suit(const char *t, size_t n)
 
 /* Rank of a card token: sets *r (1..13) and the length of the rank
  * part, or returns -1. */
-int mach_parse_rank(const char *t, size_t n, int *r, size_t *used)
+int ilpm_mach_parse_rank(const char *t, size_t n, int *r, size_t *used)
 {
     if (n >= 2 && t[0] == '1' && t[1] == '0') {
         *r = 10;

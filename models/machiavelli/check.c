@@ -1,80 +1,9 @@
-/* Machiavelli solutions: the melds decoded from the 0/1 values (each
- * formulation reads its own variables, planes.c and melds.c), then laid
- * out as a player would (present.c); and the verifier, which judges the
- * melds by the rules of the game alone and shares no code with the
- * models that produced them. */
+/* The Machiavelli verifier: it judges a solution's melds by the rules of
+ * the game alone and shares no code with the models that produced them
+ * (solution.c decodes them). */
 #include "machiavelli.h"
 
 #include <stdlib.h>
-
-void mach_sol_free(void *p)
-{
-    mach_sol *s = p;
-    if (s)
-        free(s->melds);
-    free(s);
-}
-
-/* A new empty meld at the end of sol. */
-mach_meld *mach_new_meld(mach_sol *sol, ilpm_err *err)
-{
-    if (sol->nmelds == sol->cap) {
-        int c = sol->cap ? 2 * sol->cap : 16;
-        mach_meld *q = realloc(sol->melds, (size_t)c * sizeof *q);
-        if (!q) {
-            ilpm_err_nomem(err, "out of memory");
-            return NULL;
-        }
-        sol->melds = q;
-        sol->cap = c;
-    }
-    mach_meld *md = &sol->melds[sol->nmelds++];
-    md->n = 0;
-    md->kept = 0;
-    return md;
-}
-
-/* Appends card (s, r), the high ace (column ACE_HIGH) as an ace. */
-void mach_meld_push(mach_meld *md, int s, int r)
-{
-    if (md->n < MELD_MAX) {
-        md->c[md->n].suit = (uint8_t)s;
-        md->c[md->n].rank = (uint8_t)(r == ACE_HIGH ? 1 : r);
-        md->c[md->n].played = 0;
-        md->n++;
-    }
-}
-
-/* The formulation's melds, laid out by mach_present; in a play, the hand's
- * copies laid are counted and marked in the melds. */
-void *mach_decode(const void *vinst, const ilpm_params *p, const ilpm_model *m,
-                  const uint8_t *vals, ilpm_err *err)
-{
-    const mach_inst *in = vinst;
-    mach_settings st;
-    if (mach_read_settings(p, &st, err) != 0)
-        return NULL;
-    mach_sol *sol = calloc(1, sizeof *sol);
-    if (!sol) {
-        ilpm_err_nomem(err, "out of memory");
-        return NULL;
-    }
-    st.play = st.play && in->has_hand;
-    sol->play = st.play;
-    int rc =
-        st.form == FORM_MELDS  ? mach_decode_melds(in, &st, m, vals, sol, err)
-        : st.form == FORM_FLOW ? mach_decode_flow(in, &st, m, vals, sol, err)
-                               : mach_decode_planes(in, &st, m, vals, sol, err);
-    if (rc != 0 || mach_present(in, p, sol, err) != 0) {
-        mach_sol_free(sol);
-        return NULL;
-    }
-    if (st.play) {
-        mach_hand_played(in, m, vals, sol->played);
-        mach_mark_played(sol);
-    }
-    return sol;
-}
 
 /* A set: 3 or 4 cards of one rank, of different suits. */
 static int check_set(const mach_meld *md, int idx, const char *text,
@@ -129,11 +58,11 @@ static int check_run(const mach_meld *md, int idx, const char *text, int wrap,
     return 0;
 }
 
-int mach_check_meld(const mach_meld *md, int idx, int wrap, int ace_high,
-                    ilpm_err *why)
+int ilpm_mach_check_meld(const mach_meld *md, int idx, int wrap, int ace_high,
+                         ilpm_err *why)
 {
     char text[80];
-    mach_meld_text(md, text, sizeof text);
+    ilpm_mach_meld_text(md, text, sizeof text);
     if (md->n < 3)
         return ilpm_err_input(why,
                               "meld %d (%s): %d cards, a meld needs 3 "
@@ -159,18 +88,18 @@ int mach_check_meld(const mach_meld *md, int idx, int wrap, int ace_high,
     return check_run(md, idx, text, wrap, ace_high, why);
 }
 
-int mach_verify(const void *vinst, const ilpm_params *p, const void *vsol,
-                ilpm_err *why)
+int ilpm_mach_verify(const void *vinst, const ilpm_params *p, const void *vsol,
+                     ilpm_err *why)
 {
     const mach_inst *in = vinst;
     const mach_sol *sol = vsol;
-    int wrap = mach_has(p, "wrap");
-    int ace_high = mach_has(p, "ace-high");
-    int play = mach_is_play(p) && in->has_hand;
+    int wrap = ilpm_mach_has(p, "wrap");
+    int ace_high = ilpm_mach_has(p, "ace-high");
+    int play = ilpm_mach_is_play(p) && in->has_hand;
     int used[NSUITS][NRANKS + 1] = {{0}}, marked[NSUITS][NRANKS + 1] = {{0}};
     for (int i = 0; i < sol->nmelds; i++) {
         const mach_meld *md = &sol->melds[i];
-        if (mach_check_meld(md, i + 1, wrap, ace_high, why) != 0)
+        if (ilpm_mach_check_meld(md, i + 1, wrap, ace_high, why) != 0)
             return -1;
         for (int c = 0; c < md->n; c++) {
             used[md->c[c].suit][md->c[c].rank]++;
@@ -180,7 +109,7 @@ int mach_verify(const void *vinst, const ilpm_params *p, const void *vsol,
     for (int s = 0; s < NSUITS; s++)
         for (int r = 1; r <= NRANKS; r++) {
             char nm[4];
-            mach_card_name(s, r, nm);
+            ilpm_mach_card_name(s, r, nm);
             int pl = sol->played[s][r];
             if (pl < 0 || (!play && pl > 0))
                 return ilpm_err_input(why, "card %s played without a hand", nm);

@@ -43,7 +43,7 @@ static int flow_cols(const mach_settings *st)
 /* Copies of the card in column c. */
 static int col_avail(const mach_inst *in, const mach_settings *st, int s, int c)
 {
-    return mach_avail(in, st, s, col_rank(c));
+    return ilpm_mach_avail(in, st, s, col_rank(c));
 }
 
 static int min3(int a, int b, int c)
@@ -82,8 +82,8 @@ static int set_max(const mach_inst *in, const mach_settings *st, int r, int p)
 {
     int m = MAX_DECKS;
     for (int s = 0; s < NSUITS; s++)
-        if (pat_has(p, s) && mach_avail(in, st, s, r) < m)
-            m = mach_avail(in, st, s, r);
+        if (pat_has(p, s) && ilpm_mach_avail(in, st, s, r) < m)
+            m = ilpm_mach_avail(in, st, s, r);
     return m;
 }
 
@@ -140,7 +140,7 @@ static int flow_vars(const mach_inst *in, const mach_settings *st, flow *fl,
         (fl->en = ilpm_model_family(m, "end", 3, rlo, rhi, ILPM_FAM_AUX, err)) <
             0)
         return -1;
-    if (st->play && mach_build_hand(in, m, hfam, err) != 0)
+    if (st->play && ilpm_mach_build_hand(in, m, hfam, err) != 0)
         return -1;
     if (ilpm_model_group(m, "copies", err) < 0)
         return -1;
@@ -182,7 +182,7 @@ static int card_rows(const mach_inst *in, const mach_settings *st,
                     n = push_count(m, fl->y, r, p, set_max(in, st, r, p), 0,
                                    lits, n);
             int nh = st->play ? in->hand[s][r] : 0;
-            n = mach_hand_lits(in, st, m, hfam, s, r, lits, n);
+            n = ilpm_mach_hand_lits(in, st, m, hfam, s, r, lits, n);
             if (n == 0)
                 continue; /* no copy: every count is fixed to 0 */
             if (ilpm_add_card(m, lits, n, ILPM_EQ, in->table[s][r] + nh, err) !=
@@ -263,8 +263,9 @@ static int run_rows(const mach_inst *in, const mach_settings *st,
     return st->wrap ? wrap_rows(in, st, fl, m, err) : 0;
 }
 
-int mach_build_flow(const mach_inst *in, const mach_settings *st, ilpm_model *m,
-                    int hfam[NSUITS][NRANKS + 1], ilpm_err *err)
+int ilpm_mach_build_flow(const mach_inst *in, const mach_settings *st,
+                         ilpm_model *m, int hfam[NSUITS][NRANKS + 1],
+                         ilpm_err *err)
 {
     flow fl;
     fl.ncol = flow_cols(st);
@@ -298,16 +299,16 @@ static int add_run(mach_sol *sol, int s, int a, int b, ilpm_err *err)
     mach_meld *md = NULL;
     for (int c = a; c <= b; c++) {
         if (c == a || c == cut)
-            if (!(md = mach_new_meld(sol, err)))
+            if (!(md = ilpm_mach_new_meld(sol, err)))
                 return -1;
-        mach_meld_push(md, s, c > ACE_HIGH ? col_rank(c) : c);
+        ilpm_mach_meld_push(md, s, c > ACE_HIGH ? col_rank(c) : c);
     }
     return 0;
 }
 
-int mach_decode_flow(const mach_inst *in, const mach_settings *st,
-                     const ilpm_model *m, const uint8_t *vals, mach_sol *sol,
-                     ilpm_err *err)
+int ilpm_mach_decode_flow(const mach_inst *in, const mach_settings *st,
+                          const ilpm_model *m, const uint8_t *vals,
+                          mach_sol *sol, ilpm_err *err)
 {
     flow fl;
     fl.ncol = flow_cols(st);
@@ -332,14 +333,14 @@ int mach_decode_flow(const mach_inst *in, const mach_settings *st,
                     return ilpm_err_input(err,
                                           "flow: a run of %c ends at "
                                           "column %d without a start",
-                                          mach_suit_letter[s], c);
+                                          ilpm_mach_suit_letter[s], c);
                 if (add_run(sol, s, open[head++], c, err) != 0)
                     return -1;
             }
         }
         if (head != tail)
             return ilpm_err_input(err, "flow: a run of %c has no end",
-                                  mach_suit_letter[s]);
+                                  ilpm_mach_suit_letter[s]);
     }
     for (int r = 1; r <= NRANKS; r++)
         for (int p = 0; p < NPAT; p++) {
@@ -347,12 +348,12 @@ int mach_decode_flow(const mach_inst *in, const mach_settings *st,
             if (n < 0)
                 return ilpm_err_input(err, "not a flow model of this table");
             for (int j = 0; j < n; j++) {
-                mach_meld *md = mach_new_meld(sol, err);
+                mach_meld *md = ilpm_mach_new_meld(sol, err);
                 if (!md)
                     return -1;
                 for (int s = 0; s < NSUITS; s++)
                     if (pat_has(p, s))
-                        mach_meld_push(md, s, r);
+                        ilpm_mach_meld_push(md, s, r);
             }
         }
     return 0;

@@ -8,7 +8,7 @@
 #include <limits.h>
 #include <string.h>
 
-const ilpm_opt_spec mach_gen_opts[] = {
+const ilpm_opt_spec ilpm_mach_gen_opts[] = {
     {"cards", "N",
      "N-2 to N cards per table, 3 to 52*D: melds of 3 to 6 are dealt while "
      "3 or more places are left (--uniform: exactly N; default 20; 52*D: "
@@ -157,7 +157,7 @@ static void put_cards(ilpm_buf *out, ilpm_rng *rng, int cnt[NSUITS][NRANKS + 1])
     }
     for (int i = 0; i < n; i++) {
         char nm[4];
-        mach_card_name(list[i] / 16, list[i] % 16, nm);
+        ilpm_mach_card_name(list[i] / 16, list[i] % 16, nm);
         ilpm_buf_printf(out, " %s", nm);
     }
 }
@@ -173,7 +173,7 @@ static void put_laid(ilpm_buf *out, ilpm_rng *rng, deal *d)
     }
     for (int i = 0; i < d->nmelds; i++) {
         char text[MELD_MAX * 5 + 1];
-        mach_meld_text(&d->melds[i], text, sizeof text);
+        ilpm_mach_meld_text(&d->melds[i], text, sizeof text);
         ilpm_buf_printf(out, "%s %s", i ? " /" : "", text);
     }
 }
@@ -246,7 +246,7 @@ static void near_miss(deal *d, ilpm_rng *rng, ilpm_buf *out)
     }
     d->cnt[card / 16][card % 16] += add ? 1 : -1;
     char nm[4];
-    mach_card_name(card / 16, card % 16, nm);
+    ilpm_mach_card_name(card / 16, card % 16, nm);
     ilpm_buf_printf(out, "# near miss: %s %s\n", nm, add ? "added" : "removed");
 }
 
@@ -266,19 +266,19 @@ static int put_hand(ilpm_buf *out, ilpm_rng *rng, deal *d, long n,
     return 0;
 }
 
-int mach_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
-                  ilpm_err *err)
+int ilpm_mach_generate(const ilpm_params *p, const ilpm_gen_opts *g,
+                       ilpm_buf *out, ilpm_err *err)
 {
     (void)g; /* draws without solving */
     long cards, decks, seed, count, hand;
-    if (mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0 ||
-        mach_param_int(p, "cards", 20, 3, MAX_CARDS, &cards, err) != 0 ||
-        mach_param_int(p, "seed", 1, 0, LONG_MAX, &seed, err) != 0 ||
-        mach_param_int(p, "count", 1, 1, 1000000, &count, err) != 0 ||
-        mach_param_int(p, "hand", 0, 0, MAX_CARDS, &hand, err) != 0)
+    if (ilpm_mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0 ||
+        ilpm_mach_param_int(p, "cards", 20, 3, MAX_CARDS, &cards, err) != 0 ||
+        ilpm_mach_param_int(p, "seed", 1, 0, LONG_MAX, &seed, err) != 0 ||
+        ilpm_mach_param_int(p, "count", 1, 1, 1000000, &count, err) != 0 ||
+        ilpm_mach_param_int(p, "hand", 0, 0, MAX_CARDS, &hand, err) != 0)
         return -1;
-    int near = mach_has(p, "near-miss"), laid = mach_has(p, "laid");
-    int uniform = mach_has(p, "uniform");
+    int near = ilpm_mach_has(p, "near-miss"), laid = ilpm_mach_has(p, "laid");
+    int uniform = ilpm_mach_has(p, "uniform");
     if (refuse(cards, decks, hand, near, laid, uniform, err) != 0)
         return -1;
     ilpm_rng rng;
@@ -287,8 +287,8 @@ int mach_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
         deal d;
         memset(&d, 0, sizeof d);
         d.decks = (int)decks;
-        d.wrap = mach_has(p, "wrap");
-        d.ace_high = mach_has(p, "ace-high");
+        d.wrap = ilpm_mach_has(p, "wrap");
+        d.ace_high = ilpm_mach_has(p, "ace-high");
         if (uniform)
             draw_table(&d, &rng, (int)cards);
         else

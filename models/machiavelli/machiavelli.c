@@ -23,7 +23,7 @@
 #include <string.h>
 
 /* In the order of FORM_*, the default first. */
-const char *const mach_forms[] = {"flow", "planes", "melds", NULL};
+static const char *const mach_forms[] = {"flow", "planes", "melds", NULL};
 
 static const ilpm_opt_spec mach_opts[] = {
     {"formulation", "F",
@@ -64,8 +64,8 @@ static const ilpm_form_opt mach_form_opts[] = {
     {NULL, NULL, 0},
 };
 
-int mach_param_int(const ilpm_params *p, const char *name, long def, long lo,
-                   long hi, long *out, ilpm_err *err)
+int ilpm_mach_param_int(const ilpm_params *p, const char *name, long def,
+                        long lo, long hi, long *out, ilpm_err *err)
 {
     if (!p) {
         *out = def;
@@ -74,35 +74,36 @@ int mach_param_int(const ilpm_params *p, const char *name, long def, long lo,
     return ilpm_params_int(p, name, def, lo, hi, out, err);
 }
 
-int mach_has(const ilpm_params *p, const char *name)
+int ilpm_mach_has(const ilpm_params *p, const char *name)
 {
     return p && ilpm_params_has(p, name);
 }
 
-int mach_is_play(const ilpm_params *p)
+int ilpm_mach_is_play(const ilpm_params *p)
 {
-    return mach_has(p, ILPM_PARAM_PLAY);
+    return ilpm_mach_has(p, ILPM_PARAM_PLAY);
 }
 
-int mach_read_settings(const ilpm_params *p, mach_settings *st, ilpm_err *err)
+int ilpm_mach_read_settings(const ilpm_params *p, mach_settings *st,
+                            ilpm_err *err)
 {
     memset(st, 0, sizeof *st);
     if (p && ilpm_params_choice(p, "formulation", mach_forms, FORM_FLOW,
                                 &st->form, err) != 0)
         return -1;
-    st->wrap = mach_has(p, "wrap");
-    st->ace_high = mach_has(p, "ace-high") && !st->wrap;
-    st->strong = mach_has(p, "strong");
-    st->deck_rows = mach_has(p, "deck-rows");
+    st->wrap = ilpm_mach_has(p, "wrap");
+    st->ace_high = ilpm_mach_has(p, "ace-high") && !st->wrap;
+    st->strong = ilpm_mach_has(p, "strong");
+    st->deck_rows = ilpm_mach_has(p, "deck-rows");
     /* Options of the planes alone choose them. */
-    if ((st->strong || st->deck_rows) && !mach_has(p, "formulation"))
+    if ((st->strong || st->deck_rows) && !ilpm_mach_has(p, "formulation"))
         st->form = FORM_PLANES;
-    st->value = mach_has(p, "value");
-    st->play = mach_is_play(p);
+    st->value = ilpm_mach_has(p, "value");
+    st->play = ilpm_mach_is_play(p);
     return 0;
 }
 
-void mach_free(void *p)
+void ilpm_mach_free(void *p)
 {
     mach_inst *in = p;
     if (in)
@@ -158,18 +159,18 @@ const ilpm_puzzle ilpm_puzzle_machiavelli = {
         "A=1 .. K=13),\n"
         "keeping every table card in a meld.  Without a file: --table "
         "\"CARDS\" [--hand \"CARDS\"].",
-    .from_params = mach_from_params,
-    .parse = mach_parse,
-    .free_instance = mach_free,
+    .from_params = ilpm_mach_from_params,
+    .parse = ilpm_mach_parse,
+    .free_instance = ilpm_mach_free,
     .describe = mach_describe,
-    .build = mach_build,
-    .decode = mach_decode,
-    .verify = mach_verify,
-    .render = mach_render,
-    .render_json = mach_render_json,
-    .describe_objective = mach_describe_objective,
-    .explain_unsat = mach_explain_unsat,
-    .free_solution = mach_sol_free,
-    .generate = mach_generate,
-    .gen_opts = mach_gen_opts,
+    .build = ilpm_mach_build,
+    .decode = ilpm_mach_decode,
+    .verify = ilpm_mach_verify,
+    .render = ilpm_mach_render,
+    .render_json = ilpm_mach_render_json,
+    .describe_objective = ilpm_mach_describe_objective,
+    .explain_unsat = ilpm_mach_explain_unsat,
+    .free_solution = ilpm_mach_sol_free,
+    .generate = ilpm_mach_generate,
+    .gen_opts = ilpm_mach_gen_opts,
 };

@@ -38,8 +38,9 @@ static int meld_defs(const mach_settings *st, meld_def *out)
                     d->rank[i] = (uint8_t)(r > NRANKS ? r - NRANKS : r);
                 }
                 snprintf(d->name, sizeof d->name, "R_%c_%s_%s",
-                         mach_suit_letter[s], mach_rank_text[d->rank[0]],
-                         mach_rank_text[d->rank[len - 1]]);
+                         ilpm_mach_suit_letter[s],
+                         ilpm_mach_rank_text[d->rank[0]],
+                         ilpm_mach_rank_text[d->rank[len - 1]]);
             }
         }
     for (int r = 1; r <= NRANKS; r++)
@@ -51,11 +52,11 @@ static int meld_defs(const mach_settings *st, meld_def *out)
                 if (s != omit) {
                     d->suit[k] = (uint8_t)s;
                     d->rank[k] = (uint8_t)r;
-                    suits[k++] = mach_suit_letter[s];
+                    suits[k++] = ilpm_mach_suit_letter[s];
                 }
             suits[k] = '\0';
             d->n = k;
-            snprintf(d->name, sizeof d->name, "S_%s_%s", mach_rank_text[r],
+            snprintf(d->name, sizeof d->name, "S_%s_%s", ilpm_mach_rank_text[r],
                      suits);
         }
     return n;
@@ -67,7 +68,7 @@ static int meld_copies(const mach_inst *in, const mach_settings *st,
 {
     int c = INT_MAX;
     for (int i = 0; i < d->n; i++) {
-        int a = mach_avail(in, st, d->suit[i], d->rank[i]);
+        int a = ilpm_mach_avail(in, st, d->suit[i], d->rank[i]);
         if (a < c)
             c = a;
     }
@@ -97,8 +98,9 @@ static int no_meld(ilpm_model *m, ilpm_err *err)
     return 0;
 }
 
-int mach_build_melds(const mach_inst *in, const mach_settings *st,
-                     ilpm_model *m, int hfam[NSUITS][NRANKS + 1], ilpm_err *err)
+int ilpm_mach_build_melds(const mach_inst *in, const mach_settings *st,
+                          ilpm_model *m, int hfam[NSUITS][NRANKS + 1],
+                          ilpm_err *err)
 {
     meld_def defs[MAX_DEFS];
     int fam[MAX_DEFS], copies[MAX_DEFS];
@@ -117,7 +119,7 @@ int mach_build_melds(const mach_inst *in, const mach_settings *st,
                  ilpm_model_family(m, defs[i].name, 1, &lo, &hi, aux, err)) < 0)
             return -1;
     }
-    if (st->play && mach_build_hand(in, m, hfam, err) != 0)
+    if (st->play && ilpm_mach_build_hand(in, m, hfam, err) != 0)
         return -1;
 
     /* Copies are interchangeable: copy j+1 only after copy j. */
@@ -134,7 +136,7 @@ int mach_build_melds(const mach_inst *in, const mach_settings *st,
     int uncovered = 0;
     for (int s = 0; s < NSUITS; s++)
         for (int r = 1; r <= NRANKS; r++) {
-            if (mach_avail(in, st, s, r) == 0)
+            if (ilpm_mach_avail(in, st, s, r) == 0)
                 continue;
             int lits[MAX_DEFS * MAX_DECKS];
             int n = 0;
@@ -143,7 +145,7 @@ int mach_build_melds(const mach_inst *in, const mach_settings *st,
                     for (int j = 1; j <= copies[i]; j++)
                         lits[n++] = ilpm_model_var(m, fam[i], j, 0, 0, 0);
             int nh = st->play ? in->hand[s][r] : 0;
-            n = mach_hand_lits(in, st, m, hfam, s, r, lits, n);
+            n = ilpm_mach_hand_lits(in, st, m, hfam, s, r, lits, n);
             if (n == 0) {
                 uncovered = 1; /* a table card no meld can take */
                 continue;
@@ -155,9 +157,9 @@ int mach_build_melds(const mach_inst *in, const mach_settings *st,
     return uncovered ? no_meld(m, err) : 0;
 }
 
-int mach_decode_melds(const mach_inst *in, const mach_settings *st,
-                      const ilpm_model *m, const uint8_t *vals, mach_sol *sol,
-                      ilpm_err *err)
+int ilpm_mach_decode_melds(const mach_inst *in, const mach_settings *st,
+                           const ilpm_model *m, const uint8_t *vals,
+                           mach_sol *sol, ilpm_err *err)
 {
     meld_def defs[MAX_DEFS];
     int nd = meld_defs(st, defs);
@@ -174,11 +176,11 @@ int mach_decode_melds(const mach_inst *in, const mach_settings *st,
                 return ilpm_err_input(err, "not a melds model of this table");
             if (!vals[v])
                 continue;
-            mach_meld *md = mach_new_meld(sol, err);
+            mach_meld *md = ilpm_mach_new_meld(sol, err);
             if (!md)
                 return -1;
             for (int c = 0; c < defs[i].n; c++)
-                mach_meld_push(md, defs[i].suit[c], defs[i].rank[c]);
+                ilpm_mach_meld_push(md, defs[i].suit[c], defs[i].rank[c]);
         }
     }
     return 0;
@@ -186,8 +188,8 @@ int mach_decode_melds(const mach_inst *in, const mach_settings *st,
 
 /* The melds formulation's own test for a table card left out of every
  * meld: its cover row would be empty. */
-void mach_unmeldable(const mach_inst *in, const mach_settings *st,
-                     uint8_t out[NSUITS][NRANKS + 1])
+void ilpm_mach_unmeldable(const mach_inst *in, const mach_settings *st,
+                          uint8_t out[NSUITS][NRANKS + 1])
 {
     meld_def defs[MAX_DEFS];
     int nd = meld_defs(st, defs), copies[MAX_DEFS];

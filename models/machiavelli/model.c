@@ -1,12 +1,12 @@
 /* What the two formulations share: the cards available to the
  * arrangement and, in a play, the hand's variables, the rows that order
- * their copies and the objective.  mach_build picks the formulation. */
+ * their copies and the objective.  ilpm_mach_build picks the formulation. */
 #include "machiavelli.h"
 
 #include <stdio.h>
 
 /* Copies of a card available to the arrangement. */
-int mach_avail(const mach_inst *in, const mach_settings *st, int s, int r)
+int ilpm_mach_avail(const mach_inst *in, const mach_settings *st, int s, int r)
 {
     return in->table[s][r] + (st->play ? in->hand[s][r] : 0);
 }
@@ -14,15 +14,15 @@ int mach_avail(const mach_inst *in, const mach_settings *st, int s, int r)
 static void hand_name(int s, int r, char *buf, size_t size)
 {
     char card[4];
-    mach_card_name(s, r, card);
+    ilpm_mach_card_name(s, r, card);
     snprintf(buf, size, "h_%s", card);
 }
 
 /* Hand variables h_<card>[1..copies]: the j-th copy of a hand card is
  * laid.  Copy j+1 only after copy j (the copies are interchangeable).
  * Fills hfam[s][r] (-1 when the card is not in the hand). */
-int mach_build_hand(const mach_inst *in, ilpm_model *m,
-                    int hfam[NSUITS][NRANKS + 1], ilpm_err *err)
+int ilpm_mach_build_hand(const mach_inst *in, ilpm_model *m,
+                         int hfam[NSUITS][NRANKS + 1], ilpm_err *err)
 {
     for (int s = 0; s < NSUITS; s++)
         for (int r = 1; r <= NRANKS; r++) {
@@ -76,9 +76,9 @@ static int hand_objective(const mach_inst *in, const mach_settings *st,
 /* Appends -h for every copy of card (s,r) in the hand: the consistency
  * and cover rows read sum(x) + sum(1 - h) = table + hand copies, i.e.
  * sum(x) = table + sum(h), and stay cardinality constraints. */
-int mach_hand_lits(const mach_inst *in, const mach_settings *st,
-                   const ilpm_model *m, int hfam[NSUITS][NRANKS + 1], int s,
-                   int r, int *lits, int n)
+int ilpm_mach_hand_lits(const mach_inst *in, const mach_settings *st,
+                        const ilpm_model *m, int hfam[NSUITS][NRANKS + 1],
+                        int s, int r, int *lits, int n)
 {
     if (!st->play)
         return n;
@@ -88,8 +88,8 @@ int mach_hand_lits(const mach_inst *in, const mach_settings *st,
 }
 
 /* Counts the hand's copies the values lay. */
-void mach_hand_played(const mach_inst *in, const ilpm_model *m,
-                      const uint8_t *vals, int played[NSUITS][NRANKS + 1])
+void ilpm_mach_hand_played(const mach_inst *in, const ilpm_model *m,
+                           const uint8_t *vals, int played[NSUITS][NRANKS + 1])
 {
     for (int s = 0; s < NSUITS; s++)
         for (int r = 1; r <= NRANKS; r++) {
@@ -106,20 +106,21 @@ void mach_hand_played(const mach_inst *in, const ilpm_model *m,
         }
 }
 
-int mach_build(const void *vinst, const ilpm_params *p, ilpm_model *m,
-               ilpm_err *err)
+int ilpm_mach_build(const void *vinst, const ilpm_params *p, ilpm_model *m,
+                    ilpm_err *err)
 {
     const mach_inst *in = vinst;
     mach_settings st;
-    if (mach_read_settings(p, &st, err) != 0)
+    if (ilpm_mach_read_settings(p, &st, err) != 0)
         return -1;
     if (st.play && !in->has_hand)
         return ilpm_err_input(err, "play needs a hand: write 'table: <cards> "
                                    "| hand: <cards>'");
     int hfam[NSUITS][NRANKS + 1];
-    int rc = st.form == FORM_MELDS  ? mach_build_melds(in, &st, m, hfam, err)
-             : st.form == FORM_FLOW ? mach_build_flow(in, &st, m, hfam, err)
-                                    : mach_build_planes(in, &st, m, hfam, err);
+    int rc =
+        st.form == FORM_MELDS  ? ilpm_mach_build_melds(in, &st, m, hfam, err)
+        : st.form == FORM_FLOW ? ilpm_mach_build_flow(in, &st, m, hfam, err)
+                               : ilpm_mach_build_planes(in, &st, m, hfam, err);
     if (rc != 0)
         return -1;
     if (st.play && (hand_symmetry(in, m, hfam, err) != 0 ||

@@ -56,7 +56,7 @@ typedef struct laid_reader {
 /* A laid meld in the order the verifier reads: a set by suit, a run by
  * rank from just after its widest gap (so Q K A and K A 2 come out in
  * that order and A 2 3 stays as it is).  A meld that is neither is left
- * for mach_check_meld to name. */
+ * for ilpm_mach_check_meld to name. */
 static void order_meld(mach_meld *md)
 {
     int one_rank = 1;
@@ -109,7 +109,7 @@ static int close_meld(laid_reader *lr, const char *s, size_t n, size_t end,
     lr->cur.n = lr->ncur;
     lr->cur.kept = 0;
     order_meld(&lr->cur);
-    if (mach_check_meld(&lr->cur, idx, lr->wrap, lr->ace_high, err) != 0)
+    if (ilpm_mach_check_meld(&lr->cur, idx, lr->wrap, lr->ace_high, err) != 0)
         return -1;
     if (lr->n == lr->cap) {
         int c = lr->cap ? 2 * lr->cap : 16;
@@ -130,18 +130,18 @@ static int read_card(const char *t, size_t len, int in_hand, int *su, int *r,
                      ilpm_err *err)
 {
     char shown[128];
-    mach_show_token(t, len, shown, sizeof shown);
+    ilpm_mach_show_token(t, len, shown, sizeof shown);
     if (starts_word_ci(t, len, "hand:") ||
         (len == 4 && starts_word_ci(t, len, "hand")))
         return ilpm_err_input(err, in_hand ? "a second 'hand:'"
                                            : "expected '|' before 'hand:'");
     size_t used;
-    if (mach_parse_rank(t, len, r, &used) != 0)
+    if (ilpm_mach_parse_rank(t, len, r, &used) != 0)
         return ilpm_err_input(err,
                               "unknown card '%s': rank must be A, 2-10, "
                               "J, Q, K",
                               shown);
-    *su = mach_parse_suit(t + used, len - used);
+    *su = ilpm_mach_parse_suit(t + used, len - used);
     if (*su < 0)
         return ilpm_err_input(err,
                               "unknown card '%s': suit must be H, D, S, "
@@ -160,7 +160,7 @@ static int deck_limit(int counts[NSUITS][NRANKS + 1],
     if (have + 1 <= decks)
         return 0;
     char name[4], limit[40];
-    mach_card_name(su, r, name);
+    ilpm_mach_card_name(su, r, name);
     decks_phrase(decks, limit, sizeof limit);
     if (table)
         return ilpm_err_input(err,
@@ -321,11 +321,11 @@ static void take_laid(mach_inst *in, laid_reader *lr)
     lr->melds = NULL;
 }
 
-int mach_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
-               ilpm_err *err)
+int ilpm_mach_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
+                    ilpm_err *err)
 {
     long decks;
-    if (mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0)
+    if (ilpm_mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0)
         return -1;
     const char *line;
     size_t len;
@@ -339,10 +339,10 @@ int mach_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                                   ilpm_reader_name(rd));
         size_t at = 0;
         ilpm_err e;
-        laid_reader lr = {.wrap = mach_has(p, "wrap"),
-                          .ace_high = mach_has(p, "ace-high")};
-        if (parse_line(line, len, (int)decks, mach_is_play(p), &lr, in, &at,
-                       &e) != 0) {
+        laid_reader lr = {.wrap = ilpm_mach_has(p, "wrap"),
+                          .ace_high = ilpm_mach_has(p, "ace-high")};
+        if (parse_line(line, len, (int)decks, ilpm_mach_is_play(p), &lr, in,
+                       &at, &e) != 0) {
             free(lr.melds);
             free(in);
             return ilpm_reader_error(rd, err, column_of(line, at), "%s", e.msg);
@@ -355,7 +355,7 @@ int mach_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     return rc;
 }
 
-int mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
+int ilpm_mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
 {
     const char *table = p ? ilpm_params_get(p, "table") : NULL;
     const char *hand = p ? ilpm_params_get(p, "hand") : NULL;
@@ -365,7 +365,7 @@ int mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
         return 0;
     }
     long decks;
-    if (mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0)
+    if (ilpm_mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0)
         return -1;
     mach_inst *in = calloc(1, sizeof *in);
     if (!in)
@@ -373,8 +373,8 @@ int mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
     in->decks = (int)decks;
     size_t pos = 0, at = 0;
     ilpm_err e;
-    laid_reader lr = {.wrap = mach_has(p, "wrap"),
-                      .ace_high = mach_has(p, "ace-high")};
+    laid_reader lr = {.wrap = ilpm_mach_has(p, "wrap"),
+                      .ace_high = ilpm_mach_has(p, "ace-high")};
     if (parse_cards(table, strlen(table), &pos, in->table, NULL, &lr, in->decks,
                     &in->ntable, &at, &e) != 0 ||
         (table[pos] == '|' &&
@@ -385,7 +385,7 @@ int mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
     }
     take_laid(in, &lr);
     if (in->ntable == 0) {
-        mach_free(in);
+        ilpm_mach_free(in);
         return ilpm_err_input(err, "--table: empty table");
     }
     if (hand) {
@@ -393,17 +393,17 @@ int mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
         if (parse_cards(hand, strlen(hand), &pos, in->hand, in->table, NULL,
                         in->decks, &in->nhand, &at, &e) != 0 ||
             (hand[pos] == '|' && ilpm_err_input(&e, "unexpected '|'"))) {
-            mach_free(in);
+            ilpm_mach_free(in);
             return ilpm_err_input(err, "--hand: %s", e.msg);
         }
         if (in->nhand == 0) {
-            mach_free(in);
+            ilpm_mach_free(in);
             return ilpm_err_input(err, "--hand: empty hand");
         }
         in->has_hand = 1;
     }
-    if (mach_is_play(p) && !in->has_hand) {
-        mach_free(in);
+    if (ilpm_mach_is_play(p) && !in->has_hand) {
+        ilpm_mach_free(in);
         return ilpm_err_input(err, "play needs a hand: add --hand \"CARDS\"");
     }
     *inst = in;

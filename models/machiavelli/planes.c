@@ -23,8 +23,8 @@ static int wrap_extra(const mach_inst *in, const mach_settings *st)
     for (int s = 0; s < NSUITS; s++) {
         int least = INT_MAX;
         for (int r = 1; r <= NRANKS; r++)
-            if (mach_avail(in, st, s, r) < least)
-                least = mach_avail(in, st, s, r);
+            if (ilpm_mach_avail(in, st, s, r) < least)
+                least = ilpm_mach_avail(in, st, s, r);
         if (least > extra)
             extra = least;
     }
@@ -92,7 +92,7 @@ static int plane_vars(const mach_inst *in, const mach_settings *st, planes *pl,
     int ylo[2] = {1, 0}, yhi[2] = {NRANKS, pl->nset - 1};
     if ((pl->y = ilpm_model_family(m, "y", 2, ylo, yhi, ILPM_FAM_AUX, err)) < 0)
         return -1;
-    if (st->play && mach_build_hand(in, m, hfam, err) != 0)
+    if (st->play && ilpm_mach_build_hand(in, m, hfam, err) != 0)
         return -1;
     return 0;
 }
@@ -343,7 +343,7 @@ static int consistency_rows(const mach_inst *in, const mach_settings *st,
             for (int k = 0; k < pl->nset; k++)
                 lits[n++] = XS(s, r, k);
             int nh = st->play ? in->hand[s][r] : 0;
-            n = mach_hand_lits(in, st, m, hfam, s, r, lits, n);
+            n = ilpm_mach_hand_lits(in, st, m, hfam, s, r, lits, n);
             if (ilpm_add_card(m, lits, n, ILPM_EQ, in->table[s][r] + nh, err) !=
                 0)
                 return -1;
@@ -353,9 +353,9 @@ static int consistency_rows(const mach_inst *in, const mach_settings *st,
 #undef XR
 #undef XS
 
-int mach_build_planes(const mach_inst *in, const mach_settings *st,
-                      ilpm_model *m, int hfam[NSUITS][NRANKS + 1],
-                      ilpm_err *err)
+int ilpm_mach_build_planes(const mach_inst *in, const mach_settings *st,
+                           ilpm_model *m, int hfam[NSUITS][NRANKS + 1],
+                           ilpm_err *err)
 {
     planes pl;
     planes_shape(in, st, &pl);
@@ -382,9 +382,9 @@ static int plane_bit(const ilpm_model *m, int f, int s, int r, int k,
 /* Card (s, r) into *md, a new meld when *md is NULL. */
 static int add_card(mach_sol *sol, mach_meld **md, int s, int r, ilpm_err *err)
 {
-    if (!*md && !(*md = mach_new_meld(sol, err)))
+    if (!*md && !(*md = ilpm_mach_new_meld(sol, err)))
         return -1;
-    mach_meld_push(*md, s, r);
+    ilpm_mach_meld_push(*md, s, r);
     return 0;
 }
 
@@ -413,9 +413,9 @@ static int decode_row(const uint8_t *bit, int ncol, int wrap, int s,
     return 0;
 }
 
-int mach_decode_planes(const mach_inst *in, const mach_settings *st,
-                       const ilpm_model *m, const uint8_t *vals, mach_sol *sol,
-                       ilpm_err *err)
+int ilpm_mach_decode_planes(const mach_inst *in, const mach_settings *st,
+                            const ilpm_model *m, const uint8_t *vals,
+                            mach_sol *sol, ilpm_err *err)
 {
     planes pl;
     planes_shape(in, st, &pl);

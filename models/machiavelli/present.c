@@ -1,14 +1,14 @@
 /* The answer as a card player lays it: runs joined end to end, then cut
  * again where that keeps a meld of the table as laid; sets of a rank
  * regrouped to keep laid sets; runs by suit and first rank, then sets by
- * rank.  Only melds mach_check_meld accepts are touched, and joining,
+ * rank.  Only melds ilpm_mach_check_meld accepts are touched, and joining,
  * cutting and regrouping keep them valid, so what verify rejects stays. */
 #include "machiavelli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int mach_meld_is_set(const mach_meld *md)
+int ilpm_mach_meld_is_set(const mach_meld *md)
 {
     return md->n >= 2 && md->c[0].rank == md->c[1].rank;
 }
@@ -16,7 +16,7 @@ int mach_meld_is_set(const mach_meld *md)
 static int meld_ok(const mach_meld *md, int wrap, int ace_high)
 {
     ilpm_err e;
-    return mach_check_meld(md, 0, wrap, ace_high, &e) == 0;
+    return ilpm_mach_check_meld(md, 0, wrap, ace_high, &e) == 0;
 }
 
 /* The same cards, in any order. */
@@ -70,12 +70,12 @@ static void join_runs(mach_sol *sol, int wrap, int ace_high)
         again = 0;
         for (int i = 0; i < sol->nmelds && !again; i++) {
             mach_meld *a = &sol->melds[i];
-            if (mach_meld_is_set(a) || !meld_ok(a, wrap, ace_high))
+            if (ilpm_mach_meld_is_set(a) || !meld_ok(a, wrap, ace_high))
                 continue;
             int nx = next_rank(a, wrap);
             for (int j = 0; j < sol->nmelds && nx && !again; j++) {
                 mach_meld *b = &sol->melds[j];
-                if (j == i || mach_meld_is_set(b) ||
+                if (j == i || ilpm_mach_meld_is_set(b) ||
                     b->c[0].suit != a->c[0].suit || b->c[0].rank != nx ||
                     a->n + b->n > NRANKS || !meld_ok(b, wrap, ace_high))
                     continue;
@@ -120,7 +120,7 @@ static int cut_run(const mach_inst *in, uint8_t *used, mach_sol *sol, int i,
         return 0;
     int first = 1;
     for (int b = n; b > 0; b = from[b]) {
-        mach_meld *md = first ? &sol->melds[i] : mach_new_meld(sol, err);
+        mach_meld *md = first ? &sol->melds[i] : ilpm_mach_new_meld(sol, err);
         if (!md)
             return -1;
         md->n = b - from[b];
@@ -158,14 +158,14 @@ static int regroup_sets(const mach_inst *in, uint8_t *used, mach_sol *sol,
         int pool[NSUITS] = {0}, take[MAX_LAID], ntake = 0;
         for (int i = 0; i < sol->nmelds; i++) {
             const mach_meld *md = &sol->melds[i];
-            if (mach_meld_is_set(md) && md->c[0].rank == r && !md->kept &&
+            if (ilpm_mach_meld_is_set(md) && md->c[0].rank == r && !md->kept &&
                 meld_ok(md, wrap, ace_high))
                 for (int c = 0; c < md->n; c++)
                     pool[md->c[c].suit]++;
         }
         for (int g = 0; g < in->nlaid; g++) {
             const mach_meld *lm = &in->laid[g];
-            if (used[g] || !mach_meld_is_set(lm) || lm->c[0].rank != r)
+            if (used[g] || !ilpm_mach_meld_is_set(lm) || lm->c[0].rank != r)
                 continue;
             int rest[NSUITS], fits = 1;
             memcpy(rest, pool, sizeof rest);
@@ -180,12 +180,12 @@ static int regroup_sets(const mach_inst *in, uint8_t *used, mach_sol *sol,
             continue;
         for (int i = sol->nmelds - 1; i >= 0; i--) {
             const mach_meld *md = &sol->melds[i];
-            if (mach_meld_is_set(md) && md->c[0].rank == r && !md->kept &&
+            if (ilpm_mach_meld_is_set(md) && md->c[0].rank == r && !md->kept &&
                 meld_ok(md, wrap, ace_high))
                 remove_meld(sol, i);
         }
         for (int t = 0; t < ntake; t++) {
-            mach_meld *md = mach_new_meld(sol, err);
+            mach_meld *md = ilpm_mach_new_meld(sol, err);
             if (!md)
                 return -1;
             *md = in->laid[take[t]];
@@ -194,7 +194,7 @@ static int regroup_sets(const mach_inst *in, uint8_t *used, mach_sol *sol,
         }
         int k = sets_of(pool), first = sol->nmelds, dealt = 0;
         for (int j = 0; j < k; j++)
-            if (!mach_new_meld(sol, err))
+            if (!ilpm_mach_new_meld(sol, err))
                 return -1;
         for (int s = 0; s < NSUITS; s++)
             for (int j = 0; j < pool[s]; j++, dealt++) {
@@ -211,7 +211,7 @@ static int regroup_sets(const mach_inst *in, uint8_t *used, mach_sol *sol,
 static int meld_cmp(const void *va, const void *vb)
 {
     const mach_meld *a = va, *b = vb;
-    int sa = mach_meld_is_set(a), sb = mach_meld_is_set(b);
+    int sa = ilpm_mach_meld_is_set(a), sb = ilpm_mach_meld_is_set(b);
     if (sa != sb)
         return sa - sb; /* runs first */
     int ka = sa ? a->c[0].rank : a->c[0].suit * 16 + a->c[0].rank;
@@ -229,10 +229,11 @@ static int meld_cmp(const void *va, const void *vb)
     return a->kept - b->kept;
 }
 
-int mach_present(const mach_inst *in, const ilpm_params *p, mach_sol *sol,
-                 ilpm_err *err)
+int ilpm_mach_present(const mach_inst *in, const ilpm_params *p, mach_sol *sol,
+                      ilpm_err *err)
 {
-    int wrap = mach_has(p, "wrap"), ace_high = mach_has(p, "ace-high");
+    int wrap = ilpm_mach_has(p, "wrap"),
+        ace_high = ilpm_mach_has(p, "ace-high");
     uint8_t used[MAX_LAID + 1] = {0};
     join_runs(sol, wrap, ace_high);
     for (int i = 0; i < sol->nmelds; i++) {
@@ -244,8 +245,8 @@ int mach_present(const mach_inst *in, const ilpm_params *p, mach_sol *sol,
     }
     for (int i = 0, n = sol->nmelds; i < n && in->nlaid > 0; i++) {
         const mach_meld *md = &sol->melds[i];
-        if (!md->kept && !mach_meld_is_set(md) && meld_ok(md, wrap, ace_high) &&
-            cut_run(in, used, sol, i, err) != 0)
+        if (!md->kept && !ilpm_mach_meld_is_set(md) &&
+            meld_ok(md, wrap, ace_high) && cut_run(in, used, sol, i, err) != 0)
             return -1;
     }
     if (in->nlaid > 0 && regroup_sets(in, used, sol, wrap, ace_high, err) != 0)
@@ -258,7 +259,7 @@ int mach_present(const mach_inst *in, const ilpm_params *p, mach_sol *sol,
 /* Marks the played copies for display, the first ones met outside the
  * laid melds kept: these hold table cards only, at most the table's
  * copies of a card, so the other melds hold every played copy. */
-void mach_mark_played(mach_sol *sol)
+void ilpm_mach_mark_played(mach_sol *sol)
 {
     int left[NSUITS][NRANKS + 1];
     memcpy(left, sol->played, sizeof left);

@@ -14,7 +14,7 @@ static int meld_marked(const mach_meld *md, char *buf, size_t size)
     buf[0] = '\0';
     for (int c = 0; c < md->n && o + 6 < size; c++) {
         char nm[4];
-        mach_card_name(md->c[c].suit, md->c[c].rank, nm);
+        ilpm_mach_card_name(md->c[c].suit, md->c[c].rank, nm);
         o += (size_t)snprintf(buf + o, size - o, "%s%s%s", c ? " " : "", nm,
                               md->c[c].played ? "*" : "");
     }
@@ -60,7 +60,7 @@ static void put_counts(ilpm_buf *out, int cnt[NSUITS][NRANKS + 1], int json)
         for (int r = 1; r <= NRANKS; r++)
             for (int j = 0; j < cnt[s][r]; j++) {
                 char nm[4];
-                mach_card_name(s, r, nm);
+                ilpm_mach_card_name(s, r, nm);
                 if (json) {
                     ilpm_buf_puts(out, first ? "" : ",");
                     ilpm_buf_json_str(out, nm);
@@ -83,7 +83,7 @@ static int put_played(ilpm_buf *out, const mach_sol *sol, int json)
             if (!cd->played)
                 continue;
             char nm[4];
-            mach_card_name(cd->suit, cd->rank, nm);
+            ilpm_mach_card_name(cd->suit, cd->rank, nm);
             if (json) {
                 ilpm_buf_puts(out, n ? "," : "");
                 ilpm_buf_json_str(out, nm);
@@ -95,7 +95,7 @@ static int put_played(ilpm_buf *out, const mach_sol *sol, int json)
     return n;
 }
 
-void mach_render(const void *vinst, const void *vsol, ilpm_buf *out)
+void ilpm_mach_render(const void *vinst, const void *vsol, ilpm_buf *out)
 {
     const mach_inst *in = vinst;
     const mach_sol *sol = vsol;
@@ -123,7 +123,7 @@ void mach_render(const void *vinst, const void *vsol, ilpm_buf *out)
         for (int g = 0; g < in->nlaid; g++) {
             if (kept[g])
                 continue;
-            mach_meld_text(&in->laid[g], text, sizeof text);
+            ilpm_mach_meld_text(&in->laid[g], text, sizeof text);
             ilpm_buf_printf(out, "%s %s", any ? " /" : "", text);
             any = 1;
         }
@@ -148,7 +148,7 @@ static void json_cards(ilpm_buf *out, const mach_meld *md)
     ilpm_buf_putc(out, '[');
     for (int c = 0; c < md->n; c++) {
         char nm[4];
-        mach_card_name(md->c[c].suit, md->c[c].rank, nm);
+        ilpm_mach_card_name(md->c[c].suit, md->c[c].rank, nm);
         if (c)
             ilpm_buf_putc(out, ',');
         ilpm_buf_json_str(out, nm);
@@ -156,7 +156,7 @@ static void json_cards(ilpm_buf *out, const mach_meld *md)
     ilpm_buf_putc(out, ']');
 }
 
-void mach_render_json(const void *vinst, const void *vsol, ilpm_buf *out)
+void ilpm_mach_render_json(const void *vinst, const void *vsol, ilpm_buf *out)
 {
     const mach_inst *in = vinst;
     const mach_sol *sol = vsol;
@@ -164,7 +164,7 @@ void mach_render_json(const void *vinst, const void *vsol, ilpm_buf *out)
     for (int i = 0; i < sol->nmelds; i++) {
         const mach_meld *md = &sol->melds[i];
         ilpm_buf_printf(out, "%s{\"type\":\"%s\",\"cards\":", i ? "," : "",
-                        mach_meld_is_set(md) ? "set" : "run");
+                        ilpm_mach_meld_is_set(md) ? "set" : "run");
         json_cards(out, md);
         if (in->nlaid > 0) {
             const char *change = meld_change(md);
@@ -197,13 +197,13 @@ void mach_render_json(const void *vinst, const void *vsol, ilpm_buf *out)
 }
 
 /* play: "lays 3 of 6 cards" (--value: "lays 25 of 40 points"). */
-void mach_describe_objective(const void *vinst, const ilpm_params *p,
-                             int64_t objective, char *buf, size_t size)
+void ilpm_mach_describe_objective(const void *vinst, const ilpm_params *p,
+                                  int64_t objective, char *buf, size_t size)
 {
     const mach_inst *in = vinst;
-    if (!mach_is_play(p) || !in->has_hand)
+    if (!ilpm_mach_is_play(p) || !in->has_hand)
         return;
-    int value = mach_has(p, "value"), total = 0;
+    int value = ilpm_mach_has(p, "value"), total = 0;
     for (int s = 0; s < NSUITS; s++)
         for (int r = 1; r <= NRANKS; r++)
             total += in->hand[s][r] * (value ? r : 1);
@@ -214,18 +214,18 @@ void mach_describe_objective(const void *vinst, const ilpm_params *p,
 }
 
 /* After an unsat answer: the table cards that no meld of the cards
- * available can hold (mach_unmeldable), where there are such cards. */
-void mach_explain_unsat(const void *vinst, const ilpm_params *p, char *buf,
-                        size_t size)
+ * available can hold (ilpm_mach_unmeldable), where there are such cards. */
+void ilpm_mach_explain_unsat(const void *vinst, const ilpm_params *p, char *buf,
+                             size_t size)
 {
     const mach_inst *in = vinst;
     mach_settings st;
     ilpm_err e;
-    if (mach_read_settings(p, &st, &e) != 0)
+    if (ilpm_mach_read_settings(p, &st, &e) != 0)
         return;
     st.play = st.play && in->has_hand;
     uint8_t none[NSUITS][NRANKS + 1];
-    mach_unmeldable(in, &st, none);
+    ilpm_mach_unmeldable(in, &st, none);
     size_t o = 0;
     int found = 0;
     for (int s = 0; s < NSUITS; s++)
@@ -233,7 +233,7 @@ void mach_explain_unsat(const void *vinst, const ilpm_params *p, char *buf,
             if (!none[s][r] || o + 32 > size)
                 continue;
             char nm[4];
-            mach_card_name(s, r, nm);
+            ilpm_mach_card_name(s, r, nm);
             o += (size_t)snprintf(buf + o, size - o, "%s%s",
                                   found ? ", " : "no meld can hold ", nm);
             found++;

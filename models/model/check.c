@@ -60,7 +60,7 @@ static int check_rows(const mdl *e, const int64_t *x, int has_obj, int64_t obj,
     for (int j = 0; j < e->ncols; j++)
         if (x[j] < e->lo[j] || x[j] > e->hi[j])
             return ilpm_err_input(why, "variable %s = %lld is not 0 or 1",
-                                  mdl_col_label(e, j, b, sizeof b),
+                                  ilpm_mdl_col_label(e, j, b, sizeof b),
                                   (long long)x[j]);
     for (int i = 0; i < e->nrows; i++) {
         const mdl_row *r = &e->rows[i];
@@ -87,8 +87,8 @@ static int check_rows(const mdl *e, const int64_t *x, int has_obj, int64_t obj,
     return 0;
 }
 
-int mdl_check(const mdl *d, mdl_again *again, const int64_t *x, int has_obj,
-              int64_t obj, ilpm_err *why)
+int ilpm_mdl_check(const mdl *d, mdl_again *again, const int64_t *x,
+                   int has_obj, int64_t obj, ilpm_err *why)
 {
     /* Read once, then kept for the next solutions of a count. */
     if (d->fmt == MDL_GMPL) {
@@ -105,8 +105,9 @@ int mdl_check(const mdl *d, mdl_again *again, const int64_t *x, int has_obj,
             return -1;
         return check_lp(again->lp, d, x, has_obj, obj, why);
     }
-    if (!again->rows && !(again->rows = mdl_read(d->fmt, d->path, d->file,
-                                                 d->text, d->textlen, why)))
+    if (!again->rows &&
+        !(again->rows = ilpm_mdl_read(d->fmt, d->path, d->file, d->text,
+                                      d->textlen, why)))
         return -1;
     const mdl *e = again->rows;
     return e->ncols != d->ncols
@@ -115,10 +116,10 @@ int mdl_check(const mdl *d, mdl_again *again, const int64_t *x, int has_obj,
                : check_rows(e, x, has_obj, obj, why);
 }
 
-void mdl_again_free(mdl_again *again)
+void ilpm_mdl_again_free(mdl_again *again)
 {
     ilpm_lp_free(again->lp);
-    mdl_free(again->rows);
+    ilpm_mdl_free(again->rows);
     again->lp = NULL;
     again->rows = NULL;
 }

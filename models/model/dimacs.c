@@ -47,7 +47,7 @@ static int header(ilpm_reader *rd, const char *line, mdl *d, long *nclauses,
         return ilpm_reader_error(rd, err, (long)(s - line) + 1,
                                  "unexpected text after the header");
     for (long j = 0; j < v[0]; j++)
-        if (mdl_add_col(d, NULL, 0, 1) < 0)
+        if (ilpm_mdl_add_col(d, NULL, 0, 1) < 0)
             return ilpm_err_nomem(err, "out of memory");
     *nclauses = v[1];
     return 0;
@@ -65,7 +65,7 @@ static int dict_line(const char *s, mdl_dict *x)
     long v;
     if (len == 0 || ilpm_scan_uint(&s, &v) == 0 || *blank(s))
         return 0;
-    return mdl_dict_put(x, v, name, len);
+    return ilpm_mdl_dict_put(x, v, name, len);
 }
 
 /* Columns named by the dictionary; the others are the encodings'. */
@@ -80,7 +80,7 @@ static int apply_dict(mdl *d, mdl_dict *x, ilpm_err *err)
         names[j] = x->name[j + 1];
         x->name[j + 1] = NULL;
     }
-    int rc = mdl_dictionary(d, names);
+    int rc = ilpm_mdl_dictionary(d, names);
     for (int j = 0; j < d->ncols; j++)
         free(names[j]);
     free(names);
@@ -136,7 +136,7 @@ static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
                                              "more clauses than the %ld the "
                                              "header declares",
                                              nclauses);
-                if (mdl_end_row(d, ILPM_GE, rhs, open_line, -1) != 0)
+                if (ilpm_mdl_end_row(d, ILPM_GE, rhs, open_line, -1) != 0)
                     return ilpm_err_nomem(err, "out of memory");
                 rhs = 1;
                 open_line = 0;
@@ -157,7 +157,7 @@ static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
              * into memory: no sum check is needed. */
             if (neg)
                 rhs--;
-            if (mdl_add_term(d, (int)v - 1, neg ? -1 : 1) != 0)
+            if (ilpm_mdl_add_term(d, (int)v - 1, neg ? -1 : 1) != 0)
                 return ilpm_err_nomem(err, "out of memory");
         }
     }
@@ -176,10 +176,10 @@ static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
     return apply_dict(d, dict, err);
 }
 
-int mdl_parse_cnf(ilpm_reader *rd, mdl *d, ilpm_err *err)
+int ilpm_mdl_parse_cnf(ilpm_reader *rd, mdl *d, ilpm_err *err)
 {
     mdl_dict dict = {NULL, 0};
     int rc = parse(rd, d, &dict, err);
-    mdl_dict_free(&dict);
+    ilpm_mdl_dict_free(&dict);
     return rc;
 }

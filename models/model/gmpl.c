@@ -54,7 +54,7 @@ static int data_files(mdl *d, const char *shared, const char *extra,
 static int gmpl_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                       ilpm_err *err)
 {
-    if (mdl_file_done(rd, err))
+    if (ilpm_mdl_file_done(rd, err))
         return 0;
     const char *name = ilpm_reader_name(rd), *path = ilpm_reader_path(rd);
     /* GLPK's translator reads by name; a named file need not be read
@@ -65,7 +65,7 @@ static int gmpl_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                               "%s: a MathProg model and its data are read "
                               "from named files, not standard input",
                               name);
-    mdl *d = mdl_new(MDL_GMPL, model ? model : path);
+    mdl *d = ilpm_mdl_new(MDL_GMPL, model ? model : path);
     if (!d)
         return ilpm_err_nomem(err, "out of memory");
     ilpm_lp *lp = NULL;
@@ -75,25 +75,26 @@ static int gmpl_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                         err) == 0) {
         ilpm_gmpl_src src = {d->path, (const char *const *)d->data, d->ndata};
         if (ilpm_gmpl_read_keep(&src, &lp, &d->tran, err) == 0 &&
-            mdl_from_lp(lp, d, err) == 0) {
-            int rc = mdl_inst_new(d, p, inst, err); /* frees d on failure */
+            ilpm_mdl_from_lp(lp, d, err) == 0) {
+            int rc =
+                ilpm_mdl_inst_new(d, p, inst, err); /* frees d on failure */
             if (rc == 0)
                 /* The generated rows are what solutions are checked
                  * against (check.c), independently of the lowering. */
-                mdl_inst_again(*inst)->lp = lp;
+                ilpm_mdl_inst_again(*inst)->lp = lp;
             else
                 ilpm_lp_free(lp);
             return rc == 0 ? 1 : -1;
         }
     }
     ilpm_lp_free(lp);
-    mdl_free(d);
+    ilpm_mdl_free(d);
     return -1;
 }
 
 static void gmpl_describe(const void *inst, char *buf, size_t size)
 {
-    const mdl *d = mdl_inst_rows(inst);
+    const mdl *d = ilpm_mdl_inst_rows(inst);
     const char *base = strrchr(d->file, '/');
     base = base ? base + 1 : d->file;
     if (d->ndata > 0) {
@@ -110,7 +111,7 @@ static void gmpl_describe(const void *inst, char *buf, size_t size)
  * writes nothing. */
 static void gmpl_render(const void *inst, const void *sol, ilpm_buf *out)
 {
-    const mdl *d = mdl_inst_rows(inst);
+    const mdl *d = ilpm_mdl_inst_rows(inst);
     const mdl_sol *s = sol;
     double *x = malloc(((size_t)d->ncols + 1) * sizeof *x);
     char *text = NULL;
@@ -132,7 +133,7 @@ static void gmpl_render(const void *inst, const void *sol, ilpm_buf *out)
         if (text[strlen(text) - 1] != '\n')
             ilpm_buf_putc(out, '\n');
     } else
-        mdl_pz_render(inst, sol, out);
+        ilpm_mdl_pz_render(inst, sol, out);
     free(text);
     free(x);
 }
@@ -152,14 +153,14 @@ const ilpm_puzzle ilpm_puzzle_gmpl = {
         "its files (printf > \"f\") are written relative to the current\n"
         "directory.  JSON: {\"true\": [...], \"objective\": N}.",
     .parse = gmpl_parse,
-    .free_instance = mdl_inst_free,
+    .free_instance = ilpm_mdl_inst_free,
     .describe = gmpl_describe,
-    .build = mdl_pz_build,
-    .decode = mdl_pz_decode,
-    .verify = mdl_pz_verify,
+    .build = ilpm_mdl_pz_build,
+    .decode = ilpm_mdl_pz_decode,
+    .verify = ilpm_mdl_pz_verify,
     .render = gmpl_render,
-    .render_json = mdl_pz_render_json,
-    .describe_objective = mdl_pz_describe_objective,
-    .free_solution = mdl_sol_free,
-    .stats_json = mdl_pz_stats_json,
+    .render_json = ilpm_mdl_pz_render_json,
+    .describe_objective = ilpm_mdl_pz_describe_objective,
+    .free_solution = ilpm_mdl_sol_free,
+    .stats_json = ilpm_mdl_pz_stats_json,
 };

@@ -33,7 +33,7 @@ static int place(mdl *d, int j, int64_t *nv, ilpm_err *err)
                               "%s: column '%s' is an integer in [%lld, "
                               "%lld], not 0/1: give --int-encoding binary "
                               "or unary to make it of 0/1 variables",
-                              d->file, mdl_col_label(d, j, b, sizeof b),
+                              d->file, ilpm_mdl_col_label(d, j, b, sizeof b),
                               (long long)lo, (long long)hi);
     } else if (d->enc == MDL_ENC_BINARY) {
         uint64_t r = (uint64_t)(hi - lo);
@@ -46,7 +46,8 @@ static int place(mdl *d, int j, int64_t *nv, ilpm_err *err)
                                   "%s: column '%s' spans %lld values, too "
                                   "many for --int-encoding unary (at most "
                                   "2^20): use binary",
-                                  d->file, mdl_col_label(d, j, b, sizeof b),
+                                  d->file,
+                                  ilpm_mdl_col_label(d, j, b, sizeof b),
                                   (long long)bits + 1);
     }
     d->first[j] = (int)*nv + 1;
@@ -58,7 +59,7 @@ static int place(mdl *d, int j, int64_t *nv, ilpm_err *err)
     return 0;
 }
 
-int mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err)
+int ilpm_mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err)
 {
     d->enc = enc;
     free(d->first);
@@ -87,7 +88,7 @@ static int64_t weight(const mdl *d, int i)
     return d->enc == MDL_ENC_BINARY ? (int64_t)1 << i : 1;
 }
 
-int64_t mdl_col_value(const mdl *d, int j, const uint8_t *vals)
+int64_t ilpm_mdl_col_value(const mdl *d, int j, const uint8_t *vals)
 {
     int64_t v = d->lo[j];
     for (int i = 0; i < d->nbits[j]; i++)
@@ -410,7 +411,8 @@ static int objective(lower *w)
     return ilpm_model_objective(w->m, d->sense, w->coefs, w->lits, n, w->err);
 }
 
-int mdl_build(const mdl *d, ilpm_model *m, const char **kinds, ilpm_err *err)
+int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
+                   ilpm_err *err)
 {
     lower w = {d, m, err, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL};
     /* Variables 1..nmain are the answer's ("x"), the rest aux; a model

@@ -62,7 +62,7 @@ static int columns(const ilpm_lp *lp, mdl *d, ilpm_err *err)
         if (fabs(lo) > 1e15 || fabs(hi) > 1e15)
             return ilpm_err_input(err, "%s: column '%s' has a bound past 10^15",
                                   d->file, name);
-        if (mdl_add_col(d, name, (int64_t)lo, (int64_t)hi) < 0)
+        if (ilpm_mdl_add_col(d, name, (int64_t)lo, (int64_t)hi) < 0)
             return ilpm_err_nomem(err, "out of memory");
     }
     return 0;
@@ -145,18 +145,19 @@ static int row(const ilpm_lp *lp, int i, double *buf, mdl *d, ilpm_err *err)
         if (!sides[side])
             continue;
         for (size_t t = b; t < e; t++)
-            if (mdl_add_term(d, lp->ind[t], (int64_t)nearbyint(lp->val[t] * s)))
+            if (ilpm_mdl_add_term(d, lp->ind[t],
+                                  (int64_t)nearbyint(lp->val[t] * s)))
                 return ilpm_err_nomem(err, "out of memory");
         ilpm_cmp cmp = side == 1                       ? ILPM_LE
                        : lp->row_has_hi[i] && lo == hi ? ILPM_EQ
                                                        : ILPM_GE;
-        if (mdl_end_row(d, cmp, side ? hi : lo, 0, i) != 0)
+        if (ilpm_mdl_end_row(d, cmp, side ? hi : lo, 0, i) != 0)
             return ilpm_err_nomem(err, "out of memory");
     }
     return 0;
 }
 
-int mdl_from_lp(const ilpm_lp *lp, mdl *d, ilpm_err *err)
+int ilpm_mdl_from_lp(const ilpm_lp *lp, mdl *d, ilpm_err *err)
 {
     if (columns(lp, d, err) != 0 || objective(lp, d, err) != 0)
         return -1;

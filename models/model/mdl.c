@@ -14,12 +14,12 @@ struct mdl_names {
 
 static const char *const fmt_names[] = {"lp", "mps", "opb", "cnf", "gmpl"};
 
-const char *mdl_fmt_name(mdl_fmt f)
+const char *ilpm_mdl_fmt_name(mdl_fmt f)
 {
     return (unsigned)f < MDL_NFMT ? fmt_names[f] : "?";
 }
 
-mdl *mdl_new(mdl_fmt fmt, const char *file)
+mdl *ilpm_mdl_new(mdl_fmt fmt, const char *file)
 {
     mdl *d = calloc(1, sizeof *d);
     if (!d)
@@ -34,7 +34,7 @@ mdl *mdl_new(mdl_fmt fmt, const char *file)
     return d;
 }
 
-void mdl_free(mdl *d)
+void ilpm_mdl_free(mdl *d)
 {
     if (!d)
         return;
@@ -70,36 +70,18 @@ void mdl_free(mdl *d)
     free(d);
 }
 
-static int grow(void **p, int *cap, int need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    int c = *cap ? *cap : 64;
-    while (c < need) {
-        if (c > (1 << 29))
-            return -1;
-        c *= 2;
-    }
-    void *q = realloc(*p, (size_t)c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
-int mdl_add_col(mdl *d, const char *name, int64_t lo, int64_t hi)
+int ilpm_mdl_add_col(mdl *d, const char *name, int64_t lo, int64_t hi)
 {
     int cap = d->colcap;
-    if (grow((void **)&d->lo, &cap, d->ncols + 1, sizeof *d->lo) != 0)
+    if (ilpm_grow_int((void **)&d->lo, &cap, d->ncols + 1, sizeof *d->lo) != 0)
         return -1;
     cap = d->colcap;
-    if (grow((void **)&d->hi, &cap, d->ncols + 1, sizeof *d->hi) != 0)
+    if (ilpm_grow_int((void **)&d->hi, &cap, d->ncols + 1, sizeof *d->hi) != 0)
         return -1;
     if (name) {
         cap = d->colcap;
-        if (grow((void **)&d->col_name, &cap, d->ncols + 1,
-                 sizeof *d->col_name) != 0)
+        if (ilpm_grow_int((void **)&d->col_name, &cap, d->ncols + 1,
+                          sizeof *d->col_name) != 0)
             return -1;
         if (!(d->col_name[d->ncols] = strdup(name)))
             return -1;
@@ -138,7 +120,7 @@ static int rehash(mdl *d)
     return 0;
 }
 
-int mdl_col_by_name(mdl *d, const char *name, size_t len)
+int ilpm_mdl_col_by_name(mdl *d, const char *name, size_t len)
 {
     if (!d->index && !(d->index = calloc(1, sizeof *d->index)))
         return -1;
@@ -154,14 +136,14 @@ int mdl_col_by_name(mdl *d, const char *name, size_t len)
     char *copy = strndup(name, len);
     if (!copy)
         return -1;
-    int j = mdl_add_col(d, copy, 0, 1);
+    int j = ilpm_mdl_add_col(d, copy, 0, 1);
     free(copy);
     if (j >= 0)
         x->slot[h] = j + 1;
     return j;
 }
 
-int mdl_add_term(mdl *d, int col, int64_t coef)
+int ilpm_mdl_add_term(mdl *d, int col, int64_t coef)
 {
     if (d->nterms == d->termcap) {
         size_t c = d->termcap ? d->termcap * 2 : 1024;
@@ -180,9 +162,10 @@ int mdl_add_term(mdl *d, int col, int64_t coef)
     return 0;
 }
 
-int mdl_end_row(mdl *d, ilpm_cmp cmp, int64_t rhs, long line, int name)
+int ilpm_mdl_end_row(mdl *d, ilpm_cmp cmp, int64_t rhs, long line, int name)
 {
-    if (grow((void **)&d->rows, &d->rowcap, d->nrows + 1, sizeof *d->rows) != 0)
+    if (ilpm_grow_int((void **)&d->rows, &d->rowcap, d->nrows + 1,
+                      sizeof *d->rows) != 0)
         return -1;
     size_t start =
         d->nrows ? d->rows[d->nrows - 1].start + (size_t)d->rows[d->nrows - 1].n
@@ -197,7 +180,7 @@ int mdl_end_row(mdl *d, ilpm_cmp cmp, int64_t rhs, long line, int name)
     return 0;
 }
 
-const char *mdl_col_label(const mdl *d, int j, char *buf, size_t size)
+const char *ilpm_mdl_col_label(const mdl *d, int j, char *buf, size_t size)
 {
     if (d->col_name)
         return d->col_name[j];
@@ -205,7 +188,7 @@ const char *mdl_col_label(const mdl *d, int j, char *buf, size_t size)
     return buf;
 }
 
-int mdl_dictionary(mdl *d, char **names)
+int ilpm_mdl_dictionary(mdl *d, char **names)
 {
     int any = 0;
     for (int j = 0; j < d->ncols; j++)
@@ -233,7 +216,7 @@ int mdl_dictionary(mdl *d, char **names)
     return 0;
 }
 
-int mdl_dict_put(mdl_dict *x, long v, const char *name, size_t len)
+int ilpm_mdl_dict_put(mdl_dict *x, long v, const char *name, size_t len)
 {
     if (v <= 0 || v > (1L << 30))
         return 0; /* not a variable of any file we read: no entry */
@@ -252,7 +235,7 @@ int mdl_dict_put(mdl_dict *x, long v, const char *name, size_t len)
     return (x->name[v] = strndup(name, len)) ? 0 : -1;
 }
 
-void mdl_dict_free(mdl_dict *x)
+void ilpm_mdl_dict_free(mdl_dict *x)
 {
     for (long v = 0; v < x->cap; v++)
         free(x->name[v]);

@@ -84,7 +84,7 @@ typedef struct mdl {
      * power of ten that makes its decimals integers (LP, MPS); 1 else. */
     int64_t obj_scale;
 
-    /* Filled by mdl_layout: the model's variables of each column. */
+    /* Filled by ilpm_mdl_layout: the model's variables of each column. */
     mdl_enc enc;
     int nvars;          /* model variables of the columns                 */
     int nmain;          /* of which the first nmain are not aux           */
@@ -93,50 +93,51 @@ typedef struct mdl {
     int infeasible_col; /* a column with lo > hi, or -1              */
 } mdl;
 
-mdl *mdl_new(mdl_fmt fmt, const char *file);
-void mdl_free(mdl *d);
+mdl *ilpm_mdl_new(mdl_fmt fmt, const char *file);
+void ilpm_mdl_free(mdl *d);
 /* Column named name in [lo, hi]; its index, or -1 out of memory. */
-int mdl_add_col(mdl *d, const char *name, int64_t lo, int64_t hi);
+int ilpm_mdl_add_col(mdl *d, const char *name, int64_t lo, int64_t hi);
 /* Column by name, added as 0/1 when new (opb.c); -1 out of memory. */
-int mdl_col_by_name(mdl *d, const char *name, size_t len);
-int mdl_add_term(mdl *d, int col, int64_t coef);
+int ilpm_mdl_col_by_name(mdl *d, const char *name, size_t len);
+int ilpm_mdl_add_term(mdl *d, int col, int64_t coef);
 /* Closes the terms added since the last row into a row. */
-int mdl_end_row(mdl *d, ilpm_cmp cmp, int64_t rhs, long line, int name);
-const char *mdl_col_label(const mdl *d, int j, char *buf, size_t size);
-const char *mdl_fmt_name(mdl_fmt f);
+int ilpm_mdl_end_row(mdl *d, ilpm_cmp cmp, int64_t rhs, long line, int name);
+const char *ilpm_mdl_col_label(const mdl *d, int j, char *buf, size_t size);
+const char *ilpm_mdl_fmt_name(mdl_fmt f);
 /* An export's dictionary as it is read: names by variable number. */
 typedef struct mdl_dict {
     char **name; /* name[v] for v = 1..cap-1, NULL where none */
     long cap;
 } mdl_dict;
 /* Notes "name" for variable v (> 0); -1 out of memory. */
-int mdl_dict_put(mdl_dict *x, long v, const char *name, size_t len);
-void mdl_dict_free(mdl_dict *x);
+int ilpm_mdl_dict_put(mdl_dict *x, long v, const char *name, size_t len);
+void ilpm_mdl_dict_free(mdl_dict *x);
 /* Names column j after an export's dictionary (name: NULL for none);
  * once any column is named, the columns left unnamed are aux. */
-int mdl_dictionary(mdl *d, char **names);
+int ilpm_mdl_dictionary(mdl *d, char **names);
 
 /* The parsers: the whole of rd, into d (opb.c, dimacs.c).  0, or -1
  * with err holding "file:line:col: message". */
-int mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err);
-int mdl_parse_cnf(ilpm_reader *rd, mdl *d, ilpm_err *err);
+int ilpm_mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err);
+int ilpm_mdl_parse_cnf(ilpm_reader *rd, mdl *d, ilpm_err *err);
 /* An LP or MPS problem as integer rows, each scaled to integers when
  * its coefficients are decimals (lp.c). */
-int mdl_from_lp(const ilpm_lp *lp, mdl *d, ilpm_err *err);
+int ilpm_mdl_from_lp(const ilpm_lp *lp, mdl *d, ilpm_err *err);
 
 /* Reads a model file: from path, or when path is NULL from text[0..len);
  * name stands for it in messages.  NULL with err. */
-mdl *mdl_read(mdl_fmt fmt, const char *path, const char *name, const char *text,
-              size_t len, ilpm_err *err);
+mdl *ilpm_mdl_read(mdl_fmt fmt, const char *path, const char *name,
+                   const char *text, size_t len, ilpm_err *err);
 
 /* Gives each column its variables under enc: refuses an integer column
  * that is not 0/1 without an encoding (lower.c). */
-int mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err);
+int ilpm_mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err);
 /* kinds, if not NULL, receives the group each row went to ("none" for
  * a row left out). */
-int mdl_build(const mdl *d, ilpm_model *m, const char **kinds, ilpm_err *err);
+int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
+                   ilpm_err *err);
 /* The value of column j under the model's 0/1 values. */
-int64_t mdl_col_value(const mdl *d, int j, const uint8_t *vals);
+int64_t ilpm_mdl_col_value(const mdl *d, int j, const uint8_t *vals);
 
 /* model.c: what the `model` and `gmpl` puzzles share.  An instance is
  * the rows as read and the file as the verifier reads it again. */
@@ -146,38 +147,40 @@ typedef struct mdl_sol {
     int64_t obj;
 } mdl_sol;
 /* The int-encoding option's row, in both puzzles' tables. */
-extern const char *const mdl_encodings[];
+extern const char *const ilpm_mdl_encodings[];
 // clang-format off
 #define MDL_INT_ENCODING_OPT                                                   \
     {"int-encoding", "ENC",                                                    \
      "integer columns that are not 0/1, made of 0/1 variables: binary (log "  \
      "encoding) or unary (order encoding); without it they are refused",      \
-     ILPM_OPT_CHOICE, 0, 0, mdl_encodings, 0}
+     ILPM_OPT_CHOICE, 0, 0, ilpm_mdl_encodings, 0}
 // clang-format on
 /* Whether the reader stands past the one instance of its file (the
  * second call of parse), draining it if so. */
-int mdl_file_done(ilpm_reader *rd, ilpm_err *err);
+int ilpm_mdl_file_done(ilpm_reader *rd, ilpm_err *err);
 /* An instance of d (taken), laid out under p's --int-encoding; 0, or -1
  * with err (d freed). */
-int mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err);
+int ilpm_mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err);
 /* The verifier's copy of the file (an instance's mdl_again). */
-struct mdl_again *mdl_inst_again(void *inst);
-const mdl *mdl_inst_rows(const void *inst);
-void mdl_inst_free(void *inst);
-int mdl_pz_build(const void *inst, const ilpm_params *p, ilpm_model *m,
-                 ilpm_err *err);
-void mdl_pz_stats_json(const void *inst, const ilpm_params *p, ilpm_buf *out);
-void *mdl_pz_decode(const void *inst, const ilpm_params *p, const ilpm_model *m,
-                    const uint8_t *vals, ilpm_err *err);
-int mdl_pz_verify(const void *inst, const ilpm_params *p, const void *sol,
-                  ilpm_err *why);
-void mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out);
-void mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out);
+struct mdl_again *ilpm_mdl_inst_again(void *inst);
+const mdl *ilpm_mdl_inst_rows(const void *inst);
+void ilpm_mdl_inst_free(void *inst);
+int ilpm_mdl_pz_build(const void *inst, const ilpm_params *p, ilpm_model *m,
+                      ilpm_err *err);
+void ilpm_mdl_pz_stats_json(const void *inst, const ilpm_params *p,
+                            ilpm_buf *out);
+void *ilpm_mdl_pz_decode(const void *inst, const ilpm_params *p,
+                         const ilpm_model *m, const uint8_t *vals,
+                         ilpm_err *err);
+int ilpm_mdl_pz_verify(const void *inst, const ilpm_params *p, const void *sol,
+                       ilpm_err *why);
+void ilpm_mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out);
+void ilpm_mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out);
 /* "objective 14.805" for a file whose objective was scaled to integers;
  * nothing otherwise. */
-void mdl_pz_describe_objective(const void *inst, const ilpm_params *p,
-                               int64_t objective, char *buf, size_t size);
-void mdl_sol_free(void *sol);
+void ilpm_mdl_pz_describe_objective(const void *inst, const ilpm_params *p,
+                                    int64_t objective, char *buf, size_t size);
+void ilpm_mdl_sol_free(void *sol);
 
 /* check.c: the file read again (into again, on the first call), and
  * vals[0..ncols) checked against its rows, bounds and objective (obj: the
@@ -186,8 +189,8 @@ typedef struct mdl_again {
     ilpm_lp *lp; /* LP, MPS */
     mdl *rows;   /* OPB, CNF */
 } mdl_again;
-int mdl_check(const mdl *d, mdl_again *again, const int64_t *vals, int has_obj,
-              int64_t obj, ilpm_err *why);
-void mdl_again_free(mdl_again *again);
+int ilpm_mdl_check(const mdl *d, mdl_again *again, const int64_t *vals,
+                   int has_obj, int64_t obj, ilpm_err *why);
+void ilpm_mdl_again_free(mdl_again *again);
 
 #endif

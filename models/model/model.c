@@ -13,7 +13,7 @@
 #include <strings.h>
 
 static const char *const formats[] = {"lp", "mps", "opb", "cnf", NULL};
-const char *const mdl_encodings[] = {"binary", "unary", NULL};
+const char *const ilpm_mdl_encodings[] = {"binary", "unary", NULL};
 
 static const ilpm_opt_spec model_opts[] = {
     {"input-format", "FMT",
@@ -35,12 +35,12 @@ typedef struct model_inst {
     int dimacs; /* ILPM_PARAM_DIMACS: v lines of the SAT competition */
 } model_inst;
 
-void mdl_inst_free(void *p)
+void ilpm_mdl_inst_free(void *p)
 {
     model_inst *mi = p;
     if (mi) {
-        mdl_free(mi->d);
-        mdl_again_free(&mi->again);
+        ilpm_mdl_free(mi->d);
+        ilpm_mdl_again_free(&mi->again);
     }
     free(mi);
 }
@@ -109,15 +109,15 @@ static void maximise_again(mdl *d)
 
 static mdl *parse_rd(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
 {
-    mdl *d = mdl_new(fmt, ilpm_reader_name(rd));
+    mdl *d = ilpm_mdl_new(fmt, ilpm_reader_name(rd));
     if (!d) {
         ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
-    int rc =
-        fmt == MDL_OPB ? mdl_parse_opb(rd, d, err) : mdl_parse_cnf(rd, d, err);
+    int rc = fmt == MDL_OPB ? ilpm_mdl_parse_opb(rd, d, err)
+                            : ilpm_mdl_parse_cnf(rd, d, err);
     if (rc != 0) {
-        mdl_free(d);
+        ilpm_mdl_free(d);
         return NULL;
     }
     return d;
@@ -126,7 +126,7 @@ static mdl *parse_rd(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
 static mdl *read_lp(mdl_fmt fmt, const char *path, const char *name,
                     ilpm_err *err)
 {
-    mdl *d = mdl_new(fmt, name);
+    mdl *d = ilpm_mdl_new(fmt, name);
     ilpm_lp *lp = NULL;
     if (!d) {
         ilpm_err_nomem(err, "out of memory");
@@ -137,17 +137,17 @@ static mdl *read_lp(mdl_fmt fmt, const char *path, const char *name,
     else if (ilpm_lp_read(path, name,
                           fmt == MDL_LP ? ILPM_FMT_LP : ILPM_FMT_MPS, &lp,
                           err) == 0 &&
-             mdl_from_lp(lp, d, err) == 0) {
+             ilpm_mdl_from_lp(lp, d, err) == 0) {
         ilpm_lp_free(lp);
         return d;
     }
     ilpm_lp_free(lp);
-    mdl_free(d);
+    ilpm_mdl_free(d);
     return NULL;
 }
 
-mdl *mdl_read(mdl_fmt fmt, const char *path, const char *name, const char *text,
-              size_t len, ilpm_err *err)
+mdl *ilpm_mdl_read(mdl_fmt fmt, const char *path, const char *name,
+                   const char *text, size_t len, ilpm_err *err)
 {
     if (fmt == MDL_LP || fmt == MDL_MPS)
         return read_lp(fmt, path, name, err);
@@ -246,7 +246,7 @@ static mdl *parse_pb(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
     if (path) {
         d = parse_rd(rd, fmt, err);
         if (d && !(d->path = strdup(path))) {
-            mdl_free(d);
+            ilpm_mdl_free(d);
             ilpm_err_nomem(err, "out of memory");
             d = NULL;
         }
@@ -267,7 +267,7 @@ static mdl *parse_pb(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
     }
     size_t len = text.len;
     char *s = ilpm_buf_take(&text);
-    d = s ? mdl_read(fmt, NULL, ilpm_reader_name(rd), s, len, err) : NULL;
+    d = s ? ilpm_mdl_read(fmt, NULL, ilpm_reader_name(rd), s, len, err) : NULL;
     if (d) {
         d->text = s;
         d->textlen = len;
@@ -277,7 +277,7 @@ static mdl *parse_pb(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
     return d;
 }
 
-int mdl_file_done(ilpm_reader *rd, ilpm_err *err)
+int ilpm_mdl_file_done(ilpm_reader *rd, ilpm_err *err)
 {
     /* One instance per file: the second call finds the file read. */
     long idx = ilpm_reader_index(rd);
@@ -288,18 +288,18 @@ int mdl_file_done(ilpm_reader *rd, ilpm_err *err)
     return 0;
 }
 
-int mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err)
+int ilpm_mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err)
 {
     int enc;
-    if (ilpm_params_choice(p, "int-encoding", mdl_encodings, -1, &enc, err) !=
-            0 ||
-        mdl_layout(d, (mdl_enc)(enc + 1), err) != 0) {
-        mdl_free(d);
+    if (ilpm_params_choice(p, "int-encoding", ilpm_mdl_encodings, -1, &enc,
+                           err) != 0 ||
+        ilpm_mdl_layout(d, (mdl_enc)(enc + 1), err) != 0) {
+        ilpm_mdl_free(d);
         return -1;
     }
     model_inst *mi = calloc(1, sizeof *mi);
     if (!mi) {
-        mdl_free(d);
+        ilpm_mdl_free(d);
         return ilpm_err_nomem(err, "out of memory");
     }
     mi->d = d;
@@ -308,12 +308,12 @@ int mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err)
     return 0;
 }
 
-mdl_again *mdl_inst_again(void *inst)
+mdl_again *ilpm_mdl_inst_again(void *inst)
 {
     return &((model_inst *)inst)->again;
 }
 
-const mdl *mdl_inst_rows(const void *inst)
+const mdl *ilpm_mdl_inst_rows(const void *inst)
 {
     return ((const model_inst *)inst)->d;
 }
@@ -321,7 +321,7 @@ const mdl *mdl_inst_rows(const void *inst)
 static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                        ilpm_err *err)
 {
-    if (mdl_file_done(rd, err))
+    if (ilpm_mdl_file_done(rd, err))
         return 0;
     const char *name = ilpm_reader_name(rd);
     int gz, xz, f = format_of_name(name, &gz, &xz), choice;
@@ -362,7 +362,7 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     }
     mdl *d = fmt == MDL_LP || fmt == MDL_MPS ? parse_lp(rd, fmt, gz, err)
                                              : parse_pb(rd, fmt, err);
-    if (!d || mdl_inst_new(d, p, inst, err) != 0)
+    if (!d || ilpm_mdl_inst_new(d, p, inst, err) != 0)
         return -1;
     return 1;
 }
@@ -372,20 +372,21 @@ static void model_describe(const void *inst, char *buf, size_t size)
     const mdl *d = ((const model_inst *)inst)->d;
     const char *base = strrchr(d->file, '/');
     snprintf(buf, size, "%s (%s, %d variables, %d rows)",
-             base ? base + 1 : d->file, mdl_fmt_name(d->fmt), d->ncols,
+             base ? base + 1 : d->file, ilpm_mdl_fmt_name(d->fmt), d->ncols,
              d->nrows);
 }
 
-int mdl_pz_build(const void *inst, const ilpm_params *p, ilpm_model *m,
-                 ilpm_err *err)
+int ilpm_mdl_pz_build(const void *inst, const ilpm_params *p, ilpm_model *m,
+                      ilpm_err *err)
 {
     (void)p;
-    return mdl_build(((const model_inst *)inst)->d, m, NULL, err);
+    return ilpm_mdl_build(((const model_inst *)inst)->d, m, NULL, err);
 }
 
 /* LP and MPS rows by name, with the kind each became: a ranged row is
  * two entries of one name. */
-void mdl_pz_stats_json(const void *inst, const ilpm_params *p, ilpm_buf *out)
+void ilpm_mdl_pz_stats_json(const void *inst, const ilpm_params *p,
+                            ilpm_buf *out)
 {
     (void)p;
     const mdl *d = ((const model_inst *)inst)->d;
@@ -394,7 +395,7 @@ void mdl_pz_stats_json(const void *inst, const ilpm_params *p, ilpm_buf *out)
     const char **kinds = calloc((size_t)d->nrows + 1, sizeof *kinds);
     ilpm_model *m = ilpm_model_new();
     ilpm_err err = {0};
-    if (kinds && m && mdl_build(d, m, kinds, &err) == 0) {
+    if (kinds && m && ilpm_mdl_build(d, m, kinds, &err) == 0) {
         ilpm_buf_puts(out, ",\"file_rows\":[");
         for (int i = 0; i < d->nrows; i++) {
             ilpm_buf_puts(out, i ? ",{\"name\":" : "{\"name\":");
@@ -409,8 +410,9 @@ void mdl_pz_stats_json(const void *inst, const ilpm_params *p, ilpm_buf *out)
     free(kinds);
 }
 
-void *mdl_pz_decode(const void *inst, const ilpm_params *p, const ilpm_model *m,
-                    const uint8_t *vals, ilpm_err *err)
+void *ilpm_mdl_pz_decode(const void *inst, const ilpm_params *p,
+                         const ilpm_model *m, const uint8_t *vals,
+                         ilpm_err *err)
 {
     (void)p;
     const mdl *d = ((const model_inst *)inst)->d;
@@ -421,7 +423,7 @@ void *mdl_pz_decode(const void *inst, const ilpm_params *p, const ilpm_model *m,
         return NULL;
     }
     for (int j = 0; j < d->ncols; j++)
-        s->x[j] = mdl_col_value(d, j, vals);
+        s->x[j] = ilpm_mdl_col_value(d, j, vals);
     s->has_obj = ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
     if (s->has_obj)
         s->obj = ilpm_model_objective_value(m, vals);
@@ -446,8 +448,8 @@ static const char *obj_text(const mdl *d, int64_t obj, char *buf, size_t size)
     return buf;
 }
 
-void mdl_pz_describe_objective(const void *inst, const ilpm_params *p,
-                               int64_t objective, char *buf, size_t size)
+void ilpm_mdl_pz_describe_objective(const void *inst, const ilpm_params *p,
+                                    int64_t objective, char *buf, size_t size)
 {
     (void)p;
     const mdl *d = ((const model_inst *)inst)->d;
@@ -457,15 +459,15 @@ void mdl_pz_describe_objective(const void *inst, const ilpm_params *p,
     snprintf(buf, size, "objective %s", obj_text(d, objective, t, sizeof t));
 }
 
-int mdl_pz_verify(const void *inst, const ilpm_params *p, const void *sol,
-                  ilpm_err *why)
+int ilpm_mdl_pz_verify(const void *inst, const ilpm_params *p, const void *sol,
+                       ilpm_err *why)
 {
     (void)p;
     const model_sol *s = sol;
     /* The verifier's copy is a cache, filled once: the instance is
      * otherwise read-only, and one thread solves it. */
     model_inst *mi = (model_inst *)inst;
-    return mdl_check(mi->d, &mi->again, s->x, s->has_obj, s->obj, why);
+    return ilpm_mdl_check(mi->d, &mi->again, s->x, s->has_obj, s->obj, why);
 }
 
 static int is_binary(const mdl *d, int j)
@@ -512,7 +514,7 @@ static void render_v(const mdl *d, const model_sol *s, ilpm_buf *out)
             snprintf(w, sizeof w, "%s%d", s->x[j] ? "" : "-", j + 1);
         else
             snprintf(w, sizeof w, "%s%s", s->x[j] ? "" : "-",
-                     mdl_col_label(d, j, b, sizeof b));
+                     ilpm_mdl_col_label(d, j, b, sizeof b));
         word(out, &col, "v ", w);
     }
     if (d->fmt == MDL_CNF)
@@ -522,11 +524,11 @@ static void render_v(const mdl *d, const model_sol *s, ilpm_buf *out)
     for (int j = 0; j < d->ncols; j++)
         if (!is_binary(d, j))
             ilpm_buf_printf(out, "c %s = %lld\n",
-                            mdl_col_label(d, j, b, sizeof b),
+                            ilpm_mdl_col_label(d, j, b, sizeof b),
                             (long long)s->x[j]);
 }
 
-void mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out)
+void ilpm_mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out)
 {
     const model_inst *mi = inst;
     const mdl *d = mi->d;
@@ -539,7 +541,7 @@ void mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out)
     char b[32];
     for (int j = 0; j < d->ncols; j++)
         if (is_binary(d, j) && s->x[j] && shown(d, j))
-            word(out, &col, "true: ", mdl_col_label(d, j, b, sizeof b));
+            word(out, &col, "true: ", ilpm_mdl_col_label(d, j, b, sizeof b));
     if (col)
         ilpm_buf_putc(out, '\n');
     else
@@ -547,11 +549,11 @@ void mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out)
     for (int j = 0; j < d->ncols; j++)
         if (!is_binary(d, j) && shown(d, j))
             ilpm_buf_printf(out, "%s = %lld\n",
-                            mdl_col_label(d, j, b, sizeof b),
+                            ilpm_mdl_col_label(d, j, b, sizeof b),
                             (long long)s->x[j]);
 }
 
-void mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out)
+void ilpm_mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out)
 {
     const mdl *d = ((const model_inst *)inst)->d;
     const model_sol *s = sol;
@@ -568,7 +570,7 @@ void mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out)
         if (!first)
             ilpm_buf_putc(out, ',');
         first = 0;
-        ilpm_buf_json_str(out, mdl_col_label(d, j, b, sizeof b));
+        ilpm_buf_json_str(out, ilpm_mdl_col_label(d, j, b, sizeof b));
     }
     ilpm_buf_putc(out, ']');
     if (ints) {
@@ -580,7 +582,7 @@ void mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out)
             if (!first)
                 ilpm_buf_putc(out, ',');
             first = 0;
-            ilpm_buf_json_str(out, mdl_col_label(d, j, b, sizeof b));
+            ilpm_buf_json_str(out, ilpm_mdl_col_label(d, j, b, sizeof b));
             ilpm_buf_printf(out, ":%lld", (long long)s->x[j]);
         }
         ilpm_buf_putc(out, '}');
@@ -591,7 +593,7 @@ void mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out)
     ilpm_buf_putc(out, '}');
 }
 
-void mdl_sol_free(void *p)
+void ilpm_mdl_sol_free(void *p)
 {
     model_sol *s = p;
     if (s)
@@ -613,14 +615,14 @@ const ilpm_puzzle ilpm_puzzle_model = {
         "N};\n"
         "solve --format dimacs prints the SAT competition's s, o and v lines.",
     .parse = model_parse,
-    .free_instance = mdl_inst_free,
+    .free_instance = ilpm_mdl_inst_free,
     .describe = model_describe,
-    .build = mdl_pz_build,
-    .decode = mdl_pz_decode,
-    .verify = mdl_pz_verify,
-    .render = mdl_pz_render,
-    .render_json = mdl_pz_render_json,
-    .describe_objective = mdl_pz_describe_objective,
-    .free_solution = mdl_sol_free,
-    .stats_json = mdl_pz_stats_json,
+    .build = ilpm_mdl_pz_build,
+    .decode = ilpm_mdl_pz_decode,
+    .verify = ilpm_mdl_pz_verify,
+    .render = ilpm_mdl_pz_render,
+    .render_json = ilpm_mdl_pz_render_json,
+    .describe_objective = ilpm_mdl_pz_describe_objective,
+    .free_solution = ilpm_mdl_sol_free,
+    .stats_json = ilpm_mdl_pz_stats_json,
 };

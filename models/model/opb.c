@@ -54,7 +54,7 @@ static int dict_line(scan *c)
     s += 4;
     if (ilpm_scan_uint(&s, &v) == 0 || *s)
         return 0;
-    return mdl_dict_put(&c->dict, v, name, len);
+    return ilpm_mdl_dict_put(&c->dict, v, name, len);
 }
 
 /* ilpm's OPB writer says how its min: relates to the model's objective,
@@ -123,7 +123,7 @@ static int skip(scan *c)
                     for (long v = 1; v <= nv; v++) {
                         char name[32];
                         int n = snprintf(name, sizeof name, "x%ld", v);
-                        if (mdl_col_by_name(c->d, name, (size_t)n) < 0)
+                        if (ilpm_mdl_col_by_name(c->d, name, (size_t)n) < 0)
                             return ilpm_err_nomem(c->err, "out of memory");
                     }
             }
@@ -230,7 +230,7 @@ static int terms(scan *c, int objective, int64_t *cst, int64_t *sum)
         const char *name = c->s;
         while (is_name_char(*c->s))
             c->s++;
-        int j = mdl_col_by_name(d, name, (size_t)(c->s - name));
+        int j = ilpm_mdl_col_by_name(d, name, (size_t)(c->s - name));
         if (j < 0)
             return ilpm_err_nomem(c->err, "out of memory");
         /* A second literal right after the first is a product. */
@@ -246,7 +246,7 @@ static int terms(scan *c, int objective, int64_t *cst, int64_t *sum)
         }
         if (neg)
             *cst += a; /* a ~x = a - a x */
-        if (mdl_add_term(d, j, neg ? -a : a) != 0)
+        if (ilpm_mdl_add_term(d, j, neg ? -a : a) != 0)
             return ilpm_err_nomem(c->err, "out of memory");
     }
 }
@@ -331,7 +331,7 @@ static int constraint(scan *c)
                                  "2^61: too large to handle exactly");
     if (semicolon(c) != 0)
         return -1;
-    if (mdl_end_row(d, cmp, k - cst, line, -1) != 0)
+    if (ilpm_mdl_end_row(d, cmp, k - cst, line, -1) != 0)
         return ilpm_err_nomem(c->err, "out of memory");
     return 0;
 }
@@ -402,20 +402,20 @@ static int apply_dict(scan *c)
             c->dict.name[v] = NULL;
         }
     }
-    int rc = mdl_dictionary(d, names);
+    int rc = ilpm_mdl_dictionary(d, names);
     for (int j = 0; j < d->ncols; j++)
         free(names[j]);
     free(names);
     return rc ? ilpm_err_nomem(c->err, "out of memory") : 0;
 }
 
-int mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err)
+int ilpm_mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err)
 {
     scan c = {rd, d, err, NULL, NULL, 0, {NULL, 0}, 0, 0, 0, NULL, NULL, 0};
     int rc = parse(&c);
     if (rc == 0)
         rc = apply_dict(&c);
-    mdl_dict_free(&c.dict);
+    ilpm_mdl_dict_free(&c.dict);
     free(c.ocol);
     free(c.ocoef);
     return rc;

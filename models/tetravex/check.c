@@ -20,7 +20,7 @@ static tvx_sol *sol_new(int n)
     return s;
 }
 
-void tvx_sol_free(void *p)
+void ilpm_tvx_sol_free(void *p)
 {
     tvx_sol *s = p;
     if (s)
@@ -31,8 +31,8 @@ void tvx_sol_free(void *p)
 /* Types per cell -> tile indices: pinned tiles take their cells first,
  * then twins are handed out in cell order.  More cells of a type than
  * tiles of it reuse the type's first tile, which the verifier rejects. */
-void *tvx_decode(const void *inst, const ilpm_params *p, const ilpm_model *m,
-                 const uint8_t *vals, ilpm_err *err)
+void *ilpm_tvx_decode(const void *inst, const ilpm_params *p,
+                      const ilpm_model *m, const uint8_t *vals, ilpm_err *err)
 {
     (void)p;
     const tetravex *tv = inst;
@@ -84,14 +84,14 @@ void *tvx_decode(const void *inst, const ilpm_params *p, const ilpm_model *m,
 bad:
     free(ktype);
     free(used);
-    tvx_sol_free(s);
+    ilpm_tvx_sol_free(s);
     return NULL;
 }
 
 /* The rules on the board alone: every tile once, touching sides equal,
  * pinned tiles in place. */
-int tvx_verify(const void *inst, const ilpm_params *p, const void *vsol,
-               ilpm_err *why)
+int ilpm_tvx_verify(const void *inst, const ilpm_params *p, const void *vsol,
+                    ilpm_err *why)
 {
     (void)p;
     const tetravex *tv = inst;

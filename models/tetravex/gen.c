@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const ilpm_opt_spec tvx_gen_opts[] = {
+const ilpm_opt_spec ilpm_tvx_gen_opts[] = {
     {"n", "N", "board size (1 to 20), required", ILPM_OPT_INT, 1, TVX_MAX_N,
      NULL, 0},
     {"seed", "S", "random seed (default 1)", ILPM_OPT_INT, 0, 0x7fffffffL, NULL,
@@ -20,7 +20,7 @@ const ilpm_opt_spec tvx_gen_opts[] = {
      "change one side of one tile until solving proves no solution",
      ILPM_OPT_FLAG, 0, 0, NULL, 0},
     {"input-format", "FMT", "native (default), epita or motyak",
-     ILPM_OPT_CHOICE, 0, 0, tvx_input_formats, 0},
+     ILPM_OPT_CHOICE, 0, 0, ilpm_tvx_input_formats, 0},
     {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -83,7 +83,7 @@ static int proved_unsolvable(tetravex *tv, const budget *b, ilpm_err *err)
     double seconds = b->deadline - ilpm_now();
     if (seconds <= 0 || (b->g->solver.stop_flag && *b->g->solver.stop_flag))
         return out_of_time(b, err);
-    if (tvx_classify(tv) != 0)
+    if (ilpm_tvx_classify(tv) != 0)
         return ilpm_err_nomem(err, "out of memory");
     ilpm_model *m = ilpm_model_new();
     ilpm_params *p = ilpm_params_new();
@@ -97,7 +97,7 @@ static int proved_unsolvable(tetravex *tv, const budget *b, ilpm_err *err)
     ilpm_options o = b->g->solver;
     o.time_limit = seconds;
     ilpm_model_set_deadline(m, seconds, o.stop_flag);
-    if (tvx_build(tv, p, m, err) == 0 && !ilpm_model_interrupted(m))
+    if (ilpm_tvx_build(tv, p, m, err) == 0 && !ilpm_model_interrupted(m))
         s = ilpm_solver_new(m, &o, err);
     if (s) {
         ilpm_status st = ilpm_solver_solve(s, NULL, 0, err);
@@ -174,8 +174,8 @@ static int gen_board(tetravex *tv, int n, int digits, int unsolvable,
                           n, n, UNSOLVABLE_TRIES);
 }
 
-int tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
-                 ilpm_err *err)
+int ilpm_tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g,
+                      ilpm_buf *out, ilpm_err *err)
 {
     ilpm_gen_opts def;
     if (!g) {
@@ -192,8 +192,8 @@ int tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
         ilpm_params_int(p, "seed", 1, 0, 0x7fffffffL, &seed, err) != 0 ||
         ilpm_params_int(p, "digits", 10, 1, 10, &digits, err) != 0 ||
         ilpm_params_int(p, "count", 1, 1, 1000, &count, err) != 0 ||
-        ilpm_params_choice(p, "input-format", tvx_input_formats, FMT_NATIVE,
-                           &fmt, err) != 0)
+        ilpm_params_choice(p, "input-format", ilpm_tvx_input_formats,
+                           FMT_NATIVE, &fmt, err) != 0)
         return -1;
     int unsolvable = ilpm_params_has(p, "unsolvable");
     if (fmt == FMT_EPITA && count > 1)
@@ -210,7 +210,7 @@ int tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
                                    "tile always fits a 1x1 board)");
     ilpm_rng rng;
     ilpm_rng_seed(&rng, (uint64_t)seed);
-    tetravex *tv = tvx_alloc((int)(n * n));
+    tetravex *tv = ilpm_tvx_alloc((int)(n * n));
     if (!tv)
         return ilpm_err_nomem(err, "out of memory");
     int rc = 0;
@@ -229,7 +229,7 @@ int tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
                             unsolvable ? "unsolvable" : "solvable");
         write_board(tv, fmt, out);
     }
-    tvx_free(tv);
+    ilpm_tvx_free(tv);
     if (rc == 0 && out->oom)
         rc = ilpm_err_nomem(err, "out of memory");
     return rc;

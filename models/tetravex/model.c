@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const tvx_formulations[] = {"assign", "conflict", "edges", NULL};
+const char *const ilpm_tvx_formulations[] = {"assign", "conflict", "edges",
+                                             NULL};
 enum { ASSIGN, CONFLICT, EDGES };
 
 struct builder {
@@ -337,13 +338,13 @@ static int add_diag(struct builder *b)
     return rc ? -1 : 0;
 }
 
-int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
-              ilpm_err *err)
+int ilpm_tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
+                   ilpm_err *err)
 {
     const tetravex *tv = inst;
     int form;
-    if (ilpm_params_choice(p, "formulation", tvx_formulations, ASSIGN, &form,
-                           err) != 0)
+    if (ilpm_params_choice(p, "formulation", ilpm_tvx_formulations, ASSIGN,
+                           &form, err) != 0)
         return -1;
     int n = tv->n;
     int lo[3] = {1, 1, 1}, hi[3] = {n, n, tv->ntypes};

@@ -5,7 +5,8 @@
  * 'width height' header.  Messages name file:line:col. */
 #include "tetravex.h"
 
-const char *const tvx_input_formats[] = {"native", "epita", "motyak", NULL};
+const char *const ilpm_tvx_input_formats[] = {"native", "epita", "motyak",
+                                              NULL};
 
 /* A run of digits on a line: its 1-based column, length and value
  * (held at LONG_MAX, so that a long run is still "too large"). */
@@ -195,7 +196,7 @@ static int parse_sized(ilpm_reader *rd, int fmt, void **inst, ilpm_err *err)
         return 0;
     if (r < 0 || read_header(rd, line, fmt, &n, &ncol, err) != 0)
         goto bad;
-    if (!(tv = tvx_alloc(n * n))) {
+    if (!(tv = ilpm_tvx_alloc(n * n))) {
         ilpm_err_nomem(err, "out of memory");
         goto bad;
     }
@@ -240,7 +241,7 @@ static int parse_sized(ilpm_reader *rd, int fmt, void **inst, ilpm_err *err)
     *inst = tv;
     return 1;
 bad:
-    tvx_free(tv);
+    ilpm_tvx_free(tv);
     if (!ended)
         skip_instance(rd);
     return -1;
@@ -262,7 +263,7 @@ static int parse_epita(ilpm_reader *rd, void **inst, ilpm_err *err)
     size_t len;
     int r;
     long last = 0;
-    tetravex *tv = tvx_alloc(TVX_MAX_TILES);
+    tetravex *tv = ilpm_tvx_alloc(TVX_MAX_TILES);
     if (!tv)
         return ilpm_err_nomem(err, "out of memory");
     const char *layout = "top left right bottom";
@@ -290,7 +291,7 @@ static int parse_epita(ilpm_reader *rd, void **inst, ilpm_err *err)
     if (r < 0)
         goto bad;
     if (tv->ntiles == 0) {
-        tvx_free(tv);
+        ilpm_tvx_free(tv);
         return 0;
     }
     tv->n = isqrt_exact(tv->ntiles);
@@ -304,16 +305,17 @@ static int parse_epita(ilpm_reader *rd, void **inst, ilpm_err *err)
     *inst = tv;
     return 1;
 bad:
-    tvx_free(tv);
+    ilpm_tvx_free(tv);
     drain(rd); /* one board per file: nothing after it can be read */
     return -1;
 }
 
-int tvx_parse(ilpm_reader *rd, const ilpm_params *p, void **inst, ilpm_err *err)
+int ilpm_tvx_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
+                   ilpm_err *err)
 {
     int fmt;
-    if (ilpm_params_choice(p, "input-format", tvx_input_formats, FMT_NATIVE,
-                           &fmt, err) != 0) {
+    if (ilpm_params_choice(p, "input-format", ilpm_tvx_input_formats,
+                           FMT_NATIVE, &fmt, err) != 0) {
         /* Nothing of the file can be read: report once, then the end. */
         const char *line;
         size_t len;
@@ -326,8 +328,8 @@ int tvx_parse(ilpm_reader *rd, const ilpm_params *p, void **inst, ilpm_err *err)
     void *tv = NULL;
     int r = fmt == FMT_EPITA ? parse_epita(rd, &tv, err)
                              : parse_sized(rd, fmt, &tv, err);
-    if (r == 1 && tvx_classify(tv) != 0) {
-        tvx_free(tv);
+    if (r == 1 && ilpm_tvx_classify(tv) != 0) {
+        ilpm_tvx_free(tv);
         return ilpm_err_nomem(err, "out of memory");
     }
     if (r == 1)

@@ -17,9 +17,9 @@
 static const ilpm_opt_spec tvx_opts[] = {
     {"formulation", "F",
      "assign (support clauses, default), conflict (pairwise) or edges",
-     ILPM_OPT_CHOICE, 0, 0, tvx_formulations, 0},
+     ILPM_OPT_CHOICE, 0, 0, ilpm_tvx_formulations, 0},
     {"input-format", "FMT", "native (default), epita or motyak (see input)",
-     ILPM_OPT_CHOICE, 0, 0, tvx_input_formats, 0},
+     ILPM_OPT_CHOICE, 0, 0, ilpm_tvx_input_formats, 0},
     {"diag", NULL,
      "also the 2x2 rule: a type on one diagonal cell of a 2x2 block needs "
      "one on the other that two middle tiles complete",
@@ -30,7 +30,7 @@ static const ilpm_opt_spec tvx_opts[] = {
 /* ------------------------------------------------------------------ */
 /* Instances                                                            */
 
-void tvx_free(void *p)
+void ilpm_tvx_free(void *p)
 {
     tetravex *tv = p;
     if (tv) {
@@ -43,7 +43,7 @@ void tvx_free(void *p)
     free(tv);
 }
 
-tetravex *tvx_alloc(int cap)
+tetravex *ilpm_tvx_alloc(int cap)
 {
     tetravex *tv = calloc(1, sizeof *tv);
     if (!tv)
@@ -51,7 +51,7 @@ tetravex *tvx_alloc(int cap)
     tv->side = malloc((size_t)cap * sizeof *tv->side);
     tv->fixed = malloc((size_t)cap * sizeof *tv->fixed);
     if (!tv->side || !tv->fixed) {
-        tvx_free(tv);
+        ilpm_tvx_free(tv);
         return NULL;
     }
     return tv;
@@ -59,7 +59,7 @@ tetravex *tvx_alloc(int cap)
 
 /* Quadratic, but boards are small (at most 400 tiles).  The generator
  * classifies again after changing a side. */
-int tvx_classify(tetravex *tv)
+int ilpm_tvx_classify(tetravex *tv)
 {
     int t = tv->ntiles;
     free(tv->type);
@@ -145,7 +145,7 @@ static void tvx_render_json(const void *inst, const void *vsol, ilpm_buf *out)
 const ilpm_puzzle ilpm_puzzle_tetravex = {
     .name = "tetravex",
     .summary = "Tetravex: match the digits of touching tiles",
-    .formulations = tvx_formulations,
+    .formulations = ilpm_tvx_formulations,
     .opts = tvx_opts,
     .input_help =
         "FILE in one of three formats (--input-format, never guessed):\n"
@@ -161,15 +161,15 @@ const ilpm_puzzle ilpm_puzzle_tetravex = {
         "boards.  Solution JSON: {\"tiles\":[...]}, the 1-based tile on\n"
         "each cell, row-major.",
     .from_params = NULL,
-    .parse = tvx_parse,
-    .free_instance = tvx_free,
+    .parse = ilpm_tvx_parse,
+    .free_instance = ilpm_tvx_free,
     .describe = tvx_describe,
-    .build = tvx_build,
-    .decode = tvx_decode,
-    .verify = tvx_verify,
+    .build = ilpm_tvx_build,
+    .decode = ilpm_tvx_decode,
+    .verify = ilpm_tvx_verify,
     .render = tvx_render,
     .render_json = tvx_render_json,
-    .free_solution = tvx_sol_free,
-    .generate = tvx_generate,
-    .gen_opts = tvx_gen_opts,
+    .free_solution = ilpm_tvx_sol_free,
+    .generate = ilpm_tvx_generate,
+    .gen_opts = ilpm_tvx_gen_opts,
 };

@@ -14,7 +14,7 @@
 
 /* A tile's sides, in the order the native format gives them. */
 enum { LEFT, UP, RIGHT, DOWN };
-/* --input-format: indices into tvx_input_formats. */
+/* --input-format: indices into ilpm_tvx_input_formats. */
 enum { FMT_NATIVE, FMT_EPITA, FMT_MOTYAK };
 
 typedef struct tetravex {
@@ -34,33 +34,33 @@ typedef struct tvx_sol {
     int *tile; /* n*n tile indices (0-based) row-major, -1 for none */
 } tvx_sol;
 
-/* tetravex.c: the instance.  tvx_alloc makes room for cap tiles, none
- * read yet; tvx_classify merges identical tiles into types, anew each
+/* tetravex.c: the instance.  ilpm_tvx_alloc makes room for cap tiles, none
+ * read yet; ilpm_tvx_classify merges identical tiles into types, anew each
  * time it is called (-1: out of memory). */
-tetravex *tvx_alloc(int cap);
-void tvx_free(void *p);
-int tvx_classify(tetravex *tv);
+tetravex *ilpm_tvx_alloc(int cap);
+void ilpm_tvx_free(void *p);
+int ilpm_tvx_classify(tetravex *tv);
 
 /* parse.c */
-extern const char *const tvx_input_formats[];
-int tvx_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
-              ilpm_err *err);
+extern const char *const ilpm_tvx_input_formats[];
+int ilpm_tvx_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
+                   ilpm_err *err);
 
 /* model.c */
-extern const char *const tvx_formulations[];
-int tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
-              ilpm_err *err);
+extern const char *const ilpm_tvx_formulations[];
+int ilpm_tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
+                   ilpm_err *err);
 
 /* check.c */
-void *tvx_decode(const void *inst, const ilpm_params *p, const ilpm_model *m,
-                 const uint8_t *vals, ilpm_err *err);
-int tvx_verify(const void *inst, const ilpm_params *p, const void *vsol,
-               ilpm_err *why);
-void tvx_sol_free(void *p);
+void *ilpm_tvx_decode(const void *inst, const ilpm_params *p,
+                      const ilpm_model *m, const uint8_t *vals, ilpm_err *err);
+int ilpm_tvx_verify(const void *inst, const ilpm_params *p, const void *vsol,
+                    ilpm_err *why);
+void ilpm_tvx_sol_free(void *p);
 
 /* gen.c */
-extern const ilpm_opt_spec tvx_gen_opts[];
-int tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g, ilpm_buf *out,
-                 ilpm_err *err);
+extern const ilpm_opt_spec ilpm_tvx_gen_opts[];
+int ilpm_tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g,
+                      ilpm_buf *out, ilpm_err *err);
 
 #endif

@@ -3,6 +3,7 @@
  * interval memo in treaps; constraints that turn out to be cardinality
  * ones go to cnf_card.c. */
 #include "cnf_enc.h"
+#include "util.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -119,22 +120,7 @@ static int treap_insert(struct mentry *e, int t, int x)
 
 static int grow_array(void **p, int *cap, int need, size_t elem)
 {
-    if (need <= *cap)
-        return 0;
-    int c = *cap ? *cap : 64;
-    while (c < need) {
-        if (c > INT_MAX / 2)
-            return E_NOMEM;
-        c *= 2;
-    }
-    if ((size_t)c > SIZE_MAX / elem)
-        return E_NOMEM;
-    void *q = realloc(*p, (size_t)c * elem);
-    if (!q)
-        return E_NOMEM;
-    *p = q;
-    *cap = c;
-    return 0;
+    return ilpm_grow_int(p, cap, need, elem) != 0 ? E_NOMEM : 0;
 }
 
 static int memo_insert(struct bdd *b, int level, int64_t beta, int64_t gamma,

@@ -46,7 +46,7 @@ typedef struct cp_con {
  * (kind CP_R_LE: its <= side took the literal; CP_R_GE: its >= side;
  * CP_R_CLE, CP_R_CGE: that side failed, so its condition went false), or
  * -2 - i for learned clause i.  A constraint's reason is explained into a
- * clause only when conflict analysis asks (cp_explain). */
+ * clause only when conflict analysis asks (ilpm_cp_explain). */
 enum { CP_DECIDED = -1 };
 enum { CP_R_LE = 0, CP_R_GE = 1, CP_R_CLE = 2, CP_R_CGE = 3 };
 
@@ -95,26 +95,27 @@ static inline size_t cp_lix(int l)
 /* cp_engine.c */
 /* The model's constraints, redundant groups too; w (the time limit and
  * stop flag) cuts it short with err->status set. */
-int cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w, ilpm_err *err);
-void cp_eng_free(cp_eng *e);
+int ilpm_cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w,
+                     ilpm_err *err);
+void ilpm_cp_eng_free(cp_eng *e);
 /* Adds sum coefs[i] lits[i] cmp k under cond (0: none), any signs.  Returns the
  * constraint's number, -1 when out of memory. */
-int cp_eng_add(cp_eng *e, const int64_t *coefs, const int *lits, int n,
-               ilpm_cmp cmp, int64_t k, int cond);
+int ilpm_cp_eng_add(cp_eng *e, const int64_t *coefs, const int *lits, int n,
+                    ilpm_cmp cmp, int64_t k, int cond);
 /* Adds model constraint c (the same number as in the model when added
  * in order); -1 when out of memory. */
-int cp_eng_add_con(cp_eng *e, const ilpm_con *c);
+int ilpm_cp_eng_add_con(cp_eng *e, const ilpm_con *c);
 /* Makes l true (a decision: no reason); -1 when it is false already. */
-int cp_eng_assign(cp_eng *e, int l);
+int ilpm_cp_eng_assign(cp_eng *e, int l);
 /* Makes l true for reason r (see CP_DECIDED); -1 when it is false. */
-int cp_eng_imply(cp_eng *e, int l, int r);
+int ilpm_cp_eng_imply(cp_eng *e, int l, int r);
 /* Propagates the trail; -1 on a conflict. */
-int cp_eng_propagate(cp_eng *e);
+int ilpm_cp_eng_propagate(cp_eng *e);
 /* Looks at constraint c as it stands (after its bound moved); -1 on a
  * conflict. */
-int cp_eng_check(cp_eng *e, int c);
+int ilpm_cp_eng_check(cp_eng *e, int c);
 /* Takes the trail back to mark. */
-void cp_eng_undo(cp_eng *e, int mark);
+void ilpm_cp_eng_undo(cp_eng *e, int mark);
 
 /* cp_search.c: one depth-first search. */
 typedef enum cp_mode { CP_SOLVE, CP_COUNT, CP_OPTIMIZE } cp_mode;
@@ -153,18 +154,16 @@ typedef struct cp_search {
  * restores; vals[1..nv] receives the (last, best) solution.  ILPM_SOLVED
  * (a solution, or CP_COUNT done), ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE,
  * ILPM_TIMEOUT, ILPM_STOPPED or ILPM_ERROR (out of memory, or fn). */
-ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err);
 /* The next decision by --search's rule, or 0 when every variable has a
  * value. */
-int cp_pick(cp_search *s);
+int ilpm_cp_pick(cp_search *s);
 
 /* cp_learn.c: reasons explained, conflict analysis, learned clauses. */
 typedef struct cp_ivec {
     int *v;
     int n, cap;
 } cp_ivec;
-
-int cp_ivec_push(cp_ivec *a, int x);
 
 typedef struct cp_clause {
     size_t start; /* into the db's lits */
@@ -200,30 +199,29 @@ typedef struct cp_heap {
  * clause into out: p first, then literals false now that imply it (for
  * a constraint, the largest of those it had at hand, greedily, until
  * they suffice).  -1 when out of memory. */
-int cp_explain(cp_eng *e, int r, int p, cp_ivec *out);
-int cp_db_init(cp_db *db, int nv);
-void cp_db_free(cp_db *db);
+int ilpm_cp_explain(cp_eng *e, int r, int p, cp_ivec *out);
+int ilpm_cp_db_init(cp_db *db, int nv);
+void ilpm_cp_db_free(cp_db *db);
 /* Learned clauses watching -l, now false; -1 on a conflict. */
-int cp_db_propagate(cp_eng *e, int l);
+int ilpm_cp_db_propagate(cp_eng *e, int l);
 /* First-UIP analysis of the conflict clause in db->confl, whose literals
  * at the current level number one or more: the learned clause into
  * db->out (asserting literal first, then one of the next level), its
  * LBD into *lbd.  Returns the level to jump back to, -2 out of memory. */
-int cp_analyze(cp_eng *e, int *lbd);
+int ilpm_cp_analyze(cp_eng *e, int *lbd);
 /* Adds db->out as a learned clause (watching its first two literals);
  * its number, -1 out of memory. */
-int cp_db_add(cp_eng *e, int lbd);
+int ilpm_cp_db_add(cp_eng *e, int lbd);
 /* Deletes half of the learned clauses, worst LBD and activity first,
  * keeping those that are a reason now; -1 out of memory. */
-int cp_db_reduce(cp_eng *e);
-int cp_heap_init(cp_heap *h, int nv);
-void cp_heap_free(cp_heap *h);
-void cp_heap_insert(cp_heap *h, int v);
-void cp_heap_bump(cp_heap *h, int v);
+int ilpm_cp_db_reduce(cp_eng *e);
+int ilpm_cp_heap_init(cp_heap *h, int nv);
+void ilpm_cp_heap_free(cp_heap *h);
+void ilpm_cp_heap_insert(cp_heap *h, int v);
 /* The open variable of highest activity, 0 when none is left. */
-int cp_heap_pop_open(cp_heap *h, const uint8_t *val);
+int ilpm_cp_heap_pop_open(cp_heap *h, const uint8_t *val);
 
-/* cp_cdcl.c: the conflict-driven search behind cp_search_run. */
-ilpm_status cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+/* cp_cdcl.c: the conflict-driven search behind ilpm_cp_search_run. */
+ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err);
 
 #endif

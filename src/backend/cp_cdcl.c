@@ -53,7 +53,7 @@ static void backtrack(cdcl *c, int lvl)
     cp_eng *e = c->e;
     if (e->lvl <= lvl)
         return;
-    cp_eng_undo(e, c->dec[lvl + 1].mark);
+    ilpm_cp_eng_undo(e, c->dec[lvl + 1].mark);
     e->lvl = lvl;
     while (c->flip > lvl || (c->flip > 0 && !c->dec[c->flip].flipped))
         c->flip--;
@@ -68,7 +68,7 @@ static void decide(cdcl *c, int l, int flipped)
     c->dec[e->lvl].flipped = flipped;
     if (flipped)
         c->flip = e->lvl;
-    cp_eng_assign(e, l);
+    ilpm_cp_eng_assign(e, l);
 }
 
 /* After a solution, or a conflict at a flipped level: the deepest
@@ -95,7 +95,7 @@ static int on_conflict(cdcl *c, int *conflict)
 {
     cp_eng *e = c->e;
     cp_db *db = &c->db;
-    if (cp_explain(e, e->conf, 0, &db->confl) != 0)
+    if (ilpm_cp_explain(e, e->conf, 0, &db->confl) != 0)
         return -1;
     int maxl = 0;
     for (int i = 0; i < db->confl.n; i++) {
@@ -109,7 +109,7 @@ static int on_conflict(cdcl *c, int *conflict)
      * arose. */
     backtrack(c, maxl);
     int lbd;
-    int bj = cp_analyze(e, &lbd);
+    int bj = ilpm_cp_analyze(e, &lbd);
     if (bj < -1)
         return -1;
     if (c->s->on_learn)
@@ -117,23 +117,23 @@ static int on_conflict(cdcl *c, int *conflict)
     int counting = c->s->mode == CP_COUNT;
     if (counting && c->flip > 0 && c->flip == e->lvl) {
         /* Nothing below the flipped decision: its level is done. */
-        if (cp_db_add(e, lbd) < 0)
+        if (ilpm_cp_db_add(e, lbd) < 0)
             return -1;
         c->s->learned++;
         if (!next_branch(c))
             return 1;
-        *conflict = cp_eng_propagate(e) != 0;
+        *conflict = ilpm_cp_eng_propagate(e) != 0;
         return 0;
     }
     backtrack(c, counting && c->flip > bj ? c->flip : bj);
-    int cid = cp_db_add(e, lbd);
+    int cid = ilpm_cp_db_add(e, lbd);
     if (cid < 0)
         return -1;
     c->s->learned++;
-    cp_eng_imply(e, db->out.v[0], -2 - cid);
+    ilpm_cp_eng_imply(e, db->out.v[0], -2 - cid);
     if (c->heap.h)
         c->heap.inc /= 0.95;
-    *conflict = cp_eng_propagate(e) != 0;
+    *conflict = ilpm_cp_eng_propagate(e) != 0;
     return 0;
 }
 
@@ -152,7 +152,7 @@ static int units(cdcl *c)
             return -1;
         }
         if (x == CP_OPEN) {
-            cp_eng_imply(e, l, -2 - cid);
+            ilpm_cp_eng_imply(e, l, -2 - cid);
             any = 1;
         }
     }
@@ -169,16 +169,16 @@ static ilpm_status finish(cdcl *c, ilpm_status st)
 {
     cp_eng *e = c->e;
     e->heap = NULL;
-    cp_eng_undo(e, c->root);
+    ilpm_cp_eng_undo(e, c->root);
     e->lvl = 0;
     e->db = NULL;
-    cp_db_free(&c->db);
-    cp_heap_free(&c->heap);
+    ilpm_cp_db_free(&c->db);
+    ilpm_cp_heap_free(&c->heap);
     free(c->dec);
     return st;
 }
 
-ilpm_status cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
+ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
 {
     cdcl c;
     memset(&c, 0, sizeof c);
@@ -193,8 +193,8 @@ ilpm_status cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     int use_heap = s->strategy == ILPM_SEARCH_ACTIVITY && s->mode != CP_COUNT;
     if (s->strategy == ILPM_SEARCH_ACTIVITY && !use_heap)
         s->strategy = ILPM_SEARCH_FIRST_FAIL;
-    int ok = c.dec && cp_db_init(&c.db, e->nv) == 0 &&
-             (!use_heap || cp_heap_init(&c.heap, e->nv) == 0);
+    int ok = c.dec && ilpm_cp_db_init(&c.db, e->nv) == 0 &&
+             (!use_heap || ilpm_cp_heap_init(&c.heap, e->nv) == 0);
     if (!ok) {
         ilpm_err_nomem(err, "out of memory for the cp search");
         return finish(&c, ILPM_ERROR);
@@ -206,22 +206,23 @@ ilpm_status cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             c.heap.act[v] = (double)(e->nv - v) / e->nv * 1e-3;
         for (int v = 1; v <= e->nv; v++)
             if (e->val[v] == CP_OPEN)
-                cp_heap_insert(&c.heap, v);
+                ilpm_cp_heap_insert(&c.heap, v);
         e->heap = &c.heap;
     }
     s->wit = NULL;
     s->wit_ok = 0;
     s->complete = 0;
     ilpm_status st = ILPM_UNSAT;
-    int conflict = cp_eng_propagate(e) != 0;
+    int conflict = ilpm_cp_eng_propagate(e) != 0;
     uint64_t since = 0, nrestart = 1, limit = 100;
     for (;;) {
         if (!conflict && s->obj >= 0)
-            conflict = cp_eng_check(e, s->obj) != 0 || cp_eng_propagate(e) != 0;
+            conflict = ilpm_cp_eng_check(e, s->obj) != 0 ||
+                       ilpm_cp_eng_propagate(e) != 0;
         if (!conflict) {
             int u = units(&c);
             if (u != 0) {
-                conflict = u < 0 || cp_eng_propagate(e) != 0;
+                conflict = u < 0 || ilpm_cp_eng_propagate(e) != 0;
                 if (!conflict)
                     continue;
             }
@@ -257,7 +258,7 @@ ilpm_status cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             continue;
         }
         if ((int64_t)c.db.ncl - c.db.units.n >= c.db.max_learnt) {
-            if (cp_db_reduce(e) != 0) {
+            if (ilpm_cp_db_reduce(e) != 0) {
                 ilpm_err_nomem(err, "out of memory for the cp search");
                 st = ILPM_ERROR;
                 break;
@@ -267,13 +268,13 @@ ilpm_status cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
         s->nodes++;
         int l = 0;
         if (use_heap) {
-            int v = cp_heap_pop_open(&c.heap, e->val);
+            int v = ilpm_cp_heap_pop_open(&c.heap, e->val);
             l = v == 0 ? 0 : e->phase[v] ? v : -v;
         } else
-            l = cp_pick(s);
+            l = ilpm_cp_pick(s);
         if (l) {
             decide(&c, l, 0);
-            conflict = cp_eng_propagate(e) != 0;
+            conflict = ilpm_cp_eng_propagate(e) != 0;
             continue;
         }
         /* A solution: every variable has a value, nothing failed. */
@@ -308,7 +309,7 @@ ilpm_status cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             st = ILPM_SOLVED;
             break;
         }
-        conflict = cp_eng_propagate(e) != 0;
+        conflict = ilpm_cp_eng_propagate(e) != 0;
     }
     if (s->mode == CP_OPTIMIZE && s->found &&
         (st == ILPM_TIMEOUT || st == ILPM_STOPPED))

@@ -28,7 +28,7 @@ static void cp_destroy(ilpm_driver *d)
 {
     if (!d)
         return;
-    cp_eng_free(&d->e);
+    ilpm_cp_eng_free(&d->e);
     free(d->aux);
     free(d->cand);
     free(d);
@@ -82,7 +82,7 @@ static int add_objective(ilpm_driver *d)
         c[i] = sense == ILPM_MAXIMIZE ? -coefs[i] : coefs[i];
         d->obj_shift += c[i] < 0 ? c[i] : 0;
     }
-    d->obj = cp_eng_add(&d->e, c, lits, n, ILPM_LE, NO_BOUND, 0);
+    d->obj = ilpm_cp_eng_add(&d->e, c, lits, n, ILPM_LE, NO_BOUND, 0);
     free(c);
     return d->obj < 0 ? -1 : 0;
 }
@@ -92,8 +92,8 @@ static int add_objective(ilpm_driver *d)
 static void settle(ilpm_driver *d, int from)
 {
     for (int c = from; c < d->e.ncons && !d->refuted; c++)
-        d->refuted =
-            cp_eng_check(&d->e, c) != 0 || cp_eng_propagate(&d->e) != 0;
+        d->refuted = ilpm_cp_eng_check(&d->e, c) != 0 ||
+                     ilpm_cp_eng_propagate(&d->e) != 0;
 }
 
 static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
@@ -109,7 +109,7 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     d->obj = -1;
     ilpm_watch w;
     ilpm_watch_init(&w, o->time_limit, o->stop_flag);
-    if (cp_eng_init(&d->e, m, &w, err) != 0 ||
+    if (ilpm_cp_eng_init(&d->e, m, &w, err) != 0 ||
         ilpm_stats_prepare(m, stats, err) != 0) {
         cp_destroy(d);
         return NULL;
@@ -177,9 +177,9 @@ static ilpm_status cp_solve(ilpm_driver *d, const int *assume, int n,
     int base = e->ntrail;
     int conflict = 0;
     for (int i = 0; i < n && !conflict; i++)
-        conflict = cp_eng_assign(e, assume[i]) != 0;
-    if (conflict || cp_eng_propagate(e) != 0) {
-        cp_eng_undo(e, base);
+        conflict = ilpm_cp_eng_assign(e, assume[i]) != 0;
+    if (conflict || ilpm_cp_eng_propagate(e) != 0) {
+        ilpm_cp_eng_undo(e, base);
         return ILPM_UNSAT;
     }
     optimize = optimize && d->obj >= 0;
@@ -188,8 +188,8 @@ static ilpm_status cp_solve(ilpm_driver *d, const int *assume, int n,
     cp_search s;
     search_init(d, &s, optimize ? CP_OPTIMIZE : CP_SOLVE, deadline);
     double t0 = ilpm_now();
-    ilpm_status st = cp_search_run(&s, vals, err);
-    cp_eng_undo(e, base);
+    ilpm_status st = ilpm_cp_search_run(&s, vals, err);
+    ilpm_cp_eng_undo(e, base);
     if (optimize) {
         e->cons[d->obj].k = NO_BOUND;
         if (s.found) {
@@ -226,7 +226,7 @@ static ilpm_status cp_count(ilpm_driver *d, const ilpm_model *m,
     s.ctx = ctx;
     s.live = count;
     double t0 = ilpm_now();
-    ilpm_status st = cp_search_run(&s, vals, err);
+    ilpm_status st = ilpm_cp_search_run(&s, vals, err);
     *count = s.count;
     *complete = s.complete;
     report(d, &s, t0);
@@ -235,7 +235,7 @@ static ilpm_status cp_count(ilpm_driver *d, const ilpm_model *m,
 
 static int cp_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 {
-    int c = cp_eng_add_con(&d->e, con);
+    int c = ilpm_cp_eng_add_con(&d->e, con);
     if (c < 0)
         return ilpm_err_nomem(err, "out of memory adding a constraint");
     settle(d, c);

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-void cp_eng_free(cp_eng *e)
+void ilpm_cp_eng_free(cp_eng *e)
 {
     for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++) {
         if (e->occ) /* either may be missing after a failed allocation */
@@ -58,8 +58,8 @@ static int by_coef(const void *x, const void *y)
     return (p->a < q->a) - (p->a > q->a);
 }
 
-int cp_eng_add(cp_eng *e, const int64_t *coefs, const int *lits, int n,
-               ilpm_cmp cmp, int64_t k, int cond)
+int ilpm_cp_eng_add(cp_eng *e, const int64_t *coefs, const int *lits, int n,
+                    ilpm_cmp cmp, int64_t k, int cond)
 {
     if (e->ncons == e->capcons) {
         int cap = e->capcons ? 2 * e->capcons : 256;
@@ -140,27 +140,28 @@ int cp_eng_add(cp_eng *e, const int64_t *coefs, const int *lits, int n,
 
 static const ilpm_cmp cmp_of[] = {ILPM_LE, ILPM_GE, ILPM_EQ};
 
-int cp_eng_add_con(cp_eng *e, const ilpm_con *c)
+int ilpm_cp_eng_add_con(cp_eng *e, const ilpm_con *c)
 {
     switch (c->kind) {
     case ILPM_CLAUSE:
     case ILPM_ALO:
-        return cp_eng_add(e, NULL, c->lits, c->n, ILPM_GE, 1, 0);
+        return ilpm_cp_eng_add(e, NULL, c->lits, c->n, ILPM_GE, 1, 0);
     case ILPM_AMO:
-        return cp_eng_add(e, NULL, c->lits, c->n, ILPM_LE, 1, 0);
+        return ilpm_cp_eng_add(e, NULL, c->lits, c->n, ILPM_LE, 1, 0);
     case ILPM_EXO:
-        return cp_eng_add(e, NULL, c->lits, c->n, ILPM_EQ, 1, 0);
+        return ilpm_cp_eng_add(e, NULL, c->lits, c->n, ILPM_EQ, 1, 0);
     case ILPM_IMPL: {
         int l[2] = {-c->lits[0], c->lits[1]};
-        return cp_eng_add(e, NULL, l, 2, ILPM_GE, 1, 0);
+        return ilpm_cp_eng_add(e, NULL, l, 2, ILPM_GE, 1, 0);
     }
     default: /* cardinality, conditional cardinality, linear */
-        return cp_eng_add(e, c->coefs, c->lits, c->n, cmp_of[c->cmp], c->rhs,
-                          c->kind == ILPM_CCARD ? c->cond : 0);
+        return ilpm_cp_eng_add(e, c->coefs, c->lits, c->n, cmp_of[c->cmp],
+                               c->rhs, c->kind == ILPM_CCARD ? c->cond : 0);
     }
 }
 
-int cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w, ilpm_err *err)
+int ilpm_cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w,
+                     ilpm_err *err)
 {
     memset(e, 0, sizeof *e);
     e->nv = ilpm_model_nvars(m);
@@ -182,19 +183,19 @@ int cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w, ilpm_err *err)
         ilpm_con c;
         ilpm_model_con(m, i, &c);
         if (ilpm_watch_poll(w, "building the cp engine", err) != 0) {
-            cp_eng_free(e);
+            ilpm_cp_eng_free(e);
             return -1;
         }
-        rc = cp_eng_add_con(e, &c);
+        rc = ilpm_cp_eng_add_con(e, &c);
     }
     if (rc < 0) {
-        cp_eng_free(e);
+        ilpm_cp_eng_free(e);
         return ilpm_err_nomem(err, "out of memory building the cp engine");
     }
     return 0;
 }
 
-int cp_eng_imply(cp_eng *e, int l, int r)
+int ilpm_cp_eng_imply(cp_eng *e, int l, int r)
 {
     int x = cp_lval(e->val, l);
     if (x == CP_TRUE)
@@ -217,9 +218,9 @@ int cp_eng_imply(cp_eng *e, int l, int r)
     return 0;
 }
 
-int cp_eng_assign(cp_eng *e, int l)
+int ilpm_cp_eng_assign(cp_eng *e, int l)
 {
-    return cp_eng_imply(e, l, CP_DECIDED);
+    return ilpm_cp_eng_imply(e, l, CP_DECIDED);
 }
 
 /* Looks at c for what its sides (1: <=, 2: >=, as far as c has them)
@@ -239,7 +240,8 @@ static int check_sides(cp_eng *e, int c, int sides)
             e->conf = 4 * c + (le ? CP_R_LE : CP_R_GE);
             return -1;
         }
-        return cp_eng_imply(e, -x->cond, 4 * c + (le ? CP_R_CLE : CP_R_CGE));
+        return ilpm_cp_eng_imply(e, -x->cond,
+                                 4 * c + (le ? CP_R_CLE : CP_R_CGE));
     }
     if (cv != CP_TRUE || x->st + x->sf == x->total)
         return 0;
@@ -249,7 +251,7 @@ static int check_sides(cp_eng *e, int c, int sides)
         int64_t slack = x->k - x->st;
         for (int i = 0; i < x->n && a[i] > slack; i++)
             if (cp_lval(e->val, lits[i]) == CP_OPEN)
-                cp_eng_imply(e, -lits[i], 4 * c + CP_R_LE);
+                ilpm_cp_eng_imply(e, -lits[i], 4 * c + CP_R_LE);
     }
     if (x->ge && (sides & 2)) {
         /* max moved if the loop above set something false */
@@ -260,12 +262,12 @@ static int check_sides(cp_eng *e, int c, int sides)
         }
         for (int i = 0; i < x->n && a[i] > slack; i++)
             if (cp_lval(e->val, lits[i]) == CP_OPEN)
-                cp_eng_imply(e, lits[i], 4 * c + CP_R_GE);
+                ilpm_cp_eng_imply(e, lits[i], 4 * c + CP_R_GE);
     }
     return 0;
 }
 
-int cp_eng_check(cp_eng *e, int c)
+int ilpm_cp_eng_check(cp_eng *e, int c)
 {
     return check_sides(e, c, 3);
 }
@@ -291,7 +293,7 @@ static int drop_lazy(cp_eng *e)
     return -1;
 }
 
-int cp_eng_propagate(cp_eng *e)
+int ilpm_cp_eng_propagate(cp_eng *e)
 {
     for (;;) {
         while (e->qhead < e->ntrail) {
@@ -300,7 +302,7 @@ int cp_eng_propagate(cp_eng *e)
             const cp_list *cp = &e->cocc[cp_lix(l)];
             e->props++;
             /* Learned clauses first: they are the cheapest. */
-            if (e->db && cp_db_propagate(e, l) != 0)
+            if (e->db && ilpm_cp_db_propagate(e, l) != 0)
                 return drop_lazy(e);
             for (int i = 0; i < p->n; i++)
                 if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
@@ -316,12 +318,12 @@ int cp_eng_propagate(cp_eng *e)
             return 0;
         int c = e->lazy[--e->nlazy];
         e->dirty[c] = 0;
-        if (cp_eng_check(e, c) != 0)
+        if (ilpm_cp_eng_check(e, c) != 0)
             return drop_lazy(e);
     }
 }
 
-void cp_eng_undo(cp_eng *e, int mark)
+void ilpm_cp_eng_undo(cp_eng *e, int mark)
 {
     while (e->ntrail > mark) {
         int l = e->trail[--e->ntrail];
@@ -334,7 +336,7 @@ void cp_eng_undo(cp_eng *e, int mark)
         e->val[v] = CP_OPEN;
         e->phase[v] = l > 0;
         if (e->heap)
-            cp_heap_insert(e->heap, v);
+            ilpm_cp_heap_insert(e->heap, v);
     }
     if (e->qhead > mark)
         e->qhead = mark;

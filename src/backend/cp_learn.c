@@ -3,20 +3,17 @@
  * local minimisation, learned clauses on two watched literals, their
  * reduction by LBD and activity, and the variables' activity heap. */
 #include "cp.h"
+#include "util.h"
 
 #include <limits.h>
 #include <string.h>
 
-int cp_ivec_push(cp_ivec *a, int x)
+static void cp_heap_bump(cp_heap *h, int v);
+
+static int cp_ivec_push(cp_ivec *a, int x)
 {
-    if (a->n == a->cap) {
-        int cap = a->cap ? 2 * a->cap : 8;
-        int *v = realloc(a->v, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        a->v = v;
-        a->cap = cap;
-    }
+    if (ilpm_grow_int((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v) != 0)
+        return -1;
     a->v[a->n++] = x;
     return 0;
 }
@@ -25,7 +22,7 @@ int cp_ivec_push(cp_ivec *a, int x)
  * before it weigh more than k - a_j (>=: the false ones more than
  * total - k - a_j); the terms are sorted by decreasing coefficient, so
  * taking them in order gives a small set. */
-int cp_explain(cp_eng *e, int r, int p, cp_ivec *out)
+int ilpm_cp_explain(cp_eng *e, int r, int p, cp_ivec *out)
 {
     out->n = 0;
     if (p && cp_ivec_push(out, p) != 0)
@@ -70,7 +67,7 @@ int cp_explain(cp_eng *e, int r, int p, cp_ivec *out)
     return 0;
 }
 
-int cp_db_init(cp_db *db, int nv)
+int ilpm_cp_db_init(cp_db *db, int nv)
 {
     memset(db, 0, sizeof *db);
     db->watch = calloc(2 * (size_t)nv + 2, sizeof *db->watch);
@@ -91,7 +88,7 @@ static void free_watches(cp_db *db, int nv)
     }
 }
 
-void cp_db_free(cp_db *db)
+void ilpm_cp_db_free(cp_db *db)
 {
     free_watches(db, db->nv);
     free(db->lits);
@@ -114,7 +111,7 @@ static int watch(cp_db *db, int l, int cid, int blocker)
     return cp_ivec_push(w, cid) != 0 || cp_ivec_push(w, blocker) != 0 ? -1 : 0;
 }
 
-int cp_db_propagate(cp_eng *e, int l)
+int ilpm_cp_db_propagate(cp_eng *e, int l)
 {
     cp_db *db = e->db;
     cp_ivec *ws = &db->watch[cp_lix(-l)];
@@ -158,7 +155,7 @@ int cp_db_propagate(cp_eng *e, int l)
             ws->n = j;
             return -1;
         }
-        cp_eng_imply(e, cl[0], -2 - cid);
+        ilpm_cp_eng_imply(e, cl[0], -2 - cid);
     }
     ws->n = j;
     return 0;
@@ -182,7 +179,7 @@ static int redundant(cp_eng *e, int q)
     if (e->reason[v] == CP_DECIDED)
         return 0;
     cp_db *db = e->db;
-    if (cp_explain(e, e->reason[v], -q, &db->buf) != 0)
+    if (ilpm_cp_explain(e, e->reason[v], -q, &db->buf) != 0)
         return 0;
     for (int i = 1; i < db->buf.n; i++) {
         int u = abs(db->buf.v[i]);
@@ -192,7 +189,7 @@ static int redundant(cp_eng *e, int q)
     return 1;
 }
 
-int cp_analyze(cp_eng *e, int *lbd)
+int ilpm_cp_analyze(cp_eng *e, int *lbd)
 {
     cp_db *db = e->db;
     cp_ivec *out = &db->out;
@@ -223,7 +220,7 @@ int cp_analyze(cp_eng *e, int *lbd)
         int r = e->reason[abs(p)];
         if (r <= -2)
             bump_clause(db, -2 - r);
-        if (cp_explain(e, r, p, &db->buf) != 0)
+        if (ilpm_cp_explain(e, r, p, &db->buf) != 0)
             return -2;
         cur = &db->buf;
     }
@@ -265,7 +262,7 @@ int cp_analyze(cp_eng *e, int *lbd)
     return bj;
 }
 
-int cp_db_add(cp_eng *e, int lbd)
+int ilpm_cp_db_add(cp_eng *e, int lbd)
 {
     cp_db *db = e->db;
     const cp_ivec *out = &db->out;
@@ -325,7 +322,7 @@ static int worse(const void *x, const void *y)
     return (p->act > q->act) - (p->act < q->act);
 }
 
-int cp_db_reduce(cp_eng *e)
+int ilpm_cp_db_reduce(cp_eng *e)
 {
     cp_db *db = e->db;
     int *idx = malloc(((size_t)db->ncl + 1) * sizeof *idx);
@@ -388,7 +385,7 @@ int cp_db_reduce(cp_eng *e)
 }
 
 /* The activity heap: a binary max-heap over the variables. */
-int cp_heap_init(cp_heap *h, int nv)
+int ilpm_cp_heap_init(cp_heap *h, int nv)
 {
     memset(h, 0, sizeof *h);
     h->h = malloc(((size_t)nv + 1) * sizeof *h->h);
@@ -403,7 +400,7 @@ int cp_heap_init(cp_heap *h, int nv)
     return 0;
 }
 
-void cp_heap_free(cp_heap *h)
+void ilpm_cp_heap_free(cp_heap *h)
 {
     free(h->h);
     free(h->pos);
@@ -445,7 +442,7 @@ static void down(cp_heap *h, int i)
     h->pos[v] = i;
 }
 
-void cp_heap_insert(cp_heap *h, int v)
+void ilpm_cp_heap_insert(cp_heap *h, int v)
 {
     if (h->pos[v] >= 0)
         return;
@@ -454,7 +451,7 @@ void cp_heap_insert(cp_heap *h, int v)
     up(h, h->n - 1);
 }
 
-void cp_heap_bump(cp_heap *h, int v)
+static void cp_heap_bump(cp_heap *h, int v)
 {
     if ((h->act[v] += h->inc) > 1e100) {
         /* the heap's order stays as it was when all shrink alike */
@@ -466,7 +463,7 @@ void cp_heap_bump(cp_heap *h, int v)
         up(h, h->pos[v]);
 }
 
-int cp_heap_pop_open(cp_heap *h, const uint8_t *val)
+int ilpm_cp_heap_pop_open(cp_heap *h, const uint8_t *val)
 {
     while (h->n > 0) {
         int v = h->h[0];

@@ -98,7 +98,7 @@ static int choose(cp_search *s, int c)
 }
 
 /* The next decision, or 0 when every variable has a value. */
-int cp_pick(cp_search *s)
+int ilpm_cp_pick(cp_search *s)
 {
     const cp_eng *e = s->e;
     if (s->strategy == ILPM_SEARCH_FIRST_FAIL) {
@@ -151,13 +151,13 @@ static int probe_con(cp_search *s, int c, int64_t *budget)
             break;
         }
         int mark = e->ntrail;
-        cp_eng_assign(e, l);
-        int failed = cp_eng_propagate(e) != 0;
-        cp_eng_undo(e, mark);
+        ilpm_cp_eng_assign(e, l);
+        int failed = ilpm_cp_eng_propagate(e) != 0;
+        ilpm_cp_eng_undo(e, mark);
         --*budget;
         s->probes++;
         if (failed) {
-            if (cp_eng_assign(e, -l) != 0 || cp_eng_propagate(e) != 0)
+            if (ilpm_cp_eng_assign(e, -l) != 0 || ilpm_cp_eng_propagate(e) != 0)
                 return -1;
             narrowed = 1;
         }
@@ -232,7 +232,7 @@ static int find_witness(cp_search *s, ilpm_status *st, ilpm_err *err)
         *st = ILPM_ERROR;
         return -1;
     }
-    ilpm_status r = cp_search_run(&sub, vals, err);
+    ilpm_status r = ilpm_cp_search_run(&sub, vals, err);
     s->w = sub.w;
     s->nodes += sub.nodes;
     s->fails += sub.fails;
@@ -248,10 +248,10 @@ static int find_witness(cp_search *s, ilpm_status *st, ilpm_err *err)
     return -1;
 }
 
-ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
+ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
 {
     if (s->learn)
-        return cp_cdcl_run(s, vals, err);
+        return ilpm_cp_cdcl_run(s, vals, err);
     cp_eng *e = s->e;
     int root = e->ntrail;
     struct dec *d = malloc(((size_t)e->nv + 1) * sizeof *d);
@@ -273,7 +273,7 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     }
     int nd = 0;
     ilpm_status st = ILPM_UNSAT;
-    int conflict = cp_eng_propagate(e) != 0;
+    int conflict = ilpm_cp_eng_propagate(e) != 0;
     s->complete = 0;
     /* A search for one solution restarts after a growing number of
      * failures, ties broken at random from then on: first solutions are
@@ -284,7 +284,8 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     s->rng = 2463534242u;
     for (;;) {
         if (!conflict && s->obj >= 0)
-            conflict = cp_eng_check(e, s->obj) != 0 || cp_eng_propagate(e) != 0;
+            conflict = ilpm_cp_eng_check(e, s->obj) != 0 ||
+                       ilpm_cp_eng_propagate(e) != 0;
         if (!conflict && s->lookahead > 0)
             conflict = lookahead(s) != 0;
         if (!conflict && s->wit && !s->wit_ok) {
@@ -299,13 +300,13 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
                 break;
             }
             s->nodes++;
-            int l = cp_pick(s);
+            int l = ilpm_cp_pick(s);
             if (l) {
                 d[nd].lit = l;
                 d[nd].mark = e->ntrail;
                 d[nd++].second = 0;
-                cp_eng_assign(e, l);
-                conflict = cp_eng_propagate(e) != 0;
+                ilpm_cp_eng_assign(e, l);
+                conflict = ilpm_cp_eng_propagate(e) != 0;
                 continue;
             }
             /* A solution: every variable has a value, nothing failed. */
@@ -346,7 +347,7 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
                 restart_at = s->fails + interval;
                 s->restarts++;
                 nd = 0;
-                cp_eng_undo(e, root);
+                ilpm_cp_eng_undo(e, root);
                 conflict = 0;
                 continue;
             }
@@ -362,16 +363,16 @@ ilpm_status cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             break;
         }
         struct dec *t = &d[nd - 1];
-        cp_eng_undo(e, t->mark);
+        ilpm_cp_eng_undo(e, t->mark);
         t->second = 1;
         s->wit_ok = 0;
-        cp_eng_assign(e, -t->lit);
-        conflict = cp_eng_propagate(e) != 0;
+        ilpm_cp_eng_assign(e, -t->lit);
+        conflict = ilpm_cp_eng_propagate(e) != 0;
     }
     if (s->mode == CP_OPTIMIZE && s->found &&
         (st == ILPM_TIMEOUT || st == ILPM_STOPPED))
         st = ILPM_FEASIBLE;
-    cp_eng_undo(e, root);
+    ilpm_cp_eng_undo(e, root);
     free(d);
     free(s->order);
     free(s->wit);

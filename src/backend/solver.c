@@ -3,6 +3,7 @@
  * solution (a clause on SAT, a no-good row on GLPK, built here once as a
  * model constraint), model statistics and export. */
 #include "backend.h"
+#include "ilpm_int.h"
 #include "util.h"
 
 #include <errno.h>

@@ -121,22 +121,23 @@ int ilpm_eng_init(engine *e, const ilpm_model *m, ilpm_err *err)
 int ilpm_eng_assign(engine *e, int l)
 {
     int x = lval(e->val, l);
-    if (x == TRUE)
+    if (x == ILPM_LTRUE)
         return 0;
-    if (x == FALSE)
+    if (x == ILPM_LFALSE)
         return -1;
-    e->val[abs(l)] = l > 0 ? TRUE : FALSE;
+    e->val[abs(l)] = l > 0 ? ILPM_LTRUE : ILPM_LFALSE;
     e->trail[e->ntrail++] = l;
     return 0;
 }
 
-/* Sets every open literal of constraint c to `to` (TRUE or FALSE). */
+/* Sets every open literal of constraint c to `to` (ILPM_LTRUE or ILPM_LFALSE).
+ */
 static int settle(engine *e, size_t c, int to)
 {
     for (size_t t = e->start[c]; t < e->start[c + 1]; t++) {
         int l = e->lits[t];
-        if (lval(e->val, l) == UNKNOWN &&
-            ilpm_eng_assign(e, to == TRUE ? l : -l) != 0)
+        if (lval(e->val, l) == ILPM_LUNDEF &&
+            ilpm_eng_assign(e, to == ILPM_LTRUE ? l : -l) != 0)
             return -1;
     }
     e->work += e->start[c + 1] - e->start[c];
@@ -153,9 +154,9 @@ static int check(engine *e, size_t c)
     if ((le && t > k) || (ge && n - f < k))
         return -1;
     if (le && t == k && t + f < n)
-        return settle(e, c, FALSE);
+        return settle(e, c, ILPM_LFALSE);
     if (ge && n - f == k && t + f < n)
-        return settle(e, c, TRUE);
+        return settle(e, c, ILPM_LTRUE);
     return 0;
 }
 
@@ -193,7 +194,7 @@ void ilpm_eng_undo(engine *e, int mark)
             for (size_t i = e->occ_start[q]; i < e->occ_start[q + 1]; i++)
                 e->nfalse[e->occ[i]]--;
         }
-        e->val[abs(l)] = UNKNOWN;
+        e->val[abs(l)] = ILPM_LUNDEF;
     }
     if (e->qhead > mark)
         e->qhead = mark;
@@ -281,9 +282,9 @@ static int clause_open(const engine *e, size_t c, int *open)
     int n = 0;
     for (size_t t = e->start[c]; t < e->start[c + 1]; t++) {
         int x = lval(e->val, e->lits[t]);
-        if (x == TRUE)
+        if (x == ILPM_LTRUE)
             return 0;
-        if (x == UNKNOWN) {
+        if (x == ILPM_LUNDEF) {
             if (n == MAX_CLAUSE_PROBE)
                 return 0;
             open[n++] = e->lits[t];
@@ -318,7 +319,7 @@ int ilpm_eng_probe(engine *e, ilpm_watch *w)
                         !(w && ilpm_watch_poll(w, "", NULL));
              v++) {
             size_t occ_v = e->occ_start[lix(-v) + 1] - e->occ_start[lix(v)];
-            if (e->val[v] != UNKNOWN || occ_v == 0)
+            if (e->val[v] != ILPM_LUNDEF || occ_v == 0)
                 continue;
             int both_ways[2] = {v, -v};
             rc = probe_lits(e, both_ways, 2, seen, hits, &stamp, both);

@@ -11,15 +11,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-enum { UNKNOWN = 0, TRUE = 1, FALSE = 2 };
+enum { ILPM_LUNDEF = 0, ILPM_LTRUE = 1, ILPM_LFALSE = 2 };
 
-/* The value of literal l: TRUE, FALSE or UNKNOWN. */
+/* The value of literal l: ILPM_LTRUE, ILPM_LFALSE or ILPM_LUNDEF. */
 static inline int lval(const uint8_t *val, int l)
 {
     int x = val[abs(l)];
-    if (x == UNKNOWN || l > 0)
+    if (x == ILPM_LUNDEF || l > 0)
         return x;
-    return x == TRUE ? FALSE : TRUE;
+    return x == ILPM_LTRUE ? ILPM_LFALSE : ILPM_LTRUE;
 }
 
 /* Literal l as an index: 2v for v, 2v+1 for -v. */

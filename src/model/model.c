@@ -2,6 +2,7 @@
  * keep their kind and group, and an optional linear objective.  The model
  * is solver-neutral; src/backend lowers it to GLPK rows or CNF clauses. */
 #include "ilpm.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -65,24 +66,6 @@ struct ilpm_model {
     int cur_name;
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 16;
-    while (c < need) {
-        if (c > SIZE_MAX / 2 / elem)
-            return -1;
-        c *= 2;
-    }
-    void *q = realloc(*p, c * elem);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 ilpm_model *ilpm_model_new(void)
 {
     ilpm_model *m = calloc(1, sizeof *m);
@@ -120,11 +103,11 @@ int ilpm_model_set_var_name(ilpm_model *m, int v, const char *name,
 {
     if (v < 1 || v > m->nvars)
         return ilpm_err_input(err, "variable %d is not of the model (1..%d)", v,
-                            m->nvars);
+                              m->nvars);
     if (v >= m->capvn) {
         size_t cap = (size_t)m->capvn;
-        if (grow((void **)&m->vnames, &cap, (size_t)m->nvars + 1,
-                 sizeof *m->vnames) != 0)
+        if (ilpm_grow((void **)&m->vnames, &cap, (size_t)m->nvars + 1,
+                      sizeof *m->vnames) != 0)
             return ilpm_err_nomem(err, "out of memory naming variables");
         memset(m->vnames + m->capvn, 0,
                (cap - (size_t)m->capvn) * sizeof *m->vnames);
@@ -156,8 +139,8 @@ int ilpm_model_set_con_name(ilpm_model *m, const char *name, ilpm_err *err)
     }
     char *copy = strdup(name);
     if (!copy || m->ncnames >= INT32_MAX ||
-        grow((void **)&m->cnames, &m->capcn, m->ncnames + 1,
-             sizeof *m->cnames) != 0) {
+        ilpm_grow((void **)&m->cnames, &m->capcn, m->ncnames + 1,
+                  sizeof *m->cnames) != 0) {
         free(copy);
         return ilpm_err_nomem(err, "out of memory naming constraints");
     }
@@ -212,14 +195,9 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims, const int *lo,
         return ilpm_err_input(err,
                               "family '%s' is too large: over %d variables",
                               name, INT32_MAX / 2);
-    if (m->nfams == m->capf) {
-        int c = m->capf ? 2 * m->capf : 8;
-        struct family *f = realloc(m->fams, (size_t)c * sizeof *f);
-        if (!f)
-            return ilpm_err_nomem(err, "out of memory");
-        m->fams = f;
-        m->capf = c;
-    }
+    if (ilpm_grow_int((void **)&m->fams, &m->capf, m->nfams + 1,
+                      sizeof *m->fams) != 0)
+        return ilpm_err_nomem(err, "out of memory");
     struct family *f = &m->fams[m->nfams];
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", name);
@@ -498,11 +476,11 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
                                  "build it",
                                  m->max_bytes >> 20);
     }
-    if (grow((void **)&m->cons, &m->capc, m->ncons + 1, sizeof *m->cons) ||
-        grow((void **)&m->lits, &m->capl, m->nlits + (size_t)n,
-             sizeof *m->lits) ||
-        (coefs && grow((void **)&m->coefs, &m->capco, m->ncoefs + (size_t)n,
-                       sizeof *m->coefs)))
+    if (ilpm_grow((void **)&m->cons, &m->capc, m->ncons + 1, sizeof *m->cons) ||
+        ilpm_grow((void **)&m->lits, &m->capl, m->nlits + (size_t)n,
+                  sizeof *m->lits) ||
+        (coefs && ilpm_grow((void **)&m->coefs, &m->capco,
+                            m->ncoefs + (size_t)n, sizeof *m->coefs)))
         return ilpm_err_nomem(err, "out of memory adding a constraint");
     if (n > m->nones) {
         int64_t *o = realloc(m->ones, (size_t)n * sizeof *o);

@@ -25,6 +25,7 @@
  * propagate here (their fixed literals are substituted); GLPK and
  * CaDiCaL do the rest. */
 #include "engine.h"
+#include "ilpm_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -100,10 +101,10 @@ static int gcd_infeasible(const ilpm_con *c, const uint8_t *val)
         return 0;
     int64_t rhs = c->rhs, g = 0;
     for (int i = 0; i < c->n; i++) {
-        int x = val ? lval(val, c->lits[i]) : UNKNOWN;
-        if (x == TRUE)
+        int x = val ? lval(val, c->lits[i]) : ILPM_LUNDEF;
+        if (x == ILPM_LTRUE)
             rhs -= c->coefs[i];
-        else if (x == UNKNOWN)
+        else if (x == ILPM_LUNDEF)
             g = gcd64(g, c->coefs[i]);
     }
     return g == 0 ? rhs != 0 : rhs % g != 0;
@@ -134,10 +135,10 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
     int64_t rhs = c->rhs;
     for (int i = 0; i < c->n; i++) {
         int x = lval(val, c->lits[i]);
-        if (x == TRUE) {
+        if (x == ILPM_LTRUE) {
             ntrue++;
             rhs -= c->coefs[i];
-        } else if (x == UNKNOWN) {
+        } else if (x == ILPM_LUNDEF) {
             coefs[n] = c->coefs[i];
             lits[n++] = c->lits[i];
         }
@@ -165,12 +166,12 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
         return ntrue ? 0 : ilpm_add_exo(out, lits, n, err);
     case ILPM_IMPL: {
         int a = lval(val, c->lits[0]), b = lval(val, c->lits[1]);
-        if (a == FALSE || b == TRUE)
+        if (a == ILPM_LFALSE || b == ILPM_LTRUE)
             return 0;
-        if (a == TRUE && b == FALSE)
+        if (a == ILPM_LTRUE && b == ILPM_LFALSE)
             return 1;
         /* One side known: propagation fixed the other. */
-        if (a != UNKNOWN || b != UNKNOWN)
+        if (a != ILPM_LUNDEF || b != ILPM_LUNDEF)
             return 0;
         return ilpm_add_impl(out, c->lits[0], c->lits[1], err);
     }
@@ -185,17 +186,17 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
                    : ilpm_add_linear(out, coefs, lits, n, c->cmp, rhs, err);
     case ILPM_CCARD: {
         int cond = lval(val, c->cond);
-        if (cond == FALSE)
+        if (cond == ILPM_LFALSE)
             return 0;
         if (n == 0) {
             if (holds(c->cmp, 0, rhs))
                 return 0;
-            if (cond == TRUE)
+            if (cond == ILPM_LTRUE)
                 return 1;
             int nc = -c->cond; /* the sum fails: the condition must too */
             return ilpm_add_clause(out, &nc, 1, err);
         }
-        if (cond == TRUE)
+        if (cond == ILPM_LTRUE)
             return ilpm_add_card(out, lits, n, c->cmp, rhs, err);
         return ilpm_add_ccard(out, c->cond, lits, n, c->cmp, rhs, err);
     }
@@ -267,8 +268,8 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
                     ilpm_model_set_con_name(out, NULL, err) != 0))
         rc = -1;
     for (int v = 1; v <= nv && rc == 0; v++)
-        if (val[v] != UNKNOWN) {
-            int l = val[v] == TRUE ? v : -v;
+        if (val[v] != ILPM_LUNDEF) {
+            int l = val[v] == ILPM_LTRUE ? v : -v;
             rc = ilpm_add_clause(out, &l, 1, err);
         }
     ilpm_eng_free(&e);

@@ -2,6 +2,7 @@
  * end (ILP, SAT, cp), the per-group sizes of both lowerings, and the agreement
  * check (satisfiability, optimum, count and verification). */
 #include "compare.h"
+#include "ilpm_int.h"
 
 #include <inttypes.h>
 #include <stdio.h>

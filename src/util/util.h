@@ -1,7 +1,8 @@
 /* util.h: small pieces every part of ilpm shares: a growable string
- * buffer, a line reader that knows where it is (for file:line:column
- * messages), output files that are replaced whole or not at all, and the
- * puzzle parameters collected from the command line. */
+ * buffer (buf.c), a line reader that knows where it is, for
+ * file:line:column messages (reader.c), the puzzle parameters collected
+ * from the command line (params.c), a portable random generator (rng.c),
+ * output files replaced whole or not at all (out.c), numbers (num.c). */
 #ifndef ILPM_UTIL_H
 #define ILPM_UTIL_H
 
@@ -248,8 +249,7 @@ const ilpm_opt_spec *ilpm_opt_find(const ilpm_opt_spec *table,
                                    const char *name);
 /* Checks a value against its row (value NULL for a flag): 0, or -1 with
  * err saying "--decks: expected an integer from 1 to 8, got '0'". */
-int ilpm_opt_check(const ilpm_opt_spec *spec, const char *value,
-                   ilpm_err *err);
+int ilpm_opt_check(const ilpm_opt_spec *spec, const char *value, ilpm_err *err);
 
 /* Numbers as option values (num.c).  The whole of s as a decimal
  * integer from lo to hi (a sign, then digits: no blanks, hexadecimal or
@@ -286,5 +286,11 @@ const char *ilpm_show_char(char ch, char *buf, size_t size);
  * LONG_MAX when larger, so that a long run still reads as out of range
  * and never overflows. */
 int ilpm_scan_uint(const char **s, long *val);
+
+/* grow.c: makes *p (of *cap elements of elem bytes) hold at least need,
+ * doubling the capacity (16 at first); 0, or -1 on overflow or out of
+ * memory with *p and *cap unchanged.  ilpm_grow_int for an int count. */
+int ilpm_grow(void **p, size_t *cap, size_t need, size_t elem);
+int ilpm_grow_int(void **p, int *cap, int need, size_t elem);
 
 #endif
