@@ -7,23 +7,13 @@
 #include "run.h"
 
 #include "testutil.h"
+#include "util.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
 
 static const ilpm_puzzle *queens = &ilpm_puzzle_queens;
 
@@ -369,7 +359,7 @@ END_TEST
  * (exit 1), well inside --max-vars and --max-memory. */
 START_TEST(test_error_kind_nomem)
 {
-    if (UNDER_ASAN)
+    if (ILPM_UNDER_ASAN)
         return; /* the sanitizer reserves terabytes of address space */
     ilpm_run_opts o;
     ilpm_run_opts_init(&o);

@@ -7,6 +7,7 @@
 #include "plot.h"
 #include "progress.h"
 #include "run.h"
+#include "util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,17 +17,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
 
 volatile int cli_stop_requested;
 
@@ -70,7 +60,7 @@ static void on_signal(int sig)
 
 static void set_memory_limit(cli *c)
 {
-    if (c->memory_limit <= 0 || UNDER_ASAN)
+    if (c->memory_limit <= 0 || ILPM_UNDER_ASAN)
         return;
     struct rlimit rl;
     rl.rlim_cur = rl.rlim_max = (rlim_t)(c->memory_limit * 1048576.0);

@@ -3,6 +3,7 @@
  * it, and send back the result row.  A worker that dies or overruns is
  * reaped and replaced by the scheduler (batch.c) through these calls. */
 #include "batch_int.h"
+#include "util.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -12,17 +13,6 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
 
 static volatile sig_atomic_t worker_stop_sig;
 static volatile int worker_stop;
@@ -91,7 +81,7 @@ static void worker_main(const struct batch *b, int id, int in, int out)
     sa.sa_handler = on_worker_term;
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGINT, SIG_IGN); /* the parent decides what Ctrl-C does */
-    if (b->o->memory_limit_mb > 0 && !UNDER_ASAN) {
+    if (b->o->memory_limit_mb > 0 && !ILPM_UNDER_ASAN) {
         struct rlimit rl;
         rl.rlim_cur = rl.rlim_max =
             (rlim_t)(b->o->memory_limit_mb * 1024.0 * 1024.0);

@@ -293,4 +293,18 @@ int ilpm_scan_uint(const char **s, long *val);
 int ilpm_grow(void **p, size_t *cap, size_t need, size_t elem);
 int ilpm_grow_int(void **p, int *cap, int need, size_t elem);
 
+/* 1 in a build under AddressSanitizer, which reserves terabytes of
+ * address space: no address-space limit (--memory-limit) can be set
+ * there, and tests that need one skip. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ILPM_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ILPM_UNDER_ASAN 1
+#endif
+#endif
+#ifndef ILPM_UNDER_ASAN
+#define ILPM_UNDER_ASAN 0
+#endif
+
 #endif
