@@ -4,8 +4,10 @@
  * ilpm_cnf; the SAT driver (sat.c) feeds those clauses to CaDiCaL.  rows.c
  * turns them into linear rows, which the GLPK lowering and driver
  * (glpk_*.c, behind glpk_int.h) and the OPB writer (opb.c) share.
- * solver.c puts both drivers behind the public ilpm_solver handle.  Only
- * the glpk_* files include glpk.h and only sat.c includes ccadical.h.
+ * Every driver (GLPK, CaDiCaL, cp) embeds the base ilpm_driver and is a
+ * row of the registry (registry.c); solver.c puts them behind the public
+ * ilpm_solver handle.  Only the glpk_* files include glpk.h and only sat.c
+ * includes ccadical.h.
  */
 #ifndef ILPM_BACKEND_H
 #define ILPM_BACKEND_H

@@ -1,7 +1,9 @@
-/* The public solver handle: one lowered model behind either driver, plus
- * what both back ends share: deadlines, counting by blocking the last
- * solution (a clause on SAT, a no-good row on GLPK, built here once as a
- * model constraint), model statistics and export. */
+/* The public solver handle: one lowered model behind the driver of its
+ * back end (registry.c), plus what every back end shares: the deadline
+ * and stop flag set on the driver's watch before each call, counting by
+ * blocking the last solution (a clause on SAT, a no-good row on GLPK,
+ * built here once as a model constraint) for a driver without its own
+ * count, model statistics and export. */
 #include "backend.h"
 #include "ilpm_int.h"
 #include "util.h"
