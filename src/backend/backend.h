@@ -211,5 +211,8 @@ int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err);
 /* Allocates stats->groups for the model's groups, zeroed, and fills
  * vars and per-group cons. */
 int ilpm_stats_prepare(const ilpm_model *m, ilpm_stats *s, ilpm_err *err);
+/* Adds c's sizes to s (prepared for the same model): clauses, literals
+ * and auxiliary variables, in total and per group. */
+void ilpm_cnf_stats(const ilpm_cnf *c, ilpm_stats *s);
 
 #endif

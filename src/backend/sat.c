@@ -258,14 +258,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
         sat_destroy(&d->base);
         return NULL;
     }
-    stats->clauses = d->cnf.nclauses;
-    stats->aux_vars += d->cnf.nvars - d->cnf.model_vars;
-    for (int g = 0; g < stats->ngroups && g < d->cnf.ngroups; g++) {
-        stats->groups[g].clauses = d->cnf.groups[g].clauses;
-        stats->groups[g].literals = d->cnf.groups[g].literals;
-        stats->groups[g].aux_vars = d->cnf.groups[g].aux_vars;
-        stats->literals += d->cnf.groups[g].literals;
-    }
+    ilpm_cnf_stats(&d->cnf, stats);
     d->s = ccadical_init();
     if (!d->s) {
         ilpm_err_fail(err, ILPM_ERR_INTERNAL,

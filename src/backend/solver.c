@@ -444,15 +444,7 @@ int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,
         ilpm_stats_free(out);
         return -1;
     }
-    out->clauses = c.nclauses;
-    out->aux_vars += c.nvars - c.model_vars;
-    out->literals = 0;
-    for (int g = 0; g < out->ngroups && g < c.ngroups; g++) {
-        out->groups[g].clauses = c.groups[g].clauses;
-        out->groups[g].literals = c.groups[g].literals;
-        out->groups[g].aux_vars = c.groups[g].aux_vars;
-        out->literals += c.groups[g].literals;
-    }
+    ilpm_cnf_stats(&c, out);
     ilpm_cnf_release(&c);
     return 0;
 }
