@@ -138,8 +138,9 @@ typedef struct ilpm_driver {
 void ilpm_driver_init(ilpm_driver *d, const ilpm_model *m,
                       const ilpm_options *o, ilpm_stats *stats);
 
+/* What a back end does, the driver of its row of ILPM_BACKENDS (which
+ * holds its name and help). */
 typedef struct ilpm_driver_ops {
-    const char *name;
     ilpm_driver *(*create)(const ilpm_model *m, const ilpm_options *o,
                            ilpm_stats *stats, ilpm_err *err);
     void (*destroy)(ilpm_driver *d);

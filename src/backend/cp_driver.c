@@ -234,7 +234,6 @@ static int cp_add(ilpm_driver *drv, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_cp_ops = {
-    .name = "cp",
     .create = cp_create,
     .destroy = cp_destroy,
     .solve = cp_solve,

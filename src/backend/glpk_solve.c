@@ -352,7 +352,6 @@ static int glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_glpk_ops = {
-    .name = "glpk",
     .create = glpk_create,
     .destroy = glpk_destroy,
     .solve = glpk_solve,

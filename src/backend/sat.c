@@ -470,7 +470,6 @@ static int sat_add(ilpm_driver *base, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_sat_ops = {
-    .name = "sat",
     .create = sat_create,
     .destroy = sat_destroy,
     .solve = sat_solve,
