@@ -170,11 +170,13 @@ run "compare text settled" 0 "$ILPM" compare sudoku data/sudoku/norvig_top95.txt
 run "compare groups after propagation" 0 "$ILPM" compare sudoku \
     data/sudoku/norvig_top95.txt --index 1 --formulation atmost &&
     has "fixed group" "$out" "^ +fixed +\|" &&
-    if awk '$2 == "ilp" { rows = $(NF - 2) }
+    if awk '$1 == "formulation" { for (i = 1; i <= NF; i++) col[$i] = i }
+            $2 == "ilp" { rows = $(col["rows"]) }
             / \| / && $1 != "groups" { sum += $3 }
             END { exit !(rows > 0 && rows == sum) }' <<<"$out"; then ok
     else bad "compare: ILP rows differ from the sum of the groups: $out"; fi &&
-    if awk '$2 == "sat" { cl = $NF }
+    if awk '$1 == "formulation" { for (i = 1; i <= NF; i++) col[$i] = i }
+            $2 == "sat" { cl = $(col["clauses"]) }
             / \| / && $1 != "groups" { sum += $6 }
             END { exit !(cl > 0 && cl == sum) }' <<<"$out"; then ok
     else bad "compare: clauses differ from the sum of the groups: $out"; fi
