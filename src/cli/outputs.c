@@ -17,11 +17,11 @@ struct output {
 /* The outputs c names, into o (at most 8). */
 static int outputs_of(const cli *c, struct output *o)
 {
-    static const char *const fmt[] = {"lp", "mps", "cnf", "opb"};
+    static const char *const fmt[ILPM_FMT_COUNT] = {"lp", "mps", "cnf", "opb"};
     int n = 0;
     if (c->out_path)
         o[n++] = (struct output){"out", c->out_path};
-    for (int f = 0; f < 4; f++)
+    for (int f = 0; f < ILPM_FMT_COUNT; f++)
         if (c->export_path[f])
             o[n++] = (struct output){fmt[f], c->export_path[f]};
     if (c->plot_path)

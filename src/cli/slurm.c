@@ -107,8 +107,11 @@ static void sbatch_common(ilpm_buf *b, const cli *c)
         ilpm_buf_printf(b, "#SBATCH --partition=%s\n", c->partition);
     if (c->account)
         ilpm_buf_printf(b, "#SBATCH --account=%s\n", c->account);
-    for (int i = 0; i < c->nsbatch; i++)
-        ilpm_buf_printf(b, "#SBATCH %s\n", c->sbatch_lines[i]);
+    for (const char *s = c->sbatch; s && *s;) {
+        size_t n = strcspn(s, "\n");
+        ilpm_buf_printf(b, "#SBATCH %.*s\n", (int)n, s);
+        s += n + (s[n] != '\0');
+    }
 }
 
 /* What each task is given: its wall time (0: the site's default) and
