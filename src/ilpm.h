@@ -410,7 +410,7 @@ typedef enum ilpm_opt_type {
     ILPM_OPT_TEXT    /* any text, its reader checks it: const char *   */
 } ilpm_opt_type;
 
-/* ilpm_opt.flags */
+/* ilpm_opt.flags; bits 16 and up are the table owner's */
 #define ILPM_OPT_INSTANCE 1u /* gives the instance (queens --n), no FILE */
 #define ILPM_OPT_PLAY 2u     /* means something to `play` only          */
 #define ILPM_OPT_REPEAT 4u   /* again: values joined by ILPM_OPT_SEP    */

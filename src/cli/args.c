@@ -187,6 +187,7 @@ static const ilpm_opt own[] = {
     {.name = "out",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
+     .flags = OPT_SCRIPT,
      .verbs = V_BATCH | V_MERGE | V_GEN,
      .offset = OFF(out_path),
      .help = "the file to write, '-' for standard output: results (batch, "
@@ -197,6 +198,7 @@ static const ilpm_opt own[] = {
      .type = ILPM_OPT_INT,
      .lo = 1,
      .hi = 1024,
+     .flags = OPT_SCRIPT,
      .verbs = V_BATCH,
      .offset = OFF(jobs),
      .help = "worker processes (default: the number of cores)"},
@@ -212,6 +214,7 @@ static const ilpm_opt own[] = {
              "reaching it ends the run with a message, exit 2"},
     {.name = "resume",
      .type = ILPM_OPT_FLAG,
+     .flags = OPT_SCRIPT,
      .verbs = V_BATCH,
      .offset = OFF(resume),
      .help = "skip runs already in RESULTS (not 'stopped' ones, nor those "
@@ -227,18 +230,21 @@ static const ilpm_opt own[] = {
      .type = ILPM_OPT_INT,
      .lo = 1,
      .hi = 100000,
+     .flags = OPT_SCRIPT,
      .verbs = V_BATCH,
      .offset = OFF(slurm_n),
      .help = "write a Slurm job array of N shard tasks and its merge step "
              "instead of running here"},
     {.name = "submit",
      .type = ILPM_OPT_FLAG,
+     .flags = OPT_SCRIPT,
      .verbs = V_BATCH,
      .offset = OFF(submit),
      .help = "with --slurm: submit with sbatch and print the job ids"},
     {.name = "slurm-script",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
+     .flags = OPT_SCRIPT,
      .verbs = V_BATCH,
      .offset = OFF(slurm_script),
      .help = "with --slurm: write the script to FILE (default: standard "
@@ -246,19 +252,21 @@ static const ilpm_opt own[] = {
     {.name = "partition",
      .arg = "NAME",
      .type = ILPM_OPT_TEXT,
+     .flags = OPT_SCRIPT,
      .verbs = V_BATCH,
      .offset = OFF(partition),
      .help = "with --slurm: the tasks' partition"},
     {.name = "account",
      .arg = "NAME",
      .type = ILPM_OPT_TEXT,
+     .flags = OPT_SCRIPT,
      .verbs = V_BATCH,
      .offset = OFF(account),
      .help = "with --slurm: the account charged"},
     {.name = "sbatch",
      .arg = "OPTION",
      .type = ILPM_OPT_TEXT,
-     .flags = ILPM_OPT_REPEAT,
+     .flags = ILPM_OPT_REPEAT | OPT_SCRIPT,
      .verbs = V_BATCH,
      .offset = OFF(sbatch),
      .help = "with --slurm: one more #SBATCH line, as '--qos=short'"},
@@ -421,13 +429,13 @@ static const char *key_of(const char *name)
     return strcmp(name, "no-propagate") == 0 ? "propagate" : name;
 }
 
-unsigned cli_opt_backends(const char *name)
+const ilpm_opt *cli_opt_find(const char *name)
 {
     found f;
     for (int i = 0; row_at(i, &f); i++)
         if (strcmp(f.row->name, name) == 0)
-            return f.row->backends;
-    return 0;
+            return f.row;
+    return NULL;
 }
 
 int cli_given(const cli *c, const char *name)

@@ -52,7 +52,8 @@ static int check_backends(cli *c, ilpm_err *err)
         return 0;
     for (int k = 0; k < c->argc; k++) {
         const char *name = c->argv_opt[k];
-        unsigned own = name ? cli_opt_backends(name) : 0;
+        const ilpm_opt *r = name ? cli_opt_find(name) : NULL;
+        unsigned own = r ? r->backends : 0;
         if (!own || (own & run))
             continue;
         char want[64], got[64];

@@ -178,9 +178,12 @@ int cli_option_row(int i, cli_row *r);
  * and default have them. */
 void cli_opt_help(const ilpm_opt *row, const char *more, char *buf,
                   size_t size);
-/* The back ends the option named name acts on, ILPM_BACKEND_BIT each;
- * 0 for every one (its table row says). */
-unsigned cli_opt_backends(const char *name);
+/* The row of the command line's or the solver's option named name, or
+ * NULL (a puzzle's). */
+const ilpm_opt *cli_opt_find(const char *name);
+/* A flag of the command line's own rows: the option is batch --slurm's
+ * script's own, not given again to its tasks (slurm.c). */
+#define OPT_SCRIPT (1u << 16)
 /* Whether the option named name was given (and not through an alias). */
 int cli_given(const cli *c, const char *name);
 /* The checks that tie the parsed options together (checks.c): 0, or -1
