@@ -201,6 +201,14 @@ START_TEST(test_defaults_from_rows)
     ck_assert_str_eq(c.export_path[ILPM_FMT_LP], "q.lp");
     ck_assert_str_eq(c.export_path[ILPM_FMT_OPB], "q.opb");
     ck_assert_ptr_null(c.export_path[ILPM_FMT_CNF]);
+    /* The outputs a run checks before it starts are those rows'. */
+    const ilpm_opt *rows[8];
+    const char *paths[8];
+    ck_assert_int_eq(cli_outputs(&c, rows, paths, 8), 2);
+    ck_assert_str_eq(rows[0]->name, "lp");
+    ck_assert_str_eq(paths[0], "q.lp");
+    ck_assert_str_eq(rows[1]->name, "opb");
+    ck_assert_str_eq(paths[1], "q.opb");
     teardown();
     PARSED("batch", "queens", QUEENS, "--out", "r.csv", "--backend", "both",
            "--shard", "1/3", "--jobs", "2");

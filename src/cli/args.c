@@ -150,30 +150,35 @@ static const ilpm_opt own[] = {
     {.name = "lp",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
+     .flags = OPT_OUTPUT,
      .verbs = V_EXPORT,
      .offset = OFF(export_path[ILPM_FMT_LP]),
      .help = "CPLEX LP (GLPK's writer)"},
     {.name = "mps",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
+     .flags = OPT_OUTPUT,
      .verbs = V_EXPORT,
      .offset = OFF(export_path[ILPM_FMT_MPS]),
      .help = "free MPS (GLPK's writer)"},
     {.name = "cnf",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
+     .flags = OPT_OUTPUT,
      .verbs = V_EXPORT,
      .offset = OFF(export_path[ILPM_FMT_CNF]),
      .help = "DIMACS CNF with a 'c NAME VAR' dictionary"},
     {.name = "opb",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
+     .flags = OPT_OUTPUT,
      .verbs = V_EXPORT,
      .offset = OFF(export_path[ILPM_FMT_OPB]),
      .help = "pseudo-Boolean OPB"},
     {.name = "plot",
      .arg = "FILE.svg|FILE.png",
      .type = ILPM_OPT_TEXT,
+     .flags = OPT_OUTPUT,
      .verbs = V_COMPARE,
      .offset = OFF(plot_path),
      .help = "cactus plot and ILP-vs-SAT scatter (gnuplot; a file, not "
@@ -187,7 +192,7 @@ static const ilpm_opt own[] = {
     {.name = "out",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
-     .flags = OPT_SCRIPT,
+     .flags = OPT_SCRIPT | OPT_OUTPUT,
      .verbs = V_BATCH | V_MERGE | V_GEN,
      .offset = OFF(out_path),
      .help = "the file to write, '-' for standard output: results (batch, "
@@ -244,7 +249,7 @@ static const ilpm_opt own[] = {
     {.name = "slurm-script",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
-     .flags = OPT_SCRIPT,
+     .flags = OPT_SCRIPT | OPT_OUTPUT,
      .verbs = V_BATCH,
      .offset = OFF(slurm_script),
      .help = "with --slurm: write the script to FILE (default: standard "
@@ -436,6 +441,21 @@ const ilpm_opt *cli_opt_find(const char *name)
         if (strcmp(f.row->name, name) == 0)
             return f.row;
     return NULL;
+}
+
+int cli_outputs(const cli *c, const ilpm_opt **rows, const char **paths,
+                int max)
+{
+    int n = 0;
+    for (const ilpm_opt *r = own; r->name && n < max; r++) {
+        const char *p =
+            r->flags & OPT_OUTPUT
+                ? *(const char *const *)((const char *)c + r->offset)
+                : NULL;
+        if (p)
+            rows[n] = r, paths[n++] = p;
+    }
+    return n;
 }
 
 int cli_given(const cli *c, const char *name)

@@ -184,6 +184,12 @@ const ilpm_opt *cli_opt_find(const char *name);
 /* A flag of the command line's own rows: the option is batch --slurm's
  * script's own, not given again to its tasks (slurm.c). */
 #define OPT_SCRIPT (1u << 16)
+/* Another: the option names a file the run writes (outputs.c). */
+#define OPT_OUTPUT (1u << 17)
+/* The outputs c's options name, at most max: their rows and paths, in
+ * the rows' order; the number of them. */
+int cli_outputs(const cli *c, const ilpm_opt **rows, const char **paths,
+                int max);
 /* Whether the option named name was given (and not through an alias). */
 int cli_given(const cli *c, const char *name);
 /* The checks that tie the parsed options together (checks.c): 0, or -1
