@@ -42,20 +42,36 @@ typedef struct langford_sol {
     int *seq; /* seq[0..len): the value at each position */
 } langford_sol;
 
-static const ilpm_opt_spec langford_opts[] = {
-    {"n", "N", "values 1..N (1 to 200); or give a FILE of 'k n' pairs",
-     ILPM_OPT_INT, LANGFORD_MIN_N, LANGFORD_MAX_N, NULL, ILPM_OPT_INSTANCE},
-    {"k", "K", "copies of each value (2 to 10, default 2)", ILPM_OPT_INT,
-     LANGFORD_MIN_K, LANGFORD_MAX_K, NULL, ILPM_OPT_INSTANCE},
-    {"formulation", "F", "positions (Y(v,p), default) or cards (X(v,c,p))",
-     ILPM_OPT_CHOICE, 0, 0, formulations, 0},
-    {"redundant", NULL,
-     "lower the position-sum row too (by default it only serves the parity "
-     "proof before solving)",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {"symmetry", NULL, "keep one of each sequence/reverse pair", ILPM_OPT_FLAG,
-     0, 0, NULL, 0},
-    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+static const ilpm_opt langford_opts[] = {
+    {.name = "n",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = LANGFORD_MIN_N,
+     .hi = LANGFORD_MAX_N,
+     .flags = ILPM_OPT_INSTANCE,
+     .help = "values 1..N; or give a FILE of 'k n' pairs"},
+    {.name = "k",
+     .arg = "K",
+     .type = ILPM_OPT_INT,
+     .lo = LANGFORD_MIN_K,
+     .hi = LANGFORD_MAX_K,
+     .def = "2",
+     .flags = ILPM_OPT_INSTANCE,
+     .help = "copies of each value"},
+    {.name = "formulation",
+     .arg = "F",
+     .type = ILPM_OPT_CHOICE,
+     .def = "positions",
+     .choices = formulations,
+     .help = "positions (Y(v,p)) or cards (X(v,c,p))"},
+    {.name = "redundant",
+     .type = ILPM_OPT_FLAG,
+     .help = "lower the position-sum row too (by default it only serves the "
+             "parity proof before solving)"},
+    {.name = "symmetry",
+     .type = ILPM_OPT_FLAG,
+     .help = "keep one of each sequence/reverse pair"},
+    {.name = NULL},
 };
 
 static langford *langford_alloc(int k, int n)
@@ -82,10 +98,8 @@ static int langford_from_params(const ilpm_params *p, void **inst,
         return 0;
     }
     long n, k;
-    if (ilpm_params_int(p, "n", 0, LANGFORD_MIN_N, LANGFORD_MAX_N, &n, err) !=
-            0 ||
-        ilpm_params_int(p, "k", 2, LANGFORD_MIN_K, LANGFORD_MAX_K, &k, err) !=
-            0)
+    if (ilpm_params_int(p, langford_opts, "n", &n, err) != 0 ||
+        ilpm_params_int(p, langford_opts, "k", &k, err) != 0)
         return -1;
     langford *l = langford_alloc((int)k, (int)n);
     if (!l)
@@ -433,8 +447,7 @@ static int langford_build(const void *inst, const ilpm_params *p, ilpm_model *m,
 {
     const langford *l = inst;
     int form;
-    if (ilpm_params_choice(p, "formulation", formulations, POSITIONS, &form,
-                           err) != 0)
+    if (ilpm_params_choice(p, langford_opts, "formulation", &form, err) != 0)
         return -1;
     /* Largest list: all starts of the family (n * nk) for the redundant
      * row; every other list is shorter. */

@@ -25,10 +25,15 @@ typedef struct queens_sol {
     int *col; /* col[r] for r = 1..n, 0 if the row is empty */
 } queens_sol;
 
-static const ilpm_opt_spec queens_opts[] = {
-    {"n", "N", "board size (1 to 1000000); or give a FILE of completions",
-     ILPM_OPT_INT, 1, QUEENS_MAX_N, NULL, ILPM_OPT_INSTANCE},
-    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+static const ilpm_opt queens_opts[] = {
+    {.name = "n",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = QUEENS_MAX_N,
+     .flags = ILPM_OPT_INSTANCE,
+     .help = "board size; or give a FILE of completions"},
+    {.name = NULL},
 };
 
 static queens *queens_alloc(int n)
@@ -52,7 +57,7 @@ static int queens_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
     if (!ilpm_params_has(p, "n"))
         return 0;
     long n;
-    if (ilpm_params_int(p, "n", 8, 1, QUEENS_MAX_N, &n, err) != 0)
+    if (ilpm_params_int(p, queens_opts, "n", &n, err) != 0)
         return -1;
     queens *q = queens_alloc((int)n);
     if (!q)

@@ -38,15 +38,18 @@ typedef struct sudoku_sol {
 enum { EXACT, ATMOST };
 static const char *const formulations[] = {"exact", "atmost", NULL};
 
-static const ilpm_opt_spec sudoku_opts[] = {
-    {"formulation", "F",
-     "exact (each value exactly once per row/col/box, default) or atmost "
-     "(at most once, as the seed report)",
-     ILPM_OPT_CHOICE, 0, 0, formulations, 0},
-    {"redundant", NULL,
-     "with atmost: also each value at least once per row/col/box",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+static const ilpm_opt sudoku_opts[] = {
+    {.name = "formulation",
+     .arg = "F",
+     .type = ILPM_OPT_CHOICE,
+     .def = "exact",
+     .choices = formulations,
+     .help = "exact (each value exactly once per row/col/box) or atmost (at "
+             "most once, as the seed report)"},
+    {.name = "redundant",
+     .type = ILPM_OPT_FLAG,
+     .help = "with atmost: also each value at least once per row/col/box"},
+    {.name = NULL},
 };
 
 static const ilpm_form_opt sudoku_form_opts[] = {
@@ -319,8 +322,7 @@ static int add_houses(ilpm_model *m, int P, int b, enum house kind,
 /* The formulation asked for, and whether --redundant goes with it. */
 static int formulation(const ilpm_params *p, int *form, ilpm_err *err)
 {
-    if (ilpm_params_choice(p, "formulation", formulations, EXACT, form, err) !=
-        0)
+    if (ilpm_params_choice(p, sudoku_opts, "formulation", form, err) != 0)
         return -1;
     if (*form == EXACT && ilpm_params_has(p, "redundant"))
         return ilpm_err_input(err,

@@ -286,63 +286,69 @@ typedef enum ilpm_backend {
     ILPM_BACKENDS(ILPM_BACKEND_ENUM_) ILPM_BACKEND_COUNT
 } ilpm_backend;
 #undef ILPM_BACKEND_ENUM_
-/* The cp back end's branching: first-fail takes the open exactly-one or
- * at-least-one over puzzle variables with the fewest open literals (as
- * DLX and Gecode's first-fail), input the first open variable. */
-typedef enum ilpm_search {
-    ILPM_SEARCH_FIRST_FAIL,
-    ILPM_SEARCH_INPUT,
-    /* VSIDS: the variable most bumped by recent conflicts, its saved
-     * phase (with learning; a count takes first-fail) */
-    ILPM_SEARCH_ACTIVITY
-} ilpm_search;
-/* The cp back end's learning: auto learns when solving and optimising,
- * and counts by the depth-first search, where every branch is visited
- * anyway and a learned clause costs more than it prunes. */
-typedef enum ilpm_learn {
-    ILPM_LEARN_OFF,
-    ILPM_LEARN_ON,
-    ILPM_LEARN_AUTO
-} ilpm_learn;
-typedef enum ilpm_amo_enc {
-    ILPM_AMO_AUTO,     /* pairwise up to 10 literals, else product     */
-    ILPM_AMO_PAIRWISE, /* the seed reports' encoding                   */
-    ILPM_AMO_SEQ,      /* Sinz's sequential counter (ladder)           */
-    ILPM_AMO_PRODUCT   /* Chen's 2-product encoding                    */
-} ilpm_amo_enc;
-typedef enum ilpm_card_enc {
-    ILPM_CARD_SEQ,      /* Sinz's sequential counter                    */
-    ILPM_CARD_TOTALIZER /* Bailleux and Boufkhad's totalizer           */
-} ilpm_card_enc;
-typedef enum ilpm_cuts {
-    ILPM_CUTS_NONE,
-    ILPM_CUTS_DEFAULT,
-    ILPM_CUTS_ALL
-} ilpm_cuts;
+/* The enums of the options, one X-macro list each, X(ID, "name"): the
+ * enum (then its PREFIX_COUNT) and the names the command line, JSON and
+ * CSV use (ilpm_*_name, ilpm_*_parse, the rows' choices) are made from
+ * it (options.c).  A new value is one line here and its code. */
+#define ILPM_ENUM_ID_(id, name) id,
+#define ILPM_ENUM_NAME_(id, name) name,
+// clang-format off
+/* cp branching: first-fail takes the open exactly-one or at-least-one
+ * over puzzle variables with the fewest open literals (as DLX and
+ * Gecode's first-fail), input the first open variable, activity (VSIDS)
+ * the variable most bumped by recent conflicts, its saved phase (with
+ * learning; a count takes first-fail).  cp learning: auto learns when
+ * solving and optimising, and counts by the depth-first search, where
+ * every branch is visited anyway and a learned clause costs more than
+ * it prunes. */
+#define ILPM_SEARCHES(X) X(ILPM_SEARCH_FIRST_FAIL, "first-fail")               \
+    X(ILPM_SEARCH_INPUT, "input") X(ILPM_SEARCH_ACTIVITY, "activity")
+#define ILPM_LEARNS(X)                                                         \
+    X(ILPM_LEARN_OFF, "off") X(ILPM_LEARN_ON, "on") X(ILPM_LEARN_AUTO, "auto")
+/* At-most-one in CNF: auto = pairwise up to 10 literals, else product;
+ * pairwise (the seed reports'), Sinz's sequential counter (ladder),
+ * Chen's 2-product.  Cardinality: Sinz's sequential counter, Bailleux and
+ * Boufkhad's totalizer. */
+#define ILPM_AMO_ENCS(X) X(ILPM_AMO_AUTO, "auto")                              \
+    X(ILPM_AMO_PAIRWISE, "pairwise") X(ILPM_AMO_SEQ, "seq")                    \
+    X(ILPM_AMO_PRODUCT, "product")
+#define ILPM_CARD_ENCS(X)                                                      \
+    X(ILPM_CARD_SEQ, "seq") X(ILPM_CARD_TOTALIZER, "totalizer")
+#define ILPM_CUTS_RULES(X) X(ILPM_CUTS_NONE, "none")                           \
+    X(ILPM_CUTS_DEFAULT, "default") X(ILPM_CUTS_ALL, "all")
 /* GLPK's branching and backtracking rules, named as glpsol names them.
  * AUTO: for a feasibility search (no objective, or counting) the most
  * fractional variable and depth first, which find a first solution
  * soonest; when optimising, GLPK's defaults (Driebeck-Tomlin, best local
- * bound). */
-typedef enum ilpm_branch {
-    ILPM_BRANCH_AUTO,
-    ILPM_BRANCH_FIRST, /* first fractional variable   */
-    ILPM_BRANCH_LAST,  /* last fractional variable    */
-    ILPM_BRANCH_MOST,  /* most fractional variable    */
-    ILPM_BRANCH_DRTOM, /* Driebeck and Tomlin         */
-    ILPM_BRANCH_PCOST, /* hybrid pseudo-cost          */
-    /* The fractional variable of largest value, up branch first (our
-     * callback): a dive that fixes the LP's likeliest choice, as a SAT
-     * solver decides, where "most" splits the least decided one. */
-    ILPM_BRANCH_DIVE
-} ilpm_branch;
+ * bound).  Branching on the first, last or most fractional variable,
+ * Driebeck and Tomlin's, hybrid pseudo-cost; dive: the fractional
+ * variable of largest value, up branch first (our callback), which fixes
+ * the LP's likeliest choice, as a SAT solver decides, where "most" splits
+ * the least decided one.  Backtracking depth first, breadth first, best
+ * projection, best local bound. */
+#define ILPM_BRANCHES(X) X(ILPM_BRANCH_AUTO, "auto")                           \
+    X(ILPM_BRANCH_FIRST, "first") X(ILPM_BRANCH_LAST, "last")                  \
+    X(ILPM_BRANCH_MOST, "most") X(ILPM_BRANCH_DRTOM, "drtom")                  \
+    X(ILPM_BRANCH_PCOST, "pcost") X(ILPM_BRANCH_DIVE, "dive")
+#define ILPM_BACKTRACKS(X) X(ILPM_BACKTRACK_AUTO, "auto")                      \
+    X(ILPM_BACKTRACK_DFS, "dfs") X(ILPM_BACKTRACK_BFS, "bfs")                  \
+    X(ILPM_BACKTRACK_BESTP, "bestp") X(ILPM_BACKTRACK_BESTB, "bestb")
+/* What is propagated before lowering (ilpm_model_propagate's level);
+ * auto is the back end's default, now probe for both (see propagate.c). */
+#define ILPM_PROPAGATES(X) X(ILPM_PROP_AUTO, "auto") X(ILPM_PROP_NONE, "none")  \
+    X(ILPM_PROP_UNITS, "units") X(ILPM_PROP_PROBE, "probe")
+
+typedef enum ilpm_search { ILPM_SEARCHES(ILPM_ENUM_ID_) ILPM_SEARCH_COUNT } ilpm_search;
+typedef enum ilpm_learn { ILPM_LEARNS(ILPM_ENUM_ID_) ILPM_LEARN_COUNT } ilpm_learn;
+typedef enum ilpm_amo_enc { ILPM_AMO_ENCS(ILPM_ENUM_ID_) ILPM_AMO_COUNT } ilpm_amo_enc;
+typedef enum ilpm_card_enc { ILPM_CARD_ENCS(ILPM_ENUM_ID_) ILPM_CARD_COUNT } ilpm_card_enc;
+typedef enum ilpm_cuts { ILPM_CUTS_RULES(ILPM_ENUM_ID_) ILPM_CUTS_COUNT } ilpm_cuts;
+typedef enum ilpm_branch { ILPM_BRANCHES(ILPM_ENUM_ID_) ILPM_BRANCH_COUNT } ilpm_branch;
 typedef enum ilpm_backtrack {
-    ILPM_BACKTRACK_AUTO,
-    ILPM_BACKTRACK_DFS,   /* depth first                */
-    ILPM_BACKTRACK_BFS,   /* breadth first              */
-    ILPM_BACKTRACK_BESTP, /* best projection            */
-    ILPM_BACKTRACK_BESTB  /* best local bound           */
-} ilpm_backtrack;
+    ILPM_BACKTRACKS(ILPM_ENUM_ID_) ILPM_BACKTRACK_COUNT } ilpm_backtrack;
+typedef enum ilpm_propagate {
+    ILPM_PROPAGATES(ILPM_ENUM_ID_) ILPM_PROP_COUNT } ilpm_propagate;
+// clang-format on
 
 /* The model's search hint, as a MiniZinc model annotates its solve item:
  * the branching rule GLPK uses under --branch auto when it looks for any
@@ -350,15 +356,6 @@ typedef enum ilpm_backtrack {
  * end).  Propagated copies keep it. */
 void ilpm_model_set_branch_hint(ilpm_model *m, ilpm_branch b);
 ilpm_branch ilpm_model_branch_hint(const ilpm_model *m);
-
-/* What is propagated before lowering (ilpm_model_propagate's level);
- * auto is the back end's default, now probe for both (see propagate.c). */
-typedef enum ilpm_propagate {
-    ILPM_PROP_AUTO,
-    ILPM_PROP_NONE,
-    ILPM_PROP_UNITS,
-    ILPM_PROP_PROBE
-} ilpm_propagate;
 
 typedef struct ilpm_options {
     ilpm_backend backend;
@@ -397,58 +394,92 @@ typedef struct ilpm_options {
     volatile int *stop_flag;
 } ilpm_options;
 
+/* ------------------------------------------------------------------ */
+/* Option rows                                                          */
+
+/* One row per option, one row type for every table: the solver's
+ * (ilpm_options_table), the command line's, each puzzle's.  A row is the
+ * one place where an option's name, value, range, default and help are
+ * written: the parser, --help, the defaults and the range checks all
+ * read it (as kissat's options.h). */
+typedef enum ilpm_opt_type {
+    ILPM_OPT_FLAG,   /* no value: its int field 1 (ILPM_OPT_OFF: 0)    */
+    ILPM_OPT_INT,    /* an integer from lo to hi: an int64_t field     */
+    ILPM_OPT_REAL,   /* a number of unit, > 0 and >= lo, <= hi: double */
+    ILPM_OPT_CHOICE, /* one of choices: an int (enum) field, its index */
+    ILPM_OPT_TEXT    /* any text, its reader checks it: const char *   */
+} ilpm_opt_type;
+
+/* ilpm_opt.flags; bits 16 and up are the table owner's */
+#define ILPM_OPT_INSTANCE 1u /* gives the instance (queens --n), no FILE */
+#define ILPM_OPT_PLAY 2u     /* means something to `play` only          */
+#define ILPM_OPT_REPEAT 4u   /* again: values joined by ILPM_OPT_SEP    */
+#define ILPM_OPT_LIST 8u     /* a comma list; again: adds to it         */
+#define ILPM_OPT_OFF 16u     /* a flag that turns its field off         */
+#define ILPM_OPT_LOWER 32u   /* acts on the lowering (stats, export too) */
+#define ILPM_OPT_GEN 64u     /* read by a generator that solves too     */
+#define ILPM_OPT_SEP '\n'
+
+typedef struct ilpm_opt {
+    const char *name; /* as the command line spells it, without "--"   */
+    const char *arg;  /* the value in help ("N"); NULL: a flag's none,
+                         a choice's names joined by '|'                */
+    ilpm_opt_type type;
+    int64_t lo, hi; /* ILPM_OPT_INT, ILPM_OPT_REAL                     */
+    /* The default as the option would be given ("sat", "2"); NULL:
+     * none, the field stays 0 (NULL, off) or a puzzle decides. */
+    const char *def;
+    const char *const *choices; /* ILPM_OPT_CHOICE, NULL-ended         */
+    const char *unit;           /* ILPM_OPT_REAL: "seconds"            */
+    unsigned flags;             /* ILPM_OPT_*                          */
+    /* The back ends it acts on, ILPM_BACKEND_BIT(b) each; 0: all.  The
+     * command line refuses it with another. */
+    unsigned backends;
+    /* The verbs it goes with, in the bits of the front end that owns the
+     * table (the command line's V_*); 0 in the library's and the
+     * puzzles' tables, whose verbs the command line gives. */
+    unsigned verbs;
+    size_t offset;    /* of its field (0 for puzzles: kept as text)    */
+    const char *help; /* without range and default: help adds them    */
+} ilpm_opt;
+
+/* The row named name in a table ended by a row with name NULL, or NULL
+ * (table may be NULL). */
+const ilpm_opt *ilpm_opt_find(const ilpm_opt *table, const char *name);
+/* Checks a value (NULL: none given) against its row: 0, or -1 with err
+ * (kind ILPM_ERR_INPUT) as "--decks: expected an integer from 1 to 8,
+ * got '0'", the same words for every option of every table. */
+int ilpm_opt_check(const ilpm_opt *row, const char *value, ilpm_err *err);
+/* Checks value, then sets the row's field in base (the struct the table
+ * describes): 0, or -1 with err and base unchanged.  A text is kept as
+ * the pointer given. */
+int ilpm_opt_set(const ilpm_opt *row, void *base, const char *value,
+                 ilpm_err *err);
+/* Sets every field of base to its row's default: 0, or -1 with err when
+ * a row's default does not pass its own check (a bug in the table). */
+int ilpm_opt_defaults(const ilpm_opt *table, void *base, ilpm_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Options and back ends                                                */
+
+/* Every field from the rows' defaults (ilpm_options_table), then
+ * max_memory_mb from the machine: 3/4 of its memory. */
 void ilpm_options_init(ilpm_options *o);
 
-/* The options of ilpm_options, one row each: the one place where an
- * option's name, values, range and help are written.  The command line's
- * parser and --help, ilpm_options_set and the tests read it; defaults are
- * what ilpm_options_init sets.  Adding an encoding is a name in its row
- * and its encoder. */
-typedef enum ilpm_option_type {
-    ILPM_OPTION_ENUM, /* one of names; the field is the enum       */
-    ILPM_OPTION_INT,  /* an integer from lo to hi (int64_t field)  */
-    ILPM_OPTION_REAL, /* seconds > 0, at most 1e9 (double field)   */
-    ILPM_OPTION_ON,   /* a flag that sets an int field to 1        */
-    ILPM_OPTION_OFF,  /* a flag that sets an int field to 0        */
-    ILPM_OPTION_TEXT  /* a string kept as given                    */
-} ilpm_option_type;
-
-/* What an option acts on: how a model is lowered (CNF encodings,
- * propagation, size bounds: it matters to stats and export too), or how
- * it is solved. */
-typedef enum ilpm_option_scope {
-    ILPM_SCOPE_LOWER,
-    ILPM_SCOPE_SOLVE
-} ilpm_option_scope;
-
-typedef struct ilpm_option_info {
-    const char *name; /* as the command line spells it, without "--" */
-    ilpm_option_type type;
-    ilpm_option_scope scope;
-    const char *const *names; /* ILPM_OPTION_ENUM: in enum order, NULL-ended */
-    const char *arg;          /* name of another value in help ("N")        */
-    int64_t lo, hi;           /* ILPM_OPTION_INT                             */
-    size_t offset;            /* of the field in ilpm_options                */
-    const char *help;         /* without the default                         */
-    /* The back ends it acts on, ILPM_BACKEND_BIT(b) each; 0 for every
-     * one.  An option given to a back end it does not act on is a
-     * mistake (the command line refuses it). */
-    unsigned backends;
-    /* ILPM_OPTION_TEXT: a comma list, which may be given again to add to
-     * it (--sat-option a=1 --sat-option b=2); every other option is
-     * given once. */
-    int list;
-} ilpm_option_info;
 #define ILPM_BACKEND_BIT(b) (1u << (b))
 /* Sets of back ends, as batch and compare run them. */
 #define ILPM_BACKENDS_ALL ((1u << ILPM_BACKEND_COUNT) - 1)
 #define ILPM_BACKENDS_BOTH                                                     \
     (ILPM_BACKEND_BIT(ILPM_BACKEND_ILP) | ILPM_BACKEND_BIT(ILPM_BACKEND_SAT))
 
-/* Every row, ended by one with name NULL. */
-const ilpm_option_info *ilpm_options_table(void);
+/* The options of ilpm_options, one row each (ILPM_OPT_LOWER: those of
+ * the lowering), ended by a row with name NULL.  The command line's
+ * parser and --help, ilpm_options_init, ilpm_options_set and the tests
+ * read it.  Adding an encoding is a name in its enum's list (above) and
+ * its encoder. */
+const ilpm_opt *ilpm_options_table(void);
 /* The row named name, or NULL. */
-const ilpm_option_info *ilpm_option_find(const char *name);
+const ilpm_opt *ilpm_option_find(const char *name);
 /* Sets o's field by its row from text (NULL for a flag): 0, or -1 with
  * err saying "--amo: expected one of auto, pairwise, seq, product, got
  * 'x'" and o unchanged. */
@@ -459,9 +490,6 @@ int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
  * err (kind ILPM_ERR_INPUT) holding one message. */
 int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
                                ilpm_err *err);
-/* The default of the row's option as text ("sat", "2000000", "on"):
- * what ilpm_options_init sets. */
-void ilpm_option_default(const ilpm_option_info *row, char *buf, size_t size);
 const char *ilpm_backend_name(ilpm_backend b);
 /* A set of back ends by name: one back end's name, "both" (ilp and sat,
  * as before cp came) or "all" (every registered one); 0 if none. */
@@ -525,15 +553,16 @@ void ilpm_stats_free(ilpm_stats *s);
 int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,
                      ilpm_stats *out, ilpm_err *err);
 
-typedef enum ilpm_status {
-    ILPM_SOLVED,   /* a solution (satisfaction)                     */
-    ILPM_OPTIMAL,  /* an optimal solution, proven                   */
-    ILPM_FEASIBLE, /* a solution, optimality not proven (limit hit) */
-    ILPM_UNSAT,    /* no solution exists                            */
-    ILPM_TIMEOUT,  /* limit hit with no solution                    */
-    ILPM_STOPPED,  /* stopped through stop_flag                     */
-    ILPM_ERROR
-} ilpm_status;
+/* The outcomes of a solve, X(ID, "name"): solved (a solution, for
+ * satisfaction), optimal (proven), feasible (a solution, optimality not
+ * proven: a limit hit), unsat (no solution exists), timeout (a limit hit
+ * with no solution), stopped (through stop_flag), error. */
+// clang-format off
+#define ILPM_STATUSES(X) X(ILPM_SOLVED, "solved") X(ILPM_OPTIMAL, "optimal")   \
+    X(ILPM_FEASIBLE, "feasible") X(ILPM_UNSAT, "unsat")                        \
+    X(ILPM_TIMEOUT, "timeout") X(ILPM_STOPPED, "stopped") X(ILPM_ERROR, "error")
+typedef enum ilpm_status { ILPM_STATUSES(ILPM_ENUM_ID_) ILPM_STATUS_COUNT } ilpm_status;
+// clang-format on
 
 const char *ilpm_status_name(ilpm_status s);
 
@@ -583,7 +612,8 @@ typedef enum ilpm_format {
     ILPM_FMT_LP,  /* CPLEX LP, through GLPK's writer                 */
     ILPM_FMT_MPS, /* free MPS, through GLPK's writer                 */
     ILPM_FMT_CNF, /* DIMACS CNF with a "c NAME VAR" dictionary       */
-    ILPM_FMT_OPB  /* pseudo-Boolean (OPB), PB competition format     */
+    ILPM_FMT_OPB, /* pseudo-Boolean (OPB), PB competition format     */
+    ILPM_FMT_COUNT
 } ilpm_format;
 
 /* Writes the model to path: "-" is standard output; a device or a FIFO

@@ -223,53 +223,69 @@ START_TEST(test_interrupted_lowering)
 END_TEST
 
 /* The options table is the one description of ilpm_options: every row's
- * default, written out and read back, is what ilpm_options_init sets;
- * every enum name sets its own value; bad values leave o as it was. */
+ * default, given as the option, is what ilpm_options_init sets; every
+ * enum name sets its own value; bad values leave o as it was. */
 START_TEST(test_options_table)
 {
     ilpm_options def, o;
     ilpm_options_init(&def);
     int rows = 0;
-    for (const ilpm_option_info *r = ilpm_options_table(); r->name; r++) {
+    for (const ilpm_opt *r = ilpm_options_table(); r->name; r++) {
         rows++;
         ck_assert_ptr_eq(ilpm_option_find(r->name), r);
         o = def;
-        char text[64];
-        ilpm_option_default(r, text, sizeof text);
         ilpm_err err;
-        if (r->type == ILPM_OPTION_ENUM || r->type == ILPM_OPTION_INT) {
-            ck_assert_msg(ilpm_options_set(&o, r->name, text, &err) == 0, "%s",
-                          err.msg);
+        if (r->def) {
+            ck_assert_msg(ilpm_options_set(&o, r->name, r->def, &err) == 0,
+                          "%s", err.msg);
             ck_assert_msg(memcmp(&o, &def, sizeof o) == 0,
-                          "--%s %s is not the default", r->name, text);
+                          "--%s %s is not the default", r->name, r->def);
+        }
+        if (r->type == ILPM_OPT_CHOICE || r->type == ILPM_OPT_INT ||
+            r->type == ILPM_OPT_REAL) {
+            ck_assert_msg(r->type != ILPM_OPT_CHOICE || r->def,
+                          "--%s has no default", r->name);
             ck_assert_int_eq(ilpm_options_set(&o, r->name, "bogus", &err), -1);
             ck_assert_msg(memcmp(&o, &def, sizeof o) == 0,
                           "a bad --%s changed the options", r->name);
             ck_assert_ptr_nonnull(strstr(err.msg, "got 'bogus'"));
         }
-        if (r->type == ILPM_OPTION_ENUM) {
-            ck_assert_ptr_eq(ilpm_enum_names(r->name), r->names);
-            for (int i = 0; r->names[i]; i++) {
+        if (r->type == ILPM_OPT_CHOICE) {
+            ck_assert_ptr_eq(ilpm_enum_names(r->name), r->choices);
+            for (int i = 0; r->choices[i]; i++) {
                 ck_assert_int_eq(
-                    ilpm_options_set(&o, r->name, r->names[i], &err), 0);
+                    ilpm_options_set(&o, r->name, r->choices[i], &err), 0);
                 ck_assert_int_eq(*(int *)((char *)&o + r->offset), i);
             }
         }
-        if (r->type == ILPM_OPTION_ON || r->type == ILPM_OPTION_OFF) {
+        if (r->type == ILPM_OPT_FLAG) {
+            int off = (r->flags & ILPM_OPT_OFF) != 0;
+            ck_assert_int_eq(*(int *)((char *)&o + r->offset), off);
             ck_assert_int_eq(ilpm_options_set(&o, r->name, "1", &err), -1);
+            char want[96];
+            snprintf(want, sizeof want, "option --%s takes no value", r->name);
+            ck_assert_str_eq(err.msg, want);
             ck_assert_int_eq(ilpm_options_set(&o, r->name, NULL, &err), 0);
-            ck_assert_int_eq(*(int *)((char *)&o + r->offset),
-                             r->type == ILPM_OPTION_ON);
+            ck_assert_int_eq(*(int *)((char *)&o + r->offset), !off);
         }
     }
     ck_assert_int_ge(rows, 14);
-    /* The names that JSON and CSV print are the table's. */
+    /* The names that JSON and CSV print are the enums' lists'. */
     ck_assert_str_eq(ilpm_amo_name(ILPM_AMO_PRODUCT),
                      ilpm_enum_names("amo")[ILPM_AMO_PRODUCT]);
+    ck_assert_str_eq(ilpm_amo_name(ILPM_AMO_COUNT), "unknown");
+    ck_assert_str_eq(ilpm_status_name(ILPM_ERROR), "error");
+    ck_assert_str_eq(ilpm_status_name(ILPM_STATUS_COUNT), "unknown");
+    for (int b = 0; b < ILPM_BRANCH_COUNT; b++)
+        ck_assert_int_eq(ilpm_branch_parse(ilpm_branch_name((ilpm_branch)b)),
+                         b);
     ck_assert_int_eq(ilpm_options_set(&o, "max-vars", "0", NULL), -1);
     ck_assert_int_eq(ilpm_options_set(&o, "time-limit", "-1", NULL), -1);
     ck_assert_int_eq(ilpm_options_set(&o, "nonsense", "1", NULL), -1);
     ck_assert_ptr_null(ilpm_enum_names("time-limit"));
+    /* A machine's default, not a row's. */
+    ck_assert_ptr_null(ilpm_option_find("max-memory")->def);
+    ck_assert_int_ge(def.max_memory_mb, 16);
 }
 END_TEST
 

@@ -50,7 +50,7 @@ static ilpm_model *queens(int n)
 
 START_TEST(test_names_and_drivers)
 {
-    const ilpm_option_info *row = ilpm_option_find("backend");
+    const ilpm_opt *row = ilpm_option_find("backend");
     const char *const *names = ilpm_enum_names("backend");
     ck_assert_ptr_nonnull(row);
     ck_assert_ptr_nonnull(names);

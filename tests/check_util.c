@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,37 +221,206 @@ START_TEST(test_reader_open_at)
 }
 END_TEST
 
+/* A puzzle's rows: its values read by them, defaults and ranges
+ * included. */
+static const char *const ch[] = {"a", "bb", NULL};
+static const ilpm_opt rows[] = {
+    {.name = "n",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = 10,
+     .def = "8",
+     .help = "n"},
+    {.name = "m",
+     .arg = "M",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = 10,
+     .help = "m"},
+    {.name = "f",
+     .arg = "F",
+     .type = ILPM_OPT_CHOICE,
+     .def = "bb",
+     .choices = ch,
+     .help = "f"},
+    {.name = "g",
+     .arg = "G",
+     .type = ILPM_OPT_CHOICE,
+     .choices = ch,
+     .help = "g"},
+    {.name = "sym", .type = ILPM_OPT_FLAG, .help = "sym"},
+    {.name = NULL},
+};
+
 START_TEST(test_params)
 {
     ilpm_params *p = ilpm_params_new();
     ilpm_err err;
     long v;
-    ck_assert_int_eq(ilpm_params_int(p, "n", 8, 1, 10, &v, &err), 0);
+    ck_assert_int_eq(ilpm_params_int(p, rows, "n", &v, &err), 0);
     ck_assert_int_eq(v, 8);
+    ck_assert_int_eq(ilpm_params_int(NULL, rows, "n", &v, &err), 0);
+    ck_assert_int_eq(v, 8);
+    ck_assert_int_eq(ilpm_params_int(p, rows, "m", &v, &err), 0);
+    ck_assert_int_eq(v, 0);
     ilpm_params_set(p, "n", "12");
-    ck_assert_int_eq(ilpm_params_int(p, "n", 8, 1, 10, &v, &err), -1);
+    ck_assert_int_eq(ilpm_params_int(p, rows, "n", &v, &err), -1);
     ck_assert_str_eq(err.msg, "--n: '12' is too large (at most 10)");
     ilpm_params_set(p, "n", "7x");
-    ck_assert_int_eq(ilpm_params_int(p, "n", 8, 1, 10, &v, &err), -1);
+    ck_assert_int_eq(ilpm_params_int(p, rows, "n", &v, &err), -1);
     ilpm_params_set(p, "n", "7");
-    ck_assert_int_eq(ilpm_params_int(p, "n", 8, 1, 10, &v, &err), 0);
+    ck_assert_int_eq(ilpm_params_int(p, rows, "n", &v, &err), 0);
     ck_assert_int_eq(v, 7);
+    /* A name the table does not hold is the puzzle's bug. */
+    ck_assert_int_eq(ilpm_params_int(p, rows, "x", &v, &err), -1);
+    ck_assert_int_eq(err.kind, ILPM_ERR_INTERNAL);
     ilpm_params_set(p, "sym", NULL);
     ck_assert_int_eq(ilpm_params_has(p, "sym"), 1);
     ck_assert_str_eq(ilpm_params_get(p, "sym"), "");
-    static const char *const ch[] = {"a", "bb", NULL};
     int k;
-    ilpm_params_set(p, "f", "bb");
-    ck_assert_int_eq(ilpm_params_choice(p, "f", ch, 0, &k, &err), 0);
+    ck_assert_int_eq(ilpm_params_choice(p, rows, "f", &k, &err), 0);
     ck_assert_int_eq(k, 1);
+    ck_assert_int_eq(ilpm_params_choice(p, rows, "g", &k, &err), 0);
+    ck_assert_int_eq(k, -1);
+    ilpm_params_set(p, "f", "a");
+    ck_assert_int_eq(ilpm_params_choice(p, rows, "f", &k, &err), 0);
+    ck_assert_int_eq(k, 0);
     ilpm_params_set(p, "f", "c");
-    ck_assert_int_eq(ilpm_params_choice(p, "f", ch, 0, &k, &err), -1);
+    ck_assert_int_eq(ilpm_params_choice(p, rows, "f", &k, &err), -1);
     ck_assert_str_eq(err.msg, "--f: expected one of a, bb, got 'c'");
     ilpm_params *q = ilpm_params_copy(p);
     ck_assert_uint_eq(ilpm_params_count(q), 3);
     ck_assert_str_eq(ilpm_params_get(q, "f"), "c");
     ilpm_params_free(q);
     ilpm_params_free(p);
+}
+END_TEST
+
+/* The one check and setter of every table: the same words for every
+ * option, whatever its table. */
+struct fields {
+    int flag, on, choice;
+    int64_t n;
+    double d;
+    const char *text;
+};
+#define F(x) offsetof(struct fields, x)
+static const ilpm_opt frows[] = {
+    {.name = "flag", .type = ILPM_OPT_FLAG, .offset = F(flag)},
+    {.name = "no-on",
+     .type = ILPM_OPT_FLAG,
+     .flags = ILPM_OPT_OFF,
+     .offset = F(on)},
+    {.name = "choice",
+     .type = ILPM_OPT_CHOICE,
+     .def = "a",
+     .choices = ch,
+     .offset = F(choice)},
+    {.name = "n",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = -2,
+     .hi = 5,
+     .def = "3",
+     .offset = F(n)},
+    {.name = "time",
+     .arg = "S",
+     .type = ILPM_OPT_REAL,
+     .hi = 100,
+     .unit = "seconds",
+     .offset = F(d)},
+    {.name = "mem",
+     .arg = "MB",
+     .type = ILPM_OPT_REAL,
+     .lo = 16,
+     .hi = 100,
+     .unit = "megabytes",
+     .offset = F(d)},
+    {.name = "text",
+     .arg = "T",
+     .type = ILPM_OPT_TEXT,
+     .def = "x",
+     .offset = F(text)},
+    {.name = "list", .arg = "L", .type = ILPM_OPT_TEXT, .flags = ILPM_OPT_LIST},
+    {.name = "rep",
+     .arg = "R",
+     .type = ILPM_OPT_TEXT,
+     .flags = ILPM_OPT_REPEAT},
+    {.name = NULL},
+};
+
+static const char *set_msg(const char *name, const char *v, struct fields *f)
+{
+    static ilpm_err err;
+    err.msg[0] = '\0';
+    ilpm_opt_set(ilpm_opt_find(frows, name), f, v, &err);
+    return err.msg;
+}
+
+START_TEST(test_opt_rows)
+{
+    struct fields f, d;
+    memset(&d, 0, sizeof d);
+    ck_assert_int_eq(ilpm_opt_defaults(frows, &d, NULL), 0);
+    ck_assert_int_eq(d.flag, 0);
+    ck_assert_int_eq(d.on, 1);
+    ck_assert_int_eq(d.choice, 0);
+    ck_assert_int_eq(d.n, 3);
+    ck_assert_str_eq(d.text, "x");
+    f = d;
+    ck_assert_str_eq(set_msg("flag", NULL, &f), "");
+    ck_assert_str_eq(set_msg("no-on", NULL, &f), "");
+    ck_assert_int_eq(f.flag, 1);
+    ck_assert_int_eq(f.on, 0);
+    f = d;
+    ck_assert_str_eq(set_msg("flag", "1", &f), "option --flag takes no value");
+    ck_assert_str_eq(set_msg("n", NULL, &f), "option --n needs a value");
+    ck_assert_str_eq(set_msg("n", "6", &f),
+                     "--n: '6' is too large (at most 5)");
+    ck_assert_str_eq(set_msg("n", "-3", &f),
+                     "--n: expected an integer from -2 to 5, got '-3'");
+    ck_assert_str_eq(set_msg("choice", "c", &f),
+                     "--choice: expected one of a, bb, got 'c'");
+    ck_assert_str_eq(set_msg("time", "0", &f),
+                     "--time: expected seconds > 0, got '0'");
+    ck_assert_str_eq(set_msg("mem", "15.5", &f),
+                     "--mem: expected megabytes >= 16, got '15.5'");
+    ck_assert_str_eq(set_msg("mem", "101", &f),
+                     "--mem: '101' is too large (at most 100)");
+    /* A refused value leaves the fields as they were. */
+    ck_assert_int_eq(memcmp(&f, &d, sizeof f), 0);
+    ck_assert_str_eq(set_msg("n", "-2", &f), "");
+    ck_assert_int_eq(f.n, -2);
+    ck_assert_str_eq(set_msg("mem", "16", &f), "");
+    ck_assert(f.d == 16);
+    ck_assert_str_eq(set_msg("choice", "bb", &f), "");
+    ck_assert_int_eq(f.choice, 1);
+    ck_assert_int_eq(ilpm_opt_check(&frows[3], "9", NULL), -1);
+    ck_assert_int_eq(ilpm_opt_check(&frows[3], "4", NULL), 0);
+    ck_assert_ptr_null(ilpm_opt_find(frows, "nothing"));
+    ck_assert_ptr_null(ilpm_opt_find(NULL, "n"));
+    /* Lists add up with commas, repeated options with ILPM_OPT_SEP. */
+    char *s = ilpm_opt_join(&frows[7], "a=1", "b=2");
+    ck_assert_str_eq(s, "a=1,b=2");
+    free(s);
+    s = ilpm_opt_join(&frows[7], "", "b=2");
+    ck_assert_str_eq(s, "b=2");
+    free(s);
+    s = ilpm_opt_join(&frows[8], "x.dat", "y,z.dat");
+    ck_assert_str_eq(s, "x.dat\ny,z.dat");
+    free(s);
+    /* A default that does not pass its own row is a bug in the table. */
+    static const ilpm_opt bad[] = {{.name = "n",
+                                    .arg = "N",
+                                    .type = ILPM_OPT_INT,
+                                    .lo = 1,
+                                    .hi = 5,
+                                    .def = "9",
+                                    .offset = F(n)},
+                                   {.name = NULL}};
+    ilpm_err err;
+    ck_assert_int_eq(ilpm_opt_defaults(bad, &f, &err), -1);
 }
 END_TEST
 
@@ -752,6 +922,7 @@ int main(void)
     tcase_add_test(tc, test_out_streams);
     tcase_add_test(tc, test_out_name_and_in_place);
     tcase_add_test(tc, test_params);
+    tcase_add_test(tc, test_opt_rows);
     tcase_add_test(tc, test_rng);
     tcase_add_test(tc, test_free_null);
     tcase_add_test(tc, test_show_char);

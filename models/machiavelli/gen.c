@@ -8,38 +8,65 @@
 #include <limits.h>
 #include <string.h>
 
-const ilpm_opt_spec ilpm_mach_gen_opts[] = {
-    {"cards", "N",
-     "N-2 to N cards per table, 3 to 52*D: melds of 3 to 6 are dealt while "
-     "3 or more places are left (--uniform: exactly N; default 20; 52*D: "
-     "all)",
-     ILPM_OPT_INT, 3, MAX_CARDS, NULL, 0},
-    {"decks", "D", "number of decks, 1-8 (default 2)", ILPM_OPT_INT, 1,
-     MAX_DECKS, NULL, 0},
-    {"seed", "S", "random seed (default 1)", ILPM_OPT_INT, 0, LONG_MAX, NULL,
-     0},
-    {"count", "C", "number of tables (default 1)", ILPM_OPT_INT, 1, 1000000,
-     NULL, 0},
-    {"near-miss", NULL,
-     "remove or add one random card (usually, not always, unsolvable)",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {"hand", "K",
-     "also deal a hand of K cards from those the table leaves (play "
-     "instances)",
-     ILPM_OPT_INT, 0, MAX_CARDS, NULL, 0},
-    {"ace-high", NULL, "deal runs ending Q K A too", ILPM_OPT_FLAG, 0, 0, NULL,
-     0},
-    {"wrap", NULL, "deal runs through K A 2 too", ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {"laid", NULL,
-     "write the table as dealt, '/' between its melds (not with "
-     "--near-miss)",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {"uniform", NULL,
-     "draw exactly N cards uniformly at random from the D decks instead "
-     "of dealing melds (most such tables lie near the line between "
-     "solvable and unsolvable)",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+const ilpm_opt ilpm_mach_gen_opts[] = {
+    {.name = "cards",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = 3,
+     .hi = MAX_CARDS,
+     .def = "20",
+     .help = "N-2 to N cards per table, at most 52*D: melds of 3 to 6 are "
+             "dealt while 3 or more places are left (--uniform: exactly N; "
+             "52*D: all)"},
+    {.name = "decks",
+     .arg = "D",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = MAX_DECKS,
+     .def = "2",
+     .help = "number of decks"},
+    {.name = "seed",
+     .arg = "S",
+     .type = ILPM_OPT_INT,
+     .lo = 0,
+     .hi = LONG_MAX,
+     .def = "1",
+     .help = "random seed"},
+    {.name = "count",
+     .arg = "C",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = 1000000,
+     .def = "1",
+     .help = "number of tables"},
+    {.name = "near-miss",
+     .type = ILPM_OPT_FLAG,
+     .help = "remove or add one random card (usually, not always, "
+             "unsolvable)"},
+    {.name = "hand",
+     .arg = "K",
+     .type = ILPM_OPT_INT,
+     .lo = 0,
+     .hi = MAX_CARDS,
+     .def = "0",
+     .help = "also deal a hand of K cards from those the table leaves (play "
+             "instances)"},
+    {.name = "ace-high",
+     .type = ILPM_OPT_FLAG,
+     .help = "deal runs ending Q K A too"},
+    {.name = "wrap",
+     .type = ILPM_OPT_FLAG,
+     .help = "deal runs through K A 2 too"},
+    {.name = "laid",
+     .type = ILPM_OPT_FLAG,
+     .help = "write the table as dealt, '/' between its melds (not with "
+             "--near-miss)"},
+    {.name = "uniform",
+     .type = ILPM_OPT_FLAG,
+     .help = "draw exactly N cards uniformly at random from the D decks "
+             "instead of dealing melds (most such tables lie near the line "
+             "between solvable and unsolvable)"},
+    {.name = NULL},
 };
 
 typedef struct deal {
@@ -271,11 +298,12 @@ int ilpm_mach_generate(const ilpm_params *p, const ilpm_gen_opts *g,
 {
     (void)g; /* draws without solving */
     long cards, decks, seed, count, hand;
-    if (ilpm_mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0 ||
-        ilpm_mach_param_int(p, "cards", 20, 3, MAX_CARDS, &cards, err) != 0 ||
-        ilpm_mach_param_int(p, "seed", 1, 0, LONG_MAX, &seed, err) != 0 ||
-        ilpm_mach_param_int(p, "count", 1, 1, 1000000, &count, err) != 0 ||
-        ilpm_mach_param_int(p, "hand", 0, 0, MAX_CARDS, &hand, err) != 0)
+    const ilpm_opt *t = ilpm_mach_gen_opts;
+    if (ilpm_params_int(p, t, "decks", &decks, err) != 0 ||
+        ilpm_params_int(p, t, "cards", &cards, err) != 0 ||
+        ilpm_params_int(p, t, "seed", &seed, err) != 0 ||
+        ilpm_params_int(p, t, "count", &count, err) != 0 ||
+        ilpm_params_int(p, t, "hand", &hand, err) != 0)
         return -1;
     int near = ilpm_mach_has(p, "near-miss"), laid = ilpm_mach_has(p, "laid");
     int uniform = ilpm_mach_has(p, "uniform");

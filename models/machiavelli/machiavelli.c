@@ -25,36 +25,53 @@
 /* In the order of FORM_*, the default first. */
 static const char *const mach_forms[] = {"flow", "planes", "melds", NULL};
 
-static const ilpm_opt_spec mach_opts[] = {
-    {"formulation", "F",
-     "flow (default: sets per rank and suit pattern, runs as starts and "
-     "ends), planes (the report's card planes) or "
-     "melds (set partitioning over all melds, den Hertog and Hulshof 2006)",
-     ILPM_OPT_CHOICE, 0, 0, mach_forms, 0},
-    {"decks", "D", "number of decks, 1-8 (default 2)", ILPM_OPT_INT, 1,
-     MAX_DECKS, NULL, 0},
-    {"ace-high", NULL, "also allow runs ending Q K A (never K A 2)",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {"wrap", NULL, "continuous runs through K A 2 (ranks modulo 13)",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {"strong", NULL,
-     "planes (implied without --formulation): set rows y >= x for each "
-     "suit instead of 4y >= sum x",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {"deck-rows", NULL,
-     "planes (implied without --formulation), 1-2 decks: add the report's "
-     "rows x(2m) + x(2m+1) <= 1 "
-     "(they can cut off valid tables: data/machiavelli/README.md)",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {"value", NULL,
-     "play: maximise the value laid (A=1, 2-10 face, J=11, Q=12, K=13) "
-     "instead of the number of cards",
-     ILPM_OPT_FLAG, 0, 0, NULL, ILPM_OPT_PLAY},
-    {"table", "CARDS", "the table itself, e.g. \"AH 2H 3H 7S 7D 7C\"",
-     ILPM_OPT_TEXT, 0, 0, NULL, ILPM_OPT_INSTANCE},
-    {"hand", "CARDS", "with --table: the hand, for play", ILPM_OPT_TEXT, 0, 0,
-     NULL, ILPM_OPT_INSTANCE | ILPM_OPT_PLAY},
-    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+const ilpm_opt ilpm_mach_opts[] = {
+    {.name = "formulation",
+     .arg = "F",
+     .type = ILPM_OPT_CHOICE,
+     .def = "flow",
+     .choices = mach_forms,
+     .help = "flow (sets per rank and suit pattern, runs as starts and "
+             "ends), planes (the report's card planes) or melds (set "
+             "partitioning over all melds, den Hertog and Hulshof 2006)"},
+    {.name = "decks",
+     .arg = "D",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = MAX_DECKS,
+     .def = "2",
+     .help = "number of decks"},
+    {.name = "ace-high",
+     .type = ILPM_OPT_FLAG,
+     .help = "also allow runs ending Q K A (never K A 2)"},
+    {.name = "wrap",
+     .type = ILPM_OPT_FLAG,
+     .help = "continuous runs through K A 2 (ranks modulo 13)"},
+    {.name = "strong",
+     .type = ILPM_OPT_FLAG,
+     .help = "planes (implied without --formulation): set rows y >= x for "
+             "each suit instead of 4y >= sum x"},
+    {.name = "deck-rows",
+     .type = ILPM_OPT_FLAG,
+     .help = "planes (implied without --formulation), 1-2 decks: add the "
+             "report's rows x(2m) + x(2m+1) <= 1 (they can cut off valid "
+             "tables: data/machiavelli/README.md)"},
+    {.name = "value",
+     .type = ILPM_OPT_FLAG,
+     .flags = ILPM_OPT_PLAY,
+     .help = "play: maximise the value laid (A=1, 2-10 face, J=11, Q=12, "
+             "K=13) instead of the number of cards"},
+    {.name = "table",
+     .arg = "CARDS",
+     .type = ILPM_OPT_TEXT,
+     .flags = ILPM_OPT_INSTANCE,
+     .help = "the table itself, e.g. \"AH 2H 3H 7S 7D 7C\""},
+    {.name = "hand",
+     .arg = "CARDS",
+     .type = ILPM_OPT_TEXT,
+     .flags = ILPM_OPT_INSTANCE | ILPM_OPT_PLAY,
+     .help = "with --table: the hand, for play"},
+    {.name = NULL},
 };
 
 /* The planes' own rows: alone, they choose the planes. */
@@ -63,16 +80,6 @@ static const ilpm_form_opt mach_form_opts[] = {
     {"deck-rows", "planes", 1},
     {NULL, NULL, 0},
 };
-
-int ilpm_mach_param_int(const ilpm_params *p, const char *name, long def,
-                        long lo, long hi, long *out, ilpm_err *err)
-{
-    if (!p) {
-        *out = def;
-        return 0;
-    }
-    return ilpm_params_int(p, name, def, lo, hi, out, err);
-}
 
 int ilpm_mach_has(const ilpm_params *p, const char *name)
 {
@@ -88,8 +95,8 @@ int ilpm_mach_read_settings(const ilpm_params *p, mach_settings *st,
                             ilpm_err *err)
 {
     memset(st, 0, sizeof *st);
-    if (p && ilpm_params_choice(p, "formulation", mach_forms, FORM_FLOW,
-                                &st->form, err) != 0)
+    if (ilpm_params_choice(p, ilpm_mach_opts, "formulation", &st->form, err) !=
+        0)
         return -1;
     st->wrap = ilpm_mach_has(p, "wrap");
     st->ace_high = ilpm_mach_has(p, "ace-high") && !st->wrap;
@@ -135,7 +142,7 @@ const ilpm_puzzle ilpm_puzzle_machiavelli = {
     .caps = ILPM_CAP_PLAY,
     .summary = "rearrange a Machiavelli table into sets and runs, or lay "
                "the most cards of a hand",
-    .opts = mach_opts,
+    .opts = ilpm_mach_opts,
     .formulations = mach_forms,
     .form_opts = mach_form_opts,
     .input_help =

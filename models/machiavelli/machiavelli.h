@@ -64,11 +64,10 @@ typedef struct mach_settings {
     int play; /* a play (ILPM_PARAM_PLAY): the hand takes part */
 } mach_settings;
 
-/* machiavelli.c: options, settings and the instance.  ilpm_mach_has and
- * ilpm_mach_param_int take p == NULL as no options. */
+/* machiavelli.c: options, settings and the instance.  ilpm_mach_has
+ * takes p == NULL as no options (and so does ilpm_params_int). */
+extern const ilpm_opt ilpm_mach_opts[];
 int ilpm_mach_has(const ilpm_params *p, const char *name);
-int ilpm_mach_param_int(const ilpm_params *p, const char *name, long def,
-                        long lo, long hi, long *out, ilpm_err *err);
 int ilpm_mach_is_play(const ilpm_params *p);
 int ilpm_mach_read_settings(const ilpm_params *p, mach_settings *st,
                             ilpm_err *err);
@@ -152,7 +151,7 @@ void ilpm_mach_explain_unsat(const void *inst, const ilpm_params *p, char *buf,
                              size_t size);
 
 /* gen.c */
-extern const ilpm_opt_spec ilpm_mach_gen_opts[];
+extern const ilpm_opt ilpm_mach_gen_opts[];
 int ilpm_mach_generate(const ilpm_params *p, const ilpm_gen_opts *g,
                        ilpm_buf *out, ilpm_err *err);
 

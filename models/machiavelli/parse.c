@@ -325,7 +325,7 @@ int ilpm_mach_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                     ilpm_err *err)
 {
     long decks;
-    if (ilpm_mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0)
+    if (ilpm_params_int(p, ilpm_mach_opts, "decks", &decks, err) != 0)
         return -1;
     const char *line;
     size_t len;
@@ -365,7 +365,7 @@ int ilpm_mach_from_params(const ilpm_params *p, void **inst, ilpm_err *err)
         return 0;
     }
     long decks;
-    if (ilpm_mach_param_int(p, "decks", 2, 1, MAX_DECKS, &decks, err) != 0)
+    if (ilpm_params_int(p, ilpm_mach_opts, "decks", &decks, err) != 0)
         return -1;
     mach_inst *in = calloc(1, sizeof *in);
     if (!in)

@@ -15,17 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ilpm_opt_spec gmpl_opts[] = {
-    {"data", "FILE",
-     "a data file of the model (glpsol's -d), read in order; repeat it "
-     "for more; with one, the model's own data section is skipped",
-     ILPM_OPT_TEXT, 0, 0, NULL, ILPM_OPT_REPEAT},
-    {"model", "FILE",
-     "the model, when every FILE is a data file of it (an instance "
-     "each); 'gmpl MODEL.mod D1.dat D2.dat' sets it from the first FILE",
-     ILPM_OPT_TEXT, 0, 0, NULL, 0},
+static const ilpm_opt gmpl_opts[] = {
+    {.name = "data",
+     .arg = "FILE",
+     .type = ILPM_OPT_TEXT,
+     .flags = ILPM_OPT_REPEAT,
+     .help = "a data file of the model (glpsol's -d), read in order; repeat "
+             "it for more; with one, the model's own data section is "
+             "skipped"},
+    {.name = "model",
+     .arg = "FILE",
+     .type = ILPM_OPT_TEXT,
+     .help = "the model, when every FILE is a data file of it (an instance "
+             "each); 'gmpl MODEL.mod D1.dat D2.dat' sets it from the first "
+             "FILE"},
     MDL_INT_ENCODING_OPT,
-    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+    {.name = NULL},
 };
 
 /* The --data values, then extra (if not NULL), as d's data files. */

@@ -150,10 +150,11 @@ typedef struct mdl_sol {
 extern const char *const ilpm_mdl_encodings[];
 // clang-format off
 #define MDL_INT_ENCODING_OPT                                                   \
-    {"int-encoding", "ENC",                                                    \
-     "integer columns that are not 0/1, made of 0/1 variables: binary (log "  \
-     "encoding) or unary (order encoding); without it they are refused",      \
-     ILPM_OPT_CHOICE, 0, 0, ilpm_mdl_encodings, 0}
+    {.name = "int-encoding", .arg = "ENC", .type = ILPM_OPT_CHOICE,         \
+     .choices = ilpm_mdl_encodings,                                            \
+     .help = "integer columns that are not 0/1, made of 0/1 variables: "     \
+             "binary (log encoding) or unary (order encoding); without it "   \
+             "they are refused"}
 // clang-format on
 /* Whether the reader stands past the one instance of its file (the
  * second call of parse), draining it if so. */

@@ -15,13 +15,15 @@
 static const char *const formats[] = {"lp", "mps", "opb", "cnf", NULL};
 const char *const ilpm_mdl_encodings[] = {"binary", "unary", NULL};
 
-static const ilpm_opt_spec model_opts[] = {
-    {"input-format", "FMT",
-     "lp, mps (free MPS), opb or cnf (DIMACS); default: from the file's "
-     "name",
-     ILPM_OPT_CHOICE, 0, 0, formats, 0},
+static const ilpm_opt model_opts[] = {
+    {.name = "input-format",
+     .arg = "FMT",
+     .type = ILPM_OPT_CHOICE,
+     .choices = formats,
+     .help = "lp, mps (free MPS), opb or cnf (DIMACS); default: from the "
+             "file's name"},
     MDL_INT_ENCODING_OPT,
-    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+    {.name = NULL},
 };
 
 typedef mdl_sol model_sol;
@@ -291,8 +293,7 @@ int ilpm_mdl_file_done(ilpm_reader *rd, ilpm_err *err)
 int ilpm_mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err)
 {
     int enc;
-    if (ilpm_params_choice(p, "int-encoding", ilpm_mdl_encodings, -1, &enc,
-                           err) != 0 ||
+    if (ilpm_params_choice(p, model_opts, "int-encoding", &enc, err) != 0 ||
         ilpm_mdl_layout(d, (mdl_enc)(enc + 1), err) != 0) {
         ilpm_mdl_free(d);
         return -1;
@@ -325,10 +326,12 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
         return 0;
     const char *name = ilpm_reader_name(rd);
     int gz, xz, f = format_of_name(name, &gz, &xz), choice;
-    if (ilpm_params_choice(p, "input-format", formats, f, &choice, err) != 0) {
+    if (ilpm_params_choice(p, model_opts, "input-format", &choice, err) != 0) {
         drain(rd, NULL, err);
         return -1;
     }
+    if (choice < 0)
+        choice = f;
     if (xz || choice < 0) {
         drain(rd, NULL, err);
         return ilpm_err_input(err,

@@ -7,21 +7,44 @@
 #include <stdio.h>
 #include <string.h>
 
-const ilpm_opt_spec ilpm_tvx_gen_opts[] = {
-    {"n", "N", "board size (1 to 20), required", ILPM_OPT_INT, 1, TVX_MAX_N,
-     NULL, 0},
-    {"seed", "S", "random seed (default 1)", ILPM_OPT_INT, 0, 0x7fffffffL, NULL,
-     0},
-    {"digits", "D", "digits 0..D-1 on the sides (1 to 10, default 10)",
-     ILPM_OPT_INT, 1, 10, NULL, 0},
-    {"count", "C", "number of boards (default 1; native and motyak only)",
-     ILPM_OPT_INT, 1, 1000, NULL, 0},
-    {"unsolvable", NULL,
-     "change one side of one tile until solving proves no solution",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {"input-format", "FMT", "native (default), epita or motyak",
-     ILPM_OPT_CHOICE, 0, 0, ilpm_tvx_input_formats, 0},
-    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+const ilpm_opt ilpm_tvx_gen_opts[] = {
+    {.name = "n",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = TVX_MAX_N,
+     .help = "board size, required"},
+    {.name = "seed",
+     .arg = "S",
+     .type = ILPM_OPT_INT,
+     .lo = 0,
+     .hi = 0x7fffffffL,
+     .def = "1",
+     .help = "random seed"},
+    {.name = "digits",
+     .arg = "D",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = 10,
+     .def = "10",
+     .help = "digits 0..D-1 on the sides"},
+    {.name = "count",
+     .arg = "C",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = 1000,
+     .def = "1",
+     .help = "number of boards (native and motyak only)"},
+    {.name = "unsolvable",
+     .type = ILPM_OPT_FLAG,
+     .help = "change one side of one tile until solving proves no solution"},
+    {.name = "input-format",
+     .arg = "FMT",
+     .type = ILPM_OPT_CHOICE,
+     .def = "native",
+     .choices = ilpm_tvx_input_formats,
+     .help = "native, epita or motyak"},
+    {.name = NULL},
 };
 
 static void write_board(const tetravex *tv, int fmt, ilpm_buf *out)
@@ -188,12 +211,12 @@ int ilpm_tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g,
     int fmt;
     if (!ilpm_params_has(p, "n"))
         return ilpm_err_input(err, "--n: the board size is required");
-    if (ilpm_params_int(p, "n", 3, 1, TVX_MAX_N, &n, err) != 0 ||
-        ilpm_params_int(p, "seed", 1, 0, 0x7fffffffL, &seed, err) != 0 ||
-        ilpm_params_int(p, "digits", 10, 1, 10, &digits, err) != 0 ||
-        ilpm_params_int(p, "count", 1, 1, 1000, &count, err) != 0 ||
-        ilpm_params_choice(p, "input-format", ilpm_tvx_input_formats,
-                           FMT_NATIVE, &fmt, err) != 0)
+    const ilpm_opt *t = ilpm_tvx_gen_opts;
+    if (ilpm_params_int(p, t, "n", &n, err) != 0 ||
+        ilpm_params_int(p, t, "seed", &seed, err) != 0 ||
+        ilpm_params_int(p, t, "digits", &digits, err) != 0 ||
+        ilpm_params_int(p, t, "count", &count, err) != 0 ||
+        ilpm_params_choice(p, t, "input-format", &fmt, err) != 0)
         return -1;
     int unsolvable = ilpm_params_has(p, "unsolvable");
     if (fmt == FMT_EPITA && count > 1)

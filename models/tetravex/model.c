@@ -343,8 +343,7 @@ int ilpm_tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
 {
     const tetravex *tv = inst;
     int form;
-    if (ilpm_params_choice(p, "formulation", ilpm_tvx_formulations, ASSIGN,
-                           &form, err) != 0)
+    if (ilpm_params_choice(p, ilpm_tvx_opts, "formulation", &form, err) != 0)
         return -1;
     int n = tv->n;
     int lo[3] = {1, 1, 1}, hi[3] = {n, n, tv->ntypes};

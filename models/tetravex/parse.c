@@ -314,8 +314,7 @@ int ilpm_tvx_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                    ilpm_err *err)
 {
     int fmt;
-    if (ilpm_params_choice(p, "input-format", ilpm_tvx_input_formats,
-                           FMT_NATIVE, &fmt, err) != 0) {
+    if (ilpm_params_choice(p, ilpm_tvx_opts, "input-format", &fmt, err) != 0) {
         /* Nothing of the file can be read: report once, then the end. */
         const char *line;
         size_t len;

@@ -14,17 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ilpm_opt_spec tvx_opts[] = {
-    {"formulation", "F",
-     "assign (support clauses, default), conflict (pairwise) or edges",
-     ILPM_OPT_CHOICE, 0, 0, ilpm_tvx_formulations, 0},
-    {"input-format", "FMT", "native (default), epita or motyak (see input)",
-     ILPM_OPT_CHOICE, 0, 0, ilpm_tvx_input_formats, 0},
-    {"diag", NULL,
-     "also the 2x2 rule: a type on one diagonal cell of a 2x2 block needs "
-     "one on the other that two middle tiles complete",
-     ILPM_OPT_FLAG, 0, 0, NULL, 0},
-    {NULL, NULL, NULL, 0, 0, 0, NULL, 0},
+const ilpm_opt ilpm_tvx_opts[] = {
+    {.name = "formulation",
+     .arg = "F",
+     .type = ILPM_OPT_CHOICE,
+     .def = "assign",
+     .choices = ilpm_tvx_formulations,
+     .help = "assign (support clauses), conflict (pairwise) or edges"},
+    {.name = "input-format",
+     .arg = "FMT",
+     .type = ILPM_OPT_CHOICE,
+     .def = "native",
+     .choices = ilpm_tvx_input_formats,
+     .help = "native, epita or motyak (see input)"},
+    {.name = "diag",
+     .type = ILPM_OPT_FLAG,
+     .help = "also the 2x2 rule: a type on one diagonal cell of a 2x2 block "
+             "needs one on the other that two middle tiles complete"},
+    {.name = NULL},
 };
 
 /* ------------------------------------------------------------------ */
@@ -146,7 +153,7 @@ const ilpm_puzzle ilpm_puzzle_tetravex = {
     .name = "tetravex",
     .summary = "Tetravex: match the digits of touching tiles",
     .formulations = ilpm_tvx_formulations,
-    .opts = tvx_opts,
+    .opts = ilpm_tvx_opts,
     .input_help =
         "FILE in one of three formats (--input-format, never guessed):\n"
         "  native: a line with N, then N*N tiles, one a line, as 'left up\n"

@@ -59,7 +59,9 @@ int ilpm_tvx_verify(const void *inst, const ilpm_params *p, const void *vsol,
 void ilpm_tvx_sol_free(void *p);
 
 /* gen.c */
-extern const ilpm_opt_spec ilpm_tvx_gen_opts[];
+extern const ilpm_opt ilpm_tvx_gen_opts[];
+/* The puzzle's options (tetravex.c), read by its parser and model. */
+extern const ilpm_opt ilpm_tvx_opts[];
 int ilpm_tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g,
                       ilpm_buf *out, ilpm_err *err);
 

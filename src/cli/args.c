@@ -1,8 +1,9 @@
-/* The command line's options: one table row per option (its value, the
- * verbs it applies to, its setter and help), read by the parser and by
- * --help; then the checks that tie options together.  Everything here
- * runs before the first instance is read, so a mistake is one message
- * and exit 2 at once, never a message per instance. */
+/* The command line's parser: its own options as rows of the one row type
+ * (ilpm_opt, ilpm.h) beside the solver's and the puzzle's tables, each
+ * option checked and set by its row (ilpm_opt_set), with a few special
+ * cases by name (--backend's sets, --shard, #SBATCH lines).  Everything
+ * here runs before the first instance is read, so a mistake is one
+ * message and exit 2 at once, never a message per instance. */
 #include "cli.h"
 
 #include <limits.h>
@@ -22,64 +23,44 @@ int cli_verb_find(const char *s)
     return -1;
 }
 
-typedef struct cli_opt cli_opt;
-typedef int (*setter)(cli *c, const cli_opt *o, const char *val, ilpm_err *err);
+/* A special case the command line adds to a row, by name: the verbs of
+ * a library row that its flags do not give, a check or setter of its
+ * own, more help.  Names, values, ranges, defaults and help are the
+ * rows'. */
+typedef int (*setter)(cli *c, const ilpm_opt *r, const char *v, ilpm_err *e);
+typedef struct special {
+    const char *name;
+    unsigned verbs;   /* 0: the row's */
+    setter check;     /* before the row's own setter, or NULL */
+    setter set;       /* instead of it, or NULL */
+    const char *more; /* appended to the row's help, or NULL */
+} special;
 
-struct cli_opt {
-    const char *name; /* without "--" */
-    const char *arg;  /* name of the value in help ("N"); NULL for a flag */
-    unsigned verbs;   /* V_* where it applies */
-    setter set;
-    size_t off; /* the field, for the generic setters */
-    const char *help;
-    /* The back ends it acts on (ILPM_BACKEND_BIT each); 0: every one. */
-    unsigned backends;
-    /* May be given again, each time one more value; every other option
-     * is given once. */
-    int list;
-};
-
-#define FIELD(T, c, o) ((T *)((char *)(c) + (o)->off))
-
-static int set_on(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    (void)v, (void)e;
-    *FIELD(int, c, o) = 1;
-    return 0;
-}
-
-static int set_text(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    (void)e;
-    *FIELD(const char *, c, o) = v;
-    return 0;
-}
-
-static int set_no_propagate(cli *c, const cli_opt *o, const char *v,
+static int set_no_propagate(cli *c, const ilpm_opt *r, const char *v,
                             ilpm_err *e)
 {
-    (void)o, (void)v, (void)e;
+    (void)r, (void)v, (void)e;
     c->run.solver.propagate = ILPM_PROP_NONE;
     return 0;
 }
 
 /* --backend: the library's row, and under batch a set of back ends by
  * its name (both = ilp and sat, as before cp came; all = every one). */
-static int set_backend(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
+static int set_backend(cli *c, const ilpm_opt *r, const char *v, ilpm_err *e)
 {
     unsigned set = ilpm_backend_set_parse(v);
     if (c->verb == VERB_BATCH && set && ilpm_backend_parse(v) < 0) {
         c->backends = set;
         return 0;
     }
-    if (ilpm_options_set(&c->run.solver, o->name, v, e) != 0) {
+    if (ilpm_opt_set(r, &c->run.solver, v, e) != 0) {
         if (c->verb == VERB_BATCH) {
             char names[128];
             size_t n = 0;
-            for (int b = 0; b < ILPM_BACKEND_COUNT && n < sizeof names; b++)
+            for (int b = 0; r->choices[b] && n < sizeof names; b++)
                 n += (size_t)snprintf(names + n, sizeof names - n, "%s, ",
-                                      ilpm_backend_name((ilpm_backend)b));
-            ilpm_err_input(e, "--%s: expected %sboth or all, got '%s'", o->name,
+                                      r->choices[b]);
+            ilpm_err_input(e, "--%s: expected %sboth or all, got '%s'", r->name,
                            names, v);
         }
         return -1;
@@ -88,121 +69,8 @@ static int set_backend(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     return 0;
 }
 
-/* A row of ilpm_options_table; a list given again adds to what it
- * holds ("a=1" then "b=2": "a=1,b=2"). */
-static int set_solver(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    const ilpm_option_info *r = ilpm_option_find(o->name);
-    const void *at = (const char *)&c->run.solver + r->offset;
-    const char *old = r->list ? *(const char *const *)at : NULL;
-    if (old && *old && *v) {
-        size_t n = strlen(old) + strlen(v) + 2;
-        char **owned =
-            realloc(c->owned, (size_t)(c->nowned + 1) * sizeof *owned);
-        char *both = owned ? malloc(n) : NULL;
-        if (owned)
-            c->owned = owned;
-        if (!both)
-            return ilpm_err_nomem(e, "out of memory");
-        snprintf(both, n, "%s,%s", old, v);
-        c->owned[c->nowned++] = both;
-        v = both;
-    }
-    return ilpm_options_set(&c->run.solver, o->name, v, e);
-}
-
-static int set_limit(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    int64_t x;
-    if (ilpm_parse_int(o->name, v, 1, INT64_MAX, &x, e) != 0)
-        return -1;
-    c->run.limit = (uint64_t)x;
-    return 0;
-}
-
-static int set_format(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    static const char *const names[] = {"text", "json", "csv", "dimacs"};
-    for (int i = 0; i < 4; i++)
-        if (strcmp(v, names[i]) == 0) {
-            c->format = (out_format)i;
-            c->format_set = 1;
-            return 0;
-        }
-    return ilpm_err_input(
-        e, "--%s: expected text, json, csv or dimacs, got '%s'", o->name, v);
-}
-
-static int set_index(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    int64_t x;
-    if (ilpm_parse_int(o->name, v, 1, LONG_MAX, &x, e) != 0)
-        return -1;
-    c->index = (long)x;
-    return 0;
-}
-
-static int set_export(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    (void)e;
-    static const char *const names[] = {"lp", "mps", "cnf", "opb"};
-    for (int f = 0; f < 4; f++)
-        if (strcmp(o->name, names[f]) == 0)
-            c->export_path[f] = v;
-    return 0;
-}
-
-static int set_jobs(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    int64_t x;
-    if (ilpm_parse_int(o->name, v, 1, 1024, &x, e) != 0)
-        return -1;
-    c->jobs = (long)x;
-    return 0;
-}
-
-static int set_memory_limit(cli *c, const cli_opt *o, const char *v,
-                            ilpm_err *e)
-{
-    if (ilpm_parse_real(o->name, v, 0, 1e9, "megabytes >= 16", &c->memory_limit,
-                        e) != 0)
-        return -1;
-    if (c->memory_limit < 16)
-        return ilpm_err_input(e, "--%s: expected megabytes >= 16, got '%s'",
-                              o->name, v);
-    return 0;
-}
-
-static int set_slurm(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    int64_t x;
-    if (ilpm_parse_int(o->name, v, 1, 100000, &x, e) != 0)
-        return -1;
-    c->slurm_n = (long)x;
-    return 0;
-}
-
-/* A value that goes into a #SBATCH line: one line, no quotes to break. */
-static int set_sbatch(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
-{
-    if (*v == '\0' || strpbrk(v, "\n\r'"))
-        return ilpm_err_input(e,
-                              "--%s: expected one line without quotes, got "
-                              "'%s'",
-                              o->name, v);
-    if (strcmp(o->name, "partition") == 0)
-        c->partition = v;
-    else if (strcmp(o->name, "account") == 0)
-        c->account = v;
-    else if (c->nsbatch == 16)
-        return ilpm_err_input(e, "--%s: at most 16 of them", o->name);
-    else
-        c->sbatch_lines[c->nsbatch++] = v;
-    return 0;
-}
-
 /* I/N: each part a whole number as any other option's, I below N. */
-static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
+static int set_shard(cli *c, const ilpm_opt *r, const char *v, ilpm_err *e)
 {
     const char *slash = strchr(v, '/');
     char first[64];
@@ -210,161 +78,294 @@ static int set_shard(cli *c, const cli_opt *o, const char *v, ilpm_err *e)
     if (!slash || (size_t)(slash - v) >= sizeof first || slash == v ||
         !slash[1])
         return ilpm_err_input(e, "--%s: expected I/N with 0 <= I < N, got '%s'",
-                              o->name, v);
+                              r->name, v);
     snprintf(first, sizeof first, "%.*s", (int)(slash - v), v);
-    if (ilpm_parse_int(o->name, slash + 1, 1, LONG_MAX, &n, e) != 0 ||
-        ilpm_parse_int(o->name, first, 0, n - 1, &i, e) != 0)
+    if (ilpm_parse_int(r->name, slash + 1, 1, LONG_MAX, &n, e) != 0 ||
+        ilpm_parse_int(r->name, first, 0, n - 1, &i, e) != 0)
         return -1;
     c->shard_i = (long)i;
     c->shard_n = (long)n;
     return 0;
 }
 
-#define OFF(f) offsetof(cli, f)
-/* "|ilp|sat|cp" and "as an ILP with GLPK (ilp), ...", from the registry. */
-#define BACKEND_ARG(id, name, help, driver) "|" name
-#define BACKEND_HELP(id, name, help, driver) help " (" name "), "
-#define BACKEND_OPT_HELP                                                       \
-    "solve " ILPM_BACKENDS(BACKEND_HELP) "or in batch a set: both = ilp and "  \
-                                         "sat, all = every one (gen: for the " \
-                                         "solver calls a generator makes, "    \
-                                         "default sat)"
-
-/* The options of the command line itself.  The solver's options come
- * from the library's table (ilpm_options_table), with the verbs their
- * scope gives; a row here of the same name takes its place. */
-static const cli_opt opts[] = {
-    {"backend", ILPM_BACKENDS(BACKEND_ARG) + 1,
-     V_SOLVE | V_PLAY | V_BATCH | V_GEN, set_backend, 0, BACKEND_OPT_HELP, 0,
-     0},
-    {"count", NULL, V_SOLVE | V_COMPARE | V_BATCH, set_on, OFF(run.count),
-     "count all solutions (projected onto the puzzle's own variables)", 0, 0},
-    {"limit", "N", V_SOLVE | V_COMPARE | V_BATCH, set_limit, 0,
-     "with --count, stop at N solutions (--limit 2 tells whether a puzzle is "
-     "proper)",
-     0, 0},
-    {"format", "text|json|csv", V_RUN | V_STATS, set_format, 0,
-     "output: text for people, JSON lines or CSV for tools (stats: text or "
-     "json; batch: csv or json; solve model: also dimacs, the SAT "
-     "competition's s/v lines)",
-     0, 0},
-    {"index", "I", V_MODEL, set_index, 0,
-     "only the I-th instance of each FILE (1-based)", 0, 0},
-    {"no-propagate", NULL, V_MODEL, set_no_propagate, 0,
-     "the same as --propagate none", 0, 0},
-    {"lp", "FILE", V_EXPORT, set_export, 0, "CPLEX LP (GLPK's writer)", 0, 0},
-    {"mps", "FILE", V_EXPORT, set_export, 0, "free MPS (GLPK's writer)", 0, 0},
-    {"cnf", "FILE", V_EXPORT, set_export, 0,
-     "DIMACS CNF with a 'c NAME VAR' dictionary", 0, 0},
-    {"opb", "FILE", V_EXPORT, set_export, 0, "pseudo-Boolean OPB", 0, 0},
-    {"plot", "FILE.svg|FILE.png", V_COMPARE, set_text, OFF(plot_path),
-     "cactus plot and ILP-vs-SAT scatter (gnuplot; a file, not '-')", 0, 0},
-    {"summary", NULL, V_COMPARE, set_on, OFF(summary),
-     "only the totals per formulation and back end (text output ends with "
-     "them anyway after two or more instances)",
-     0, 0},
-    {"out", "FILE", V_BATCH | V_MERGE | V_GEN, set_text, OFF(out_path),
-     "the file to write, '-' for standard output: results (batch, merge: "
-     ".json or .jsonl for JSON lines, else CSV) or instances (gen)",
-     0, 0},
-    {"jobs", "N", V_BATCH, set_jobs, 0,
-     "worker processes (default: the number of cores)", 0, 0},
-    {"memory-limit", "MB", V_MODEL | V_GEN, set_memory_limit, 0,
-     "address-space limit of the process (batch: of each worker); "
-     "reaching it ends the run with a message, exit 2",
-     0, 0},
-    {"resume", NULL, V_BATCH, set_on, OFF(resume),
-     "skip runs already in RESULTS (not 'stopped' ones, nor those whose "
-     "worker was killed from outside)",
-     0, 0},
-    {"shard", "I/N", V_BATCH, set_shard, 0,
-     "only instances I, I+N, I+2N, ... (0 <= I < N, counted over all files "
-     "in order)",
-     0, 0},
-    {"slurm", "N", V_BATCH, set_slurm, 0,
-     "write a Slurm job array of N shard tasks and its merge step instead "
-     "of running here",
-     0, 0},
-    {"submit", NULL, V_BATCH, set_on, OFF(submit),
-     "with --slurm: submit with sbatch and print the job ids", 0, 0},
-    {"slurm-script", "FILE", V_BATCH, set_text, OFF(slurm_script),
-     "with --slurm: write the script to FILE (default: standard output, "
-     "or RESULTS.shards/submit.sh with --submit)",
-     0, 0},
-    {"partition", "NAME", V_BATCH, set_sbatch, 0,
-     "with --slurm: the tasks' partition", 0, 0},
-    {"account", "NAME", V_BATCH, set_sbatch, 0,
-     "with --slurm: the account charged", 0, 0},
-    {"sbatch", "OPTION", V_BATCH, set_sbatch, 0,
-     "with --slurm: one more #SBATCH line, as '--qos=short'", 0, 1},
-    {"no-incremental", NULL, V_BATCH, set_on, OFF(no_incremental),
-     "build a model per instance even where instances of one shape could "
-     "share one",
-     0, 0},
-    {NULL, NULL, 0, NULL, 0, NULL, 0, 0},
-};
-
-/* Every row, the command line's then the library's, as one list:
- * rows[0..n) point into a static array filled on first use. */
-static const cli_opt *all_rows(int *n)
+/* A value that goes into a #SBATCH line: one line, no quotes to break. */
+static int one_line(cli *c, const ilpm_opt *r, const char *v, ilpm_err *e)
 {
-    static cli_opt rows[96];
-    static int count = -1;
-    if (count < 0) {
-        count = 0;
-        for (const cli_opt *o = opts; o->name; o++)
-            rows[count++] = *o;
-        for (const ilpm_option_info *r = ilpm_options_table(); r->name; r++) {
-            int dup = 0;
-            for (const cli_opt *o = opts; o->name; o++)
-                dup |= strcmp(o->name, r->name) == 0;
-            if (dup || count == (int)(sizeof rows / sizeof *rows))
-                continue;
-            cli_opt *o = &rows[count++];
-            o->name = r->name;
-            o->arg = r->type == ILPM_OPTION_ON || r->type == ILPM_OPTION_OFF
-                         ? NULL
-                     : r->arg ? r->arg
-                              : "";
-            o->verbs = r->scope == ILPM_SCOPE_LOWER ? V_MODEL : V_RUN;
-            /* A generator that solves (tetravex --unsolvable) is bounded
-             * by the time limit over all its solver calls. */
-            if (strcmp(r->name, "time-limit") == 0)
-                o->verbs |= V_GEN;
-            o->set = set_solver;
-            o->off = 0;
-            o->help = r->help;
-            o->backends = r->backends;
-            o->list = r->list;
-        }
-    }
-    *n = count;
-    return rows;
+    (void)c;
+    if (*v == '\0' || strpbrk(v, "\n\r'"))
+        return ilpm_err_input(e,
+                              "--%s: expected one line without quotes, got "
+                              "'%s'",
+                              r->name, v);
+    return 0;
 }
 
-static const cli_opt *opt_find(const char *name)
+#define OFF(f) offsetof(cli, f)
+
+static const char *const format_names[] = {"text", "json", "csv", "dimacs",
+                                           NULL};
+
+/* The options of the command line itself, in the rows every table has
+ * (ilpm_opt); verbs are V_* bits.  The solver's options are the
+ * library's table (ilpm_options_table), with the verbs their flags give
+ * (ILPM_OPT_LOWER: every verb that builds a model; else those that
+ * solve; ILPM_OPT_GEN: gen too). */
+static const ilpm_opt own[] = {
+    {.name = "count",
+     .type = ILPM_OPT_FLAG,
+     .verbs = V_SOLVE | V_COMPARE | V_BATCH,
+     .offset = OFF(run.count),
+     .help = "count all solutions (projected onto the puzzle's own "
+             "variables)"},
+    {.name = "limit",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = INT64_MAX,
+     .verbs = V_SOLVE | V_COMPARE | V_BATCH,
+     .offset = OFF(run.limit),
+     .help = "with --count, stop at N solutions (--limit 2 tells whether a "
+             "puzzle is proper)"},
+    {.name = "format",
+     .arg = "text|json|csv",
+     .type = ILPM_OPT_CHOICE,
+     .choices = format_names,
+     .verbs = V_RUN | V_STATS,
+     .offset = OFF(format),
+     .help = "output: text for people, JSON lines or CSV for tools (stats: "
+             "text or json; batch: csv or json; solve model: also dimacs, "
+             "the SAT competition's s/v lines)"},
+    {.name = "index",
+     .arg = "I",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = LONG_MAX,
+     .verbs = V_MODEL,
+     .offset = OFF(index),
+     .help = "only the I-th instance of each FILE (1-based)"},
+    {.name = "no-propagate",
+     .type = ILPM_OPT_FLAG,
+     .verbs = V_MODEL,
+     .help = "the same as --propagate none"},
+    {.name = "lp",
+     .arg = "FILE",
+     .type = ILPM_OPT_TEXT,
+     .flags = OPT_OUTPUT,
+     .verbs = V_EXPORT,
+     .offset = OFF(export_path[ILPM_FMT_LP]),
+     .help = "CPLEX LP (GLPK's writer)"},
+    {.name = "mps",
+     .arg = "FILE",
+     .type = ILPM_OPT_TEXT,
+     .flags = OPT_OUTPUT,
+     .verbs = V_EXPORT,
+     .offset = OFF(export_path[ILPM_FMT_MPS]),
+     .help = "free MPS (GLPK's writer)"},
+    {.name = "cnf",
+     .arg = "FILE",
+     .type = ILPM_OPT_TEXT,
+     .flags = OPT_OUTPUT,
+     .verbs = V_EXPORT,
+     .offset = OFF(export_path[ILPM_FMT_CNF]),
+     .help = "DIMACS CNF with a 'c NAME VAR' dictionary"},
+    {.name = "opb",
+     .arg = "FILE",
+     .type = ILPM_OPT_TEXT,
+     .flags = OPT_OUTPUT,
+     .verbs = V_EXPORT,
+     .offset = OFF(export_path[ILPM_FMT_OPB]),
+     .help = "pseudo-Boolean OPB"},
+    {.name = "plot",
+     .arg = "FILE.svg|FILE.png",
+     .type = ILPM_OPT_TEXT,
+     .flags = OPT_OUTPUT,
+     .verbs = V_COMPARE,
+     .offset = OFF(plot_path),
+     .help = "cactus plot and ILP-vs-SAT scatter (gnuplot; a file, not "
+             "'-')"},
+    {.name = "summary",
+     .type = ILPM_OPT_FLAG,
+     .verbs = V_COMPARE,
+     .offset = OFF(summary),
+     .help = "only the totals per formulation and back end (text output "
+             "ends with them anyway after two or more instances)"},
+    {.name = "out",
+     .arg = "FILE",
+     .type = ILPM_OPT_TEXT,
+     .flags = OPT_SCRIPT | OPT_OUTPUT,
+     .verbs = V_BATCH | V_MERGE | V_GEN,
+     .offset = OFF(out_path),
+     .help = "the file to write, '-' for standard output: results (batch, "
+             "merge: .json or .jsonl for JSON lines, else CSV) or instances "
+             "(gen)"},
+    {.name = "jobs",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = 1024,
+     .flags = OPT_SCRIPT,
+     .verbs = V_BATCH,
+     .offset = OFF(jobs),
+     .help = "worker processes (default: the number of cores)"},
+    {.name = "memory-limit",
+     .arg = "MB",
+     .type = ILPM_OPT_REAL,
+     .lo = 16,
+     .hi = 1000000000,
+     .unit = "megabytes",
+     .verbs = V_MODEL | V_GEN,
+     .offset = OFF(memory_limit),
+     .help = "address-space limit of the process (batch: of each worker); "
+             "reaching it ends the run with a message, exit 2"},
+    {.name = "resume",
+     .type = ILPM_OPT_FLAG,
+     .flags = OPT_SCRIPT,
+     .verbs = V_BATCH,
+     .offset = OFF(resume),
+     .help = "skip runs already in RESULTS (not 'stopped' ones, nor those "
+             "whose worker was killed from outside)"},
+    {.name = "shard",
+     .arg = "I/N",
+     .type = ILPM_OPT_TEXT,
+     .verbs = V_BATCH,
+     .help = "only instances I, I+N, I+2N, ... (0 <= I < N, counted over "
+             "all files in order)"},
+    {.name = "slurm",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = 100000,
+     .flags = OPT_SCRIPT,
+     .verbs = V_BATCH,
+     .offset = OFF(slurm_n),
+     .help = "write a Slurm job array of N shard tasks and its merge step "
+             "instead of running here"},
+    {.name = "submit",
+     .type = ILPM_OPT_FLAG,
+     .flags = OPT_SCRIPT,
+     .verbs = V_BATCH,
+     .offset = OFF(submit),
+     .help = "with --slurm: submit with sbatch and print the job ids"},
+    {.name = "slurm-script",
+     .arg = "FILE",
+     .type = ILPM_OPT_TEXT,
+     .flags = OPT_SCRIPT | OPT_OUTPUT,
+     .verbs = V_BATCH,
+     .offset = OFF(slurm_script),
+     .help = "with --slurm: write the script to FILE (default: standard "
+             "output, or RESULTS.shards/submit.sh with --submit)"},
+    {.name = "partition",
+     .arg = "NAME",
+     .type = ILPM_OPT_TEXT,
+     .flags = OPT_SCRIPT,
+     .verbs = V_BATCH,
+     .offset = OFF(partition),
+     .help = "with --slurm: the tasks' partition"},
+    {.name = "account",
+     .arg = "NAME",
+     .type = ILPM_OPT_TEXT,
+     .flags = OPT_SCRIPT,
+     .verbs = V_BATCH,
+     .offset = OFF(account),
+     .help = "with --slurm: the account charged"},
+    {.name = "sbatch",
+     .arg = "OPTION",
+     .type = ILPM_OPT_TEXT,
+     .flags = ILPM_OPT_REPEAT | OPT_SCRIPT,
+     .verbs = V_BATCH,
+     .offset = OFF(sbatch),
+     .help = "with --slurm: one more #SBATCH line, as '--qos=short'"},
+    {.name = "no-incremental",
+     .type = ILPM_OPT_FLAG,
+     .verbs = V_BATCH,
+     .offset = OFF(no_incremental),
+     .help = "build a model per instance even where instances of one shape "
+             "could share one"},
+    {.name = NULL},
+};
+
+static const special specials[] = {
+    {"backend", V_SOLVE | V_PLAY | V_BATCH | V_GEN, NULL, set_backend,
+     "; in batch also a set: both = ilp and sat, all = every one (gen: for "
+     "the solver calls a generator makes, default sat)"},
+    {"no-propagate", 0, NULL, set_no_propagate, NULL},
+    {"shard", 0, NULL, set_shard, NULL},
+    {"partition", 0, one_line, NULL, NULL},
+    {"account", 0, one_line, NULL, NULL},
+    {"sbatch", 0, one_line, NULL, NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static const special *special_of(const char *name)
 {
-    int n;
-    const cli_opt *rows = all_rows(&n);
-    for (int i = 0; i < n; i++)
-        if (strcmp(rows[i].name, name) == 0)
-            return &rows[i];
+    for (const special *s = specials; s->name; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
     return NULL;
 }
 
-/* The value as help names it: an enum's names, "ilp|sat" for instance. */
-static const char *opt_arg(const cli_opt *o, char *buf, size_t size)
+/* Where a row's value goes: the command line's own fields, the solver's
+ * options, or the puzzle's parameters (kept as text). */
+typedef enum home { OWN, SOLVER, PUZZLE } home;
+
+typedef struct found {
+    const ilpm_opt *row;
+    home where;
+    const special *sp;
+    unsigned verbs;
+} found;
+
+static found found_of(const ilpm_opt *r, home where)
 {
-    const char *const *names =
-        o->set == set_solver ? ilpm_enum_names(o->name) : NULL;
-    if (!names)
-        return o->arg;
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int i = 0; names[i] && n < size; i++)
-        n +=
-            (size_t)snprintf(buf + n, size - n, "%s%s", i ? "|" : "", names[i]);
-    return buf;
+    found f = {r, where, special_of(r->name), r->verbs};
+    if (where == SOLVER)
+        f.verbs = ((r->flags & ILPM_OPT_LOWER) ? V_MODEL : V_RUN) |
+                  ((r->flags & ILPM_OPT_GEN) ? V_GEN : 0);
+    if (f.sp && f.sp->verbs)
+        f.verbs = f.sp->verbs;
+    return f;
+}
+
+/* The i-th row of the command line's and the solver's tables, in that
+ * order: 1, or 0 past the last. */
+static int row_at(int i, found *f)
+{
+    int n = (int)(sizeof own / sizeof *own) - 1;
+    const ilpm_opt *lib = ilpm_options_table();
+    if (i < 0)
+        return 0;
+    if (i < n) {
+        *f = found_of(&own[i], OWN);
+        return 1;
+    }
+    for (int k = 0; lib[k].name; k++)
+        if (k == i - n) {
+            *f = found_of(&lib[k], SOLVER);
+            return 1;
+        }
+    return 0;
+}
+
+/* The puzzle's table the verb reads: the generator's for gen. */
+static const ilpm_opt *puzzle_rows(const cli *c)
+{
+    return !c->pz ? NULL : c->verb == VERB_GEN ? c->pz->gen_opts : c->pz->opts;
+}
+
+/* The row named name as c's verb sees it: for gen, the command line's
+ * rows that go with gen (--out, --time-limit, --backend), then the
+ * generator's (its --count is a number of instances); for the others,
+ * the command line's, then the puzzle's.  0 for none. */
+static int find_row(const cli *c, const char *name, found *f)
+{
+    for (int i = 0; row_at(i, f); i++)
+        if (strcmp(f->row->name, name) == 0 &&
+            (c->verb != VERB_GEN || (f->verbs & V_GEN)))
+            return 1;
+    const ilpm_opt *r = ilpm_opt_find(puzzle_rows(c), name);
+    if (r)
+        *f = found_of(r, PUZZLE);
+    return r != NULL;
 }
 
 /* Levenshtein distance of two short names, for "did you mean". */
@@ -404,15 +405,12 @@ const char *cli_verb_closest(const char *s)
 static const char *closest(const cli *c, const char *name)
 {
     const char *best = NULL;
-    int bd = 3, n;
-    const cli_opt *rows = all_rows(&n);
-    for (const cli_opt *o = rows; o < rows + n; o++)
-        if ((o->verbs & (1u << c->verb)) && distance(name, o->name) < bd)
-            bd = distance(name, o->name), best = o->name;
-    const ilpm_opt_spec *t = !c->pz                ? NULL
-                             : c->verb == VERB_GEN ? c->pz->gen_opts
-                                                   : c->pz->opts;
-    for (; t && t->name; t++)
+    int bd = 3;
+    found f;
+    for (int i = 0; row_at(i, &f); i++)
+        if ((f.verbs & (1u << c->verb)) && distance(name, f.row->name) < bd)
+            bd = distance(name, f.row->name), best = f.row->name;
+    for (const ilpm_opt *t = puzzle_rows(c); t && t->name; t++)
         if (distance(name, t->name) < bd)
             bd = distance(name, t->name), best = t->name;
     return best;
@@ -428,12 +426,7 @@ static void verbs_of(unsigned mask, char *buf, size_t size)
                                   verb_names[v]);
 }
 
-#define FAIL(...)                                                              \
-    do {                                                                       \
-        fprintf(stderr, "ilpm: " __VA_ARGS__);                                 \
-        fputc('\n', stderr);                                                   \
-        return -1;                                                             \
-    } while (0)
+#define FAIL(...) return ilpm_err_input(err, __VA_ARGS__)
 
 /* The option an option sets: its own name, but for an alias. */
 static const char *key_of(const char *name)
@@ -441,15 +434,69 @@ static const char *key_of(const char *name)
     return strcmp(name, "no-propagate") == 0 ? "propagate" : name;
 }
 
-unsigned cli_opt_backends(const char *name)
+const ilpm_opt *cli_opt_find(const char *name)
 {
-    const cli_opt *o = opt_find(name);
-    return o ? o->backends : 0;
+    found f;
+    for (int i = 0; row_at(i, &f); i++)
+        if (strcmp(f.row->name, name) == 0)
+            return f.row;
+    return NULL;
+}
+
+int cli_outputs(const cli *c, const ilpm_opt **rows, const char **paths,
+                int max)
+{
+    int n = 0;
+    for (const ilpm_opt *r = own; r->name && n < max; r++) {
+        const char *p =
+            r->flags & OPT_OUTPUT
+                ? *(const char *const *)((const char *)c + r->offset)
+                : NULL;
+        if (p)
+            rows[n] = r, paths[n++] = p;
+    }
+    return n;
+}
+
+int cli_given(const cli *c, const char *name)
+{
+    for (int k = 0; k < c->argc; k++)
+        if (c->argv_opt[k] && strcmp(c->argv_opt[k], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* A text the parser made (a list joined), kept until the run ends. */
+static const char *keep(cli *c, char *s)
+{
+    char **owned =
+        s ? realloc(c->owned, (size_t)(c->nowned + 1) * sizeof *owned) : NULL;
+    if (!owned) {
+        free(s);
+        return NULL;
+    }
+    c->owned = owned;
+    return c->owned[c->nowned++] = s;
+}
+
+/* A puzzle's option, kept as text for the puzzle (its value is checked
+ * against its row with the others, by ilpm_puzzle_check_params). */
+static int set_param(cli *c, const ilpm_opt *r, const char *val, ilpm_err *err)
+{
+    const char *old = ilpm_params_get(c->params, r->name);
+    if (old && !(r->flags & ILPM_OPT_REPEAT))
+        FAIL("--%s given twice", r->name);
+    char *joined = old && val ? ilpm_opt_join(r, old, val) : NULL;
+    if (old && val && !joined)
+        return ilpm_err_nomem(err, "out of memory");
+    int rc = ilpm_params_set(c->params, r->name, joined ? joined : val);
+    free(joined);
+    return rc != 0 ? ilpm_err_nomem(err, "out of memory") : 0;
 }
 
 /* One option: --name or --name=value, with its value from argv if it
  * takes one.  *i stands on the option and is moved past its value. */
-static int parse_opt(cli *c, int argc, char **argv, int *i)
+static int parse_opt(cli *c, int argc, char **argv, int *i, ilpm_err *err)
 {
     const char *a = argv[*i], *val = NULL;
     int start = *i;
@@ -463,18 +510,8 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
     if (eq)
         val = eq + 1;
 
-    /* For gen, the command line's options that go with gen (--out,
-     * --time-limit, --backend), then the generator's (its --count is a
-     * number of instances); for the others, the command line's, then the
-     * puzzle's. */
-    const cli_opt *o = opt_find(name);
-    if (c->verb == VERB_GEN && o && !(o->verbs & V_GEN))
-        o = NULL;
-    const ilpm_opt_spec *ps = NULL;
-    if (!o && c->pz)
-        ps = ilpm_opt_find(c->verb == VERB_GEN ? c->pz->gen_opts : c->pz->opts,
-                           name);
-    if (!o && !ps) {
+    found f;
+    if (!find_row(c, name, &f)) {
         const char *near = closest(c, name);
         if (near)
             FAIL("unknown option '--%s'; did you mean '--%s'?", name, near);
@@ -484,15 +521,14 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
         FAIL("unknown option '--%s' (see 'ilpm %s --help')", name,
              c->verb_name);
     }
-    if (o && !(o->verbs & (1u << c->verb))) {
+    const ilpm_opt *r = f.row;
+    if (f.where != PUZZLE && !(f.verbs & (1u << c->verb))) {
         char where[128];
-        verbs_of(o->verbs, where, sizeof where);
+        verbs_of(f.verbs, where, sizeof where);
         FAIL("--%s does not go with %s (it is for %s)", name, c->verb_name,
              where);
     }
-    char argbuf[128];
-    int takes =
-        ps ? ps->arg != NULL : opt_arg(o, argbuf, sizeof argbuf) != NULL;
+    int takes = r->type != ILPM_OPT_FLAG;
     if (!takes && val)
         FAIL("option --%s takes no value", name);
     if (takes && !val) {
@@ -500,51 +536,64 @@ static int parse_opt(cli *c, int argc, char **argv, int *i)
             FAIL("option --%s needs a value", name);
         val = argv[++*i];
     }
-    ilpm_err err = {0};
-    if (ps) {
-        const char *old = ilpm_params_get(c->params, name);
-        if (old && !(ps->flags & ILPM_OPT_REPEAT))
-            FAIL("--%s given twice", name);
-        char *joined = NULL;
-        if (old && val && !(joined = malloc(strlen(old) + strlen(val) + 2)))
-            FAIL("out of memory");
-        if (joined)
-            sprintf(joined, "%s%c%s", old, ILPM_OPT_SEP, val);
-        int rc = ilpm_params_set(c->params, name, joined ? joined : val);
-        free(joined);
-        if (rc != 0)
-            FAIL("out of memory");
-        return 0;
-    }
+    if (f.where == PUZZLE)
+        return set_param(c, r, val, err);
     /* One value an option, as getopt-based parsers of the field would
      * not say but the anchors' do: a second one is a mistake, not an
-     * override (--no-propagate is --propagate none). */
-    for (int k = 0; k < start && !o->list; k++)
+     * override (--no-propagate is --propagate none); a list or a
+     * repeatable option adds to what it holds. */
+    int more = (r->flags & (ILPM_OPT_LIST | ILPM_OPT_REPEAT)) != 0;
+    for (int k = 0; k < start && !more; k++)
         if (c->argv_opt[k] && strcmp(key_of(c->argv_opt[k]), key_of(name)) == 0)
             FAIL("--%s given twice%s", key_of(name),
                  strcmp(c->argv_opt[k], name) != 0
                      ? " (--no-propagate is --propagate none)"
                      : "");
-    if (o->set(c, o, val, &err) != 0)
-        FAIL("%s", err.msg);
+    void *base = f.where == SOLVER ? (void *)&c->run.solver : (void *)c;
+    if (f.sp && f.sp->check && f.sp->check(c, r, val, err) != 0)
+        return -1;
+    const char *old =
+        more ? *(const char *const *)((const char *)base + r->offset) : NULL;
+    if (old && !(val = keep(c, ilpm_opt_join(r, old, val))))
+        return ilpm_err_nomem(err, "out of memory");
+    if (f.sp && f.sp->set ? f.sp->set(c, r, val, err)
+                          : ilpm_opt_set(r, base, val, err))
+        return -1;
     for (int k = start; k <= *i; k++)
-        c->argv_opt[k] = o->name;
+        c->argv_opt[k] = r->name;
     return 0;
 }
 
-int cli_parse(cli *c, int argc, char **argv)
+#undef FAIL
+#define FAIL(...)                                                              \
+    do {                                                                       \
+        ilpm_err_input(err, __VA_ARGS__);                                      \
+        return -1;                                                             \
+    } while (0)
+
+/* "unknown puzzle 'x'; the puzzles are a b c" and the like. */
+static int puzzles_listed(ilpm_err *err, const char *what)
+{
+    size_t n = (size_t)snprintf(err->msg, sizeof err->msg, "%s", what);
+    for (int k = 0; ilpm_puzzles[k] && n < sizeof err->msg; k++)
+        n += (size_t)snprintf(err->msg + n, sizeof err->msg - n, " %s",
+                              ilpm_puzzles[k]->name);
+    err->kind = ILPM_ERR_INPUT;
+    err->status = 0;
+    return -1;
+}
+
+int cli_parse(cli *c, int argc, char **argv, ilpm_err *err)
 {
     int i = 2;
     c->verb_name = verb_names[c->verb];
     if (i < argc && argv[i][0] != '-' && c->verb != VERB_MERGE) {
         c->pz = ilpm_puzzle_find(argv[i]);
         if (!c->pz) {
-            fprintf(stderr, "ilpm: unknown puzzle '%s'; the puzzles are",
-                    argv[i]);
-            for (int k = 0; ilpm_puzzles[k]; k++)
-                fprintf(stderr, " %s", ilpm_puzzles[k]->name);
-            fputc('\n', stderr);
-            return -1;
+            char what[160];
+            snprintf(what, sizeof what,
+                     "unknown puzzle '%.100s'; the puzzles are", argv[i]);
+            return puzzles_listed(err, what);
         }
         i++;
         /* What the puzzle cannot do is said before its options. */
@@ -560,7 +609,7 @@ int cli_parse(cli *c, int argc, char **argv)
     c->files = calloc((size_t)argc, sizeof *c->files);
     c->argv_opt = calloc((size_t)argc, sizeof *c->argv_opt);
     if (!c->files || !c->argv_opt)
-        FAIL("out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     c->argc = argc;
     c->argv = argv;
     for (; i < argc; i++) {
@@ -574,7 +623,7 @@ int cli_parse(cli *c, int argc, char **argv)
             c->help = 1;
         } else if (strncmp(a, "--", 2) != 0) {
             FAIL("unknown option '%s' (options start with --)", a);
-        } else if (parse_opt(c, argc, argv, &i) != 0) {
+        } else if (parse_opt(c, argc, argv, &i, err) != 0) {
             return -1;
         }
     }
@@ -584,37 +633,25 @@ int cli_parse(cli *c, int argc, char **argv)
     if (c->pz && c->pz->lead_opt && c->nfiles > 1 &&
         !ilpm_params_has(c->params, c->pz->lead_opt)) {
         if (ilpm_params_set(c->params, c->pz->lead_opt, c->files[0]) != 0)
-            FAIL("out of memory");
+            return ilpm_err_nomem(err, "out of memory");
         memmove(c->files, c->files + 1, (size_t)--c->nfiles * sizeof *c->files);
     }
     if (c->verb == VERB_PLAY &&
         ilpm_params_set(c->params, ILPM_PARAM_PLAY, NULL) != 0)
-        FAIL("out of memory");
+        return ilpm_err_nomem(err, "out of memory");
     if (c->format == FMT_DIMACS &&
         ilpm_params_set(c->params, ILPM_PARAM_DIMACS, NULL) != 0)
-        FAIL("out of memory");
-    return cli_check(c);
+        return ilpm_err_nomem(err, "out of memory");
+    return cli_check(c, err);
 }
 
 int cli_option_row(int i, cli_row *out)
 {
-    int n;
-    const cli_opt *rows = all_rows(&n);
-    if (i < 0 || i >= n)
+    found f;
+    if (!row_at(i, &f))
         return 0;
-    const cli_opt *o = &rows[i];
-    out->name = o->name;
-    out->verbs = o->verbs;
-    out->arg = opt_arg(o, out->argbuf, sizeof out->argbuf);
-    snprintf(out->help, sizeof out->help, "%s%s", o->help,
-             o->list ? " (repeatable)" : "");
-    /* Defaults come from ilpm_options_init, never from a string. */
-    const ilpm_option_info *r = ilpm_option_find(o->name);
-    if (r && r->type != ILPM_OPTION_ON && r->type != ILPM_OPTION_OFF) {
-        char def[64];
-        ilpm_option_default(r, def, sizeof def);
-        size_t len = strlen(out->help);
-        snprintf(out->help + len, sizeof out->help - len, " (default %s)", def);
-    }
+    out->row = f.row;
+    out->verbs = f.verbs;
+    cli_opt_help(f.row, f.sp ? f.sp->more : NULL, out->help, sizeof out->help);
     return 1;
 }

@@ -8,12 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FAIL(...)                                                              \
-    do {                                                                       \
-        fprintf(stderr, "ilpm: " __VA_ARGS__);                                 \
-        fputc('\n', stderr);                                                   \
-        return -1;                                                             \
-    } while (0)
+#define FAIL(...) return ilpm_err_input(err, __VA_ARGS__)
 
 /* The back ends the verb runs, ILPM_BACKEND_BIT each; 0 for a verb that
  * solves nothing (stats and export read --amo for the CNF they size or
@@ -49,7 +44,7 @@ static void names_of(unsigned mask, const char *sep, char *buf, size_t size)
  * both or all, or compare, each goes to its own); then what the chosen
  * back ends check of their options before any model (--sat-option on
  * CaDiCaL's own table). */
-static int check_backends(cli *c)
+static int check_backends(cli *c, ilpm_err *err)
 {
     unsigned run = chosen(c);
     int both = c->verb == VERB_BATCH && c->backends == ILPM_BACKENDS_BOTH;
@@ -57,7 +52,8 @@ static int check_backends(cli *c)
         return 0;
     for (int k = 0; k < c->argc; k++) {
         const char *name = c->argv_opt[k];
-        unsigned own = name ? cli_opt_backends(name) : 0;
+        const ilpm_opt *r = name ? cli_opt_find(name) : NULL;
+        unsigned own = r ? r->backends : 0;
         if (!own || (own & run))
             continue;
         char want[64], got[64];
@@ -66,27 +62,25 @@ static int check_backends(cli *c)
         FAIL("--%s applies to --backend %s, not %s%s%s", name, want,
              both ? "both (" : "", got, both ? ")" : "");
     }
-    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
-        ilpm_err err = {0};
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
         if ((run & ILPM_BACKEND_BIT(b)) &&
-            ilpm_backend_check_options((ilpm_backend)b, &c->run.solver, &err) !=
+            ilpm_backend_check_options((ilpm_backend)b, &c->run.solver, err) !=
                 0)
-            FAIL("%s", err.msg);
-    }
+            return -1;
     return 0;
 }
 
 /* What the options say together, checked once. */
-int cli_check(cli *c)
+int cli_check(cli *c, ilpm_err *err)
 {
-    ilpm_err err = {0};
+    int format_set = cli_given(c, "format");
     if (c->run.limit && !c->run.count)
         FAIL("--limit goes with --count");
     if (c->index && c->nfiles == 0)
         FAIL("--index picks an instance of a FILE; no FILE was given");
-    if (c->format_set && c->verb == VERB_STATS && c->format == FMT_CSV)
+    if (format_set && c->verb == VERB_STATS && c->format == FMT_CSV)
         FAIL("stats writes text or json, not csv");
-    if (c->format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)
+    if (format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)
         FAIL("batch writes csv or json, not text");
     if (c->format == FMT_DIMACS &&
         (c->verb != VERB_SOLVE || !c->pz || strcmp(c->pz->name, "model") != 0))
@@ -98,16 +92,21 @@ int cli_check(cli *c)
         return 0;
     }
     if (!c->pz) {
-        fprintf(stderr, "ilpm: %s needs a puzzle: one of", c->verb_name);
-        for (int i = 0; ilpm_puzzles[i]; i++)
-            fprintf(stderr, " %s", ilpm_puzzles[i]->name);
-        fputc('\n', stderr);
+        size_t n = (size_t)snprintf(err->msg, sizeof err->msg,
+                                    "%s needs a puzzle: one of", c->verb_name);
+        for (int i = 0; ilpm_puzzles[i] && n < sizeof err->msg; i++)
+            n += (size_t)snprintf(err->msg + n, sizeof err->msg - n, " %s",
+                                  ilpm_puzzles[i]->name);
+        err->kind = ILPM_ERR_INPUT;
+        err->status = 0;
         return -1;
     }
     if (c->verb == VERB_GEN && c->nfiles > 0)
         FAIL("gen takes no FILE (write with --out FILE)");
-    if (c->verb == VERB_EXPORT && !c->export_path[0] && !c->export_path[1] &&
-        !c->export_path[2] && !c->export_path[3])
+    int exports = 0;
+    for (int f = 0; f < ILPM_FMT_COUNT; f++)
+        exports += c->export_path[f] != NULL;
+    if (c->verb == VERB_EXPORT && !exports)
         FAIL("export needs --lp, --mps, --cnf or --opb FILE");
     if (c->verb == VERB_EXPORT && c->nfiles > 1)
         FAIL("export writes one instance: give one FILE (and --index I "
@@ -121,19 +120,16 @@ int cli_check(cli *c)
     if (c->verb == VERB_BATCH && c->nfiles == 0)
         FAIL("batch needs at least one FILE of instances");
     if (!c->slurm_n && (c->submit || c->slurm_script || c->partition ||
-                        c->account || c->nsbatch))
+                        c->account || c->sbatch))
         FAIL("--submit, --slurm-script, --partition, --account and --sbatch "
              "go with --slurm N");
     if (c->slurm_n && c->shard_n)
         FAIL("--slurm N makes the shards itself; drop --shard");
-    if (check_backends(c) != 0)
+    if (check_backends(c, err) != 0)
         return -1;
     ilpm_puzzle_use use = c->verb == VERB_PLAY      ? ILPM_USE_PLAY
                           : c->verb == VERB_COMPARE ? ILPM_USE_COMPARE
                           : c->verb == VERB_GEN     ? ILPM_USE_GEN
                                                     : ILPM_USE_SOLVE;
-    if (ilpm_puzzle_check_params(c->pz, use, c->params, c->nfiles > 0, &err) !=
-        0)
-        FAIL("%s", err.msg);
-    return 0;
+    return ilpm_puzzle_check_params(c->pz, use, c->params, c->nfiles > 0, err);
 }

@@ -54,31 +54,32 @@ typedef enum verb_id {
 /* FMT_DIMACS: the SAT competition's s, o and v lines (solve model). */
 typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_DIMACS } out_format;
 
+/* Filled by the parser from the rows of the options (args.c): an int
+ * for a flag or a choice, int64_t for an integer, double for a real,
+ * const char * for a text. */
 typedef struct cli {
     verb_id verb;
     const char *verb_name;
     const ilpm_puzzle *pz;
     ilpm_run_opts run;
     out_format format;
-    int format_set;
-    long index;                 /* --index, 0 for every instance */
-    const char *export_path[4]; /* by ilpm_format */
-    const char *out_path;       /* batch, merge and gen --out */
-    const char *plot_path;      /* compare --plot */
-    int summary;                /* compare --summary */
+    int64_t index;                           /* --index, 0 for every instance */
+    const char *export_path[ILPM_FMT_COUNT]; /* by ilpm_format */
+    const char *out_path;                    /* batch, merge and gen --out */
+    const char *plot_path;                   /* compare --plot */
+    int summary;                             /* compare --summary */
     /* batch */
     unsigned backends; /* a set (both, all): ILPM_BACKEND_BIT each; 0: one */
-    long jobs;
+    int64_t jobs;
     double memory_limit;
     int resume;
     long shard_i, shard_n;
     int no_incremental;
     /* batch --slurm (slurm.c) */
-    long slurm_n; /* 0: run here */
+    int64_t slurm_n; /* 0: run here */
     int submit;
     const char *slurm_script, *partition, *account;
-    const char *sbatch_lines[16];
-    int nsbatch;
+    const char *sbatch; /* #SBATCH lines, joined by ILPM_OPT_SEP; or NULL */
     /* The command line as given, and for each word the option it belongs
      * to (its name; NULL for the verb, puzzle and FILEs): what a Slurm
      * task runs again. */
@@ -157,27 +158,43 @@ int cmd_list(void);
 int cli_verb_find(const char *s);
 /* The verb closest to a misspelt s, or NULL. */
 const char *cli_verb_closest(const char *s);
-/* Parses argv[2..] into c (c->verb set): every option by its table row,
- * then the checks that tie options together, all before any instance is
- * read.  0, or -1 after one message on stderr. */
-int cli_parse(cli *c, int argc, char **argv);
-/* A row of the options table as help shows it: the value named as help
- * names it (an enum's names; NULL for a flag), the verbs it goes with
- * (V_*), the help with the library's default. */
+/* Parses argv[2..] into c (c->verb set, c->params made): every option by
+ * its row, then the checks that tie options together, all before any
+ * instance is read.  0, or -1 with err holding one message (kind
+ * ILPM_ERR_NOMEM when out of memory, else ILPM_ERR_INPUT). */
+int cli_parse(cli *c, int argc, char **argv, ilpm_err *err);
+/* A row of the command line's options (its own, then the solver's), as
+ * help shows it: the verbs it goes with (V_*), its help with what the
+ * command line adds, the range and the default (cli_opt_help). */
 typedef struct cli_row {
-    const char *name, *arg;
+    const ilpm_opt *row;
     unsigned verbs;
-    char argbuf[128], help[512];
+    char help[640];
 } cli_row;
-/* Fills r with the i-th row (the command line's, then the library's):
- * 1, or 0 past the last. */
+/* Fills r with the i-th row: 1, or 0 past the last. */
 int cli_option_row(int i, cli_row *r);
-/* The back ends the option named name acts on, ILPM_BACKEND_BIT each;
- * 0 for every one (its table row says). */
-unsigned cli_opt_backends(const char *name);
+/* A row's help as --help prints it (help.c): its help, more (or NULL),
+ * "(repeatable)" for a list, then "(LO to HI, default D)" as its type
+ * and default have them. */
+void cli_opt_help(const ilpm_opt *row, const char *more, char *buf,
+                  size_t size);
+/* The row of the command line's or the solver's option named name, or
+ * NULL (a puzzle's). */
+const ilpm_opt *cli_opt_find(const char *name);
+/* A flag of the command line's own rows: the option is batch --slurm's
+ * script's own, not given again to its tasks (slurm.c). */
+#define OPT_SCRIPT (1u << 16)
+/* Another: the option names a file the run writes (outputs.c). */
+#define OPT_OUTPUT (1u << 17)
+/* The outputs c's options name, at most max: their rows and paths, in
+ * the rows' order; the number of them. */
+int cli_outputs(const cli *c, const ilpm_opt **rows, const char **paths,
+                int max);
+/* Whether the option named name was given (and not through an alias). */
+int cli_given(const cli *c, const char *name);
 /* The checks that tie the parsed options together (checks.c): 0, or -1
- * after one message on stderr. */
-int cli_check(cli *c);
+ * with err holding one message. */
+int cli_check(cli *c, ilpm_err *err);
 /* Every output an option names is writable where it is, is none of the
  * inputs, and (batch, merge --out) replaces no file that is not a
  * results file (outputs.c).  0, or -1 after one message on stderr. */

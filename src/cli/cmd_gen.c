@@ -20,11 +20,7 @@ int cmd_gen(cli *c)
     /* The solver calls of a generator run on CaDiCaL unless told: the
      * fastest at proving boards unsolvable (docs/benchmarks.md). */
     ilpm_gen_opts g = {c->run.solver, NULL, NULL};
-    int backend_given = 0;
-    for (int k = 0; k < c->argc; k++)
-        backend_given |=
-            c->argv_opt[k] && strcmp(c->argv_opt[k], "backend") == 0;
-    if (!backend_given)
+    if (!cli_given(c, "backend"))
         g.solver.backend = ILPM_BACKEND_SAT;
     progress *pg = progress_start();
     if (pg) {

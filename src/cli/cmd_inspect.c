@@ -88,7 +88,7 @@ int cmd_export(cli *c)
     for_each_instance(c, &x.t, export_one, &x);
     /* Each format is tried even after another failed. */
     int built = x.m && x.t.worst == EXIT_OK;
-    for (int f = 0; f < 4 && built; f++) {
+    for (int f = 0; f < ILPM_FMT_COUNT && built; f++) {
         if (!c->export_path[f])
             continue;
         ilpm_err err = {0};

@@ -5,6 +5,8 @@
  * the status it ends with when it is not 0. */
 #include "cli.h"
 
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,22 +120,56 @@ static const verb_help helps[VERB_COUNT] = {
                      "ilpm merge --out results.csv part0.csv part1.csv", NULL}},
 };
 
-static void print_row(FILE *f, const char *name, const char *arg,
-                      const char *help)
+void cli_opt_help(const ilpm_opt *r, const char *more, char *buf, size_t size)
 {
-    char left[96];
-    snprintf(left, sizeof left, "--%s%s%s", name, arg ? " " : "",
-             arg ? arg : "");
+    char range[80] = "", def[80] = "";
+    int unbounded = r->hi == INT64_MAX || r->hi == LONG_MAX;
+    if (r->type == ILPM_OPT_INT && unbounded)
+        snprintf(range, sizeof range, "at least %" PRId64, r->lo);
+    else if (r->type == ILPM_OPT_INT)
+        snprintf(range, sizeof range, "%" PRId64 " to %" PRId64, r->lo, r->hi);
+    else if (r->type == ILPM_OPT_REAL && r->lo > 0)
+        snprintf(range, sizeof range, "at least %" PRId64, r->lo);
+    if (r->def && r->type != ILPM_OPT_FLAG)
+        snprintf(def, sizeof def, "%sdefault %s", *range ? ", " : "", r->def);
+    snprintf(buf, size, "%s%s%s%s%s%s", r->help, more ? more : "",
+             r->flags & (ILPM_OPT_LIST | ILPM_OPT_REPEAT) ? " (repeatable)"
+                                                          : "",
+             *range || *def ? " (" : "", range, def);
+    if (*range || *def) {
+        size_t n = strlen(buf);
+        if (n + 1 < size)
+            buf[n] = ')', buf[n + 1] = '\0';
+    }
+}
+
+/* "--name VALUE  help": the value as the row names it (a choice's names
+ * joined by '|' unless it names them itself; none for a flag). */
+static void print_row(FILE *f, const ilpm_opt *r, const char *help)
+{
+    char left[160];
+    size_t n = (size_t)snprintf(left, sizeof left, "--%s", r->name);
+    if (r->type == ILPM_OPT_FLAG)
+        ;
+    else if (r->arg || r->type != ILPM_OPT_CHOICE)
+        snprintf(left + n, sizeof left - n, " %s", r->arg ? r->arg : "");
+    else
+        for (int i = 0; r->choices[i] && n < sizeof left; i++)
+            n += (size_t)snprintf(left + n, sizeof left - n, "%c%s",
+                                  i ? '|' : ' ', r->choices[i]);
     if (strlen(left) > 28)
         fprintf(f, "  %s\n  %-28s %s\n", left, "", help);
     else
         fprintf(f, "  %-28s %s\n", left, help);
 }
 
-static void print_puzzle_opts(FILE *f, const ilpm_opt_spec *o)
+static void print_puzzle_opts(FILE *f, const ilpm_opt *o)
 {
-    for (; o && o->name; o++)
-        print_row(f, o->name, o->arg, o->help);
+    char help[640];
+    for (; o && o->name; o++) {
+        cli_opt_help(o, NULL, help, sizeof help);
+        print_row(f, o, help);
+    }
 }
 
 /* Every row of the options table that goes with verb v, in its order. */
@@ -142,7 +178,7 @@ static void print_opts(FILE *f, verb_id v)
     cli_row r;
     for (int i = 0; cli_option_row(i, &r); i++)
         if (r.verbs & (1u << v))
-            print_row(f, r.name, r.arg, r.help);
+            print_row(f, r.row, r.help);
 }
 
 static void print_examples(FILE *f, const verb_help *h)
@@ -244,9 +280,13 @@ void cli_help(FILE *f, const cli *c)
     }
     fprintf(f, "\n%s options:\n", c->verb_name);
     print_opts(f, c->verb);
+    static const ilpm_opt formulations = {
+        .name = "formulation",
+        .arg = "A,B",
+        .type = ILPM_OPT_TEXT,
+        .help = "the formulations to run (default: all the puzzle has)"};
     if (c->verb == VERB_COMPARE && (!pz || pz->formulations))
-        print_row(f, "formulation", "A,B",
-                  "the formulations to run (default: all the puzzle has)");
+        print_row(f, &formulations, formulations.help);
     fprintf(f, "\nexit status:\n%s\n", h->exits);
     print_examples(f, h);
 }

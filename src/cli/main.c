@@ -133,8 +133,10 @@ static int run_verb(int argc, char **argv)
         fprintf(stderr, "ilpm: out of memory\n");
         return EXIT_INTERNAL;
     }
-    if (cli_parse(&c, argc, argv) != 0) {
-        rc = EXIT_USAGE;
+    ilpm_err err = {0};
+    if (cli_parse(&c, argc, argv, &err) != 0) {
+        fprintf(stderr, "ilpm: %s\n", err.msg);
+        rc = err.kind == ILPM_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
         goto done;
     }
     if (c.help) {

@@ -1,35 +1,14 @@
 /* The outputs of a run, checked before any instance is read: every file
- * an option names for writing (--out, --lp, --mps, --cnf, --opb, --plot,
- * --slurm-script) must be writable where it is and must not be one of
- * the run's inputs, and a results file that batch or merge would replace
- * must be one.  One mistake, one message, exit 2, nothing written. */
+ * an option names for writing (the rows flagged OPT_OUTPUT: --out, --lp,
+ * --mps, --cnf, --opb, --plot, --slurm-script) must be writable where it is and
+ * must not be one of the run's inputs, and a results file that batch or merge
+ * would replace must be one.  One mistake, one message, exit 2, nothing
+ * written. */
 #include "batch.h"
 #include "cli.h"
 
 #include <stdio.h>
 #include <string.h>
-
-struct output {
-    const char *option; /* without "--" */
-    const char *path;
-};
-
-/* The outputs c names, into o (at most 8). */
-static int outputs_of(const cli *c, struct output *o)
-{
-    static const char *const fmt[] = {"lp", "mps", "cnf", "opb"};
-    int n = 0;
-    if (c->out_path)
-        o[n++] = (struct output){"out", c->out_path};
-    for (int f = 0; f < 4; f++)
-        if (c->export_path[f])
-            o[n++] = (struct output){fmt[f], c->export_path[f]};
-    if (c->plot_path)
-        o[n++] = (struct output){"plot", c->plot_path};
-    if (c->slurm_script)
-        o[n++] = (struct output){"slurm-script", c->slurm_script};
-    return n;
-}
 
 /* batch and merge --out: a file that is there and is not a results
  * file is somebody's data, never replaced (nor appended to). */
@@ -50,22 +29,23 @@ static int check_results_out(const cli *c)
 
 int cli_check_outputs(const cli *c)
 {
-    struct output o[8];
-    int n = outputs_of(c, o);
+    const ilpm_opt *o[8];
+    const char *path[8];
+    int n = cli_outputs(c, o, path, 8);
     const char *const *inputs = c->files;
     for (int i = 0; i < n; i++) {
         ilpm_err err = {0};
         /* gen reads no file; merge's inputs are results files. */
-        if (ilpm_out_check(o[i].path, inputs, c->nfiles, &err) != 0) {
-            fprintf(stderr, "ilpm: --%s %s\n", o[i].option, err.msg);
+        if (ilpm_out_check(path[i], inputs, c->nfiles, &err) != 0) {
+            fprintf(stderr, "ilpm: --%s %s\n", o[i]->name, err.msg);
             return -1;
         }
         /* Two outputs on one file: the second would replace the first. */
         for (int j = 0; j < i; j++)
-            if (strcmp(o[j].path, "-") != 0 &&
-                ilpm_out_check(o[i].path, &o[j].path, 1, &err) != 0) {
+            if (strcmp(path[j], "-") != 0 &&
+                ilpm_out_check(path[i], &path[j], 1, &err) != 0) {
                 fprintf(stderr, "ilpm: --%s and --%s name the same file %s\n",
-                        o[j].option, o[i].option, o[i].path);
+                        o[j]->name, o[i]->name, path[i]);
                 return -1;
             }
     }

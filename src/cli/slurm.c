@@ -18,16 +18,11 @@
 #include <unistd.h>
 
 /* Options a task does not take again: those of the script itself, and
- * those each task gets in its own form. */
+ * those each task gets in its own form (their rows say: OPT_SCRIPT). */
 static int dropped(const char *opt)
 {
-    static const char *const names[] = {
-        "slurm",  "submit", "slurm-script", "partition", "account",
-        "sbatch", "out",    "jobs",         "resume",    NULL};
-    for (int i = 0; names[i]; i++)
-        if (strcmp(opt, names[i]) == 0)
-            return 1;
-    return 0;
+    const ilpm_opt *r = cli_opt_find(opt);
+    return r && (r->flags & OPT_SCRIPT);
 }
 
 /* s in single quotes for the shell; in a here-document whose words the
@@ -107,8 +102,11 @@ static void sbatch_common(ilpm_buf *b, const cli *c)
         ilpm_buf_printf(b, "#SBATCH --partition=%s\n", c->partition);
     if (c->account)
         ilpm_buf_printf(b, "#SBATCH --account=%s\n", c->account);
-    for (int i = 0; i < c->nsbatch; i++)
-        ilpm_buf_printf(b, "#SBATCH %s\n", c->sbatch_lines[i]);
+    for (const char *s = c->sbatch; s && *s;) {
+        size_t n = strcspn(s, "\n");
+        ilpm_buf_printf(b, "#SBATCH %.*s\n", (int)n, s);
+        s += n + (s[n] != '\0');
+    }
 }
 
 /* What each task is given: its wall time (0: the site's default) and

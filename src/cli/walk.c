@@ -43,7 +43,7 @@ void note_exit(tally *t, int code)
     static const int order[] = {EXIT_OK,     EXIT_UNSAT, EXIT_TIMEOUT,
                                 EXIT_SIGNAL, EXIT_USAGE, EXIT_INTERNAL};
     int a = 0, b = 0;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < (int)(sizeof order / sizeof *order); i++) {
         if (order[i] == t->worst)
             a = i;
         if (order[i] == code)

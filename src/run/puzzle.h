@@ -50,11 +50,12 @@ typedef struct ilpm_puzzle {
     const char *name;
     const char *summary;
     unsigned caps; /* ILPM_CAP_* */
-    /* Puzzle options (util.h), ended by an entry with name NULL.  Their
+    /* Puzzle options (ilpm_opt rows, ilpm.h), ended by a row with name
+     * NULL; read by ilpm_params_int and _choice (util.h).  Their
      * values are checked against these rows once, before any instance
      * (ilpm_puzzle_check_params), so that parse and build may take them
      * as sound. */
-    const ilpm_opt_spec *opts;
+    const ilpm_opt *opts;
     /* Text for --help: input format(s), in a few lines. */
     const char *input_help;
     /* Values of the puzzle's --formulation option, default first, ended
@@ -135,7 +136,7 @@ typedef struct ilpm_puzzle {
     int (*generate)(const ilpm_params *p, const struct ilpm_gen_opts *g,
                     ilpm_buf *out, ilpm_err *err);
     /* Optional: options of the generator, ended by name NULL. */
-    const ilpm_opt_spec *gen_opts;
+    const ilpm_opt *gen_opts;
 } ilpm_puzzle;
 
 /* Every puzzle, ended by NULL. */

@@ -4,14 +4,10 @@
 #include <string.h>
 
 const ilpm_puzzle *const ilpm_puzzles[] = {
-    &ilpm_puzzle_machiavelli,
-    &ilpm_puzzle_sudoku,
-    &ilpm_puzzle_langford,
-    &ilpm_puzzle_tetravex,
-    &ilpm_puzzle_queens,
-    &ilpm_puzzle_model,
-    &ilpm_puzzle_gmpl,
-    NULL,
+    &ilpm_puzzle_machiavelli, &ilpm_puzzle_sudoku,
+    &ilpm_puzzle_langford,    &ilpm_puzzle_tetravex,
+    &ilpm_puzzle_queens,      &ilpm_puzzle_model,
+    &ilpm_puzzle_gmpl,        NULL,
 };
 
 const ilpm_puzzle *ilpm_puzzle_find(const char *name)
@@ -73,17 +69,17 @@ int ilpm_puzzle_check_params(const ilpm_puzzle *pz, ilpm_puzzle_use use,
                              ilpm_params *p, int with_files, ilpm_err *err)
 {
     int gen = use == ILPM_USE_GEN;
-    const ilpm_opt_spec *table = gen ? pz->gen_opts : pz->opts;
+    const ilpm_opt *table = gen ? pz->gen_opts : pz->opts;
     for (size_t i = 0; i < ilpm_params_count(p); i++) {
         const char *name = ilpm_params_name_at(p, i);
-        const ilpm_opt_spec *o = ilpm_opt_find(table, name);
+        const ilpm_opt *o = ilpm_opt_find(table, name);
         if (!o)
             continue;
         /* compare takes a list of formulations and checks each. */
         if (use == ILPM_USE_COMPARE && strcmp(name, "formulation") == 0)
             continue;
         const char *v = ilpm_params_get(p, name);
-        if (ilpm_opt_check(o, o->arg ? v : NULL, err) != 0)
+        if (ilpm_opt_check(o, o->type != ILPM_OPT_FLAG ? v : NULL, err) != 0)
             return -1;
         if (!gen && with_files && (o->flags & ILPM_OPT_INSTANCE))
             return ilpm_err_input(err,

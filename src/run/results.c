@@ -162,7 +162,7 @@ static char *upgrade_row(const char *line, const int *map, int n, int *nfields)
 /* The status a row names, or -1. */
 static int status_of(const char *name)
 {
-    for (int s = ILPM_SOLVED; s <= ILPM_ERROR; s++)
+    for (int s = 0; s < ILPM_STATUS_COUNT; s++)
         if (strcmp(name, ilpm_status_name((ilpm_status)s)) == 0)
             return s;
     return -1;

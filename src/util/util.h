@@ -1,7 +1,8 @@
 /* util.h: small pieces every part of ilpm shares: a growable string
  * buffer (buf.c), a line reader that knows where it is, for
  * file:line:column messages (reader.c), the puzzle parameters collected
- * from the command line (params.c), a portable random generator (rng.c),
+ * from the command line (params.c) and read by their option rows
+ * (opt.c), a portable random generator (rng.c),
  * output files replaced whole or not at all (out.c), numbers (num.c). */
 #ifndef ILPM_UTIL_H
 #define ILPM_UTIL_H
@@ -198,58 +199,26 @@ int ilpm_params_set(ilpm_params *p, const char *name, const char *value);
 /* NULL if absent; "" for a flag. */
 const char *ilpm_params_get(const ilpm_params *p, const char *name);
 int ilpm_params_has(const ilpm_params *p, const char *name);
-/* Integer in [lo, hi], def when absent.  Errors name the parameter:
- * "--n: expected an integer from 1 to 1000, got 'x'". */
-int ilpm_params_int(const ilpm_params *p, const char *name, long def, long lo,
-                    long hi, long *out, ilpm_err *err);
-/* One of choices (NULL-terminated); *out is its index, def if absent. */
-int ilpm_params_choice(const ilpm_params *p, const char *name,
-                       const char *const *choices, int def, int *out,
-                       ilpm_err *err);
+/* The option name of table (the puzzle's rows) as an integer: its value
+ * in p, else its row's default (0 without one), checked against the
+ * row's range: "--n: expected an integer from 1 to 1000, got 'x'".  p
+ * may be NULL (no options). */
+int ilpm_params_int(const ilpm_params *p, const ilpm_opt *table,
+                    const char *name, long *out, ilpm_err *err);
+/* The same for a choice: *out is the index of its value among the
+ * row's choices, of its default when absent, -1 without one. */
+int ilpm_params_choice(const ilpm_params *p, const ilpm_opt *table,
+                       const char *name, int *out, ilpm_err *err);
 size_t ilpm_params_count(const ilpm_params *p);
 const char *ilpm_params_name_at(const ilpm_params *p, size_t i);
 /* A copy with the same entries. */
 ilpm_params *ilpm_params_copy(const ilpm_params *p);
 
-/* ------------------------------------------------------------------ */
-/* Option specifications: one row per option, read by the command       */
-/* line's parser, its --help, and the check that runs once before any   */
-/* instance is read.                                                    */
-
-typedef enum ilpm_opt_type {
-    ILPM_OPT_FLAG,   /* no value ("--symmetry")                   */
-    ILPM_OPT_INT,    /* an integer from lo to hi                  */
-    ILPM_OPT_CHOICE, /* one of choices                            */
-    ILPM_OPT_TEXT    /* any text; its user checks it              */
-} ilpm_opt_type;
-
-/* The option gives the instance itself (queens --n, machiavelli
- * --table): it cannot go with a FILE of instances. */
-#define ILPM_OPT_INSTANCE 1u
-/* The option only means something to `play`. */
-#define ILPM_OPT_PLAY 2u
-/* The option may be given again (gmpl --data, glpsol's -d): its values
- * are kept in order, joined by newlines (ILPM_OPT_SEP). */
-#define ILPM_OPT_REPEAT 4u
-#define ILPM_OPT_SEP '\n'
-
-typedef struct ilpm_opt_spec {
-    const char *name; /* without the leading "--"                 */
-    const char *arg;  /* the value's name in help ("N"); NULL: flag */
-    const char *help;
-    ilpm_opt_type type;
-    long lo, hi;                /* ILPM_OPT_INT                    */
-    const char *const *choices; /* ILPM_OPT_CHOICE, NULL-ended     */
-    unsigned flags;             /* ILPM_OPT_INSTANCE, _PLAY, _REPEAT */
-} ilpm_opt_spec;
-
-/* The row named name in a table ended by a row with name NULL, or NULL
- * (table may be NULL). */
-const ilpm_opt_spec *ilpm_opt_find(const ilpm_opt_spec *table,
-                                   const char *name);
-/* Checks a value against its row (value NULL for a flag): 0, or -1 with
- * err saying "--decks: expected an integer from 1 to 8, got '0'". */
-int ilpm_opt_check(const ilpm_opt_spec *spec, const char *value, ilpm_err *err);
+/* An option that may be given again (ILPM_OPT_LIST, ILPM_OPT_REPEAT:
+ * the rows themselves are in ilpm.h) given once more: old and value
+ * joined, by ',' for a list (either alone when the other is empty), by
+ * ILPM_OPT_SEP otherwise, malloc'd; NULL when out of memory (opt.c). */
+char *ilpm_opt_join(const ilpm_opt *row, const char *old, const char *value);
 
 /* Numbers as option values (num.c).  The whole of s as a decimal
  * integer from lo to hi (a sign, then digits: no blanks, hexadecimal or
