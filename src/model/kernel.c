@@ -1,0 +1,455 @@
+/* The propagation kernel (kernel.h): constraints as weighted sums with
+ * bounds reasoning, weights kept per constraint, a trail with reasons that
+ * undoing takes back, and constraints added after the model's (no-goods,
+ * an objective's bound).  The occurrence lists of the model's constraints
+ * share one arena, so that a model of millions of literals is freed at
+ * once. */
+#include "kernel.h"
+
+#include "util.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* A term, by decreasing coefficient, so that propagation stops at the
+ * first one that fits in the slack; i keeps the sort stable. */
+struct ilpm_kterm {
+    int64_t a;
+    int l, i;
+};
+
+void ilpm_kern_free(ilpm_kern *e)
+{
+    for (size_t i = 0; i < e->nmoved; i++)
+        free(e->moved[i]->v);
+    free(e->moved);
+    free(e->pool);
+    free(e->occ);
+    free(e->cocc);
+    free(e->cons);
+    free(e->dirty);
+    free(e->lazy);
+    free(e->lits);
+    free(e->coefs);
+    free(e->val);
+    free(e->trail);
+    free(e->reason);
+    free(e->level);
+    free(e->tpos);
+    free(e->phase);
+    free(e->scratch);
+    memset(e, 0, sizeof *e);
+}
+
+static int in_pool(const ilpm_kern *e, const ilpm_kocc *v)
+{
+    uintptr_t p = (uintptr_t)v, b = (uintptr_t)e->pool;
+    return v && p >= b && p < b + e->npool * sizeof *v;
+}
+
+/* Appends (c, a) to list l, which leaves the arena (onto the heap) when
+ * it outgrows its room there. */
+static int push(ilpm_kern *e, ilpm_klist *l, int c, int64_t a)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 4;
+        ilpm_kocc *v;
+        if (l->v && !in_pool(e, l->v)) {
+            v = realloc(l->v, (size_t)cap * sizeof *v);
+        } else {
+            if (ilpm_grow((void **)&e->moved, &e->capmoved, e->nmoved + 1,
+                          sizeof *e->moved) != 0)
+                return -1;
+            v = malloc((size_t)cap * sizeof *v);
+            if (v && l->n)
+                memcpy(v, l->v, (size_t)l->n * sizeof *v);
+            if (v)
+                e->moved[e->nmoved++] = l;
+        }
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n].c = c;
+    l->v[l->n++].a = a;
+    return 0;
+}
+
+static int by_coef(const void *x, const void *y)
+{
+    const struct ilpm_kterm *p = x, *q = y;
+    if (p->a != q->a)
+        return (p->a < q->a) - (p->a > q->a);
+    return (p->i > q->i) - (p->i < q->i);
+}
+
+/* Room for need constraints in cons, dirty and lazy. */
+static int grow_cons(ilpm_kern *e, int need)
+{
+    if (need <= e->capcons)
+        return 0;
+    int cap = e->capcons ? e->capcons : 256;
+    while (cap < need)
+        cap = cap > INT32_MAX / 2 ? need : 2 * cap;
+    ilpm_kcon *v = realloc(e->cons, (size_t)cap * sizeof *v);
+    if (v)
+        e->cons = v;
+    uint8_t *d = realloc(e->dirty, (size_t)cap);
+    if (d)
+        e->dirty = d;
+    int *q = realloc(e->lazy, (size_t)cap * sizeof *q);
+    if (q)
+        e->lazy = q;
+    if (!v || !d || !q)
+        return -1;
+    e->capcons = cap;
+    return 0;
+}
+
+/* Room for need terms in lits and coefs. */
+static int grow_lits(ilpm_kern *e, size_t need)
+{
+    if (need <= e->caplits)
+        return 0;
+    size_t cap = e->caplits ? 2 * e->caplits : 4096;
+    while (cap < need)
+        cap *= 2;
+    int *l = realloc(e->lits, cap * sizeof *l);
+    if (l)
+        e->lits = l;
+    int64_t *a = realloc(e->coefs, cap * sizeof *a);
+    if (a)
+        e->coefs = a;
+    if (!l || !a)
+        return -1;
+    e->caplits = cap;
+    return 0;
+}
+
+int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
+                  ilpm_cmp cmp, int64_t k, int cond)
+{
+    if (grow_cons(e, e->ncons + 1) != 0 ||
+        grow_lits(e, e->nlits + (size_t)n) != 0 ||
+        ilpm_grow((void **)&e->scratch, &e->capscratch, (size_t)n + 1,
+                  sizeof *e->scratch) != 0)
+        return -1;
+    e->dirty[e->ncons] = 0;
+    struct ilpm_kterm *t = e->scratch;
+    /* a l with a < 0 is a - a (-l): the term |a| (-l), k less by a. */
+    int m = 0, sorted = 1;
+    for (int i = 0; i < n; i++) {
+        int64_t a = coefs ? coefs[i] : 1;
+        if (a == 0)
+            continue;
+        t[m].a = a < 0 ? -a : a;
+        t[m].l = a < 0 ? -lits[i] : lits[i];
+        t[m].i = m;
+        sorted &= m == 0 || t[m - 1].a >= t[m].a;
+        k -= a < 0 ? a : 0;
+        m++;
+    }
+    if (!sorted)
+        qsort(t, (size_t)m, sizeof *t, by_coef);
+    int c = e->ncons;
+    ilpm_kcon *x = &e->cons[c];
+    memset(x, 0, sizeof *x);
+    x->start = e->nlits;
+    x->n = m;
+    x->le = cmp != ILPM_GE;
+    x->ge = cmp != ILPM_LE;
+    x->k = k;
+    x->cond = cond;
+    x->unit = 1;
+    for (int i = 0; i < m; i++) {
+        e->lits[e->nlits + (size_t)i] = t[i].l;
+        e->coefs[e->nlits + (size_t)i] = t[i].a;
+        x->total += t[i].a;
+        x->unit &= t[i].a == 1;
+        /* The weights count every value on the trail. */
+        int v = ilpm_klval(e->val, t[i].l);
+        x->st += v == ILPM_K_TRUE ? t[i].a : 0;
+        x->sf += v == ILPM_K_FALSE ? t[i].a : 0;
+        if (push(e, &e->occ[ilpm_klix(t[i].l)], c, t[i].a) != 0)
+            return -1;
+    }
+    if (cond && push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0)
+        return -1;
+    e->nlits += (size_t)m;
+    e->ncons++;
+    return c;
+}
+
+static const ilpm_cmp cmp_of[] = {ILPM_LE, ILPM_GE, ILPM_EQ};
+
+int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c)
+{
+    switch (c->kind) {
+    case ILPM_CLAUSE:
+    case ILPM_ALO:
+        return ilpm_kern_add(e, NULL, c->lits, c->n, ILPM_GE, 1, 0);
+    case ILPM_AMO:
+        return ilpm_kern_add(e, NULL, c->lits, c->n, ILPM_LE, 1, 0);
+    case ILPM_EXO:
+        return ilpm_kern_add(e, NULL, c->lits, c->n, ILPM_EQ, 1, 0);
+    case ILPM_IMPL: {
+        int l[2] = {-c->lits[0], c->lits[1]};
+        return ilpm_kern_add(e, NULL, l, 2, ILPM_GE, 1, 0);
+    }
+    default: /* cardinality, conditional cardinality, linear */
+        return ilpm_kern_add(e, c->coefs, c->lits, c->n, cmp_of[c->cmp], c->rhs,
+                             c->kind == ILPM_CCARD ? c->cond : 0);
+    }
+}
+
+/* Counts c's terms into the room of the lists they will join (cap);
+ * the number of its terms. */
+static size_t count_terms(ilpm_kern *e, const ilpm_con *c)
+{
+    size_t n = 0;
+    for (int i = 0; i < c->n; i++) {
+        int64_t a = c->coefs ? c->coefs[i] : 1;
+        int l = c->kind == ILPM_IMPL && i == 0 ? -c->lits[0] : c->lits[i];
+        if (a == 0)
+            continue;
+        e->occ[ilpm_klix(a < 0 ? -l : l)].cap++;
+        n++;
+    }
+    if (c->kind == ILPM_CCARD && c->cond)
+        e->cocc[ilpm_klix(c->cond)].cap++;
+    return n;
+}
+
+/* Gives each list of the n in ls its room (cap, counted) in the arena
+ * from *at on. */
+static void place(ilpm_klist *ls, size_t n, ilpm_kocc **at)
+{
+    for (size_t i = 0; i < n; i++) {
+        ls[i].v = ls[i].cap ? *at : NULL;
+        *at += ls[i].cap;
+    }
+}
+
+int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
+                   ilpm_watch *w, ilpm_err *err)
+{
+    const char *what = "building the propagation kernel";
+    memset(e, 0, sizeof *e);
+    e->nv = ilpm_model_nvars(m);
+    size_t nl = 2 * (size_t)e->nv + 2, nc = ilpm_model_ncons(m);
+    e->occ = calloc(nl, sizeof *e->occ);
+    e->cocc = calloc(nl, sizeof *e->cocc);
+    e->val = calloc((size_t)e->nv + 1, 1);
+    e->trail = malloc(((size_t)e->nv + 1) * sizeof *e->trail);
+    e->reason = malloc(((size_t)e->nv + 1) * sizeof *e->reason);
+    e->level = calloc((size_t)e->nv + 1, sizeof *e->level);
+    e->tpos = calloc((size_t)e->nv + 1, sizeof *e->tpos);
+    e->phase = calloc((size_t)e->nv + 1, 1);
+    int rc = e->occ && e->cocc && e->val && e->trail && e->reason && e->level &&
+                     e->tpos && e->phase
+                 ? 0
+                 : -1;
+    /* Two passes: the occurrences counted, then placed in one arena. */
+    size_t nterms = 0, ncons = 0, nconds = 0;
+    for (size_t i = 0; i < nc && rc >= 0; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        if (!(kinds & (1u << c.kind)))
+            continue;
+        if (w && ilpm_watch_poll(w, what, err) != 0) {
+            ilpm_kern_free(e);
+            return -1;
+        }
+        nterms += count_terms(e, &c);
+        nconds += c.kind == ILPM_CCARD && c.cond;
+        ncons++;
+    }
+    if (rc >= 0 && nterms + nconds > 0) {
+        e->npool = nterms + nconds;
+        e->pool = malloc(e->npool * sizeof *e->pool);
+        rc = e->pool ? 0 : -1;
+    }
+    if (rc >= 0) {
+        ilpm_kocc *at = e->pool;
+        place(e->occ, nl, &at);
+        place(e->cocc, nl, &at);
+        rc = ncons > INT32_MAX || grow_cons(e, (int)ncons) != 0 ||
+                     grow_lits(e, nterms)
+                 ? -1
+                 : 0;
+    }
+    for (size_t i = 0; i < nc && rc >= 0; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        if (!(kinds & (1u << c.kind)))
+            continue;
+        if (w && ilpm_watch_poll(w, what, err) != 0) {
+            ilpm_kern_free(e);
+            return -1;
+        }
+        rc = ilpm_kern_add_con(e, &c);
+    }
+    if (rc < 0) {
+        ilpm_kern_free(e);
+        return ilpm_err_nomem(err, "out of memory building the propagation "
+                                   "kernel");
+    }
+    return 0;
+}
+
+int ilpm_kern_imply(ilpm_kern *e, int l, int r)
+{
+    int x = ilpm_klval(e->val, l);
+    if (x == ILPM_K_TRUE)
+        return 0;
+    if (x == ILPM_K_FALSE)
+        return -1;
+    int v = abs(l);
+    e->val[v] = l > 0 ? ILPM_K_TRUE : ILPM_K_FALSE;
+    e->reason[v] = r;
+    e->level[v] = e->lvl;
+    e->tpos[v] = e->ntrail;
+    e->trail[e->ntrail++] = l;
+    /* The weights follow the values at once, so that every slack is
+     * exact; the constraints are looked at when l is propagated. */
+    const ilpm_klist *p = &e->occ[ilpm_klix(l)], *q = &e->occ[ilpm_klix(-l)];
+    for (int i = 0; i < p->n; i++)
+        e->cons[p->v[i].c].st += p->v[i].a;
+    for (int i = 0; i < q->n; i++)
+        e->cons[q->v[i].c].sf += q->v[i].a;
+    return 0;
+}
+
+/* Looks at c for what its sides (1: <=, 2: >=, as far as c has them)
+ * force: a side's slack moves only with its own weight, so a literal
+ * that became false (true) leaves the <= (>=) side as it was. */
+static int check_sides(ilpm_kern *e, int c, int sides)
+{
+    ilpm_kcon *x = &e->cons[c];
+    int cv = x->cond ? ilpm_klval(e->val, x->cond) : ILPM_K_TRUE;
+    if (cv == ILPM_K_FALSE)
+        return 0;
+    int64_t max = x->total - x->sf;
+    if ((x->le && x->st > x->k) || (x->ge && max < x->k)) {
+        /* The sum fails: so must its condition. */
+        int le = x->le && x->st > x->k;
+        if (cv == ILPM_K_TRUE) {
+            e->conf = 4 * c + (le ? ILPM_K_R_LE : ILPM_K_R_GE);
+            return -1;
+        }
+        return ilpm_kern_imply(e, -x->cond,
+                               4 * c + (le ? ILPM_K_R_CLE : ILPM_K_R_CGE));
+    }
+    if (cv != ILPM_K_TRUE || x->st + x->sf == x->total)
+        return 0;
+    const int *lits = e->lits + x->start;
+    const int64_t *a = e->coefs + x->start;
+    int i = 0;
+    if (x->le && (sides & 1)) {
+        int64_t slack = x->k - x->st;
+        for (i = 0; i < x->n && a[i] > slack; i++)
+            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN)
+                ilpm_kern_imply(e, -lits[i], 4 * c + ILPM_K_R_LE);
+        e->work += (uint64_t)i;
+    }
+    if (x->ge && (sides & 2)) {
+        /* max moved if the loop above set something false */
+        int64_t slack = x->total - x->sf - x->k;
+        if (slack < 0) {
+            e->conf = 4 * c + ILPM_K_R_GE;
+            return -1;
+        }
+        for (i = 0; i < x->n && a[i] > slack; i++)
+            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN)
+                ilpm_kern_imply(e, lits[i], 4 * c + ILPM_K_R_GE);
+        e->work += (uint64_t)i;
+    }
+    return 0;
+}
+
+int ilpm_kern_check(ilpm_kern *e, int c)
+{
+    return check_sides(e, c, 3);
+}
+
+/* Looks at c now, or, for a weighted constraint, once the cheap ones
+ * have nothing left to say: their bounds reasoning scans terms, and a
+ * long row (Langford's position sum) is touched by most literals. */
+static int visit(ilpm_kern *e, int c, int sides)
+{
+    if (e->cons[c].unit)
+        return check_sides(e, c, sides);
+    if (!e->dirty[c]) {
+        e->dirty[c] = 1;
+        e->lazy[e->nlazy++] = c;
+    }
+    return 0;
+}
+
+static int drop_lazy(ilpm_kern *e)
+{
+    while (e->nlazy)
+        e->dirty[e->lazy[--e->nlazy]] = 0;
+    return -1;
+}
+
+int ilpm_kern_propagate(ilpm_kern *e)
+{
+    for (;;) {
+        while (e->qhead < e->ntrail) {
+            int l = e->trail[e->qhead++];
+            const ilpm_klist *p = &e->occ[ilpm_klix(l)];
+            const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
+            const ilpm_klist *cp = &e->cocc[ilpm_klix(l)];
+            e->props++;
+            e->work += (uint64_t)p->n + (uint64_t)q->n;
+            /* The clause store first: its clauses are the cheapest. */
+            if (e->db && e->db_propagate(e, l) != 0)
+                return drop_lazy(e);
+            for (int i = 0; i < p->n; i++)
+                if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
+                    return drop_lazy(e);
+            for (int i = 0; i < q->n; i++)
+                if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c, 2) != 0)
+                    return drop_lazy(e);
+            for (int i = 0; i < cp->n; i++)
+                if (visit(e, cp->v[i].c, 3) != 0)
+                    return drop_lazy(e);
+        }
+        if (e->nlazy == 0)
+            return 0;
+        int c = e->lazy[--e->nlazy];
+        e->dirty[c] = 0;
+        if (ilpm_kern_check(e, c) != 0)
+            return drop_lazy(e);
+    }
+}
+
+void ilpm_kern_undo(ilpm_kern *e, int mark)
+{
+    while (e->ntrail > mark) {
+        int l = e->trail[--e->ntrail];
+        const ilpm_klist *p = &e->occ[ilpm_klix(l)];
+        const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
+        for (int i = 0; i < p->n; i++)
+            e->cons[p->v[i].c].st -= p->v[i].a;
+        for (int i = 0; i < q->n; i++)
+            e->cons[q->v[i].c].sf -= q->v[i].a;
+        int v = abs(l);
+        e->val[v] = ILPM_K_OPEN;
+        e->phase[v] = l > 0;
+        if (e->heap)
+            e->heap_insert(e->heap, v);
+    }
+    if (e->qhead > mark)
+        e->qhead = mark;
+}
+
+int ilpm_kern_settle(ilpm_kern *e, int from)
+{
+    for (int c = from; c < e->ncons; c++)
+        if (ilpm_kern_check(e, c) != 0 || ilpm_kern_propagate(e) != 0)
+            return -1;
+    return 0;
+}
