@@ -8,6 +8,7 @@
 
 #include "util.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -47,30 +48,36 @@ static int in_pool(const ilpm_kern *e, const ilpm_kocc *v)
     return v && p >= b && p < b + e->npool * sizeof *v;
 }
 
-/* Appends (c, a) to list l, which leaves the arena (onto the heap) when
- * it outgrows its room there. */
-static int push(ilpm_kern *e, ilpm_klist *l, int c, int64_t a)
+/* Moves list l out of the arena (or from nothing) onto the heap, or
+ * grows it there, to hold one more. */
+static int grow_list(ilpm_kern *e, ilpm_klist *l)
 {
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 4;
-        ilpm_kocc *v;
-        if (l->v && !in_pool(e, l->v)) {
-            v = realloc(l->v, (size_t)cap * sizeof *v);
-        } else {
-            if (ilpm_grow((void **)&e->moved, &e->capmoved, e->nmoved + 1,
-                          sizeof *e->moved) != 0)
-                return -1;
-            v = malloc((size_t)cap * sizeof *v);
-            if (v && l->n)
-                memcpy(v, l->v, (size_t)l->n * sizeof *v);
-            if (v)
-                e->moved[e->nmoved++] = l;
-        }
-        if (!v)
+    int cap = l->cap ? 2 * l->cap : 4;
+    ilpm_kocc *v;
+    if (l->v && !in_pool(e, l->v)) {
+        v = realloc(l->v, (size_t)cap * sizeof *v);
+    } else {
+        if (ilpm_grow((void **)&e->moved, &e->capmoved, e->nmoved + 1,
+                      sizeof *e->moved) != 0)
             return -1;
-        l->v = v;
-        l->cap = cap;
+        v = malloc((size_t)cap * sizeof *v);
+        if (v && l->n)
+            memcpy(v, l->v, (size_t)l->n * sizeof *v);
+        if (v)
+            e->moved[e->nmoved++] = l;
     }
+    if (!v)
+        return -1;
+    l->v = v;
+    l->cap = cap;
+    return 0;
+}
+
+/* Appends (c, a) to list l. */
+static inline int push(ilpm_kern *e, ilpm_klist *l, int c, int64_t a)
+{
+    if (l->n == l->cap && grow_list(e, l) != 0)
+        return -1;
     l->v[l->n].c = c;
     l->v[l->n++].a = a;
     return 0;
@@ -84,14 +91,16 @@ static int by_coef(const void *x, const void *y)
     return (p->i > q->i) - (p->i < q->i);
 }
 
-/* Room for need constraints in cons, dirty and lazy. */
-static int grow_cons(ilpm_kern *e, int need)
+/* Room for need constraints in cons, dirty and lazy; exact: no more
+ * (the model's, all known at once). */
+static int grow_cons(ilpm_kern *e, int need, int exact)
 {
     if (need <= e->capcons)
         return 0;
     int cap = e->capcons ? e->capcons : 256;
     while (cap < need)
         cap = cap > INT32_MAX / 2 ? need : 2 * cap;
+    cap = exact ? need : cap;
     ilpm_kcon *v = realloc(e->cons, (size_t)cap * sizeof *v);
     if (v)
         e->cons = v;
@@ -107,14 +116,15 @@ static int grow_cons(ilpm_kern *e, int need)
     return 0;
 }
 
-/* Room for need terms in lits and coefs. */
-static int grow_lits(ilpm_kern *e, size_t need)
+/* Room for need terms in lits and coefs; exact: no more. */
+static int grow_lits(ilpm_kern *e, size_t need, int exact)
 {
     if (need <= e->caplits)
         return 0;
     size_t cap = e->caplits ? 2 * e->caplits : 4096;
     while (cap < need)
         cap *= 2;
+    cap = exact ? need : cap;
     int *l = realloc(e->lits, cap * sizeof *l);
     if (l)
         e->lits = l;
@@ -127,32 +137,55 @@ static int grow_lits(ilpm_kern *e, size_t need)
     return 0;
 }
 
-int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
-                  ilpm_cmp cmp, int64_t k, int cond)
+/* The terms of sum coefs[i] lits[i] into e's lits and coefs from nlits
+ * on, as kernel.h has them: positive coefficients, decreasing.  Their
+ * number; k less by what folding took out. */
+static int terms(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
+                 int64_t *k)
 {
-    if (grow_cons(e, e->ncons + 1) != 0 ||
-        grow_lits(e, e->nlits + (size_t)n) != 0 ||
-        ilpm_grow((void **)&e->scratch, &e->capscratch, (size_t)n + 1,
-                  sizeof *e->scratch) != 0)
-        return -1;
-    e->dirty[e->ncons] = 0;
+    int *ol = e->lits + e->nlits;
+    int64_t *oa = e->coefs + e->nlits;
+    if (!coefs) {
+        for (int i = 0; i < n; i++) {
+            ol[i] = lits[i];
+            oa[i] = 1;
+        }
+        return n;
+    }
     struct ilpm_kterm *t = e->scratch;
     /* a l with a < 0 is a - a (-l): the term |a| (-l), k less by a. */
     int m = 0, sorted = 1;
     for (int i = 0; i < n; i++) {
-        int64_t a = coefs ? coefs[i] : 1;
+        int64_t a = coefs[i];
         if (a == 0)
             continue;
         t[m].a = a < 0 ? -a : a;
         t[m].l = a < 0 ? -lits[i] : lits[i];
         t[m].i = m;
         sorted &= m == 0 || t[m - 1].a >= t[m].a;
-        k -= a < 0 ? a : 0;
+        *k -= a < 0 ? a : 0;
         m++;
     }
     if (!sorted)
         qsort(t, (size_t)m, sizeof *t, by_coef);
+    for (int i = 0; i < m; i++) {
+        ol[i] = t[i].l;
+        oa[i] = t[i].a;
+    }
+    return m;
+}
+
+int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
+                  ilpm_cmp cmp, int64_t k, int cond)
+{
+    if (grow_cons(e, e->ncons + 1, 0) != 0 ||
+        grow_lits(e, e->nlits + (size_t)n, 0) != 0 ||
+        (coefs && ilpm_grow((void **)&e->scratch, &e->capscratch, (size_t)n + 1,
+                            sizeof *e->scratch) != 0))
+        return -1;
     int c = e->ncons;
+    e->dirty[c] = 0;
+    int m = terms(e, coefs, lits, n, &k);
     ilpm_kcon *x = &e->cons[c];
     memset(x, 0, sizeof *x);
     x->start = e->nlits;
@@ -162,19 +195,21 @@ int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
     x->k = k;
     x->cond = cond;
     x->unit = 1;
+    const int *ol = e->lits + e->nlits;
+    const int64_t *oa = e->coefs + e->nlits;
     for (int i = 0; i < m; i++) {
-        e->lits[e->nlits + (size_t)i] = t[i].l;
-        e->coefs[e->nlits + (size_t)i] = t[i].a;
-        x->total += t[i].a;
-        x->unit &= t[i].a == 1;
+        x->total += oa[i];
+        x->unit &= oa[i] == 1;
         /* The weights count every value on the trail. */
-        int v = ilpm_klval(e->val, t[i].l);
-        x->st += v == ILPM_K_TRUE ? t[i].a : 0;
-        x->sf += v == ILPM_K_FALSE ? t[i].a : 0;
-        if (push(e, &e->occ[ilpm_klix(t[i].l)], c, t[i].a) != 0)
+        int v = ilpm_klval(e->val, ol[i]);
+        x->st += v == ILPM_K_TRUE ? oa[i] : 0;
+        x->sf += v == ILPM_K_FALSE ? oa[i] : 0;
+        if (push(e, &e->occ[ilpm_klix(ol[i])], c, oa[i]) != 0)
             return -1;
     }
-    if (cond && push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0)
+    if (cond && ((!e->cocc && !(e->cocc = calloc(2 * (size_t)e->nv + 2,
+                                                 sizeof *e->cocc))) ||
+                 push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0))
         return -1;
     e->nlits += (size_t)m;
     e->ncons++;
@@ -198,14 +233,16 @@ int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c)
         return ilpm_kern_add(e, NULL, l, 2, ILPM_GE, 1, 0);
     }
     default: /* cardinality, conditional cardinality, linear */
-        return ilpm_kern_add(e, c->coefs, c->lits, c->n, cmp_of[c->cmp], c->rhs,
+        /* the model's cardinality coefficients are all 1 */
+        return ilpm_kern_add(e, c->kind == ILPM_LINEAR ? c->coefs : NULL,
+                             c->lits, c->n, cmp_of[c->cmp], c->rhs,
                              c->kind == ILPM_CCARD ? c->cond : 0);
     }
 }
 
 /* Counts c's terms into the room of the lists they will join (cap);
- * the number of its terms. */
-static size_t count_terms(ilpm_kern *e, const ilpm_con *c)
+ * the number of its terms, -1 when out of memory. */
+static ptrdiff_t count_terms(ilpm_kern *e, const ilpm_con *c)
 {
     size_t n = 0;
     for (int i = 0; i < c->n; i++) {
@@ -216,9 +253,14 @@ static size_t count_terms(ilpm_kern *e, const ilpm_con *c)
         e->occ[ilpm_klix(a < 0 ? -l : l)].cap++;
         n++;
     }
-    if (c->kind == ILPM_CCARD && c->cond)
+    if (c->kind == ILPM_CCARD && c->cond) {
+        /* the lists of conditions exist only in models that have them */
+        if (!e->cocc &&
+            !(e->cocc = calloc(2 * (size_t)e->nv + 2, sizeof *e->cocc)))
+            return -1;
         e->cocc[ilpm_klix(c->cond)].cap++;
-    return n;
+    }
+    return (ptrdiff_t)n;
 }
 
 /* Gives each list of the n in ls its room (cap, counted) in the arena
@@ -239,15 +281,14 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     e->nv = ilpm_model_nvars(m);
     size_t nl = 2 * (size_t)e->nv + 2, nc = ilpm_model_ncons(m);
     e->occ = calloc(nl, sizeof *e->occ);
-    e->cocc = calloc(nl, sizeof *e->cocc);
     e->val = calloc((size_t)e->nv + 1, 1);
     e->trail = malloc(((size_t)e->nv + 1) * sizeof *e->trail);
     e->reason = malloc(((size_t)e->nv + 1) * sizeof *e->reason);
     e->level = calloc((size_t)e->nv + 1, sizeof *e->level);
     e->tpos = calloc((size_t)e->nv + 1, sizeof *e->tpos);
     e->phase = calloc((size_t)e->nv + 1, 1);
-    int rc = e->occ && e->cocc && e->val && e->trail && e->reason && e->level &&
-                     e->tpos && e->phase
+    int rc = e->occ && e->val && e->trail && e->reason && e->level && e->tpos &&
+                     e->phase
                  ? 0
                  : -1;
     /* Two passes: the occurrences counted, then placed in one arena. */
@@ -261,7 +302,9 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
             ilpm_kern_free(e);
             return -1;
         }
-        nterms += count_terms(e, &c);
+        ptrdiff_t n = count_terms(e, &c);
+        rc = n < 0 ? -1 : 0;
+        nterms += n < 0 ? 0 : (size_t)n;
         nconds += c.kind == ILPM_CCARD && c.cond;
         ncons++;
     }
@@ -273,9 +316,10 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     if (rc >= 0) {
         ilpm_kocc *at = e->pool;
         place(e->occ, nl, &at);
-        place(e->cocc, nl, &at);
-        rc = ncons > INT32_MAX || grow_cons(e, (int)ncons) != 0 ||
-                     grow_lits(e, nterms)
+        if (e->cocc)
+            place(e->cocc, nl, &at);
+        rc = ncons > INT32_MAX || grow_cons(e, (int)ncons + 1, 1) != 0 ||
+                     grow_lits(e, nterms + 1, 1)
                  ? -1
                  : 0;
     }
@@ -321,6 +365,18 @@ int ilpm_kern_imply(ilpm_kern *e, int l, int r)
     return 0;
 }
 
+/* The work of a side of x that scanned i terms and implied m literals,
+ * in the units of probing's budget (probe.c): the terms scanned, and the
+ * whole constraint again for each implied literal but the last, as the
+ * model layer's first engine, which settled a constraint again each time
+ * one of its literals was propagated while it stood at its bound, spent
+ * it.  Its budget was set in those units, so counting alike keeps what
+ * probing fixes within it as it was. */
+static inline void count_work(ilpm_kern *e, const ilpm_kcon *x, int i, int m)
+{
+    e->work += (uint64_t)i + (m > 1 ? (uint64_t)(m - 1) * (uint64_t)x->n : 0);
+}
+
 /* Looks at c for what its sides (1: <=, 2: >=, as far as c has them)
  * force: a side's slack moves only with its own weight, so a literal
  * that became false (true) leaves the <= (>=) side as it was. */
@@ -345,13 +401,15 @@ static int check_sides(ilpm_kern *e, int c, int sides)
         return 0;
     const int *lits = e->lits + x->start;
     const int64_t *a = e->coefs + x->start;
-    int i = 0;
+    int i = 0, m = 0;
     if (x->le && (sides & 1)) {
         int64_t slack = x->k - x->st;
         for (i = 0; i < x->n && a[i] > slack; i++)
-            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN)
+            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN) {
                 ilpm_kern_imply(e, -lits[i], 4 * c + ILPM_K_R_LE);
-        e->work += (uint64_t)i;
+                m++;
+            }
+        count_work(e, x, i, m);
     }
     if (x->ge && (sides & 2)) {
         /* max moved if the loop above set something false */
@@ -360,10 +418,12 @@ static int check_sides(ilpm_kern *e, int c, int sides)
             e->conf = 4 * c + ILPM_K_R_GE;
             return -1;
         }
-        for (i = 0; i < x->n && a[i] > slack; i++)
-            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN)
+        for (i = 0, m = 0; i < x->n && a[i] > slack; i++)
+            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN) {
                 ilpm_kern_imply(e, lits[i], 4 * c + ILPM_K_R_GE);
-        e->work += (uint64_t)i;
+                m++;
+            }
+        count_work(e, x, i, m);
     }
     return 0;
 }
@@ -401,7 +461,6 @@ int ilpm_kern_propagate(ilpm_kern *e)
             int l = e->trail[e->qhead++];
             const ilpm_klist *p = &e->occ[ilpm_klix(l)];
             const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
-            const ilpm_klist *cp = &e->cocc[ilpm_klix(l)];
             e->props++;
             e->work += (uint64_t)p->n + (uint64_t)q->n;
             /* The clause store first: its clauses are the cheapest. */
@@ -413,7 +472,8 @@ int ilpm_kern_propagate(ilpm_kern *e)
             for (int i = 0; i < q->n; i++)
                 if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c, 2) != 0)
                     return drop_lazy(e);
-            for (int i = 0; i < cp->n; i++)
+            const ilpm_klist *cp = e->cocc ? &e->cocc[ilpm_klix(l)] : NULL;
+            for (int i = 0; cp && i < cp->n; i++)
                 if (visit(e, cp->v[i].c, 3) != 0)
                     return drop_lazy(e);
         }

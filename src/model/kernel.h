@@ -68,7 +68,8 @@ typedef struct ilpm_kern {
     int64_t *coefs;
     size_t nlits, caplits;
     ilpm_klist *occ;  /* per literal index: its terms                 */
-    ilpm_klist *cocc; /* per literal index: constraints it conditions */
+    ilpm_klist *cocc; /* per literal index: constraints it conditions
+                         (NULL until a constraint has a condition) */
     uint8_t *dirty;   /* per constraint: waiting in lazy            */
     int *lazy;        /* weighted constraints to look at, last      */
     int nlazy;
