@@ -19,33 +19,35 @@ struct ilpm_kterm {
     int l, i;
 };
 
+/* 1 when p lies in the arena (not a block of its own). */
+static int in_arena(const ilpm_kern *e, const void *p)
+{
+    uintptr_t x = (uintptr_t)p, b = (uintptr_t)e->arena;
+    return p && x >= b && x < b + e->narena;
+}
+
+/* Frees p unless it lies in the arena. */
+static void drop(const ilpm_kern *e, void *p)
+{
+    if (!in_arena(e, p))
+        free(p);
+}
+
 void ilpm_kern_free(ilpm_kern *e)
 {
     for (size_t i = 0; i < e->nmoved; i++)
         free(e->moved[i]->v);
     free(e->moved);
-    free(e->pool);
     free(e->occ);
     free(e->cocc);
-    free(e->cons);
-    free(e->dirty);
-    free(e->lazy);
-    free(e->lits);
-    free(e->coefs);
-    free(e->val);
-    free(e->trail);
-    free(e->reason);
-    free(e->level);
-    free(e->tpos);
-    free(e->phase);
+    drop(e, e->cons);
+    drop(e, e->dirty);
+    drop(e, e->lazy);
+    drop(e, e->lits);
+    drop(e, e->coefs);
+    free(e->arena);
     free(e->scratch);
     memset(e, 0, sizeof *e);
-}
-
-static int in_pool(const ilpm_kern *e, const ilpm_kocc *v)
-{
-    uintptr_t p = (uintptr_t)v, b = (uintptr_t)e->pool;
-    return v && p >= b && p < b + e->npool * sizeof *v;
 }
 
 /* Moves list l out of the arena (or from nothing) onto the heap, or
@@ -54,7 +56,7 @@ static int grow_list(ilpm_kern *e, ilpm_klist *l)
 {
     int cap = l->cap ? 2 * l->cap : 4;
     ilpm_kocc *v;
-    if (l->v && !in_pool(e, l->v)) {
+    if (l->v && !in_arena(e, l->v)) {
         v = realloc(l->v, (size_t)cap * sizeof *v);
     } else {
         if (ilpm_grow((void **)&e->moved, &e->capmoved, e->nmoved + 1,
@@ -91,47 +93,55 @@ static int by_coef(const void *x, const void *y)
     return (p->i > q->i) - (p->i < q->i);
 }
 
-/* Room for need constraints in cons, dirty and lazy; exact: no more
- * (the model's, all known at once). */
-static int grow_cons(ilpm_kern *e, int need, int exact)
+/* *p (of old bytes) resized to new bytes: out of the arena onto the
+ * heap, or on the heap; -1 (*p kept) when out of memory. */
+static int regrow(ilpm_kern *e, void **p, size_t old, size_t new)
+{
+    void *q;
+    if (in_arena(e, *p)) {
+        q = malloc(new);
+        if (q)
+            memcpy(q, *p, old < new ? old : new);
+    } else {
+        q = realloc(*p, new);
+    }
+    if (!q)
+        return -1;
+    *p = q;
+    return 0;
+}
+
+/* Room for need constraints in cons, dirty and lazy. */
+static int grow_cons(ilpm_kern *e, int need)
 {
     if (need <= e->capcons)
         return 0;
     int cap = e->capcons ? e->capcons : 256;
     while (cap < need)
         cap = cap > INT32_MAX / 2 ? need : 2 * cap;
-    cap = exact ? need : cap;
-    ilpm_kcon *v = realloc(e->cons, (size_t)cap * sizeof *v);
-    if (v)
-        e->cons = v;
-    uint8_t *d = realloc(e->dirty, (size_t)cap);
-    if (d)
-        e->dirty = d;
-    int *q = realloc(e->lazy, (size_t)cap * sizeof *q);
-    if (q)
-        e->lazy = q;
-    if (!v || !d || !q)
+    size_t o = (size_t)e->capcons, n = (size_t)cap;
+    if (regrow(e, (void **)&e->cons, o * sizeof *e->cons,
+               n * sizeof *e->cons) != 0 ||
+        regrow(e, (void **)&e->dirty, o, n) != 0 ||
+        regrow(e, (void **)&e->lazy, o * sizeof *e->lazy,
+               n * sizeof *e->lazy) != 0)
         return -1;
     e->capcons = cap;
     return 0;
 }
 
-/* Room for need terms in lits and coefs; exact: no more. */
-static int grow_lits(ilpm_kern *e, size_t need, int exact)
+/* Room for need terms in lits and coefs. */
+static int grow_lits(ilpm_kern *e, size_t need)
 {
     if (need <= e->caplits)
         return 0;
     size_t cap = e->caplits ? 2 * e->caplits : 4096;
     while (cap < need)
         cap *= 2;
-    cap = exact ? need : cap;
-    int *l = realloc(e->lits, cap * sizeof *l);
-    if (l)
-        e->lits = l;
-    int64_t *a = realloc(e->coefs, cap * sizeof *a);
-    if (a)
-        e->coefs = a;
-    if (!l || !a)
+    if (regrow(e, (void **)&e->lits, e->caplits * sizeof *e->lits,
+               cap * sizeof *e->lits) != 0 ||
+        regrow(e, (void **)&e->coefs, e->caplits * sizeof *e->coefs,
+               cap * sizeof *e->coefs) != 0)
         return -1;
     e->caplits = cap;
     return 0;
@@ -178,8 +188,8 @@ static int terms(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
 int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
                   ilpm_cmp cmp, int64_t k, int cond)
 {
-    if (grow_cons(e, e->ncons + 1, 0) != 0 ||
-        grow_lits(e, e->nlits + (size_t)n, 0) != 0 ||
+    if (grow_cons(e, e->ncons + 1) != 0 ||
+        grow_lits(e, e->nlits + (size_t)n) != 0 ||
         (coefs && ilpm_grow((void **)&e->scratch, &e->capscratch, (size_t)n + 1,
                             sizeof *e->scratch) != 0))
         return -1;
@@ -273,6 +283,54 @@ static void place(ilpm_klist *ls, size_t n, ilpm_kocc **at)
     }
 }
 
+/* The arena's share of n elements of elem bytes, 16-byte aligned. */
+static size_t share(size_t n, size_t elem)
+{
+    return (n * elem + 15) & ~(size_t)15;
+}
+
+/* One block for what the model's constraints fill and the per-variable
+ * arrays: one allocation, one free, however large the model. */
+static int make_arena(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
+{
+    size_t nv = (size_t)e->nv + 1, nt = nterms + 1, nc = ncons + 1;
+    struct {
+        void **p;
+        size_t n, elem;
+        int zero;
+    } part[] = {
+        {(void **)&e->pool, nterms + nconds, sizeof *e->pool, 0},
+        {(void **)&e->cons, nc, sizeof *e->cons, 0},
+        {(void **)&e->coefs, nt, sizeof *e->coefs, 0},
+        {(void **)&e->lits, nt, sizeof *e->lits, 0},
+        {(void **)&e->lazy, nc, sizeof *e->lazy, 0},
+        {(void **)&e->trail, nv, sizeof *e->trail, 0},
+        {(void **)&e->reason, nv, sizeof *e->reason, 0},
+        {(void **)&e->level, nv, sizeof *e->level, 1},
+        {(void **)&e->tpos, nv, sizeof *e->tpos, 1},
+        {(void **)&e->dirty, nc, 1, 0},
+        {(void **)&e->val, nv, 1, 1},
+        {(void **)&e->phase, nv, 1, 1},
+    };
+    size_t np = sizeof part / sizeof *part, size = 0;
+    for (size_t i = 0; i < np; i++)
+        size += share(part[i].n, part[i].elem);
+    e->arena = malloc(size);
+    if (!e->arena)
+        return -1;
+    e->narena = size;
+    char *at = e->arena;
+    for (size_t i = 0; i < np; i++) {
+        *part[i].p = at;
+        if (part[i].zero)
+            memset(at, 0, part[i].n * part[i].elem);
+        at += share(part[i].n, part[i].elem);
+    }
+    e->capcons = (int)nc;
+    e->caplits = nt;
+    return 0;
+}
+
 int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
                    ilpm_watch *w, ilpm_err *err)
 {
@@ -281,17 +339,8 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     e->nv = ilpm_model_nvars(m);
     size_t nl = 2 * (size_t)e->nv + 2, nc = ilpm_model_ncons(m);
     e->occ = calloc(nl, sizeof *e->occ);
-    e->val = calloc((size_t)e->nv + 1, 1);
-    e->trail = malloc(((size_t)e->nv + 1) * sizeof *e->trail);
-    e->reason = malloc(((size_t)e->nv + 1) * sizeof *e->reason);
-    e->level = calloc((size_t)e->nv + 1, sizeof *e->level);
-    e->tpos = calloc((size_t)e->nv + 1, sizeof *e->tpos);
-    e->phase = calloc((size_t)e->nv + 1, 1);
-    int rc = e->occ && e->val && e->trail && e->reason && e->level && e->tpos &&
-                     e->phase
-                 ? 0
-                 : -1;
-    /* Two passes: the occurrences counted, then placed in one arena. */
+    int rc = e->occ ? 0 : -1;
+    /* Two passes: the occurrences counted, then placed in the arena. */
     size_t nterms = 0, ncons = 0, nconds = 0;
     for (size_t i = 0; i < nc && rc >= 0; i++) {
         ilpm_con c;
@@ -308,20 +357,13 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
         nconds += c.kind == ILPM_CCARD && c.cond;
         ncons++;
     }
-    if (rc >= 0 && nterms + nconds > 0) {
-        e->npool = nterms + nconds;
-        e->pool = malloc(e->npool * sizeof *e->pool);
-        rc = e->pool ? 0 : -1;
-    }
+    if (rc >= 0)
+        rc = ncons >= INT32_MAX ? -1 : make_arena(e, nterms, nconds, ncons);
     if (rc >= 0) {
         ilpm_kocc *at = e->pool;
         place(e->occ, nl, &at);
         if (e->cocc)
             place(e->cocc, nl, &at);
-        rc = ncons > INT32_MAX || grow_cons(e, (int)ncons + 1, 1) != 0 ||
-                     grow_lits(e, nterms + 1, 1)
-                 ? -1
-                 : 0;
     }
     for (size_t i = 0; i < nc && rc >= 0; i++) {
         ilpm_con c;

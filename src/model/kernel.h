@@ -76,16 +76,21 @@ typedef struct ilpm_kern {
     uint8_t *val;
     int *trail;
     int ntrail, qhead;
-    uint64_t props;  /* literals propagated */
-    uint64_t work;   /* occurrences and terms visited (probing's budget) */
-    int *reason;     /* per variable, as above                   */
-    int *level;      /* per variable: its decision level         */
-    int *tpos;       /* per variable: its place on the trail     */
-    int lvl;         /* the current decision level               */
-    int conf;        /* the last conflict, as a reason           */
-    uint8_t *phase;  /* per variable: its last value        */
-    ilpm_kocc *pool; /* the arena of the model's occurrence lists */
-    size_t npool;
+    uint64_t props; /* literals propagated */
+    uint64_t work;  /* occurrences and terms visited (probing's budget) */
+    int *reason;    /* per variable, as above                   */
+    int *level;     /* per variable: its decision level         */
+    int *tpos;      /* per variable: its place on the trail     */
+    int lvl;        /* the current decision level               */
+    int conf;       /* the last conflict, as a reason           */
+    uint8_t *phase; /* per variable: its last value        */
+    /* One block holds the occurrences, constraints, terms and the
+     * per-variable arrays as the model filled them (freed at once); an
+     * array or list that a later constraint outgrows moves to the heap
+     * (moved: those lists). */
+    void *arena;
+    size_t narena;
+    ilpm_kocc *pool;    /* the model's occurrences, in the arena */
     ilpm_klist **moved; /* the lists that left it for the heap  */
     size_t nmoved, capmoved;
     /* A clause store (NULL: none): db_propagate sees each literal the
