@@ -256,7 +256,9 @@ static ptrdiff_t count_terms(ilpm_kern *e, const ilpm_con *c)
 {
     size_t n = 0;
     for (int i = 0; i < c->n; i++) {
-        int64_t a = c->coefs ? c->coefs[i] : 1;
+        /* as ilpm_kern_add_con reads it: coefficients only of a linear
+         * row */
+        int64_t a = c->kind == ILPM_LINEAR ? c->coefs[i] : 1;
         int l = c->kind == ILPM_IMPL && i == 0 ? -c->lits[0] : c->lits[i];
         if (a == 0)
             continue;
@@ -393,9 +395,11 @@ int ilpm_kern_imply(ilpm_kern *e, int l, int r)
         return -1;
     int v = abs(l);
     e->val[v] = l > 0 ? ILPM_K_TRUE : ILPM_K_FALSE;
-    e->reason[v] = r;
-    e->level[v] = e->lvl;
-    e->tpos[v] = e->ntrail;
+    if (!e->bare) {
+        e->reason[v] = r;
+        e->level[v] = e->lvl;
+        e->tpos[v] = e->ntrail;
+    }
     e->trail[e->ntrail++] = l;
     /* The weights follow the values at once, so that every slack is
      * exact; the constraints are looked at when l is propagated. */
@@ -478,10 +482,21 @@ int ilpm_kern_check(ilpm_kern *e, int c)
 /* Looks at c now, or, for a weighted constraint, once the cheap ones
  * have nothing left to say: their bounds reasoning scans terms, and a
  * long row (Langford's position sum) is touched by most literals. */
-static int visit(ilpm_kern *e, int c, int sides)
+static inline int visit(ilpm_kern *e, int c, int sides)
 {
-    if (e->cons[c].unit)
+    const ilpm_kcon *x = &e->cons[c];
+    if (x->unit) {
+        /* Most visits find room for a term on the side that moved and the
+         * other side holding: check_sides would do nothing (the settling
+         * of givens and probing visit little else). */
+        if (!x->cond && sides == 1 && x->st < x->k &&
+            (!x->ge || x->total - x->sf >= x->k))
+            return 0;
+        if (!x->cond && sides == 2 && x->total - x->sf > x->k &&
+            (!x->le || x->st <= x->k))
+            return 0;
         return check_sides(e, c, sides);
+    }
     if (!e->dirty[c]) {
         e->dirty[c] = 1;
         e->lazy[e->nlazy++] = c;
@@ -540,7 +555,8 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
             e->cons[q->v[i].c].sf -= q->v[i].a;
         int v = abs(l);
         e->val[v] = ILPM_K_OPEN;
-        e->phase[v] = l > 0;
+        if (!e->bare)
+            e->phase[v] = l > 0;
         if (e->heap)
             e->heap_insert(e->heap, v);
     }

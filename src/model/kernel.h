@@ -84,6 +84,9 @@ typedef struct ilpm_kern {
     int lvl;        /* the current decision level               */
     int conf;       /* the last conflict, as a reason           */
     uint8_t *phase; /* per variable: its last value        */
+    /* 1: no reasons, levels, places or phases kept (the settling of
+     * givens reads the values alone) */
+    int bare;
     /* One block holds the occurrences, constraints, terms and the
      * per-variable arrays as the model filled them (freed at once); an
      * array or list that a later constraint outgrows moves to the heap

@@ -237,6 +237,7 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
         *unchanged = 0;
         return NULL;
     }
+    e.bare = 1;
     int conflict = ilpm_kern_settle(&e, 0) != 0;
     if (!conflict && level >= 2)
         conflict = ilpm_kern_probe(&e, w) != 0;
@@ -334,6 +335,7 @@ ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_err *err)
         free(p);
         return NULL;
     }
+    p->e.bare = 1;
     p->refuted = ilpm_kern_settle(&p->e, 0) != 0;
     p->base = p->e.ntrail;
     return p;
