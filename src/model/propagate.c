@@ -5,9 +5,10 @@
  * settled here once, before either lowering sees the model.  Two steps:
  *  - unit propagation through clauses, at-most-one, exactly-one,
  *    implications and cardinality constraints (all read as "sum of
- *    literals cmp k"), with a counter of true and false literals per
- *    constraint and an occurrence list per literal, so that a literal
- *    costs the constraints it occurs in, not a pass over the model;
+ *    literals cmp k"), with the weight of the true and of the false
+ *    literals per constraint and an occurrence list per literal, so that
+ *    a literal costs the constraints it occurs in, not a pass over the
+ *    model;
  *  - probing (level 2): each open variable is tried both ways, then the
  *    open literals of each short at-least-one constraint; a literal whose
  *    propagation fails is ruled out, and one that all the tries force is
