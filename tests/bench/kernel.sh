@@ -20,11 +20,14 @@
 # Usage: tests/bench/kernel.sh OLD_TREE [NEW_TREE]   (from the source root)
 #   a TREE is a source folder with its build/ (build/ilpm, build/libilpm.a)
 #   env: ROUNDS (default 3), REPS (settles per instance and round,
-#        default 3), ONLY (of: settle cp free), TRIM=1 (glibc keeps freed
-#        memory: MALLOC_TRIM_THRESHOLD_ set high for the settle runs, so
-#        that their times are not those of the heap's trimming and page
-#        faults between repetitions, which move by 2-20x on this machine
-#        with the sizes of blocks freed).
+#        default 3), ONLY (of: settle cp free), TRIM=1 (glibc serves
+#        every block from its heap and keeps what is freed there:
+#        MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ set high for the
+#        settle runs, so that their times are not those of mmap, trimming
+#        and page faults between repetitions, which move them 2-20x either
+#        way on this machine with the sizes of the blocks freed; the
+#        trimming threshold alone fixes the mmap threshold at 128 KB, and
+#        every larger block is mapped afresh each time).
 set -u
 OLD=$(realpath "$1")
 NEW=$(realpath "${2:-.}")
@@ -36,7 +39,9 @@ trap 'rm -rf "$work"' EXIT
 want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if want settle; then
-[ -n "${TRIM:-}" ] && export MALLOC_TRIM_THRESHOLD_=1000000000
+if [ -n "${TRIM:-}" ]; then
+    export MALLOC_TRIM_THRESHOLD_=1000000000 MALLOC_MMAP_THRESHOLD_=1000000000
+fi
 for t in old new; do
     tree=$OLD
     [ "$t" = new ] && tree=$NEW
@@ -103,7 +108,7 @@ for level in 1 2; do
             "$(awk -v o="$o" -v n="$n" 'BEGIN { if (o > 0) printf "%.2f", n / o; else print "-" }')"
     done
 done
-unset MALLOC_TRIM_THRESHOLD_
+unset MALLOC_TRIM_THRESHOLD_ MALLOC_MMAP_THRESHOLD_
 fi
 
 # wall TREE CMD...: seconds of the command, its output dropped.
