@@ -38,8 +38,8 @@ void ilpm_kern_free(ilpm_kern *e)
     for (size_t i = 0; i < e->nmoved; i++)
         free(e->moved[i]->v);
     free(e->moved);
-    free(e->occ);
-    free(e->cocc);
+    drop(e, e->occ);
+    drop(e, e->cocc);
     drop(e, e->cons);
     drop(e, e->dirty);
     drop(e, e->lazy);
@@ -250,29 +250,29 @@ int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c)
     }
 }
 
-/* Counts c's terms into the room of the lists they will join (cap);
- * the number of its terms, -1 when out of memory. */
-static ptrdiff_t count_terms(ilpm_kern *e, const ilpm_con *c)
+/* The number of c's terms as ilpm_kern_add_con adds them: the linear
+ * rows' coefficients alone are read, and a zero one drops its term. */
+static size_t nterms_of(const ilpm_con *c)
 {
+    if (c->kind != ILPM_LINEAR)
+        return (size_t)c->n;
     size_t n = 0;
+    for (int i = 0; i < c->n; i++)
+        n += c->coefs[i] != 0;
+    return n;
+}
+
+/* Counts c's terms into the room of the lists they will join (cap). */
+static void count_terms(ilpm_kern *e, const ilpm_con *c)
+{
     for (int i = 0; i < c->n; i++) {
-        /* as ilpm_kern_add_con reads it: coefficients only of a linear
-         * row */
         int64_t a = c->kind == ILPM_LINEAR ? c->coefs[i] : 1;
         int l = c->kind == ILPM_IMPL && i == 0 ? -c->lits[0] : c->lits[i];
-        if (a == 0)
-            continue;
-        e->occ[ilpm_klix(a < 0 ? -l : l)].cap++;
-        n++;
+        if (a != 0)
+            e->occ[ilpm_klix(a < 0 ? -l : l)].cap++;
     }
-    if (c->kind == ILPM_CCARD && c->cond) {
-        /* the lists of conditions exist only in models that have them */
-        if (!e->cocc &&
-            !(e->cocc = calloc(2 * (size_t)e->nv + 2, sizeof *e->cocc)))
-            return -1;
+    if (c->kind == ILPM_CCARD && c->cond)
         e->cocc[ilpm_klix(c->cond)].cap++;
-    }
-    return (ptrdiff_t)n;
 }
 
 /* Gives each list of the n in ls its room (cap, counted) in the arena
@@ -296,11 +296,15 @@ static size_t share(size_t n, size_t elem)
 static int make_arena(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
 {
     size_t nv = (size_t)e->nv + 1, nt = nterms + 1, nc = ncons + 1;
+    size_t nl = 2 * nv;
     struct {
         void **p;
         size_t n, elem;
         int zero;
     } part[] = {
+        {(void **)&e->occ, nl, sizeof *e->occ, 1},
+        /* the lists of conditions only in models that have them */
+        {(void **)&e->cocc, nconds ? nl : 0, sizeof *e->cocc, 1},
         {(void **)&e->pool, nterms + nconds, sizeof *e->pool, 0},
         {(void **)&e->cons, nc, sizeof *e->cons, 0},
         {(void **)&e->coefs, nt, sizeof *e->coefs, 0},
@@ -328,60 +332,85 @@ static int make_arena(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
             memset(at, 0, part[i].n * part[i].elem);
         at += share(part[i].n, part[i].elem);
     }
+    if (!nconds)
+        e->cocc = NULL;
     e->capcons = (int)nc;
     e->caplits = nt;
     return 0;
 }
 
-int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
-                   ilpm_watch *w, ilpm_err *err)
+/* Each of the model's constraints of the given kinds to fn, polling w;
+ * -1 when w fires. */
+static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
+                    ilpm_watch *w, ilpm_err *err,
+                    int (*fn)(ilpm_kern *e, const ilpm_con *c, void *ctx),
+                    void *ctx)
 {
-    const char *what = "building the propagation kernel";
-    memset(e, 0, sizeof *e);
-    e->nv = ilpm_model_nvars(m);
-    size_t nl = 2 * (size_t)e->nv + 2, nc = ilpm_model_ncons(m);
-    e->occ = calloc(nl, sizeof *e->occ);
-    int rc = e->occ ? 0 : -1;
-    /* Two passes: the occurrences counted, then placed in the arena. */
-    size_t nterms = 0, ncons = 0, nconds = 0;
-    for (size_t i = 0; i < nc && rc >= 0; i++) {
+    size_t nc = ilpm_model_ncons(m);
+    for (size_t i = 0; i < nc; i++) {
         ilpm_con c;
         ilpm_model_con(m, i, &c);
         if (!(kinds & (1u << c.kind)))
             continue;
-        if (w && ilpm_watch_poll(w, what, err) != 0) {
-            ilpm_kern_free(e);
+        if (w && ilpm_watch_poll(w, "building the propagation kernel", err))
             return -1;
-        }
-        ptrdiff_t n = count_terms(e, &c);
-        rc = n < 0 ? -1 : 0;
-        nterms += n < 0 ? 0 : (size_t)n;
-        nconds += c.kind == ILPM_CCARD && c.cond;
-        ncons++;
+        int rc = fn(e, &c, ctx);
+        if (rc != 0)
+            return rc;
     }
-    if (rc >= 0)
-        rc = ncons >= INT32_MAX ? -1 : make_arena(e, nterms, nconds, ncons);
-    if (rc >= 0) {
+    return 0;
+}
+
+static int total(ilpm_kern *e, const ilpm_con *c, void *ctx)
+{
+    size_t *t = ctx; /* terms, conditions, constraints */
+    (void)e;
+    t[0] += nterms_of(c);
+    t[1] += c->kind == ILPM_CCARD && c->cond;
+    t[2]++;
+    return 0;
+}
+
+static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
+{
+    (void)ctx;
+    count_terms(e, c);
+    return 0;
+}
+
+static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
+{
+    (void)ctx;
+    return ilpm_kern_add_con(e, c) < 0 ? -2 : 0;
+}
+
+int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
+                   ilpm_watch *w, ilpm_err *err)
+{
+    memset(e, 0, sizeof *e);
+    e->nv = ilpm_model_nvars(m);
+    /* Three passes: the totals, which size the arena; each literal's
+     * occurrences, which give each list its room there; the constraints
+     * themselves. */
+    size_t t[3] = {0, 0, 0};
+    int rc = each_con(e, m, kinds, w, err, total, t);
+    if (rc == 0)
+        rc = t[2] >= INT32_MAX || make_arena(e, t[0], t[1], t[2]) != 0 ? -2 : 0;
+    if (rc == 0)
+        rc = each_con(e, m, kinds, w, err, count, NULL);
+    if (rc == 0) {
+        size_t nl = 2 * (size_t)e->nv + 2;
         ilpm_kocc *at = e->pool;
         place(e->occ, nl, &at);
         if (e->cocc)
             place(e->cocc, nl, &at);
+        rc = each_con(e, m, kinds, w, err, load, NULL);
     }
-    for (size_t i = 0; i < nc && rc >= 0; i++) {
-        ilpm_con c;
-        ilpm_model_con(m, i, &c);
-        if (!(kinds & (1u << c.kind)))
-            continue;
-        if (w && ilpm_watch_poll(w, what, err) != 0) {
-            ilpm_kern_free(e);
-            return -1;
-        }
-        rc = ilpm_kern_add_con(e, &c);
-    }
-    if (rc < 0) {
+    if (rc != 0) {
         ilpm_kern_free(e);
-        return ilpm_err_nomem(err, "out of memory building the propagation "
-                                   "kernel");
+        return rc == -1 ? -1
+                        : ilpm_err_nomem(err, "out of memory building the "
+                                              "propagation kernel");
     }
     return 0;
 }
