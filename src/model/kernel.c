@@ -45,6 +45,12 @@ void ilpm_kern_free(ilpm_kern *e)
     drop(e, e->lazy);
     drop(e, e->lits);
     drop(e, e->coefs);
+    free(e->trail);
+    free(e->reason);
+    free(e->level);
+    free(e->tpos);
+    free(e->val);
+    free(e->phase);
     free(e->arena);
     free(e->scratch);
     memset(e, 0, sizeof *e);
@@ -285,15 +291,10 @@ static void place(ilpm_klist *ls, size_t n, ilpm_kocc **at)
     }
 }
 
-/* The arena's share of n elements of elem bytes, 16-byte aligned. */
-static size_t share(size_t n, size_t elem)
-{
-    return (n * elem + 15) & ~(size_t)15;
-}
-
-/* One block for what the model's constraints fill and the per-variable
- * arrays: one allocation, one free, however large the model. */
-static int make_arena(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
+/* The kernel's arrays, as large as the model's constraints need; their
+ * occurrence lists share one block, the arena: one allocation and one
+ * free for any number of literals. */
+static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
 {
     size_t nv = (size_t)e->nv + 1, nt = nterms + 1, nc = ncons + 1;
     size_t nl = 2 * nv;
@@ -318,22 +319,23 @@ static int make_arena(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
         {(void **)&e->val, nv, 1, 1},
         {(void **)&e->phase, nv, 1, 1},
     };
-    size_t np = sizeof part / sizeof *part, size = 0;
-    for (size_t i = 0; i < np; i++)
-        size += share(part[i].n, part[i].elem);
-    e->arena = malloc(size);
-    if (!e->arena)
-        return -1;
-    e->narena = size;
-    char *at = e->arena;
+    /* The occurrences share one block, the arena; each other array is a
+     * block of its own, as glibc recycles blocks of these sizes best. */
+    size_t np = sizeof part / sizeof *part;
     for (size_t i = 0; i < np; i++) {
-        *part[i].p = at;
-        if (part[i].zero)
-            memset(at, 0, part[i].n * part[i].elem);
-        at += share(part[i].n, part[i].elem);
+        int pool = part[i].p == (void **)&e->pool;
+        if (part[i].n == 0 && !pool)
+            continue; /* no conditions: no lists of them */
+        size_t n = part[i].n ? part[i].n : 1;
+        *part[i].p =
+            part[i].zero ? calloc(n, part[i].elem) : malloc(n * part[i].elem);
+        if (!*part[i].p)
+            return -1;
+        if (pool) {
+            e->arena = e->pool;
+            e->narena = part[i].n * part[i].elem;
+        }
     }
-    if (!nconds)
-        e->cocc = NULL;
     e->capcons = (int)nc;
     e->caplits = nt;
     return 0;
@@ -389,13 +391,14 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
 {
     memset(e, 0, sizeof *e);
     e->nv = ilpm_model_nvars(m);
-    /* Three passes: the totals, which size the arena; each literal's
+    /* Three passes: the totals, which size the arrays; each literal's
      * occurrences, which give each list its room there; the constraints
      * themselves. */
     size_t t[3] = {0, 0, 0};
     int rc = each_con(e, m, kinds, w, err, total, t);
     if (rc == 0)
-        rc = t[2] >= INT32_MAX || make_arena(e, t[0], t[1], t[2]) != 0 ? -2 : 0;
+        rc =
+            t[2] >= INT32_MAX || make_arrays(e, t[0], t[1], t[2]) != 0 ? -2 : 0;
     if (rc == 0)
         rc = each_con(e, m, kinds, w, err, count, NULL);
     if (rc == 0) {

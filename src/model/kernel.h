@@ -87,10 +87,10 @@ typedef struct ilpm_kern {
     /* 1: no reasons, levels, places or phases kept (the settling of
      * givens reads the values alone) */
     int bare;
-    /* One block holds the occurrences, constraints, terms and the
-     * per-variable arrays as the model filled them (freed at once); an
-     * array or list that a later constraint outgrows moves to the heap
-     * (moved: those lists). */
+    /* The model's occurrence lists share one block, the arena (freed
+     * at once); a list that a later constraint outgrows moves to the
+     * heap (moved: those lists), as do arrays a later constraint
+     * outgrows. */
     void *arena;
     size_t narena;
     ilpm_kocc *pool;    /* the model's occurrences, in the arena */
