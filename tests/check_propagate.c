@@ -3,9 +3,12 @@
  * rows and the form of a refuted model, redundant groups, the lowered
  * model the back ends take, and the propagator that settles assumptions
  * (with the watch that cuts its probing short).  Random small models are
- * held against brute force over every assignment. */
+ * held against brute force over every assignment.  The kernel under it
+ * (src/model/kernel.c): constraints added past what its arena holds,
+ * weights taken back by undo, the clause-store hook. */
 #include "ilpm.h"
 #include "ilpm_int.h"
+#include "kernel.h"
 
 #include "testutil.h"
 #include <check.h>
@@ -1273,6 +1276,62 @@ START_TEST(test_propagator_refuted_model)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* The kernel (kernel.h) */
+
+static int hook_calls;
+static int count_hook(ilpm_kern *e, int l)
+{
+    (void)e, (void)l;
+    hook_calls++;
+    return 0;
+}
+
+START_TEST(test_kernel_grows_past_arena)
+{
+    /* x1..x8; the model: x1 -> x2 and an at-most-one over x3..x8 */
+    int lo[1] = {1}, hi[1] = {8}, v[8];
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    ilpm_model_group(m, "g", &err);
+    for (int i = 0; i < 8; i++)
+        v[i] = i + 1;
+    ck_assert_int_eq(ilpm_add_impl(m, v[0], v[1], &err), 0);
+    ck_assert_int_eq(ilpm_add_amo(m, v + 2, 6, &err), 0);
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
+    ck_assert_int_eq(e.ncons, 2);
+    /* 300 more constraints: the lists of x2, the constraints and their
+     * terms all outgrow their room in the arena */
+    for (int i = 0; i < 300; i++) {
+        int l[2] = {-v[1], v[2 + i % 6]};
+        int64_t a[2] = {3, 2};
+        ck_assert_int_eq(ilpm_kern_add(&e, a, l, 2, ILPM_GE, 2, 0), 2 + i);
+    }
+    ck_assert_int_gt((int)e.nmoved, 0);
+    ck_assert_int_eq(ilpm_kern_settle(&e, 0), 0);
+    ck_assert_int_eq(e.ntrail, 0);
+    hook_calls = 0;
+    e.db_propagate = count_hook;
+    e.db = (struct ilpm_kern_db *)&hook_calls; /* any non-NULL store */
+    /* x1 forces x2, which forces each of x3..x8 (3(-x2) + 2 x >= 2):
+     * more than one of them true fails the at-most-one */
+    ck_assert_int_eq(ilpm_kern_assign(&e, v[0]), 0);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), -1);
+    ck_assert_int_ge(hook_calls, 2);
+    ilpm_kern_undo(&e, 0);
+    for (int c = 0; c < e.ncons; c++)
+        ck_assert(e.cons[c].st == 0 && e.cons[c].sf == 0);
+    /* x2 false alone leaves the others open */
+    e.db = NULL;
+    ck_assert_int_eq(ilpm_kern_assign(&e, -v[1]), 0);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
+    ck_assert_int_eq(ilpm_klval(e.val, v[0]), ILPM_K_FALSE);
+    ck_assert_int_eq(ilpm_klval(e.val, v[2]), ILPM_K_OPEN);
+    ck_assert_int_eq(e.reason[v[0]], 4 * 0 + ILPM_K_R_GE);
+    ilpm_kern_free(&e);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("propagate");
@@ -1295,6 +1354,11 @@ static Suite *suite(void)
     tcase_add_test(tc, test_refuted_form);
     tcase_add_test(tc, test_redundant_group);
     tcase_add_test(tc, test_redundant_group_propagates);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("ilpm_kern");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_kernel_grows_past_arena);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ilpm_model_lowered");

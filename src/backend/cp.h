@@ -1,121 +1,92 @@
-/* cp.h: the cp back end's own propagation engine and search, private to
- * src/backend/cp_*.c.
+/* cp.h: the cp back end's searches on the propagation kernel, private
+ * to src/backend/cp_*.c.
  *
- * Every constraint kind is read as "cond -> sum a_i l_i cmp k" with
- * a_i > 0 (a negative coefficient is folded into its literal's negation
- * and k), so one propagator with bounds reasoning serves all of them:
- * the terms are sorted by decreasing coefficient, and a constraint keeps
- * the weight of its true and of its false literals, so that a literal
- * costs the constraints it occurs in, and propagating one stops at the
- * first term that fits in its slack.  The trail is undone by taking the
- * weights back, never by propagating again from scratch.  The model
- * layer's engine.c does the same for the settling of givens before
- * lowering, without weights and conditions and without growing. */
+ * The kernel (src/model/kernel.h) reads every constraint kind as
+ * "cond -> sum a_i l_i cmp k" with a_i > 0 and propagates it by bounds
+ * reasoning over weights kept per constraint, with a reason for every
+ * assignment; the settling of givens before lowering runs on it too.
+ * Here: the depth-first search (cp_search.c), the conflict-driven one
+ * (cp_cdcl.c) with its explanations, learned clauses and activity order
+ * (cp_learn.c), which hang on the kernel's clause store and branching
+ * order, and the driver (cp_driver.c). */
 #ifndef ILPM_CP_H
 #define ILPM_CP_H
 
 #include "backend.h"
+#include "kernel.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
-enum { CP_OPEN = 0, CP_TRUE = 1, CP_FALSE = 2 };
+/* The kernel under the names the cp files use. */
+typedef ilpm_kocc cp_occ;
+typedef ilpm_klist cp_list;
+typedef ilpm_kcon cp_con;
+typedef ilpm_kern cp_eng;
 
-typedef struct cp_occ {
-    int c;     /* constraint */
-    int64_t a; /* the literal's coefficient there */
-} cp_occ;
-
-typedef struct cp_list {
-    cp_occ *v;
-    int n, cap;
-} cp_list;
-
-typedef struct cp_con {
-    size_t start; /* into lits and coefs */
-    int n;
-    uint8_t le, ge; /* the sides that bind (both for =) */
-    uint8_t unit;   /* every coefficient 1 */
-    int cond;       /* 0, or the literal the constraint is conditional on */
-    int64_t k, total;
-    int64_t st, sf; /* weight of the true and false literals */
-} cp_con;
-
-/* A reason, per assigned variable: CP_DECIDED (a decision, an assumption,
- * or what the model forced before the search), 4c + kind for constraint c
- * (kind CP_R_LE: its <= side took the literal; CP_R_GE: its >= side;
- * CP_R_CLE, CP_R_CGE: that side failed, so its condition went false), or
- * -2 - i for learned clause i.  A constraint's reason is explained into a
- * clause only when conflict analysis asks (ilpm_cp_explain). */
-enum { CP_DECIDED = -1 };
-enum { CP_R_LE = 0, CP_R_GE = 1, CP_R_CLE = 2, CP_R_CGE = 3 };
-
-struct cp_db;
-struct cp_heap;
-
-typedef struct cp_eng {
-    int nv;
-    cp_con *cons;
-    int ncons, capcons;
-    int *lits;
-    int64_t *coefs;
-    size_t nlits, caplits;
-    cp_list *occ;   /* per literal index: its terms                 */
-    cp_list *cocc;  /* per literal index: constraints it conditions */
-    uint8_t *dirty; /* per constraint: waiting in lazy            */
-    int *lazy;      /* weighted constraints to look at, last      */
-    int nlazy;
-    uint8_t *val;
-    int *trail;
-    int ntrail, qhead;
-    uint64_t props;       /* literals propagated */
-    int *reason;          /* per variable, as above                   */
-    int *level;           /* per variable: its decision level         */
-    int *tpos;            /* per variable: its place on the trail     */
-    int lvl;              /* the current decision level               */
-    int conf;             /* the last conflict, as a reason           */
-    struct cp_db *db;     /* learned clauses, NULL: no learning  */
-    struct cp_heap *heap; /* activity order, NULL: none          */
-    uint8_t *phase;       /* per variable: its last value        */
-} cp_eng;
+enum { CP_OPEN = ILPM_K_OPEN, CP_TRUE = ILPM_K_TRUE, CP_FALSE = ILPM_K_FALSE };
+/* Reasons: kernel.h. */
+enum { CP_DECIDED = ILPM_K_DECIDED };
+enum {
+    CP_R_LE = ILPM_K_R_LE,
+    CP_R_GE = ILPM_K_R_GE,
+    CP_R_CLE = ILPM_K_R_CLE,
+    CP_R_CGE = ILPM_K_R_CGE
+};
 
 static inline int cp_lval(const uint8_t *val, int l)
 {
-    int x = val[abs(l)];
-    if (x == CP_OPEN || l > 0)
-        return x;
-    return x == CP_TRUE ? CP_FALSE : CP_TRUE;
+    return ilpm_klval(val, l);
 }
 
 static inline size_t cp_lix(int l)
 {
-    return 2 * (size_t)abs(l) + (l < 0);
+    return ilpm_klix(l);
 }
 
-/* cp_engine.c */
-/* The model's constraints, redundant groups too; w (the time limit and
- * stop flag) cuts it short with err->status set. */
-int ilpm_cp_eng_init(cp_eng *e, const ilpm_model *m, ilpm_watch *w,
-                     ilpm_err *err);
-void ilpm_cp_eng_free(cp_eng *e);
-/* Adds sum coefs[i] lits[i] cmp k under cond (0: none), any signs.  Returns the
- * constraint's number, -1 when out of memory. */
-int ilpm_cp_eng_add(cp_eng *e, const int64_t *coefs, const int *lits, int n,
-                    ilpm_cmp cmp, int64_t k, int cond);
-/* Adds model constraint c (the same number as in the model when added
- * in order); -1 when out of memory. */
-int ilpm_cp_eng_add_con(cp_eng *e, const ilpm_con *c);
-/* Makes l true (a decision: no reason); -1 when it is false already. */
-int ilpm_cp_eng_assign(cp_eng *e, int l);
-/* Makes l true for reason r (see CP_DECIDED); -1 when it is false. */
-int ilpm_cp_eng_imply(cp_eng *e, int l, int r);
-/* Propagates the trail; -1 on a conflict. */
-int ilpm_cp_eng_propagate(cp_eng *e);
-/* Looks at constraint c as it stands (after its bound moved); -1 on a
- * conflict. */
-int ilpm_cp_eng_check(cp_eng *e, int c);
-/* Takes the trail back to mark. */
-void ilpm_cp_eng_undo(cp_eng *e, int mark);
+static inline void ilpm_cp_eng_free(cp_eng *e)
+{
+    ilpm_kern_free(e);
+}
+
+static inline int ilpm_cp_eng_add(cp_eng *e, const int64_t *coefs,
+                                  const int *lits, int n, ilpm_cmp cmp,
+                                  int64_t k, int cond)
+{
+    return ilpm_kern_add(e, coefs, lits, n, cmp, k, cond);
+}
+
+/* Model constraint c (the same number as in the model when added in
+ * order); -1 when out of memory. */
+static inline int ilpm_cp_eng_add_con(cp_eng *e, const ilpm_con *c)
+{
+    return ilpm_kern_add_con(e, c);
+}
+
+static inline int ilpm_cp_eng_assign(cp_eng *e, int l)
+{
+    return ilpm_kern_assign(e, l);
+}
+
+static inline int ilpm_cp_eng_imply(cp_eng *e, int l, int r)
+{
+    return ilpm_kern_imply(e, l, r);
+}
+
+static inline int ilpm_cp_eng_propagate(cp_eng *e)
+{
+    return ilpm_kern_propagate(e);
+}
+
+static inline int ilpm_cp_eng_check(cp_eng *e, int c)
+{
+    return ilpm_kern_check(e, c);
+}
+
+static inline void ilpm_cp_eng_undo(cp_eng *e, int mark)
+{
+    ilpm_kern_undo(e, mark);
+}
 
 /* cp_search.c: one depth-first search. */
 typedef enum cp_mode { CP_SOLVE, CP_COUNT, CP_OPTIMIZE } cp_mode;
@@ -171,7 +142,7 @@ typedef struct cp_clause {
     float act;
 } cp_clause;
 
-typedef struct cp_db {
+typedef struct ilpm_kern_db {
     int *lits;
     size_t nlits, caplits;
     cp_clause *cl;
@@ -187,7 +158,7 @@ typedef struct cp_db {
     int nv;
 } cp_db;
 
-typedef struct cp_heap {
+typedef struct ilpm_kern_heap {
     int *h, *pos; /* pos[v] < 0: not in the heap */
     int n;
     double *act;
@@ -220,6 +191,20 @@ void ilpm_cp_heap_free(cp_heap *h);
 void ilpm_cp_heap_insert(cp_heap *h, int v);
 /* The open variable of highest activity, 0 when none is left. */
 int ilpm_cp_heap_pop_open(cp_heap *h, const uint8_t *val);
+
+/* The kernel with every constraint of the model, redundant groups too,
+ * numbered as in the model, learned clauses and the activity order
+ * hooked in (set when a search uses them: e->db, e->heap); w (the time
+ * limit and stop flag) cuts it short with err->status set. */
+static inline int ilpm_cp_eng_init(cp_eng *e, const ilpm_model *m,
+                                   ilpm_watch *w, ilpm_err *err)
+{
+    if (ilpm_kern_init(e, m, ILPM_KERN_ALL_KINDS, w, err) != 0)
+        return -1;
+    e->db_propagate = ilpm_cp_db_propagate;
+    e->heap_insert = ilpm_cp_heap_insert;
+    return 0;
+}
 
 /* cp_cdcl.c: the conflict-driven search behind ilpm_cp_search_run. */
 ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err);

@@ -1,9 +1,9 @@
 /* The cp driver: ilpm's own propagation engine and depth-first search
- * (cp_engine.c, cp_search.c) behind ilpm_driver_ops.  One engine lives as
- * long as the driver: what the model alone forces stays on its trail (the
- * base), each call adds its assumptions above it and takes them back, and
- * a constraint added between calls joins the engine for good.  Counting
- * runs in one exhaustive search, without blocking clauses. */
+ * (src/model/kernel.c, cp_search.c, cp_cdcl.c) behind ilpm_driver_ops.  One
+ * engine lives as long as the driver: what the model alone forces stays on its
+ * trail (the base), each call adds its assumptions above it and takes them
+ * back, and a constraint added between calls joins the engine for good.
+ * Counting runs in one exhaustive search, without blocking clauses. */
 #include "cp.h"
 
 #include <inttypes.h>
@@ -91,9 +91,8 @@ static int add_objective(cp_drv *d)
  * propagates; sets refuted on a conflict. */
 static void settle(cp_drv *d, int from)
 {
-    for (int c = from; c < d->e.ncons && !d->refuted; c++)
-        d->refuted = ilpm_cp_eng_check(&d->e, c) != 0 ||
-                     ilpm_cp_eng_propagate(&d->e) != 0;
+    if (!d->refuted)
+        d->refuted = ilpm_kern_settle(&d->e, from) != 0;
 }
 
 static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,

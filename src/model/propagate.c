@@ -1,12 +1,14 @@
 /* Propagation of a model's fixed literals, shared by both back ends, on
- * the engine of engine.c: the givens of a puzzle (Sudoku clues, placed
+ * the propagation kernel (kernel.c, which the cp back end searches on
+ * too; probing in probe.c): the givens of a puzzle (Sudoku clues, placed
  * queens, a Tetravex corner) arrive as unit clauses, and what they force is
  * settled here once, before either lowering sees the model.  Two steps:
  *  - unit propagation through clauses, at-most-one, exactly-one,
  *    implications and cardinality constraints (all read as "sum of
- *    literals cmp k"), with a counter of true and false literals per
- *    constraint and an occurrence list per literal, so that a literal
- *    costs the constraints it occurs in, not a pass over the model;
+ *    literals cmp k"), with the weight of the true and of the false
+ *    literals per constraint and an occurrence list per literal, so that
+ *    a literal costs the constraints it occurs in, not a pass over the
+ *    model;
  *  - probing (level 2): each open variable is tried both ways, then the
  *    open literals of each short at-least-one constraint; a literal whose
  *    propagation fails is ruled out, and one that all the tries force is
@@ -24,8 +26,8 @@
  * Weighted linear constraints and conditional cardinality do not
  * propagate here (their fixed literals are substituted); GLPK and
  * CaDiCaL do the rest. */
-#include "engine.h"
 #include "ilpm_int.h"
+#include "kernel.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -101,10 +103,10 @@ static int gcd_infeasible(const ilpm_con *c, const uint8_t *val)
         return 0;
     int64_t rhs = c->rhs, g = 0;
     for (int i = 0; i < c->n; i++) {
-        int x = val ? lval(val, c->lits[i]) : ILPM_LUNDEF;
-        if (x == ILPM_LTRUE)
+        int x = val ? ilpm_klval(val, c->lits[i]) : ILPM_K_OPEN;
+        if (x == ILPM_K_TRUE)
             rhs -= c->coefs[i];
-        else if (x == ILPM_LUNDEF)
+        else if (x == ILPM_K_OPEN)
             g = gcd64(g, c->coefs[i]);
     }
     return g == 0 ? rhs != 0 : rhs % g != 0;
@@ -134,11 +136,11 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
     int n = 0, ntrue = 0;
     int64_t rhs = c->rhs;
     for (int i = 0; i < c->n; i++) {
-        int x = lval(val, c->lits[i]);
-        if (x == ILPM_LTRUE) {
+        int x = ilpm_klval(val, c->lits[i]);
+        if (x == ILPM_K_TRUE) {
             ntrue++;
             rhs -= c->coefs[i];
-        } else if (x == ILPM_LUNDEF) {
+        } else if (x == ILPM_K_OPEN) {
             coefs[n] = c->coefs[i];
             lits[n++] = c->lits[i];
         }
@@ -165,13 +167,13 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
             return 1;
         return ntrue ? 0 : ilpm_add_exo(out, lits, n, err);
     case ILPM_IMPL: {
-        int a = lval(val, c->lits[0]), b = lval(val, c->lits[1]);
-        if (a == ILPM_LFALSE || b == ILPM_LTRUE)
+        int a = ilpm_klval(val, c->lits[0]), b = ilpm_klval(val, c->lits[1]);
+        if (a == ILPM_K_FALSE || b == ILPM_K_TRUE)
             return 0;
-        if (a == ILPM_LTRUE && b == ILPM_LFALSE)
+        if (a == ILPM_K_TRUE && b == ILPM_K_FALSE)
             return 1;
         /* One side known: propagation fixed the other. */
-        if (a != ILPM_LUNDEF || b != ILPM_LUNDEF)
+        if (a != ILPM_K_OPEN || b != ILPM_K_OPEN)
             return 0;
         return ilpm_add_impl(out, c->lits[0], c->lits[1], err);
     }
@@ -185,18 +187,18 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
                    ? ilpm_add_card(out, lits, n, c->cmp, rhs, err)
                    : ilpm_add_linear(out, coefs, lits, n, c->cmp, rhs, err);
     case ILPM_CCARD: {
-        int cond = lval(val, c->cond);
-        if (cond == ILPM_LFALSE)
+        int cond = ilpm_klval(val, c->cond);
+        if (cond == ILPM_K_FALSE)
             return 0;
         if (n == 0) {
             if (holds(c->cmp, 0, rhs))
                 return 0;
-            if (cond == ILPM_LTRUE)
+            if (cond == ILPM_K_TRUE)
                 return 1;
             int nc = -c->cond; /* the sum fails: the condition must too */
             return ilpm_add_clause(out, &nc, 1, err);
         }
-        if (cond == ILPM_LTRUE)
+        if (cond == ILPM_K_TRUE)
             return ilpm_add_card(out, lits, n, c->cmp, rhs, err);
         return ilpm_add_ccard(out, c->cond, lits, n, c->cmp, rhs, err);
     }
@@ -231,18 +233,19 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
     }
     if (!any)
         return NULL;
-    engine e;
-    if (ilpm_eng_init(&e, m, err) != 0) {
+    ilpm_kern e;
+    if (ilpm_kern_init(&e, m, ILPM_KERN_CARD_KINDS, NULL, err) != 0) {
         *unchanged = 0;
         return NULL;
     }
-    int conflict = ilpm_eng_settle(&e);
+    e.bare = 1;
+    int conflict = ilpm_kern_settle(&e, 0) != 0;
     if (!conflict && level >= 2)
-        conflict = ilpm_eng_probe(&e, w) != 0;
+        conflict = ilpm_kern_probe(&e, w) != 0;
     uint8_t *val = e.val;
     int nfixed = e.ntrail;
     if (conflict || nfixed == 0) {
-        ilpm_eng_free(&e);
+        ilpm_kern_free(&e);
         *unchanged = !conflict;
         return conflict ? refuted(m, err) : NULL;
     }
@@ -268,11 +271,11 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
                     ilpm_model_set_con_name(out, NULL, err) != 0))
         rc = -1;
     for (int v = 1; v <= nv && rc == 0; v++)
-        if (val[v] != ILPM_LUNDEF) {
-            int l = val[v] == ILPM_LTRUE ? v : -v;
+        if (val[v] != ILPM_K_OPEN) {
+            int l = val[v] == ILPM_K_TRUE ? v : -v;
             rc = ilpm_add_clause(out, &l, 1, err);
         }
-    ilpm_eng_free(&e);
+    ilpm_kern_free(&e);
     free(lits);
     free(coefs);
     if (rc != 0) {
@@ -317,7 +320,7 @@ int ilpm_propagate_assumed_level(const ilpm_options *o, int fix_under_auto)
 }
 
 struct ilpm_propagator {
-    engine e;
+    ilpm_kern e;
     int base;    /* trail length after the model's own units */
     int refuted; /* the model alone has no solution         */
 };
@@ -329,11 +332,12 @@ ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_err *err)
         ilpm_err_nomem(err, "out of memory propagating the fixed literals");
         return NULL;
     }
-    if (ilpm_eng_init(&p->e, m, err) != 0) {
+    if (ilpm_kern_init(&p->e, m, ILPM_KERN_CARD_KINDS, NULL, err) != 0) {
         free(p);
         return NULL;
     }
-    p->refuted = ilpm_eng_settle(&p->e);
+    p->e.bare = 1;
+    p->refuted = ilpm_kern_settle(&p->e, 0) != 0;
     p->base = p->e.ntrail;
     return p;
 }
@@ -342,14 +346,14 @@ void ilpm_propagator_free(ilpm_propagator *p)
 {
     if (!p)
         return;
-    ilpm_eng_free(&p->e);
+    ilpm_kern_free(&p->e);
     free(p);
 }
 
 int ilpm_propagator_run(ilpm_propagator *p, const int *assume, int n, int level,
                         ilpm_watch *w, int **out, int *nout, ilpm_err *err)
 {
-    engine *e = &p->e;
+    ilpm_kern *e = &p->e;
     *out = NULL;
     *nout = 0;
     if (p->refuted)
@@ -360,9 +364,9 @@ int ilpm_propagator_run(ilpm_propagator *p, const int *assume, int n, int level,
                                   assume[i]);
     int conflict = 0;
     for (int i = 0; i < n && !conflict; i++)
-        conflict = ilpm_eng_assign(e, assume[i]) != 0;
-    conflict = conflict || ilpm_eng_propagate(e) != 0 ||
-               (level >= 2 && ilpm_eng_probe(e, w) != 0);
+        conflict = ilpm_kern_assign(e, assume[i]) != 0;
+    conflict = conflict || ilpm_kern_propagate(e) != 0 ||
+               (level >= 2 && ilpm_kern_probe(e, w) != 0);
     int rc = conflict ? 1 : 0;
     if (!conflict && e->ntrail > p->base) {
         *nout = e->ntrail - p->base;
@@ -372,7 +376,7 @@ int ilpm_propagator_run(ilpm_propagator *p, const int *assume, int n, int level,
         else
             rc = ilpm_err_nomem(err, "out of memory propagating assumptions");
     }
-    ilpm_eng_undo(e, p->base);
+    ilpm_kern_undo(e, p->base);
     e->work = 0;
     return rc;
 }

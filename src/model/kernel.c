@@ -1,0 +1,605 @@
+/* The propagation kernel (kernel.h): constraints as weighted sums with
+ * bounds reasoning, weights kept per constraint, a trail with reasons that
+ * undoing takes back, and constraints added after the model's (no-goods,
+ * an objective's bound).  The occurrence lists of the model's constraints
+ * share one arena, so that a model of millions of literals is freed at
+ * once. */
+#include "kernel.h"
+
+#include "util.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* A term, by decreasing coefficient, so that propagation stops at the
+ * first one that fits in the slack; i keeps the sort stable. */
+struct ilpm_kterm {
+    int64_t a;
+    int l, i;
+};
+
+/* 1 when p lies in the arena (not a block of its own). */
+static int in_arena(const ilpm_kern *e, const void *p)
+{
+    uintptr_t x = (uintptr_t)p, b = (uintptr_t)e->arena;
+    return p && x >= b && x < b + e->narena;
+}
+
+/* Frees p unless it lies in the arena. */
+static void drop(const ilpm_kern *e, void *p)
+{
+    if (!in_arena(e, p))
+        free(p);
+}
+
+void ilpm_kern_free(ilpm_kern *e)
+{
+    for (size_t i = 0; i < e->nmoved; i++)
+        free(e->moved[i]->v);
+    free(e->moved);
+    drop(e, e->occ);
+    drop(e, e->cocc);
+    drop(e, e->cons);
+    drop(e, e->dirty);
+    drop(e, e->lazy);
+    drop(e, e->lits);
+    drop(e, e->coefs);
+    free(e->trail);
+    free(e->reason);
+    free(e->level);
+    free(e->tpos);
+    free(e->val);
+    free(e->phase);
+    free(e->arena);
+    free(e->scratch);
+    memset(e, 0, sizeof *e);
+}
+
+/* Moves list l out of the arena (or from nothing) onto the heap, or
+ * grows it there, to hold one more. */
+static int grow_list(ilpm_kern *e, ilpm_klist *l)
+{
+    int cap = l->cap ? 2 * l->cap : 4;
+    ilpm_kocc *v;
+    if (l->v && !in_arena(e, l->v)) {
+        v = realloc(l->v, (size_t)cap * sizeof *v);
+    } else {
+        if (ilpm_grow((void **)&e->moved, &e->capmoved, e->nmoved + 1,
+                      sizeof *e->moved) != 0)
+            return -1;
+        v = malloc((size_t)cap * sizeof *v);
+        if (v && l->n)
+            memcpy(v, l->v, (size_t)l->n * sizeof *v);
+        if (v)
+            e->moved[e->nmoved++] = l;
+    }
+    if (!v)
+        return -1;
+    l->v = v;
+    l->cap = cap;
+    return 0;
+}
+
+/* Appends (c, a) to list l. */
+static inline int push(ilpm_kern *e, ilpm_klist *l, int c, int64_t a)
+{
+    if (l->n == l->cap && grow_list(e, l) != 0)
+        return -1;
+    l->v[l->n].c = c;
+    l->v[l->n++].a = a;
+    return 0;
+}
+
+static int by_coef(const void *x, const void *y)
+{
+    const struct ilpm_kterm *p = x, *q = y;
+    if (p->a != q->a)
+        return (p->a < q->a) - (p->a > q->a);
+    return (p->i > q->i) - (p->i < q->i);
+}
+
+/* *p (of old bytes) resized to new bytes: out of the arena onto the
+ * heap, or on the heap; -1 (*p kept) when out of memory. */
+static int regrow(ilpm_kern *e, void **p, size_t old, size_t new)
+{
+    void *q;
+    if (in_arena(e, *p)) {
+        q = malloc(new);
+        if (q)
+            memcpy(q, *p, old < new ? old : new);
+    } else {
+        q = realloc(*p, new);
+    }
+    if (!q)
+        return -1;
+    *p = q;
+    return 0;
+}
+
+/* Room for need constraints in cons, dirty and lazy. */
+static int grow_cons(ilpm_kern *e, int need)
+{
+    if (need <= e->capcons)
+        return 0;
+    int cap = e->capcons ? e->capcons : 256;
+    while (cap < need)
+        cap = cap > INT32_MAX / 2 ? need : 2 * cap;
+    size_t o = (size_t)e->capcons, n = (size_t)cap;
+    if (regrow(e, (void **)&e->cons, o * sizeof *e->cons,
+               n * sizeof *e->cons) != 0 ||
+        regrow(e, (void **)&e->dirty, o, n) != 0 ||
+        regrow(e, (void **)&e->lazy, o * sizeof *e->lazy,
+               n * sizeof *e->lazy) != 0)
+        return -1;
+    e->capcons = cap;
+    return 0;
+}
+
+/* Room for need terms in lits and coefs. */
+static int grow_lits(ilpm_kern *e, size_t need)
+{
+    if (need <= e->caplits)
+        return 0;
+    size_t cap = e->caplits ? 2 * e->caplits : 4096;
+    while (cap < need)
+        cap *= 2;
+    if (regrow(e, (void **)&e->lits, e->caplits * sizeof *e->lits,
+               cap * sizeof *e->lits) != 0 ||
+        regrow(e, (void **)&e->coefs, e->caplits * sizeof *e->coefs,
+               cap * sizeof *e->coefs) != 0)
+        return -1;
+    e->caplits = cap;
+    return 0;
+}
+
+/* The terms of sum coefs[i] lits[i] into e's lits and coefs from nlits
+ * on, as kernel.h has them: positive coefficients, decreasing.  Their
+ * number; k less by what folding took out. */
+static int terms(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
+                 int64_t *k)
+{
+    int *ol = e->lits + e->nlits;
+    int64_t *oa = e->coefs + e->nlits;
+    if (!coefs) {
+        for (int i = 0; i < n; i++) {
+            ol[i] = lits[i];
+            oa[i] = 1;
+        }
+        return n;
+    }
+    struct ilpm_kterm *t = e->scratch;
+    /* a l with a < 0 is a - a (-l): the term |a| (-l), k less by a. */
+    int m = 0, sorted = 1;
+    for (int i = 0; i < n; i++) {
+        int64_t a = coefs[i];
+        if (a == 0)
+            continue;
+        t[m].a = a < 0 ? -a : a;
+        t[m].l = a < 0 ? -lits[i] : lits[i];
+        t[m].i = m;
+        sorted &= m == 0 || t[m - 1].a >= t[m].a;
+        *k -= a < 0 ? a : 0;
+        m++;
+    }
+    if (!sorted)
+        qsort(t, (size_t)m, sizeof *t, by_coef);
+    for (int i = 0; i < m; i++) {
+        ol[i] = t[i].l;
+        oa[i] = t[i].a;
+    }
+    return m;
+}
+
+int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
+                  ilpm_cmp cmp, int64_t k, int cond)
+{
+    if (grow_cons(e, e->ncons + 1) != 0 ||
+        grow_lits(e, e->nlits + (size_t)n) != 0 ||
+        (coefs && ilpm_grow((void **)&e->scratch, &e->capscratch, (size_t)n + 1,
+                            sizeof *e->scratch) != 0))
+        return -1;
+    int c = e->ncons;
+    e->dirty[c] = 0;
+    int m = terms(e, coefs, lits, n, &k);
+    ilpm_kcon *x = &e->cons[c];
+    memset(x, 0, sizeof *x);
+    x->start = e->nlits;
+    x->n = m;
+    x->le = cmp != ILPM_GE;
+    x->ge = cmp != ILPM_LE;
+    x->k = k;
+    x->cond = cond;
+    x->unit = 1;
+    const int *ol = e->lits + e->nlits;
+    const int64_t *oa = e->coefs + e->nlits;
+    for (int i = 0; i < m; i++) {
+        x->total += oa[i];
+        x->unit &= oa[i] == 1;
+        /* The weights count every value on the trail. */
+        int v = ilpm_klval(e->val, ol[i]);
+        x->st += v == ILPM_K_TRUE ? oa[i] : 0;
+        x->sf += v == ILPM_K_FALSE ? oa[i] : 0;
+        if (push(e, &e->occ[ilpm_klix(ol[i])], c, oa[i]) != 0)
+            return -1;
+    }
+    if (cond && ((!e->cocc && !(e->cocc = calloc(2 * (size_t)e->nv + 2,
+                                                 sizeof *e->cocc))) ||
+                 push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0))
+        return -1;
+    e->nlits += (size_t)m;
+    e->ncons++;
+    return c;
+}
+
+static const ilpm_cmp cmp_of[] = {ILPM_LE, ILPM_GE, ILPM_EQ};
+
+int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c)
+{
+    switch (c->kind) {
+    case ILPM_CLAUSE:
+    case ILPM_ALO:
+        return ilpm_kern_add(e, NULL, c->lits, c->n, ILPM_GE, 1, 0);
+    case ILPM_AMO:
+        return ilpm_kern_add(e, NULL, c->lits, c->n, ILPM_LE, 1, 0);
+    case ILPM_EXO:
+        return ilpm_kern_add(e, NULL, c->lits, c->n, ILPM_EQ, 1, 0);
+    case ILPM_IMPL: {
+        int l[2] = {-c->lits[0], c->lits[1]};
+        return ilpm_kern_add(e, NULL, l, 2, ILPM_GE, 1, 0);
+    }
+    default: /* cardinality, conditional cardinality, linear */
+        /* the model's cardinality coefficients are all 1 */
+        return ilpm_kern_add(e, c->kind == ILPM_LINEAR ? c->coefs : NULL,
+                             c->lits, c->n, cmp_of[c->cmp], c->rhs,
+                             c->kind == ILPM_CCARD ? c->cond : 0);
+    }
+}
+
+/* The number of c's terms as ilpm_kern_add_con adds them: the linear
+ * rows' coefficients alone are read, and a zero one drops its term. */
+static size_t nterms_of(const ilpm_con *c)
+{
+    if (c->kind != ILPM_LINEAR)
+        return (size_t)c->n;
+    size_t n = 0;
+    for (int i = 0; i < c->n; i++)
+        n += c->coefs[i] != 0;
+    return n;
+}
+
+/* Counts c's terms into the room of the lists they will join (cap). */
+static void count_terms(ilpm_kern *e, const ilpm_con *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        int64_t a = c->kind == ILPM_LINEAR ? c->coefs[i] : 1;
+        int l = c->kind == ILPM_IMPL && i == 0 ? -c->lits[0] : c->lits[i];
+        if (a != 0)
+            e->occ[ilpm_klix(a < 0 ? -l : l)].cap++;
+    }
+    if (c->kind == ILPM_CCARD && c->cond)
+        e->cocc[ilpm_klix(c->cond)].cap++;
+}
+
+/* Gives each list of the n in ls its room (cap, counted) in the arena
+ * from *at on. */
+static void place(ilpm_klist *ls, size_t n, ilpm_kocc **at)
+{
+    for (size_t i = 0; i < n; i++) {
+        ls[i].v = ls[i].cap ? *at : NULL;
+        *at += ls[i].cap;
+    }
+}
+
+/* The kernel's arrays, as large as the model's constraints need; their
+ * occurrence lists share one block, the arena: one allocation and one
+ * free for any number of literals. */
+static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
+{
+    size_t nv = (size_t)e->nv + 1, nt = nterms + 1, nc = ncons + 1;
+    size_t nl = 2 * nv;
+    struct {
+        void **p;
+        size_t n, elem;
+        int zero;
+    } part[] = {
+        {(void **)&e->occ, nl, sizeof *e->occ, 1},
+        /* the lists of conditions only in models that have them */
+        {(void **)&e->cocc, nconds ? nl : 0, sizeof *e->cocc, 1},
+        {(void **)&e->pool, nterms + nconds, sizeof *e->pool, 0},
+        {(void **)&e->cons, nc, sizeof *e->cons, 0},
+        {(void **)&e->coefs, nt, sizeof *e->coefs, 0},
+        {(void **)&e->lits, nt, sizeof *e->lits, 0},
+        {(void **)&e->lazy, nc, sizeof *e->lazy, 0},
+        {(void **)&e->trail, nv, sizeof *e->trail, 0},
+        {(void **)&e->reason, nv, sizeof *e->reason, 0},
+        {(void **)&e->level, nv, sizeof *e->level, 1},
+        {(void **)&e->tpos, nv, sizeof *e->tpos, 1},
+        {(void **)&e->dirty, nc, 1, 0},
+        {(void **)&e->val, nv, 1, 1},
+        {(void **)&e->phase, nv, 1, 1},
+    };
+    /* The occurrences share one block, the arena; each other array is a
+     * block of its own, as glibc recycles blocks of these sizes best. */
+    size_t np = sizeof part / sizeof *part;
+    for (size_t i = 0; i < np; i++) {
+        int pool = part[i].p == (void **)&e->pool;
+        if (part[i].n == 0 && !pool)
+            continue; /* no conditions: no lists of them */
+        size_t n = part[i].n ? part[i].n : 1;
+        *part[i].p =
+            part[i].zero ? calloc(n, part[i].elem) : malloc(n * part[i].elem);
+        if (!*part[i].p)
+            return -1;
+        if (pool) {
+            e->arena = e->pool;
+            e->narena = part[i].n * part[i].elem;
+        }
+    }
+    e->capcons = (int)nc;
+    e->caplits = nt;
+    return 0;
+}
+
+/* Each of the model's constraints of the given kinds to fn, polling w;
+ * -1 when w fires. */
+static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
+                    ilpm_watch *w, ilpm_err *err,
+                    int (*fn)(ilpm_kern *e, const ilpm_con *c, void *ctx),
+                    void *ctx)
+{
+    size_t nc = ilpm_model_ncons(m);
+    for (size_t i = 0; i < nc; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        if (!(kinds & (1u << c.kind)))
+            continue;
+        if (w && ilpm_watch_poll(w, "building the propagation kernel", err))
+            return -1;
+        int rc = fn(e, &c, ctx);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int total(ilpm_kern *e, const ilpm_con *c, void *ctx)
+{
+    size_t *t = ctx; /* terms, conditions, constraints */
+    (void)e;
+    t[0] += nterms_of(c);
+    t[1] += c->kind == ILPM_CCARD && c->cond;
+    t[2]++;
+    return 0;
+}
+
+static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
+{
+    (void)ctx;
+    count_terms(e, c);
+    return 0;
+}
+
+static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
+{
+    (void)ctx;
+    return ilpm_kern_add_con(e, c) < 0 ? -2 : 0;
+}
+
+int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
+                   ilpm_watch *w, ilpm_err *err)
+{
+    memset(e, 0, sizeof *e);
+    e->nv = ilpm_model_nvars(m);
+    /* Three passes: the totals, which size the arrays; each literal's
+     * occurrences, which give each list its room there; the constraints
+     * themselves. */
+    size_t t[3] = {0, 0, 0};
+    int rc = each_con(e, m, kinds, w, err, total, t);
+    if (rc == 0)
+        rc =
+            t[2] >= INT32_MAX || make_arrays(e, t[0], t[1], t[2]) != 0 ? -2 : 0;
+    if (rc == 0)
+        rc = each_con(e, m, kinds, w, err, count, NULL);
+    if (rc == 0) {
+        size_t nl = 2 * (size_t)e->nv + 2;
+        ilpm_kocc *at = e->pool;
+        place(e->occ, nl, &at);
+        if (e->cocc)
+            place(e->cocc, nl, &at);
+        rc = each_con(e, m, kinds, w, err, load, NULL);
+    }
+    if (rc != 0) {
+        ilpm_kern_free(e);
+        return rc == -1 ? -1
+                        : ilpm_err_nomem(err, "out of memory building the "
+                                              "propagation kernel");
+    }
+    return 0;
+}
+
+int ilpm_kern_imply(ilpm_kern *e, int l, int r)
+{
+    int x = ilpm_klval(e->val, l);
+    if (x == ILPM_K_TRUE)
+        return 0;
+    if (x == ILPM_K_FALSE)
+        return -1;
+    int v = abs(l);
+    e->val[v] = l > 0 ? ILPM_K_TRUE : ILPM_K_FALSE;
+    if (!e->bare) {
+        e->reason[v] = r;
+        e->level[v] = e->lvl;
+        e->tpos[v] = e->ntrail;
+    }
+    e->trail[e->ntrail++] = l;
+    /* The weights follow the values at once, so that every slack is
+     * exact; the constraints are looked at when l is propagated. */
+    const ilpm_klist *p = &e->occ[ilpm_klix(l)], *q = &e->occ[ilpm_klix(-l)];
+    for (int i = 0; i < p->n; i++)
+        e->cons[p->v[i].c].st += p->v[i].a;
+    for (int i = 0; i < q->n; i++)
+        e->cons[q->v[i].c].sf += q->v[i].a;
+    return 0;
+}
+
+/* The work of a side of x that scanned i terms and implied m literals,
+ * in the units of probing's budget (probe.c): the terms scanned, and the
+ * whole constraint again for each implied literal but the last, as the
+ * model layer's first engine, which settled a constraint again each time
+ * one of its literals was propagated while it stood at its bound, spent
+ * it.  Its budget was set in those units, so counting alike keeps what
+ * probing fixes within it as it was. */
+static inline void count_work(ilpm_kern *e, const ilpm_kcon *x, int i, int m)
+{
+    e->work += (uint64_t)i + (m > 1 ? (uint64_t)(m - 1) * (uint64_t)x->n : 0);
+}
+
+/* Looks at c for what its sides (1: <=, 2: >=, as far as c has them)
+ * force: a side's slack moves only with its own weight, so a literal
+ * that became false (true) leaves the <= (>=) side as it was. */
+static int check_sides(ilpm_kern *e, int c, int sides)
+{
+    ilpm_kcon *x = &e->cons[c];
+    int cv = x->cond ? ilpm_klval(e->val, x->cond) : ILPM_K_TRUE;
+    if (cv == ILPM_K_FALSE)
+        return 0;
+    int64_t max = x->total - x->sf;
+    if ((x->le && x->st > x->k) || (x->ge && max < x->k)) {
+        /* The sum fails: so must its condition. */
+        int le = x->le && x->st > x->k;
+        if (cv == ILPM_K_TRUE) {
+            e->conf = 4 * c + (le ? ILPM_K_R_LE : ILPM_K_R_GE);
+            return -1;
+        }
+        return ilpm_kern_imply(e, -x->cond,
+                               4 * c + (le ? ILPM_K_R_CLE : ILPM_K_R_CGE));
+    }
+    if (cv != ILPM_K_TRUE || x->st + x->sf == x->total)
+        return 0;
+    const int *lits = e->lits + x->start;
+    const int64_t *a = e->coefs + x->start;
+    int i = 0, m = 0;
+    if (x->le && (sides & 1)) {
+        int64_t slack = x->k - x->st;
+        for (i = 0; i < x->n && a[i] > slack; i++)
+            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN) {
+                ilpm_kern_imply(e, -lits[i], 4 * c + ILPM_K_R_LE);
+                m++;
+            }
+        count_work(e, x, i, m);
+    }
+    if (x->ge && (sides & 2)) {
+        /* max moved if the loop above set something false */
+        int64_t slack = x->total - x->sf - x->k;
+        if (slack < 0) {
+            e->conf = 4 * c + ILPM_K_R_GE;
+            return -1;
+        }
+        for (i = 0, m = 0; i < x->n && a[i] > slack; i++)
+            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN) {
+                ilpm_kern_imply(e, lits[i], 4 * c + ILPM_K_R_GE);
+                m++;
+            }
+        count_work(e, x, i, m);
+    }
+    return 0;
+}
+
+int ilpm_kern_check(ilpm_kern *e, int c)
+{
+    return check_sides(e, c, 3);
+}
+
+/* Looks at c now, or, for a weighted constraint, once the cheap ones
+ * have nothing left to say: their bounds reasoning scans terms, and a
+ * long row (Langford's position sum) is touched by most literals. */
+static inline int visit(ilpm_kern *e, int c, int sides)
+{
+    const ilpm_kcon *x = &e->cons[c];
+    if (x->unit) {
+        /* Most visits find room for a term on the side that moved and the
+         * other side holding: check_sides would do nothing (the settling
+         * of givens and probing visit little else). */
+        if (!x->cond && sides == 1 && x->st < x->k &&
+            (!x->ge || x->total - x->sf >= x->k))
+            return 0;
+        if (!x->cond && sides == 2 && x->total - x->sf > x->k &&
+            (!x->le || x->st <= x->k))
+            return 0;
+        return check_sides(e, c, sides);
+    }
+    if (!e->dirty[c]) {
+        e->dirty[c] = 1;
+        e->lazy[e->nlazy++] = c;
+    }
+    return 0;
+}
+
+static int drop_lazy(ilpm_kern *e)
+{
+    while (e->nlazy)
+        e->dirty[e->lazy[--e->nlazy]] = 0;
+    return -1;
+}
+
+int ilpm_kern_propagate(ilpm_kern *e)
+{
+    for (;;) {
+        while (e->qhead < e->ntrail) {
+            int l = e->trail[e->qhead++];
+            const ilpm_klist *p = &e->occ[ilpm_klix(l)];
+            const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
+            e->props++;
+            e->work += (uint64_t)p->n + (uint64_t)q->n;
+            /* The clause store first: its clauses are the cheapest. */
+            if (e->db && e->db_propagate(e, l) != 0)
+                return drop_lazy(e);
+            for (int i = 0; i < p->n; i++)
+                if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
+                    return drop_lazy(e);
+            for (int i = 0; i < q->n; i++)
+                if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c, 2) != 0)
+                    return drop_lazy(e);
+            const ilpm_klist *cp = e->cocc ? &e->cocc[ilpm_klix(l)] : NULL;
+            for (int i = 0; cp && i < cp->n; i++)
+                if (visit(e, cp->v[i].c, 3) != 0)
+                    return drop_lazy(e);
+        }
+        if (e->nlazy == 0)
+            return 0;
+        int c = e->lazy[--e->nlazy];
+        e->dirty[c] = 0;
+        if (ilpm_kern_check(e, c) != 0)
+            return drop_lazy(e);
+    }
+}
+
+void ilpm_kern_undo(ilpm_kern *e, int mark)
+{
+    while (e->ntrail > mark) {
+        int l = e->trail[--e->ntrail];
+        const ilpm_klist *p = &e->occ[ilpm_klix(l)];
+        const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
+        for (int i = 0; i < p->n; i++)
+            e->cons[p->v[i].c].st -= p->v[i].a;
+        for (int i = 0; i < q->n; i++)
+            e->cons[q->v[i].c].sf -= q->v[i].a;
+        int v = abs(l);
+        e->val[v] = ILPM_K_OPEN;
+        if (!e->bare)
+            e->phase[v] = l > 0;
+        if (e->heap)
+            e->heap_insert(e->heap, v);
+    }
+    if (e->qhead > mark)
+        e->qhead = mark;
+}
+
+int ilpm_kern_settle(ilpm_kern *e, int from)
+{
+    for (int c = from; c < e->ncons; c++)
+        if (ilpm_kern_check(e, c) != 0 || ilpm_kern_propagate(e) != 0)
+            return -1;
+    return 0;
+}

@@ -1,0 +1,171 @@
+/* kernel.h: ilpm's one propagation kernel, used by the settling of
+ * givens before lowering (propagate.c, probe.c) and by the cp back end's
+ * searches (src/backend/cp_*.c), so that what a constraint implies is
+ * stated once.
+ *
+ * Every constraint kind is read as "cond -> sum a_i l_i cmp k" with
+ * a_i > 0 (a negative coefficient is folded into its literal's negation
+ * and k): the terms are sorted by decreasing coefficient, and a
+ * constraint keeps the weight of its true and of its false literals, so
+ * that a literal costs the constraints it occurs in, and propagating one
+ * stops at the first term that fits in its slack.  Every assignment
+ * records its reason, level and place on the trail (conflict analysis
+ * reads them); the trail is undone by taking the weights back, never by
+ * propagating again from scratch.  A layer above may hang a clause store
+ * (cp's learned clauses) and a branching order on the kernel: the hooks
+ * below, called when set. */
+#ifndef ILPM_KERNEL_H
+#define ILPM_KERNEL_H
+
+#include "ilpm.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+enum { ILPM_K_OPEN = 0, ILPM_K_TRUE = 1, ILPM_K_FALSE = 2 };
+
+/* A reason, per assigned variable: ILPM_K_DECIDED (a decision, an
+ * assumption, or what the model forced before the search), 4c + kind for
+ * constraint c (kind ILPM_K_R_LE: its <= side took the literal;
+ * ILPM_K_R_GE: its >= side; ILPM_K_R_CLE, ILPM_K_R_CGE: that side failed,
+ * so its condition went false), or -2 - i for clause i of the clause
+ * store above. */
+enum { ILPM_K_DECIDED = -1 };
+enum { ILPM_K_R_LE = 0, ILPM_K_R_GE = 1, ILPM_K_R_CLE = 2, ILPM_K_R_CGE = 3 };
+
+typedef struct ilpm_kocc {
+    int c;     /* constraint */
+    int64_t a; /* the literal's coefficient there */
+} ilpm_kocc;
+
+/* A literal's occurrences: inside the kernel's arena as built from the
+ * model (freed at once with it), on the heap once a later constraint
+ * outgrew that room. */
+typedef struct ilpm_klist {
+    ilpm_kocc *v;
+    int n, cap;
+} ilpm_klist;
+
+typedef struct ilpm_kcon {
+    size_t start; /* into lits and coefs */
+    int n;
+    uint8_t le, ge; /* the sides that bind (both for =) */
+    uint8_t unit;   /* every coefficient 1 */
+    int cond;       /* 0, or the literal the constraint is conditional on */
+    int64_t k, total;
+    int64_t st, sf; /* weight of the true and false literals */
+} ilpm_kcon;
+
+/* What a layer above keeps beside the kernel (defined there). */
+struct ilpm_kern_db;
+struct ilpm_kern_heap;
+
+typedef struct ilpm_kern {
+    int nv;
+    ilpm_kcon *cons;
+    int ncons, capcons;
+    int *lits;
+    int64_t *coefs;
+    size_t nlits, caplits;
+    ilpm_klist *occ;  /* per literal index: its terms                 */
+    ilpm_klist *cocc; /* per literal index: constraints it conditions
+                         (NULL until a constraint has a condition) */
+    uint8_t *dirty;   /* per constraint: waiting in lazy            */
+    int *lazy;        /* weighted constraints to look at, last      */
+    int nlazy;
+    uint8_t *val;
+    int *trail;
+    int ntrail, qhead;
+    uint64_t props; /* literals propagated */
+    uint64_t work;  /* occurrences and terms visited (probing's budget) */
+    int *reason;    /* per variable, as above                   */
+    int *level;     /* per variable: its decision level         */
+    int *tpos;      /* per variable: its place on the trail     */
+    int lvl;        /* the current decision level               */
+    int conf;       /* the last conflict, as a reason           */
+    uint8_t *phase; /* per variable: its last value        */
+    /* 1: no reasons, levels, places or phases kept (the settling of
+     * givens reads the values alone) */
+    int bare;
+    /* The model's occurrence lists share one block, the arena (freed
+     * at once); a list that a later constraint outgrows moves to the
+     * heap (moved: those lists), as do arrays a later constraint
+     * outgrows. */
+    void *arena;
+    size_t narena;
+    ilpm_kocc *pool;    /* the model's occurrences, in the arena */
+    ilpm_klist **moved; /* the lists that left it for the heap  */
+    size_t nmoved, capmoved;
+    /* A clause store (NULL: none): db_propagate sees each literal the
+     * kernel propagates, before its constraints; nonzero is a conflict,
+     * its reason in conf. */
+    struct ilpm_kern_db *db;
+    int (*db_propagate)(struct ilpm_kern *e, int l);
+    /* A branching order (NULL: none): undo gives each variable it frees
+     * to heap_insert. */
+    struct ilpm_kern_heap *heap;
+    void (*heap_insert)(struct ilpm_kern_heap *h, int v);
+    struct ilpm_kterm *scratch; /* ilpm_kern_add's terms */
+    size_t capscratch;
+} ilpm_kern;
+
+/* The value of literal l: ILPM_K_TRUE, ILPM_K_FALSE or ILPM_K_OPEN. */
+static inline int ilpm_klval(const uint8_t *val, int l)
+{
+    int x = val[abs(l)];
+    if (x == ILPM_K_OPEN || l > 0)
+        return x;
+    return x == ILPM_K_TRUE ? ILPM_K_FALSE : ILPM_K_TRUE;
+}
+
+/* Literal l as an index: 2v for v, 2v+1 for -v. */
+static inline size_t ilpm_klix(int l)
+{
+    return 2 * (size_t)abs(l) + (l < 0);
+}
+
+/* The kinds ilpm_kern_init loads, as bits (1u << kind). */
+#define ILPM_KERN_ALL_KINDS (~0u)
+#define ILPM_KERN_CARD_KINDS                                                   \
+    ((1u << ILPM_CLAUSE) | (1u << ILPM_ALO) | (1u << ILPM_AMO) |               \
+     (1u << ILPM_EXO) | (1u << ILPM_IMPL) | (1u << ILPM_CARD))
+
+/* The model's constraints of the given kinds, redundant groups too, in
+ * the model's order (with every kind, constraint i is the model's i); w
+ * (the time limit and stop flag, or NULL) cuts it short with
+ * err->status set.  Nothing is propagated yet (ilpm_kern_check). */
+int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
+                   ilpm_watch *w, ilpm_err *err);
+void ilpm_kern_free(ilpm_kern *e);
+/* Adds sum coefs[i] lits[i] cmp k (coefs NULL: all 1) under cond (0:
+ * none), any signs.  Returns the constraint's number, -1 when out of
+ * memory. */
+int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
+                  ilpm_cmp cmp, int64_t k, int cond);
+/* Adds model constraint c; -1 when out of memory. */
+int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c);
+/* Makes l true for reason r (ILPM_K_DECIDED: a decision); -1 when it is
+ * false already. */
+int ilpm_kern_imply(ilpm_kern *e, int l, int r);
+/* Makes l true as a decision (no reason); -1 when it is false already. */
+static inline int ilpm_kern_assign(ilpm_kern *e, int l)
+{
+    return ilpm_kern_imply(e, l, ILPM_K_DECIDED);
+}
+/* Propagates the trail; -1 on a conflict. */
+int ilpm_kern_propagate(ilpm_kern *e);
+/* Looks at constraint c as it stands (when it is new, or its bound
+ * moved); -1 on a conflict. */
+int ilpm_kern_check(ilpm_kern *e, int c);
+/* Takes the trail back to mark. */
+void ilpm_kern_undo(ilpm_kern *e, int mark);
+/* Looks at every constraint from number from on once (unit clauses,
+ * bounds met already), propagating after each; -1 on a conflict. */
+int ilpm_kern_settle(ilpm_kern *e, int from);
+
+/* probe.c: failed-literal probing of every open variable, then clause
+ * probing, within a work budget (w, if not NULL, cuts it short); -1 when
+ * the model has no solution. */
+int ilpm_kern_probe(ilpm_kern *e, ilpm_watch *w);
+
+#endif
