@@ -5,6 +5,7 @@
  * header, a later row replacing an earlier one, bad inputs).  Files live
  * in a temporary folder.  Runs from the source root (data/...). */
 #include "batch.h"
+#include "puzzles.h"
 
 #include "testutil.h"
 #include <check.h>

@@ -4,6 +4,7 @@
  * and text field by field, exit codes, the walk over a file's instances,
  * and runs that share one model per shape.  Runs from the source root
  * (paths data/...). */
+#include "puzzles.h"
 #include "run.h"
 
 #include "testutil.h"
