@@ -18,7 +18,8 @@ typedef struct ilpm_comparison {
     char instance[160];
     int nforms;
     ilpm_cmp_form *forms;
-    int nresults; /* nforms * ILPM_BACKEND_COUNT: ILP, SAT, cp per formulation */
+    int nresults; /* nforms * ILPM_BACKEND_COUNT: ILP, SAT, cp per formulation
+                   */
     ilpm_result *results;
     /* The last not_run results were never started: a stop (stop_flag)
      * came first.  They are no outcome and count in no total. */

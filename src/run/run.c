@@ -410,6 +410,10 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     }
     if (r->worker > 0)
         ilpm_buf_printf(b, ",\"worker\":%d", r->worker);
+    if (r->stopped_by[0]) {
+        ilpm_buf_puts(b, ",\"stopped_by\":");
+        ilpm_buf_json_str(b, r->stopped_by);
+    }
     ilpm_buf_puts(b, "}\n");
 }
 
@@ -417,7 +421,7 @@ static const char *const csv_fields =
     "puzzle,instance,file,index,formulation,backend,status,verified,count,"
     "count_complete,objective,"
     "build_ms,solve_ms,vars,aux_vars,rows,nonzeros,clauses,solution,error,"
-    "worker";
+    "worker,stopped_by";
 
 void ilpm_result_csv_header(ilpm_buf *out)
 {
@@ -468,6 +472,8 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->error);
     csv_int(b, r->worker > 0, r->worker);
+    ilpm_buf_putc(b, ',');
+    ilpm_buf_csv_str(b, r->stopped_by);
     ilpm_buf_putc(b, '\n');
 }
 
