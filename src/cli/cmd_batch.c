@@ -70,7 +70,7 @@ int cmd_batch(cli *c)
     if (s.skipped)
         fprintf(f, " (%ld already there)", s.skipped);
     fprintf(f, " in %.1f s:", s.elapsed_s);
-    for (int st = 0; st < 7; st++)
+    for (int st = 0; st < ILPM_STATUS_COUNT; st++)
         if (s.by_status[st])
             fprintf(f, " %ld %s", s.by_status[st],
                     ilpm_status_name((ilpm_status)st));
@@ -92,8 +92,8 @@ int cmd_batch(cli *c)
                 s.input_errors);
     /* The rows' statuses, by solve's severity order: the new rows and
      * those --resume found there, which are results of this batch too. */
-    long by[7], input = s.input_errors + s.kept_input_errors;
-    for (int st = 0; st < 7; st++)
+    long by[ILPM_STATUS_COUNT], input = s.input_errors + s.kept_input_errors;
+    for (int st = 0; st < ILPM_STATUS_COUNT; st++)
         by[st] = s.by_status[st] + s.kept_by_status[st];
     tally t = {EXIT_OK, 0};
     if (cli_stop_requested) {

@@ -56,7 +56,7 @@ static void record(ilpm_batch_summary *s, struct times *tm, ilpm_backend b,
                    ilpm_status st, double ms)
 {
     s->done++;
-    if ((unsigned)st < 7)
+    if ((unsigned)st < ILPM_STATUS_COUNT)
         s->by_status[st]++;
     s->runs[b]++;
     s->total_ms[b] += ms;

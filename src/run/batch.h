@@ -5,17 +5,21 @@
 
 #include "run.h"
 
+/* How many values ilpm_status takes (the last is ILPM_ERROR). */
+#define ILPM_STATUS_COUNT (ILPM_ERROR + 1)
+
 typedef struct ilpm_batch_summary {
     long total; /* runs to do in this invocation             */
     long done;
-    long skipped;           /* already in the results (--resume)         */
-    long kept_by_status[7]; /* those rows by status (ilpm_status)      */
+    long skipped; /* already in the results (--resume)         */
+    long kept_by_status[ILPM_STATUS_COUNT]; /* those rows by status
+                                               (ilpm_status)      */
     long kept_input_errors; /* those of input that does not parse      */
     long input_errors;      /* runs recorded as errors because an input   */
                             /* file or instance was bad (among by_status) */
-    long by_status[7];      /* indexed by ilpm_status                    */
-    long replaced;          /* workers that died or overran, replaced    */
-    long reused;            /* runs that reused a shape's model          */
+    long by_status[ILPM_STATUS_COUNT]; /* indexed by ilpm_status */
+    long replaced; /* workers that died or overran, replaced    */
+    long reused;   /* runs that reused a shape's model          */
     double elapsed_s;
     /* Per back end (ILP, SAT): runs, total and median solve ms. */
     long runs[ILPM_BACKEND_COUNT];
