@@ -225,14 +225,9 @@ static int add_task(struct batch *b, const struct doneset *done,
                                   "more than %d runs in one batch "
                                   "(--shard divides them)",
                                   INT32_MAX - 2);
-        if (b->njobs == b->cap_jobs) {
-            long c = b->cap_jobs ? 2 * b->cap_jobs : 256;
-            struct job *nj = realloc(b->jobs, (size_t)c * sizeof *nj);
-            if (!nj)
-                return ilpm_err_nomem(err, "out of memory");
-            b->jobs = nj;
-            b->cap_jobs = c;
-        }
+        if (ilpm_grow((void **)&b->jobs, &b->cap_jobs, (size_t)b->njobs + 1,
+                      sizeof *b->jobs) != 0)
+            return ilpm_err_nomem(err, "out of memory");
         b->jobs[b->njobs].task = b->ntasks;
         b->jobs[b->njobs].backend = be;
         b->njobs++;
@@ -240,16 +235,9 @@ static int add_task(struct batch *b, const struct doneset *done,
     }
     if (!added)
         return 0;
-    if (b->ntasks == b->cap_tasks) {
-        int c = b->cap_tasks ? (b->cap_tasks > INT32_MAX / 2 ? INT32_MAX
-                                                             : 2 * b->cap_tasks)
-                             : 256;
-        struct task *nt = realloc(b->tasks, (size_t)c * sizeof *nt);
-        if (!nt)
-            return ilpm_err_nomem(err, "out of memory");
-        b->tasks = nt;
-        b->cap_tasks = c;
-    }
+    if (ilpm_grow_int((void **)&b->tasks, &b->cap_tasks, b->ntasks + 1,
+                      sizeof *b->tasks) != 0)
+        return ilpm_err_nomem(err, "out of memory");
     struct task *t = &b->tasks[b->ntasks++];
     t->offset = offset;
     t->lines = lines;

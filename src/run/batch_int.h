@@ -44,7 +44,8 @@ struct batch {
     struct task *tasks;
     int ntasks, cap_tasks;
     struct job *jobs;
-    long njobs, cap_jobs;
+    long njobs;
+    size_t cap_jobs;
     ilpm_buf text; /* the tasks' labels and parse errors, NUL-separated */
 };
 

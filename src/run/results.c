@@ -398,20 +398,15 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
                                legacy_stopped_by(f[col_error]) != NULL;
             free(copy);
         }
-        if (ks->n == ks->cap) {
-            size_t c = ks->cap ? 2 * ks->cap : 256;
-            rowkey *nk = realloc(ks->k, c * sizeof *nk);
-            char **nl = keep_lines ? realloc(ks->lines, c * sizeof *nl) : NULL;
-            if (nk)
-                ks->k = nk;
-            if (nl)
-                ks->lines = nl;
-            if (!nk || (keep_lines && !nl)) {
-                rc = ilpm_err_nomem(err, "out of memory");
-                break;
-            }
-            ks->cap = c;
+        /* Two arrays of one capacity: each grows from it alike. */
+        size_t capk = ks->cap, capl = ks->cap;
+        if (ilpm_grow((void **)&ks->k, &capk, ks->n + 1, sizeof *ks->k) != 0 ||
+            (keep_lines && ilpm_grow((void **)&ks->lines, &capl, ks->n + 1,
+                                     sizeof *ks->lines) != 0)) {
+            rc = ilpm_err_nomem(err, "out of memory");
+            break;
         }
+        ks->cap = keep_lines && capl < capk ? capl : capk;
         key.file = strdup(file);
         if (keep_lines)
             ks->lines[ks->n] = strdup(line);
