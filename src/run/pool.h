@@ -25,7 +25,7 @@ struct worker {
 struct msg {
     int32_t job;
     int32_t status;
-    int32_t reused; /* the run reused its shape's model */
+    int32_t reused; /* the job reused what its worker kept */
     double solve_ms;
     uint32_t len;
 };
