@@ -468,11 +468,12 @@ const char *ilpm_backend_name(ilpm_backend b);
 unsigned ilpm_backend_set_parse(const char *s);
 /* The name of a set: a back end's, "both" or "all"; NULL for another. */
 const char *ilpm_backend_set_name(unsigned set);
-/* What a back end's statistics count, by the model it lowers to. */
+/* What a back end's statistics count, by the model it lowers to: bits,
+ * so that one back end may count both. */
 typedef enum ilpm_backend_reports {
-    ILPM_REPORTS_NONE,   /* only variables                 */
-    ILPM_REPORTS_ROWS,   /* rows and nonzeros (stats.rows)  */
-    ILPM_REPORTS_CLAUSES /* clauses (stats.clauses)         */
+    ILPM_REPORTS_NONE = 0,   /* only variables                 */
+    ILPM_REPORTS_ROWS = 1,   /* rows and nonzeros (stats.rows)  */
+    ILPM_REPORTS_CLAUSES = 2 /* clauses (stats.clauses)         */
 } ilpm_backend_reports;
 ilpm_backend_reports ilpm_backend_report(ilpm_backend b);
 const char *ilpm_amo_name(ilpm_amo_enc e);

@@ -223,7 +223,7 @@ START_TEST(test_kind_exhaustive)
             memset(got, 0xff, sizeof got);
             ilpm_err err = {0};
             ilpm_status s =
-                ilpm_glpk_ops.solve(d, assume, nv, 0, 0.0, got, NULL, &err);
+                ilpm_glpk_ops.solve(d, assume, nv, 0, got, NULL, &err);
             int holds = ilpm_model_check(m, want, NULL);
             ilpm_con c;
             ilpm_model_con(m, 0, &c);
@@ -269,7 +269,7 @@ START_TEST(test_optimum_brute_force)
         int feasible = brute_force(m, &best);
         uint8_t vals[16];
         ilpm_err err = {0};
-        ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err);
+        ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err);
         if (!feasible) {
             ck_assert_msg(s == ILPM_UNSAT, "model %d: %s, expected unsat; %s",
                           t, status_name(s), err.msg);
@@ -283,26 +283,26 @@ START_TEST(test_optimum_brute_force)
             ck_assert_int_eq(ilpm_model_objective_value(m, vals), z);
         }
         /* Satisfaction ignores the objective and still finds a model. */
-        s = ilpm_glpk_ops.solve(d, NULL, 0, 0, 0.0, vals, NULL, &err);
+        s = ilpm_glpk_ops.solve(d, NULL, 0, 0, vals, NULL, &err);
         ck_assert_int_eq(s, feasible ? ILPM_SOLVED : ILPM_UNSAT);
         if (feasible)
             ck_assert(ilpm_model_check(m, vals, NULL));
         /* The objective is restored: optimising again agrees. */
         if (feasible) {
-            s = ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err);
+            s = ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err);
             ck_assert_int_eq(s, ILPM_OPTIMAL);
             ck_assert_int_eq(z, best);
         }
         /* Assumptions hold for one call only: fix X[1] both ways. */
         for (int sign = -1; feasible && sign <= 1; sign += 2) {
             int a = sign;
-            s = ilpm_glpk_ops.solve(d, &a, 1, 1, 0.0, vals, &z, &err);
+            s = ilpm_glpk_ops.solve(d, &a, 1, 1, vals, &z, &err);
             ck_assert(s == ILPM_OPTIMAL || s == ILPM_UNSAT);
             if (s == ILPM_OPTIMAL)
                 ck_assert(lit_true(vals, a));
         }
         if (feasible) {
-            s = ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err);
+            s = ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err);
             ck_assert_int_eq(z, best);
         }
         ilpm_glpk_ops.destroy(d);
@@ -330,8 +330,7 @@ START_TEST(test_add_nogoods)
     uint8_t vals[5];
     int count = 0;
     for (;;) {
-        ilpm_status s =
-            ilpm_glpk_ops.solve(d, NULL, 0, 0, 0.0, vals, NULL, &err);
+        ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 0, vals, NULL, &err);
         if (s == ILPM_UNSAT)
             break;
         ck_assert_int_eq(s, ILPM_SOLVED);
@@ -341,8 +340,8 @@ START_TEST(test_add_nogoods)
         for (int v = 1; v <= 4; v++)
             cut[v - 1] = vals[v] ? -v : v;
         /* Alternate between a grouped and an ungrouped cut. */
-        ilpm_con c = {ILPM_CLAUSE, ILPM_GE, count % 2 ? 0 : -1, 0, 4, cut,
-                      NULL,        1,  NULL};
+        ilpm_con c = {ILPM_CLAUSE, ILPM_GE, count % 2 ? 0 : -1, 0, 4, cut, NULL,
+                      1,           NULL};
         ck_assert_int_eq(ilpm_glpk_ops.add(d, &c, &err), 0);
     }
     ck_assert_int_eq(count, 4);
@@ -374,24 +373,23 @@ START_TEST(test_assumption_edges)
     free(o);
     uint8_t vals[4];
     int conflict[3] = {3, 1, -3};
-    ck_assert_int_eq(
-        ilpm_glpk_ops.solve(d, conflict, 3, 0, 0.0, vals, NULL, &err),
-        ILPM_UNSAT);
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, conflict, 3, 0, vals, NULL, &err),
+                     ILPM_UNSAT);
     int out_of_range[1] = {4};
     ck_assert_int_eq(
-        ilpm_glpk_ops.solve(d, out_of_range, 1, 0, 0.0, vals, NULL, &err),
+        ilpm_glpk_ops.solve(d, out_of_range, 1, 0, vals, NULL, &err),
         ILPM_ERROR);
     ck_assert_ptr_nonnull(strstr(err.msg, "assumption 4"));
     int unsat[2] = {-1, 2};
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, unsat, 2, 0, 0.0, vals, NULL, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, unsat, 2, 0, vals, NULL, &err),
                      ILPM_UNSAT);
     int dup[3] = {-1, -1, -2};
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, dup, 3, 0, 0.0, vals, NULL, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, dup, 3, 0, vals, NULL, &err),
                      ILPM_SOLVED);
     ck_assert(vals[1] == 0 && vals[2] == 0);
     /* No objective: optimising is satisfaction with a proof for free. */
     int64_t z = -1;
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err),
                      ILPM_OPTIMAL);
     ck_assert_int_eq(z, 0);
     ilpm_glpk_ops.destroy(d);
@@ -417,7 +415,7 @@ START_TEST(test_constant_rows)
     ck_assert_int_eq(st.rows, 0);
     ck_assert_int_eq(st.groups[0].cons, 1);
     uint8_t vals[3];
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 0, 0.0, vals, NULL, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 0, vals, NULL, &err),
                      ILPM_SOLVED);
     ilpm_glpk_ops.destroy(d);
     ilpm_stats_free(&st);
@@ -427,7 +425,7 @@ START_TEST(test_constant_rows)
     d = create(m, &o, &st);
     ck_assert_int_eq(st.rows, 1);
     ck_assert_int_eq(st.nonzeros, 0);
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 0, 0.0, vals, NULL, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 0, vals, NULL, &err),
                      ILPM_UNSAT);
     ilpm_glpk_ops.destroy(d);
     ilpm_stats_free(&st);
@@ -437,7 +435,7 @@ START_TEST(test_constant_rows)
     m = ilpm_model_new();
     d = create(m, &o, NULL);
     int64_t z = -1;
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err),
                      ILPM_OPTIMAL);
     ck_assert_int_eq(z, 0);
     ilpm_glpk_ops.destroy(d);
@@ -467,7 +465,7 @@ START_TEST(test_presolve_leaves_no_column)
         ilpm_driver *d = create(m, &o, NULL);
         uint8_t vals[8];
         int64_t z = 0;
-        ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err);
+        ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err);
         ck_assert_msg(s == ILPM_OPTIMAL, "cuts %d: %s; %s", cuts,
                       status_name(s), err.msg);
         ck_assert_int_eq(z, 6);
@@ -516,7 +514,7 @@ static size_t output_of_run(int verbose, struct text *log)
     ilpm_driver *d = ilpm_glpk_ops.create(m, &o, NULL, &err);
     uint8_t vals[9];
     int64_t z;
-    ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err);
+    ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err);
     ilpm_glpk_ops.destroy(d);
     ilpm_glpk_write(m, &o, ILPM_FMT_LP, "/nonexistent-dir/x.lp", &err);
     ilpm_model_free(m);
@@ -619,7 +617,7 @@ START_TEST(test_stats_groups)
     check_known_stats(&st);
     uint8_t vals[9];
     int64_t z;
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err),
                      ILPM_OPTIMAL);
     int64_t best;
     ck_assert(brute_force(m, &best));
@@ -737,7 +735,7 @@ START_TEST(test_export_read_back)
         uint8_t vals[16];
         int64_t z = 0;
         ilpm_err err = {0};
-        ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err);
+        ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err);
         ck_assert(s == ILPM_OPTIMAL || s == ILPM_UNSAT);
         int64_t best = 0, lo = 0, hi = 0;
         ck_assert_int_eq(brute_force(m, &best), s == ILPM_OPTIMAL);
@@ -1092,8 +1090,7 @@ START_TEST(test_external_solvers)
              * to the pipe: GLPK replaces the file it is given, and run
              * as root it would replace /dev/stdout itself. */
             {"glpsol --lp '%1$s' -o '%1$s.out' 2>&1; cat '%1$s.out'", lp},
-            {"glpsol --freemps '%1$s' -o '%1$s.out' 2>&1; cat '%1$s.out'",
-             mps},
+            {"glpsol --freemps '%1$s' -o '%1$s.out' 2>&1; cat '%1$s.out'", mps},
             {"cbc '%s' solve 2>&1", lp},
             {"cbc '%s' solve 2>&1", mps}};
         for (int c = 0; c < 4; c++) {
@@ -1162,8 +1159,9 @@ START_TEST(test_deadline)
         int64_t z;
         ilpm_err err = {0};
         double t0 = ilpm_now();
-        ilpm_status s =
-            ilpm_glpk_ops.solve(d, NULL, 0, 1, t0 + 0.2, vals, &z, &err);
+        /* The driver stops at its watch (solver.c sets it per call). */
+        ilpm_watch_until(&d->watch, t0 + 0.2, NULL);
+        ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err);
         double t = ilpm_now() - t0;
         ck_assert_msg(s == ILPM_TIMEOUT || s == ILPM_FEASIBLE, "status %s: %s",
                       status_name(s), err.msg);
@@ -1171,8 +1169,8 @@ START_TEST(test_deadline)
         if (s == ILPM_FEASIBLE)
             ck_assert(ilpm_model_check(m, vals, NULL));
         /* A deadline in the past: no search at all. */
-        s = ilpm_glpk_ops.solve(d, NULL, 0, 1, ilpm_now() - 1.0, vals, &z,
-                                &err);
+        ilpm_watch_until(&d->watch, ilpm_now() - 1.0, NULL);
+        s = ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err);
         ck_assert_int_eq(s, ILPM_TIMEOUT);
         ilpm_glpk_ops.destroy(d);
     }
@@ -1198,9 +1196,9 @@ START_TEST(test_stop_flag)
     uint8_t vals[40];
     int64_t z;
     ilpm_err err = {0};
-    /* Set beforehand: the solve does not start. */
+    /* Set beforehand: the search stops at its first look at the watch. */
     stop_flag = 1;
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 1, 0.0, vals, &z, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 1, vals, &z, &err),
                      ILPM_STOPPED);
     /* Set during the search (by a timer), with no deadline at all. */
     stop_flag = 0;
@@ -1208,7 +1206,7 @@ START_TEST(test_stop_flag)
     struct itimerval it = {{0, 0}, {0, 150000}};
     setitimer(ITIMER_REAL, &it, NULL);
     double t0 = ilpm_now();
-    ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 0, 0.0, vals, &z, &err);
+    ilpm_status s = ilpm_glpk_ops.solve(d, NULL, 0, 0, vals, &z, &err);
     double t = ilpm_now() - t0;
     ck_assert_msg(s == ILPM_STOPPED || s == ILPM_SOLVED, "status %s: %s",
                   status_name(s), err.msg);
@@ -1255,23 +1253,22 @@ START_TEST(test_glpk_failure)
     ilpm_driver *d = create(m, &o, NULL);
     uint8_t vals[4];
     ilpm_glpk_fault = 1;
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 0, 0.0, vals, NULL, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 0, vals, NULL, &err),
                      ILPM_ERROR);
     ck_assert_msg(strstr(err.msg, "GLPK failed while solving") &&
                       strstr(err.msg, "out of range"),
                   "message: %s", err.msg);
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 0, 0.0, vals, NULL, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 0, vals, NULL, &err),
                      ILPM_ERROR);
     ck_assert_ptr_nonnull(strstr(err.msg, "create the solver again"));
-    ck_assert_int_eq(
-        ilpm_glpk_ops.solve(other, NULL, 0, 0, 0.0, vals, NULL, &err),
-        ILPM_ERROR);
+    ck_assert_int_eq(ilpm_glpk_ops.solve(other, NULL, 0, 0, vals, NULL, &err),
+                     ILPM_ERROR);
     ilpm_con c = {ILPM_CLAUSE, ILPM_GE, 0, 0, 1, lits, NULL, 1};
     ck_assert_int_eq(ilpm_glpk_ops.add(other, &c, &err), -1);
     ilpm_glpk_ops.destroy(d);
     ilpm_glpk_ops.destroy(other);
     d = create(m, &o, NULL);
-    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 0, 0.0, vals, NULL, &err),
+    ck_assert_int_eq(ilpm_glpk_ops.solve(d, NULL, 0, 0, vals, NULL, &err),
                      ILPM_SOLVED);
     ilpm_glpk_ops.destroy(d);
     ilpm_model_free(m);
@@ -1287,9 +1284,9 @@ START_TEST(test_lp_read)
 {
     ilpm_err err = {0};
     ilpm_lp *lp = NULL;
-    ck_assert_int_eq(ilpm_lp_read("data/models/knapsack.lp", NULL, ILPM_FMT_LP,
-                                  &lp, &err),
-                     0);
+    ck_assert_int_eq(
+        ilpm_lp_read("data/models/knapsack.lp", NULL, ILPM_FMT_LP, &lp, &err),
+        0);
     ck_assert_int_eq(lp->ncols, 6);
     ck_assert_int_eq(lp->nrows, 3);
     ck_assert_int_eq(lp->sense, ILPM_MAXIMIZE);
@@ -1303,9 +1300,9 @@ START_TEST(test_lp_read)
     ilpm_lp_free(lp);
     ilpm_lp_free(NULL);
 
-    ck_assert_int_eq(ilpm_lp_read("data/models/setcover.mps", "sc",
-                                  ILPM_FMT_MPS, &lp, &err),
-                     0);
+    ck_assert_int_eq(
+        ilpm_lp_read("data/models/setcover.mps", "sc", ILPM_FMT_MPS, &lp, &err),
+        0);
     ck_assert_int_eq(lp->ncols, 5);
     ck_assert_int_eq(lp->sense, ILPM_MINIMIZE);
     ilpm_lp_free(lp);

@@ -5,6 +5,7 @@
 #include "backend.h"
 #include "ilpm.h"
 #include "ilpm_int.h"
+#include "run.h"
 
 #include "testutil.h"
 #include <check.h>
@@ -19,7 +20,7 @@ static ilpm_model *queens(int n)
     ilpm_model *m = ilpm_model_new();
     int lo[2] = {1, 1}, hi[2] = {n, n};
     Q = ilpm_model_family(m, "Q", 2, lo, hi, 0, &err);
-    int l[16];
+    int l[32];
     for (int r = 1; r <= n; r++) {
         for (int c = 1; c <= n; c++)
             l[c - 1] = ilpm_model_var(m, Q, r, c, 0, 0);
@@ -114,6 +115,15 @@ START_TEST(test_every_backend_solves)
         const uint8_t *v = ilpm_solver_values(s);
         ck_assert_ptr_nonnull(v);
         ck_assert_int_eq(ilpm_model_check(m, v, NULL), 1);
+        /* The size columns its row says it fills (ilpm_size_columns) are
+         * what it counted; the others stay out of its records. */
+        const ilpm_stats *st = ilpm_solver_stats(s);
+        ck_assert_int_eq(st->vars, 36);
+        for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
+            if (c->needs && ilpm_backend_fills(o.backend, c))
+                ck_assert_msg(ilpm_size_value(st, c) > 0,
+                              "%s reports %s but counted none",
+                              ilpm_backend_name(o.backend), c->name);
         /* Under an assumption that leaves no 6-queens placement: queen
          * (1,1) is in none of the four. */
         int a = ilpm_model_var(m, Q, 1, 1, 0, 0);
@@ -205,6 +215,38 @@ START_TEST(test_every_backend_stops)
 }
 END_TEST
 
+/* Every back end stops at a deadline in the middle of a long search,
+ * promptly: counting the 365596 placements of 14 queens takes each of
+ * them far longer than the limit. */
+START_TEST(test_every_backend_stops_at_the_deadline)
+{
+    ilpm_model *m = queens(14);
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
+        const char *name = ilpm_backend_name((ilpm_backend)b);
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = (ilpm_backend)b;
+        o.time_limit = 0.3;
+        ilpm_err err = {0};
+        double t0 = ilpm_now();
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        ck_assert_msg(s, "%s: %s", name, err.msg);
+        uint64_t n = 0;
+        ilpm_status st = ilpm_solver_count(s, 0, &n, NULL, NULL, &err);
+        double t = ilpm_now() - t0;
+        ck_assert_msg(st == ILPM_TIMEOUT, "%s: %s after %llu", name,
+                      ilpm_status_name(st), (unsigned long long)n);
+        ck_assert_int_eq(ilpm_solver_count_complete(s), 0);
+        ck_assert(n < 365596);
+        /* Generous: the machine may be loaded; a search that did not
+         * stop would run for minutes. */
+        ck_assert_msg(t < 5.0, "%s stopped after %.2f s", name, t);
+        ilpm_solver_free(s);
+    }
+    ilpm_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("registry");
@@ -215,6 +257,7 @@ int main(void)
     tcase_add_test(tc, test_every_backend_solves);
     tcase_add_test(tc, test_every_backend_counts);
     tcase_add_test(tc, test_every_backend_stops);
+    tcase_add_test(tc, test_every_backend_stops_at_the_deadline);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

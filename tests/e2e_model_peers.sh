@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Random 0/1 models (tests/random_models.py) read by `ilpm solve model`
-# on both back ends must agree with other solvers on the same file:
+# on every back end must agree with other solvers on the same file:
 # glpsol on LP and on its own free-MPS rewrite of it, glpsol on the LP
 # form of each OPB, minisat and cadical on each CNF: status, and the
 # optimum where there is an objective.  Usage: e2e_model_peers.sh ILPM
 set -u
 ILPM=${1:-build/ilpm}
+# ILPM_TEST_QUICK (CI's sanitizer pass): 6 seeds of the 20.
 N=${ILPM_PEERS_N:-20}
+[ -n "${ILPM_TEST_QUICK:-}" ] && N=${ILPM_PEERS_N:-6}
 here=$(dirname "$0")
 . "$here/e2e_lib.sh"
 
@@ -66,7 +68,7 @@ for seed in $(seq 1 "$N"); do
     glpsol --lp "$lp" --check --wfreemps "$mps" >/dev/null 2>&1
     ho=$(has_obj "$lp")
     want=$(glpsol_answer --lp "$lp" "$ho")
-    for b in ilp sat; do
+    for b in ilp sat cp; do
         agree "lp seed $seed $b" "$want" "$(ilpm_answer "$lp" "$b")"
         agree "mps seed $seed $b" "$(glpsol_answer --freemps "$mps" "$ho")" \
             "$(ilpm_answer "$mps" "$b")"
@@ -76,7 +78,7 @@ for seed in $(seq 1 "$N"); do
     python3 "$here/random_models.py" opb "$seed" "$tmp/p$seed"
     ho=$(grep -q '^min:' "$tmp/p$seed.opb" && echo 1 || echo 0)
     want=$(glpsol_answer --lp "$tmp/p$seed.lp" "$ho")
-    for b in ilp sat; do
+    for b in ilp sat cp; do
         agree "opb seed $seed $b" "$want" "$(ilpm_answer "$tmp/p$seed.opb" "$b")"
     done
 
@@ -92,7 +94,7 @@ for seed in $(seq 1 "$N"); do
     UNSAT/20) want=unsat ;;
     *) want="minisat $ms, cadical exit $cr" ;;
     esac
-    for b in ilp sat; do
+    for b in ilp sat cp; do
         agree "cnf seed $seed $b" "$want" "$(ilpm_answer "$cnf" "$b")"
     done
 done

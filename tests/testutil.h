@@ -201,6 +201,16 @@ static inline double test_slowdown(void)
     return v && *v ? 30.0 : 1.0;
 }
 
+/* How many of n random cases to run.  The sanitizer pass of CI (meson
+ * test --setup sanitized) sets ILPM_TEST_QUICK: there the random
+ * cross-checks run a quarter of their seeds, each path still taken;
+ * the plain build runs them all. */
+static inline int test_seeds(int n)
+{
+    const char *v = getenv("ILPM_TEST_QUICK");
+    return v && *v ? (n + 3) / 4 : n;
+}
+
 /* Runs the suite; the exit status of a test program. */
 static inline int run_suite(Suite *s)
 {

@@ -4,8 +4,10 @@
  * ilpm_cnf; the SAT driver (sat.c) feeds those clauses to CaDiCaL.  rows.c
  * turns them into linear rows, which the GLPK lowering and driver
  * (glpk_*.c, behind glpk_int.h) and the OPB writer (opb.c) share.
- * solver.c puts both drivers behind the public ilpm_solver handle.  Only
- * the glpk_* files include glpk.h and only sat.c includes ccadical.h.
+ * Every driver (GLPK, CaDiCaL, cp) embeds the base ilpm_driver and is a
+ * row of the registry (registry.c); solver.c puts them behind the public
+ * ilpm_solver handle.  Only the glpk_* files include glpk.h and only sat.c
+ * includes ccadical.h.
  */
 #ifndef ILPM_BACKEND_H
 #define ILPM_BACKEND_H
@@ -115,35 +117,55 @@ int64_t ilpm_rows_sum(ilpm_rows *r, const int64_t *coefs, const int *lits,
 /* ------------------------------------------------------------------ */
 /* Back-end drivers behind ilpm_solver.                                 */
 
-typedef struct ilpm_driver ilpm_driver;
+/* What every driver holds, embedded as the first member of each back
+ * end's own struct (struct glpk { ilpm_driver base; ... }), so that the
+ * registry's functions take and return the base and each back end turns
+ * it into its own struct with a cast.  The watch is the time limit and
+ * stop flag of the work under way: the creation's (the options' time
+ * limit, set by ilpm_driver_init), then, before each solve and count,
+ * the run's deadline (solver.c sets it and has checked it).  Every
+ * search stops through it: ilpm_watch_poll in loops,
+ * ilpm_watch_check in a solver's callback. */
+typedef struct ilpm_driver {
+    const ilpm_model *m; /* the model it lowered (the caller's)      */
+    ilpm_options o;      /* its own copy of the options              */
+    ilpm_stats *stats;   /* the caller's, filled at creation; or NULL */
+    ilpm_watch watch;
+} ilpm_driver;
 
+/* The base of a new driver: m, a copy of o (NULL: the defaults), stats
+ * and a watch over o's time limit and stop flag. */
+void ilpm_driver_init(ilpm_driver *d, const ilpm_model *m,
+                      const ilpm_options *o, ilpm_stats *stats);
+
+/* What a back end does, the driver of its row of ILPM_BACKENDS (which
+ * holds its name and help). */
 typedef struct ilpm_driver_ops {
-    const char *name;
     ilpm_driver *(*create)(const ilpm_model *m, const ilpm_options *o,
                            ilpm_stats *stats, ilpm_err *err);
     void (*destroy)(ilpm_driver *d);
     /* Satisfaction (optimize = 0) or optimisation (optimize = 1) under
      * assumptions; fills vals[1..nvars] when a solution is found and,
-     * when optimising, *obj. deadline is a monotonic time in seconds
-     * (ilpm_now), or 0 for none. */
+     * when optimising, *obj.  It stops at d->watch (ILPM_TIMEOUT or
+     * ILPM_STOPPED, with what it found by then when optimising). */
     ilpm_status (*solve)(ilpm_driver *d, const int *assume, int n, int optimize,
-                         double deadline, uint8_t *vals, int64_t *obj,
-                         ilpm_err *err);
-    /* Adds a permanent constraint (no-good cuts for enumeration). */
+                         uint8_t *vals, int64_t *obj, ilpm_err *err);
+    /* Adds a permanent constraint (no-good cuts for enumeration): short,
+     * never cut short by the watch. */
     int (*add)(ilpm_driver *d, const ilpm_con *con, ilpm_err *err);
     /* Optional: enumerates the solutions in one search, each projected
      * onto the model's non-aux variables and reported once through fn
      * (vals[1..nvars] filled; aux entries as found).  Stops after limit
-     * solutions (0: none), at the deadline (ILPM_TIMEOUT) or on the stop
-     * flag (ILPM_STOPPED); *complete is 1 when the search ran out of
+     * solutions (0: none) or at d->watch (ILPM_TIMEOUT or
+     * ILPM_STOPPED); *complete is 1 when the search ran out of
      * solutions.  m is the model whose aux flags say what to project
      * away; short_block as in solver.c: a no-good over the true non-aux
      * variables alone blocks exactly one projected solution.  NULL:
      * solver.c counts by blocking and solving again. */
     ilpm_status (*count)(ilpm_driver *d, const ilpm_model *m, int short_block,
-                         uint64_t limit, double deadline, uint8_t *vals,
-                         uint64_t *count, int *complete, ilpm_solution_fn fn,
-                         void *ctx, ilpm_err *err);
+                         uint64_t limit, uint8_t *vals, uint64_t *count,
+                         int *complete, ilpm_solution_fn fn, void *ctx,
+                         ilpm_err *err);
     /* Optional: checks the options this back end alone reads (see
      * ilpm_backend_check_options), before any model. */
     int (*check)(const ilpm_options *o, ilpm_err *err);
@@ -190,5 +212,8 @@ int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err);
 /* Allocates stats->groups for the model's groups, zeroed, and fills
  * vars and per-group cons. */
 int ilpm_stats_prepare(const ilpm_model *m, ilpm_stats *s, ilpm_err *err);
+/* Adds c's sizes to s (prepared for the same model): clauses, literals
+ * and auxiliary variables, in total and per group. */
+void ilpm_cnf_stats(const ilpm_cnf *c, ilpm_stats *s);
 
 #endif

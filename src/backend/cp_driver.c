@@ -10,22 +10,22 @@
 #include <stdio.h>
 #include <string.h>
 
-struct ilpm_driver {
+typedef struct cp_drv {
+    ilpm_driver base; /* first: m, o and the watch (backend.h) */
     cp_eng e;
-    const ilpm_model *m;
-    ilpm_options o;
     uint8_t *aux;
     int *cand, ncand;
     int refuted; /* the model (and what was added) has no solution */
     int obj;     /* the objective's bound constraint, or -1 */
     int64_t obj_shift;
-};
+} cp_drv;
 
 /* A bound that never binds, with room for the coefficients folded in. */
 #define NO_BOUND (INT64_MAX / 4)
 
-static void cp_destroy(ilpm_driver *d)
+static void cp_destroy(ilpm_driver *drv)
 {
+    cp_drv *d = (cp_drv *)drv;
     if (!d)
         return;
     ilpm_cp_eng_free(&d->e);
@@ -40,16 +40,16 @@ static void cp_destroy(ilpm_driver *d)
  * mostly supports (x -> one of y1..yk), and branching on them first
  * would take a literal's negation before the choices the puzzle is
  * made of (Tetravex's tile per cell). */
-static int find_candidates(ilpm_driver *d)
+static int find_candidates(cp_drv *d)
 {
-    size_t nc = ilpm_model_ncons(d->m);
+    size_t nc = ilpm_model_ncons(d->base.m);
     d->cand = malloc((nc + 1) * sizeof *d->cand);
     if (!d->cand)
         return -1;
     for (int clauses = 0; clauses < 2 && d->ncand == 0; clauses++)
         for (size_t i = 0; i < nc; i++) {
             ilpm_con c;
-            ilpm_model_con(d->m, i, &c);
+            ilpm_model_con(d->base.m, i, &c);
             if (clauses ? c.kind != ILPM_CLAUSE
                         : c.kind != ILPM_EXO && c.kind != ILPM_ALO)
                 continue;
@@ -65,12 +65,12 @@ static int find_candidates(ilpm_driver *d)
 /* The objective in minimisation form as a constraint "sum <= bound"
  * whose bound the search tightens; obj_shift is what folding negative
  * coefficients took out of the sum. */
-static int add_objective(ilpm_driver *d)
+static int add_objective(cp_drv *d)
 {
     int n;
     const int *lits;
     const int64_t *coefs;
-    ilpm_sense sense = ilpm_model_objective_get(d->m, &n, &lits, &coefs);
+    ilpm_sense sense = ilpm_model_objective_get(d->base.m, &n, &lits, &coefs);
     d->obj = -1;
     if (sense == ILPM_NONE)
         return 0;
@@ -89,7 +89,7 @@ static int add_objective(ilpm_driver *d)
 
 /* Looks at every constraint once (unit clauses, bounds met already) and
  * propagates; sets refuted on a conflict. */
-static void settle(ilpm_driver *d, int from)
+static void settle(cp_drv *d, int from)
 {
     for (int c = from; c < d->e.ncons && !d->refuted; c++)
         d->refuted = ilpm_cp_eng_check(&d->e, c) != 0 ||
@@ -99,19 +99,16 @@ static void settle(ilpm_driver *d, int from)
 static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
                               ilpm_stats *stats, ilpm_err *err)
 {
-    ilpm_driver *d = calloc(1, sizeof *d);
+    cp_drv *d = calloc(1, sizeof *d);
     if (!d) {
         ilpm_err_nomem(err, "out of memory creating the cp driver");
         return NULL;
     }
-    d->m = m;
-    d->o = *o;
+    ilpm_driver_init(&d->base, m, o, stats);
     d->obj = -1;
-    ilpm_watch w;
-    ilpm_watch_init(&w, o->time_limit, o->stop_flag);
-    if (ilpm_cp_eng_init(&d->e, m, &w, err) != 0 ||
+    if (ilpm_cp_eng_init(&d->e, m, &d->base.watch, err) != 0 ||
         ilpm_stats_prepare(m, stats, err) != 0) {
-        cp_destroy(d);
+        cp_destroy(&d->base);
         return NULL;
     }
     int nv = ilpm_model_nvars(m);
@@ -120,38 +117,36 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
         d->aux[v] = (uint8_t)ilpm_model_var_is_aux(m, v);
     if (!d->aux || find_candidates(d) != 0 || add_objective(d) != 0) {
         ilpm_err_nomem(err, "out of memory creating the cp driver");
-        cp_destroy(d);
+        cp_destroy(&d->base);
         return NULL;
     }
     settle(d, 0);
-    return d;
+    return &d->base;
 }
 
-static void search_init(ilpm_driver *d, cp_search *s, cp_mode mode,
-                        double deadline)
+static void search_init(cp_drv *d, cp_search *s, cp_mode mode)
 {
     memset(s, 0, sizeof *s);
     s->e = &d->e;
     s->aux = d->aux;
     s->cand = d->cand;
     s->ncand = d->ncand;
-    s->strategy = d->o.search;
-    s->lookahead = d->o.lookahead;
-    s->learn = d->o.learn == ILPM_LEARN_ON ||
-               (d->o.learn == ILPM_LEARN_AUTO && mode != CP_COUNT);
+    s->strategy = d->base.o.search;
+    s->lookahead = d->base.o.lookahead;
+    s->learn = d->base.o.learn == ILPM_LEARN_ON ||
+               (d->base.o.learn == ILPM_LEARN_AUTO && mode != CP_COUNT);
     /* Without learning, activity has nothing to go by. */
     if (!s->learn && s->strategy == ILPM_SEARCH_ACTIVITY)
         s->strategy = ILPM_SEARCH_FIRST_FAIL;
     s->obj = mode == CP_OPTIMIZE ? d->obj : -1;
     s->obj_shift = d->obj_shift;
     s->mode = mode;
-    ilpm_watch_init(&s->w, 0, d->o.stop_flag);
-    s->w.deadline = deadline;
+    s->w = d->base.watch;
 }
 
-static void report(ilpm_driver *d, const cp_search *s, double t0)
+static void report(cp_drv *d, const cp_search *s, double t0)
 {
-    if (!ilpm_reports(&d->o))
+    if (!ilpm_reports(&d->base.o))
         return;
     char line[256];
     snprintf(line, sizeof line,
@@ -160,17 +155,14 @@ static void report(ilpm_driver *d, const cp_search *s, double t0)
              " propagations, %.3f s\n",
              s->nodes, s->fails, s->restarts, s->learned, s->probes, d->e.props,
              ilpm_now() - t0);
-    d->o.log(d->o.log_ctx, line);
+    d->base.o.log(d->base.o.log_ctx, line);
 }
 
-static ilpm_status cp_solve(ilpm_driver *d, const int *assume, int n,
-                            int optimize, double deadline, uint8_t *vals,
-                            int64_t *obj, ilpm_err *err)
+static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
+                            int optimize, uint8_t *vals, int64_t *obj,
+                            ilpm_err *err)
 {
-    ilpm_watch w;
-    ilpm_watch_until(&w, deadline, d->o.stop_flag);
-    if (ilpm_watch_check(&w) != 0)
-        return (ilpm_status)w.status;
+    cp_drv *d = (cp_drv *)drv;
     if (d->refuted)
         return ILPM_UNSAT;
     cp_eng *e = &d->e;
@@ -186,14 +178,15 @@ static ilpm_status cp_solve(ilpm_driver *d, const int *assume, int n,
     if (optimize)
         e->cons[d->obj].k = NO_BOUND;
     cp_search s;
-    search_init(d, &s, optimize ? CP_OPTIMIZE : CP_SOLVE, deadline);
+    search_init(d, &s, optimize ? CP_OPTIMIZE : CP_SOLVE);
     double t0 = ilpm_now();
     ilpm_status st = ilpm_cp_search_run(&s, vals, err);
     ilpm_cp_eng_undo(e, base);
     if (optimize) {
         e->cons[d->obj].k = NO_BOUND;
         if (s.found) {
-            ilpm_sense sense = ilpm_model_objective_get(d->m, NULL, NULL, NULL);
+            ilpm_sense sense =
+                ilpm_model_objective_get(d->base.m, NULL, NULL, NULL);
             *obj = sense == ILPM_MAXIMIZE ? -s.best : s.best;
         }
     }
@@ -201,26 +194,23 @@ static ilpm_status cp_solve(ilpm_driver *d, const int *assume, int n,
     return st;
 }
 
-static ilpm_status cp_count(ilpm_driver *d, const ilpm_model *m,
-                            int short_block, uint64_t limit, double deadline,
-                            uint8_t *vals, uint64_t *count, int *complete,
-                            ilpm_solution_fn fn, void *ctx, ilpm_err *err)
+static ilpm_status cp_count(ilpm_driver *drv, const ilpm_model *m,
+                            int short_block, uint64_t limit, uint8_t *vals,
+                            uint64_t *count, int *complete, ilpm_solution_fn fn,
+                            void *ctx, ilpm_err *err)
 {
+    cp_drv *d = (cp_drv *)drv;
     /* The search branches on the lowered model's own non-aux variables
      * and blocks nothing: neither is needed here. */
     (void)m, (void)short_block;
     *count = 0;
     *complete = 0;
-    ilpm_watch w;
-    ilpm_watch_until(&w, deadline, d->o.stop_flag);
-    if (ilpm_watch_check(&w) != 0)
-        return (ilpm_status)w.status;
     if (d->refuted) {
         *complete = 1;
         return ILPM_SOLVED;
     }
     cp_search s;
-    search_init(d, &s, CP_COUNT, deadline);
+    search_init(d, &s, CP_COUNT);
     s.limit = limit;
     s.fn = fn;
     s.ctx = ctx;
@@ -233,8 +223,9 @@ static ilpm_status cp_count(ilpm_driver *d, const ilpm_model *m,
     return st;
 }
 
-static int cp_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
+static int cp_add(ilpm_driver *drv, const ilpm_con *con, ilpm_err *err)
 {
+    cp_drv *d = (cp_drv *)drv;
     int c = ilpm_cp_eng_add_con(&d->e, con);
     if (c < 0)
         return ilpm_err_nomem(err, "out of memory adding a constraint");
@@ -243,7 +234,6 @@ static int cp_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_cp_ops = {
-    .name = "cp",
     .create = cp_create,
     .destroy = cp_destroy,
     .solve = cp_solve,

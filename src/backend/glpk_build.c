@@ -12,7 +12,7 @@
 
 #define COEF_LIMIT ((int64_t)1 << 40) /* as the model layer enforces */
 
-static void driver_free(ilpm_driver *d)
+static void driver_free(ilpm_glpk *d)
 {
     if (!d)
         return;
@@ -42,25 +42,21 @@ static char *row_prefix(const char *group)
     return p;
 }
 
-static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
-                               ilpm_stats *stats, ilpm_err *err)
+static ilpm_glpk *driver_new(const ilpm_model *m, const ilpm_options *o,
+                             ilpm_stats *stats, ilpm_err *err)
 {
-    ilpm_driver *d = calloc(1, sizeof *d);
+    ilpm_glpk *d = calloc(1, sizeof *d);
     if (!d) {
         ilpm_err_nomem(err, "out of memory creating the GLPK driver");
         return NULL;
     }
-    if (o) {
-        d->opt = *o;
-    } else {
-        ilpm_options_init(&d->opt);
-        d->opt.backend = ILPM_BACKEND_ILP;
-    }
-    if ((unsigned)d->opt.branch > ILPM_BRANCH_DIVE ||
-        (unsigned)d->opt.backtrack > ILPM_BACKTRACK_BESTB) {
+    /* Without options: the defaults. */
+    ilpm_driver_init(&d->base, m, o, NULL);
+    if ((unsigned)d->base.o.branch > ILPM_BRANCH_DIVE ||
+        (unsigned)d->base.o.backtrack > ILPM_BACKTRACK_BESTB) {
         ilpm_err_fail(err, ILPM_ERR_INTERNAL,
                       "unknown GLPK branching (%d) or backtracking (%d)",
-                      (int)d->opt.branch, (int)d->opt.backtrack);
+                      (int)d->base.o.branch, (int)d->base.o.backtrack);
         free(d);
         return NULL;
     }
@@ -93,7 +89,7 @@ static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
         stats->rows = stats->nonzeros = 0;
         for (int g = 0; g < stats->ngroups; g++)
             stats->groups[g].rows = stats->groups[g].nonzeros = 0;
-        d->stats = stats;
+        d->base.stats = stats;
     }
     return d;
 }
@@ -101,7 +97,7 @@ static ilpm_driver *driver_new(const ilpm_model *m, const ilpm_options *o,
 /* A row is named after its constraint's own name (a model file's row:
  * "cap", then "cap.2", ... for the further rows of that name), else
  * after its group. */
-static void row_name(ilpm_driver *d, const ilpm_row *row, int group, char *buf,
+static void row_name(ilpm_glpk *d, const ilpm_row *row, int group, char *buf,
                      size_t size)
 {
     if (row->name) {
@@ -122,7 +118,7 @@ static void row_name(ilpm_driver *d, const ilpm_row *row, int group, char *buf,
 /* Adds the row to the problem, if any, and to the statistics. */
 static int add_row(void *ctx, const ilpm_row *row, int group)
 {
-    ilpm_driver *d = ctx;
+    ilpm_glpk *d = ctx;
     int len = row->len;
     if (len == 0) {
         /* Keep the empty row: the exported files must stay infeasible
@@ -150,12 +146,12 @@ static int add_row(void *ctx, const ilpm_row *row, int group)
         glp_set_mat_row(d->P, i, len, d->ind, d->val);
         d->nnz += len;
     }
-    if (d->stats) {
-        d->stats->rows++;
-        d->stats->nonzeros += len;
-        if (group >= 0 && group < d->stats->ngroups) {
-            d->stats->groups[group].rows++;
-            d->stats->groups[group].nonzeros += len;
+    if (d->base.stats) {
+        d->base.stats->rows++;
+        d->base.stats->nonzeros += len;
+        if (group >= 0 && group < d->base.stats->ngroups) {
+            d->base.stats->groups[group].rows++;
+            d->base.stats->groups[group].nonzeros += len;
         }
     }
     return 0;
@@ -163,7 +159,7 @@ static int add_row(void *ctx, const ilpm_row *row, int group)
 
 /* Checks what the model layer guarantees for its own constraints, for
  * the ones add() receives from elsewhere. */
-static int check_con(const ilpm_driver *d, const ilpm_con *c, ilpm_err *err)
+static int check_con(const ilpm_glpk *d, const ilpm_con *c, ilpm_err *err)
 {
     if ((unsigned)c->kind >= ILPM_KIND_COUNT)
         return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
@@ -231,14 +227,13 @@ static void col_name(const ilpm_model *m, int v, char *out, size_t size)
 /* Building the problem.                                                */
 
 struct build_ctx {
-    ilpm_driver *d;
+    ilpm_glpk *d;
     const ilpm_model *m;
     ilpm_glpk_purpose purpose;
-    ilpm_watch watch; /* the time limit and stop flag while building */
     ilpm_err *err;
 };
 
-static void fold_objective(ilpm_driver *d, const ilpm_model *m)
+static void fold_objective(ilpm_glpk *d, const ilpm_model *m)
 {
     int n;
     const int *lits;
@@ -255,7 +250,7 @@ static void fold_objective(ilpm_driver *d, const ilpm_model *m)
 }
 
 /* Polls the build's watch; past it the half-built problem is deleted. */
-static int build_poll(ilpm_driver *d, ilpm_watch *w, ilpm_err *err)
+static int build_poll(ilpm_glpk *d, ilpm_watch *w, ilpm_err *err)
 {
     if (ilpm_watch_poll(w, "building the GLPK problem", err) == 0)
         return 0;
@@ -267,7 +262,7 @@ static int build_poll(ilpm_driver *d, ilpm_watch *w, ilpm_err *err)
 static int build_row(void *ctx, const ilpm_row *row, int group)
 {
     struct build_ctx *b = ctx;
-    if (build_poll(b->d, &b->watch, b->err) != 0)
+    if (build_poll(b->d, &b->d->base.watch, b->err) != 0)
         return -1;
     return add_row(b->d, row, group);
 }
@@ -275,7 +270,7 @@ static int build_row(void *ctx, const ilpm_row *row, int group)
 static int build_body(void *ctx, ilpm_err *err)
 {
     struct build_ctx *b = ctx;
-    ilpm_driver *d = b->d;
+    ilpm_glpk *d = b->d;
     d->gen = ilpm_glpk_gen();
     glp_prob *P = d->P = glp_create_prob();
     /* Names cost a formatted string per row and column: only the files
@@ -283,11 +278,10 @@ static int build_body(void *ctx, ilpm_err *err)
     d->names = b->purpose != ILPM_GLPK_SOLVE;
     glp_set_prob_name(P, "ilpm");
     glp_set_obj_name(P, "obj");
-    ilpm_watch_init(&b->watch, d->opt.time_limit, d->opt.stop_flag);
     /* Columns go in in slices: GLPK adds millions of them in one call
      * that the watch could not cut short. */
     for (int v = 1; v <= d->nvars; v++) {
-        if (build_poll(d, &b->watch, err) != 0)
+        if (build_poll(d, &d->base.watch, err) != 0)
             return -1;
         if (v > glp_get_num_cols(P))
             glp_add_cols(P, d->nvars - v + 1 < 4096 ? d->nvars - v + 1 : 4096);
@@ -329,7 +323,7 @@ static int delete_body(void *ctx, ilpm_err *err)
     return 0;
 }
 
-void ilpm_glpk_destroy(ilpm_driver *d)
+void ilpm_glpk_destroy(ilpm_glpk *d)
 {
     if (!d)
         return;
@@ -340,11 +334,11 @@ void ilpm_glpk_destroy(ilpm_driver *d)
     driver_free(d);
 }
 
-ilpm_driver *ilpm_glpk_build(const ilpm_model *m, const ilpm_options *o,
-                             ilpm_stats *stats, int use_glpk,
-                             ilpm_glpk_purpose purpose, ilpm_err *err)
+ilpm_glpk *ilpm_glpk_build(const ilpm_model *m, const ilpm_options *o,
+                           ilpm_stats *stats, int use_glpk,
+                           ilpm_glpk_purpose purpose, ilpm_err *err)
 {
-    ilpm_driver *d = driver_new(m, o, stats, err);
+    ilpm_glpk *d = driver_new(m, o, stats, err);
     if (!d)
         return NULL;
     fold_objective(d, m);
@@ -355,7 +349,7 @@ ilpm_driver *ilpm_glpk_build(const ilpm_model *m, const ilpm_options *o,
     }
     ilpm_glpk_guard g;
     struct build_ctx b = {.d = d, .m = m, .purpose = purpose};
-    if (ilpm_glpk_run(&g, &d->opt, build_body, &b, "building the problem",
+    if (ilpm_glpk_run(&g, &d->base.o, build_body, &b, "building the problem",
                       err) != 0) {
         d->P = NULL; /* freed with GLPK's environment */
         driver_free(d);
@@ -364,7 +358,7 @@ ilpm_driver *ilpm_glpk_build(const ilpm_model *m, const ilpm_options *o,
     return d;
 }
 
-int ilpm_glpk_alive(const ilpm_driver *d, ilpm_err *err)
+int ilpm_glpk_alive(const ilpm_glpk *d, ilpm_err *err)
 {
     if (!d->P || d->gen != ilpm_glpk_gen())
         return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
@@ -375,7 +369,7 @@ int ilpm_glpk_alive(const ilpm_driver *d, ilpm_err *err)
 }
 
 struct add_ctx {
-    ilpm_driver *d;
+    ilpm_glpk *d;
     const ilpm_con *con;
 };
 
@@ -386,13 +380,13 @@ static int add_body(void *ctx, ilpm_err *err)
     return ilpm_rows_con(&a->d->rows, a->con, add_row, a->d);
 }
 
-int ilpm_glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
+int ilpm_glpk_add(ilpm_glpk *d, const ilpm_con *con, ilpm_err *err)
 {
     if (ilpm_glpk_alive(d, err) != 0 || check_con(d, con, err) != 0)
         return -1;
     ilpm_glpk_guard g;
     struct add_ctx a = {d, con};
-    if (ilpm_glpk_run(&g, &d->opt, add_body, &a, "adding a row", err) != 0) {
+    if (ilpm_glpk_run(&g, &d->base.o, add_body, &a, "adding a row", err) != 0) {
         d->P = NULL;
         return -1;
     }
@@ -402,7 +396,7 @@ int ilpm_glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 int ilpm_glpk_stats(const ilpm_model *m, const ilpm_options *o,
                     ilpm_stats *stats, ilpm_err *err)
 {
-    ilpm_driver *d = ilpm_glpk_build(m, o, stats, 0, ILPM_GLPK_SOLVE, err);
+    ilpm_glpk *d = ilpm_glpk_build(m, o, stats, 0, ILPM_GLPK_SOLVE, err);
     if (!d)
         return -1;
     driver_free(d);

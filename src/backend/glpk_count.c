@@ -73,12 +73,11 @@ static int set_add(struct pointset *s, const uint64_t *p)
 }
 
 struct count_ctx {
-    ilpm_driver *d;
+    ilpm_glpk *d;
     const uint8_t *aux; /* aux[v]: projected away */
     int nproj;          /* non-aux variables */
     int short_block;
     uint64_t limit;
-    double deadline;
     double tol_int; /* GLPK's own integrality tolerance */
     int dive;       /* branch by ilpm_glpk_dive */
     uint8_t *vals;
@@ -89,8 +88,8 @@ struct count_ctx {
     uint64_t *point;
     int *ind;
     double *val;
-    /* Why the search ended early, if it did. */
-    int stopped, timed_out, limit_hit, done, fn_failed, oom, escaped;
+    /* Why the search ended early, if it did (else d's watch says). */
+    int limit_hit, done, fn_failed, oom, escaped;
 };
 
 /* The no-good of the point in vals: at least one variable differs. */
@@ -165,17 +164,8 @@ static void on_integral(glp_tree *T, struct count_ctx *c)
 static void on_count_tree(glp_tree *T, void *info)
 {
     struct count_ctx *c = info;
-    volatile int *stop = c->d->opt.stop_flag;
-    if (stop && *stop) {
-        c->stopped = 1;
-        glp_ios_terminate(T);
+    if (ilpm_glpk_watch(c->d, T))
         return;
-    }
-    if (c->deadline > 0 && ilpm_now() >= c->deadline) {
-        c->timed_out = 1;
-        glp_ios_terminate(T);
-        return;
-    }
     switch (glp_ios_reason(T)) {
     case GLP_IROWGEN:
         on_integral(T, c);
@@ -205,12 +195,12 @@ static int count_body(void *ctx, ilpm_err *err)
 {
     struct count_run *r = ctx;
     struct count_ctx *c = r->c;
-    ilpm_driver *d = c->d;
-    int msg_lev = ilpm_reports(&d->opt) ? GLP_MSG_ON : GLP_MSG_OFF;
+    ilpm_glpk *d = c->d;
+    int msg_lev = ilpm_reports(&d->base.o) ? GLP_MSG_ON : GLP_MSG_OFF;
     ilpm_glpk_objective(d, 0);
     /* No presolve: the callback reads and extends the problem by the
      * model's own column numbers, which presolve would renumber. */
-    r->st = ilpm_glpk_relaxation(d, c->deadline, msg_lev, err);
+    r->st = ilpm_glpk_relaxation(d, msg_lev, err);
     if (r->st != ILPM_SOLVED) {
         ilpm_glpk_objective(d, 1);
         if (r->st == ILPM_UNSAT) { /* not even a fractional point */
@@ -230,14 +220,14 @@ static int count_body(void *ctx, ilpm_err *err)
     p.cb_func = on_count_tree;
     p.cb_info = c;
     c->tol_int = p.tol_int;
-    if (c->deadline > 0) {
-        p.tm_lim = ilpm_glpk_ms_left(c->deadline);
-        if (p.tm_lim == 0) {
-            ilpm_glpk_objective(d, 1);
-            r->st = ILPM_TIMEOUT;
-            return 0;
-        }
+    int ms = ilpm_glpk_ms_left(d);
+    if (ms == 0) {
+        ilpm_glpk_objective(d, 1);
+        r->st = ILPM_TIMEOUT;
+        return 0;
     }
+    if (ms > 0)
+        p.tm_lim = ms;
     /* glp_intopt drops the lazy rows when its tree goes. */
     int rc = glp_intopt(d->P, &p);
     ilpm_glpk_objective(d, 1);
@@ -254,9 +244,9 @@ static int count_body(void *ctx, ilpm_err *err)
     } else if (c->done || c->limit_hit) {
         *r->complete = c->done;
         r->st = ILPM_SOLVED;
-    } else if (c->stopped) {
+    } else if (d->base.watch.status == ILPM_STOPPED) {
         r->st = ILPM_STOPPED;
-    } else if (c->timed_out || rc == GLP_ETMLIM) {
+    } else if (d->base.watch.status == ILPM_TIMEOUT || rc == GLP_ETMLIM) {
         r->st = ILPM_TIMEOUT;
     } else if (rc == 0) {
         *r->complete = 1;
@@ -271,11 +261,12 @@ static int count_body(void *ctx, ilpm_err *err)
     return 0;
 }
 
-ilpm_status ilpm_glpk_count(ilpm_driver *d, const ilpm_model *m,
-                            int short_block, uint64_t limit, double deadline,
-                            uint8_t *vals, uint64_t *count, int *complete,
-                            ilpm_solution_fn fn, void *ctx, ilpm_err *err)
+ilpm_status ilpm_glpk_count(ilpm_driver *base, const ilpm_model *m,
+                            int short_block, uint64_t limit, uint8_t *vals,
+                            uint64_t *count, int *complete, ilpm_solution_fn fn,
+                            void *ctx, ilpm_err *err)
 {
+    ilpm_glpk *d = (ilpm_glpk *)base;
     *count = 0;
     *complete = 0;
     if (ilpm_glpk_alive(d, err) != 0)
@@ -284,10 +275,6 @@ ilpm_status ilpm_glpk_count(ilpm_driver *d, const ilpm_model *m,
         *complete = 1;
         return ILPM_SOLVED;
     }
-    ilpm_watch w;
-    ilpm_watch_until(&w, deadline, d->opt.stop_flag);
-    if (ilpm_watch_check(&w) != 0)
-        return (ilpm_status)w.status;
     int n = d->nvars;
     if (n == 0) { /* no columns: the one empty solution */
         *count = 1;
@@ -299,7 +286,6 @@ ilpm_status ilpm_glpk_count(ilpm_driver *d, const ilpm_model *m,
     struct count_ctx c = {.d = d,
                           .short_block = short_block,
                           .limit = limit,
-                          .deadline = deadline,
                           .vals = vals,
                           .count = count,
                           .fn = fn,
@@ -320,7 +306,7 @@ ilpm_status ilpm_glpk_count(ilpm_driver *d, const ilpm_model *m,
     }
     struct count_run r = {&c, ILPM_ERROR, complete};
     ilpm_glpk_guard g;
-    if (ilpm_glpk_run(&g, &d->opt, count_body, &r, "counting", err) != 0) {
+    if (ilpm_glpk_run(&g, &d->base.o, count_body, &r, "counting", err) != 0) {
         d->P = NULL;
         goto out;
     }

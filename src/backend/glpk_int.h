@@ -61,11 +61,13 @@ int ilpm_glpk_fill_lp(glp_prob *P, ilpm_lp *lp, ilpm_err *err);
 /* ------------------------------------------------------------------ */
 /* glpk_build.c: the driver, its problem and its statistics.            */
 
-struct ilpm_driver {
+/* The driver: the base every driver has (backend.h; base.stats is the
+ * caller's or NULL, base.watch stops the build and each search), then
+ * GLPK's own. */
+typedef struct ilpm_glpk {
+    ilpm_driver base;  /* first: the registry's functions take it    */
     glp_prob *P;       /* NULL when only counting (statistics)       */
     unsigned long gen; /* ilpm_glpk_gen() when P was created         */
-    ilpm_options opt;
-    ilpm_stats *stats; /* the caller's, may be NULL                  */
     int nvars;
     int ngroups;
     char **gprefix;  /* row-name prefix of each model group          */
@@ -87,7 +89,7 @@ struct ilpm_driver {
     int64_t *obj;
     int8_t *fix;      /* assumption signs during one solve */
     ilpm_branch hint; /* the model's branching hint                  */
-};
+} ilpm_glpk;
 
 /* What a problem is built for: names and the objective constant differ
  * between the solver and the files. */
@@ -99,15 +101,15 @@ typedef enum ilpm_glpk_purpose {
 
 /* Lowers m into a new driver: counting only (use_glpk 0: no GLPK
  * problem, the rows go to stats) or into a GLPK problem. */
-ilpm_driver *ilpm_glpk_build(const ilpm_model *m, const ilpm_options *o,
-                             ilpm_stats *stats, int use_glpk,
-                             ilpm_glpk_purpose purpose, ilpm_err *err);
+ilpm_glpk *ilpm_glpk_build(const ilpm_model *m, const ilpm_options *o,
+                           ilpm_stats *stats, int use_glpk,
+                           ilpm_glpk_purpose purpose, ilpm_err *err);
 /* Deletes d's problem if GLPK still holds it, then d. */
-void ilpm_glpk_destroy(ilpm_driver *d);
+void ilpm_glpk_destroy(ilpm_glpk *d);
 /* 0 if d's problem is still there, else -1 with err. */
-int ilpm_glpk_alive(const ilpm_driver *d, ilpm_err *err);
+int ilpm_glpk_alive(const ilpm_glpk *d, ilpm_err *err);
 /* Adds a permanent constraint (the driver's add). */
-int ilpm_glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err);
+int ilpm_glpk_add(ilpm_glpk *d, const ilpm_con *con, ilpm_err *err);
 
 /* ------------------------------------------------------------------ */
 /* glpk_solve.c and glpk_count.c: what both searches share.             */
@@ -115,14 +117,18 @@ int ilpm_glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err);
 /* glp_intopt's parameters from d's options, for a feasibility search
  * (constant objective) or an optimisation; 1 when the callback is to
  * branch (ilpm_glpk_dive). */
-int ilpm_glpk_iocp(const ilpm_driver *d, int feasibility, glp_iocp *p);
+int ilpm_glpk_iocp(const ilpm_glpk *d, int feasibility, glp_iocp *p);
 /* Solves the LP relaxation, which glp_intopt without presolve needs
- * optimal first: ILPM_SOLVED (go on), ILPM_UNSAT, ILPM_TIMEOUT or
- * ILPM_ERROR. */
-ilpm_status ilpm_glpk_relaxation(ilpm_driver *d, double deadline, int msg_lev,
-                                 ilpm_err *err);
-/* Milliseconds left before the deadline, at least 1; 0 if it passed. */
-int ilpm_glpk_ms_left(double deadline);
+ * optimal first, within d's watch: ILPM_SOLVED (go on), ILPM_UNSAT,
+ * ILPM_TIMEOUT or ILPM_ERROR. */
+ilpm_status ilpm_glpk_relaxation(ilpm_glpk *d, int msg_lev, ilpm_err *err);
+/* GLPK's tm_lim for what is left of d's watch: milliseconds, at least 1;
+ * 0 if the deadline passed; -1 (none) without one. */
+int ilpm_glpk_ms_left(ilpm_glpk *d);
+/* In a glp_intopt callback: ends the search (glp_ios_terminate) when d's
+ * watch says stop or time; GLPK's tm_lim is looked at less often.  1
+ * when it did. */
+int ilpm_glpk_watch(ilpm_glpk *d, glp_tree *T);
 /* GLPK's name for a glp_intopt or glp_simplex return code. */
 const char *ilpm_glpk_code_name(int rc);
 /* Branches on the fractional variable of largest LP value, up branch
@@ -130,11 +136,11 @@ const char *ilpm_glpk_code_name(int rc);
 void ilpm_glpk_dive(glp_tree *T);
 /* Sets the objective to zero (on 0) for a satisfaction search, or back
  * to the model's (on 1). */
-void ilpm_glpk_objective(ilpm_driver *d, int on);
+void ilpm_glpk_objective(ilpm_glpk *d, int on);
 /* The driver's count (glpk_count.c). */
 ilpm_status ilpm_glpk_count(ilpm_driver *d, const ilpm_model *m,
-                            int short_block, uint64_t limit, double deadline,
-                            uint8_t *vals, uint64_t *count, int *complete,
-                            ilpm_solution_fn fn, void *ctx, ilpm_err *err);
+                            int short_block, uint64_t limit, uint8_t *vals,
+                            uint64_t *count, int *complete, ilpm_solution_fn fn,
+                            void *ctx, ilpm_err *err);
 
 #endif

@@ -16,15 +16,13 @@ int ilpm_glpk_fault;
 #endif
 
 struct solve_ctx {
-    ilpm_driver *d;
+    ilpm_glpk *d;
     const int *assume;
     int n;
     int optimize;
-    double deadline;
     uint8_t *vals;
     int64_t *obj;
     ilpm_status st;
-    int stopped;    /* our callback ended the search for stop_flag */
     int cover;      /* cover cuts requested for this search        */
     int empty_tree; /* presolve left no column: see on_tree        */
     int dive;       /* branch by ilpm_glpk_dive                      */
@@ -47,10 +45,17 @@ void ilpm_glpk_dive(glp_tree *T)
         glp_ios_branch_upon(T, best, GLP_UP_BRNCH);
 }
 
+int ilpm_glpk_watch(ilpm_glpk *d, glp_tree *T)
+{
+    if (ilpm_watch_check(&d->base.watch) == 0)
+        return 0;
+    glp_ios_terminate(T);
+    return 1;
+}
+
 static void on_tree(glp_tree *T, void *info)
 {
     struct solve_ctx *c = info;
-    volatile int *stop = c->d->opt.stop_flag;
     /* GLPK 5.0 aborts in glp_cov_init (glp_add_cols with 0 columns) when
      * the presolver fixed every column but left a row.  Selection of the
      * root comes before the cut generators start: stop there and let
@@ -63,16 +68,14 @@ static void on_tree(glp_tree *T, void *info)
     }
     if (c->dive && glp_ios_reason(T) == GLP_IBRANCH)
         ilpm_glpk_dive(T);
-    if (stop && *stop) {
-        c->stopped = 1;
-        glp_ios_terminate(T);
-    } else if (c->deadline > 0 && ilpm_now() >= c->deadline) {
-        glp_ios_terminate(T); /* GLPK's tm_lim is checked less often */
-    }
+    ilpm_glpk_watch(c->d, T);
 }
 
-int ilpm_glpk_ms_left(double deadline)
+int ilpm_glpk_ms_left(ilpm_glpk *d)
 {
+    double deadline = d->base.watch.deadline;
+    if (deadline <= 0)
+        return -1;
     double ms = (deadline - ilpm_now()) * 1000.0;
     if (ms < 1.0)
         return 0;
@@ -92,7 +95,7 @@ const char *ilpm_glpk_code_name(int rc)
 
 static void read_solution(struct solve_ctx *c)
 {
-    ilpm_driver *d = c->d;
+    ilpm_glpk *d = c->d;
     int64_t z = d->obj[0];
     for (int v = 1; v <= d->nvars; v++) {
         uint8_t x = glp_mip_col_val(d->P, v) > 0.5;
@@ -104,18 +107,17 @@ static void read_solution(struct solve_ctx *c)
         *c->obj = z;
 }
 
-ilpm_status ilpm_glpk_relaxation(ilpm_driver *d, double deadline, int msg_lev,
-                                 ilpm_err *err)
+ilpm_status ilpm_glpk_relaxation(ilpm_glpk *d, int msg_lev, ilpm_err *err)
 {
     glp_smcp sp;
     glp_init_smcp(&sp);
     sp.msg_lev = msg_lev;
     sp.presolve = GLP_OFF;
-    if (deadline > 0) {
-        sp.tm_lim = ilpm_glpk_ms_left(deadline);
-        if (sp.tm_lim == 0)
-            return ILPM_TIMEOUT;
-    }
+    int ms = ilpm_glpk_ms_left(d);
+    if (ms == 0)
+        return ILPM_TIMEOUT;
+    if (ms > 0)
+        sp.tm_lim = ms;
     int rc = glp_simplex(d->P, &sp);
     if (rc == GLP_ETMLIM)
         return ILPM_TIMEOUT;
@@ -137,9 +139,9 @@ ilpm_status ilpm_glpk_relaxation(ilpm_driver *d, double deadline, int msg_lev,
     return ILPM_SOLVED; /* meaning: go on with glp_intopt */
 }
 
-int ilpm_glpk_iocp(const ilpm_driver *d, int feasibility, glp_iocp *p)
+int ilpm_glpk_iocp(const ilpm_glpk *d, int feasibility, glp_iocp *p)
 {
-    const ilpm_options *o = &d->opt;
+    const ilpm_options *o = &d->base.o;
     glp_init_iocp(p);
     p->msg_lev = ilpm_reports(o) ? GLP_MSG_ON : GLP_MSG_OFF;
     p->gmi_cuts = o->cuts == ILPM_CUTS_ALL ? GLP_ON : GLP_OFF;
@@ -173,8 +175,8 @@ int ilpm_glpk_iocp(const ilpm_driver *d, int feasibility, glp_iocp *p)
 
 static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
 {
-    ilpm_driver *d = c->d;
-    const ilpm_options *o = &d->opt;
+    ilpm_glpk *d = c->d;
+    const ilpm_options *o = &d->base.o;
     int msg_lev = ilpm_reports(o) ? GLP_MSG_ON : GLP_MSG_OFF;
     int presolve = o->presolve;
     /* GLPK's MIP presolver polls neither tm_lim nor the callback, and its
@@ -182,11 +184,12 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
      * it runs only when that estimate stays within a tenth of the time
      * left; else the relaxation is solved first with tm_lim, as without
      * presolve. */
-    if (presolve && c->deadline > 0 &&
-        (double)d->nnz * PRESOLVE_S_PER_NZ > 0.1 * (c->deadline - ilpm_now()))
+    double deadline = d->base.watch.deadline;
+    if (presolve && deadline > 0 &&
+        (double)d->nnz * PRESOLVE_S_PER_NZ > 0.1 * (deadline - ilpm_now()))
         presolve = 0;
     if (!presolve) {
-        ilpm_status st = ilpm_glpk_relaxation(d, c->deadline, msg_lev, err);
+        ilpm_status st = ilpm_glpk_relaxation(d, msg_lev, err);
         if (st != ILPM_SOLVED)
             return st;
     }
@@ -199,11 +202,11 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     do {
         c->cover = p.cov_cuts == GLP_ON;
         c->empty_tree = 0;
-        if (c->deadline > 0) {
-            p.tm_lim = ilpm_glpk_ms_left(c->deadline);
-            if (p.tm_lim == 0)
-                return ILPM_TIMEOUT;
-        }
+        int ms = ilpm_glpk_ms_left(d);
+        if (ms == 0)
+            return ILPM_TIMEOUT;
+        if (ms > 0)
+            p.tm_lim = ms;
         rc = glp_intopt(d->P, &p);
         p.cov_cuts = GLP_OFF;
     } while (rc == GLP_ESTOP && c->empty_tree);
@@ -229,7 +232,9 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
             read_solution(c);
             return c->optimize ? ILPM_FEASIBLE : ILPM_SOLVED;
         }
-        return c->stopped ? ILPM_STOPPED : ILPM_TIMEOUT;
+        /* Ended by ilpm_glpk_watch, or by GLPK's own tm_lim. */
+        return d->base.watch.status == ILPM_STOPPED ? ILPM_STOPPED
+                                                    : ILPM_TIMEOUT;
     default:
         break;
     }
@@ -240,7 +245,7 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     return ILPM_ERROR;
 }
 
-void ilpm_glpk_objective(ilpm_driver *d, int on)
+void ilpm_glpk_objective(ilpm_glpk *d, int on)
 {
     if (d->sense == ILPM_NONE)
         return;
@@ -252,7 +257,7 @@ void ilpm_glpk_objective(ilpm_driver *d, int on)
 static int solve_body(void *ctx, ilpm_err *err)
 {
     struct solve_ctx *c = ctx;
-    ilpm_driver *d = c->d;
+    ilpm_glpk *d = c->d;
     glp_prob *P = d->P;
 #ifdef ILPM_TEST_HOOKS
     if (ilpm_glpk_fault) {
@@ -275,10 +280,11 @@ static int solve_body(void *ctx, ilpm_err *err)
     return 0;
 }
 
-static ilpm_status glpk_solve(ilpm_driver *d, const int *assume, int n,
-                              int optimize, double deadline, uint8_t *vals,
-                              int64_t *obj, ilpm_err *err)
+static ilpm_status glpk_solve(ilpm_driver *base, const int *assume, int n,
+                              int optimize, uint8_t *vals, int64_t *obj,
+                              ilpm_err *err)
 {
+    ilpm_glpk *d = (ilpm_glpk *)base;
     if (ilpm_glpk_alive(d, err) != 0)
         return ILPM_ERROR;
     if (n < 0 || (n > 0 && !assume)) {
@@ -308,10 +314,6 @@ static ilpm_status glpk_solve(ilpm_driver *d, const int *assume, int n,
         d->fix[abs(assume[i])] = 0;
     if (d->infeasible || conflict)
         return ILPM_UNSAT;
-    ilpm_watch w;
-    ilpm_watch_until(&w, deadline, d->opt.stop_flag);
-    if (ilpm_watch_check(&w) != 0)
-        return (ilpm_status)w.status;
     if (d->nvars == 0) { /* no columns: GLPK has nothing to decide */
         if (obj)
             *obj = d->obj[0];
@@ -321,12 +323,11 @@ static ilpm_status glpk_solve(ilpm_driver *d, const int *assume, int n,
                           .assume = assume,
                           .n = n,
                           .optimize = optimize,
-                          .deadline = deadline,
                           .vals = vals,
                           .obj = obj,
                           .st = ILPM_ERROR};
     ilpm_glpk_guard g;
-    if (ilpm_glpk_run(&g, &d->opt, solve_body, &c, "solving", err) != 0) {
+    if (ilpm_glpk_run(&g, &d->base.o, solve_body, &c, "solving", err) != 0) {
         d->P = NULL;
         return ILPM_ERROR;
     }
@@ -336,15 +337,25 @@ static ilpm_status glpk_solve(ilpm_driver *d, const int *assume, int n,
 static ilpm_driver *glpk_create(const ilpm_model *m, const ilpm_options *o,
                                 ilpm_stats *stats, ilpm_err *err)
 {
-    return ilpm_glpk_build(m, o, stats, 1, ILPM_GLPK_SOLVE, err);
+    ilpm_glpk *d = ilpm_glpk_build(m, o, stats, 1, ILPM_GLPK_SOLVE, err);
+    return d ? &d->base : NULL;
+}
+
+static void glpk_destroy(ilpm_driver *d)
+{
+    ilpm_glpk_destroy((ilpm_glpk *)d);
+}
+
+static int glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
+{
+    return ilpm_glpk_add((ilpm_glpk *)d, con, err);
 }
 
 const ilpm_driver_ops ilpm_glpk_ops = {
-    .name = "glpk",
     .create = glpk_create,
-    .destroy = ilpm_glpk_destroy,
+    .destroy = glpk_destroy,
     .solve = glpk_solve,
-    .add = ilpm_glpk_add,
+    .add = glpk_add,
     .count = ilpm_glpk_count,
     .reports = ILPM_REPORTS_ROWS,
     .fix_assumed = 1, /* GLPK's presolve removes the fixed columns */

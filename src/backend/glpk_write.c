@@ -83,7 +83,7 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
     ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
     if (!out)
         return -2;
-    ilpm_driver *d = ilpm_glpk_build(
+    ilpm_glpk *d = ilpm_glpk_build(
         m, o, NULL, 1, f == ILPM_FMT_LP ? ILPM_GLPK_LP : ILPM_GLPK_MPS, err);
     if (!d) {
         ilpm_out_abort(out);
@@ -101,7 +101,7 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
     int rc = name ? 0 : -2;
     ilpm_glpk_guard g;
     struct write_ctx w = {d->P, f, name, &g};
-    if (rc == 0 && ilpm_glpk_run(&g, &d->opt, write_body, &w,
+    if (rc == 0 && ilpm_glpk_run(&g, &d->base.o, write_body, &w,
                                  "writing the problem", &why) != 0) {
         if (d->gen != ilpm_glpk_gen())
             d->P = NULL;

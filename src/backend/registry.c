@@ -1,6 +1,6 @@
 /* The table of drivers, one per back end of ilpm.h's registry
- * (ILPM_BACKENDS), indexed by the back-end enum, and what the layers
- * above ask of a back end through it. */
+ * (ILPM_BACKENDS), indexed by the back-end enum, what the layers above
+ * ask of a back end through it, and the base every driver starts from. */
 #include "backend.h"
 
 #define DRIVER_ROW(id, name, help, driver) [ILPM_BACKEND_##id] = &driver,
@@ -23,4 +23,16 @@ int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
 {
     const ilpm_driver_ops *ops = ilpm_backend_driver(b);
     return ops->check ? ops->check(o, err) : 0;
+}
+
+void ilpm_driver_init(ilpm_driver *d, const ilpm_model *m,
+                      const ilpm_options *o, ilpm_stats *stats)
+{
+    d->m = m;
+    if (o)
+        d->o = *o;
+    else
+        ilpm_options_init(&d->o);
+    d->stats = stats;
+    ilpm_watch_init(&d->watch, d->o.time_limit, d->o.stop_flag);
 }

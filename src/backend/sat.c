@@ -14,24 +14,27 @@
 #include <string.h>
 #include <sys/types.h> /* ssize_t */
 
-struct ilpm_driver {
+/* The driver: the base every driver has (backend.h), then CaDiCaL and
+ * the CNF it was given.  The CNF's own watch stops the encoding: at
+ * creation the options' time limit, in a solve a copy of base.watch (the
+ * bounds it adds); CaDiCaL's terminate callback looks at base.watch. */
+typedef struct sat {
+    ilpm_driver base; /* first: the registry's functions take it */
     CCaDiCaL *s;
     ilpm_cnf cnf;
-    const ilpm_model *m;
-    ilpm_options o;
     int *assume; /* scratch: caller's assumptions plus one guard */
     int cap_assume;
     FILE *log;    /* CaDiCaL's stdout while it solves; NULL: quiet */
     int oom;      /* CaDiCaL ran out of memory: only release it now */
     int fed_vars; /* the largest variable CaDiCaL has been given */
-};
+} sat;
 
 /* sat_guard.cpp: CaDiCaL's allocating calls, -1 when memory ran out. */
 int ilpm_cadical_add(CCaDiCaL *s, const int *lits, size_t n);
 int ilpm_cadical_assume(CCaDiCaL *s, int lit);
 int ilpm_cadical_solve(CCaDiCaL *s);
 
-static int cadical_oom(struct ilpm_driver *d, ilpm_err *err)
+static int cadical_oom(sat *d, ilpm_err *err)
 {
     d->oom = 1;
     return ilpm_err_nomem(err, "out of memory in CaDiCaL");
@@ -71,7 +74,7 @@ static ssize_t log_write(void *cookie, const char *buf, size_t size)
     return (ssize_t)size;
 }
 
-static int solve_logged(struct ilpm_driver *d)
+static int solve_logged(sat *d)
 {
     if (!d->log)
         return ilpm_cadical_solve(d->s);
@@ -87,8 +90,8 @@ static int solve_logged(struct ilpm_driver *d)
 
 static int terminate_cb(void *state)
 {
-    struct ilpm_driver *d = state;
-    return ilpm_watch_check(&d->cnf.watch) != 0;
+    sat *d = state;
+    return ilpm_watch_check(&d->base.watch) != 0;
 }
 
 /* Hands the clauses added since the last call to CaDiCaL and drops them
@@ -103,7 +106,7 @@ static size_t pow2_above(size_t v)
     return p;
 }
 
-static int feed(struct ilpm_driver *d, ilpm_err *err)
+static int feed(sat *d, ilpm_err *err)
 {
     const int *l = d->cnf.lits;
     size_t n = d->cnf.nlits, i = 0;
@@ -152,8 +155,9 @@ static int feed(struct ilpm_driver *d, ilpm_err *err)
     return rc;
 }
 
-static void sat_destroy(ilpm_driver *d)
+static void sat_destroy(ilpm_driver *base)
 {
+    sat *d = (sat *)base;
     if (!d)
         return;
     if (d->s)
@@ -243,39 +247,31 @@ static int sat_check(const ilpm_options *o, ilpm_err *err)
 static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
                                ilpm_stats *stats, ilpm_err *err)
 {
-    struct ilpm_driver *d = calloc(1, sizeof *d);
+    sat *d = calloc(1, sizeof *d);
     if (!d) {
         ilpm_err_nomem(err, "out of memory creating the SAT driver");
         return NULL;
     }
-    d->m = m;
-    d->o = *o;
+    ilpm_driver_init(&d->base, m, o, stats);
     if (ilpm_cnf_from_model(&d->cnf, m, o, err) != 0 ||
         ilpm_stats_prepare(m, stats, err) != 0) {
-        sat_destroy(d);
+        sat_destroy(&d->base);
         return NULL;
     }
-    stats->clauses = d->cnf.nclauses;
-    stats->aux_vars += d->cnf.nvars - d->cnf.model_vars;
-    for (int g = 0; g < stats->ngroups && g < d->cnf.ngroups; g++) {
-        stats->groups[g].clauses = d->cnf.groups[g].clauses;
-        stats->groups[g].literals = d->cnf.groups[g].literals;
-        stats->groups[g].aux_vars = d->cnf.groups[g].aux_vars;
-        stats->literals += d->cnf.groups[g].literals;
-    }
+    ilpm_cnf_stats(&d->cnf, stats);
     d->s = ccadical_init();
     if (!d->s) {
         ilpm_err_fail(err, ILPM_ERR_INTERNAL,
                       "CaDiCaL could not be initialised");
-        sat_destroy(d);
+        sat_destroy(&d->base);
         return NULL;
     }
     if (ilpm_reports(o)) {
         cookie_io_functions_t io = {.write = log_write};
-        d->log = fopencookie(&d->o, "w", io);
+        d->log = fopencookie(&d->base.o, "w", io);
         if (!d->log) {
             ilpm_err_nomem(err, "out of memory for CaDiCaL's log");
-            sat_destroy(d);
+            sat_destroy(&d->base);
             return NULL;
         }
         /* Lines to the callback: CaDiCaL flushes after each anyway. */
@@ -290,7 +286,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
      * on some puzzles and lost on others (docs/benchmarks.md, "CaDiCaL
      * target phases"); --sat-option sets any option. */
     if (o->sat_options && set_options(d->s, o->sat_options, err) != 0) {
-        sat_destroy(d);
+        sat_destroy(&d->base);
         return NULL;
     }
     /* Nobody listens: whatever --sat-option asked (report=1, verbose=2),
@@ -311,20 +307,19 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
                  d->cnf.nvars, (double)d->cnf.nvars * 0.4e-6);
         w->status = ILPM_TIMEOUT; /* the poll reports it, status and all */
         ilpm_watch_poll(w, what, err);
-        sat_destroy(d);
+        sat_destroy(&d->base);
         return NULL;
     }
     if (feed(d, err) != 0) {
-        sat_destroy(d);
+        sat_destroy(&d->base);
         return NULL;
     }
-    /* Later additions (bounds, no-goods) follow each solve's deadline. */
+    /* Later additions (bounds) follow each solve's watch. */
     ilpm_watch_init(&d->cnf.watch, 0, o->stop_flag);
-    return d;
+    return &d->base;
 }
 
-static ilpm_status sat_call(struct ilpm_driver *d, const int *assume, int n,
-                            int guard)
+static ilpm_status sat_call(sat *d, const int *assume, int n, int guard)
 {
     int r = d->oom ? -1 : 0;
     for (int i = 0; i < n && r == 0; i++)
@@ -341,19 +336,18 @@ static ilpm_status sat_call(struct ilpm_driver *d, const int *assume, int n,
         return ILPM_SOLVED;
     if (r == 20)
         return ILPM_UNSAT;
-    if (d->o.stop_flag && *d->o.stop_flag)
-        return ILPM_STOPPED;
-    return ILPM_TIMEOUT;
+    /* Ended by terminate_cb: the watch says why. */
+    return d->base.watch.status == ILPM_STOPPED ? ILPM_STOPPED : ILPM_TIMEOUT;
 }
 
-static void read_vals(struct ilpm_driver *d, uint8_t *vals)
+static void read_vals(sat *d, uint8_t *vals)
 {
     for (int v = 1; v <= d->cnf.model_vars; v++)
         vals[v] = ccadical_val(d->s, v) > 0;
 }
 
 /* The unit clause -guard: the bound it guarded is gone for good. */
-static void retire(struct ilpm_driver *d, int guard)
+static void retire(sat *d, int guard)
 {
     int unit[2] = {-guard, 0};
     if (!d->oom && ilpm_cadical_add(d->s, unit, 2) != 0)
@@ -362,8 +356,8 @@ static void retire(struct ilpm_driver *d, int guard)
 
 /* Adds "objective >= bound" (in maximisation form) under a fresh guard
  * literal, which it returns (0 on error). */
-static int add_bound(struct ilpm_driver *d, int n, const int *lits,
-                     const int64_t *coefs, int64_t bound, ilpm_err *err)
+static int add_bound(sat *d, int n, const int *lits, const int64_t *coefs,
+                     int64_t bound, ilpm_err *err)
 {
     int guard = ilpm_cnf_new_var(&d->cnf);
     if (guard <= 0) {
@@ -383,13 +377,14 @@ static int add_bound(struct ilpm_driver *d, int n, const int *lits,
     return rc == 0 ? guard : 0;
 }
 
-static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume, int n,
-                                uint8_t *vals, int64_t *obj, ilpm_err *err)
+static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
+                                int64_t *obj, ilpm_err *err)
 {
     int on;
     const int *olits;
     const int64_t *ocoefs;
-    ilpm_sense sense = ilpm_model_objective_get(d->m, &on, &olits, &ocoefs);
+    ilpm_sense sense =
+        ilpm_model_objective_get(d->base.m, &on, &olits, &ocoefs);
     int64_t *c = malloc((size_t)on * sizeof *c);
     if (!c) {
         ilpm_err_nomem(err, "out of memory");
@@ -434,15 +429,13 @@ static ilpm_status sat_optimize(struct ilpm_driver *d, const int *assume, int n,
     return ILPM_FEASIBLE;
 }
 
-static ilpm_status sat_solve(ilpm_driver *d, const int *assume, int n,
-                             int optimize, double deadline, uint8_t *vals,
-                             int64_t *obj, ilpm_err *err)
+static ilpm_status sat_solve(ilpm_driver *base, const int *assume, int n,
+                             int optimize, uint8_t *vals, int64_t *obj,
+                             ilpm_err *err)
 {
-    /* CaDiCaL's terminate callback and the additions of this solve
-     * (bounds) follow the one watch. */
-    ilpm_watch_until(&d->cnf.watch, deadline, d->o.stop_flag);
-    if (ilpm_watch_check(&d->cnf.watch) != 0)
-        return (ilpm_status)d->cnf.watch.status;
+    sat *d = (sat *)base;
+    /* The additions of this solve (bounds) follow its watch too. */
+    d->cnf.watch = d->base.watch;
     if (d->oom) {
         cadical_oom(d, err);
         return ILPM_ERROR;
@@ -458,8 +451,9 @@ static ilpm_status sat_solve(ilpm_driver *d, const int *assume, int n,
     return st;
 }
 
-static int sat_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
+static int sat_add(ilpm_driver *base, const ilpm_con *con, ilpm_err *err)
 {
+    sat *d = (sat *)base;
     if (d->oom)
         return cadical_oom(d, err);
     int saved = d->cnf.cur_group;
@@ -476,7 +470,6 @@ static int sat_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
 }
 
 const ilpm_driver_ops ilpm_sat_ops = {
-    .name = "sat",
     .create = sat_create,
     .destroy = sat_destroy,
     .solve = sat_solve,

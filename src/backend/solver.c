@@ -1,7 +1,9 @@
-/* The public solver handle: one lowered model behind either driver, plus
- * what both back ends share: deadlines, counting by blocking the last
- * solution (a clause on SAT, a no-good row on GLPK, built here once as a
- * model constraint), model statistics and export. */
+/* The public solver handle: one lowered model behind the driver of its
+ * back end (registry.c), plus what every back end shares: the deadline
+ * and stop flag set on the driver's watch before each call, counting by
+ * blocking the last solution (a clause on SAT, a no-good row on GLPK,
+ * built here once as a model constraint) for a driver without its own
+ * count, model statistics and export. */
 #include "backend.h"
 #include "ilpm_int.h"
 #include "util.h"
@@ -157,8 +159,7 @@ static int short_block(ilpm_solver *s)
 {
     if (s->short_block < 0) {
         ilpm_watch w;
-        ilpm_watch_init(&w, 0, s->o.stop_flag);
-        w.deadline = s->deadline;
+        ilpm_watch_until(&w, s->deadline, s->o.stop_flag);
         s->short_block = detect_short_block(s->m, &w);
     }
     return s->short_block;
@@ -171,21 +172,23 @@ static int time_left(const ilpm_solver *s, ilpm_options *o, const char *what,
                      ilpm_err *err)
 {
     *o = s->o;
-    if (s->o.stop_flag && *s->o.stop_flag) {
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "stopped while %s", what);
-        if (err)
-            err->status = ILPM_STOPPED;
+    ilpm_watch w; /* its first poll reads the clock */
+    ilpm_watch_until(&w, s->deadline, s->o.stop_flag);
+    if (ilpm_watch_poll(&w, what, err) != 0)
         return -1;
+    if (s->deadline > 0) {
+        double left = s->deadline - ilpm_now();
+        o->time_limit = left > 1e-9 ? left : 1e-9;
     }
-    if (s->deadline <= 0)
-        return 0;
-    o->time_limit = s->deadline - ilpm_now();
-    if (o->time_limit > 0)
-        return 0;
-    ilpm_err_fail(err, ILPM_ERR_LIMIT, "time limit reached while %s", what);
-    if (err)
-        err->status = ILPM_TIMEOUT;
-    return -1;
+    return 0;
+}
+
+/* The driver's watch over the run's deadline and stop flag, looked at
+ * before the driver starts: 0, or ILPM_TIMEOUT or ILPM_STOPPED. */
+static int arm(ilpm_solver *s)
+{
+    ilpm_watch_until(&s->d->watch, s->deadline, s->o.stop_flag);
+    return ilpm_watch_check(&s->d->watch);
 }
 
 ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
@@ -269,8 +272,7 @@ static int forced_by(ilpm_solver *s, const int *assume, int n, ilpm_err *err)
     if (!(s->last = malloc((size_t)n * sizeof *s->last)))
         return ilpm_err_nomem(err, "out of memory propagating assumptions");
     ilpm_watch w;
-    ilpm_watch_init(&w, 0, s->o.stop_flag);
-    w.deadline = s->deadline; /* the run's own */
+    ilpm_watch_until(&w, s->deadline, s->o.stop_flag); /* the run's own */
     int rc = ilpm_propagator_run(
         s->prop, assume, n,
         ilpm_propagate_assumed_level(&s->o, s->ops->fix_assumed), &w,
@@ -296,8 +298,9 @@ static ilpm_status run(ilpm_solver *s, const int *assume, int n, int optimize,
                            assume[i]);
             return ILPM_ERROR;
         }
-    if (s->o.stop_flag && *s->o.stop_flag)
-        return ILPM_STOPPED;
+    int why = arm(s);
+    if (why != 0)
+        return (ilpm_status)why;
     if (n > 0 && ilpm_propagate_assumed_level(&s->o, s->ops->fix_assumed) > 0) {
         int rc = forced_by(s, assume, n, err);
         if (rc != 0) {
@@ -307,8 +310,8 @@ static ilpm_status run(ilpm_solver *s, const int *assume, int n, int optimize,
         assume = s->forced;
         n = s->nforced;
     }
-    ilpm_status st = s->ops->solve(s->d, assume, n, optimize, s->deadline,
-                                   s->vals, &s->obj, err);
+    ilpm_status st =
+        s->ops->solve(s->d, assume, n, optimize, s->vals, &s->obj, err);
     s->have_vals =
         st == ILPM_SOLVED || st == ILPM_OPTIMAL || st == ILPM_FEASIBLE;
     if (s->have_vals)
@@ -385,11 +388,13 @@ ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
     *count = 0;
     s->count_complete = 0;
     if (s->ops->count) {
-        if (s->o.stop_flag && *s->o.stop_flag)
-            return ILPM_STOPPED;
+        int why = arm(s);
+        if (why != 0)
+            return (ilpm_status)why;
         s->have_vals = 0;
-        return s->ops->count(s->d, s->m, short_block(s), limit, s->deadline,
-                             s->vals, count, &s->count_complete, fn, ctx, err);
+        int sb = short_block(s);
+        return s->ops->count(s->d, s->m, sb, limit, s->vals, count,
+                             &s->count_complete, fn, ctx, err);
     }
     for (;;) {
         ilpm_status st = run(s, NULL, 0, 0, err);
@@ -432,15 +437,7 @@ int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,
         ilpm_stats_free(out);
         return -1;
     }
-    out->clauses = c.nclauses;
-    out->aux_vars += c.nvars - c.model_vars;
-    out->literals = 0;
-    for (int g = 0; g < out->ngroups && g < c.ngroups; g++) {
-        out->groups[g].clauses = c.groups[g].clauses;
-        out->groups[g].literals = c.groups[g].literals;
-        out->groups[g].aux_vars = c.groups[g].aux_vars;
-        out->literals += c.groups[g].literals;
-    }
+    ilpm_cnf_stats(&c, out);
     ilpm_cnf_release(&c);
     return 0;
 }

@@ -31,10 +31,10 @@ int ilpm_stats_prepare(const ilpm_model *m, ilpm_stats *s, ilpm_err *err)
     uint8_t *seen = calloc((size_t)nv + 1, 1);
     if (!seen) {
         ilpm_stats_free(s);
-        return ilpm_err_input(err,
-                            "out of memory for the statistics of %d "
-                            "variables",
-                            nv);
+        return ilpm_err_nomem(err,
+                              "out of memory for the statistics of %d "
+                              "variables",
+                              nv);
     }
     for (size_t i = 0; i < nc; i++) {
         ilpm_con c;
@@ -60,4 +60,17 @@ void ilpm_stats_free(ilpm_stats *s)
     free(s->groups);
     s->groups = NULL;
     s->ngroups = 0;
+}
+
+void ilpm_cnf_stats(const ilpm_cnf *c, ilpm_stats *s)
+{
+    s->clauses = c->nclauses;
+    s->aux_vars += c->nvars - c->model_vars;
+    s->literals = 0;
+    for (int g = 0; g < s->ngroups && g < c->ngroups; g++) {
+        s->groups[g].clauses = c->groups[g].clauses;
+        s->groups[g].literals = c->groups[g].literals;
+        s->groups[g].aux_vars = c->groups[g].aux_vars;
+        s->literals += c->groups[g].literals;
+    }
 }

@@ -1,7 +1,8 @@
 /* Plots for `ilpm compare --plot`: a cactus plot (instances solved against
- * time, one line per formulation and back end) beside an ILP-vs-SAT
- * scatter of solve times on log axes.  Drawn by gnuplot, found on PATH at
- * run time; ilpm writes the data and the script. */
+ * time, one line per formulation and back end) beside a scatter of solve
+ * times on log axes, the first back end of the registry in the runs (ilp)
+ * against each other one, a series each.  Drawn by gnuplot, found on PATH
+ * at run time; ilpm writes the data and the script. */
 #include "plot.h"
 #include "util.h"
 
@@ -67,6 +68,18 @@ int plot_check_path(const char *path, char *err, size_t size)
         return -1;
     }
     return 0;
+}
+
+/* The runs of back end b on an instance and formulation that back end
+ * ref ran too. */
+static int pairs(const plot_point *pts, int n, int ref, int b)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; pts[i].backend == ref && j < n; j++)
+            k += pts[j].backend == b && pts[j].instance == pts[i].instance &&
+                 strcmp(pts[j].formulation, pts[i].formulation) == 0;
+    return k;
 }
 
 /* Escapes a title for a gnuplot double-quoted string. */
@@ -141,38 +154,50 @@ int plot_write(const char *path, const plot_point *pts, int n,
             fprintf(fd, "0 0.001\n");
         fprintf(fd, "\n\n");
     }
-    /* Scatter: the same instance and formulation on ILP (x) and SAT (y);
-     * unanswered runs sit at the time limit (or the slowest time). */
+    /* Scatter: the same instance and formulation on the reference back
+     * end (x) and on each other one (y), a data block each; unanswered
+     * runs sit at the time limit (or the slowest time). */
     double slowest = 0.001;
-    for (int i = 0; i < n; i++)
+    int ref = ILPM_BACKEND_COUNT;
+    unsigned present = 0;
+    for (int i = 0; i < n; i++) {
         if (pts[i].solve_ms > slowest)
             slowest = pts[i].solve_ms;
+        if (pts[i].backend < ref)
+            ref = pts[i].backend;
+        present |= 1u << pts[i].backend;
+    }
     if (cap <= 0)
         cap = slowest;
-    fprintf(fd, "# scatter ilp sat\n");
-    int npairs = 0;
+    int npairs = 0, nscatter = 0, others[ILPM_BACKEND_COUNT];
     double lo = 1e300, hi = 0;
-    for (int i = 0; i < n; i++) {
-        if (pts[i].backend != ILPM_BACKEND_ILP)
-            continue;
-        for (int j = 0; j < n; j++)
-            if (pts[j].backend == ILPM_BACKEND_SAT &&
-                pts[j].instance == pts[i].instance &&
-                strcmp(pts[j].formulation, pts[i].formulation) == 0) {
-                double x = pts[i].answered ? pts[i].solve_ms : cap;
-                double y = pts[j].answered ? pts[j].solve_ms : cap;
-                x = x > 0.001 ? x : 0.001;
-                y = y > 0.001 ? y : 0.001;
-                fprintf(fd, "%.6f %.6f\n", x, y);
-                lo = x < lo ? x : lo;
-                lo = y < lo ? y : lo;
-                hi = x > hi ? x : hi;
-                hi = y > hi ? y : hi;
-                npairs++;
-            }
+    for (int b = ref + 1; b < ILPM_BACKEND_COUNT; b++) {
+        if (!(present & (1u << b)) || pairs(pts, n, ref, b) == 0)
+            continue; /* an empty block would shift gnuplot's indices */
+        others[nscatter++] = b;
+        fprintf(fd, "# scatter %s %s\n", ilpm_backend_name((ilpm_backend)ref),
+                ilpm_backend_name((ilpm_backend)b));
+        for (int i = 0; i < n; i++) {
+            if (pts[i].backend != ref)
+                continue;
+            for (int j = 0; j < n; j++)
+                if (pts[j].backend == b && pts[j].instance == pts[i].instance &&
+                    strcmp(pts[j].formulation, pts[i].formulation) == 0) {
+                    double x = pts[i].answered ? pts[i].solve_ms : cap;
+                    double y = pts[j].answered ? pts[j].solve_ms : cap;
+                    x = x > 0.001 ? x : 0.001;
+                    y = y > 0.001 ? y : 0.001;
+                    fprintf(fd, "%.6f %.6f\n", x, y);
+                    lo = x < lo ? x : lo;
+                    lo = y < lo ? y : lo;
+                    hi = x > hi ? x : hi;
+                    hi = y > hi ? y : hi;
+                    npairs++;
+                }
+        }
+        fprintf(fd, "\n\n");
     }
     if (npairs == 0) {
-        fprintf(fd, "0.001 0.001\n");
         lo = 0.001;
         hi = 1;
     }
@@ -206,17 +231,22 @@ int plot_write(const char *path, const plot_point *pts, int n,
         fprintf(fs, "%s\"",
                 ilpm_backend_name((ilpm_backend)pts[first].backend));
     }
-    fprintf(fs, "\nunset logscale\nset logscale xy\n"
-                "set title \"solve ms: ILP (x) against SAT (y)\"\n"
-                "set xlabel \"ILP solve ms\"\nset ylabel \"SAT solve ms\"\n"
-                "set key off\nset size square\n");
+    const char *rname =
+        ref < ILPM_BACKEND_COUNT ? ilpm_backend_name((ilpm_backend)ref) : "-";
+    fprintf(fs,
+            "\nunset logscale\nset logscale xy\n"
+            "set title \"solve ms: %s (x) against the others (y)\"\n"
+            "set xlabel \"%s solve ms\"\nset ylabel \"solve ms\"\n"
+            "set key left top\nset size square\n",
+            rname, rname);
     /* The same range on both axes, so the diagonal means "as fast". */
     fprintf(fs, "set xrange [%g:%g]\nset yrange [%g:%g]\n", lo / 2, hi * 2,
             lo / 2, hi * 2);
-    fprintf(fs,
-            "plot \"%s\" index %d with points pt 7 ps 0.6, x with lines "
-            "lc rgb \"gray\"\n",
-            data, nseries);
+    fprintf(fs, "plot ");
+    for (int k = 0; k < nscatter; k++)
+        fprintf(fs, "\"%s\" index %d with points pt 7 ps 0.6 title \"%s\", ",
+                data, nseries + k, ilpm_backend_name((ilpm_backend)others[k]));
+    fprintf(fs, "x with lines lc rgb \"gray\" notitle\n");
     fprintf(fs, "unset multiplot\n");
     int bad = ferror(fd) || ferror(fs);
     bad |= fclose(fd) != 0;

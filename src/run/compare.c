@@ -1,6 +1,6 @@
 /* The compare verb's work: each formulation of one instance on every back
- * end (ILP, SAT, cp), the per-group sizes of both lowerings, and the agreement
- * check (satisfiability, optimum, count and verification). */
+ * end of the registry, the per-group sizes of both lowerings, and the
+ * agreement check (satisfiability, optimum, count and verification). */
 #include "compare.h"
 #include "ilpm_int.h"
 
@@ -9,16 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The per-group sizes of what `backend` lowers for the built model m. */
-static int lowered_stats(const ilpm_model *m, const ilpm_options *so,
-                         ilpm_backend backend, ilpm_stats *st, char ***groups,
-                         ilpm_err *err)
+/* The per-group sizes of both lowerings (rows, CNF) of what the back
+ * ends receive for the built model m: after propagation, which is the
+ * same for every back end. */
+static int lowered_stats(const ilpm_model *m, const ilpm_options *o,
+                         ilpm_stats *st, char ***groups, ilpm_err *err)
 {
-    ilpm_options o = *so;
-    o.backend = backend;
     ilpm_model *pm = NULL;
-    const ilpm_model *low = ilpm_model_lowered(m, &o, &pm, err);
-    if (!low || ilpm_model_stats(low, &o, st, err) != 0) {
+    const ilpm_model *low = ilpm_model_lowered(m, o, &pm, err);
+    if (!low || ilpm_model_stats(low, o, st, err) != 0) {
         ilpm_model_free(pm);
         return -1;
     }
@@ -46,40 +45,15 @@ static void form_stats(const ilpm_puzzle *pz, const void *inst,
         snprintf(f->error, sizeof f->error, "out of memory");
         return;
     }
-    /* The groups of what each back end lowered: after propagation, as the
-     * sizes of the runs are, with the forced variables in "fixed".  The
-     * ILP side may be propagated further (probing), so its groups are
-     * the table's and the CNF columns are matched to them by name; a
-     * group the CNF side lacks ("fixed") has no clauses there. */
-    ilpm_stats sat = {0};
-    char **sat_groups = NULL;
+    /* The groups of what the back ends receive: after propagation, as the
+     * sizes of the runs are, with the forced variables in "fixed". */
     if (pz->build(inst, p, m, &err) != 0 ||
-        lowered_stats(m, so, ILPM_BACKEND_ILP, &f->stats, &f->groups, &err) !=
-            0 ||
-        lowered_stats(m, so, ILPM_BACKEND_SAT, &sat, &sat_groups, &err) != 0) {
+        lowered_stats(m, so, &f->stats, &f->groups, &err) != 0) {
         snprintf(f->error, sizeof f->error, "%s", err.msg);
-        ilpm_stats_free(&sat);
-        free_groups(sat_groups);
         ilpm_model_free(m);
         return;
     }
     f->have_stats = 1;
-    f->stats.clauses = sat.clauses;
-    f->stats.literals = sat.literals;
-    f->stats.aux_vars = sat.aux_vars;
-    for (int g = 0; g < f->stats.ngroups; g++) {
-        ilpm_group_stats *x = &f->stats.groups[g];
-        x->clauses = x->literals = x->aux_vars = 0;
-        for (int h = 0; f->groups && sat_groups && h < sat.ngroups; h++)
-            if (f->groups[g] && sat_groups[h] &&
-                strcmp(f->groups[g], sat_groups[h]) == 0) {
-                x->clauses = sat.groups[h].clauses;
-                x->literals = sat.groups[h].literals;
-                x->aux_vars = sat.groups[h].aux_vars;
-            }
-    }
-    ilpm_stats_free(&sat);
-    free_groups(sat_groups);
     ilpm_model_free(m);
 }
 
@@ -240,14 +214,14 @@ void ilpm_comparison_free(ilpm_comparison *c)
     memset(c, 0, sizeof *c);
 }
 
-static void dash_or_int(ilpm_buf *b, const char *fmt, int have, int64_t v)
+static void dash_or_int(ilpm_buf *b, int width, int have, int64_t v)
 {
     char t[32];
     if (have)
         snprintf(t, sizeof t, "%" PRId64, v);
     else
         snprintf(t, sizeof t, "-");
-    ilpm_buf_printf(b, fmt, t);
+    ilpm_buf_printf(b, " %*s", width, t);
 }
 
 /* Whether run i was started. */
@@ -256,15 +230,22 @@ static int ran(const ilpm_comparison *c, int i)
     return i < c->nresults - c->not_run;
 }
 
+/* The width of a size column in the text tables. */
+static int width(const char *name)
+{
+    int n = (int)strlen(name) + 1;
+    return n > 9 ? n : 9;
+}
+
 void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
 {
     ilpm_buf_printf(b, "%s %s\n", c->results[0].puzzle, c->instance);
-    ilpm_buf_printf(b,
-                    "  %-12s %-4s %-8s %-8s %12s %10s %10s %9s %9s %9s %9s "
-                    "%10s %10s\n",
-                    "formulation", "back", "status", "verified", "obj/count",
-                    "build_ms", "solve_ms", "vars", "fixed", "aux", "rows",
-                    "nonzeros", "clauses");
+    ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10s %10s", "formulation",
+                    "back", "status", "verified", "obj/count", "build_ms",
+                    "solve_ms");
+    for (const ilpm_size_column *col = ilpm_size_columns; col->name; col++)
+        ilpm_buf_printf(b, " %*s", width(col->name), col->name);
+    ilpm_buf_printf(b, " %9s\n", "fixed");
     for (int i = 0; i < c->nresults; i++) {
         const ilpm_result *r = &c->results[i];
         const char *form = c->forms[i / per_form(c)].name;
@@ -273,7 +254,6 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
                             ilpm_backend_name(r->backend));
             continue;
         }
-        int ilp = ilpm_backend_report(r->backend) == ILPM_REPORTS_ROWS;
         char oc[32] = "-";
         if (r->has_count)
             snprintf(oc, sizeof oc, "%s%" PRIu64,
@@ -284,15 +264,11 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
                         form[0] ? form : "-", ilpm_backend_name(r->backend),
                         ilpm_status_name(r->status), r->verified ? "yes" : "no",
                         oc, r->build_ms, r->solve_ms);
-        dash_or_int(b, " %9s", r->have_stats, r->stats.vars);
-        dash_or_int(b, " %9s", r->have_stats, r->stats.fixed);
-        dash_or_int(b, " %9s", r->have_stats, r->stats.aux_vars);
-        dash_or_int(b, " %9s", r->have_stats && ilp, r->stats.rows);
-        dash_or_int(b, " %10s", r->have_stats && ilp, r->stats.nonzeros);
-        dash_or_int(b, " %10s",
-                    r->have_stats &&
-                        ilpm_backend_report(r->backend) == ILPM_REPORTS_CLAUSES,
-                    r->stats.clauses);
+        for (const ilpm_size_column *col = ilpm_size_columns; col->name; col++)
+            dash_or_int(b, width(col->name),
+                        r->have_stats && ilpm_backend_fills(r->backend, col),
+                        ilpm_size_value(&r->stats, col));
+        dash_or_int(b, 9, r->have_stats, r->stats.fixed);
         ilpm_buf_putc(b, '\n');
         if (r->status == ILPM_ERROR)
             ilpm_buf_printf(b, "    error: %s\n", r->error);
@@ -485,12 +461,11 @@ int ilpm_cmp_summary_add(ilpm_cmp_summary *s, const ilpm_comparison *c)
         }
         if (r->have_stats) {
             t->sized++;
-            t->vars += (double)r->stats.vars;
-            t->aux_vars += (double)r->stats.aux_vars;
-            t->rows += (double)r->stats.rows;
-            t->nonzeros += (double)r->stats.nonzeros;
-            t->clauses += (double)r->stats.clauses;
-            t->fixed += (double)r->stats.fixed;
+            for (const ilpm_size_column *col = ilpm_size_columns; col->name;
+                 col++)
+                *ilpm_size_field(&t->sum, col) +=
+                    ilpm_size_value(&r->stats, col);
+            t->sum.fixed += r->stats.fixed;
         }
     }
     if (c->nresults > 0 && !s->puzzle[0])
@@ -509,26 +484,24 @@ double ilpm_cmp_total_median_ms(const ilpm_cmp_total *t)
     return t->runs % 2 ? t->ms[h] : (t->ms[h - 1] + t->ms[h]) / 2;
 }
 
-/* A mean size, -1 when no run was built or the back end has no such size
- * (sum is one of t's sums). */
-static double mean(const ilpm_cmp_total *t, const double *sum)
+/* The mean of column col (NULL: fixed), -1 when no run was built or the
+ * back end has no such size. */
+static double mean(const ilpm_cmp_total *t, const ilpm_size_column *col)
 {
-    int ilp = ilpm_backend_report(t->backend) == ILPM_REPORTS_ROWS;
-    int sat = ilpm_backend_report(t->backend) == ILPM_REPORTS_CLAUSES;
-    if (t->sized == 0 || (!sat && sum == &t->clauses) ||
-        (!ilp && (sum == &t->rows || sum == &t->nonzeros)))
+    if (t->sized == 0 || (col && !ilpm_backend_fills(t->backend, col)))
         return -1;
-    return *sum / (double)t->sized;
+    int64_t sum = col ? ilpm_size_value(&t->sum, col) : t->sum.fixed;
+    return (double)sum / (double)t->sized;
 }
 
-static void mean_text(ilpm_buf *b, const char *fmt, double v)
+static void mean_text(ilpm_buf *b, int width, double v)
 {
     char t[32];
     if (v < 0)
         snprintf(t, sizeof t, "-");
     else
         snprintf(t, sizeof t, "%.1f", v);
-    ilpm_buf_printf(b, fmt, t);
+    ilpm_buf_printf(b, " %*s", width, t);
 }
 
 void ilpm_cmp_summary_text(const ilpm_cmp_summary *s, ilpm_buf *b)
@@ -537,12 +510,12 @@ void ilpm_cmp_summary_text(const ilpm_cmp_summary *s, ilpm_buf *b)
                     "summary: %s, %ld instance%s (solve times in ms; sizes "
                     "are means per run)\n",
                     s->puzzle, s->instances, s->instances == 1 ? "" : "s");
-    ilpm_buf_printf(b,
-                    "  %-12s %-4s %5s %6s %5s %7s %5s %10s %9s %8s %8s %8s "
-                    "%8s %9s %9s\n",
+    ilpm_buf_printf(b, "  %-12s %-4s %5s %6s %5s %7s %5s %10s %9s",
                     "formulation", "back", "runs", "solved", "unsat", "timeout",
-                    "other", "total_ms", "median_ms", "vars", "fixed", "aux",
-                    "rows", "nonzeros", "clauses");
+                    "other", "total_ms", "median_ms");
+    for (const ilpm_size_column *col = ilpm_size_columns; col->name; col++)
+        ilpm_buf_printf(b, " %*s", width(col->name), col->name);
+    ilpm_buf_printf(b, " %9s\n", "fixed");
     for (int i = 0; i < s->n; i++) {
         const ilpm_cmp_total *t = &s->rows[i];
         ilpm_buf_printf(b, "  %-12s %-4s %5ld %6ld %5ld %7ld %5ld %10.1f %9.1f",
@@ -550,12 +523,9 @@ void ilpm_cmp_summary_text(const ilpm_cmp_summary *s, ilpm_buf *b)
                         ilpm_backend_name(t->backend), t->runs, t->solved,
                         t->unsat, t->timeout, t->other, t->total_ms,
                         ilpm_cmp_total_median_ms(t));
-        mean_text(b, " %8s", mean(t, &t->vars));
-        mean_text(b, " %8s", mean(t, &t->fixed));
-        mean_text(b, " %8s", mean(t, &t->aux_vars));
-        mean_text(b, " %8s", mean(t, &t->rows));
-        mean_text(b, " %9s", mean(t, &t->nonzeros));
-        mean_text(b, " %9s", mean(t, &t->clauses));
+        for (const ilpm_size_column *col = ilpm_size_columns; col->name; col++)
+            mean_text(b, width(col->name), mean(t, col));
+        mean_text(b, 9, mean(t, NULL));
         ilpm_buf_putc(b, '\n');
     }
     if (s->disagree)
@@ -570,15 +540,13 @@ void ilpm_cmp_summary_text(const ilpm_cmp_summary *s, ilpm_buf *b)
         ilpm_buf_printf(b, "  agreement: yes on all %ld\n", s->instances);
 }
 
-static const char *const summary_fields =
-    "puzzle,formulation,backend,instances,runs,solved,unsat,timeout,other,"
-    "total_solve_ms,median_solve_ms,mean_vars,mean_aux_vars,mean_rows,"
-    "mean_nonzeros,mean_clauses,mean_fixed_before";
-
 void ilpm_cmp_summary_csv_header(ilpm_buf *out)
 {
-    ilpm_buf_puts(out, summary_fields);
-    ilpm_buf_putc(out, '\n');
+    ilpm_buf_puts(out, "puzzle,formulation,backend,instances,runs,solved,"
+                       "unsat,timeout,other,total_solve_ms,median_solve_ms");
+    for (const ilpm_size_column *col = ilpm_size_columns; col->name; col++)
+        ilpm_buf_printf(out, ",mean_%s", col->name);
+    ilpm_buf_puts(out, ",mean_fixed_before\n");
 }
 
 static void mean_csv(ilpm_buf *b, double v)
@@ -600,22 +568,20 @@ void ilpm_cmp_summary_csv(const ilpm_cmp_summary *s, ilpm_buf *b)
                         ilpm_backend_name(t->backend), s->instances, t->runs,
                         t->solved, t->unsat, t->timeout, t->other, t->total_ms,
                         ilpm_cmp_total_median_ms(t));
-        mean_csv(b, mean(t, &t->vars));
-        mean_csv(b, mean(t, &t->aux_vars));
-        mean_csv(b, mean(t, &t->rows));
-        mean_csv(b, mean(t, &t->nonzeros));
-        mean_csv(b, mean(t, &t->clauses));
-        mean_csv(b, mean(t, &t->fixed));
+        for (const ilpm_size_column *col = ilpm_size_columns; col->name; col++)
+            mean_csv(b, mean(t, col));
+        mean_csv(b, mean(t, NULL));
         ilpm_buf_putc(b, '\n');
     }
 }
 
+/* "mean_" key: value. */
 static void mean_json(ilpm_buf *b, const char *key, double v)
 {
     if (v < 0)
-        ilpm_buf_printf(b, ",\"%s\":null", key);
+        ilpm_buf_printf(b, ",\"mean_%s\":null", key);
     else
-        ilpm_buf_printf(b, ",\"%s\":%.3f", key, v);
+        ilpm_buf_printf(b, ",\"mean_%s\":%.3f", key, v);
 }
 
 void ilpm_cmp_summary_json(const ilpm_cmp_summary *s, ilpm_buf *b)
@@ -636,12 +602,9 @@ void ilpm_cmp_summary_json(const ilpm_cmp_summary *s, ilpm_buf *b)
                         ilpm_backend_name(t->backend), s->instances, t->runs,
                         t->solved, t->unsat, t->timeout, t->other, t->total_ms,
                         ilpm_cmp_total_median_ms(t));
-        mean_json(b, "mean_vars", mean(t, &t->vars));
-        mean_json(b, "mean_aux_vars", mean(t, &t->aux_vars));
-        mean_json(b, "mean_rows", mean(t, &t->rows));
-        mean_json(b, "mean_nonzeros", mean(t, &t->nonzeros));
-        mean_json(b, "mean_clauses", mean(t, &t->clauses));
-        mean_json(b, "mean_fixed_before", mean(t, &t->fixed));
+        for (const ilpm_size_column *col = ilpm_size_columns; col->name; col++)
+            mean_json(b, col->name, mean(t, col));
+        mean_json(b, "fixed_before", mean(t, NULL));
         ilpm_buf_puts(b, "}\n");
     }
 }

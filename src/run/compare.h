@@ -1,6 +1,6 @@
 /* compare.h: one instance solved by every chosen formulation on every
- * back end (ilp, sat, cp), with the sizes of both lowerings per group, and
- * a check that the back ends agree on what they answer. */
+ * back end of the registry, with the sizes of both lowerings (rows, CNF)
+ * per group, and a check that the back ends agree on what they answer. */
 #ifndef ILPM_COMPARE_H
 #define ILPM_COMPARE_H
 
@@ -18,8 +18,7 @@ typedef struct ilpm_comparison {
     char instance[160];
     int nforms;
     ilpm_cmp_form *forms;
-    int nresults; /* nforms * ILPM_BACKEND_COUNT: ILP, SAT, cp per formulation
-                   */
+    int nresults; /* nforms * ILPM_BACKEND_COUNT: every back end per form */
     ilpm_result *results;
     /* The last not_run results were never started: a stop (stop_flag)
      * came first.  They are no outcome and count in no total. */
@@ -64,10 +63,11 @@ typedef struct ilpm_cmp_total {
     double total_ms; /* solve times of all the runs, timed-out ones  */
     double *ms;      /* included; ms[0..runs) sorted, for the median */
     long sized;      /* runs whose formulation was built              */
-    /* Sizes summed over the sized runs; the writers print their means
-     * (rows and nonzeros on ILP only, clauses on SAT only). */
-    double vars, aux_vars, rows, nonzeros, clauses;
-    double fixed; /* variables settled before the back end (stats.fixed) */
+    /* The size columns (ilpm_size_columns) and fixed (the variables
+     * settled before the back end) summed over the sized runs, without
+     * groups; the writers print their means, of the columns the back
+     * end fills. */
+    ilpm_stats sum;
 } ilpm_cmp_total;
 
 typedef struct ilpm_cmp_summary {

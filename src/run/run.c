@@ -5,6 +5,7 @@
 #include "run.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,6 +353,36 @@ static int has_solution(const ilpm_result *r)
            r->status == ILPM_FEASIBLE;
 }
 
+const ilpm_size_column ilpm_size_columns[] = {
+    {"vars", offsetof(ilpm_stats, vars), 0},
+    {"aux_vars", offsetof(ilpm_stats, aux_vars), 0},
+    {"rows", offsetof(ilpm_stats, rows), ILPM_REPORTS_ROWS},
+    {"nonzeros", offsetof(ilpm_stats, nonzeros), ILPM_REPORTS_ROWS},
+    {"clauses", offsetof(ilpm_stats, clauses), ILPM_REPORTS_CLAUSES},
+    {NULL, 0, 0}};
+
+int ilpm_backend_fills(ilpm_backend b, const ilpm_size_column *c)
+{
+    return ((unsigned)ilpm_backend_report(b) & c->needs) == c->needs;
+}
+
+int64_t *ilpm_size_field(ilpm_stats *s, const ilpm_size_column *c)
+{
+    return (int64_t *)(void *)((char *)s + c->offset);
+}
+
+int64_t ilpm_size_value(const ilpm_stats *s, const ilpm_size_column *c)
+{
+    return *(const int64_t *)(const void *)((const char *)s + c->offset);
+}
+
+/* Whether r has column c: its formulation was built and its back end
+ * fills c. */
+static int has_size(const ilpm_result *r, const ilpm_size_column *c)
+{
+    return r->have_stats && ilpm_backend_fills(r->backend, c);
+}
+
 static void json_int_or_null(ilpm_buf *b, const char *key, int have, int64_t v)
 {
     if (have)
@@ -362,7 +393,6 @@ static void json_int_or_null(ilpm_buf *b, const char *key, int have, int64_t v)
 
 void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
 {
-    int ilp = ilpm_backend_report(r->backend) == ILPM_REPORTS_ROWS;
     ilpm_buf_puts(b, "{\"puzzle\":");
     ilpm_buf_json_str(b, r->puzzle);
     ilpm_buf_puts(b, ",\"instance\":");
@@ -386,15 +416,9 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
         ilpm_buf_printf(b, ",\"objective\":%" PRId64, r->objective);
     ilpm_buf_printf(b, ",\"build_ms\":%.3f,\"solve_ms\":%.3f", r->build_ms,
                     r->solve_ms);
-    const ilpm_stats *s = &r->stats;
-    json_int_or_null(b, "vars", r->have_stats, s->vars);
-    json_int_or_null(b, "aux_vars", r->have_stats, s->aux_vars);
-    json_int_or_null(b, "rows", r->have_stats && ilp, s->rows);
-    json_int_or_null(b, "nonzeros", r->have_stats && ilp, s->nonzeros);
-    json_int_or_null(b, "clauses",
-                     r->have_stats && ilpm_backend_report(r->backend) ==
-                                          ILPM_REPORTS_CLAUSES,
-                     s->clauses);
+    for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
+        json_int_or_null(b, c->name, has_size(r, c),
+                         ilpm_size_value(&r->stats, c));
     ilpm_buf_puts(b, ",\"solution\":");
     if (r->json && has_solution(r))
         ilpm_buf_puts(b, r->json);
@@ -417,16 +441,14 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     ilpm_buf_puts(b, "}\n");
 }
 
-static const char *const csv_fields =
-    "puzzle,instance,file,index,formulation,backend,status,verified,count,"
-    "count_complete,objective,"
-    "build_ms,solve_ms,vars,aux_vars,rows,nonzeros,clauses,solution,error,"
-    "worker,stopped_by";
-
 void ilpm_result_csv_header(ilpm_buf *out)
 {
-    ilpm_buf_puts(out, csv_fields);
-    ilpm_buf_putc(out, '\n');
+    ilpm_buf_puts(out, "puzzle,instance,file,index,formulation,backend,status,"
+                       "verified,count,count_complete,objective,build_ms,"
+                       "solve_ms");
+    for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
+        ilpm_buf_printf(out, ",%s", c->name);
+    ilpm_buf_puts(out, ",solution,error,worker,stopped_by\n");
 }
 
 static void csv_int(ilpm_buf *b, int have, int64_t v)
@@ -439,7 +461,6 @@ static void csv_int(ilpm_buf *b, int have, int64_t v)
 
 void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
 {
-    int ilp = ilpm_backend_report(r->backend) == ILPM_REPORTS_ROWS;
     ilpm_buf_csv_str(b, r->puzzle);
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->instance);
@@ -458,15 +479,8 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
                                         : "false");
     csv_int(b, r->has_objective, r->objective);
     ilpm_buf_printf(b, ",%.3f,%.3f", r->build_ms, r->solve_ms);
-    const ilpm_stats *s = &r->stats;
-    csv_int(b, r->have_stats, s->vars);
-    csv_int(b, r->have_stats, s->aux_vars);
-    csv_int(b, r->have_stats && ilp, s->rows);
-    csv_int(b, r->have_stats && ilp, s->nonzeros);
-    csv_int(b,
-            r->have_stats &&
-                ilpm_backend_report(r->backend) == ILPM_REPORTS_CLAUSES,
-            s->clauses);
+    for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
+        csv_int(b, has_size(r, c), ilpm_size_value(&r->stats, c));
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->json && has_solution(r) ? r->json : "");
     ilpm_buf_putc(b, ',');

@@ -102,6 +102,23 @@ void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
  * past the last one, or a parser that failed without reading on. */
 int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err);
 
+/* The size columns of a result, in the order JSON and CSV write them
+ * (vars, aux_vars, rows, nonzeros, clauses), ended by a NULL name.  Each
+ * is a field of ilpm_stats and is filled by the back ends whose driver
+ * reports what it needs (ilpm_backend_report): a back end that counts
+ * rows or clauses needs no column of its own. */
+typedef struct ilpm_size_column {
+    const char *name;
+    size_t offset;  /* of its int64_t in ilpm_stats          */
+    unsigned needs; /* ILPM_REPORTS_* bits; 0: every back end */
+} ilpm_size_column;
+extern const ilpm_size_column ilpm_size_columns[];
+/* Whether back end b fills column c. */
+int ilpm_backend_fills(ilpm_backend b, const ilpm_size_column *c);
+/* Column c of s, and a pointer to it (for sums). */
+int64_t ilpm_size_value(const ilpm_stats *s, const ilpm_size_column *c);
+int64_t *ilpm_size_field(ilpm_stats *s, const ilpm_size_column *c);
+
 /* Output, one record per call. */
 void ilpm_result_json(const ilpm_result *r, ilpm_buf *out);
 void ilpm_result_csv_header(ilpm_buf *out);
