@@ -5,6 +5,7 @@
  * header, a later row replacing an earlier one, bad inputs).  Files live
  * in a temporary folder.  Runs from the source root (data/...). */
 #include "batch.h"
+#include "puzzles.h"
 
 #include "testutil.h"
 #include <check.h>
@@ -82,6 +83,7 @@ typedef struct row {
     char verified[8];
     char error[256];
     int worker;
+    char stopped_by[16];
 } row;
 
 typedef struct rows {
@@ -161,6 +163,8 @@ static void read_csv(const char *path, rows *out)
                  field(f, names, n, "verified"));
         snprintf(r->error, sizeof r->error, "%s", field(f, names, n, "error"));
         r->worker = atoi(field(f, names, n, "worker"));
+        snprintf(r->stopped_by, sizeof r->stopped_by, "%s",
+                 field(f, names, n, "stopped_by"));
     }
     free(hbuf);
     free(rbuf);
@@ -325,6 +329,92 @@ START_TEST(test_resume)
     ck_assert_str_eq(rs.r[1].status, "stopped");
     ck_assert_int_eq(rs.r[2].index, 2);
     ck_assert_str_eq(rs.r[2].status, "unsat");
+}
+END_TEST
+
+/* A row of run i on SAT for the results files of the resume tests. */
+static void stopped_row(ilpm_buf *b, const char *in, int i, ilpm_status st,
+                        const char *error, const char *by, int json)
+{
+    ilpm_result r;
+    ilpm_result_init(&r);
+    snprintf(r.puzzle, sizeof r.puzzle, "queens");
+    snprintf(r.file, sizeof r.file, "%s", in);
+    r.index = i;
+    r.backend = ILPM_BACKEND_SAT;
+    r.status = st;
+    r.worker = 1;
+    snprintf(r.error, sizeof r.error, "%s", error);
+    snprintf(r.stopped_by, sizeof r.stopped_by, "%s", by);
+    if (json)
+        ilpm_result_json(&r, b);
+    else
+        ilpm_result_csv(&r, b);
+}
+
+/* A run whose worker was killed from outside says so in stopped_by, and
+ * --resume runs it again; a crash stays a result.  Rows of an older ilpm
+ * that said it in the error text alone are read as before, in CSV (where
+ * the rewrite gives them the column) and in JSON lines. */
+START_TEST(test_resume_stopped_by)
+{
+    char in[320], out[320];
+    write_file(in_dir(in, "q.txt"), six);
+    const char *files[1] = {in};
+    static const char *const kill9 =
+        "worker 1 died: killed by signal 9 (out of memory?)";
+    for (int form = 0; form < 3; form++) { /* CSV, old CSV, JSON lines */
+        ilpm_buf b;
+        ilpm_buf_init(&b);
+        if (form < 2)
+            ilpm_result_csv_header(&b);
+        int old = form == 1;
+        stopped_row(&b, in, 1, ILPM_ERROR, kill9, old ? "" : "SIGKILL",
+                    form == 2);
+        stopped_row(&b, in, 2, ILPM_ERROR, "worker 1 died: killed by signal 11",
+                    "", form == 2);
+        stopped_row(&b, in, 3, ILPM_ERROR, "worker 1 died: stopped by SIGTERM",
+                    old ? "" : "SIGTERM", form == 2);
+        /* the column alone counts in a current CSV file */
+        stopped_row(&b, in, 4, ILPM_ERROR, form == 0 ? kill9 : "", "",
+                    form == 2);
+        if (old) { /* the header and rows without the last column */
+            char *t = ilpm_buf_take(&b);
+            ilpm_buf_init(&b);
+            for (char *line = strtok(t, "\n"); line;
+                 line = strtok(NULL, "\n")) {
+                *strrchr(line, ',') = '\0';
+                ilpm_buf_printf(&b, "%s\n", line);
+            }
+            free(t);
+        }
+        in_dir(out, form == 2 ? "k.jsonl" : "k.csv");
+        write_file(out, ilpm_buf_str(&b));
+        ilpm_buf_free(&b);
+        ilpm_batch_opts o;
+        ilpm_batch_opts_init(&o);
+        o.resume = 1;
+        o.json = form == 2;
+        o.run.solver.backend = ILPM_BACKEND_SAT;
+        ilpm_batch_summary sum;
+        run_batch(files, 1, &o, out, &sum);
+        /* 1 and 3 again, 5 and 6; 2 and 4 kept */
+        ck_assert_msg(sum.skipped == 2, "form %d: %ld skipped", form,
+                      sum.skipped);
+        ck_assert_int_eq(sum.total, 4);
+        if (form == 2)
+            continue;
+        rows rs;
+        read_csv(out, &rs);
+        ck_assert_int_eq(rs.headers, 1);
+        ck_assert_int_eq(rs.n, 8);
+        ck_assert_str_eq(rs.r[0].stopped_by, "SIGKILL");
+        ck_assert_str_eq(rs.r[1].stopped_by, "");
+        ck_assert_str_eq(rs.r[2].stopped_by, "SIGTERM");
+        ck_assert_str_eq(rs.r[3].stopped_by, "");
+        ck_assert_int_eq(rs.r[4].index, 1);
+        ck_assert_str_eq(rs.r[4].status, "solved");
+    }
 }
 END_TEST
 
@@ -593,6 +683,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_rows_in_order);
     tcase_add_test(tc, test_resume);
+    tcase_add_test(tc, test_resume_stopped_by);
     tcase_add_test(tc, test_shards);
     tcase_add_test(tc, test_input_errors);
     tcase_add_test(tc, test_summary_reused);

@@ -3,6 +3,7 @@
  * comparisons made by hand, on real ones, and their three renderings.
  * Runs from the source root. */
 #include "compare.h"
+#include "puzzles.h"
 
 #include <check.h>
 #define ILPM_TESTUTIL_PUZZLES

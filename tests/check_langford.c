@@ -5,6 +5,7 @@
  * format's error messages and the verifier.  Runs from the source root
  * (paths data/...). */
 #include "puzzle.h"
+#include "puzzles.h"
 
 #include <check.h>
 #define ILPM_TESTUTIL_PUZZLES

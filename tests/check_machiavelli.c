@@ -6,6 +6,7 @@
  * The puzzle's private header gives the verifier tests its types, so
  * that they can build broken solutions. */
 #include "machiavelli/machiavelli.h"
+#include "puzzles.h"
 
 #include "testutil.h"
 #include <check.h>

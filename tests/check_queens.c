@@ -2,6 +2,7 @@
  * on both back ends (every solution verified), completion instances, every
  * malformed input's own message, and the verifier on broken boards.
  * Runs from the source root (paths data/...). */
+#include "puzzles.h"
 #include "run.h"
 
 #include <check.h>

@@ -4,6 +4,7 @@
  * and text field by field, exit codes, the walk over a file's instances,
  * and runs that share one model per shape.  Runs from the source root
  * (paths data/...). */
+#include "puzzles.h"
 #include "run.h"
 
 #include "testutil.h"
@@ -479,6 +480,16 @@ START_TEST(test_result_json)
                "null,\"clauses\":null,\"solution\":null,\"error\":\"bad "
                "\\\"input\\\"\\n\\tline 2\\\\\"}\n"));
     ck_assert(json_line_ok(ilpm_buf_str(&b)));
+    /* a worker killed from outside: the signal, after the rest */
+    r.worker = 3;
+    snprintf(r.stopped_by, sizeof r.stopped_by, "SIGTERM");
+    ilpm_buf_clear(&b);
+    ilpm_result_json(&r, &b);
+    ck_assert_ptr_nonnull(strstr(
+        ilpm_buf_str(&b), ",\"worker\":3,\"stopped_by\":\"SIGTERM\"}\n"));
+    ck_assert(json_line_ok(ilpm_buf_str(&b)));
+    r.worker = 0;
+    r.stopped_by[0] = '\0';
 
     /* unsat with a reason */
     r.status = ILPM_UNSAT;
@@ -501,11 +512,11 @@ END_TEST
 START_TEST(test_result_csv)
 {
     static const char *const names[] = {
-        "puzzle",    "instance", "file",     "index",    "formulation",
-        "backend",   "status",   "verified", "count",    "count_complete",
-        "objective", "build_ms", "solve_ms", "vars",     "aux_vars",
-        "rows",      "nonzeros", "clauses",  "solution", "error",
-        "worker"};
+        "puzzle",    "instance",  "file",     "index",    "formulation",
+        "backend",   "status",    "verified", "count",    "count_complete",
+        "objective", "build_ms",  "solve_ms", "vars",     "aux_vars",
+        "rows",      "nonzeros",  "clauses",  "solution", "error",
+        "worker",    "stopped_by"};
     int ncols = (int)(sizeof names / sizeof *names);
     ilpm_buf b;
     ilpm_buf_init(&b);
@@ -524,7 +535,7 @@ START_TEST(test_result_csv)
         "sat",    "solved",    "true",         "",          "",
         "",       "1.500",     "2.500",        "16",        "2",
         "",       "",          "55",           "[2,4,1,3]", "",
-        "2"};
+        "2",      ""};
     for (int v = 0; v < 4; v++) {
         ilpm_buf_clear(&b);
         if (v == 1) { /* a count, an objective, ILP sizes, no file */
@@ -540,9 +551,11 @@ START_TEST(test_result_csv)
             snprintf(r.error, sizeof r.error, "x, \"y\"");
             r.have_stats = 0;
             r.worker = 0;
+            snprintf(r.stopped_by, sizeof r.stopped_by, "SIGKILL");
         }
         if (v == 3) { /* a line end inside a field is quoted too */
             snprintf(r.error, sizeof r.error, "two\nlines");
+            r.stopped_by[0] = '\0';
         }
         ilpm_result_csv(&r, &b);
         const char *row = ilpm_buf_str(&b);
@@ -574,6 +587,7 @@ START_TEST(test_result_csv)
             ck_assert_str_eq(f[18], ""); /* no solution for an error */
             ck_assert_str_eq(f[19], "x, \"y\"");
             ck_assert_str_eq(f[20], "");
+            ck_assert_str_eq(f[21], "SIGKILL");
         }
         free_fields(f, n);
     }

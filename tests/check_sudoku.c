@@ -5,6 +5,7 @@
  * malformed input's own message, and the verifier.  Runs from the source
  * root (paths data/...). */
 #include "puzzle.h"
+#include "puzzles.h"
 #include "run.h"
 
 #include <check.h>

@@ -6,6 +6,7 @@
  * nothing with the model, the three input formats, every malformed
  * input's own message, bad parameters, the verifier and the renderers.
  * Runs from the source root (paths data/...). */
+#include "puzzles.h"
 #include "run.h"
 
 #include "testutil.h"

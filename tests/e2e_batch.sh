@@ -109,6 +109,27 @@ if [ "${ILPM_TEST_HOOKS:-0}" = 1 ]; then
     check "hang exit 3" [ $? -eq 3 ]
     check "hang row" grep -q ',3,,sat,timeout,false,.*overran the time limit' "$tmp/h.csv"
     check "hang rows kept" [ "$(wc -l <"$tmp/h.csv")" -eq 25 ]
+
+    # A worker killed from outside: its row says so in stopped_by, and
+    # --resume runs it again.
+    ILPM_TEST_HANG_INDEX=2 "$ILPM" batch queens "$tmp/q3.txt" --backend sat --out "$tmp/ko2.csv" --jobs 1 >/dev/null &
+    pid=$!
+    kill_worker() {
+        local w=""
+        for _ in $(seq 50); do
+            w=$(pgrep -P "$pid" | head -1)
+            [ -n "$w" ] && break
+            sleep 0.1
+        done
+        sleep 0.5
+        kill -KILL "$w"
+    }
+    kill_worker
+    wait "$pid"
+    check "killed worker: exit 1" [ $? -eq 1 ]
+    check "killed worker: stopped_by" grep -q ',2,,sat,error,false,.*killed by signal 9.*,SIGKILL$' "$tmp/ko2.csv"
+    "$ILPM" batch queens "$tmp/q3.txt" --backend sat --out "$tmp/ko2.csv" --jobs 1 --resume >/dev/null
+    check "killed worker: resume runs it again" [ "$(grep -c ',2,,sat,solved,true,' "$tmp/ko2.csv")" -eq 1 ]
 else
     echo "SKIP: crashed and hung workers (a -Dtest_hooks=true build runs them)"
     ILPM_TEST_CRASH_INDEX=5 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/c.csv" --jobs 2 >/dev/null
@@ -266,19 +287,41 @@ if [ "$big" -gt 0 ] && ! ldd "$ILPM" 2>/dev/null | grep -q asan; then
     check "parent memory does not grow with the instances" [ $((big - small)) -lt 2048 ]
 fi
 
-# --resume redoes a run whose worker was killed from outside (SIGKILL or
-# SIGTERM: a cancelled job kills workers a moment before the batch), not
-# one whose worker crashed.
+# --resume redoes a run whose worker was killed from outside (its row's
+# stopped_by names the signal: SIGKILL or SIGTERM, as a cancelled job kills
+# workers a moment before the batch), not one whose worker crashed.
 head -3 data/sudoku/norvig_top95.txt >"$tmp/three.txt"
 "$ILPM" batch sudoku "$tmp/three.txt" --out "$tmp/kk.csv" --jobs 1 >/dev/null 2>&1
-sed -i -e '2s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 9 (out of memory?),1/' \
-    -e '3s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 11,1/' "$tmp/kk.csv"
+cp "$tmp/kk.csv" "$tmp/kk_fresh.csv"
+sed -i -e '2s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 9 (out of memory?),1,SIGKILL/' \
+    -e '3s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 11,1,/' "$tmp/kk.csv"
 "$ILPM" batch sudoku "$tmp/three.txt" --out "$tmp/kk.csv" --jobs 1 --resume >/dev/null 2>&1
 check "resume redoes a run killed from outside" [ "$(grep -c ',#1,.*,solved,true,' "$tmp/kk.csv")" -eq 1 ]
 check "resume keeps a crash" [ "$(grep -c ',#2,' "$tmp/kk.csv")" -eq 1 ]
 "$ILPM" merge --out "$tmp/km.csv" "$tmp/kk.csv" >/dev/null 2>&1
 check "merge keeps one row of the redone run" [ "$(grep -c ',#1,' "$tmp/km.csv")" -eq 1 ]
 check "merge keeps the redone row" [ "$(grep -c ',#1,.*,solved,true,' "$tmp/km.csv")" -eq 1 ]
+# The same in JSON lines.
+"$ILPM" batch sudoku "$tmp/three.txt" --out "$tmp/kk.jsonl" --jobs 1 >/dev/null 2>&1
+sed -i -e '1s/"status":"solved".*/"status":"error","verified":false,"solution":null,"error":"worker 1 died: killed by signal 9 (out of memory?)","worker":1,"stopped_by":"SIGKILL"}/' \
+    -e '2s/"status":"solved".*/"status":"error","verified":false,"solution":null,"error":"worker 1 died: killed by signal 11","worker":1}/' "$tmp/kk.jsonl"
+"$ILPM" batch sudoku "$tmp/three.txt" --out "$tmp/kk.jsonl" --jobs 1 --resume >/dev/null 2>&1
+check "json: resume redoes a run killed from outside" [ "$(grep -c '"instance":"#1".*"status":"solved"' "$tmp/kk.jsonl")" -eq 1 ]
+check "json: resume keeps a crash" [ "$(grep -c '"instance":"#2"' "$tmp/kk.jsonl")" -eq 1 ]
+# Results of an ilpm before stopped_by said it in the error text alone:
+# still redone, and the upgraded file says it in stopped_by.
+sed -e '1s/,stopped_by$//' -e 's/,$//' \
+    -e '2s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 9 (out of memory?),1/' \
+    -e '3s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: stopped by SIGTERM,1/' \
+    -e '4s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 11,1/' \
+    "$tmp/kk_fresh.csv" >"$tmp/ko.csv"
+"$ILPM" batch sudoku "$tmp/three.txt" --out "$tmp/ko.csv" --jobs 1 --resume >/dev/null 2>&1
+check "old results: resume redoes runs killed from outside" [ "$(grep -c ',solved,true,' "$tmp/ko.csv")" -eq 2 ]
+check "old results: resume keeps a crash" [ "$(grep -c ',#3,' "$tmp/ko.csv")" -eq 1 ]
+check "old results: upgraded header" [ "$(head -1 "$tmp/ko.csv" | grep -c ',worker,stopped_by$')" -eq 1 ]
+check "old results: SIGKILL in stopped_by" grep -q ',#1,.*signal 9 (out of memory?),1,SIGKILL$' "$tmp/ko.csv"
+check "old results: SIGTERM in stopped_by" grep -q ',#2,.*stopped by SIGTERM,1,SIGTERM$' "$tmp/ko.csv"
+check "old results: a crash is no stop" grep -q ',#3,.*signal 11,1,$' "$tmp/ko.csv"
 
 # SIGTERM to the whole batch and SIGKILL a moment later (as a cancelled
 # job gets them) in the middle,

@@ -163,7 +163,7 @@ run "compare both formulations" 0 "$ILPM" compare sudoku \
 run "compare json fields" 0 "$ILPM" compare queens --n 6 --format json &&
     has "compare json agreement" "$out" '"fixed_before":0,"agreement":"yes"}$'
 run "compare csv fields" 0 "$ILPM" compare sudoku data/sudoku/norvig_top95.txt --index 1 --formulation exact --format csv &&
-    has "compare csv header" "$out" "^puzzle,.*,worker,fixed_before,agreement$" &&
+    has "compare csv header" "$out" "^puzzle,.*,worker,stopped_by,fixed_before,agreement$" &&
     has "compare csv settled" "$out" ",729,yes$"
 run "compare text settled" 0 "$ILPM" compare sudoku data/sudoku/norvig_top95.txt --index 1 --formulation exact &&
     has "compare text settled" "$out" "exact: 729 of 729 variables fixed before the back ends ran .*--propagate none"

@@ -111,14 +111,9 @@ static int close_meld(laid_reader *lr, const char *s, size_t n, size_t end,
     order_meld(&lr->cur);
     if (ilpm_mach_check_meld(&lr->cur, idx, lr->wrap, lr->ace_high, err) != 0)
         return -1;
-    if (lr->n == lr->cap) {
-        int c = lr->cap ? 2 * lr->cap : 16;
-        mach_meld *q = realloc(lr->melds, (size_t)c * sizeof *q);
-        if (!q)
-            return ilpm_err_nomem(err, "out of memory");
-        lr->melds = q;
-        lr->cap = c;
-    }
+    if (ilpm_grow_int((void **)&lr->melds, &lr->cap, lr->n + 1,
+                      sizeof *lr->melds) != 0)
+        return ilpm_err_nomem(err, "out of memory");
     lr->melds[lr->n++] = lr->cur;
     lr->ncur = 0;
     return 0;

@@ -16,15 +16,10 @@ void ilpm_mach_sol_free(void *p)
 /* A new empty meld at the end of sol. */
 mach_meld *ilpm_mach_new_meld(mach_sol *sol, ilpm_err *err)
 {
-    if (sol->nmelds == sol->cap) {
-        int c = sol->cap ? 2 * sol->cap : 16;
-        mach_meld *q = realloc(sol->melds, (size_t)c * sizeof *q);
-        if (!q) {
-            ilpm_err_nomem(err, "out of memory");
-            return NULL;
-        }
-        sol->melds = q;
-        sol->cap = c;
+    if (ilpm_grow_int((void **)&sol->melds, &sol->cap, sol->nmelds + 1,
+                      sizeof *sol->melds) != 0) {
+        ilpm_err_nomem(err, "out of memory");
+        return NULL;
     }
     mach_meld *md = &sol->melds[sol->nmelds++];
     md->n = 0;

@@ -145,18 +145,12 @@ int ilpm_mdl_col_by_name(mdl *d, const char *name, size_t len)
 
 int ilpm_mdl_add_term(mdl *d, int col, int64_t coef)
 {
-    if (d->nterms == d->termcap) {
-        size_t c = d->termcap ? d->termcap * 2 : 1024;
-        int *cl = realloc(d->col, c * sizeof *cl);
-        if (!cl)
-            return -1;
-        d->col = cl;
-        int64_t *cf = realloc(d->coef, c * sizeof *cf);
-        if (!cf)
-            return -1;
-        d->coef = cf;
-        d->termcap = c;
-    }
+    /* Two arrays of one capacity: each grows from it alike. */
+    size_t capc = d->termcap, capf = d->termcap;
+    if (ilpm_grow((void **)&d->col, &capc, d->nterms + 1, sizeof *d->col) ||
+        ilpm_grow((void **)&d->coef, &capf, d->nterms + 1, sizeof *d->coef))
+        return -1;
+    d->termcap = capc < capf ? capc : capf;
     d->col[d->nterms] = col;
     d->coef[d->nterms++] = coef;
     return 0;
@@ -221,15 +215,11 @@ int ilpm_mdl_dict_put(mdl_dict *x, long v, const char *name, size_t len)
     if (v <= 0 || v > (1L << 30))
         return 0; /* not a variable of any file we read: no entry */
     if (v >= x->cap) {
-        long c = x->cap ? x->cap : 64;
-        while (c <= v)
-            c *= 2;
-        char **n = realloc(x->name, (size_t)c * sizeof *n);
-        if (!n)
+        size_t old = (size_t)x->cap, c = old;
+        if (ilpm_grow((void **)&x->name, &c, (size_t)v + 1, sizeof *x->name))
             return -1;
-        memset(n + x->cap, 0, (size_t)(c - x->cap) * sizeof *n);
-        x->name = n;
-        x->cap = c;
+        memset(x->name + old, 0, (c - old) * sizeof *x->name);
+        x->cap = (long)c;
     }
     free(x->name[v]);
     return (x->name[v] = strndup(name, len)) ? 0 : -1;

@@ -10,6 +10,7 @@
  * constraint holds), which tests/check_cnf.c verifies against brute force.
  */
 #include "cnf_enc.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -102,18 +103,8 @@ int ilpm_cnf_add(ilpm_cnf *c, const int *lits, int n)
         c->over_budget = 1;
         return -1;
     }
-    if (need > c->cap) {
-        size_t cap = c->cap ? c->cap : 1024;
-        while (cap < need)
-            cap = cap > SIZE_MAX / sizeof *c->lits / 2
-                      ? SIZE_MAX / sizeof *c->lits
-                      : 2 * cap;
-        int *p = realloc(c->lits, cap * sizeof *p);
-        if (!p)
-            return -1;
-        c->lits = p;
-        c->cap = cap;
-    }
+    if (ilpm_grow((void **)&c->lits, &c->cap, need, sizeof *c->lits) != 0)
+        return -1;
     for (int i = 0; i < n; i++)
         c->lits[c->nlits++] = lits[i];
     for (int i = 0; i < c->nguards; i++)

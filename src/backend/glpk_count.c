@@ -65,14 +65,8 @@ static int set_add(struct pointset *s, const uint64_t *p)
     for (; s->slot[k]; k = (k + 1) & (s->nslot - 1))
         if (memcmp(s->store + (s->slot[k] - 1) * s->words, p, bytes) == 0)
             return 0;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 256;
-        uint64_t *st = realloc(s->store, cap * bytes);
-        if (!st)
-            return -1;
-        s->store = st;
-        s->cap = cap;
-    }
+    if (ilpm_grow((void **)&s->store, &s->cap, s->n + 1, bytes) != 0)
+        return -1;
     memcpy(s->store + s->n * s->words, p, bytes);
     s->slot[k] = ++s->n;
     return 1;

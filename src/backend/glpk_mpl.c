@@ -164,17 +164,11 @@ static char *slurp(const char *path, ilpm_err *err)
         return NULL;
     }
     for (;;) {
-        if (len + 4096 + 1 > cap) {
-            size_t nc = cap ? 2 * cap : 8192;
-            char *ns = realloc(s, nc);
-            if (!ns) {
-                free(s);
-                fclose(f);
-                ilpm_err_nomem(err, "out of memory");
-                return NULL;
-            }
-            s = ns;
-            cap = nc;
+        if (ilpm_grow((void **)&s, &cap, len + 4096 + 1, 1) != 0) {
+            free(s);
+            fclose(f);
+            ilpm_err_nomem(err, "out of memory");
+            return NULL;
         }
         size_t n = fread(s + len, 1, 4096, f);
         len += n;

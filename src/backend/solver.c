@@ -99,16 +99,9 @@ static int detect_short_block(const ilpm_model *m, ilpm_watch *w)
             for (int j = 0; j < c.n; j++)
                 covered[c.lits[j]] = 1;
         } else if (c.kind == ILPM_AMO) {
-            if (nstore + (size_t)c.n > cap) {
-                size_t nc2 = cap ? cap : 1024;
-                while (nc2 < nstore + (size_t)c.n)
-                    nc2 *= 2;
-                int *ns = realloc(store, nc2 * sizeof *ns);
-                if (!ns)
-                    goto out;
-                store = ns;
-                cap = nc2;
-            }
+            if (ilpm_grow((void **)&store, &cap, nstore + (size_t)c.n,
+                          sizeof *store) != 0)
+                goto out;
             memcpy(store + nstore, c.lits, (size_t)c.n * sizeof *store);
             qsort(store + nstore, (size_t)c.n, sizeof *store, cmp_int);
             amo[namo].lits = (const int *)(uintptr_t)nstore; /* fixed below */

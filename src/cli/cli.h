@@ -107,7 +107,7 @@ typedef struct tally {
 } tally;
 
 /* Notes an outcome's exit status: internal error > usage or input error
- * > signal > time limit > unsatisfiable > success. */
+ * > signal > time limit > unsatisfiable > success (exit.c). */
 void note_exit(tally *t, int code);
 /* The exit status of one result (exit.c): ilpm's, or under FMT_DIMACS
  * the competitions' answer codes (EXIT_DIMACS_*) where there is one. */
@@ -116,11 +116,15 @@ int cli_exit_code(const ilpm_result *r, out_format f);
  * stands for several: UNKNOWN before UNSATISFIABLE before SATISFIABLE
  * before OPTIMUM FOUND. */
 int cli_dimacs_worse(int a, int b);
+struct ilpm_batch_summary;
+/* The exit status of a batch from its summary (the new rows and those
+ * --resume kept), interrupted or not. */
+int cli_batch_exit(const struct ilpm_batch_summary *s, int interrupted);
 
 /* The exit status of a failure by its kind: 2 for the input's or a
  * limit's, 1 for out of memory or ilpm's own; 3 or 130 when a time limit
  * or a stop cut the work short.  Out of memory under --memory-limit is
- * that limit's: 2. */
+ * that limit's: 2 (exit.c). */
 int err_exit(const cli *c, const ilpm_err *e);
 /* What a message of that kind adds: under --memory-limit, out of memory
  * names the limit; else "". */

@@ -90,26 +90,10 @@ int cmd_batch(cli *c)
                 "  %ld run(s) of input that did not parse (see the error "
                 "rows)\n",
                 s.input_errors);
-    /* The rows' statuses, by solve's severity order: the new rows and
-     * those --resume found there, which are results of this batch too. */
-    long by[ILPM_STATUS_COUNT], input = s.input_errors + s.kept_input_errors;
-    for (int st = 0; st < ILPM_STATUS_COUNT; st++)
-        by[st] = s.by_status[st] + s.kept_by_status[st];
-    tally t = {EXIT_OK, 0};
-    if (cli_stop_requested) {
+    if (cli_stop_requested)
         fprintf(f, "  interrupted: %ld of %ld runs done; --resume goes on\n",
                 s.done, s.total);
-        note_exit(&t, EXIT_SIGNAL);
-    }
-    if (by[ILPM_ERROR] > input)
-        note_exit(&t, EXIT_INTERNAL);
-    if (input)
-        note_exit(&t, EXIT_USAGE);
-    if (by[ILPM_TIMEOUT] || by[ILPM_FEASIBLE])
-        note_exit(&t, EXIT_TIMEOUT);
-    if (by[ILPM_UNSAT])
-        note_exit(&t, EXIT_UNSAT);
-    return t.worst;
+    return cli_batch_exit(&s, cli_stop_requested);
 }
 
 int cmd_merge(cli *c)

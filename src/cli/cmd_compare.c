@@ -44,14 +44,9 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
         ilpm_result *r = &cmp.results[i];
         snprintf(r->file, sizeof r->file, "%s", file);
         r->index = index;
-        if (x->npts == x->cap) {
-            int nc = x->cap ? 2 * x->cap : 64;
-            plot_point *np = realloc(x->pts, (size_t)nc * sizeof *np);
-            if (!np)
-                break;
-            x->pts = np;
-            x->cap = nc;
-        }
+        if (ilpm_grow_int((void **)&x->pts, &x->cap, x->npts + 1,
+                          sizeof *x->pts) != 0)
+            break;
         plot_point *p = &x->pts[x->npts++];
         p->instance = x->t.instances;
         p->formulation = x->nforms > 0 ? x->forms[i / ILPM_BACKEND_COUNT] : "";

@@ -1,8 +1,10 @@
-/* From a result to the exit status: the one place where the command
- * line's codes are chosen for an outcome.  ilpm's own codes, and under
- * --format dimacs those of the SAT competition (and of the PB and
- * MaxSAT evaluations for an optimum), so that a wrapper written for a
- * SAT solver reads ilpm's answer right. */
+/* From an outcome to the exit status: the one place where the command
+ * line's codes are chosen, for a result, a failure, a batch and the most
+ * severe of many.  ilpm's own codes, and under --format dimacs those of
+ * the SAT competition (and of the PB and MaxSAT evaluations for an
+ * optimum), so that a wrapper written for a SAT solver reads ilpm's
+ * answer right. */
+#include "batch.h"
 #include "cli.h"
 
 int cli_exit_code(const ilpm_result *r, out_format f)
@@ -57,4 +59,60 @@ int cli_dimacs_worse(int a, int b)
             ib = i;
     }
     return ib > ia ? b : a;
+}
+
+void note_exit(tally *t, int code)
+{
+    /* Severity: internal error > usage/input error > signal > time limit
+     * > unsatisfiable > success. */
+    static const int order[] = {EXIT_OK,     EXIT_UNSAT, EXIT_TIMEOUT,
+                                EXIT_SIGNAL, EXIT_USAGE, EXIT_INTERNAL};
+    int a = 0, b = 0;
+    for (int i = 0; i < 6; i++) {
+        if (order[i] == t->worst)
+            a = i;
+        if (order[i] == code)
+            b = i;
+    }
+    if (b > a)
+        t->worst = code;
+}
+
+int err_exit(const cli *c, const ilpm_err *e)
+{
+    if (e->status == ILPM_TIMEOUT)
+        return EXIT_TIMEOUT;
+    if (e->status == ILPM_STOPPED)
+        return EXIT_SIGNAL;
+    switch (e->kind) {
+    case ILPM_ERR_INPUT:
+    case ILPM_ERR_LIMIT:
+        return EXIT_USAGE;
+    case ILPM_ERR_NOMEM:
+        return c->memory_limit > 0 ? EXIT_USAGE : EXIT_INTERNAL;
+    case ILPM_ERR_INTERNAL:
+    default:
+        return EXIT_INTERNAL;
+    }
+}
+
+int cli_batch_exit(const ilpm_batch_summary *s, int interrupted)
+{
+    /* The rows' statuses, by solve's severity order: the new rows and
+     * those --resume found there, which are results of this batch too. */
+    long by[ILPM_STATUS_COUNT], input = s->input_errors + s->kept_input_errors;
+    for (int st = 0; st < ILPM_STATUS_COUNT; st++)
+        by[st] = s->by_status[st] + s->kept_by_status[st];
+    tally t = {EXIT_OK, 0};
+    if (interrupted)
+        note_exit(&t, EXIT_SIGNAL);
+    if (by[ILPM_ERROR] > input)
+        note_exit(&t, EXIT_INTERNAL);
+    if (input)
+        note_exit(&t, EXIT_USAGE);
+    if (by[ILPM_TIMEOUT] || by[ILPM_FEASIBLE])
+        note_exit(&t, EXIT_TIMEOUT);
+    if (by[ILPM_UNSAT])
+        note_exit(&t, EXIT_UNSAT);
+    return t.worst;
 }

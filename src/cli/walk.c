@@ -1,7 +1,6 @@
 /* What the verbs share: the walk over every instance of the parameters
- * or the files, the exit status that the most severe outcome gives, checked
- * writes to standard output, the model of one instance, and the progress
- * line's hooks. */
+ * or the files, checked writes to standard output, the model of one
+ * instance, and the progress line's hooks (the exit statuses: exit.c). */
 #include "cli.h"
 #include "progress.h"
 
@@ -36,23 +35,6 @@ int put_made(void (*make)(ilpm_buf *b))
     return rc;
 }
 
-void note_exit(tally *t, int code)
-{
-    /* Severity: internal error > usage/input error > signal > time limit
-     * > unsatisfiable > success. */
-    static const int order[] = {EXIT_OK,     EXIT_UNSAT, EXIT_TIMEOUT,
-                                EXIT_SIGNAL, EXIT_USAGE, EXIT_INTERNAL};
-    int a = 0, b = 0;
-    for (int i = 0; i < (int)(sizeof order / sizeof *order); i++) {
-        if (order[i] == t->worst)
-            a = i;
-        if (order[i] == code)
-            b = i;
-    }
-    if (b > a)
-        t->worst = code;
-}
-
 const char *err_note(const cli *c, ilpm_err_kind kind)
 {
     static char note[128];
@@ -62,24 +44,6 @@ const char *err_note(const cli *c, ilpm_err_kind kind)
              " (--memory-limit %g MB reached: raise it to go on)",
              c->memory_limit);
     return note;
-}
-
-int err_exit(const cli *c, const ilpm_err *e)
-{
-    if (e->status == ILPM_TIMEOUT)
-        return EXIT_TIMEOUT;
-    if (e->status == ILPM_STOPPED)
-        return EXIT_SIGNAL;
-    switch (e->kind) {
-    case ILPM_ERR_INPUT:
-    case ILPM_ERR_LIMIT:
-        return EXIT_USAGE;
-    case ILPM_ERR_NOMEM:
-        return c->memory_limit > 0 ? EXIT_USAGE : EXIT_INTERNAL;
-    case ILPM_ERR_INTERNAL:
-    default:
-        return EXIT_INTERNAL;
-    }
 }
 
 int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)

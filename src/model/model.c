@@ -364,18 +364,14 @@ int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err)
     for (int i = 0; i < m->ngroups; i++)
         if (strcmp(m->groups[i], name) == 0)
             return m->cur_group = i;
-    if (m->ngroups == m->capg) {
-        int c = m->capg ? 2 * m->capg : 8;
-        char **g = realloc(m->groups, (size_t)c * sizeof *g);
-        if (!g)
-            return ilpm_err_nomem(err, "out of memory");
-        m->groups = g;
-        uint8_t *r = realloc(m->redundant, (size_t)c);
-        if (!r)
-            return ilpm_err_nomem(err, "out of memory");
-        m->redundant = r;
-        m->capg = c;
-    }
+    /* Two arrays of one capacity: each grows from it alike. */
+    int capg = m->capg, capr = m->capg;
+    if (ilpm_grow_int((void **)&m->groups, &capg, m->ngroups + 1,
+                      sizeof *m->groups) != 0 ||
+        ilpm_grow_int((void **)&m->redundant, &capr, m->ngroups + 1,
+                      sizeof *m->redundant) != 0)
+        return ilpm_err_nomem(err, "out of memory");
+    m->capg = capg < capr ? capg : capr;
     m->redundant[m->ngroups] = 0;
     m->groups[m->ngroups] = strdup(name);
     if (!m->groups[m->ngroups])

@@ -30,47 +30,6 @@ const char *ilpm_batch_task_text(const struct batch *b, const struct task *t)
     return ilpm_buf_str(&b->text) + t->text;
 }
 
-void ilpm_batch_format_row(const struct batch *b, const ilpm_result *r,
-                           ilpm_buf *out)
-{
-    if (b->o->json)
-        ilpm_result_json(r, out);
-    else
-        ilpm_result_csv(r, out);
-}
-
-void ilpm_batch_fill_key(const struct batch *b, long j, ilpm_result *r)
-{
-    const struct task *t = &b->tasks[b->jobs[j].task];
-    snprintf(r->file, sizeof r->file, "%s", b->src[t->src].file);
-    r->index = t->index;
-    r->backend = b->jobs[j].backend;
-    snprintf(r->puzzle, sizeof r->puzzle, "%s", b->pz->name);
-    if (b->pz->formulations) {
-        const char *f = ilpm_params_get(b->p, "formulation");
-        snprintf(r->formulation, sizeof r->formulation, "%s",
-                 f ? f : b->pz->formulations[0]);
-    }
-    /* The label describe() gave when the parent parsed the file in order:
-     * a parse started in mid-file may not know it (a Sudoku's number). */
-    if (!t->bad)
-        snprintf(r->instance, sizeof r->instance, "%s",
-                 ilpm_batch_task_text(b, t));
-    else
-        snprintf(r->instance, sizeof r->instance, "#%ld", t->index);
-}
-
-/* Opens a source at a position that ilpm_reader_offset gave. */
-ilpm_reader *ilpm_batch_open_source(const struct source *s, int64_t offset,
-                                    long lines, ilpm_err *err)
-{
-    if (!s->copy)
-        return ilpm_reader_open_at(s->file, NULL, offset, lines, err);
-    /* Messages name the input, not the copy. */
-    const char *name = strcmp(s->file, "-") == 0 ? ILPM_STDIN_NAME : s->file;
-    return ilpm_reader_open_at(s->copy, name, offset, lines, err);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -105,9 +64,11 @@ static void record(ilpm_batch_summary *s, struct times *tm, ilpm_backend b,
         tm->v[b][tm->n[b]++] = ms;
 }
 
-/* A row for a run the worker could not report (death, overrun). */
+/* A row for a run the worker could not report (death, overrun);
+ * stopped_by names the signal that cut it off from outside, or is NULL. */
 static char *parent_row(const struct batch *b, long j, ilpm_status st,
-                        const char *msg, int worker, double ms)
+                        const char *msg, const char *stopped_by, int worker,
+                        double ms)
 {
     ilpm_result r;
     ilpm_result_init(&r);
@@ -116,6 +77,8 @@ static char *parent_row(const struct batch *b, long j, ilpm_status st,
     r.solve_ms = ms;
     r.worker = worker;
     snprintf(r.error, sizeof r.error, "%s", msg);
+    if (stopped_by)
+        snprintf(r.stopped_by, sizeof r.stopped_by, "%s", stopped_by);
     ilpm_buf row;
     ilpm_buf_init(&row);
     ilpm_batch_format_row(b, &r, &row);
@@ -140,8 +103,8 @@ static int out_row(struct outq *q, long j)
         return 0;
     if (!row) {
         const struct task *t = &q->b->tasks[q->b->jobs[j].task];
-        row = parent_row(q->b, j, ILPM_ERROR, ilpm_batch_task_text(q->b, t), 0,
-                         0);
+        row = parent_row(q->b, j, ILPM_ERROR, ilpm_batch_task_text(q->b, t),
+                         NULL, 0, 0);
     }
     if (row)
         ilpm_out_write(q->out, row, strlen(row));
@@ -262,14 +225,9 @@ static int add_task(struct batch *b, const struct doneset *done,
                                   "more than %d runs in one batch "
                                   "(--shard divides them)",
                                   INT32_MAX - 2);
-        if (b->njobs == b->cap_jobs) {
-            long c = b->cap_jobs ? 2 * b->cap_jobs : 256;
-            struct job *nj = realloc(b->jobs, (size_t)c * sizeof *nj);
-            if (!nj)
-                return ilpm_err_nomem(err, "out of memory");
-            b->jobs = nj;
-            b->cap_jobs = c;
-        }
+        if (ilpm_grow((void **)&b->jobs, &b->cap_jobs, (size_t)b->njobs + 1,
+                      sizeof *b->jobs) != 0)
+            return ilpm_err_nomem(err, "out of memory");
         b->jobs[b->njobs].task = b->ntasks;
         b->jobs[b->njobs].backend = be;
         b->njobs++;
@@ -277,16 +235,9 @@ static int add_task(struct batch *b, const struct doneset *done,
     }
     if (!added)
         return 0;
-    if (b->ntasks == b->cap_tasks) {
-        int c = b->cap_tasks ? (b->cap_tasks > INT32_MAX / 2 ? INT32_MAX
-                                                             : 2 * b->cap_tasks)
-                             : 256;
-        struct task *nt = realloc(b->tasks, (size_t)c * sizeof *nt);
-        if (!nt)
-            return ilpm_err_nomem(err, "out of memory");
-        b->tasks = nt;
-        b->cap_tasks = c;
-    }
+    if (ilpm_grow_int((void **)&b->tasks, &b->cap_tasks, b->ntasks + 1,
+                      sizeof *b->tasks) != 0)
+        return ilpm_err_nomem(err, "out of memory");
     struct task *t = &b->tasks[b->ntasks++];
     t->offset = offset;
     t->lines = lines;
@@ -509,8 +460,8 @@ static int collect(struct sched *s, int i, int ready, double now, ilpm_err *err)
         ilpm_pool_reap(w, &status);
         if (j >= 0 && !s->stopping) {
             char msg[160];
-            ilpm_pool_death(w, status, msg, sizeof msg);
-            s->q->rows[j] = parent_row(b, j, ILPM_ERROR, msg, w->id, 0);
+            const char *by = ilpm_pool_death(w, status, msg, sizeof msg);
+            s->q->rows[j] = parent_row(b, j, ILPM_ERROR, msg, by, w->id, 0);
             record(s->sum, s->tm, b->jobs[j].backend, ILPM_ERROR, 0);
         }
         if (s->stopping)
@@ -525,7 +476,7 @@ static int collect(struct sched *s, int i, int ready, double now, ilpm_err *err)
                  "worker %d overran the time limit and was killed "
                  "after %.1f s",
                  w->id, now - w->started);
-        s->q->rows[j] = parent_row(b, j, ILPM_TIMEOUT, msg, w->id,
+        s->q->rows[j] = parent_row(b, j, ILPM_TIMEOUT, msg, NULL, w->id,
                                    (now - w->started) * 1000.0);
         record(s->sum, s->tm, b->jobs[j].backend, ILPM_TIMEOUT,
                (now - w->started) * 1000.0);
@@ -617,6 +568,7 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     ilpm_buf_init(&b.text);
     struct outq q = {0};
     struct pool pool = {0};
+    struct pool_job job = ilpm_batch_pool_job(&b);
     struct times tm = {{NULL, NULL}, {0, 0}};
     int upgrade = 0, rc;
     if (o->jobs < 1 || o->shard_n < 1 || o->shard_i < 0 ||
@@ -629,7 +581,7 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     if (rc == 0)
         rc = start_queue(&q, &b, &tm, sum, err);
     if (rc == 0)
-        rc = ilpm_pool_start(&pool, &b,
+        rc = ilpm_pool_start(&pool, &job,
                              o->jobs < b.njobs ? o->jobs : (int)b.njobs, err);
     if (rc == 0) {
         /* A run may take its time limit, plus model building; past half

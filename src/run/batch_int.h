@@ -1,11 +1,12 @@
-/* batch_int.h: what the batch's scheduler (batch.c), its worker pool
- * (pool.c) and its results files (results.c) share.  Private to src/run. */
+/* batch_int.h: what the batch's scheduler (batch.c), the jobs it hands
+ * its worker pool (batch_job.c) and its results files (results.c)
+ * share.  Private to src/run. */
 #ifndef ILPM_BATCH_INT_H
 #define ILPM_BATCH_INT_H
 
 #include "batch.h"
+#include "pool.h"
 
-#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -43,7 +44,8 @@ struct batch {
     struct task *tasks;
     int ntasks, cap_tasks;
     struct job *jobs;
-    long njobs, cap_jobs;
+    long njobs;
+    size_t cap_jobs;
     ilpm_buf text; /* the tasks' labels and parse errors, NUL-separated */
 };
 
@@ -56,6 +58,8 @@ void ilpm_batch_fill_key(const struct batch *b, long j, ilpm_result *r);
 /* Opens a source at a position that ilpm_reader_offset gave. */
 ilpm_reader *ilpm_batch_open_source(const struct source *s, int64_t offset,
                                     long lines, ilpm_err *err);
+/* The pool's jobs for batch b: job j runs b->jobs[j] into its row. */
+struct pool_job ilpm_batch_pool_job(const struct batch *b);
 
 /* ------------------------------------------------------------------ */
 /* Results files (results.c)                                            */
@@ -102,68 +106,5 @@ const rowkey *ilpm_results_doneset_has(const struct doneset *d,
 /* Writes the rows of path again under the current header; -1 with err
  * when it does not read, -2 when it cannot be written. */
 int ilpm_results_rewrite(const char *path, ilpm_err *err);
-
-/* ------------------------------------------------------------------ */
-/* The worker pool (pool.c)                                             */
-
-struct worker {
-    pid_t pid;
-    int to, from;
-    long job; /* -1 when idle */
-    double started;
-    int id;
-};
-
-struct msg {
-    int32_t job;
-    int32_t status;
-    int32_t reused; /* the run reused its shape's model */
-    double solve_ms;
-    uint32_t len;
-};
-
-/* ------------------------------------------------------------------ */
-
-struct pool {
-    const struct batch *b;
-    struct worker *w; /* pid -1 for a slot without a worker */
-    struct pollfd *pfd;
-    int n;
-    int next_id; /* workers are numbered from 1, replacements too */
-};
-
-/* Forks n workers; -1 with err. */
-int ilpm_pool_start(struct pool *p, const struct batch *b, int n,
-                    ilpm_err *err);
-/* Forks a worker in the place of worker i (dead or reaped); -1 with err. */
-int ilpm_pool_replace(struct pool *p, int i, ilpm_err *err);
-/* Hands job j to an idle worker; -1 when the worker cannot take it. */
-int ilpm_pool_send(struct worker *w, long j);
-/* Sends sig to the workers that have a job. */
-void ilpm_pool_signal(struct pool *p, int sig);
-/* How many workers have a job. */
-int ilpm_pool_busy(const struct pool *p);
-/* Waits for the workers' messages; poll's return and errno. */
-int ilpm_pool_poll(struct pool *p, int timeout_ms);
-/* Worker i has something to say (or died) after ilpm_pool_poll. */
-int ilpm_pool_ready(const struct pool *p, int i);
-/* Reads the worker's message: 1 when it reports its job (which it no
- * longer has; *text, m->len bytes, is the caller's), 0 when the worker is
- * dead or talks nonsense. */
-int ilpm_pool_receive(struct worker *w, struct msg *m, char **text);
-/* Waits for a worker that ended (its pipes closed); its status. */
-void ilpm_pool_reap(struct worker *w, int *status);
-/* Kills and reaps a worker. */
-void ilpm_pool_kill(struct worker *w);
-/* Why a reaped worker died, from its wait status. */
-void ilpm_pool_death(const struct worker *w, int status, char *msg,
-                     size_t size);
-/* Whether an error row's message says its worker was killed or stopped
- * from outside (SIGKILL, SIGTERM, SIGINT or SIGHUP: the out-of-memory killer, or the
- * batch itself being cancelled a moment later, as Slurm's scancel does):
- * the run did not fail, it was cut off, and --resume does it again. */
-int ilpm_pool_death_outside(const char *msg);
-/* Kills the workers that have a job, reaps all, frees the pool. */
-void ilpm_pool_end(struct pool *p);
 
 #endif

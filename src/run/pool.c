@@ -1,9 +1,8 @@
-/* The batch's worker pool: forked processes that each take a run at a
- * time over a pipe, parse its instance again from where the parent found
- * it, and send back the result row.  A worker that dies or overruns is
- * reaped and replaced by the scheduler (batch.c) through these calls. */
-#include "batch_int.h"
-#include "util.h"
+/* A pool of forked workers (pool.h): each takes a job at a time over a
+ * pipe, runs it through the callbacks its user handed in, and sends back
+ * a message and a row.  A worker that dies or overruns is reaped and
+ * replaced by the user's scheduler (batch.c) through these calls. */
+#include "pool.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -55,100 +54,41 @@ static int read_all(int fd, void *buf, size_t n)
     return 0;
 }
 
-/* A task's instance, parsed again from where the parent found it. */
-static int load(const struct batch *b, const struct task *t, void **inst,
-                ilpm_err *err)
-{
-    ilpm_reader *rd =
-        ilpm_batch_open_source(&b->src[t->src], t->offset, t->lines, err);
-    if (!rd)
-        return -1;
-    ilpm_reader_set_index(rd, t->index);
-    int r = b->pz->parse(rd, b->p, inst, err);
-    if (r == 0)
-        ilpm_err_input(err,
-                       "%s: instance %ld is gone (the file changed during the "
-                       "batch?)",
-                       ilpm_reader_name(rd), t->index);
-    ilpm_reader_free(rd);
-    return r > 0 ? 0 : -1;
-}
-
-static void worker_main(const struct batch *b, int id, int in, int out)
+static void worker_main(const struct pool_job *job, int id, int in, int out)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_worker_term;
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGINT, SIG_IGN); /* the parent decides what Ctrl-C does */
-    if (b->o->memory_limit_mb > 0 && !ILPM_UNDER_ASAN) {
+    if (job->memory_limit_mb > 0 && !ILPM_UNDER_ASAN) {
         struct rlimit rl;
         rl.rlim_cur = rl.rlim_max =
-            (rlim_t)(b->o->memory_limit_mb * 1024.0 * 1024.0);
+            (rlim_t)(job->memory_limit_mb * 1024.0 * 1024.0);
         setrlimit(RLIMIT_AS, &rl);
     }
-#ifdef ILPM_TEST_HOOKS
-    /* Test hooks: make the worker die or hang on one instance index. */
-    const char *crash = getenv("ILPM_TEST_CRASH_INDEX");
-    const char *hang = getenv("ILPM_TEST_HANG_INDEX");
-#endif
-    ilpm_shape_cache *cache[ILPM_BACKEND_COUNT] = {NULL};
-    for (int k = 0; b->o->incremental && k < ILPM_BACKEND_COUNT; k++)
-        cache[k] = ilpm_shape_cache_new();
-    ilpm_run_opts ro = b->o->run;
-    ro.solver.stop_flag = &worker_stop;
+    void *state = job->start ? job->start(job->ctx) : NULL;
     ilpm_buf row;
     ilpm_buf_init(&row);
     int32_t j;
     while (!worker_stop && read_all(in, &j, sizeof j) == 0) {
-        const struct job *jb = &b->jobs[j];
-        const struct task *t = &b->tasks[jb->task];
-#ifdef ILPM_TEST_HOOKS
-        if (crash && atol(crash) == t->index)
-            abort();
-        if (hang && atol(hang) == t->index)
-            for (;;)
-                pause();
-#endif
-        ilpm_result r;
-        ilpm_result_init(&r);
-        ilpm_batch_fill_key(b, j, &r);
-        ro.solver.backend = jb->backend;
-        void *inst = NULL;
-        ilpm_err e = {0};
-        long reused = ilpm_shape_cache_reused(cache[jb->backend]);
-        if (load(b, t, &inst, &e) == 0) {
-            ilpm_run_instance_cached(b->pz, inst, b->p, &ro, cache[jb->backend],
-                                     &r);
-            b->pz->free_instance(inst);
-        } else {
-            r.status = ILPM_ERROR;
-            snprintf(r.error, sizeof r.error, "%s", e.msg);
-        }
-        r.worker = id;
-        ilpm_buf_clear(&row);
-        ilpm_batch_format_row(b, &r, &row);
         struct msg m;
         memset(&m, 0, sizeof m); /* no uninitialised padding down the pipe */
+        ilpm_buf_clear(&row);
+        job->run(job->ctx, state, j, id, &worker_stop, &row, &m);
         m.job = j;
-        m.status = (int32_t)r.status;
-        m.reused = ilpm_shape_cache_reused(cache[jb->backend]) > reused;
-        m.solve_ms = r.solve_ms;
         m.len = (uint32_t)row.len;
-        if (r.status == ILPM_STOPPED)
-            m.len = 0; /* an interrupted run is not a result */
-        ilpm_result_free(&r);
         if (write_all(out, &m, sizeof m) != 0 ||
             write_all(out, ilpm_buf_str(&row), m.len) != 0)
             break;
     }
     ilpm_buf_free(&row);
-    for (int k = 0; k < ILPM_BACKEND_COUNT; k++)
-        ilpm_shape_cache_free(cache[k]);
+    if (job->end)
+        job->end(job->ctx, state);
     _exit(0);
 }
 
-static int spawn(const struct batch *b, struct worker *w, int id,
+static int spawn(const struct pool_job *job, struct worker *w, int id,
                  struct worker *all, int nall, ilpm_err *err)
 {
     int down[2], up[2];
@@ -179,7 +119,7 @@ static int spawn(const struct batch *b, struct worker *w, int id,
             }
         close(down[1]);
         close(up[0]);
-        worker_main(b, id, down[0], up[1]);
+        worker_main(job, id, down[0], up[1]);
     }
     close(down[0]);
     close(up[1]);
@@ -200,10 +140,11 @@ void ilpm_pool_reap(struct worker *w, int *status)
     w->pid = -1;
 }
 
-int ilpm_pool_start(struct pool *p, const struct batch *b, int n, ilpm_err *err)
+int ilpm_pool_start(struct pool *p, const struct pool_job *job, int n,
+                    ilpm_err *err)
 {
     memset(p, 0, sizeof *p);
-    p->b = b;
+    p->job = job;
     p->next_id = 1;
     p->w = calloc((size_t)n + 1, sizeof *p->w);
     p->pfd = calloc((size_t)n + 1, sizeof *p->pfd);
@@ -220,7 +161,7 @@ int ilpm_pool_start(struct pool *p, const struct batch *b, int n, ilpm_err *err)
 
 int ilpm_pool_replace(struct pool *p, int i, ilpm_err *err)
 {
-    return spawn(p->b, &p->w[i], p->next_id++, p->w, p->n, err);
+    return spawn(p->job, &p->w[i], p->next_id++, p->w, p->n, err);
 }
 
 int ilpm_pool_send(struct worker *w, long j)
@@ -289,33 +230,40 @@ void ilpm_pool_kill(struct worker *w)
     ilpm_pool_reap(w, &status);
 }
 
-void ilpm_pool_death(const struct worker *w, int status, char *msg, size_t size)
+const char *ilpm_pool_outside_signal(int sig)
 {
-    if (WIFSIGNALED(status))
+    switch (sig) {
+    case SIGKILL:
+        return "SIGKILL";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGINT:
+        return "SIGINT";
+    case SIGHUP:
+        return "SIGHUP";
+    default:
+        return NULL;
+    }
+}
+
+const char *ilpm_pool_death(const struct worker *w, int status, char *msg,
+                            size_t size)
+{
+    if (WIFSIGNALED(status)) {
         snprintf(msg, size, "worker %d died: killed by signal %d%s", w->id,
                  WTERMSIG(status),
                  WTERMSIG(status) == SIGKILL ? " (out of memory?)" : "");
-    else if (WEXITSTATUS(status) == 0)
+        return ilpm_pool_outside_signal(WTERMSIG(status));
+    }
+    if (WEXITSTATUS(status) == 0) {
         /* It exits 0 only when SIGTERM stops it: from outside, as the
-         * batch itself never stops one that holds a run. */
+         * pool's user never stops one that holds a job. */
         snprintf(msg, size, "worker %d died: stopped by SIGTERM", w->id);
-    else
-        snprintf(msg, size, "worker %d died: exit status %d", w->id,
-                 WEXITSTATUS(status));
-}
-
-int ilpm_pool_death_outside(const char *msg)
-{
-    static const char died[] = " died: killed by signal ";
-    if (strncmp(msg, "worker ", 7) != 0)
-        return 0;
-    if (strstr(msg, " died: stopped by SIGTERM"))
-        return 1;
-    const char *d = strstr(msg, died);
-    if (!d)
-        return 0;
-    int sig = atoi(d + sizeof died - 1);
-    return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+        return ilpm_pool_outside_signal(SIGTERM);
+    }
+    snprintf(msg, size, "worker %d died: exit status %d", w->id,
+             WEXITSTATUS(status));
+    return NULL;
 }
 
 void ilpm_pool_end(struct pool *p)

@@ -139,7 +139,9 @@ typedef struct ilpm_puzzle {
     const ilpm_opt *gen_opts;
 } ilpm_puzzle;
 
-/* Every puzzle, ended by NULL. */
+/* Every puzzle, ended by NULL.  Defined in models/ (puzzles.c, made from
+ * the list of puzzles in models/meson.build): this layer knows puzzles
+ * only through it. */
 extern const ilpm_puzzle *const ilpm_puzzles[];
 const ilpm_puzzle *ilpm_puzzle_find(const char *name);
 
@@ -163,13 +165,5 @@ typedef enum ilpm_puzzle_use {
  * message. */
 int ilpm_puzzle_check_params(const ilpm_puzzle *pz, ilpm_puzzle_use use,
                              ilpm_params *p, int with_files, ilpm_err *err);
-
-extern const ilpm_puzzle ilpm_puzzle_queens;
-extern const ilpm_puzzle ilpm_puzzle_sudoku;
-extern const ilpm_puzzle ilpm_puzzle_langford;
-extern const ilpm_puzzle ilpm_puzzle_machiavelli;
-extern const ilpm_puzzle ilpm_puzzle_tetravex;
-extern const ilpm_puzzle ilpm_puzzle_model;
-extern const ilpm_puzzle ilpm_puzzle_gmpl;
 
 #endif

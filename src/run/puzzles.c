@@ -1,14 +1,9 @@
-/* The table of puzzles the command line and the batch runner know. */
+/* What the run layer does with the table of puzzles it is handed
+ * (ilpm_puzzles, made in models/ from its list): find one by name, check
+ * a puzzle's options for what a command asks of it. */
 #include "puzzle.h"
 
 #include <string.h>
-
-const ilpm_puzzle *const ilpm_puzzles[] = {
-    &ilpm_puzzle_machiavelli, &ilpm_puzzle_sudoku,
-    &ilpm_puzzle_langford,    &ilpm_puzzle_tetravex,
-    &ilpm_puzzle_queens,      &ilpm_puzzle_model,
-    &ilpm_puzzle_gmpl,        NULL,
-};
 
 const ilpm_puzzle *ilpm_puzzle_find(const char *name)
 {

@@ -3,6 +3,7 @@
  * and the set of runs a --resume finds done, and merge. */
 #include "batch_int.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,45 @@ static const char *json_find(const char *line, const char *key)
     return p + strlen(pat);
 }
 
+/* The value after "key": of an error row, among the members after its
+ * "solution":null (error, reason, worker, stopped_by). */
+static const char *json_find_tail(const char *line, const char *key)
+{
+    char pat[48];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *tail = strstr(line, "\"solution\":null");
+    const char *p = tail ? strstr(tail, pat) : NULL;
+    return p ? p + strlen(pat) : NULL;
+}
+
+/* Rows of ilpm before the stopped_by column told that a worker was killed
+ * or stopped from outside in the error text alone: "worker N died:
+ * killed by signal S ..." or "worker N died: stopped by SIGTERM".  The
+ * signal's name when S is one from outside, else NULL. */
+static const char *legacy_stopped_by(const char *error)
+{
+    static const char died[] = " died: killed by signal ";
+    if (strncmp(error, "worker ", 7) != 0)
+        return NULL;
+    if (strstr(error, " died: stopped by SIGTERM"))
+        return ilpm_pool_outside_signal(SIGTERM);
+    const char *d = strstr(error, died);
+    return d ? ilpm_pool_outside_signal(atoi(d + sizeof died - 1)) : NULL;
+}
+
+/* The column of a CSV header named name, or -1. */
+static int column_of(const char *header, const char *name)
+{
+    char *h = strdup(header);
+    char *f[64];
+    int n = h ? csv_split(h, f, 64) : 0, at = -1;
+    for (int i = 0; i < n && at < 0; i++)
+        if (strcmp(f[i], name) == 0)
+            at = i;
+    free(h);
+    return at;
+}
+
 /* A results file written before a column was added (count_complete) has
  * a header whose columns are all current ones, in the same or another
  * order: its rows are read as rows of the current columns, the missing
@@ -135,8 +175,11 @@ static int upgrade_map(const char *header, const char *current, int *map,
     return ok ? nc : 0;
 }
 
-/* The row `line` of a file upgraded by map (n current columns). */
-static char *upgrade_row(const char *line, const int *map, int n, int *nfields)
+/* The row `line` of a file upgraded by map (n current columns).  A file
+ * without stopped_by has it filled from the error column's text
+ * (columns err and stop of the current header). */
+static char *upgrade_row(const char *line, const int *map, int n, int err,
+                         int stop, int *nfields)
 {
     char *copy = strdup(line);
     char *f[64];
@@ -150,6 +193,9 @@ static char *upgrade_row(const char *line, const int *map, int n, int *nfields)
             ilpm_buf_putc(&b, ',');
         if (map[j] >= 0 && map[j] < *nfields)
             ilpm_buf_csv_str(&b, f[map[j]]);
+        else if (j == stop && err >= 0 && map[err] >= 0 &&
+                 map[err] < *nfields && legacy_stopped_by(f[map[err]]))
+            ilpm_buf_puts(&b, legacy_stopped_by(f[map[err]]));
     }
     free(copy);
     if (b.oom) {
@@ -192,7 +238,7 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
     const char *line;
     size_t len;
     int col_file = -1, col_index = -1, col_form = -1, col_backend = -1,
-        col_status = -1, col_error = -1, ncols = 0;
+        col_status = -1, col_error = -1, col_stop = -1, ncols = 0;
     int first = 1, rc = 0, r;
     ilpm_buf cur;
     ilpm_buf_init(&cur);
@@ -200,6 +246,8 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
     if (cur.len > 0)
         cur.s[--cur.len] = '\0'; /* the line end */
     int map[64], nmap = 0, nold = 0;
+    int cur_err = column_of(ilpm_buf_str(&cur), "error");
+    int cur_stop = column_of(ilpm_buf_str(&cur), "stopped_by");
     char *row = NULL; /* the current row, upgraded */
     while ((max == 0 || ks->n < max) &&
            (r = ilpm_reader_line(rd, &line, &len, err)) != 0) {
@@ -213,7 +261,7 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
             continue;
         if (nmap > 0 && line[0] != '{') {
             int n;
-            if (!(row = upgrade_row(line, map, nmap, &n))) {
+            if (!(row = upgrade_row(line, map, nmap, cur_err, cur_stop, &n))) {
                 rc = ilpm_err_nomem(err, "out of memory");
                 break;
             }
@@ -276,6 +324,8 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
                         col_status = i;
                     if (!strcmp(f[i], "error"))
                         col_error = i;
+                    if (!strcmp(f[i], "stopped_by"))
+                        col_stop = i;
                 }
                 free(copy);
                 if (col_file < 0 || col_index < 0 || col_backend < 0) {
@@ -307,10 +357,16 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
                 json_str(v, st, sizeof st);
             key.stopped = strcmp(st, "stopped") == 0;
             key.status = status_of(st);
-            char why[160] = "";
-            if (strcmp(st, "error") == 0 && (v = json_find(line, "error")))
-                json_str(v, why, sizeof why);
-            key.stopped |= ilpm_pool_death_outside(why);
+            /* An error row cut off from outside: stopped_by, or in rows
+             * of an older ilpm, its error text. */
+            char by[160] = "";
+            if (strcmp(st, "error") == 0) {
+                if ((v = json_find_tail(line, "stopped_by")))
+                    key.stopped |= json_str(v, by, sizeof by) == 0 && by[0];
+                else if ((v = json_find_tail(line, "error")))
+                    key.stopped |= json_str(v, by, sizeof by) == 0 &&
+                                   legacy_stopped_by(by);
+            }
         } else {
             char *copy = strdup(line);
             char *f[64];
@@ -333,24 +389,24 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
             key.status = col_status >= 0 && n > col_status
                              ? status_of(f[col_status])
                              : -1;
-            key.stopped |= col_error >= 0 && n > col_error &&
-                           ilpm_pool_death_outside(f[col_error]);
+            /* Cut off from outside: stopped_by, or, in a file of
+             * another shape without it, the error text of older ilpm. */
+            if (col_stop >= 0)
+                key.stopped |= n > col_stop && f[col_stop][0] != '\0';
+            else
+                key.stopped |= col_error >= 0 && n > col_error &&
+                               legacy_stopped_by(f[col_error]) != NULL;
             free(copy);
         }
-        if (ks->n == ks->cap) {
-            size_t c = ks->cap ? 2 * ks->cap : 256;
-            rowkey *nk = realloc(ks->k, c * sizeof *nk);
-            char **nl = keep_lines ? realloc(ks->lines, c * sizeof *nl) : NULL;
-            if (nk)
-                ks->k = nk;
-            if (nl)
-                ks->lines = nl;
-            if (!nk || (keep_lines && !nl)) {
-                rc = ilpm_err_nomem(err, "out of memory");
-                break;
-            }
-            ks->cap = c;
+        /* Two arrays of one capacity: each grows from it alike. */
+        size_t capk = ks->cap, capl = ks->cap;
+        if (ilpm_grow((void **)&ks->k, &capk, ks->n + 1, sizeof *ks->k) != 0 ||
+            (keep_lines && ilpm_grow((void **)&ks->lines, &capl, ks->n + 1,
+                                     sizeof *ks->lines) != 0)) {
+            rc = ilpm_err_nomem(err, "out of memory");
+            break;
         }
+        ks->cap = keep_lines && capl < capk ? capl : capk;
         key.file = strdup(file);
         if (keep_lines)
             ks->lines[ks->n] = strdup(line);
@@ -359,10 +415,10 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
     /* A results file holds at least a CSV header or a JSON row; one
      * that is to be read as one (merge) and holds neither is not one. */
     if (rc == 0 && first && must_exist)
-        rc = ilpm_err_input(err, "%s: not an ilpm results file (%s)",
-                          ilpm_reader_name(rd),
-                          ilpm_reader_offset(rd, NULL) > 0 ? "blank lines only"
-                                                           : "an empty file");
+        rc = ilpm_err_input(
+            err, "%s: not an ilpm results file (%s)", ilpm_reader_name(rd),
+            ilpm_reader_offset(rd, NULL) > 0 ? "blank lines only"
+                                             : "an empty file");
     free(row);
     ilpm_buf_free(&cur);
     ilpm_reader_free(rd);
@@ -544,10 +600,11 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
     int want = ilpm_results_name_format(out_path);
     if (n > 0 && want >= 0 && want != ks.json) {
         ilpm_err_input(err,
-                     "%s: its name asks for %s, but %s holds %s rows (merge "
-                     "does not convert them): name the output .%s",
-                     out_path, want ? "JSON lines" : "CSV", inputs[0],
-                     ks.json ? "JSON lines" : "CSV", ks.json ? "jsonl" : "csv");
+                       "%s: its name asks for %s, but %s holds %s rows (merge "
+                       "does not convert them): name the output .%s",
+                       out_path, want ? "JSON lines" : "CSV", inputs[0],
+                       ks.json ? "JSON lines" : "CSV",
+                       ks.json ? "jsonl" : "csv");
         goto out;
     }
     ord = calloc(ks.n + 1, sizeof *ord);

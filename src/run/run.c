@@ -434,6 +434,10 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     }
     if (r->worker > 0)
         ilpm_buf_printf(b, ",\"worker\":%d", r->worker);
+    if (r->stopped_by[0]) {
+        ilpm_buf_puts(b, ",\"stopped_by\":");
+        ilpm_buf_json_str(b, r->stopped_by);
+    }
     ilpm_buf_puts(b, "}\n");
 }
 
@@ -444,7 +448,7 @@ void ilpm_result_csv_header(ilpm_buf *out)
                        "solve_ms");
     for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
         ilpm_buf_printf(out, ",%s", c->name);
-    ilpm_buf_puts(out, ",solution,error,worker\n");
+    ilpm_buf_puts(out, ",solution,error,worker,stopped_by\n");
 }
 
 static void csv_int(ilpm_buf *b, int have, int64_t v)
@@ -482,6 +486,8 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->error);
     csv_int(b, r->worker > 0, r->worker);
+    ilpm_buf_putc(b, ',');
+    ilpm_buf_csv_str(b, r->stopped_by);
     ilpm_buf_putc(b, '\n');
 }
 

@@ -48,6 +48,9 @@ typedef struct ilpm_result {
     char *json;               /* the solution as a JSON value or NULL        */
     char error[512];          /* why status is ILPM_ERROR                     */
     ilpm_err_kind error_kind; /* and whose: exit 2 unless internal   */
+    /* batches: the signal that cut the run off from outside ("SIGKILL":
+     * its worker was killed, not the run failed), or "" */
+    char stopped_by[16];
     /* unsat: why, when the puzzle can tell (one line), or "" */
     char reason[256];
 } ilpm_result;

@@ -37,16 +37,10 @@ static int reserve(ilpm_buf *b, size_t extra)
     size_t need = b->len + extra + 1;
     if (need <= b->cap)
         return 0;
-    size_t c = b->cap ? b->cap : 64;
-    while (c < need)
-        c = c > SIZE_MAX / 2 ? need : c * 2;
-    char *s = realloc(b->s, c);
-    if (!s) {
+    if (ilpm_grow((void **)&b->s, &b->cap, need, 1) != 0) {
         b->oom = 1;
         return -1;
     }
-    b->s = s;
-    b->cap = c;
     return 0;
 }
 

@@ -123,14 +123,8 @@ static int next_byte(ilpm_reader *r)
 
 static int push(ilpm_reader *r, char c)
 {
-    if (r->len + 1 >= r->cap) {
-        size_t c2 = r->cap ? r->cap * 2 : 256;
-        char *l = realloc(r->line, c2);
-        if (!l)
-            return -1;
-        r->line = l;
-        r->cap = c2;
-    }
+    if (ilpm_grow((void **)&r->line, &r->cap, r->len + 2, 1) != 0)
+        return -1;
     r->line[r->len++] = c;
     return 0;
 }

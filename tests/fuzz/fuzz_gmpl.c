@@ -9,6 +9,7 @@
  * (printf > "f"). */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "puzzle.h"
+#include "puzzles.h"
 #include "run.h"
 
 #include <ftw.h>

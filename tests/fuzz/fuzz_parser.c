@@ -4,6 +4,7 @@
  * solved on SAT with a short time limit; a solution that fails the
  * puzzle's own rules is a bug and aborts. */
 #include "puzzle.h"
+#include "puzzles.h"
 #include "run.h"
 
 #include <stdio.h>
