@@ -116,6 +116,11 @@ int ilpm_cp_eng_propagate(cp_eng *e);
 int ilpm_cp_eng_check(cp_eng *e, int c);
 /* Takes the trail back to mark. */
 void ilpm_cp_eng_undo(cp_eng *e, int mark);
+/* Takes the constraints c with gone[c] out of the occurrence lists (their
+ * weights are no longer kept: a search watches them as clauses), and
+ * puts them back with their weights counted anew. */
+void ilpm_cp_eng_detach(cp_eng *e, const uint8_t *gone);
+void ilpm_cp_eng_attach(cp_eng *e, const uint8_t *gone);
 
 /* cp_search.c: one depth-first search. */
 typedef enum cp_mode { CP_SOLVE, CP_COUNT, CP_OPTIMIZE } cp_mode;

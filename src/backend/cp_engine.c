@@ -341,3 +341,33 @@ void ilpm_cp_eng_undo(cp_eng *e, int mark)
     if (e->qhead > mark)
         e->qhead = mark;
 }
+
+void ilpm_cp_eng_detach(cp_eng *e, const uint8_t *gone)
+{
+    for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++) {
+        cp_list *p = &e->occ[i];
+        int j = 0;
+        for (int k = 0; k < p->n; k++)
+            if (!gone[p->v[k].c])
+                p->v[j++] = p->v[k];
+        p->n = j;
+    }
+}
+
+void ilpm_cp_eng_attach(cp_eng *e, const uint8_t *gone)
+{
+    for (int c = 0; c < e->ncons; c++) {
+        if (!gone[c])
+            continue;
+        cp_con *x = &e->cons[c];
+        x->st = x->sf = 0;
+        for (int i = 0; i < x->n; i++) {
+            int l = e->lits[x->start + (size_t)i];
+            int64_t a = e->coefs[x->start + (size_t)i];
+            int v = cp_lval(e->val, l);
+            x->st += v == CP_TRUE ? a : 0;
+            x->sf += v == CP_FALSE ? a : 0;
+            push(&e->occ[cp_lix(l)], c, a); /* fits: detach made room */
+        }
+    }
+}
