@@ -160,6 +160,11 @@ typedef struct cp_search {
  * (a solution, or CP_COUNT done), ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE,
  * ILPM_TIMEOUT, ILPM_STOPPED or ILPM_ERROR (out of memory, or fn). */
 ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+/* A solution on the trail, as the mode takes it: kept (solve, and
+ * optimise, whose bound it tightens to one below its value), or counted
+ * and shown to s->fn.  1 when the search ends with *st (solved, the
+ * count's limit reached, fn failed), else 0. */
+int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st);
 /* The next decision by --search's rule, or 0 when every variable has a
  * value. */
 int ilpm_cp_pick(cp_search *s);

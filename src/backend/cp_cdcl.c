@@ -227,12 +227,6 @@ static int watch_clauses(cdcl *c)
     return rc;
 }
 
-static void take(const cp_eng *e, uint8_t *vals)
-{
-    for (int v = 1; v <= e->nv; v++)
-        vals[v] = e->val[v] == CP_TRUE;
-}
-
 static ilpm_status finish(cdcl *c, ilpm_status st)
 {
     cp_eng *e = c->e;
@@ -353,32 +347,10 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             continue;
         }
         /* A solution: every variable has a value, nothing failed. */
-        s->found = 1;
-        if (s->mode == CP_SOLVE) {
-            take(e, vals);
-            st = ILPM_SOLVED;
+        if (ilpm_cp_solution(s, vals, &st))
             break;
-        }
-        if (s->mode == CP_OPTIMIZE) {
-            take(e, vals);
-            s->best = e->cons[s->obj].st + s->obj_shift;
-            e->cons[s->obj].k = e->cons[s->obj].st - 1;
+        if (s->mode == CP_OPTIMIZE)
             continue; /* the bound's row fails at once */
-        }
-        s->count++;
-        if (s->live)
-            *s->live = s->count;
-        if (s->fn) {
-            take(e, vals);
-            if (s->fn(s->ctx, vals) != 0) {
-                st = ILPM_ERROR;
-                break;
-            }
-        }
-        if (s->limit && s->count >= s->limit) {
-            st = ILPM_SOLVED;
-            break;
-        }
         if (!next_branch(&c)) {
             s->complete = 1;
             st = ILPM_SOLVED;
