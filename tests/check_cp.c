@@ -94,6 +94,27 @@ static void check_implied(void *ctx, const int *lits, int n)
     s->checked++;
 }
 
+/* Every row's weights as the values on the trail make them, and the
+ * number of entries in the occurrence lists. */
+static size_t weights_and_occurrences(const cp_eng *e)
+{
+    size_t occ = 0;
+    for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++)
+        occ += (size_t)e->occ[i].n;
+    for (int c = 0; c < e->ncons; c++) {
+        const cp_con *x = &e->cons[c];
+        int64_t st = 0, sf = 0;
+        for (int i = 0; i < x->n; i++) {
+            int v = cp_lval(e->val, e->lits[x->start + (size_t)i]);
+            st += v == CP_TRUE ? e->coefs[x->start + (size_t)i] : 0;
+            sf += v == CP_FALSE ? e->coefs[x->start + (size_t)i] : 0;
+        }
+        ck_assert_int_eq(x->st, st);
+        ck_assert_int_eq(x->sf, sf);
+    }
+    return occ;
+}
+
 START_TEST(test_learned_clauses_are_implied)
 {
     rng_state = 99;
@@ -142,7 +163,11 @@ START_TEST(test_learned_clauses_are_implied)
             cs.learn_ctx = &s;
             ilpm_watch_init(&cs.w, 0, NULL);
             uint8_t vals[32];
+            /* The search watches the clauses meanwhile, then gives them
+             * back as rows with their weights. */
+            size_t occ = weights_and_occurrences(&e);
             ilpm_status st = ilpm_cp_search_run(&cs, vals, &err);
+            ck_assert_uint_eq(weights_and_occurrences(&e), occ);
             if (mode) {
                 ck_assert_int_eq(st, ILPM_SOLVED);
             } else {

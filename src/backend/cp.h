@@ -88,6 +88,19 @@ static inline void ilpm_cp_eng_undo(cp_eng *e, int mark)
     ilpm_kern_undo(e, mark);
 }
 
+/* Takes the constraints c with gone[c] out of the occurrence lists (their
+ * weights are no longer kept: a search watches them as clauses), and
+ * puts them back with their weights counted anew. */
+static inline void ilpm_cp_eng_detach(cp_eng *e, const uint8_t *gone)
+{
+    ilpm_kern_detach(e, gone);
+}
+
+static inline void ilpm_cp_eng_attach(cp_eng *e, const uint8_t *gone)
+{
+    ilpm_kern_attach(e, gone);
+}
+
 /* cp_search.c: one depth-first search. */
 typedef enum cp_mode { CP_SOLVE, CP_COUNT, CP_OPTIMIZE } cp_mode;
 
@@ -126,6 +139,11 @@ typedef struct cp_search {
  * (a solution, or CP_COUNT done), ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE,
  * ILPM_TIMEOUT, ILPM_STOPPED or ILPM_ERROR (out of memory, or fn). */
 ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+/* A solution on the trail, as the mode takes it: kept (solve, and
+ * optimise, whose bound it tightens to one below its value), or counted
+ * and shown to s->fn.  1 when the search ends with *st (solved, the
+ * count's limit reached, fn failed), else 0. */
+int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st);
 /* The next decision by --search's rule, or 0 when every variable has a
  * value. */
 int ilpm_cp_pick(cp_search *s);

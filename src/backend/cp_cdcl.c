@@ -14,7 +14,9 @@
  * it).  Optimisation is branch and bound: each solution tightens the
  * objective's row, whose conflicts are explained like any row's. */
 #include "cp.h"
+#include "util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct lev {
@@ -29,7 +31,9 @@ typedef struct cdcl {
     cp_db db;
     cp_heap heap;
     struct lev *dec;
-    int flip; /* the highest flipped level, 0: none */
+    uint8_t *gone; /* the model's clauses, watched in the db meanwhile */
+    int nperm;     /* how many clauses of the db they are           */
+    int flip;      /* the highest flipped level, 0: none */
     int root;
 } cdcl;
 
@@ -159,10 +163,68 @@ static int units(cdcl *c)
     return any;
 }
 
-static void take(const cp_eng *e, uint8_t *vals)
+/* Row x as a clause: >= 1 over its literals, or <= n - 1 over their
+ * negations, every coefficient 1, no condition, no variable twice.  0
+ * when it is not one; else 1 or -1, the sign of its clause literals. */
+static int clause_sign(const cp_eng *e, const cp_con *x, uint8_t *mark)
 {
-    for (int v = 1; v <= e->nv; v++)
-        vals[v] = e->val[v] == CP_TRUE;
+    if (!x->unit || x->cond || x->n < 2)
+        return 0;
+    int sign = x->ge && !x->le && x->k == 1          ? 1
+               : x->le && !x->ge && x->k == x->n - 1 ? -1
+                                                     : 0;
+    const int *l = e->lits + x->start;
+    int i = 0;
+    for (; sign && i < x->n && !mark[abs(l[i])]; i++)
+        mark[abs(l[i])] = 1;
+    int twice = sign && i < x->n;
+    while (i-- > 0)
+        mark[abs(l[i])] = 0;
+    return twice ? 0 : sign;
+}
+
+/* The model's clauses leave the weighted rows for this search: watched
+ * by two literals in the db (as permanent clauses, LBD 0, never reduced),
+ * a literal then costs the clauses that watch it, not every clause it
+ * occurs in (Tetravex's supports, the paint-by-numbers rows).  Those
+ * true at the root are left out; -1 out of memory. */
+static int watch_clauses(cdcl *c)
+{
+    cp_eng *e = c->e;
+    cp_ivec *o = &c->db.out;
+    c->gone = calloc((size_t)e->ncons + 1, 1);
+    uint8_t *mark = calloc((size_t)e->nv + 1, 1);
+    int rc = c->gone && mark ? 0 : -1;
+    for (int r = 0; r < e->ncons && rc == 0; r++) {
+        const cp_con *x = &e->cons[r];
+        int sign = r == c->s->obj ? 0 : clause_sign(e, x, mark);
+        if (!sign)
+            continue;
+        const int *l = e->lits + x->start;
+        int sat = 0;
+        o->n = 0;
+        for (int i = 0; i < x->n && !sat && rc == 0; i++) {
+            int v = cp_lval(e->val, sign * l[i]);
+            sat = v == CP_TRUE;
+            if (v == CP_OPEN) {
+                rc = ilpm_grow_int((void **)&o->v, &o->cap, o->n + 1,
+                                   sizeof *o->v);
+                if (rc == 0)
+                    o->v[o->n++] = sign * l[i];
+            }
+        }
+        if (rc != 0 || (!sat && o->n < 2))
+            continue; /* a unit is propagated at the root already */
+        c->gone[r] = 1;
+        if (!sat) {
+            rc = ilpm_cp_db_add(e, 0) < 0 ? -1 : 0;
+            c->nperm++;
+        }
+    }
+    free(mark);
+    if (c->gone)
+        ilpm_cp_eng_detach(e, c->gone);
+    return rc;
 }
 
 static ilpm_status finish(cdcl *c, ilpm_status st)
@@ -171,6 +233,9 @@ static ilpm_status finish(cdcl *c, ilpm_status st)
     e->heap = NULL;
     ilpm_cp_eng_undo(e, c->root);
     e->lvl = 0;
+    if (c->gone)
+        ilpm_cp_eng_attach(e, c->gone);
+    free(c->gone);
     e->db = NULL;
     ilpm_cp_db_free(&c->db);
     ilpm_cp_heap_free(&c->heap);
@@ -200,6 +265,10 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
         return finish(&c, ILPM_ERROR);
     }
     e->db = &c.db;
+    if (watch_clauses(&c) != 0) {
+        ilpm_err_nomem(err, "out of memory for the cp search");
+        return finish(&c, ILPM_ERROR);
+    }
     if (use_heap) {
         /* The model's order starts it: earlier variables first. */
         for (int v = 1; v <= e->nv; v++)
@@ -257,7 +326,7 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             backtrack(&c, 0);
             continue;
         }
-        if ((int64_t)c.db.ncl - c.db.units.n >= c.db.max_learnt) {
+        if ((int64_t)c.db.ncl - c.db.units.n - c.nperm >= c.db.max_learnt) {
             if (ilpm_cp_db_reduce(e) != 0) {
                 ilpm_err_nomem(err, "out of memory for the cp search");
                 st = ILPM_ERROR;
@@ -278,32 +347,10 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             continue;
         }
         /* A solution: every variable has a value, nothing failed. */
-        s->found = 1;
-        if (s->mode == CP_SOLVE) {
-            take(e, vals);
-            st = ILPM_SOLVED;
+        if (ilpm_cp_solution(s, vals, &st))
             break;
-        }
-        if (s->mode == CP_OPTIMIZE) {
-            take(e, vals);
-            s->best = e->cons[s->obj].st + s->obj_shift;
-            e->cons[s->obj].k = e->cons[s->obj].st - 1;
+        if (s->mode == CP_OPTIMIZE)
             continue; /* the bound's row fails at once */
-        }
-        s->count++;
-        if (s->live)
-            *s->live = s->count;
-        if (s->fn) {
-            take(e, vals);
-            if (s->fn(s->ctx, vals) != 0) {
-                st = ILPM_ERROR;
-                break;
-            }
-        }
-        if (s->limit && s->count >= s->limit) {
-            st = ILPM_SOLVED;
-            break;
-        }
         if (!next_branch(&c)) {
             s->complete = 1;
             st = ILPM_SOLVED;

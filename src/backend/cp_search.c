@@ -207,6 +207,38 @@ static void take(const cp_eng *e, uint8_t *vals)
         vals[v] = e->val[v] == CP_TRUE;
 }
 
+int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st)
+{
+    cp_eng *e = s->e;
+    s->found = 1;
+    if (s->mode == CP_SOLVE) {
+        take(e, vals);
+        *st = ILPM_SOLVED;
+        return 1;
+    }
+    if (s->mode == CP_OPTIMIZE) {
+        take(e, vals);
+        s->best = e->cons[s->obj].st + s->obj_shift;
+        e->cons[s->obj].k = e->cons[s->obj].st - 1;
+        return 0;
+    }
+    s->count++;
+    if (s->live)
+        *s->live = s->count;
+    if (s->fn) {
+        take(e, vals);
+        if (s->fn(s->ctx, vals) != 0) {
+            *st = ILPM_ERROR;
+            return 1;
+        }
+    }
+    if (s->limit && s->count >= s->limit) {
+        *st = ILPM_SOLVED;
+        return 1;
+    }
+    return 0;
+}
+
 /* A count decides the puzzle's variables first, and propagation alone
  * may not see that an assignment of them has no completion; a search for
  * one solution, free to branch on anything, then tells.  Its solution
@@ -310,31 +342,9 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
                 continue;
             }
             /* A solution: every variable has a value, nothing failed. */
-            s->found = 1;
-            if (s->mode == CP_SOLVE) {
-                take(e, vals);
-                st = ILPM_SOLVED;
+            if (ilpm_cp_solution(s, vals, &st))
                 break;
-            }
-            if (s->mode == CP_OPTIMIZE) {
-                take(e, vals);
-                s->best = e->cons[s->obj].st + s->obj_shift;
-                e->cons[s->obj].k = e->cons[s->obj].st - 1;
-            } else {
-                s->count++;
-                if (s->live)
-                    *s->live = s->count;
-                if (s->fn) {
-                    take(e, vals);
-                    if (s->fn(s->ctx, vals) != 0) {
-                        st = ILPM_ERROR;
-                        break;
-                    }
-                }
-                if (s->limit && s->count >= s->limit) {
-                    st = ILPM_SOLVED;
-                    break;
-                }
+            if (s->mode == CP_COUNT) {
                 /* Another completion of the auxiliary variables is the
                  * same projected solution. */
                 while (nd && s->aux[abs(d[nd - 1].lit)])

@@ -603,3 +603,34 @@ int ilpm_kern_settle(ilpm_kern *e, int from)
             return -1;
     return 0;
 }
+
+void ilpm_kern_detach(ilpm_kern *e, const uint8_t *gone)
+{
+    for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++) {
+        ilpm_klist *p = &e->occ[i];
+        int j = 0;
+        for (int k = 0; k < p->n; k++)
+            if (!gone[p->v[k].c])
+                p->v[j++] = p->v[k];
+        p->n = j;
+    }
+}
+
+void ilpm_kern_attach(ilpm_kern *e, const uint8_t *gone)
+{
+    for (int c = 0; c < e->ncons; c++) {
+        if (!gone[c])
+            continue;
+        ilpm_kcon *x = &e->cons[c];
+        x->st = x->sf = 0;
+        for (int i = 0; i < x->n; i++) {
+            int l = e->lits[x->start + (size_t)i];
+            int64_t a = e->coefs[x->start + (size_t)i];
+            int v = ilpm_klval(e->val, l);
+            x->st += v == ILPM_K_TRUE ? a : 0;
+            x->sf += v == ILPM_K_FALSE ? a : 0;
+            /* fits: detach made room, so push cannot fail */
+            (void)push(e, &e->occ[ilpm_klix(l)], c, a);
+        }
+    }
+}

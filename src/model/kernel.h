@@ -159,6 +159,11 @@ int ilpm_kern_propagate(ilpm_kern *e);
 int ilpm_kern_check(ilpm_kern *e, int c);
 /* Takes the trail back to mark. */
 void ilpm_kern_undo(ilpm_kern *e, int mark);
+/* Takes the constraints c with gone[c] out of the occurrence lists (a
+ * search that watches them as clauses keeps no weights for them), and
+ * puts them back with their weights counted anew from the values. */
+void ilpm_kern_detach(ilpm_kern *e, const uint8_t *gone);
+void ilpm_kern_attach(ilpm_kern *e, const uint8_t *gone);
 /* Looks at every constraint from number from on once (unit clauses,
  * bounds met already), propagating after each; -1 on a conflict. */
 int ilpm_kern_settle(ilpm_kern *e, int from);
