@@ -121,17 +121,12 @@ int ilpm_cp_pick(cp_search *s)
     return 0;
 }
 
-/* A probe can cost as much as a node: the clock is read at each, not at
- * every 256th as ilpm_watch_poll does; the status sticks for the search
- * loop's poll. */
+/* A probe can cost as much as a node: the clock is read at each
+ * (ilpm_watch_check), not at every 256th as ilpm_watch_poll does; the
+ * status sticks for the search loop's poll. */
 static int out_of_time(cp_search *s)
 {
-    ilpm_watch *w = &s->w;
-    if (!w->status && w->stop && *w->stop)
-        w->status = ILPM_STOPPED;
-    if (!w->status && w->deadline > 0 && ilpm_now() >= w->deadline)
-        w->status = ILPM_TIMEOUT;
-    return w->status != 0;
+    return ilpm_watch_check(&s->w) != 0;
 }
 
 /* Probes the open literals of constraint c: one whose propagation fails
