@@ -256,6 +256,75 @@ START_TEST(test_counts_and_optima_learn_on_and_off)
 }
 END_TEST
 
+/* p pigeons in h holes, each pigeon in one hole, each hole holding at
+ * most one: variable (i - 1) * h + j puts pigeon i in hole j. */
+static ilpm_model *pigeons(int p, int h)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[2] = {1, 1}, hi[2] = {p, h};
+    ck_assert_int_eq(ilpm_model_family(m, "x", 2, lo, hi, 0, &err), 0);
+    int l[16];
+    for (int i = 0; i < p; i++) {
+        for (int j = 0; j < h; j++)
+            l[j] = i * h + j + 1;
+        ck_assert_int_eq(ilpm_add_clause(m, l, h, &err), 0);
+    }
+    for (int j = 0; j < h; j++) {
+        for (int i = 0; i < p; i++)
+            l[i] = i * h + j + 1;
+        ck_assert_int_eq(ilpm_add_amo(m, l, p, &err), 0);
+    }
+    return m;
+}
+
+/* The depth-first search stops at its failure budget, saying so; --learn
+ * auto then answers through learning (and, when the depth-first search
+ * finds a solution within the budget, through it). */
+START_TEST(test_auto_turns_to_learning)
+{
+    ilpm_model *m = pigeons(8, 7);
+    ilpm_err err;
+    ilpm_watch w;
+    ilpm_watch_init(&w, 0, NULL);
+    cp_eng e;
+    ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
+    uint8_t aux[64] = {0};
+    cp_search cs;
+    memset(&cs, 0, sizeof cs);
+    cs.e = &e;
+    cs.aux = aux;
+    cs.strategy = ILPM_SEARCH_INPUT;
+    cs.obj = -1;
+    cs.mode = CP_SOLVE;
+    cs.fail_budget = 50;
+    ilpm_watch_init(&cs.w, 0, NULL);
+    uint8_t vals[64];
+    ck_assert_int_eq(ilpm_cp_search_run(&cs, vals, &err), ILPM_TIMEOUT);
+    ck_assert_int_eq(cs.gave_up, 1);
+    ck_assert_uint_eq(cs.fails, 50);
+    ck_assert_int_eq(e.ntrail, 0); /* the engine is as it was */
+    ilpm_cp_eng_free(&e);
+
+    for (int h = 7; h <= 8; h++) {
+        ilpm_model *q = h == 7 ? m : pigeons(8, h);
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = ILPM_BACKEND_CP;
+        o.learn = ILPM_LEARN_AUTO;
+        o.propagate = ILPM_PROP_NONE;
+        ilpm_solver *s = ilpm_solver_new(q, &o, &err);
+        ck_assert_msg(s != NULL, "%s", err.msg);
+        ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err),
+                         h == 7 ? ILPM_UNSAT : ILPM_SOLVED);
+        ilpm_solver_free(s);
+        if (q != m)
+            ilpm_model_free(q);
+    }
+    ilpm_model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cp");
@@ -264,6 +333,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_analysis_keeps_what_the_sum_needs);
     tcase_add_test(t, test_learned_clauses_are_implied);
     tcase_add_test(t, test_counts_and_optima_learn_on_and_off);
+    tcase_add_test(t, test_auto_turns_to_learning);
     suite_add_tcase(s, t);
     return s;
 }

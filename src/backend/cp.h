@@ -125,6 +125,10 @@ typedef struct cp_search {
     /* out */
     uint32_t rng;
     int learn; /* conflict-driven (cp_cdcl.c), else depth first */
+    /* Depth first, CP_SOLVE: give up after this many failures (0: no
+     * limit), returning ILPM_TIMEOUT with gave_up set. */
+    uint64_t fail_budget;
+    int gave_up;
     /* Sees each learned clause (the tests check it is implied). */
     void (*on_learn)(void *ctx, const int *lits, int n);
     void *learn_ctx;

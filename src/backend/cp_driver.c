@@ -123,6 +123,10 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     return &d->base;
 }
 
+/* --learn auto: the failures the depth-first search may take before a
+ * search for one solution turns to learning. */
+#define AUTO_FAILS 1000
+
 static void search_init(cp_drv *d, cp_search *s, cp_mode mode)
 {
     memset(s, 0, sizeof *s);
@@ -179,7 +183,26 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
     cp_search s;
     search_init(d, &s, optimize ? CP_OPTIMIZE : CP_SOLVE);
     double t0 = ilpm_now();
-    ilpm_status st = ilpm_cp_search_run(&s, vals, err);
+    ilpm_status st;
+    /* --learn auto, one solution: first the depth-first search for a
+     * few failures (what propagation and first-fail settle alone, such
+     * as n-Queens 2000 or L(2,60), it finds faster than learning does),
+     * then the conflict-driven search from the start. */
+    if (s.learn && !optimize && d->base.o.learn == ILPM_LEARN_AUTO) {
+        cp_search dfs;
+        search_init(d, &dfs, CP_SOLVE);
+        dfs.learn = 0;
+        dfs.strategy = ILPM_SEARCH_FIRST_FAIL;
+        dfs.fail_budget = AUTO_FAILS;
+        st = ilpm_cp_search_run(&dfs, vals, err);
+        if (!dfs.gave_up) {
+            report(d, &dfs, t0);
+            ilpm_cp_eng_undo(e, base);
+            return st;
+        }
+        s.w = dfs.w;
+    }
+    st = ilpm_cp_search_run(&s, vals, err);
     ilpm_cp_eng_undo(e, base);
     if (optimize) {
         e->cons[d->obj].k = NO_BOUND;

@@ -347,6 +347,11 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             }
         } else {
             s->fails++;
+            if (s->fail_budget && s->fails >= s->fail_budget) {
+                s->gave_up = 1;
+                st = ILPM_TIMEOUT;
+                break;
+            }
             if (s->fails >= restart_at) {
                 interval += interval / 2;
                 restart_at = s->fails + interval;

@@ -57,8 +57,9 @@ static const ilpm_opt table[] = {
      .backends = ONLY(CP),
      .offset = FIELD(learn),
      .help = "cp: learn a clause from each conflict and jump back; off: the "
-             "plain depth-first search; auto: on, except when counting "
-             "(every branch is visited anyway)"},
+             "plain depth-first search; auto: for one solution the "
+             "depth-first search for 1000 failures, then learning; learning "
+             "for an optimum; none when counting"},
     {.name = "lookahead",
      .arg = "N",
      .type = ILPM_OPT_INT,

@@ -20,13 +20,15 @@
 # Usage: tests/bench/cp_learn.sh [ILPM]   (from the source root)
 #   env: LIMIT (seconds per instance, default 10), TV_LIMIT (Tetravex,
 #        default 30), PBN (the pbn example folder), ONLY (the sections to
-#        run, of: machiavelli play pbn tetravex sudoku opt count).
+#        run, of: machiavelli play pbn tetravex sudoku opt count),
+#        LEARNS (the --learn values compared, default "on off").
 set -u
 ILPM=$(realpath "${1:-build/ilpm}")
 LIMIT=${LIMIT:-10}
 TV_LIMIT=${TV_LIMIT:-30}
 PBN=${PBN:-/usr/share/doc/glpk-utils/examples/pbn}
 ONLY=${ONLY:-machiavelli play pbn tetravex sudoku opt count}
+LEARNS=${LEARNS:-on off}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -66,7 +68,7 @@ for d in 2 4 8; do
         "$ILPM" gen machiavelli --uniform --decks "$d" --cards $((per * d)) \
             --seed "$per" --count 5 >>"$file" || exit 1
     done
-    for l in on off; do
+    for l in $LEARNS; do
         "$ILPM" solve machiavelli "$file" --decks "$d" --backend cp \
             --learn "$l" --time-limit "$LIMIT" --format csv 2>/dev/null |
             summary 1 "$d decks (45 tables), learn $l"
@@ -82,7 +84,7 @@ for kind in dealt uniform; do
     [ "$kind" = uniform ] && extra=(--uniform)
     "$ILPM" gen machiavelli "${extra[@]}" --decks 8 --cards 300 --hand 78 \
         --seed 1 --count 3 >"$file" || exit 1
-    for l in on off; do
+    for l in $LEARNS; do
         "$ILPM" play machiavelli "$file" --decks 8 --value --backend cp \
             --learn "$l" --time-limit "$LIMIT" --format csv 2>/dev/null |
             summary 2 "$kind (3 tables), learn $l"
@@ -96,7 +98,7 @@ for dat in "$PBN"/*.dat; do
     b=$(basename "$dat" .dat)
     glpsol -m "$PBN/pbn.mod" -d "$dat" --check --wlp "$work/$b.lp" \
         >/dev/null 2>&1 || continue
-    for l in on off; do
+    for l in $LEARNS; do
         "$ILPM" solve model "$work/$b.lp" --backend cp --learn "$l" \
             --time-limit "$LIMIT" --format csv 2>/dev/null |
             summary 2 "$b, learn $l"
@@ -108,7 +110,7 @@ if want tetravex; then
 header "Tetravex 9x9, cp" 10
 for s in 1 2 3; do
     "$ILPM" gen tetravex --n 9 --seed "$s" >"$work/tv$s.txt" || exit 1
-    for l in on off; do
+    for l in $LEARNS; do
         "$ILPM" solve tetravex "$work/tv$s.txt" --backend cp --learn "$l" \
             --time-limit "$TV_LIMIT" --format csv 2>/dev/null |
             summary 10 "seed $s, learn $l"
@@ -118,7 +120,7 @@ fi
 
 if want sudoku; then
 header "Sudoku 25x25 (18 grids), cp" 1
-for l in on off; do
+for l in $LEARNS; do
     "$ILPM" solve sudoku data/sudoku/gecode_25x25.txt --backend cp \
         --learn "$l" --time-limit "$LIMIT" --format csv 2>/dev/null |
         summary 1 "gecode_25x25, learn $l"
