@@ -18,13 +18,7 @@ const ilpm_opt ilpm_mach_gen_opts[] = {
      .help = "N-2 to N cards per table, at most 52*D: melds of 3 to 6 are "
              "dealt while 3 or more places are left (--uniform: exactly N; "
              "52*D: all)"},
-    {.name = "decks",
-     .arg = "D",
-     .type = ILPM_OPT_INT,
-     .lo = 1,
-     .hi = MAX_DECKS,
-     .def = "2",
-     .help = "number of decks"},
+    ILPM_MACH_DECKS_ROW,
     {.name = "seed",
      .arg = "S",
      .type = ILPM_OPT_INT,

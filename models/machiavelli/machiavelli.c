@@ -34,13 +34,7 @@ const ilpm_opt ilpm_mach_opts[] = {
      .help = "flow (sets per rank and suit pattern, runs as starts and "
              "ends), planes (the report's card planes) or melds (set "
              "partitioning over all melds, den Hertog and Hulshof 2006)"},
-    {.name = "decks",
-     .arg = "D",
-     .type = ILPM_OPT_INT,
-     .lo = 1,
-     .hi = MAX_DECKS,
-     .def = "2",
-     .help = "number of decks"},
+    ILPM_MACH_DECKS_ROW,
     {.name = "ace-high",
      .type = ILPM_OPT_FLAG,
      .help = "also allow runs ending Q K A (never K A 2)"},

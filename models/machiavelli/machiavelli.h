@@ -17,6 +17,12 @@
 #define NRANKS 13
 #define ACE_HIGH 14 /* the ace's second column, after the king */
 #define MAX_DECKS 8
+/* The --decks row, one for solving and generating. */
+#define ILPM_MACH_DECKS_ROW                                                    \
+    {                                                                          \
+        .name = "decks", .arg = "D", .type = ILPM_OPT_INT, .lo = 1,            \
+        .hi = MAX_DECKS, .def = "2", .help = "number of decks"                 \
+    }
 #define MELD_MAX 14 /* decoded blocks are split to 13 at most */
 #define MAX_CARDS (NSUITS * NRANKS * MAX_DECKS)
 /* At most this many melds of 3 cards or more in 8 decks. */
