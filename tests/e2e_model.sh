@@ -38,6 +38,15 @@ for b in ilp sat; do
             has "schedule $e $b" "$out" "optimal, verified, objective 9"
     done
 done
+# A public MIPLIB file (data/models/README.md): its recorded optimum on
+# GLPK, and on cp, whose conflict-driven branch and bound proves it (a few
+# seconds; left out of CI's quick passes under the sanitizer and valgrind).
+run "lseu ilp" 0 "$ILPM" solve model data/models/lseu.mps &&
+    has "lseu ilp" "$out" "optimal, verified, objective 1120"
+if [ -z "${ILPM_TEST_QUICK:-}" ]; then
+    run "lseu cp" 0 "$ILPM" solve model data/models/lseu.mps --backend cp &&
+        has "lseu cp" "$out" "optimal, verified, objective 1120"
+fi
 # Each integer value has one pattern of its variables: counts are the
 # file's (4 pairs x + y = 5 in [0,4]^2, times 6 values of z in [2,7]).
 printf 'Minimize\n obj: 0 x\nSubject To\n sum: x + y = 5\nBounds\n 0 <= x <= 4\n 0 <= y <= 4\n 2 <= z <= 7\nGeneral\n x y z\nEnd\n' >"$tmp/ints.lp"

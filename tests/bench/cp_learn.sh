@@ -11,6 +11,10 @@
 #  - 25x25 Sudoku, data/sudoku/gecode_25x25.txt, all 18 grids;
 #  - optimisation: random set-cover and multi-dimensional knapsack OPB files
 #    (large coefficients, kept as weighted sums), cp against ilp;
+#  - MIPLIB: the issue's six pure 0/1 problems (stein45 p0201 lseu mod008
+#    sentoy p0282) as NAME.mps in the folder MIPLIB (default data/models,
+#    which holds lseu; the others are reported as not at hand), cp against
+#    ilp, the optimum to prove within LIMIT;
 #  - counting: L(2,12) and n-Queens 13 (--learn auto counts without
 #    learning; on learns).
 # Prints Markdown tables: per row the instances solved (or optimal),
@@ -20,14 +24,16 @@
 # Usage: tests/bench/cp_learn.sh [ILPM]   (from the source root)
 #   env: LIMIT (seconds per instance, default 10), TV_LIMIT (Tetravex,
 #        default 30), PBN (the pbn example folder), ONLY (the sections to
-#        run, of: machiavelli play pbn tetravex sudoku opt count),
+#        run, of: machiavelli play pbn tetravex sudoku opt miplib count),
+#        MIPLIB (the folder of the MIPLIB files),
 #        LEARNS (the --learn values compared, default "on off").
 set -u
 ILPM=$(realpath "${1:-build/ilpm}")
 LIMIT=${LIMIT:-10}
 TV_LIMIT=${TV_LIMIT:-30}
 PBN=${PBN:-/usr/share/doc/glpk-utils/examples/pbn}
-ONLY=${ONLY:-machiavelli play pbn tetravex sudoku opt count}
+ONLY=${ONLY:-machiavelli play pbn tetravex sudoku opt miplib count}
+MIPLIB=${MIPLIB:-data/models}
 LEARNS=${LEARNS:-on off}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -172,6 +178,30 @@ for kind in setcover knapsack; do
                 --time-limit "$LIMIT" --format csv 2>/dev/null |
                 if [ "$s" = 1 ]; then cat; else tail -n +2; fi
         done | summary 10 "$kind | $b"
+    done
+done
+fi
+
+if want miplib; then
+printf '\n| MIPLIB file | backend | status | objective | seconds |\n'
+printf '|---|---|---|--:|--:|\n'
+for name in stein45 p0201 lseu mod008 sentoy p0282; do
+    f=$MIPLIB/$name.mps
+    if [ ! -r "$f" ]; then
+        printf '| %s | - | not at hand (%s) | | |\n' "$name" "$f"
+        continue
+    fi
+    backends=ilp
+    for l in $LEARNS; do backends="$backends|cp --learn $l"; done
+    IFS='|' read -ra bs <<<"$backends"
+    for b in "${bs[@]}"; do
+        # shellcheck disable=SC2086
+        "$ILPM" solve model "$f" --backend $b --time-limit "$LIMIT" \
+            --format csv 2>/dev/null | awk -F, -v n="$name" -v b="$b" '
+            NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+            { gsub(/"[^"]*"/, "Q") }
+            { printf "| %s | %s | %s | %s | %.2f |\n", n, b, $h["status"],
+                  $h["objective"], ($h["build_ms"] + $h["solve_ms"]) / 1000 }'
     done
 done
 fi
