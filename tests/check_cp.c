@@ -73,6 +73,52 @@ START_TEST(test_analysis_keeps_what_the_sum_needs)
 }
 END_TEST
 
+START_TEST(test_reason_takes_the_earliest_literals)
+{
+    /* x1 + x2 + 2 x3 <= 1 with x1, x2 set at level 1 and x3 at level 2:
+     * x3 alone would do (2 > 1), but the reason takes x1 and x2, set
+     * earlier, so that what is learned from it stays at level 1. */
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {3};
+    ck_assert_int_eq(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    int l[3] = {1, 2, 3};
+    int64_t c[3] = {1, 1, 2};
+    ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_LE, 1, &err), 0);
+    ilpm_watch w;
+    ilpm_watch_init(&w, 0, NULL);
+    cp_eng e;
+    ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
+    cp_db db;
+    ck_assert_int_eq(ilpm_cp_db_init(&db, e.nv), 0);
+    e.db = &db;
+    e.lvl = 1;
+    ilpm_cp_eng_assign(&e, 1);
+    ilpm_cp_eng_assign(&e, 2);
+    e.lvl = 2;
+    ilpm_cp_eng_assign(&e, 3);
+    ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + CP_R_LE, 0, &db.confl), 0);
+    ck_assert_int_eq(db.confl.n, 2);
+    ck_assert_int_eq(db.confl.v[0], -1);
+    ck_assert_int_eq(db.confl.v[1], -2);
+    /* with x2 false, x1 is not enough: x3 joins, and x1 is then not
+     * needed (2 > 1 alone), so it is dropped */
+    ilpm_cp_eng_undo(&e, 0);
+    e.lvl = 1;
+    ilpm_cp_eng_assign(&e, 1);
+    ilpm_cp_eng_assign(&e, -2);
+    e.lvl = 2;
+    ilpm_cp_eng_assign(&e, 3);
+    ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + CP_R_LE, 0, &db.confl), 0);
+    ck_assert_int_eq(db.confl.n, 1);
+    ck_assert_int_eq(db.confl.v[0], -3);
+    e.db = NULL;
+    ilpm_cp_db_free(&db);
+    ilpm_cp_eng_free(&e);
+    ilpm_model_free(m);
+}
+END_TEST
+
 /* Every solution of the model, for checking learned clauses. */
 struct sols {
     uint8_t *v; /* n rows of nv + 1 values */
@@ -331,6 +377,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("analysis");
     tcase_add_test(t, test_analysis_takes_the_fewest_terms);
     tcase_add_test(t, test_analysis_keeps_what_the_sum_needs);
+    tcase_add_test(t, test_reason_takes_the_earliest_literals);
     tcase_add_test(t, test_learned_clauses_are_implied);
     tcase_add_test(t, test_counts_and_optima_learn_on_and_off);
     tcase_add_test(t, test_auto_turns_to_learning);

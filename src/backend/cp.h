@@ -173,6 +173,8 @@ typedef struct ilpm_kern_db {
     cp_ivec units;  /* clauses of one literal */
     float inc;
     cp_ivec confl, out, buf; /* scratch */
+    int64_t *keys;           /* explain's candidates, by trail place */
+    int capkeys;
     uint8_t *seen;
     int *stamp; /* per level, for the LBD */
     int stamp_now;
@@ -190,8 +192,8 @@ typedef struct ilpm_kern_heap {
 
 /* Explains reason r of literal p (p = 0: the conflict e->conf) as a
  * clause into out: p first, then literals false now that imply it (for
- * a constraint, the largest of those it had at hand, greedily, until
- * they suffice).  -1 when out of memory. */
+ * a constraint, those set earliest, until they suffice, less those the
+ * sum does not need; e->db is its scratch).  -1 when out of memory. */
 int ilpm_cp_explain(cp_eng *e, int r, int p, cp_ivec *out);
 int ilpm_cp_db_init(cp_db *db, int nv);
 void ilpm_cp_db_free(cp_db *db);
