@@ -202,31 +202,45 @@ int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
     int c = e->ncons;
     e->dirty[c] = 0;
     int m = terms(e, coefs, lits, n, &k);
+    const int *ol = e->lits + e->nlits;
+    const int64_t *oa = e->coefs + e->nlits;
+    /* The sums in locals: the stores into the lists below would make
+     * the compiler write them back for each term. */
+    int64_t total = 0, st = 0, sf = 0;
+    int unit = 1;
+    ilpm_klist *occ = e->occ;
+    for (int i = 0; i < m; i++) {
+        total += oa[i];
+        unit &= oa[i] == 1;
+        ilpm_klist *p = &occ[ilpm_klix(ol[i])];
+        if (p->n == p->cap && grow_list(e, p) != 0)
+            return -1;
+        p->v[p->n].c = c;
+        p->v[p->n++].a = oa[i];
+    }
+    /* The weights count every value on the trail (none as the model's
+     * constraints are loaded). */
+    for (int i = 0; e->ntrail && i < m; i++) {
+        int v = ilpm_klval(e->val, ol[i]);
+        st += v == ILPM_K_TRUE ? oa[i] : 0;
+        sf += v == ILPM_K_FALSE ? oa[i] : 0;
+    }
+    if (cond && ((!e->cocc && !(e->cocc = calloc(2 * (size_t)e->nv + 2,
+                                                 sizeof *e->cocc))) ||
+                 push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0))
+        return -1;
     ilpm_kcon *x = &e->cons[c];
     memset(x, 0, sizeof *x);
     x->start = e->nlits;
     x->n = m;
     x->le = cmp != ILPM_GE;
     x->ge = cmp != ILPM_LE;
-    x->k = k;
+    x->unit = (uint8_t)unit;
     x->cond = cond;
-    x->unit = 1;
-    const int *ol = e->lits + e->nlits;
-    const int64_t *oa = e->coefs + e->nlits;
-    for (int i = 0; i < m; i++) {
-        x->total += oa[i];
-        x->unit &= oa[i] == 1;
-        /* The weights count every value on the trail. */
-        int v = ilpm_klval(e->val, ol[i]);
-        x->st += v == ILPM_K_TRUE ? oa[i] : 0;
-        x->sf += v == ILPM_K_FALSE ? oa[i] : 0;
-        if (push(e, &e->occ[ilpm_klix(ol[i])], c, oa[i]) != 0)
-            return -1;
-    }
-    if (cond && ((!e->cocc && !(e->cocc = calloc(2 * (size_t)e->nv + 2,
-                                                 sizeof *e->cocc))) ||
-                 push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0))
-        return -1;
+    x->k = k;
+    x->total = total;
+    x->st = st;
+    x->sf = sf;
     e->nlits += (size_t)m;
     e->ncons++;
     return c;
@@ -256,29 +270,39 @@ int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c)
     }
 }
 
-/* The number of c's terms as ilpm_kern_add_con adds them: the linear
- * rows' coefficients alone are read, and a zero one drops its term. */
-static size_t nterms_of(const ilpm_con *c)
+/* Counts c's terms, as ilpm_kern_add_con adds them (the linear rows'
+ * coefficients alone are read, and a zero one drops its term), into the
+ * room of the lists they will join (cap); its condition into cocc's,
+ * which it makes at the first one.  The number of terms; -1 when out of
+ * memory. */
+static long count_terms(ilpm_kern *e, const ilpm_con *c)
 {
-    if (c->kind != ILPM_LINEAR)
-        return (size_t)c->n;
-    size_t n = 0;
-    for (int i = 0; i < c->n; i++)
-        n += c->coefs[i] != 0;
-    return n;
-}
-
-/* Counts c's terms into the room of the lists they will join (cap). */
-static void count_terms(ilpm_kern *e, const ilpm_con *c)
-{
-    for (int i = 0; i < c->n; i++) {
-        int64_t a = c->kind == ILPM_LINEAR ? c->coefs[i] : 1;
-        int l = c->kind == ILPM_IMPL && i == 0 ? -c->lits[0] : c->lits[i];
-        if (a != 0)
-            e->occ[ilpm_klix(a < 0 ? -l : l)].cap++;
+    long n = 0;
+    ilpm_klist *occ = e->occ;
+    if (c->kind == ILPM_LINEAR) {
+        for (int i = 0; i < c->n; i++) {
+            int64_t a = c->coefs[i];
+            if (a != 0) {
+                occ[ilpm_klix(a < 0 ? -c->lits[i] : c->lits[i])].cap++;
+                n++;
+            }
+        }
+    } else {
+        for (int i = 0; i < c->n; i++)
+            occ[ilpm_klix(c->lits[i])].cap++;
+        if (c->kind == ILPM_IMPL) { /* -lits[0], not lits[0] */
+            occ[ilpm_klix(c->lits[0])].cap--;
+            occ[ilpm_klix(-c->lits[0])].cap++;
+        }
+        n = c->n;
     }
-    if (c->kind == ILPM_CCARD && c->cond)
+    if (c->kind == ILPM_CCARD && c->cond) {
+        if (!e->cocc &&
+            !(e->cocc = calloc(2 * (size_t)e->nv + 2, sizeof *e->cocc)))
+            return -1;
         e->cocc[ilpm_klix(c->cond)].cap++;
+    }
+    return n;
 }
 
 /* Gives each list of the n in ls its room (cap, counted) in the arena
@@ -297,15 +321,11 @@ static void place(ilpm_klist *ls, size_t n, ilpm_kocc **at)
 static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
 {
     size_t nv = (size_t)e->nv + 1, nt = nterms + 1, nc = ncons + 1;
-    size_t nl = 2 * nv;
     struct {
         void **p;
         size_t n, elem;
         int zero;
     } part[] = {
-        {(void **)&e->occ, nl, sizeof *e->occ, 1},
-        /* the lists of conditions only in models that have them */
-        {(void **)&e->cocc, nconds ? nl : 0, sizeof *e->cocc, 1},
         {(void **)&e->pool, nterms + nconds, sizeof *e->pool, 0},
         {(void **)&e->cons, nc, sizeof *e->cons, 0},
         {(void **)&e->coefs, nt, sizeof *e->coefs, 0},
@@ -324,8 +344,6 @@ static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
     size_t np = sizeof part / sizeof *part;
     for (size_t i = 0; i < np; i++) {
         int pool = part[i].p == (void **)&e->pool;
-        if (part[i].n == 0 && !pool)
-            continue; /* no conditions: no lists of them */
         size_t n = part[i].n ? part[i].n : 1;
         *part[i].p =
             part[i].zero ? calloc(n, part[i].elem) : malloc(n * part[i].elem);
@@ -363,27 +381,69 @@ static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     return 0;
 }
 
-static int total(ilpm_kern *e, const ilpm_con *c, void *ctx)
+static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
 {
     size_t *t = ctx; /* terms, conditions, constraints */
-    (void)e;
-    t[0] += nterms_of(c);
+    long n = count_terms(e, c);
+    if (n < 0)
+        return -2;
+    t[0] += (size_t)n;
     t[1] += c->kind == ILPM_CCARD && c->cond;
     t[2]++;
     return 0;
 }
 
-static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
+/* Appends (c, a) to list p, whose room was counted. */
+static inline void put(ilpm_klist *p, int c, int64_t a)
 {
-    (void)ctx;
-    count_terms(e, c);
-    return 0;
+    p->v[p->n].c = c;
+    p->v[p->n++].a = a;
 }
 
+/* Loads model constraint c: a weighted row through ilpm_kern_add (its
+ * terms sorted), any other kind straight into the room counted for it,
+ * all coefficients 1 and nothing assigned yet, so without the checks,
+ * the copies and the weights that ilpm_kern_add spends on each term. */
 static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
 {
     (void)ctx;
-    return ilpm_kern_add_con(e, c) < 0 ? -2 : 0;
+    if (c->kind == ILPM_LINEAR)
+        return ilpm_kern_add_con(e, c) < 0 ? -2 : 0;
+    /* as ilpm_kern_add_con reads each kind */
+    ilpm_cmp cmp = c->kind == ILPM_AMO   ? ILPM_LE
+                   : c->kind == ILPM_EXO ? ILPM_EQ
+                   : c->kind == ILPM_CARD || c->kind == ILPM_CCARD
+                       ? cmp_of[c->cmp]
+                       : ILPM_GE;
+    int64_t k = c->kind == ILPM_CARD || c->kind == ILPM_CCARD ? c->rhs : 1;
+    int cond = c->kind == ILPM_CCARD ? c->cond : 0;
+    int neg0 = c->kind == ILPM_IMPL; /* a -> b is the clause (-a | b) */
+    int n = c->n, num = e->ncons;
+    int *ol = e->lits + e->nlits;
+    int64_t *oa = e->coefs + e->nlits;
+    ilpm_klist *occ = e->occ;
+    for (int i = 0; i < n; i++) {
+        int l = i == 0 && neg0 ? -c->lits[0] : c->lits[i];
+        ol[i] = l;
+        oa[i] = 1;
+        put(&occ[ilpm_klix(l)], num, 1);
+    }
+    if (cond)
+        put(&e->cocc[ilpm_klix(cond)], num, 0);
+    ilpm_kcon *x = &e->cons[num];
+    memset(x, 0, sizeof *x);
+    x->start = e->nlits;
+    x->n = n;
+    x->le = cmp != ILPM_GE;
+    x->ge = cmp != ILPM_LE;
+    x->unit = 1;
+    x->cond = cond;
+    x->k = k;
+    x->total = n;
+    e->dirty[num] = 0;
+    e->nlits += (size_t)n;
+    e->ncons++;
+    return 0;
 }
 
 int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
@@ -391,18 +451,16 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
 {
     memset(e, 0, sizeof *e);
     e->nv = ilpm_model_nvars(m);
-    /* Three passes: the totals, which size the arrays; each literal's
-     * occurrences, which give each list its room there; the constraints
-     * themselves. */
-    size_t t[3] = {0, 0, 0};
-    int rc = each_con(e, m, kinds, w, err, total, t);
+    /* Two passes, as a compressed sparse row is built: each literal's
+     * occurrences (the room of its list) and the totals, which size the
+     * arrays; then the constraints themselves. */
+    size_t nl = 2 * (size_t)e->nv + 2, t[3] = {0, 0, 0};
+    e->occ = calloc(nl, sizeof *e->occ);
+    int rc = e->occ ? each_con(e, m, kinds, w, err, count, t) : -2;
     if (rc == 0)
         rc =
             t[2] >= INT32_MAX || make_arrays(e, t[0], t[1], t[2]) != 0 ? -2 : 0;
-    if (rc == 0)
-        rc = each_con(e, m, kinds, w, err, count, NULL);
     if (rc == 0) {
-        size_t nl = 2 * (size_t)e->nv + 2;
         ilpm_kocc *at = e->pool;
         place(e->occ, nl, &at);
         if (e->cocc)
