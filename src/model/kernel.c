@@ -288,12 +288,9 @@ static long count_terms(ilpm_kern *e, const ilpm_con *c)
             }
         }
     } else {
+        int neg0 = c->kind == ILPM_IMPL; /* -lits[0], not lits[0] */
         for (int i = 0; i < c->n; i++)
-            occ[ilpm_klix(c->lits[i])].cap++;
-        if (c->kind == ILPM_IMPL) { /* -lits[0], not lits[0] */
-            occ[ilpm_klix(c->lits[0])].cap--;
-            occ[ilpm_klix(-c->lits[0])].cap++;
-        }
+            occ[ilpm_klix(i == 0 && neg0 ? -c->lits[0] : c->lits[i])].cap++;
         n = c->n;
     }
     if (c->kind == ILPM_CCARD && c->cond) {
@@ -335,7 +332,7 @@ static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
         {(void **)&e->reason, nv, sizeof *e->reason, 0},
         {(void **)&e->level, nv, sizeof *e->level, 1},
         {(void **)&e->tpos, nv, sizeof *e->tpos, 1},
-        {(void **)&e->dirty, nc, 1, 0},
+        {(void **)&e->dirty, nc, 1, 1},
         {(void **)&e->val, nv, 1, 1},
         {(void **)&e->phase, nv, 1, 1},
     };
@@ -440,7 +437,6 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
     x->cond = cond;
     x->k = k;
     x->total = n;
-    e->dirty[num] = 0;
     e->nlits += (size_t)n;
     e->ncons++;
     return 0;
@@ -654,10 +650,24 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
         e->qhead = mark;
 }
 
+/* 1 when check_sides would find nothing in c: neither side fails, and
+ * the largest term (the first) fits in each side's slack, so no literal
+ * is implied (nor, with a condition, is the condition). */
+static inline int idle(const ilpm_kern *e, const ilpm_kcon *x)
+{
+    int64_t a = x->n ? e->coefs[x->start] : 0;
+    return (!x->le || x->st + a <= x->k) &&
+           (!x->ge || x->total - x->sf - a >= x->k);
+}
+
 int ilpm_kern_settle(ilpm_kern *e, int from)
 {
+    /* Most constraints have room on both sides: skip them at no cost
+     * (the settling of givens looks at every one of the model's). */
     for (int c = from; c < e->ncons; c++)
-        if (ilpm_kern_check(e, c) != 0 || ilpm_kern_propagate(e) != 0)
+        if (!idle(e, &e->cons[c]) && (ilpm_kern_check(e, c) != 0 ||
+                                      ((e->qhead < e->ntrail || e->nlazy) &&
+                                       ilpm_kern_propagate(e) != 0)))
             return -1;
     return 0;
 }
