@@ -1348,6 +1348,8 @@ START_TEST(test_kernel_grows_past_arena)
     ck_assert_int_eq(ilpm_add_amo(m, v + 2, 6, &err), 0);
     ilpm_kern e;
     ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
+    ck_assert_ptr_null(e.reason); /* the settling of givens needs none */
+    ck_assert_int_eq(ilpm_kern_keep_reasons(&e), 0);
     ck_assert_int_eq(e.ncons, 2);
     /* 300 more constraints: the lists of x2, the constraints and their
      * terms all outgrow their room in the arena */

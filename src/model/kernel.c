@@ -329,12 +329,8 @@ static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
         {(void **)&e->lits, nt, sizeof *e->lits, 0},
         {(void **)&e->lazy, nc, sizeof *e->lazy, 0},
         {(void **)&e->trail, nv, sizeof *e->trail, 0},
-        {(void **)&e->reason, nv, sizeof *e->reason, 0},
-        {(void **)&e->level, nv, sizeof *e->level, 1},
-        {(void **)&e->tpos, nv, sizeof *e->tpos, 1},
         {(void **)&e->dirty, nc, 1, 1},
         {(void **)&e->val, nv, 1, 1},
-        {(void **)&e->phase, nv, 1, 1},
     };
     /* The occurrences share one block, the arena; each other array is a
      * block of its own, as glibc recycles blocks of these sizes best. */
@@ -472,6 +468,16 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     return 0;
 }
 
+int ilpm_kern_keep_reasons(ilpm_kern *e)
+{
+    size_t nv = (size_t)e->nv + 1;
+    e->reason = malloc(nv * sizeof *e->reason);
+    e->level = calloc(nv, sizeof *e->level);
+    e->tpos = calloc(nv, sizeof *e->tpos);
+    e->phase = calloc(nv, 1);
+    return e->reason && e->level && e->tpos && e->phase ? 0 : -1;
+}
+
 int ilpm_kern_imply(ilpm_kern *e, int l, int r)
 {
     int x = ilpm_klval(e->val, l);
@@ -481,7 +487,7 @@ int ilpm_kern_imply(ilpm_kern *e, int l, int r)
         return -1;
     int v = abs(l);
     e->val[v] = l > 0 ? ILPM_K_TRUE : ILPM_K_FALSE;
-    if (!e->bare) {
+    if (e->reason) {
         e->reason[v] = r;
         e->level[v] = e->lvl;
         e->tpos[v] = e->ntrail;
@@ -641,7 +647,7 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
             e->cons[q->v[i].c].sf -= q->v[i].a;
         int v = abs(l);
         e->val[v] = ILPM_K_OPEN;
-        if (!e->bare)
+        if (e->phase)
             e->phase[v] = l > 0;
         if (e->heap)
             e->heap_insert(e->heap, v);

@@ -256,7 +256,6 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
         *unchanged = 0;
         return NULL;
     }
-    e.bare = 1;
     int conflict = ilpm_kern_settle(&e, 0) != 0;
     if (!conflict && level >= 2)
         conflict = ilpm_kern_probe(&e, w) != 0;
@@ -348,7 +347,6 @@ ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_err *err)
         free(p);
         return NULL;
     }
-    p->e.bare = 1;
     p->refuted = ilpm_kern_settle(&p->e, 0) != 0;
     p->base = p->e.ntrail;
     return p;
