@@ -121,7 +121,7 @@ int main(int argc, char **argv)
         ilpm_model_free(m);
         pz->free_instance(inst);
     }
-    printf("total %.4f\n", total);
+    printf("total %.6f\n", total);
     ilpm_reader_free(rd);
     ilpm_params_free(p);
     return 0;
