@@ -62,11 +62,10 @@ static double settle(const ilpm_model *m, int level, int reps, char *line,
             uint64_t h;
             if (out) {
                 digest(out, &fixed, &h);
-                snprintf(line, size, "fixed %ld cons %zu digest %016llx",
-                         fixed, ilpm_model_ncons(out), (unsigned long long)h);
+                snprintf(line, size, "fixed %ld cons %zu digest %016llx", fixed,
+                         ilpm_model_ncons(out), (unsigned long long)h);
             } else {
-                snprintf(line, size, "%s",
-                         unchanged ? "unchanged" : "error");
+                snprintf(line, size, "%s", unchanged ? "unchanged" : "error");
             }
         }
         ilpm_model_free(out);
