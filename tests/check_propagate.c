@@ -917,6 +917,55 @@ START_TEST(test_redundant_group_propagates)
 }
 END_TEST
 
+/* Each constraint that propagation keeps keeps its group and its name,
+ * with groups and names changing from one constraint to the next in
+ * every way (propagate.c sets them only when they change). */
+START_TEST(test_propagate_keeps_names)
+{
+    int lo[1] = {1}, hi[1] = {6};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    static const struct {
+        const char *group, *name;
+        int n, lits[3];
+    } in[] = {
+        {"a", "r", 2, {1, 2}}, {"a", "r", 2, {2, 3}},
+        {"b", "r", 2, {3, 4}}, {"b", NULL, 2, {-1, -4}},
+        {"a", "s", 2, {6, 1}}, {"a", "s", 3, {-6, 5, 1}},
+        {"b", "s", 2, {4, 5}}, {"b", "t", 2, {4, 2}},
+        {"g", NULL, 1, {6}},
+    };
+    for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
+        ck_assert_int_ge(ilpm_model_group(m, in[i].group, &err), 0);
+        ck_assert_int_eq(ilpm_model_set_con_name(m, in[i].name, &err), 0);
+        ck_assert_int_eq(ilpm_add_clause(m, in[i].lits, in[i].n, &err), 0);
+    }
+    int unchanged = -1;
+    ilpm_model *b = ilpm_model_propagate(m, 1, &unchanged, &err);
+    ck_assert_ptr_nonnull(b);
+    /* x6 is fixed: {6, 1} and the unit go, {-6, 5, 1} is {5, 1} */
+    static const struct {
+        const char *group, *name;
+        int n;
+    } want[] = {
+        {"a", "r", 2}, {"a", "r", 2}, {"b", "r", 2}, {"b", NULL, 2},
+        {"a", "s", 2}, {"b", "s", 2}, {"b", "t", 2}, {"fixed", NULL, 1},
+    };
+    size_t nw = sizeof want / sizeof *want;
+    ck_assert_uint_eq(ilpm_model_ncons(b), nw);
+    for (size_t i = 0; i < nw; i++) {
+        ilpm_con c;
+        ilpm_model_con(b, i, &c);
+        ck_assert_str_eq(ilpm_model_group_name(b, c.group), want[i].group);
+        if (want[i].name)
+            ck_assert_str_eq(c.name ? c.name : "(none)", want[i].name);
+        else
+            ck_assert_ptr_null(c.name);
+        ck_assert_int_eq(c.n, want[i].n);
+    }
+    ilpm_model_free(b);
+}
+END_TEST
+
 /* Nothing to do: no variables, or no unit clause. */
 START_TEST(test_propagate_unchanged)
 {
@@ -1299,6 +1348,8 @@ START_TEST(test_kernel_grows_past_arena)
     ck_assert_int_eq(ilpm_add_amo(m, v + 2, 6, &err), 0);
     ilpm_kern e;
     ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
+    ck_assert_ptr_null(e.reason); /* the settling of givens needs none */
+    ck_assert_int_eq(ilpm_kern_keep_reasons(&e), 0);
     ck_assert_int_eq(e.ncons, 2);
     /* 300 more constraints: the lists of x2, the constraints and their
      * terms all outgrow their room in the arena */
@@ -1342,6 +1393,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_fixed_hold_in_every_solution);
     tcase_add_test(tc, test_propagate_shape);
     tcase_add_test(tc, test_propagate_unchanged);
+    tcase_add_test(tc, test_propagate_keeps_names);
     tcase_add_test(tc, test_kind_clause_alo);
     tcase_add_test(tc, test_kind_amo);
     tcase_add_test(tc, test_kind_exo);

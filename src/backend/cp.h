@@ -225,6 +225,11 @@ static inline int ilpm_cp_eng_init(cp_eng *e, const ilpm_model *m,
 {
     if (ilpm_kern_init(e, m, ILPM_KERN_ALL_KINDS, w, err) != 0)
         return -1;
+    if (ilpm_kern_keep_reasons(e) != 0) {
+        ilpm_kern_free(e);
+        return ilpm_err_nomem(err, "out of memory building the "
+                                   "propagation kernel");
+    }
     e->db_propagate = ilpm_cp_db_propagate;
     e->heap_insert = ilpm_cp_heap_insert;
     return 0;

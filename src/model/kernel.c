@@ -2,8 +2,8 @@
  * bounds reasoning, weights kept per constraint, a trail with reasons that
  * undoing takes back, and constraints added after the model's (no-goods,
  * an objective's bound).  The occurrence lists of the model's constraints
- * share one arena, so that a model of millions of literals is freed at
- * once. */
+ * share one arena (kernel_load.c builds it), so that a model of millions
+ * of literals is freed at once. */
 #include "kernel.h"
 
 #include "util.h"
@@ -202,37 +202,49 @@ int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
     int c = e->ncons;
     e->dirty[c] = 0;
     int m = terms(e, coefs, lits, n, &k);
+    const int *ol = e->lits + e->nlits;
+    const int64_t *oa = e->coefs + e->nlits;
+    /* The sums in locals: the stores into the lists below would make
+     * the compiler write them back for each term. */
+    int64_t total = 0, st = 0, sf = 0;
+    int unit = 1;
+    ilpm_klist *occ = e->occ;
+    for (int i = 0; i < m; i++) {
+        total += oa[i];
+        unit &= oa[i] == 1;
+        ilpm_klist *p = &occ[ilpm_klix(ol[i])];
+        if (p->n == p->cap && grow_list(e, p) != 0)
+            return -1;
+        p->v[p->n].c = c;
+        p->v[p->n++].a = oa[i];
+    }
+    /* The weights count every value on the trail (none as the model's
+     * constraints are loaded). */
+    for (int i = 0; e->ntrail && i < m; i++) {
+        int v = ilpm_klval(e->val, ol[i]);
+        st += v == ILPM_K_TRUE ? oa[i] : 0;
+        sf += v == ILPM_K_FALSE ? oa[i] : 0;
+    }
+    if (cond && ((!e->cocc && !(e->cocc = calloc(2 * (size_t)e->nv + 2,
+                                                 sizeof *e->cocc))) ||
+                 push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0))
+        return -1;
     ilpm_kcon *x = &e->cons[c];
     memset(x, 0, sizeof *x);
     x->start = e->nlits;
     x->n = m;
     x->le = cmp != ILPM_GE;
     x->ge = cmp != ILPM_LE;
-    x->k = k;
+    x->unit = (uint8_t)unit;
     x->cond = cond;
-    x->unit = 1;
-    const int *ol = e->lits + e->nlits;
-    const int64_t *oa = e->coefs + e->nlits;
-    for (int i = 0; i < m; i++) {
-        x->total += oa[i];
-        x->unit &= oa[i] == 1;
-        /* The weights count every value on the trail. */
-        int v = ilpm_klval(e->val, ol[i]);
-        x->st += v == ILPM_K_TRUE ? oa[i] : 0;
-        x->sf += v == ILPM_K_FALSE ? oa[i] : 0;
-        if (push(e, &e->occ[ilpm_klix(ol[i])], c, oa[i]) != 0)
-            return -1;
-    }
-    if (cond && ((!e->cocc && !(e->cocc = calloc(2 * (size_t)e->nv + 2,
-                                                 sizeof *e->cocc))) ||
-                 push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0))
-        return -1;
+    x->k = k;
+    x->total = total;
+    x->st = st;
+    x->sf = sf;
     e->nlits += (size_t)m;
     e->ncons++;
     return c;
 }
-
-static const ilpm_cmp cmp_of[] = {ILPM_LE, ILPM_GE, ILPM_EQ};
 
 int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c)
 {
@@ -251,171 +263,9 @@ int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c)
     default: /* cardinality, conditional cardinality, linear */
         /* the model's cardinality coefficients are all 1 */
         return ilpm_kern_add(e, c->kind == ILPM_LINEAR ? c->coefs : NULL,
-                             c->lits, c->n, cmp_of[c->cmp], c->rhs,
+                             c->lits, c->n, c->cmp, c->rhs,
                              c->kind == ILPM_CCARD ? c->cond : 0);
     }
-}
-
-/* The number of c's terms as ilpm_kern_add_con adds them: the linear
- * rows' coefficients alone are read, and a zero one drops its term. */
-static size_t nterms_of(const ilpm_con *c)
-{
-    if (c->kind != ILPM_LINEAR)
-        return (size_t)c->n;
-    size_t n = 0;
-    for (int i = 0; i < c->n; i++)
-        n += c->coefs[i] != 0;
-    return n;
-}
-
-/* Counts c's terms into the room of the lists they will join (cap). */
-static void count_terms(ilpm_kern *e, const ilpm_con *c)
-{
-    for (int i = 0; i < c->n; i++) {
-        int64_t a = c->kind == ILPM_LINEAR ? c->coefs[i] : 1;
-        int l = c->kind == ILPM_IMPL && i == 0 ? -c->lits[0] : c->lits[i];
-        if (a != 0)
-            e->occ[ilpm_klix(a < 0 ? -l : l)].cap++;
-    }
-    if (c->kind == ILPM_CCARD && c->cond)
-        e->cocc[ilpm_klix(c->cond)].cap++;
-}
-
-/* Gives each list of the n in ls its room (cap, counted) in the arena
- * from *at on. */
-static void place(ilpm_klist *ls, size_t n, ilpm_kocc **at)
-{
-    for (size_t i = 0; i < n; i++) {
-        ls[i].v = ls[i].cap ? *at : NULL;
-        *at += ls[i].cap;
-    }
-}
-
-/* The kernel's arrays, as large as the model's constraints need; their
- * occurrence lists share one block, the arena: one allocation and one
- * free for any number of literals. */
-static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
-{
-    size_t nv = (size_t)e->nv + 1, nt = nterms + 1, nc = ncons + 1;
-    size_t nl = 2 * nv;
-    struct {
-        void **p;
-        size_t n, elem;
-        int zero;
-    } part[] = {
-        {(void **)&e->occ, nl, sizeof *e->occ, 1},
-        /* the lists of conditions only in models that have them */
-        {(void **)&e->cocc, nconds ? nl : 0, sizeof *e->cocc, 1},
-        {(void **)&e->pool, nterms + nconds, sizeof *e->pool, 0},
-        {(void **)&e->cons, nc, sizeof *e->cons, 0},
-        {(void **)&e->coefs, nt, sizeof *e->coefs, 0},
-        {(void **)&e->lits, nt, sizeof *e->lits, 0},
-        {(void **)&e->lazy, nc, sizeof *e->lazy, 0},
-        {(void **)&e->trail, nv, sizeof *e->trail, 0},
-        {(void **)&e->reason, nv, sizeof *e->reason, 0},
-        {(void **)&e->level, nv, sizeof *e->level, 1},
-        {(void **)&e->tpos, nv, sizeof *e->tpos, 1},
-        {(void **)&e->dirty, nc, 1, 0},
-        {(void **)&e->val, nv, 1, 1},
-        {(void **)&e->phase, nv, 1, 1},
-    };
-    /* The occurrences share one block, the arena; each other array is a
-     * block of its own, as glibc recycles blocks of these sizes best. */
-    size_t np = sizeof part / sizeof *part;
-    for (size_t i = 0; i < np; i++) {
-        int pool = part[i].p == (void **)&e->pool;
-        if (part[i].n == 0 && !pool)
-            continue; /* no conditions: no lists of them */
-        size_t n = part[i].n ? part[i].n : 1;
-        *part[i].p =
-            part[i].zero ? calloc(n, part[i].elem) : malloc(n * part[i].elem);
-        if (!*part[i].p)
-            return -1;
-        if (pool) {
-            e->arena = e->pool;
-            e->narena = part[i].n * part[i].elem;
-        }
-    }
-    e->capcons = (int)nc;
-    e->caplits = nt;
-    return 0;
-}
-
-/* Each of the model's constraints of the given kinds to fn, polling w;
- * -1 when w fires. */
-static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
-                    ilpm_watch *w, ilpm_err *err,
-                    int (*fn)(ilpm_kern *e, const ilpm_con *c, void *ctx),
-                    void *ctx)
-{
-    size_t nc = ilpm_model_ncons(m);
-    for (size_t i = 0; i < nc; i++) {
-        ilpm_con c;
-        ilpm_model_con(m, i, &c);
-        if (!(kinds & (1u << c.kind)))
-            continue;
-        if (w && ilpm_watch_poll(w, "building the propagation kernel", err))
-            return -1;
-        int rc = fn(e, &c, ctx);
-        if (rc != 0)
-            return rc;
-    }
-    return 0;
-}
-
-static int total(ilpm_kern *e, const ilpm_con *c, void *ctx)
-{
-    size_t *t = ctx; /* terms, conditions, constraints */
-    (void)e;
-    t[0] += nterms_of(c);
-    t[1] += c->kind == ILPM_CCARD && c->cond;
-    t[2]++;
-    return 0;
-}
-
-static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
-{
-    (void)ctx;
-    count_terms(e, c);
-    return 0;
-}
-
-static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
-{
-    (void)ctx;
-    return ilpm_kern_add_con(e, c) < 0 ? -2 : 0;
-}
-
-int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
-                   ilpm_watch *w, ilpm_err *err)
-{
-    memset(e, 0, sizeof *e);
-    e->nv = ilpm_model_nvars(m);
-    /* Three passes: the totals, which size the arrays; each literal's
-     * occurrences, which give each list its room there; the constraints
-     * themselves. */
-    size_t t[3] = {0, 0, 0};
-    int rc = each_con(e, m, kinds, w, err, total, t);
-    if (rc == 0)
-        rc =
-            t[2] >= INT32_MAX || make_arrays(e, t[0], t[1], t[2]) != 0 ? -2 : 0;
-    if (rc == 0)
-        rc = each_con(e, m, kinds, w, err, count, NULL);
-    if (rc == 0) {
-        size_t nl = 2 * (size_t)e->nv + 2;
-        ilpm_kocc *at = e->pool;
-        place(e->occ, nl, &at);
-        if (e->cocc)
-            place(e->cocc, nl, &at);
-        rc = each_con(e, m, kinds, w, err, load, NULL);
-    }
-    if (rc != 0) {
-        ilpm_kern_free(e);
-        return rc == -1 ? -1
-                        : ilpm_err_nomem(err, "out of memory building the "
-                                              "propagation kernel");
-    }
-    return 0;
 }
 
 int ilpm_kern_imply(ilpm_kern *e, int l, int r)
@@ -427,7 +277,7 @@ int ilpm_kern_imply(ilpm_kern *e, int l, int r)
         return -1;
     int v = abs(l);
     e->val[v] = l > 0 ? ILPM_K_TRUE : ILPM_K_FALSE;
-    if (!e->bare) {
+    if (e->reason) {
         e->reason[v] = r;
         e->level[v] = e->lvl;
         e->tpos[v] = e->ntrail;
@@ -587,7 +437,7 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
             e->cons[q->v[i].c].sf -= q->v[i].a;
         int v = abs(l);
         e->val[v] = ILPM_K_OPEN;
-        if (!e->bare)
+        if (e->phase)
             e->phase[v] = l > 0;
         if (e->heap)
             e->heap_insert(e->heap, v);
@@ -596,10 +446,24 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
         e->qhead = mark;
 }
 
+/* 1 when check_sides would find nothing in c: neither side fails, and
+ * the largest term (the first) fits in each side's slack, so no literal
+ * is implied (nor, with a condition, is the condition). */
+static inline int idle(const ilpm_kern *e, const ilpm_kcon *x)
+{
+    int64_t a = x->n ? e->coefs[x->start] : 0;
+    return (!x->le || x->st + a <= x->k) &&
+           (!x->ge || x->total - x->sf - a >= x->k);
+}
+
 int ilpm_kern_settle(ilpm_kern *e, int from)
 {
+    /* Most constraints have room on both sides: skip them at no cost
+     * (the settling of givens looks at every one of the model's). */
     for (int c = from; c < e->ncons; c++)
-        if (ilpm_kern_check(e, c) != 0 || ilpm_kern_propagate(e) != 0)
+        if (!idle(e, &e->cons[c]) && (ilpm_kern_check(e, c) != 0 ||
+                                      ((e->qhead < e->ntrail || e->nlazy) &&
+                                       ilpm_kern_propagate(e) != 0)))
             return -1;
     return 0;
 }

@@ -78,15 +78,14 @@ typedef struct ilpm_kern {
     int ntrail, qhead;
     uint64_t props; /* literals propagated */
     uint64_t work;  /* occurrences and terms visited (probing's budget) */
+    /* What a search reads, NULL until ilpm_kern_keep_reasons makes
+     * them (the settling of givens reads the values alone): */
     int *reason;    /* per variable, as above                   */
     int *level;     /* per variable: its decision level         */
     int *tpos;      /* per variable: its place on the trail     */
+    uint8_t *phase; /* per variable: its last value             */
     int lvl;        /* the current decision level               */
     int conf;       /* the last conflict, as a reason           */
-    uint8_t *phase; /* per variable: its last value        */
-    /* 1: no reasons, levels, places or phases kept (the settling of
-     * givens reads the values alone) */
-    int bare;
     /* The model's occurrence lists share one block, the arena (freed
      * at once); a list that a later constraint outgrows moves to the
      * heap (moved: those lists), as do arrays a later constraint
@@ -137,6 +136,10 @@ static inline size_t ilpm_klix(int l)
 int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
                    ilpm_watch *w, ilpm_err *err);
 void ilpm_kern_free(ilpm_kern *e);
+/* Makes the arrays that a search reads (reasons, levels, places on the
+ * trail, phases), from then on kept for every assignment; called before
+ * the first one.  -1 when out of memory. */
+int ilpm_kern_keep_reasons(ilpm_kern *e);
 /* Adds sum coefs[i] lits[i] cmp k (coefs NULL: all 1) under cond (0:
  * none), any signs.  Returns the constraint's number, -1 when out of
  * memory. */

@@ -127,11 +127,20 @@ static ilpm_model *refuted(const ilpm_model *m, ilpm_err *err)
     return out;
 }
 
+/* The group and name that out's next constraint takes, as last set
+ * (group -1: none yet; name NULL, as in a new model): a group's
+ * constraints, and a name's, come in runs, and setting the group again
+ * looks it up by its name each time. */
+struct naming {
+    int group;
+    const char *name;
+};
+
 /* Adds c to out without its fixed literals; 1 when c cannot hold (the
  * propagation missed a conflict), -1 on error. */
 static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
                        const ilpm_con *c, int *lits, int64_t *coefs,
-                       ilpm_err *err)
+                       struct naming *at, ilpm_err *err)
 {
     int n = 0, ntrue = 0;
     int64_t rhs = c->rhs;
@@ -145,9 +154,16 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
             lits[n++] = c->lits[i];
         }
     }
-    if (ilpm_model_group(out, ilpm_model_group_name(m, c->group), err) < 0 ||
-        ilpm_model_set_con_name(out, c->name, err) != 0)
-        return -1;
+    if (c->group != at->group) {
+        if (ilpm_model_group(out, ilpm_model_group_name(m, c->group), err) < 0)
+            return -1;
+        at->group = c->group;
+    }
+    if (c->name != at->name) {
+        if (ilpm_model_set_con_name(out, c->name, err) != 0)
+            return -1;
+        at->name = c->name;
+    }
     switch (c->kind) {
     case ILPM_CLAUSE:
     case ILPM_ALO:
@@ -220,12 +236,14 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
     /* Nothing is forced without a one-literal clause or exactly-one; an
      * equality row may still be refuted by its coefficients alone. */
     int any = 0, infeasible = 0;
+    size_t maxn = 1; /* the longest constraint */
     for (size_t i = 0; i < nc && !infeasible; i++) {
         ilpm_con c;
         ilpm_model_con(m, i, &c);
         any |= c.n == 1 && (c.kind == ILPM_CLAUSE || c.kind == ILPM_ALO ||
                             c.kind == ILPM_EXO);
         infeasible = gcd_infeasible(&c, NULL);
+        maxn = (size_t)c.n > maxn ? (size_t)c.n : maxn;
     }
     if (infeasible) {
         *unchanged = 0;
@@ -238,7 +256,6 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
         *unchanged = 0;
         return NULL;
     }
-    e.bare = 1;
     int conflict = ilpm_kern_settle(&e, 0) != 0;
     if (!conflict && level >= 2)
         conflict = ilpm_kern_probe(&e, w) != 0;
@@ -249,23 +266,17 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
         *unchanged = !conflict;
         return conflict ? refuted(m, err) : NULL;
     }
-    size_t maxn = 1;
-    for (size_t i = 0; i < nc; i++) {
-        ilpm_con c;
-        ilpm_model_con(m, i, &c);
-        if ((size_t)c.n > maxn)
-            maxn = (size_t)c.n;
-    }
     int *lits = malloc(maxn * sizeof *lits);
     int64_t *coefs = malloc(maxn * sizeof *coefs);
     ilpm_model *out = lits && coefs ? copy_frame(m, err) : NULL;
     if (!lits || !coefs)
         ilpm_err_nomem(err, "out of memory propagating the fixed literals");
     int rc = out ? 0 : -1;
+    struct naming at = {-1, NULL};
     for (size_t i = 0; i < nc && rc == 0; i++) {
         ilpm_con c;
         ilpm_model_con(m, i, &c);
-        rc = add_reduced(out, m, val, &c, lits, coefs, err);
+        rc = add_reduced(out, m, val, &c, lits, coefs, &at, err);
     }
     if (rc == 0 && (ilpm_model_group(out, "fixed", err) < 0 ||
                     ilpm_model_set_con_name(out, NULL, err) != 0))
@@ -336,7 +347,6 @@ ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_err *err)
         free(p);
         return NULL;
     }
-    p->e.bare = 1;
     p->refuted = ilpm_kern_settle(&p->e, 0) != 0;
     p->base = p->e.ntrail;
     return p;

@@ -93,7 +93,7 @@ for level in 1 2; do
         done
         best() {
             for r in $(seq "$ROUNDS"); do tail -1 "$work/out_$1_$r"; done |
-                awk 'NR == 1 || $2 < b { b = $2 } END { printf "%.4f", b }'
+                awk 'NR == 1 || $2 < b { b = $2 } END { printf "%.6f", b }'
         }
         o=$(best old)
         n=$(best new)

@@ -62,11 +62,10 @@ static double settle(const ilpm_model *m, int level, int reps, char *line,
             uint64_t h;
             if (out) {
                 digest(out, &fixed, &h);
-                snprintf(line, size, "fixed %ld cons %zu digest %016llx",
-                         fixed, ilpm_model_ncons(out), (unsigned long long)h);
+                snprintf(line, size, "fixed %ld cons %zu digest %016llx", fixed,
+                         ilpm_model_ncons(out), (unsigned long long)h);
             } else {
-                snprintf(line, size, "%s",
-                         unchanged ? "unchanged" : "error");
+                snprintf(line, size, "%s", unchanged ? "unchanged" : "error");
             }
         }
         ilpm_model_free(out);
@@ -121,7 +120,7 @@ int main(int argc, char **argv)
         ilpm_model_free(m);
         pz->free_instance(inst);
     }
-    printf("total %.4f\n", total);
+    printf("total %.6f\n", total);
     ilpm_reader_free(rd);
     ilpm_params_free(p);
     return 0;

@@ -1,0 +1,222 @@
+/* The propagation kernel (kernel.h) built from a model: in two passes,
+ * as a compressed sparse row is, each literal's occurrences counted
+ * first, so that the arrays and the lists' room in the arena are made
+ * once at their size; then the constraints loaded into them.  The
+ * arrays that only a search reads come later, when it asks for them. */
+#include "kernel.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Counts c's terms, as ilpm_kern_add_con adds them (the linear rows'
+ * coefficients alone are read, and a zero one drops its term), into the
+ * room of the lists they will join (cap); its condition into cocc's,
+ * which it makes at the first one.  The number of terms; -1 when out of
+ * memory. */
+static long count_terms(ilpm_kern *e, const ilpm_con *c)
+{
+    long n = 0;
+    ilpm_klist *occ = e->occ;
+    if (c->kind == ILPM_LINEAR) {
+        for (int i = 0; i < c->n; i++) {
+            int64_t a = c->coefs[i];
+            if (a != 0) {
+                occ[ilpm_klix(a < 0 ? -c->lits[i] : c->lits[i])].cap++;
+                n++;
+            }
+        }
+    } else {
+        int neg0 = c->kind == ILPM_IMPL; /* -lits[0], not lits[0] */
+        for (int i = 0; i < c->n; i++)
+            occ[ilpm_klix(i == 0 && neg0 ? -c->lits[0] : c->lits[i])].cap++;
+        n = c->n;
+    }
+    if (c->kind == ILPM_CCARD && c->cond) {
+        if (!e->cocc &&
+            !(e->cocc = calloc(2 * (size_t)e->nv + 2, sizeof *e->cocc)))
+            return -1;
+        e->cocc[ilpm_klix(c->cond)].cap++;
+    }
+    return n;
+}
+
+/* Gives each list of the n in ls its room (cap, counted) in the arena
+ * from *at on. */
+static void place(ilpm_klist *ls, size_t n, ilpm_kocc **at)
+{
+    for (size_t i = 0; i < n; i++) {
+        ls[i].v = ls[i].cap ? *at : NULL;
+        *at += ls[i].cap;
+    }
+}
+
+/* The kernel's arrays, as large as the model's constraints need; their
+ * occurrence lists share one block, the arena: one allocation and one
+ * free for any number of literals. */
+static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
+{
+    size_t nv = (size_t)e->nv + 1, nt = nterms + 1, nc = ncons + 1;
+    struct {
+        void **p;
+        size_t n, elem;
+        int zero;
+    } part[] = {
+        {(void **)&e->pool, nterms + nconds, sizeof *e->pool, 0},
+        {(void **)&e->cons, nc, sizeof *e->cons, 0},
+        {(void **)&e->coefs, nt, sizeof *e->coefs, 0},
+        {(void **)&e->lits, nt, sizeof *e->lits, 0},
+        {(void **)&e->lazy, nc, sizeof *e->lazy, 0},
+        {(void **)&e->trail, nv, sizeof *e->trail, 0},
+        {(void **)&e->dirty, nc, 1, 1},
+        {(void **)&e->val, nv, 1, 1},
+    };
+    /* The occurrences share one block, the arena; each other array is a
+     * block of its own, as glibc recycles blocks of these sizes best. */
+    size_t np = sizeof part / sizeof *part;
+    for (size_t i = 0; i < np; i++) {
+        int pool = part[i].p == (void **)&e->pool;
+        size_t n = part[i].n ? part[i].n : 1;
+        *part[i].p =
+            part[i].zero ? calloc(n, part[i].elem) : malloc(n * part[i].elem);
+        if (!*part[i].p)
+            return -1;
+        if (pool) {
+            e->arena = e->pool;
+            e->narena = part[i].n * part[i].elem;
+        }
+    }
+    e->capcons = (int)nc;
+    e->caplits = nt;
+    return 0;
+}
+
+/* Each of the model's constraints of the given kinds to fn, polling w;
+ * -1 when w fires. */
+static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
+                    ilpm_watch *w, ilpm_err *err,
+                    int (*fn)(ilpm_kern *e, const ilpm_con *c, void *ctx),
+                    void *ctx)
+{
+    size_t nc = ilpm_model_ncons(m);
+    for (size_t i = 0; i < nc; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        if (!(kinds & (1u << c.kind)))
+            continue;
+        if (w && ilpm_watch_poll(w, "building the propagation kernel", err))
+            return -1;
+        int rc = fn(e, &c, ctx);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
+{
+    size_t *t = ctx; /* terms, conditions, constraints */
+    long n = count_terms(e, c);
+    if (n < 0)
+        return -2;
+    t[0] += (size_t)n;
+    t[1] += c->kind == ILPM_CCARD && c->cond;
+    t[2]++;
+    return 0;
+}
+
+/* Appends (c, a) to list p, whose room was counted. */
+static inline void put(ilpm_klist *p, int c, int64_t a)
+{
+    p->v[p->n].c = c;
+    p->v[p->n++].a = a;
+}
+
+/* Loads model constraint c: a weighted row through ilpm_kern_add (its
+ * terms sorted), any other kind straight into the room counted for it,
+ * all coefficients 1 and nothing assigned yet, so without the checks,
+ * the copies and the weights that ilpm_kern_add spends on each term. */
+static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
+{
+    (void)ctx;
+    if (c->kind == ILPM_LINEAR)
+        return ilpm_kern_add_con(e, c) < 0 ? -2 : 0;
+    /* as ilpm_kern_add_con reads each kind */
+    int card = c->kind == ILPM_CARD || c->kind == ILPM_CCARD;
+    ilpm_cmp cmp = ILPM_GE; /* clause, at-least-one, implication */
+    if (card)
+        cmp = c->cmp;
+    else if (c->kind == ILPM_AMO)
+        cmp = ILPM_LE;
+    else if (c->kind == ILPM_EXO)
+        cmp = ILPM_EQ;
+    int64_t k = card ? c->rhs : 1;
+    int cond = c->kind == ILPM_CCARD ? c->cond : 0;
+    int neg0 = c->kind == ILPM_IMPL; /* a -> b is the clause (-a | b) */
+    int n = c->n, num = e->ncons;
+    int *ol = e->lits + e->nlits;
+    int64_t *oa = e->coefs + e->nlits;
+    ilpm_klist *occ = e->occ;
+    for (int i = 0; i < n; i++) {
+        int l = i == 0 && neg0 ? -c->lits[0] : c->lits[i];
+        ol[i] = l;
+        oa[i] = 1;
+        put(&occ[ilpm_klix(l)], num, 1);
+    }
+    if (cond)
+        put(&e->cocc[ilpm_klix(cond)], num, 0);
+    ilpm_kcon *x = &e->cons[num];
+    memset(x, 0, sizeof *x);
+    x->start = e->nlits;
+    x->n = n;
+    x->le = cmp != ILPM_GE;
+    x->ge = cmp != ILPM_LE;
+    x->unit = 1;
+    x->cond = cond;
+    x->k = k;
+    x->total = n;
+    e->nlits += (size_t)n;
+    e->ncons++;
+    return 0;
+}
+
+int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
+                   ilpm_watch *w, ilpm_err *err)
+{
+    memset(e, 0, sizeof *e);
+    e->nv = ilpm_model_nvars(m);
+    /* Two passes, as a compressed sparse row is built: each literal's
+     * occurrences (the room of its list) and the totals, which size the
+     * arrays; then the constraints themselves. */
+    size_t nl = 2 * (size_t)e->nv + 2, t[3] = {0, 0, 0};
+    e->occ = calloc(nl, sizeof *e->occ);
+    int rc = e->occ ? each_con(e, m, kinds, w, err, count, t) : -2;
+    if (rc == 0)
+        rc =
+            t[2] >= INT32_MAX || make_arrays(e, t[0], t[1], t[2]) != 0 ? -2 : 0;
+    if (rc == 0) {
+        ilpm_kocc *at = e->pool;
+        place(e->occ, nl, &at);
+        if (e->cocc)
+            place(e->cocc, nl, &at);
+        rc = each_con(e, m, kinds, w, err, load, NULL);
+    }
+    if (rc != 0) {
+        ilpm_kern_free(e);
+        return rc == -1 ? -1
+                        : ilpm_err_nomem(err, "out of memory building the "
+                                              "propagation kernel");
+    }
+    return 0;
+}
+
+int ilpm_kern_keep_reasons(ilpm_kern *e)
+{
+    size_t nv = (size_t)e->nv + 1;
+    e->reason = malloc(nv * sizeof *e->reason);
+    e->level = calloc(nv, sizeof *e->level);
+    e->tpos = calloc(nv, sizeof *e->tpos);
+    e->phase = calloc(nv, 1);
+    return e->reason && e->level && e->tpos && e->phase ? 0 : -1;
+}
