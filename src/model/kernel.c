@@ -229,20 +229,9 @@ int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
                                                  sizeof *e->cocc))) ||
                  push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0))
         return -1;
-    ilpm_kcon *x = &e->cons[c];
-    memset(x, 0, sizeof *x);
-    x->start = e->nlits;
-    x->n = m;
-    x->le = cmp != ILPM_GE;
-    x->ge = cmp != ILPM_LE;
-    x->unit = (uint8_t)unit;
-    x->cond = cond;
-    x->k = k;
-    x->total = total;
+    ilpm_kcon *x = ilpm_kern_record(e, c, m, cmp, unit, cond, k, total);
     x->st = st;
     x->sf = sf;
-    e->nlits += (size_t)m;
-    e->ncons++;
     return c;
 }
 

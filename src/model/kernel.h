@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { ILPM_K_OPEN = 0, ILPM_K_TRUE = 1, ILPM_K_FALSE = 2 };
 
@@ -150,6 +151,28 @@ int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c);
 /* Makes l true for reason r (ILPM_K_DECIDED: a decision); -1 when it is
  * false already. */
 int ilpm_kern_imply(ilpm_kern *e, int l, int r);
+/* The record of constraint number num, whose n terms were just written
+ * at the end of lits and coefs: filled, and the constraint and its terms
+ * counted in (st and sf are left 0 for the caller). */
+static inline ilpm_kcon *ilpm_kern_record(ilpm_kern *e, int num, int n,
+                                          ilpm_cmp cmp, int unit, int cond,
+                                          int64_t k, int64_t total)
+{
+    ilpm_kcon *x = &e->cons[num];
+    memset(x, 0, sizeof *x);
+    x->start = e->nlits;
+    x->n = n;
+    x->le = cmp != ILPM_GE;
+    x->ge = cmp != ILPM_LE;
+    x->unit = (uint8_t)unit;
+    x->cond = cond;
+    x->k = k;
+    x->total = total;
+    e->nlits += (size_t)n;
+    e->ncons++;
+    return x;
+}
+
 /* Makes l true as a decision (no reason); -1 when it is false already. */
 static inline int ilpm_kern_assign(ilpm_kern *e, int l)
 {

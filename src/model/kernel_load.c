@@ -166,18 +166,7 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
     }
     if (cond)
         put(&e->cocc[ilpm_klix(cond)], num, 0);
-    ilpm_kcon *x = &e->cons[num];
-    memset(x, 0, sizeof *x);
-    x->start = e->nlits;
-    x->n = n;
-    x->le = cmp != ILPM_GE;
-    x->ge = cmp != ILPM_LE;
-    x->unit = 1;
-    x->cond = cond;
-    x->k = k;
-    x->total = n;
-    e->nlits += (size_t)n;
-    e->ncons++;
+    ilpm_kern_record(e, num, n, cmp, 1, cond, k, n);
     return 0;
 }
 
