@@ -9,6 +9,25 @@
 #include <check.h>
 #include <string.h>
 
+/* cp's engine over model m with a clause store, as the conflict-driven
+ * search sets it up; done() frees the three. */
+static void open_engine(ilpm_model *m, ilpm_watch *w, cp_eng *e, cp_db *db)
+{
+    ilpm_err err;
+    ilpm_watch_init(w, 0, NULL);
+    ck_assert_int_eq(ilpm_cp_eng_init(e, m, w, &err), 0);
+    ck_assert_int_eq(ilpm_cp_db_init(db, e->nv), 0);
+    e->db = db;
+}
+
+static void done(ilpm_model *m, cp_eng *e, cp_db *db)
+{
+    e->db = NULL;
+    ilpm_cp_db_free(db);
+    ilpm_cp_eng_free(e);
+    ilpm_model_free(m);
+}
+
 /* x1 -> x2, x1 -> x3, and a weighted sum a2 x2 + 2 x3 + x4 <= 3:
  * deciding x4 (level 1), then x1 (level 2), propagates x2, and the sum
  * takes x3, so x1 -> x3 fails. */
@@ -24,12 +43,9 @@ static void hand_made(int64_t a2, int *lits, int *n, int *bj)
     int64_t c[3] = {a2, 2, 1};
     ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_LE, 3, &err), 0);
     ilpm_watch w;
-    ilpm_watch_init(&w, 0, NULL);
     cp_eng e;
-    ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
     cp_db db;
-    ck_assert_int_eq(ilpm_cp_db_init(&db, e.nv), 0);
-    e.db = &db;
+    open_engine(m, &w, &e, &db);
     ck_assert_int_eq(ilpm_cp_eng_propagate(&e), 0);
     e.lvl = 1;
     ilpm_cp_eng_assign(&e, 4);
@@ -42,10 +58,7 @@ static void hand_made(int64_t a2, int *lits, int *n, int *bj)
     *bj = ilpm_cp_analyze(&e, &lbd);
     *n = db.out.n;
     memcpy(lits, db.out.v, (size_t)db.out.n * sizeof *lits);
-    e.db = NULL;
-    ilpm_cp_db_free(&db);
-    ilpm_cp_eng_free(&e);
-    ilpm_model_free(m);
+    done(m, &e, &db);
 }
 
 START_TEST(test_analysis_takes_the_fewest_terms)
@@ -86,12 +99,9 @@ START_TEST(test_reason_takes_the_earliest_literals)
     int64_t c[3] = {1, 1, 2};
     ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_LE, 1, &err), 0);
     ilpm_watch w;
-    ilpm_watch_init(&w, 0, NULL);
     cp_eng e;
-    ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
     cp_db db;
-    ck_assert_int_eq(ilpm_cp_db_init(&db, e.nv), 0);
-    e.db = &db;
+    open_engine(m, &w, &e, &db);
     e.lvl = 1;
     ilpm_cp_eng_assign(&e, 1);
     ilpm_cp_eng_assign(&e, 2);
@@ -112,10 +122,7 @@ START_TEST(test_reason_takes_the_earliest_literals)
     ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + CP_R_LE, 0, &db.confl), 0);
     ck_assert_int_eq(db.confl.n, 1);
     ck_assert_int_eq(db.confl.v[0], -3);
-    e.db = NULL;
-    ilpm_cp_db_free(&db);
-    ilpm_cp_eng_free(&e);
-    ilpm_model_free(m);
+    done(m, &e, &db);
 }
 END_TEST
 
