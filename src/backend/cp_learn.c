@@ -30,8 +30,8 @@ static int by_place(const void *x, const void *y)
  * earliest on the trail until they weigh enough, then drops the latest
  * of them that the sum does not need: a reason from low levels makes
  * learned clauses that jump further back and hold in more places (on
- * the bench's knapsacks 2-4x fewer conflicts than taking the largest
- * coefficients first, docs/benchmarks.md). */
+ * the bench's knapsacks up to 4.5x fewer conflicts than taking the
+ * largest coefficients first, docs/benchmarks.md). */
 int ilpm_cp_explain(cp_eng *e, int r, int p, cp_ivec *out)
 {
     out->n = 0;
@@ -77,6 +77,8 @@ int ilpm_cp_explain(cp_eng *e, int r, int p, cp_ivec *out)
             return -1;
         db->keys[nk++] = (int64_t)e->tpos[abs(l)] << 32 | (uint32_t)i;
     }
+    /* Short lists by insertion: qsort's calls alone made the knapsack
+     * bench's seed 1 17 % slower (1.85 against 1.58 s). */
     if (nk > 16) {
         qsort(db->keys, (size_t)nk, sizeof *db->keys, by_place);
     } else {
