@@ -19,13 +19,14 @@ static const ilpm_opt gmpl_opts[] = {
     {.name = "data",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
-     .flags = ILPM_OPT_REPEAT,
+     .flags = ILPM_OPT_REPEAT | ILPM_OPT_INPUT,
      .help = "a data file of the model (glpsol's -d), read in order; repeat "
              "it for more; with one, the model's own data section is "
              "skipped"},
     {.name = "model",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
+     .flags = ILPM_OPT_INPUT,
      .help = "the model, when every FILE is a data file of it (an instance "
              "each); 'gmpl MODEL.mod D1.dat D2.dat' sets it from the first "
              "FILE"},
