@@ -201,7 +201,18 @@ printf '\n\n' >"$tmp/in/blank.csv"
 status "batch --resume onto blank lines" 2 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/blank.csv" --resume
 : >"$tmp/in/empty.csv"
 status "batch --out an empty file" 0 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv"
-status "batch --out results again" 0 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv"
+# Results already there are replaced only when --force says so (--resume
+# adds to them): even another puzzle's, a batch without either is refused.
+cp "$tmp/in/empty.csv" "$tmp/in/first.csv"
+status "batch --out results again" 2 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv"
+check "batch --out results again: message" grep -q "^ilpm: --out $tmp/in/empty.csv holds results already: add --resume to run only what it lacks, or --force to replace it$" "$tmp/err"
+check "batch --out results again: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+status "batch --out another puzzle's results" 2 "$ILPM" batch sudoku data/sudoku/magictour_top1465.txt --index 1 --out "$tmp/in/empty.csv"
+check "results refused: kept" cmp -s "$tmp/in/empty.csv" "$tmp/in/first.csv"
+status "batch --out results again --resume" 0 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv" --resume
+status "batch --out results again --force --resume" 2 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv" --force --resume
+status "batch --out results again --force" 0 "$ILPM" batch sudoku data/sudoku/magictour_top1465.txt --index 1 --out "$tmp/in/empty.csv" --force
+check "batch --force: replaced" both grep -q "^sudoku," "$tmp/in/empty.csv" -- [ "$(grep -c "^queens," "$tmp/in/empty.csv")" -eq 0 ]
 
 # --- write errors: exit 1 and a message -------------------------------------
 to=/dev/full status "solve > /dev/full" 1 "$ILPM" solve sudoku data/sudoku/magictour_top1465.txt

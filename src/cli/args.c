@@ -224,6 +224,13 @@ static const ilpm_opt own[] = {
      .offset = OFF(resume),
      .help = "skip runs already in RESULTS (not 'stopped' ones, nor those "
              "whose worker was killed from outside)"},
+    {.name = "force",
+     .type = ILPM_OPT_FLAG,
+     .flags = OPT_SCRIPT,
+     .verbs = V_BATCH,
+     .offset = OFF(force),
+     .help = "replace the results file --out names if there is one (without "
+             "it or --resume, batch refuses to)"},
     {.name = "shard",
      .arg = "I/N",
      .type = ILPM_OPT_TEXT,

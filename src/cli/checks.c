@@ -117,6 +117,8 @@ int cli_check(cli *c, ilpm_err *err)
         (c->resume || c->slurm_n))
         FAIL("batch --out -: %s needs a results file",
              c->resume ? "--resume reads back" : "--slurm merges into");
+    if (c->force && c->resume)
+        FAIL("--force replaces RESULTS and --resume adds to it: give one");
     if (c->verb == VERB_BATCH && c->nfiles == 0)
         FAIL("batch needs at least one FILE of instances");
     if (!c->slurm_n && (c->submit || c->slurm_script || c->partition ||

@@ -73,6 +73,7 @@ typedef struct cli {
     int64_t jobs;
     double memory_limit;
     int resume;
+    int force; /* replace a results file --out names */
     long shard_i, shard_n;
     int no_incremental;
     /* batch --slurm (slurm.c) */

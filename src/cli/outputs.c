@@ -13,12 +13,21 @@
 #include <string.h>
 
 /* batch and merge --out: a file that is there and is not a results
- * file is somebody's data, never replaced (nor appended to). */
+ * file is somebody's data, never replaced (nor appended to); batch
+ * replaces results that are there only when told to (--force), as
+ * --resume adds to them. */
 static int check_results_out(const cli *c)
 {
     int json = 0;
     ilpm_err err = {0};
     int kind = ilpm_results_probe(c->out_path, &json, &err);
+    if (kind == 1 && c->verb == VERB_BATCH && !c->resume && !c->force) {
+        fprintf(stderr,
+                "ilpm: --out %s holds results already: add --resume to run "
+                "only what it lacks, or --force to replace it\n",
+                c->out_path);
+        return -1;
+    }
     if (kind >= 0)
         return 0;
     fprintf(stderr,
