@@ -108,16 +108,20 @@ static const verb_help helps[VERB_COUNT] = {
           "--backend all --time-limit 10",
           NULL}},
     [VERB_MERGE] = {"--out RESULTS FILE...",
-                    "Combines the results of batch shards (all CSV or all "
-                    "JSON lines) into\none file sorted by file, index, "
-                    "formulation and back end.",
+                    "Combines the results of batch shards (CSV or JSON "
+                    "lines) into one\nfile sorted by file, index, "
+                    "formulation and back end, in the format\nRESULTS's "
+                    "name asks for (.csv, .json or .jsonl; rows of the "
+                    "other\nformat converted), else in the inputs'.",
                     "0 merged; 2 usage error or a file that cannot be read "
                     "or merged; 1\ninternal error or a write that failed.",
                     {"ilpm batch queens data/queens/completion.txt --out "
                      "part0.csv --shard 0/2   # exit 10",
                      "ilpm batch queens data/queens/completion.txt --out "
                      "part1.csv --shard 1/2",
-                     "ilpm merge --out results.csv part0.csv part1.csv", NULL}},
+                     "ilpm merge --out results.csv part0.csv part1.csv",
+                     "ilpm merge --out results.jsonl part0.csv part1.csv",
+                     NULL}},
 };
 
 void cli_opt_help(const ilpm_opt *r, const char *more, char *buf, size_t size)
