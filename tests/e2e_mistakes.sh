@@ -88,7 +88,7 @@ mistake 2 "--value goes with 'ilpm play machiavelli' only" \
     "$ILPM" solve machiavelli $basic --value
 mistake 2 "--count does not go with play" \
     "$ILPM" play machiavelli data/machiavelli/play.txt --count
-mistake 2 "stats writes text or json, not csv" "$ILPM" stats queens --n 8 --format csv
+mistake 2 "batch writes csv or json, not text" "$ILPM" batch queens data/queens/completion.txt --format text --out "$tmp/b.csv"
 mistake 2 "--count does not go with export" \
     "$ILPM" export queens --n 8 --count --lp "$tmp/x.lp"
 mistake 2 "--backend does not go with compare" "$ILPM" compare queens --n 6 --backend ilp

@@ -63,6 +63,28 @@ if grep -q "^  --out FILE .*instances (gen)" "$tmp/help"; then ok; else
     bad "gen --help --out: $(grep -- --out "$tmp/help")"
 fi
 
+# stats reads every FILE (tests/e2e_cli.sh): its usage says so.
+check "stats --help: FILE..." grep -q "^usage: ilpm stats PUZZLE \[FILE\.\.\.\]" <("$ILPM" stats --help)
+check "ilpm --help: stats FILE..." grep -q "^  stats PUZZLE \[FILE\.\.\.\]" <("$ILPM" --help)
+
+# The statuses a verb ends with are among those its help lists: gen on
+# its time limit (3) and on SIGTERM (130).
+exits_listed() { # VERB STATUS
+    "$ILPM" "$1" --help | sed -n '/^exit status:/,/^$/p' | grep -qw "$2"
+}
+"$ILPM" gen tetravex --n 12 --unsolvable --time-limit 0.01 >/dev/null 2>&1
+got=$?
+check "gen on its time limit: exit 3 ($got)" [ "$got" -eq 3 ]
+check "gen --help lists 3" exits_listed gen 3
+"$ILPM" gen tetravex --n 20 --unsolvable --time-limit 60 >/dev/null 2>&1 &
+pid=$!
+sleep 0.3
+kill -TERM "$pid"
+wait "$pid"
+got=$?
+check "gen on SIGTERM: exit 130 ($got)" [ "$got" -eq 130 ]
+check "gen --help lists 130" exits_listed gen 130
+
 # gen machiavelli --cards N: N-2 to N cards per table, as its help says.
 "$ILPM" gen machiavelli --cards 10 --count 40 --seed 5 >"$tmp/tables" 2>&1
 sizes=$(awk '/^table:/ { sub(/^table:/, ""); print NF }' "$tmp/tables" | sort -un | tr '\n' ' ')

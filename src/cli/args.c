@@ -132,9 +132,9 @@ static const ilpm_opt own[] = {
      .choices = format_names,
      .verbs = V_RUN | V_STATS,
      .offset = OFF(format),
-     .help = "output: text for people, JSON lines or CSV for tools (stats: "
-             "text or json; batch: csv or json; solve model: also dimacs, "
-             "the SAT competition's s/v lines)"},
+     .help = "output: text for people, JSON lines or CSV for tools "
+             "(batch: csv or json; stats csv: a row per constraint group; "
+             "solve model: also dimacs, the SAT competition's s/v lines)"},
     {.name = "index",
      .arg = "I",
      .type = ILPM_OPT_INT,

@@ -47,14 +47,17 @@ static const verb_help helps[VERB_COUNT] = {
                     "ilpm play machiavelli data/machiavelli/play.txt --backend "
                     "sat --format csv",
                     NULL}},
-    [VERB_STATS] = {"PUZZLE [FILE] [OPTIONS]",
+    [VERB_STATS] = {"PUZZLE [FILE...] [OPTIONS]",
                     "The sizes of the ILP and CNF lowerings per constraint "
                     "group: model\nconstraints, ILP rows and nonzeros, CNF "
-                    "clauses, literals and auxiliary\nvariables.  Nothing "
-                    "is solved.",
+                    "clauses, literals and auxiliary\nvariables, for every "
+                    "instance of every FILE.  Nothing is solved.",
                     "0 done; 2 usage or input error; 1 internal error.",
                     {"ilpm stats sudoku data/sudoku/norvig_top95.txt --index 1",
-                     "ilpm stats langford --n 7 --k 2 --format json", NULL}},
+                     "ilpm stats langford --n 7 --k 2 --format json",
+                     "ilpm stats model data/models/knapsack.lp "
+                     "data/models/setcover.mps --format csv",
+                     NULL}},
     [VERB_EXPORT] = {"PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F) "
                      "[OPTIONS]",
                      "Writes one instance's model for other solvers: CPLEX "
@@ -71,8 +74,10 @@ static const verb_help helps[VERB_COUNT] = {
                   "Writes random instances of a puzzle with a generator, in "
                   "the format\n'ilpm solve PUZZLE FILE' reads, to standard "
                   "output or --out FILE.",
-                  "0 written; 2 usage error; 1 internal error or a write "
-                  "that failed.",
+                  "0 written; 3 a time limit hit by the generator's "
+                  "solver calls (nothing\nwritten); 2 usage error or "
+                  "--memory-limit reached; 1 internal error or\na write "
+                  "that failed; 130 interrupted (SIGINT, SIGTERM).",
                   {"ilpm gen tetravex --n 4 --seed 3 --count 2",
                    "ilpm gen machiavelli --decks 2 --cards 20 --count 3 --out "
                    "tables.txt",
@@ -212,7 +217,7 @@ void cli_usage(FILE *f)
         "verbs:\n"
         "  solve PUZZLE [FILE...]   solve (or --count) every instance\n"
         "  play PUZZLE FILE...      best play from a hand (machiavelli)\n"
-        "  stats PUZZLE [FILE]      sizes of the ILP and CNF lowerings per "
+        "  stats PUZZLE [FILE...]   sizes of the ILP and CNF lowerings per "
         "group\n"
         "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
         "                           write the model for other solvers\n"
