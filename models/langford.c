@@ -622,6 +622,11 @@ static void langford_render_json(const void *inst, const void *vsol,
     ilpm_buf_json_ints(out, s->seq, s->len, 0);
 }
 
+/* ilpm solve langford --help: examples (see puzzle.h). */
+static const char *const langford_examples[] = {
+    "--n 7 --k 2", "--n 8 --k 3 --count   # exit 10: no L(3,8)",
+    "--n 11 --k 2 --formulation cards --backend sat", NULL};
+
 const ilpm_puzzle ilpm_puzzle_langford = {
     .name = "langford",
     .summary = "Langford sequences L(k,n)",
@@ -632,6 +637,7 @@ const ilpm_puzzle ilpm_puzzle_langford = {
         "n 1-200); '#' starts a comment.  Counts include a sequence and its\n"
         "reverse unless --symmetry.  Solution JSON: the sequence as an\n"
         "array, e.g. [4,1,3,1,2,4,3,2] for L(2,4).",
+    .examples = langford_examples,
     .from_params = langford_from_params,
     .parse = langford_parse,
     .free_instance = langford_free,

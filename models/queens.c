@@ -406,6 +406,11 @@ static void queens_sol_free(void *p)
     free(s);
 }
 
+/* ilpm solve queens --help: examples (see puzzle.h). */
+static const char *const queens_examples[] = {
+    "--n 8", "--n 8 --count --backend sat",
+    "data/queens/completion.txt --index 1 --backend cp", NULL};
+
 const ilpm_puzzle ilpm_puzzle_queens = {
     .name = "queens",
     .summary = "n-Queens and n-Queens completion",
@@ -415,6 +420,7 @@ const ilpm_puzzle ilpm_puzzle_queens = {
         "pre-placed queen (1-based); a new line with a single number starts\n"
         "the next instance; '#' starts a comment.  Solution JSON: the column\n"
         "of the queen on each row, top to bottom.",
+    .examples = queens_examples,
     .from_params = queens_from_params,
     .parse = queens_parse,
     .free_instance = queens_free,

@@ -190,9 +190,16 @@ static void print_opts(FILE *f, verb_id v)
             print_row(f, r.row, r.help);
 }
 
-static void print_examples(FILE *f, const verb_help *h)
+/* The verb's examples; solve's with a puzzle, the puzzle's own. */
+static void print_examples(FILE *f, const cli *c, const verb_help *h)
 {
     fprintf(f, "\nexamples (from the source folder):\n");
+    const ilpm_puzzle *pz = c->pz;
+    if (c->verb == VERB_SOLVE && pz && pz->examples) {
+        for (int i = 0; pz->examples[i]; i++)
+            fprintf(f, "  ilpm solve %s %s\n", pz->name, pz->examples[i]);
+        return;
+    }
     for (int i = 0; h->examples[i]; i++)
         fprintf(f, "  %s\n", h->examples[i]);
 }
@@ -297,5 +304,5 @@ void cli_help(FILE *f, const cli *c)
     if (c->verb == VERB_COMPARE && (!pz || pz->formulations))
         print_row(f, &formulations, formulations.help);
     fprintf(f, "\nexit status:\n%s\n", h->exits);
-    print_examples(f, h);
+    print_examples(f, c, h);
 }
