@@ -137,11 +137,12 @@ static int read_field(ilpm_reader *rd, const char *line, size_t i,
     j = (size_t)(digits - line);
     if (nd == 0 || !field_end(line[j])) {
         size_t e = i;
+        char shown[ILPM_SHOW_SIZE];
         while (!field_end(line[e]))
             e++;
-        return ilpm_reader_error(rd, err, (long)i + 1,
-                                 "%s: expected a number, got '%.*s'", name,
-                                 (int)(e - i > 40 ? 40 : e - i), line + i);
+        return ilpm_reader_error(
+            rd, err, (long)i + 1, "%s: expected a number, got '%s'", name,
+            ilpm_show(line + i, e - i, shown, sizeof shown));
     }
     if (neg)
         v = -v;
@@ -179,12 +180,14 @@ static int parse_pair(ilpm_reader *rd, const char *line, long *k, long *n,
         i++;
     if (line[i] != '\0' && line[i] != '#') {
         size_t e = i;
+        char shown[ILPM_SHOW_SIZE];
         while (!field_end(line[e]))
             e++;
-        return ilpm_reader_error(rd, err, (long)i + 1,
-                                 "unexpected third field '%.*s': expected "
-                                 "'k n'",
-                                 (int)(e - i > 40 ? 40 : e - i), line + i);
+        return ilpm_reader_error(
+            rd, err, (long)i + 1,
+            "unexpected third field '%s': expected "
+            "'k n'",
+            ilpm_show(line + i, e - i, shown, sizeof shown));
     }
     return 0;
 }

@@ -86,12 +86,15 @@ static int numbers(ilpm_reader *rd, const char *line, long *v, long *col,
                                      "expected 'row col', found a third "
                                      "field");
         col[k] = (long)(s - line) + 1;
+        char shown[8];
         if (ilpm_scan_uint(&s, &v[k]) == 0)
             return ilpm_reader_error(rd, err, col[k],
-                                     "expected a number, got '%c'", *s);
+                                     "expected a number, got %s",
+                                     ilpm_show_char(*s, shown, sizeof shown));
         if (*s && *s != ' ' && *s != '\t' && *s != '#')
             return ilpm_reader_error(rd, err, (long)(s - line) + 1,
-                                     "expected a number, got '%c'", *s);
+                                     "expected a number, got %s",
+                                     ilpm_show_char(*s, shown, sizeof shown));
         k++;
         s = skip_blank(s);
     }
