@@ -418,6 +418,7 @@ typedef enum ilpm_opt_type {
 #define ILPM_OPT_OFF 16u     /* a flag that turns its field off         */
 #define ILPM_OPT_LOWER 32u   /* acts on the lowering (stats, export too) */
 #define ILPM_OPT_GEN 64u     /* read by a generator that solves too     */
+#define ILPM_OPT_INPUT 128u  /* names a file the run reads (gmpl --data) */
 #define ILPM_OPT_SEP '\n'
 
 typedef struct ilpm_opt {

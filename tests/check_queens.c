@@ -217,6 +217,9 @@ START_TEST(test_bad_files)
          "1000000)"},
         {"4\n1 99999999999999999999\n",
          "mem:2:3: column 99999999999999999999 is too large (at most 4)"},
+        /* A control byte is shown escaped, never raw. */
+        {"8\n1 \033[31mRED\n", "mem:2:3: expected a number, got '\\x1b'"},
+        {"8\n1\0332\n", "mem:2:2: expected a number, got '\\x1b'"},
     };
     for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
         rd = ilpm_reader_mem("mem", big[i][0], strlen(big[i][0]));

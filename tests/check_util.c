@@ -799,6 +799,42 @@ START_TEST(test_show_char)
     ck_assert_str_eq(ilpm_show_char('\t', b, sizeof b), "'\\x09'");
     ck_assert_str_eq(ilpm_show_char('\x7f', b, sizeof b), "'\\x7f'");
     ck_assert_str_eq(ilpm_show_char((char)0xe9, b, sizeof b), "'\\xe9'");
+    ck_assert_str_eq(ilpm_show_char('\\', b, sizeof b), "'\\x5c'");
+    ck_assert_str_eq(ilpm_show_char('\033', b, sizeof b), "'\\x1b'");
+}
+END_TEST
+
+/* A token or a field as every reader's message shows it: control bytes
+ * and bytes of no character escaped, whole UTF-8 characters kept, cut
+ * after ILPM_SHOW_MAX bytes or where the buffer ends. */
+START_TEST(test_show)
+{
+    char b[ILPM_SHOW_SIZE];
+    static const char *const cases[][2] = {
+        {"7H", "7H"},
+        {"\033[31mRED", "\\x1b[31mRED"},
+        {"a'b\\c", "a\\x27b\\x5cc"},
+        {"7\xe2\x99\xa5", "7\xe2\x99\xa5"}, /* 7 and a heart: kept */
+        {"7\xff", "7\\xff"},
+        {"\xe2\x99", "\\xe2\\x99"}, /* a character cut short */
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_str_eq(
+            ilpm_show(cases[i][0], strlen(cases[i][0]), b, sizeof b),
+            cases[i][1]);
+    char lng[100];
+    memset(lng, 'x', sizeof lng);
+    ck_assert_uint_eq(strlen(ilpm_show(lng, sizeof lng, b, sizeof b)),
+                      ILPM_SHOW_MAX + 3);
+    ck_assert_str_eq(b + ILPM_SHOW_MAX, "...");
+    /* Every byte escaped still fits ILPM_SHOW_SIZE; a small buffer cuts. */
+    memset(lng, 1, sizeof lng);
+    ck_assert_uint_eq(strlen(ilpm_show(lng, sizeof lng, b, sizeof b)),
+                      4 * ILPM_SHOW_MAX + 3);
+    char small[10];
+    ck_assert_str_eq(ilpm_show("\001\002\003", 3, small, sizeof small),
+                     "\\x01...");
 }
 END_TEST
 
@@ -926,6 +962,7 @@ int main(void)
     tcase_add_test(tc, test_rng);
     tcase_add_test(tc, test_free_null);
     tcase_add_test(tc, test_show_char);
+    tcase_add_test(tc, test_show);
     tcase_add_test(tc, test_scan_uint);
     tcase_add_test(tc, test_parse_numbers);
     suite_add_tcase(s, tc);

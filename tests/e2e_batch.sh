@@ -149,17 +149,27 @@ check "merge one header" [ "$(grep -c '^puzzle,' "$tmp/m.csv")" -eq 1 ]
 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/s0.csv" --resume >"$tmp/sum"
 check "resume skips" grep -q "16 runs (8 already there)" "$tmp/sum"
 check "resume complete" [ "$(grep -c '^queens' "$tmp/s0.csv")" -eq 24 ]
-"$ILPM" merge --out "$tmp/m2.csv" "$tmp/r.jsonl" "$tmp/s0.csv" 2>"$tmp/err"
-check "merge refuses mixed formats" [ $? -eq 2 ]
-# merge writes the format its --out names, as batch does: it copies rows
-# and does not convert them, so a name that asks for the other format
-# is refused; a file that is not a results file is no input.
+# merge writes the format its --out names, as batch does, converting
+# rows of the other format: CSV to JSON lines and back gives the rows
+# again, byte for byte.
 "$ILPM" merge --out "$tmp/m3.jsonl" "$tmp/s0.csv" 2>"$tmp/err"
-check "merge --out .jsonl of CSV: exit 2" [ $? -eq 2 ]
-check "merge --out .jsonl of CSV: nothing written" [ ! -e "$tmp/m3.jsonl" ]
-check "merge --out .jsonl of CSV: message" grep -q "m3.jsonl: its name asks for JSON lines, but .*s0.csv holds CSV rows" "$tmp/err"
-"$ILPM" merge --out "$tmp/m3.csv" "$tmp/r.jsonl" 2>"$tmp/err"
-check "merge --out .csv of JSON: exit 2" [ $? -eq 2 ]
+check "merge --out .jsonl of CSV: exit 0" [ $? -eq 0 ]
+check "merge --out .jsonl of CSV: JSON lines" [ "$(grep -c '^{"puzzle":"queens",' "$tmp/m3.jsonl")" -eq 24 ]
+"$ILPM" merge --out "$tmp/m3.csv" "$tmp/m3.jsonl"
+"$ILPM" merge --out "$tmp/m3s.csv" "$tmp/s0.csv"
+check "merge CSV -> JSON -> CSV: the same rows" cmp -s "$tmp/m3.csv" "$tmp/m3s.csv"
+"$ILPM" merge --out "$tmp/m4.csv" "$tmp/r.jsonl" 2>"$tmp/err"
+check "merge --out .csv of JSON: exit 0" [ $? -eq 0 ]
+"$ILPM" merge --out "$tmp/m4.jsonl" "$tmp/m4.csv"
+"$ILPM" merge --out "$tmp/m4s.jsonl" "$tmp/r.jsonl"
+check "merge JSON -> CSV -> JSON: the same rows" cmp -s "$tmp/m4.jsonl" "$tmp/m4s.jsonl"
+# Inputs of both formats: the name says which to write, or merge refuses.
+"$ILPM" merge --out "$tmp/m2.csv" "$tmp/r.jsonl" "$tmp/s0.csv" 2>"$tmp/err"
+check "merge of mixed formats --out .csv" [ $? -eq 0 ]
+check "merge of mixed formats: one header" [ "$(grep -c '^puzzle,' "$tmp/m2.csv")" -eq 1 ]
+"$ILPM" merge --out - "$tmp/r.jsonl" "$tmp/s0.csv" >/dev/null 2>"$tmp/err"
+check "merge of mixed formats --out -: exit 2" [ $? -eq 2 ]
+check "merge of mixed formats --out -: message" grep -q "the inputs hold CSV and JSON lines: name the output .csv or .jsonl" "$tmp/err"
 "$ILPM" merge --out "$tmp/m3.jsonl" "$tmp/r.jsonl"
 check "merge --out .jsonl of JSON" [ "$(grep -c '^{' "$tmp/m3.jsonl")" -eq 24 ]
 "$ILPM" merge --out - "$tmp/r.jsonl" >"$tmp/m3.out"
@@ -168,11 +178,11 @@ check "merge --out - of JSON" cmp -s "$tmp/m3.out" "$tmp/m3.jsonl"
 printf '\n\n' >"$tmp/blank.txt"
 printf '4\n5\n' >"$tmp/inst.txt"
 for f in empty blank inst; do
-    "$ILPM" merge --out "$tmp/m4.csv" "$tmp/$f.txt" 2>"$tmp/err"
+    "$ILPM" merge --out "$tmp/m5.csv" "$tmp/$f.txt" 2>"$tmp/err"
     check "merge of $f.txt: exit 2" [ $? -eq 2 ]
     check "merge of $f.txt: message" grep -q "^ilpm: $tmp/$f.txt.*not an ilpm results file" "$tmp/err"
 done
-check "merge of no results: nothing written" [ ! -e "$tmp/m4.csv" ]
+check "merge of no results: nothing written" [ ! -e "$tmp/m5.csv" ]
 
 # Results files written before the count_complete column: --resume and
 # merge give their rows the column, empty (not known), under one header.

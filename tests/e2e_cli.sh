@@ -248,6 +248,15 @@ run "stats" 0 "$ILPM" stats queens --n 8 --amo pairwise &&
     has "stats total" "$out" "^total +42 \| +42 +252 \| +"
 run "stats json" 0 "$ILPM" stats queens --n 8 --format json &&
     has "stats json groups" "$out" '"groups":\{"row":\{"cons":8,"rows":8,"nonzeros":64'
+run "stats csv" 0 "$ILPM" stats queens --n 8 --format csv --amo pairwise &&
+    has "stats csv header" "$(head -1 <<<"$out")" "^puzzle,instance,group,cons,rows,nonzeros,clauses,literals,aux_vars,vars$" &&
+    has "stats csv group" "$out" "^queens,n=8,row,8,8,64,232,512,0,$" &&
+    has "stats csv total" "$out" "^queens,n=8,total,42,42,252,744,1584,0,64$"
+# stats reads every FILE, every instance of each (4 in completion.txt).
+run "stats csv of two files" 0 "$ILPM" stats queens data/queens/completion.txt data/queens/completion.txt --format csv &&
+    has "stats csv of two files: 8 totals, one header" "$(grep -c ',total,' <<<"$out") $(grep -c '^puzzle,' <<<"$out")" "^8 1$"
+run "stats of two files, the second bad" 2 "$ILPM" stats queens data/queens/completion.txt data/bad/queens_row_range.txt &&
+    has "stats of two files, the second bad: the first's 4" "$(grep -c '^total ' <<<"$out")" "^4$"
 run "export all" 0 "$ILPM" export queens --n 6 --lp "$tmp/q.lp" --mps "$tmp/q.mps" \
     --cnf "$tmp/q.cnf" --opb "$tmp/q.opb" &&
     for f in q.lp q.mps q.cnf q.opb; do

@@ -19,13 +19,14 @@ static const ilpm_opt gmpl_opts[] = {
     {.name = "data",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
-     .flags = ILPM_OPT_REPEAT,
+     .flags = ILPM_OPT_REPEAT | ILPM_OPT_INPUT,
      .help = "a data file of the model (glpsol's -d), read in order; repeat "
              "it for more; with one, the model's own data section is "
              "skipped"},
     {.name = "model",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
+     .flags = ILPM_OPT_INPUT,
      .help = "the model, when every FILE is a data file of it (an instance "
              "each); 'gmpl MODEL.mod D1.dat D2.dat' sets it from the first "
              "FILE"},
@@ -143,6 +144,15 @@ static void gmpl_render(const void *inst, const void *sol, ilpm_buf *out)
     free(x);
 }
 
+/* ilpm solve gmpl --help: examples (see puzzle.h). */
+static const char *const gmpl_examples[] = {
+    "models/gmpl/sudoku.mod --data models/gmpl/sudoku.dat --backend sat",
+    "models/gmpl/queens.mod --data models/gmpl/queens8.dat --count --backend "
+    "cp",
+    "models/gmpl/langford.mod models/gmpl/langford_2_7.dat "
+    "models/gmpl/langford_3_9.dat",
+    NULL};
+
 const ilpm_puzzle ilpm_puzzle_gmpl = {
     .name = "gmpl",
     .summary = "your own model in GNU MathProg (GLPK's modelling language)",
@@ -157,6 +167,7 @@ const ilpm_puzzle ilpm_puzzle_gmpl = {
         "(printf, display) after its solve statement, run with the solution;\n"
         "its files (printf > \"f\") are written relative to the current\n"
         "directory.  JSON: {\"true\": [...], \"objective\": N}.",
+    .examples = gmpl_examples,
     .parse = gmpl_parse,
     .free_instance = ilpm_mdl_inst_free,
     .describe = gmpl_describe,

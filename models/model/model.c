@@ -604,6 +604,14 @@ void ilpm_mdl_sol_free(void *p)
     free(s);
 }
 
+/* ilpm solve model --help: examples (see puzzle.h). */
+static const char *const model_examples[] = {
+    "data/models/knapsack.lp   # CPLEX LP",
+    "data/models/setcover.mps --backend sat   # free MPS",
+    "data/models/vertexcover.opb --backend cp   # OPB",
+    "data/models/php_5_4.cnf --format dimacs   # exit 20: DIMACS CNF, unsat",
+    NULL};
+
 const ilpm_puzzle ilpm_puzzle_model = {
     .name = "model",
     .summary = "your own 0/1 model: CPLEX LP, MPS, OPB or DIMACS CNF",
@@ -617,6 +625,7 @@ const ilpm_puzzle ilpm_puzzle_model = {
         "the true variables by name; JSON {\"true\": [...], \"objective\": "
         "N};\n"
         "solve --format dimacs prints the SAT competition's s, o and v lines.",
+    .examples = model_examples,
     .parse = model_parse,
     .free_instance = ilpm_mdl_inst_free,
     .describe = model_describe,

@@ -73,6 +73,7 @@ typedef struct cli {
     int64_t jobs;
     double memory_limit;
     int resume;
+    int force; /* replace a results file --out names */
     long shard_i, shard_n;
     int no_incremental;
     /* batch --slurm (slurm.c) */
@@ -190,10 +191,20 @@ const ilpm_opt *cli_opt_find(const char *name);
 #define OPT_SCRIPT (1u << 16)
 /* Another: the option names a file the run writes (outputs.c). */
 #define OPT_OUTPUT (1u << 17)
-/* The outputs c's options name, at most max: their rows and paths, in
- * the rows' order; the number of them. */
-int cli_outputs(const cli *c, const ilpm_opt **rows, const char **paths,
-                int max);
+/* The files the command line's own options flagged flag (OPT_OUTPUT,
+ * ILPM_OPT_INPUT) name, at most max: their rows and paths, in the rows'
+ * order; the number of them. */
+int cli_files(const cli *c, unsigned flag, const ilpm_opt **rows,
+              const char **paths, int max);
+/* The puzzle's table c's verb reads (the generator's for gen), or NULL
+ * before a puzzle. */
+const ilpm_opt *cli_puzzle_rows(const cli *c);
+/* Every file the run reads, from one place: the FILEs, then the value of
+ * each option flagged ILPM_OPT_INPUT (the command line's and the
+ * puzzle's; each value of a repeated one).  "-" stands for standard
+ * input.  *n set to their number; free() the array (one block) after
+ * use; NULL when out of memory. */
+const char **cli_inputs(const cli *c, int *n);
 /* Whether the option named name was given (and not through an alias). */
 int cli_given(const cli *c, const char *name);
 /* The checks that tie the parsed options together (checks.c): 0, or -1

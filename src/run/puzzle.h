@@ -58,6 +58,11 @@ typedef struct ilpm_puzzle {
     const ilpm_opt *opts;
     /* Text for --help: input format(s), in a few lines. */
     const char *input_help;
+    /* For `ilpm solve NAME --help`: examples, each the words after
+     * "ilpm solve NAME", running as shown from the source folder (a
+     * comment "# exit N" when the status is not 0: tests/help_commands.sh
+     * runs them); ended by NULL. */
+    const char *const *examples;
     /* Values of the puzzle's --formulation option, default first, ended
      * by NULL; NULL when the puzzle has a single formulation.  `compare`
      * runs each one. */

@@ -579,3 +579,42 @@ void ilpm_stats_json(const ilpm_model *m, const ilpm_stats *s,
     }
     ilpm_buf_puts(out, "}}\n");
 }
+
+void ilpm_stats_csv_header(ilpm_buf *out)
+{
+    ilpm_buf_puts(out, "puzzle,instance,group,cons,rows,nonzeros,clauses,"
+                       "literals,aux_vars,vars\n");
+}
+
+/* One row of ilpm_stats_csv: vars < 0 for none. */
+static void stats_csv_row(ilpm_buf *out, const char *puzzle,
+                          const char *instance, const char *group,
+                          const ilpm_group_stats *x, int64_t vars)
+{
+    ilpm_buf_csv_str(out, puzzle);
+    ilpm_buf_putc(out, ',');
+    ilpm_buf_csv_str(out, instance);
+    ilpm_buf_putc(out, ',');
+    ilpm_buf_csv_str(out, group);
+    ilpm_buf_printf(out,
+                    ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+                    ",%" PRId64 ",",
+                    x->cons, x->rows, x->nonzeros, x->clauses, x->literals,
+                    x->aux_vars);
+    if (vars >= 0)
+        ilpm_buf_printf(out, "%" PRId64, vars);
+    ilpm_buf_putc(out, '\n');
+}
+
+void ilpm_stats_csv(const ilpm_model *m, const ilpm_stats *s,
+                    const char *puzzle, const char *instance, ilpm_buf *out)
+{
+    ilpm_group_stats total = {0,          s->rows,     s->nonzeros,
+                              s->clauses, s->literals, s->aux_vars};
+    for (int g = 0; g < s->ngroups; g++) {
+        total.cons += s->groups[g].cons;
+        stats_csv_row(out, puzzle, instance, ilpm_model_group_name(m, g),
+                      &s->groups[g], -1);
+    }
+    stats_csv_row(out, puzzle, instance, "total", &total, s->vars);
+}

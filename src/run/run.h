@@ -129,5 +129,10 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *out);
 void ilpm_stats_text(const ilpm_model *m, const ilpm_stats *s, ilpm_buf *out);
 void ilpm_stats_json(const ilpm_model *m, const ilpm_stats *s,
                      const char *puzzle, const char *instance, ilpm_buf *out);
+/* The same as CSV: a row per group, then the row of group "total" (the
+ * whole model's sizes and its variables, the only row with vars). */
+void ilpm_stats_csv_header(ilpm_buf *out);
+void ilpm_stats_csv(const ilpm_model *m, const ilpm_stats *s,
+                    const char *puzzle, const char *instance, ilpm_buf *out);
 
 #endif

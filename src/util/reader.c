@@ -280,16 +280,6 @@ int ilpm_line_is_blank_or_comment(const char *line)
 /* ------------------------------------------------------------------ */
 /* Pieces of the puzzles' parsers                                       */
 
-const char *ilpm_show_char(char ch, char *buf, size_t size)
-{
-    unsigned char u = (unsigned char)ch;
-    if (u >= 0x20 && u < 0x7f && u != '\'')
-        snprintf(buf, size, "'%c'", ch);
-    else
-        snprintf(buf, size, "'\\x%02x'", u);
-    return buf;
-}
-
 int ilpm_scan_uint(const char **s, long *val)
 {
     const char *p = *s;

@@ -247,8 +247,16 @@ uint64_t ilpm_rng_below(ilpm_rng *r, uint64_t n);
 /* ------------------------------------------------------------------ */
 /* Pieces of the puzzles' parsers.                                     */
 
-/* A byte as a message should show it: 'x', or '\xNN' for a quote or a
- * byte that does not print.  Returns buf; 8 bytes are enough. */
+/* show.c: text read from an input as every message shows it: printable
+ * ASCII and whole UTF-8 characters as they are; a quote, a backslash, a
+ * control byte or a byte of no valid character as \xNN; cut with "..."
+ * after ILPM_SHOW_MAX bytes of t (or where out ends).  Into out
+ * (ILPM_SHOW_SIZE bytes hold any); returns out. */
+#define ILPM_SHOW_MAX 40
+#define ILPM_SHOW_SIZE (4 * ILPM_SHOW_MAX + 8)
+const char *ilpm_show(const char *t, size_t n, char *out, size_t size);
+/* One byte so, in quotes: 'x', or '\xNN'.  Returns buf; 8 bytes are
+ * enough. */
 const char *ilpm_show_char(char ch, char *buf, size_t size);
 /* Reads the run of decimal digits at *s (perhaps none) and moves *s
  * past it.  Returns the number of digits; *val is their value, held at
