@@ -153,7 +153,7 @@ for f in data/models/decimal_objective.lp "$tmp/dec.mps"; do
 done
 timed "decimal objective in JSON" 0 60 "$ILPM" solve model \
     data/models/decimal_objective.lp --format json &&
-    has "decimal objective in JSON" "$out" '"objective":23684,.*"objective":23\.684\}'
+    has "decimal objective in JSON" "$out" '"objective":23\.684,.*"objective":23\.684\}'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

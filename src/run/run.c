@@ -174,6 +174,8 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
             if (has_obj) {
                 res->has_objective = 1;
                 res->objective = ilpm_solver_objective(s);
+                res->objective_scale =
+                    pz->objective_scale ? pz->objective_scale(inst, p) : 1;
                 if (pz->describe_objective)
                     pz->describe_objective(inst, p, res->objective,
                                            res->objective_text,
@@ -391,6 +393,11 @@ static void json_int_or_null(ilpm_buf *b, const char *key, int have, int64_t v)
         ilpm_buf_printf(b, ",\"%s\":null", key);
 }
 
+const char *ilpm_result_objective(const ilpm_result *r, char *buf, size_t size)
+{
+    return ilpm_fmt_scaled(r->objective, r->objective_scale, buf, size);
+}
+
 void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
 {
     ilpm_buf_puts(b, "{\"puzzle\":");
@@ -412,8 +419,10 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     if (r->has_count)
         ilpm_buf_printf(b, ",\"count\":%" PRIu64 ",\"count_complete\":%s",
                         r->count, r->count_complete ? "true" : "false");
+    char obj[32];
     if (r->has_objective)
-        ilpm_buf_printf(b, ",\"objective\":%" PRId64, r->objective);
+        ilpm_buf_printf(b, ",\"objective\":%s",
+                        ilpm_result_objective(r, obj, sizeof obj));
     ilpm_buf_printf(b, ",\"build_ms\":%.3f,\"solve_ms\":%.3f", r->build_ms,
                     r->solve_ms);
     for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
@@ -477,7 +486,10 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
                     !r->has_count       ? ""
                     : r->count_complete ? "true"
                                         : "false");
-    csv_int(b, r->has_objective, r->objective);
+    char obj[32];
+    ilpm_buf_printf(b, ",%s",
+                    r->has_objective ? ilpm_result_objective(r, obj, sizeof obj)
+                                     : "");
     ilpm_buf_printf(b, ",%.3f,%.3f", r->build_ms, r->solve_ms);
     for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
         csv_int(b, has_size(r, c), ilpm_size_value(&r->stats, c));
@@ -493,6 +505,7 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
 
 void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
 {
+    char obj[32];
     ilpm_buf_printf(b, "%s %s (%s%s%s): %s", r->puzzle, r->instance,
                     r->formulation, r->formulation[0] ? ", " : "",
                     ilpm_backend_name(r->backend), ilpm_status_name(r->status));
@@ -509,7 +522,8 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
     if (r->has_objective && r->objective_text[0])
         ilpm_buf_printf(b, ", %s", r->objective_text);
     else if (r->has_objective)
-        ilpm_buf_printf(b, ", objective %" PRId64, r->objective);
+        ilpm_buf_printf(b, ", objective %s",
+                        ilpm_result_objective(r, obj, sizeof obj));
     if (r->has_objective && r->status == ILPM_FEASIBLE)
         ilpm_buf_puts(b, " (not proven optimal)");
     ilpm_buf_printf(b, "; build %.1f ms, solve %.1f ms\n", r->build_ms,
