@@ -198,6 +198,9 @@ START_TEST(test_run_queens)
         run(queens, three, p, &o, &r);
         ck_assert_int_eq(r.status, ILPM_UNSAT);
         ck_assert_uint_eq(r.count, 0);
+        /* verified means a solution was reported and passed: an unsat
+         * answer is never verified, counted or not */
+        ck_assert(!r.verified);
         ilpm_result_free(&r);
     }
     queens->free_instance(six);
@@ -657,6 +660,16 @@ START_TEST(test_result_text)
     ck_assert_str_eq(ilpm_buf_str(&b),
                      "queens n=4 \"x\" (sat): timeout, NOT verified, count at "
                      "least 5 (time limit); build 1.5 ms, solve 2.5 ms\n");
+    /* a count of 0 reported no solution: nothing to call verified */
+    r.count = 0;
+    r.count_complete = 1;
+    r.status = ILPM_UNSAT;
+    ilpm_buf_clear(&b);
+    ilpm_result_text(&r, &b);
+    ck_assert_str_eq(ilpm_buf_str(&b),
+                     "queens n=4 \"x\" (sat): unsat, count 0; build 1.5 ms, "
+                     "solve 2.5 ms\n");
+    r.count_complete = 0;
     r.has_count = 0;
     r.status = ILPM_ERROR;
     snprintf(r.error, sizeof r.error, "it broke");

@@ -160,7 +160,9 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         st = ilpm_solver_count(s, o->limit, &res->count, check_solution, &ctx,
                                &err);
         res->count_complete = ilpm_solver_count_complete(s);
-        res->verified = !ctx.failed;
+        /* Verified: solutions were reported and every one passed (an
+         * answer with none, as unsat, has nothing verified). */
+        res->verified = res->count > 0 && !ctx.failed;
         if (st == ILPM_SOLVED && res->count == 0)
             st = ILPM_UNSAT;
     } else {
@@ -509,7 +511,7 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
     ilpm_buf_printf(b, "%s %s (%s%s%s): %s", r->puzzle, r->instance,
                     r->formulation, r->formulation[0] ? ", " : "",
                     ilpm_backend_name(r->backend), ilpm_status_name(r->status));
-    if (has_solution(r) || r->has_count)
+    if (has_solution(r) || (r->has_count && r->count > 0))
         ilpm_buf_puts(b, r->verified ? ", verified" : ", NOT verified");
     if (r->has_count && r->count_complete)
         ilpm_buf_printf(b, ", count %" PRIu64, r->count);

@@ -34,7 +34,8 @@ typedef struct ilpm_result {
     char formulation[32]; /* "" for a puzzle with one formulation     */
     ilpm_backend backend;
     ilpm_status status;
-    int verified; /* every solution reported passed the rules     */
+    int verified; /* solutions were reported (found, counted) and
+                   * every one passed the rules; 0 with none (unsat) */
     int has_objective;
     /* The model's objective times objective_scale, a power of ten (a
      * file's decimals made integers; 0 or 1: none): every output shows
