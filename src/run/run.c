@@ -47,11 +47,28 @@ ilpm_model *ilpm_run_model_new(const ilpm_options *o)
     return m;
 }
 
+/* A time limit that ended the run (timeout, or feasible: the optimum
+ * not proven) before it ran out: a step that cannot be cut short would
+ * have ended past it, and the back end gave up early.  The result says
+ * so (reason: one line below the text line, a JSON field). */
+static void gave_up_early(ilpm_result *res, const ilpm_err *err,
+                          const ilpm_run_opts *o)
+{
+    double spent = (res->build_ms + res->solve_ms) / 1000.0;
+    if ((res->status == ILPM_TIMEOUT || res->status == ILPM_FEASIBLE) &&
+        err->status == ILPM_TIMEOUT && err->msg[0] &&
+        o->solver.time_limit > 0 && spent < o->solver.time_limit &&
+        !res->reason[0])
+        snprintf(res->reason, sizeof res->reason,
+                 "gave up %.1f s before the time limit: %.200s",
+                 o->solver.time_limit - spent, err->msg);
+}
+
 /* A build or lowering that failed: an error, or a timeout or stop when
  * a watch cut it short (the model's, even when a puzzle reported it in a
  * message of its own). */
 static void build_failed(ilpm_result *res, const ilpm_model *m,
-                         const ilpm_err *err, double t0)
+                         const ilpm_err *err, const ilpm_run_opts *o, double t0)
 {
     res->build_ms = ms_since(t0);
     int st = err->status ? err->status : ilpm_model_interrupted(m);
@@ -61,6 +78,7 @@ static void build_failed(ilpm_result *res, const ilpm_model *m,
         snprintf(res->error, sizeof res->error, "%s", err->msg);
         res->error_kind = err->kind;
     }
+    gave_up_early(res, err, o);
 }
 
 static void copy_stats(ilpm_result *r, const ilpm_stats *s)
@@ -201,6 +219,7 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         res->error[0] = '\0';
     }
     res->status = st;
+    gave_up_early(res, &err, o);
     if (st == ILPM_UNSAT && pz->explain_unsat)
         pz->explain_unsat(inst, p, res->reason, sizeof res->reason);
     return st == ILPM_ERROR && ctx.failed ? -1 : 0;
@@ -223,7 +242,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
      * puzzle that went on after a constraint was refused: the model's
      * own status says so. */
     if (pz->build(inst, p, m, &err) != 0 || ilpm_model_interrupted(m)) {
-        build_failed(res, m, &err, t0);
+        build_failed(res, m, &err, o, t0);
         ilpm_model_free(m);
         return 0; /* a model the input cannot make is an input error */
     }
@@ -242,7 +261,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     ilpm_solver *s = ilpm_solver_new(m, &so, &err);
     res->build_ms = ms_since(t0);
     if (!s) {
-        build_failed(res, m, &err, t0);
+        build_failed(res, m, &err, o, t0);
         ilpm_model_free(m);
         return 0;
     }
@@ -313,7 +332,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
         if (pz->build_shape(inst, p, c->m, &err) != 0 ||
             ilpm_model_interrupted(c->m) ||
             !(c->s = ilpm_solver_new(c->m, &o->solver, &err))) {
-            build_failed(res, c->m, &err, t0);
+            build_failed(res, c->m, &err, o, t0);
             cache_drop(c);
             return 0;
         }
