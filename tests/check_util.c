@@ -940,6 +940,39 @@ START_TEST(test_parse_numbers)
 }
 END_TEST
 
+/* A scaled number prints as its own decimal, every place kept, and two
+ * are equal when their values are, whatever their scales. */
+START_TEST(test_scaled)
+{
+    static const struct {
+        int64_t v, scale;
+        const char *text;
+    } cases[] = {
+        {1465, 100, "14.65"},
+        {-75, 100, "-0.75"},
+        {150, 100, "1.50"},
+        {5223749, 1000, "5223.749"},
+        {-5, 1000, "-0.005"},
+        {42, 1, "42"},
+        {-42, 0, "-42"},
+        {INT64_MIN, 1000000000, "-9223372036.854775808"},
+        {INT64_MAX, 1000000000, "9223372036.854775807"},
+    };
+    char buf[32];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_str_eq(
+            ilpm_fmt_scaled(cases[i].v, cases[i].scale, buf, sizeof buf),
+            cases[i].text);
+    ck_assert(ilpm_scaled_equal(1150, 100, 115, 10));
+    ck_assert(ilpm_scaled_equal(23000, 1000, 23, 1));
+    ck_assert(ilpm_scaled_equal(23, 0, 23, 1));
+    ck_assert(ilpm_scaled_equal(0, 100, 0, 1));
+    ck_assert(!ilpm_scaled_equal(1465, 100, 1465, 1));
+    ck_assert(!ilpm_scaled_equal(1465, 100, 1466, 100));
+    ck_assert(!ilpm_scaled_equal(-75, 100, 75, 100));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -965,6 +998,7 @@ int main(void)
     tcase_add_test(tc, test_show);
     tcase_add_test(tc, test_scan_uint);
     tcase_add_test(tc, test_parse_numbers);
+    tcase_add_test(tc, test_scaled);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -214,6 +214,15 @@ run "propagate units" 0 "$ILPM" solve sudoku data/sudoku/norvig_top95.txt \
     else bad "probing left $(nnz) nonzeros, units $units"; fi
 run "file of completions" 10 "$ILPM" solve queens data/queens/completion.txt &&
     has "completion unsat instance" "$out" "line 9 .*unsat"
+# verified: solutions reported and every one passed; an unsat answer has
+# none, so false on both paths, counted or not (README, Output formats).
+for c in "" --count; do
+    run "unsat not verified $c" 10 "$ILPM" solve queens data/queens/completion.txt \
+        --index 3 $c --format json &&
+        has "unsat not verified $c" "$out" '"status":"unsat","verified":false,'
+done
+run "unsat count text" 10 "$ILPM" solve queens data/queens/completion.txt --index 3 --count &&
+    has "unsat count text" "$out" "\\): unsat, count 0;"
 run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_range.txt &&
     has "bad file message" "$err" "data/bad/queens_row_range.txt:2:1: row 5 is too large \\(at most 4\\)"
 run "missing file" 2 "$ILPM" solve queens "$tmp/none.txt" &&

@@ -176,7 +176,7 @@ const ilpm_puzzle ilpm_puzzle_gmpl = {
     .verify = ilpm_mdl_pz_verify,
     .render = gmpl_render,
     .render_json = ilpm_mdl_pz_render_json,
-    .describe_objective = ilpm_mdl_pz_describe_objective,
+    .objective_scale = ilpm_mdl_pz_objective_scale,
     .free_solution = ilpm_mdl_sol_free,
     .stats_json = ilpm_mdl_pz_stats_json,
 };

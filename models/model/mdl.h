@@ -177,10 +177,8 @@ int ilpm_mdl_pz_verify(const void *inst, const ilpm_params *p, const void *sol,
                        ilpm_err *why);
 void ilpm_mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out);
 void ilpm_mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out);
-/* "objective 14.805" for a file whose objective was scaled to integers;
- * nothing otherwise. */
-void ilpm_mdl_pz_describe_objective(const void *inst, const ilpm_params *p,
-                                    int64_t objective, char *buf, size_t size);
+/* The power of ten the file's objective was scaled by (obj_scale). */
+int64_t ilpm_mdl_pz_objective_scale(const void *inst, const ilpm_params *p);
 void ilpm_mdl_sol_free(void *sol);
 
 /* check.c: the file read again (into again, on the first call), and

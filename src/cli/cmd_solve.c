@@ -28,8 +28,9 @@ static void dimacs_answer(const ilpm_result *r, ilpm_buf *b)
     else if (r->status == ILPM_UNSAT)
         st = "UNSATISFIABLE";
     ilpm_buf_printf(b, "s %s\n", st);
+    char obj[32];
     if (r->has_objective)
-        ilpm_buf_printf(b, "o %lld\n", (long long)r->objective);
+        ilpm_buf_printf(b, "o %s\n", ilpm_result_objective(r, obj, sizeof obj));
     if (r->text && !r->has_count && strcmp(st, "UNKNOWN") != 0 &&
         r->status != ILPM_UNSAT)
         ilpm_buf_puts(b, r->text);

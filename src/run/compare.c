@@ -112,10 +112,11 @@ static void check_agreement(ilpm_comparison *c, const ilpm_run_opts *o)
             snprintf(b, sizeof b, "%s", feasible(r) ? "solvable" : "unsat");
         } else if (ref->has_objective && r->has_objective &&
                    ref->status == ILPM_OPTIMAL && r->status == ILPM_OPTIMAL &&
-                   ref->objective != r->objective) {
+                   !ilpm_scaled_equal(ref->objective, ref->objective_scale,
+                                      r->objective, r->objective_scale)) {
             what = "optimum";
-            snprintf(a, sizeof a, "%" PRId64, ref->objective);
-            snprintf(b, sizeof b, "%" PRId64, r->objective);
+            ilpm_result_objective(ref, a, sizeof a);
+            ilpm_result_objective(r, b, sizeof b);
         } else if (o->count && ref->count != r->count) {
             what = "count";
             snprintf(a, sizeof a, "%" PRIu64, ref->count);
@@ -259,7 +260,7 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
             snprintf(oc, sizeof oc, "%s%" PRIu64,
                      r->count_complete ? "" : ">=", r->count);
         else if (r->has_objective)
-            snprintf(oc, sizeof oc, "%" PRId64, r->objective);
+            ilpm_result_objective(r, oc, sizeof oc);
         ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",
                         form[0] ? form : "-", ilpm_backend_name(r->backend),
                         ilpm_status_name(r->status), r->verified ? "yes" : "no",

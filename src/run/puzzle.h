@@ -109,6 +109,10 @@ typedef struct ilpm_puzzle {
      * empty keeps "objective N". */
     void (*describe_objective)(const void *inst, const ilpm_params *p,
                                int64_t objective, char *buf, size_t size);
+    /* Optional: the power of ten the model's objective was multiplied by
+     * to make it integer (a file's decimals); outputs divide it back.
+     * NULL, or 1: the model's objective is the puzzle's own. */
+    int64_t (*objective_scale)(const void *inst, const ilpm_params *p);
     /* Optional: after an unsat answer, one line on why when a simple test
      * finds a reason ("no meld can hold 5H ..."); buf stays empty when it
      * finds none. */

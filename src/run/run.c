@@ -47,11 +47,28 @@ ilpm_model *ilpm_run_model_new(const ilpm_options *o)
     return m;
 }
 
+/* A time limit that ended the run (timeout, or feasible: the optimum
+ * not proven) before it ran out: a step that cannot be cut short would
+ * have ended past it, and the back end gave up early.  The result says
+ * so (reason: one line below the text line, a JSON field). */
+static void gave_up_early(ilpm_result *res, const ilpm_err *err,
+                          const ilpm_run_opts *o)
+{
+    double spent = (res->build_ms + res->solve_ms) / 1000.0;
+    if ((res->status == ILPM_TIMEOUT || res->status == ILPM_FEASIBLE) &&
+        err->status == ILPM_TIMEOUT && err->msg[0] &&
+        o->solver.time_limit > 0 && spent < o->solver.time_limit &&
+        !res->reason[0])
+        snprintf(res->reason, sizeof res->reason,
+                 "gave up %.1f s before the time limit: %.200s",
+                 o->solver.time_limit - spent, err->msg);
+}
+
 /* A build or lowering that failed: an error, or a timeout or stop when
  * a watch cut it short (the model's, even when a puzzle reported it in a
  * message of its own). */
 static void build_failed(ilpm_result *res, const ilpm_model *m,
-                         const ilpm_err *err, double t0)
+                         const ilpm_err *err, const ilpm_run_opts *o, double t0)
 {
     res->build_ms = ms_since(t0);
     int st = err->status ? err->status : ilpm_model_interrupted(m);
@@ -61,6 +78,7 @@ static void build_failed(ilpm_result *res, const ilpm_model *m,
         snprintf(res->error, sizeof res->error, "%s", err->msg);
         res->error_kind = err->kind;
     }
+    gave_up_early(res, err, o);
 }
 
 static void copy_stats(ilpm_result *r, const ilpm_stats *s)
@@ -160,7 +178,9 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         st = ilpm_solver_count(s, o->limit, &res->count, check_solution, &ctx,
                                &err);
         res->count_complete = ilpm_solver_count_complete(s);
-        res->verified = !ctx.failed;
+        /* Verified: solutions were reported and every one passed (an
+         * answer with none, as unsat, has nothing verified). */
+        res->verified = res->count > 0 && !ctx.failed;
         if (st == ILPM_SOLVED && res->count == 0)
             st = ILPM_UNSAT;
     } else {
@@ -174,6 +194,8 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
             if (has_obj) {
                 res->has_objective = 1;
                 res->objective = ilpm_solver_objective(s);
+                res->objective_scale =
+                    pz->objective_scale ? pz->objective_scale(inst, p) : 1;
                 if (pz->describe_objective)
                     pz->describe_objective(inst, p, res->objective,
                                            res->objective_text,
@@ -197,6 +219,7 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         res->error[0] = '\0';
     }
     res->status = st;
+    gave_up_early(res, &err, o);
     if (st == ILPM_UNSAT && pz->explain_unsat)
         pz->explain_unsat(inst, p, res->reason, sizeof res->reason);
     return st == ILPM_ERROR && ctx.failed ? -1 : 0;
@@ -219,7 +242,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
      * puzzle that went on after a constraint was refused: the model's
      * own status says so. */
     if (pz->build(inst, p, m, &err) != 0 || ilpm_model_interrupted(m)) {
-        build_failed(res, m, &err, t0);
+        build_failed(res, m, &err, o, t0);
         ilpm_model_free(m);
         return 0; /* a model the input cannot make is an input error */
     }
@@ -238,7 +261,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     ilpm_solver *s = ilpm_solver_new(m, &so, &err);
     res->build_ms = ms_since(t0);
     if (!s) {
-        build_failed(res, m, &err, t0);
+        build_failed(res, m, &err, o, t0);
         ilpm_model_free(m);
         return 0;
     }
@@ -309,7 +332,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
         if (pz->build_shape(inst, p, c->m, &err) != 0 ||
             ilpm_model_interrupted(c->m) ||
             !(c->s = ilpm_solver_new(c->m, &o->solver, &err))) {
-            build_failed(res, c->m, &err, t0);
+            build_failed(res, c->m, &err, o, t0);
             cache_drop(c);
             return 0;
         }
@@ -391,6 +414,11 @@ static void json_int_or_null(ilpm_buf *b, const char *key, int have, int64_t v)
         ilpm_buf_printf(b, ",\"%s\":null", key);
 }
 
+const char *ilpm_result_objective(const ilpm_result *r, char *buf, size_t size)
+{
+    return ilpm_fmt_scaled(r->objective, r->objective_scale, buf, size);
+}
+
 void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
 {
     ilpm_buf_puts(b, "{\"puzzle\":");
@@ -412,8 +440,10 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     if (r->has_count)
         ilpm_buf_printf(b, ",\"count\":%" PRIu64 ",\"count_complete\":%s",
                         r->count, r->count_complete ? "true" : "false");
+    char obj[32];
     if (r->has_objective)
-        ilpm_buf_printf(b, ",\"objective\":%" PRId64, r->objective);
+        ilpm_buf_printf(b, ",\"objective\":%s",
+                        ilpm_result_objective(r, obj, sizeof obj));
     ilpm_buf_printf(b, ",\"build_ms\":%.3f,\"solve_ms\":%.3f", r->build_ms,
                     r->solve_ms);
     for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
@@ -477,7 +507,10 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
                     !r->has_count       ? ""
                     : r->count_complete ? "true"
                                         : "false");
-    csv_int(b, r->has_objective, r->objective);
+    char obj[32];
+    ilpm_buf_printf(b, ",%s",
+                    r->has_objective ? ilpm_result_objective(r, obj, sizeof obj)
+                                     : "");
     ilpm_buf_printf(b, ",%.3f,%.3f", r->build_ms, r->solve_ms);
     for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
         csv_int(b, has_size(r, c), ilpm_size_value(&r->stats, c));
@@ -493,10 +526,11 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
 
 void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
 {
+    char obj[32];
     ilpm_buf_printf(b, "%s %s (%s%s%s): %s", r->puzzle, r->instance,
                     r->formulation, r->formulation[0] ? ", " : "",
                     ilpm_backend_name(r->backend), ilpm_status_name(r->status));
-    if (has_solution(r) || r->has_count)
+    if (has_solution(r) || (r->has_count && r->count > 0))
         ilpm_buf_puts(b, r->verified ? ", verified" : ", NOT verified");
     if (r->has_count && r->count_complete)
         ilpm_buf_printf(b, ", count %" PRIu64, r->count);
@@ -509,7 +543,8 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
     if (r->has_objective && r->objective_text[0])
         ilpm_buf_printf(b, ", %s", r->objective_text);
     else if (r->has_objective)
-        ilpm_buf_printf(b, ", objective %" PRId64, r->objective);
+        ilpm_buf_printf(b, ", objective %s",
+                        ilpm_result_objective(r, obj, sizeof obj));
     if (r->has_objective && r->status == ILPM_FEASIBLE)
         ilpm_buf_puts(b, " (not proven optimal)");
     ilpm_buf_printf(b, "; build %.1f ms, solve %.1f ms\n", r->build_ms,

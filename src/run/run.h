@@ -34,9 +34,14 @@ typedef struct ilpm_result {
     char formulation[32]; /* "" for a puzzle with one formulation     */
     ilpm_backend backend;
     ilpm_status status;
-    int verified; /* every solution reported passed the rules     */
+    int verified; /* solutions were reported (found, counted) and
+                   * every one passed the rules; 0 with none (unsat) */
     int has_objective;
+    /* The model's objective times objective_scale, a power of ten (a
+     * file's decimals made integers; 0 or 1: none): every output shows
+     * objective / objective_scale, the model's own value. */
     int64_t objective;
+    int64_t objective_scale;
     char objective_text[64]; /* the puzzle's words for it, or ""         */
     int has_count;
     uint64_t count;
@@ -118,6 +123,10 @@ int ilpm_backend_fills(ilpm_backend b, const ilpm_size_column *c);
 /* Column c of s, and a pointer to it (for sums). */
 int64_t ilpm_size_value(const ilpm_stats *s, const ilpm_size_column *c);
 int64_t *ilpm_size_field(ilpm_stats *s, const ilpm_size_column *c);
+
+/* The objective as outputs show it: objective / objective_scale, as a
+ * decimal ("11.55"); buf of 32 bytes is enough. */
+const char *ilpm_result_objective(const ilpm_result *r, char *buf, size_t size);
 
 /* Output, one record per call. */
 void ilpm_result_json(const ilpm_result *r, ilpm_buf *out);

@@ -90,3 +90,36 @@ int ilpm_parse_real(const char *name, const char *s, double lo, double hi,
     *out = d;
     return 0;
 }
+
+const char *ilpm_fmt_scaled(int64_t v, int64_t scale, char *buf, size_t size)
+{
+    if (scale <= 1) {
+        snprintf(buf, size, "%" PRId64, v);
+        return buf;
+    }
+    int places = 0;
+    for (int64_t s = scale; s > 1 && places < 18; s /= 10)
+        places++;
+    uint64_t a = v < 0 ? -(uint64_t)v : (uint64_t)v;
+    snprintf(buf, size, "%s%" PRIu64 ".%0*" PRIu64, v < 0 ? "-" : "",
+             a / (uint64_t)scale, places, a % (uint64_t)scale);
+    return buf;
+}
+
+/* v / scale with the trailing zeros of its decimals taken off. */
+static void reduce(int64_t *v, int64_t *scale)
+{
+    if (*scale < 1)
+        *scale = 1;
+    while (*scale > 1 && *v % 10 == 0) {
+        *v /= 10;
+        *scale /= 10;
+    }
+}
+
+int ilpm_scaled_equal(int64_t a, int64_t sa, int64_t b, int64_t sb)
+{
+    reduce(&a, &sa);
+    reduce(&b, &sb);
+    return a == b && sa == sb;
+}

@@ -234,6 +234,15 @@ int ilpm_parse_int(const char *name, const char *s, int64_t lo, int64_t hi,
 int ilpm_parse_real(const char *name, const char *s, double lo, double hi,
                     const char *what, double *out, ilpm_err *err);
 
+/* A scaled number as its own decimal (num.c): v / scale exactly, where
+ * scale is a power of ten (<= 1: v as it is), with as many places as
+ * scale has zeros ("11.55", "-0.750", "23.684").  Returns buf; 32 bytes
+ * are enough. */
+const char *ilpm_fmt_scaled(int64_t v, int64_t scale, char *buf, size_t size);
+/* Whether a / sa and b / sb (scales as above) are the same number,
+ * exactly: "11.50" at 100 is "11.5" at 10 and "23" at 1 is "23.000". */
+int ilpm_scaled_equal(int64_t a, int64_t sa, int64_t b, int64_t sb);
+
 /* Random numbers for generators and tests: splitmix64, seedable,
  * identical on every platform. */
 typedef struct ilpm_rng {
