@@ -156,6 +156,57 @@ run "batch --model" 0 "$ILPM" batch gmpl --model $G/langford.mod $G/langford_2_7
     --out "$tmp/r2.json"
 has "batch --model" "$(cat "$tmp/r2.json")" '"status":"solved"'
 
+# --- the time limit covers GLPK's translation ------------------------------
+# Its generation takes minutes in GLPK's translator (a filter over a
+# million pairs for each of 1999 rows): each run must end at the limit,
+# with the translation's time reported, batch as solve.
+cat >"$tmp/slow.mod" <<'EOF'
+set I := 1..1000;
+var x{I, I} binary;
+s.t. d{k in 2..2000}: sum{i in I, j in I: i + j = k} x[i,j] <= 1;
+end;
+EOF
+within() { # SECONDS NAME WANT-EXIT CMD...: run under a watchdog
+    local s=$1
+    shift
+    run "$1" "$2" timeout -s KILL "$s" "${@:3}"
+}
+for b in ilp sat cp; do
+    within 6 "translation time limit $b" 3 "$ILPM" solve gmpl "$tmp/slow.mod" --time-limit 1 --backend $b &&
+        has "translation time limit $b" "$out" "timeout; translate 10"
+done
+within 6 "translation time limit json" 3 "$ILPM" solve gmpl "$tmp/slow.mod" --time-limit 1 --format json &&
+    has "translation time limit json" "$out" '"status":"timeout"' &&
+    has "translate_ms in json" "$out" '"translate_ms":10'
+within 6 "translation time limit csv" 3 "$ILPM" solve gmpl "$tmp/slow.mod" --time-limit 1 --format csv &&
+    has "translate_ms in csv" "$(head -1 <<<"$out")" ",translate_ms,"
+within 8 "translation time limit batch" 3 "$ILPM" batch gmpl "$tmp/slow.mod" --time-limit 1 --out "$tmp/slow.csv" &&
+    has "batch agrees with solve" "$(cat "$tmp/slow.csv")" ",timeout,false," &&
+    has "batch's translate_ms" "$(cat "$tmp/slow.csv")" ",1,,10"
+# Ctrl-C ends the translation at once (exit 130), and no child stays.
+timeout -s KILL 6 "$ILPM" solve gmpl "$tmp/slow.mod" >"$tmp/int.out" 2>&1 &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ]; then ok; else bad "SIGINT in translation: exit $rc, want 130"; fi
+sleep 0.2
+if pgrep -f "$tmp/slow.mod" >/dev/null; then bad "a translator process outlived ilpm"; else ok; fi
+# The memory limit covers the translator's process too, and its message
+# names it, in solve and batch (not under AddressSanitizer, where ilpm
+# sets no address-space limit).
+printf 'set S := 1..5000000;\nparam p{i in S} := i;\nvar x binary;\ns.t. c: x + sum{i in S} p[i] * 0 >= 1;\nend;\n' >"$tmp/mem.mod"
+if ldd "$ILPM" 2>/dev/null | grep -q asan; then
+    echo "SKIP: translation memory limit: no --memory-limit under AddressSanitizer"
+else
+    within 10 "translation memory limit" 2 "$ILPM" solve gmpl "$tmp/mem.mod" --memory-limit 60 &&
+        has "translation memory limit" "$err" "glp_alloc: no memory available" &&
+        has "translation memory limit named" "$err" "(--memory-limit 60 MB reached: raise it to go on)"
+    within 10 "translation memory limit batch" 2 "$ILPM" batch gmpl "$tmp/mem.mod" --memory-limit 60 --out "$tmp/mem.csv" &&
+        has "translation memory limit batch" "$(cat "$tmp/mem.csv")" "(--memory-limit 60 MB reached: raise it to go on)"
+fi
+
 # --- GLPK's examples --------------------------------------------------------
 E=/usr/share/doc/glpk-utils/examples
 if [ ! -d "$E" ] || ! command -v glpsol >/dev/null; then
