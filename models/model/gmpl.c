@@ -141,12 +141,14 @@ static int gmpl_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     return 1;
 }
 
-/* A line of the translator's warnings to the log. */
+/* A line of the translator's warnings ("m.mod:4: warning: data section
+ * ignored") to the log, which the command line prints whether verbose or
+ * not, as glpsol does. */
 static void warn(void *ctx, const char *line)
 {
     const ilpm_options *o = ctx;
     char b[600];
-    snprintf(b, sizeof b, "%s\n", line);
+    snprintf(b, sizeof b, "ilpm: %s\n", line);
     if (o && o->log)
         o->log(o->log_ctx, b);
 }
