@@ -156,6 +156,32 @@ run "batch --model" 0 "$ILPM" batch gmpl --model $G/langford.mod $G/langford_2_7
     --out "$tmp/r2.json"
 has "batch --model" "$(cat "$tmp/r2.json")" '"status":"solved"'
 
+# --- a check after solve that fails: stderr, exit 2, a field ---------------
+cat >"$tmp/chk.mod" <<'EOF'
+var x{1..3} binary;
+s.t. c: sum{i in 1..3} x[i] = 1;
+minimize z: sum{i in 1..3} i * x[i];
+solve;
+printf "before\n";
+check x[2] = 1;
+printf "after\n";
+end;
+EOF
+run "failed check" 2 "$ILPM" solve gmpl "$tmp/chk.mod" &&
+    has "failed check: the answer stands" "$out" "optimal, verified, objective 1" &&
+    has "failed check: output before it" "$out" "before" &&
+    hasnt "failed check: nothing after it" "$out" "after" &&
+    has "failed check: stderr" "$err" "ilpm: gmpl chk.mod: the model's statements after solve failed: $tmp/chk.mod:6: check failed"
+run "failed check json" 2 "$ILPM" solve gmpl "$tmp/chk.mod" --format json &&
+    has "failed check json" "$out" "\"postsolve_error\":\"$tmp/chk.mod:6: check failed\""
+run "failed check csv" 2 "$ILPM" solve gmpl "$tmp/chk.mod" --format csv &&
+    has "failed check csv" "$out" ",$tmp/chk.mod:6: check failed,"
+run "failed check batch" 2 "$ILPM" batch gmpl "$tmp/chk.mod" --out "$tmp/chk.csv" &&
+    has "failed check batch row" "$(cat "$tmp/chk.csv")" ",$tmp/chk.mod:6: check failed," &&
+    has "failed check batch summary" "$out" "1 answer(s) whose model's statements after solve failed"
+run "check that holds" 0 "$ILPM" solve gmpl "$tmp/obj.mod" --data "$tmp/obj.dat" --format json &&
+    hasnt "check that holds: no field" "$out" "postsolve_error"
+
 # --- the translator's warnings on stderr, once per translation -------------
 printf 'param n;\nvar x{1..n} binary;\ns.t. c: sum{i in 1..n} x[i] = 1;\ndata;\nparam n := 3;\nend;\n' >"$tmp/wd.mod"
 printf 'data;\nparam n := 2;\nend;\n' >"$tmp/n2.dat"
