@@ -182,6 +182,35 @@ run "failed check batch" 2 "$ILPM" batch gmpl "$tmp/chk.mod" --out "$tmp/chk.csv
 run "check that holds" 0 "$ILPM" solve gmpl "$tmp/obj.mod" --data "$tmp/obj.dat" --format json &&
     hasnt "check that holds: no field" "$out" "postsolve_error"
 
+# --- how often the model's statements run, verb by verb --------------------
+# As under glpsol: the statements before solve once per translation, those
+# after it once, with the answer reported; none after solve for a verb
+# that reports no answer (--count, compare, stats, export).
+cat >"$tmp/times.mod" <<'EOF'
+var x{1..3} binary;
+s.t. c: sum{i in 1..3} x[i] = 1;
+printf "pre\n" >> "times.txt";
+solve;
+printf "post\n" >> "times.txt";
+end;
+EOF
+times_of() { # NAME WANT CMD...: times.txt after CMD, lines joined by spaces
+    local name=$1 want=$2
+    shift 2
+    rm -f times.txt
+    "$@" >/dev/null 2>&1
+    same "statements run by $name" "$(tr '\n' ' ' <times.txt 2>/dev/null)" "$want"
+}
+times_of "solve" "pre post " "$ILPM" solve gmpl "$tmp/times.mod"
+times_of "solve json" "pre post " "$ILPM" solve gmpl "$tmp/times.mod" --format json
+times_of "solve sat" "pre post " "$ILPM" solve gmpl "$tmp/times.mod" --backend sat
+times_of "solve --count" "pre " "$ILPM" solve gmpl "$tmp/times.mod" --count
+times_of "solve --count json" "pre " "$ILPM" solve gmpl "$tmp/times.mod" --count --format json
+times_of "batch" "pre post " "$ILPM" batch gmpl "$tmp/times.mod" --out "$tmp/times.csv"
+times_of "compare" "pre " "$ILPM" compare gmpl "$tmp/times.mod"
+times_of "stats" "pre " "$ILPM" stats gmpl "$tmp/times.mod"
+times_of "export" "pre " "$ILPM" export gmpl "$tmp/times.mod" --lp "$tmp/times.lp"
+
 # --- the translator's warnings on stderr, once per translation -------------
 printf 'param n;\nvar x{1..n} binary;\ns.t. c: sum{i in 1..n} x[i] = 1;\ndata;\nparam n := 3;\nend;\n' >"$tmp/wd.mod"
 printf 'data;\nparam n := 2;\nend;\n' >"$tmp/n2.dat"

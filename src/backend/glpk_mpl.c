@@ -326,6 +326,8 @@ void ilpm_gmpl_child(const ilpm_gmpl_src *src, int keep, int in, int out)
     send_warnings(&c, out);
     if (rc != 0) {
         send_error(out, &e);
+        /* (GLPK's environment is gone after a failure under the guard;
+         * what its files held is lost with it, as under glpsol.) */
         _exit(0);
     }
     ilpm_buf lp;
@@ -341,5 +343,8 @@ void ilpm_gmpl_child(const ilpm_gmpl_src *src, int keep, int in, int out)
     ilpm_buf_free(&lp);
     if (keep)
         run_postsolve(&c, in, out);
+    /* Files the model's statements wrote are flushed and closed. */
+    if (c.tran)
+        glp_mpl_free_wksp(c.tran);
     _exit(0);
 }

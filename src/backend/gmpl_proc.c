@@ -180,13 +180,16 @@ ilpm_lp *ilpm_gmpl_lp_unpack(const char *p, size_t n, ilpm_err *err)
 /* ------------------------------------------------------------------ */
 /* The child, from the caller's side                                    */
 
-static void end_child(struct ilpm_gmpl *h)
+/* Ends the child: killed (kill), or told to end by closing its socket,
+ * so that it closes the files the model's statements wrote. */
+static void end_child(struct ilpm_gmpl *h, int kill_it)
 {
     if (h->fd >= 0)
         close(h->fd);
     h->fd = -1;
     if (h->pid > 0) {
-        kill(h->pid, SIGKILL);
+        if (kill_it)
+            kill(h->pid, SIGKILL);
         while (waitpid(h->pid, NULL, 0) < 0 && errno == EINTR)
             ;
     }
@@ -197,7 +200,13 @@ void ilpm_gmpl_free(ilpm_gmpl *h)
 {
     if (!h)
         return;
-    end_child(h);
+    end_child(h, 0); /* a kept child waits for its values: it ends */
+    free(h);
+}
+
+static void kill_child(struct ilpm_gmpl *h)
+{
+    end_child(h, 1);
     free(h);
 }
 
@@ -248,7 +257,7 @@ static int receive(struct ilpm_gmpl *h, double deadline, volatile int *stop,
             head = 0;
             if (m->len > ((uint64_t)1 << 40) ||
                 !(data = malloc((size_t)m->len + 1))) {
-                end_child(h);
+                end_child(h, 1);
                 return ilpm_err_nomem(err, "out of memory");
             }
             buf = data;
@@ -364,11 +373,11 @@ int ilpm_gmpl_translate(const ilpm_gmpl_src *src, const ilpm_gmpl_opts *o,
     h->fd = sv[0];
     if (h->pid < 0) {
         int e = errno;
-        ilpm_gmpl_free(h);
+        kill_child(h);
         return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "fork: %s", strerror(e));
     }
     if (await_problem(h, o, deadline, out, err) != 0) {
-        ilpm_gmpl_free(h);
+        kill_child(h); /* cut short, or done with an error */
         return -1;
     }
     h->ncols = (*out)->ncols;
@@ -390,14 +399,16 @@ int ilpm_gmpl_postsolve(ilpm_gmpl **keep, const double *x, int ncols,
     *text = NULL;
     struct ilpm_gmpl *h = *keep;
     *keep = NULL;
-    if (!h || h->pid <= 0)
+    if (!h || h->pid <= 0) {
+        free(h);
         return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
                              "the MathProg translation is gone");
+    }
     if (ncols != h->ncols) {
-        ilpm_gmpl_free(h);
+        int had = h->ncols;
+        kill_child(h);
         return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                             "the model has %d columns, not %d", h->ncols,
-                             ncols);
+                             "the model has %d columns, not %d", had, ncols);
     }
     int rc = -1;
     gmpl_msg m;
@@ -433,6 +444,9 @@ int ilpm_gmpl_postsolve(ilpm_gmpl **keep, const double *x, int ncols,
             rc = ilpm_err_nomem(err, "out of memory");
     }
     free(p);
-    ilpm_gmpl_free(h);
+    if (rc != 0 && err->status)
+        kill_child(h); /* stopped while the statements ran */
+    else
+        ilpm_gmpl_free(h);
     return rc;
 }
