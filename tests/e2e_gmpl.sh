@@ -211,6 +211,28 @@ times_of "compare" "pre " "$ILPM" compare gmpl "$tmp/times.mod"
 times_of "stats" "pre " "$ILPM" stats gmpl "$tmp/times.mod"
 times_of "export" "pre " "$ILPM" export gmpl "$tmp/times.mod" --lp "$tmp/times.lp"
 
+# --- '-' is standard input; a byte-order mark is skipped --------------------
+run "data from stdin" 0 "$ILPM" solve gmpl $G/queens.mod --data - --count <$G/queens8.dat &&
+    has "data from stdin" "$out" "gmpl queens.mod <stdin> (ilp): solved, verified, count 92"
+run "model from stdin" 0 "$ILPM" solve gmpl - --data $G/queens8.dat --count <$G/queens.mod &&
+    has "model from stdin" "$out" "count 92"
+run "batch data from stdin" 0 "$ILPM" batch gmpl $G/queens.mod --data - --count --jobs 2 \
+    --out "$tmp/stdin.csv" <$G/queens8.dat &&
+    has "batch data from stdin" "$(cat "$tmp/stdin.csv")" ",solved,true,92,true,"
+printf 'data; param n := x; end;\n' >"$tmp/badval.dat"
+run "stdin named in errors" 2 "$ILPM" solve gmpl $G/queens.mod --data - <"$tmp/badval.dat" &&
+    has "stdin named in errors" "$err" "<stdin>:1: n requires numeric data"
+run "stdin once" 2 "$ILPM" solve gmpl - --data - <$G/queens.mod &&
+    has "stdin once" "$err" "standard input is read once"
+bom=$src/tests/data/bom
+run "bom model and data" 0 "$ILPM" solve gmpl $bom/queens.mod --data $bom/queens8.dat --count &&
+    has "bom model and data" "$out" "count 92"
+run "bom data on stdin" 0 "$ILPM" solve gmpl $G/queens.mod --data - --count <$bom/queens8.dat &&
+    has "bom data on stdin" "$out" "count 92"
+printf '\357\273\277var x binary;\ns.t. c: x + y >= 1;\nend;\n' >"$tmp/bombad.mod"
+run "bom: errors name the file" 2 "$ILPM" solve gmpl "$tmp/bombad.mod" &&
+    has "bom: errors name the file" "$err" "$tmp/bombad.mod:2: y not defined"
+
 # --- the translator's warnings on stderr, once per translation -------------
 printf 'param n;\nvar x{1..n} binary;\ns.t. c: sum{i in 1..n} x[i] = 1;\ndata;\nparam n := 3;\nend;\n' >"$tmp/wd.mod"
 printf 'data;\nparam n := 2;\nend;\n' >"$tmp/n2.dat"

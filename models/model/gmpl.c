@@ -22,7 +22,7 @@ static const ilpm_opt gmpl_opts[] = {
      .flags = ILPM_OPT_REPEAT,
      .help = "a data file of the model (glpsol's -d), read in order; repeat "
              "it for more; with one, the model's own data section is "
-             "skipped"},
+             "skipped; - reads standard input"},
     {.name = "model",
      .arg = "FILE",
      .type = ILPM_OPT_TEXT,
@@ -86,6 +86,28 @@ static int read_stdin(ilpm_err *err)
     return stdin_text ? 0 : ilpm_err_nomem(err, "out of memory");
 }
 
+/* The model, from standard input (rd), as the text of "-". */
+static int read_model(ilpm_reader *rd, ilpm_err *err)
+{
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    const char *line;
+    size_t len;
+    int r;
+    while ((r = ilpm_reader_line(rd, &line, &len, err)) > 0) {
+        ilpm_buf_put(&b, line, len);
+        ilpm_buf_putc(&b, '\n');
+    }
+    if (r < 0 || b.oom) {
+        ilpm_buf_free(&b);
+        return r < 0 ? -1 : ilpm_err_nomem(err, "out of memory");
+    }
+    stdin_len = b.len;
+    ilpm_buf_putc(&b, '\0');
+    stdin_text = ilpm_buf_take(&b);
+    return stdin_text ? 0 : ilpm_err_nomem(err, "out of memory");
+}
+
 /* The --data values, then extra (if not NULL), as g's data files. */
 static int data_files(gmpl_inst *g, const char *shared, const char *extra,
                       ilpm_err *err)
@@ -106,9 +128,18 @@ static int data_files(gmpl_inst *g, const char *shared, const char *extra,
     }
     if (extra && !(g->data[g->ndata++] = strdup(extra)))
         return ilpm_err_nomem(err, "out of memory");
-    for (int k = 0; k < g->ndata; k++)
-        if (strcmp(g->data[k], "-") == 0 && read_stdin(err) != 0)
+    int from_stdin = strcmp(g->model, "-") == 0;
+    for (int k = 0; k < g->ndata; k++) {
+        if (strcmp(g->data[k], "-") != 0)
+            continue;
+        if (from_stdin++)
+            return ilpm_err_input(err,
+                                  "%s: standard input is read once, for one "
+                                  "file: the model or a data file",
+                                  ILPM_STDIN_NAME);
+        if (read_stdin(err) != 0)
             return -1;
+    }
     return 0;
 }
 
@@ -122,12 +153,15 @@ static int gmpl_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     /* GLPK's translator reads by name; a named file need not be read
      * here (the walk over instances drains what is left). */
     const char *model = ilpm_params_get(p, "model");
-    if (!path)
+    if (!path && (model || stdin_text))
         return ilpm_err_input(err,
-                              "%s: a MathProg model is read from a named "
-                              "file, not standard input (--data - reads "
-                              "data from it)",
+                              "%s: standard input is read once, for one "
+                              "file: the model or a data file",
                               name);
+    if (!path && read_model(rd, err) != 0)
+        return -1;
+    if (!path)
+        path = "-"; /* the model, from standard input */
     gmpl_inst *g = calloc(1, sizeof *g);
     if (!g || !(g->model = strdup(model ? model : path)) ||
         data_files(g, ilpm_params_get(p, "data"), model ? path : NULL, err) !=
@@ -215,9 +249,14 @@ static void gmpl_describe(const void *inst, char *buf, size_t size)
     const gmpl_inst *g = inst;
     const char *base = strrchr(g->model, '/');
     base = base ? base + 1 : g->model;
+    if (strcmp(base, "-") == 0)
+        base = ILPM_STDIN_NAME;
     if (g->ndata > 0) {
         const char *dat = g->data[g->ndata - 1], *b = strrchr(dat, '/');
-        snprintf(buf, size, "%s %s", base, b ? b + 1 : dat);
+        snprintf(buf, size, "%s %s", base,
+                 strcmp(dat, "-") == 0 ? ILPM_STDIN_NAME
+                 : b                   ? b + 1
+                                       : dat);
     } else {
         snprintf(buf, size, "%s", base);
     }
