@@ -319,9 +319,17 @@ else
     run "glpk graceful encoded" 0 "$ILPM" solve gmpl "$E/graceful.mod" --int-encoding unary --backend sat &&
         has "graceful encoded" "$out" "verified"
     run "glpk shiftcov unbounded" 2 "$ILPM" solve gmpl "$E/shiftcov.mod" && has "shiftcov" "$err" "without a finite upper bound"
+    rm -f solution.ps solution.dat
     run "glpk pbn" 0 "$ILPM" solve gmpl "$E/pbn/pbn.mod" --data "$E/pbn/knot.dat" --backend sat &&
         has "glpk pbn" "$out" "solved, verified"
+    # pbn.mod writes its picture where it runs: in the scratch folder.
+    if [ -s solution.ps ] && [ -s solution.dat ]; then ok; else bad "glpk pbn: no solution.ps and solution.dat in $(pwd)"; fi
 fi
+
+# Nothing a model writes lands in the source tree.
+for f in solution.ps solution.dat out.txt times.txt; do
+    if [ -e "$src/$f" ]; then bad "$f in the source tree ($src)"; else ok; fi
+done
 
 echo "e2e_gmpl: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
