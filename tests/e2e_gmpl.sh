@@ -233,6 +233,26 @@ printf '\357\273\277var x binary;\ns.t. c: x + y >= 1;\nend;\n' >"$tmp/bombad.mo
 run "bom: errors name the file" 2 "$ILPM" solve gmpl "$tmp/bombad.mod" &&
     has "bom: errors name the file" "$err" "$tmp/bombad.mod:2: y not defined"
 
+# --- what a count counts over: GLPK's columns, declared ones it left out ----
+cat >"$tmp/unused.mod" <<'EOF'
+var x{1..3} binary;
+var z binary; # in no row
+/* var w binary; a comment */
+s.t. c: sum{i in 1..3} x[i] = 1;
+end;
+EOF
+for b in ilp sat cp; do
+    run "count note $b" 0 "$ILPM" solve gmpl "$tmp/unused.mod" --count --backend $b &&
+        has "count note $b" "$out" "count 3;" &&
+        has "count note $b says over what" "$out" "counted over the 3 variables GLPK generated (those a row or the objective mentions); declared but in no row, so not counted: z"
+done
+run "count note json" 0 "$ILPM" solve gmpl "$tmp/unused.mod" --count --format json &&
+    has "count note json" "$out" '"count_note":"counted over the 3 variables GLPK generated'
+run "count note: none left out" 0 "$ILPM" solve gmpl $G/queens.mod --data $G/queens8.dat --count &&
+    hasnt "count note: none left out" "$out" "not counted"
+run "no count, no note" 0 "$ILPM" solve gmpl "$tmp/unused.mod" &&
+    hasnt "no count, no note" "$out" "counted over"
+
 # --- the translator's warnings on stderr, once per translation -------------
 printf 'param n;\nvar x{1..n} binary;\ns.t. c: sum{i in 1..n} x[i] = 1;\ndata;\nparam n := 3;\nend;\n' >"$tmp/wd.mod"
 printf 'data;\nparam n := 2;\nend;\n' >"$tmp/n2.dat"

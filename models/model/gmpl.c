@@ -43,6 +43,7 @@ typedef struct gmpl_inst {
     ilpm_err err;    /* why the load failed, said again when asked */
     double ms;       /* the translation's time */
     void *mi;        /* the model puzzle's instance, once loaded */
+    char note[256];  /* what a count counts over (count_note) */
     ilpm_gmpl *tran; /* the translation, waiting for the solution */
 } gmpl_inst;
 
@@ -187,6 +188,108 @@ static void warn(void *ctx, const char *line)
         o->log(o->log_ctx, b);
 }
 
+/* The model's text: standard input's, or the file's (malloc'd, or NULL
+ * when it cannot be read). */
+static char *model_text(const gmpl_inst *g)
+{
+    if (strcmp(g->model, "-") == 0)
+        return stdin_text ? strdup(stdin_text) : NULL;
+    FILE *f = fopen(g->model, "rb");
+    if (!f)
+        return NULL;
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    char buf[65536];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
+        ilpm_buf_put(&b, buf, n);
+    fclose(f);
+    return ilpm_buf_take(&b);
+}
+
+/* Whether d has a column of variable name (len bytes): "x" or "x[...]". */
+static int has_column(const mdl *d, const char *name, size_t len)
+{
+    for (int j = 0; j < d->ncols; j++)
+        if (d->col_name && strncmp(d->col_name[j], name, len) == 0 &&
+            (d->col_name[j][len] == '\0' || d->col_name[j][len] == '['))
+            return 1;
+    return 0;
+}
+
+static int name_char(char c, int first)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (!first && c >= '0' && c <= '9');
+}
+
+/* Appends to out the variables the model declares (statements "var NAME
+ * ...") of which GLPK generated no column: no row nor the objective
+ * mentions them.  A light scan of the text (comments and strings
+ * skipped, up to a data section), not GLPK's parse: a member of a
+ * variable that no row mentions (x[4] of x{1..4}) is not seen. */
+static void unused_vars(const char *t, const mdl *d, ilpm_buf *out)
+{
+    int start = 1, want_name = 0, n = 0;
+    for (const char *p = t; *p;) {
+        if (*p == '#') {
+            p += strcspn(p, "\n");
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            p = e ? e + 2 : p + strlen(p);
+        } else if (*p == '\'' || *p == '"') {
+            char q = *p++;
+            while (*p && !(*p == q && p[1] != q))
+                p += *p == q ? 2 : 1;
+            p += *p != '\0';
+            start = want_name = 0;
+        } else if (name_char(*p, 1)) {
+            size_t len = 1;
+            while (name_char(p[len], 0))
+                len++;
+            if (want_name && !has_column(d, p, len))
+                ilpm_buf_printf(out, "%s%.*s", n++ ? ", " : "", (int)len, p);
+            if (start && ((len == 4 && strncmp(p, "data", 4) == 0) ||
+                          (len == 3 && strncmp(p, "end", 3) == 0)))
+                return;
+            want_name = start && len == 3 && strncmp(p, "var", 3) == 0;
+            start = 0;
+            p += len;
+        } else {
+            if (*p == ';')
+                start = 1;
+            else if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+                start = want_name = 0;
+            p++;
+        }
+    }
+}
+
+/* What a count counts over: GLPK's columns, and the declared variables
+ * it left out. */
+static void make_note(gmpl_inst *g)
+{
+    const mdl *d = ilpm_mdl_inst_rows(g->mi);
+    ilpm_buf unused;
+    ilpm_buf_init(&unused);
+    char *t = model_text(g);
+    if (t)
+        unused_vars(t, d, &unused);
+    free(t);
+    snprintf(g->note, sizeof g->note,
+             "counted over the %d variables GLPK generated (those a row or "
+             "the objective mentions)%s%.120s",
+             d->ncols,
+             unused.len ? "; declared but in no row, so not counted: " : "",
+             ilpm_buf_str(&unused));
+    ilpm_buf_free(&unused);
+}
+
+static void gmpl_count_note(const void *inst, char *buf, size_t size)
+{
+    const gmpl_inst *g = inst;
+    snprintf(buf, size, "%s", g->note);
+}
+
 static int gmpl_load(void *inst, const ilpm_params *p, const ilpm_options *o,
                      double *ms, ilpm_err *err)
 {
@@ -219,6 +322,7 @@ static int gmpl_load(void *inst, const ilpm_params *p, const ilpm_options *o,
          * (check.c), independently of the lowering. */
         ilpm_mdl_inst_again(g->mi)->lp = lp;
         g->state = 1;
+        make_note(g);
         return 0;
     }
     ilpm_lp_free(lp);
@@ -352,4 +456,5 @@ const ilpm_puzzle ilpm_puzzle_gmpl = {
     .stats_json = gmpl_stats_json,
     .load = gmpl_load,
     .post = gmpl_post,
+    .count_note = gmpl_count_note,
 };

@@ -151,6 +151,11 @@ typedef struct ilpm_puzzle {
     int (*post)(const void *inst, const void *sol, volatile int *stop,
                 ilpm_buf *out, ilpm_err *err);
 
+    /* Optional: after a count, one line on what it counts over when that
+     * is not plain (gmpl: the variables GLPK generated, naming declared
+     * ones it left out); buf stays empty otherwise. */
+    void (*count_note)(const void *inst, char *buf, size_t size);
+
     /* Optional: writes random instances in the puzzle's file format
      * (`ilpm gen PUZZLE ...`).  NULL when the puzzle has no generator. */
     int (*generate)(const ilpm_params *p, const struct ilpm_gen_opts *g,

@@ -174,6 +174,8 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         st = ilpm_solver_count(s, o->limit, &res->count, check_solution, &ctx,
                                &err);
         res->count_complete = ilpm_solver_count_complete(s);
+        if (pz->count_note)
+            pz->count_note(inst, res->count_note, sizeof res->count_note);
         res->verified = !ctx.failed;
         if (st == ILPM_SOLVED && res->count == 0)
             st = ILPM_UNSAT;
@@ -488,6 +490,10 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
         ilpm_buf_puts(b, ",\"postsolve_error\":");
         ilpm_buf_json_str(b, r->postsolve_error);
     }
+    if (r->count_note[0]) {
+        ilpm_buf_puts(b, ",\"count_note\":");
+        ilpm_buf_json_str(b, r->count_note);
+    }
     if (r->reason[0]) {
         ilpm_buf_puts(b, ",\"reason\":");
         ilpm_buf_json_str(b, r->reason);
@@ -589,6 +595,8 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
         ilpm_buf_printf(b, "error: %s\n", r->error);
     if (r->reason[0])
         ilpm_buf_printf(b, "%s\n", r->reason);
+    if (r->count_note[0] && r->has_count)
+        ilpm_buf_printf(b, "%s\n", r->count_note);
     if (r->text && has_solution(r) && !r->has_count)
         ilpm_buf_puts(b, r->text);
 }

@@ -62,6 +62,8 @@ typedef struct ilpm_result {
     /* The input's statements about its answer failed (ilpm_puzzle post:
      * a MathProg check): why, or "".  The answer itself stands. */
     char postsolve_error[512];
+    /* a count: what it counts over, when the puzzle says (count_note) */
+    char count_note[256];
     /* unsat: why, when the puzzle can tell (one line), or "" */
     char reason[256];
 } ilpm_result;
