@@ -267,18 +267,25 @@ static void run_postsolve(struct mpl_ctx *c, int in, int out)
         h.len != (uint64_t)c->lp->ncols * sizeof(double))
         return; /* the parent needs no output */
     double *x = malloc(h.len + sizeof(double));
-    if (!x || ilpm_gmpl_read_all(in, x, h.len) != 0)
+    if (!x || ilpm_gmpl_read_all(in, x, h.len) != 0) {
+        free(x);
         return;
+    }
     c->x = x;
     c->ncols = c->lp->ncols;
     ilpm_glpk_guard g;
     ilpm_err e = {0};
     c->g = &g;
+    unsigned long gen = ilpm_glpk_gen();
     int rc = ilpm_glpk_run_log(&g, keep_log, c, postsolve, c,
                                "running a MathProg model's output", &e);
     send_warnings(c, out);
-    glp_mpl_free_wksp(c->tran); /* closes the output file */
+    if (ilpm_glpk_gen() == gen) {
+        glp_mpl_free_wksp(c->tran); /* closes the output file */
+        glp_delete_prob(c->P);
+    } /* else GLPK failed: its environment, and they, are gone */
     c->tran = NULL;
+    c->P = NULL;
     ilpm_buf text;
     ilpm_buf_init(&text);
     read_output(c->prt_fd, &text);
@@ -290,7 +297,27 @@ static void run_postsolve(struct mpl_ctx *c, int in, int out)
     if (!head.oom && !text.oom)
         ilpm_gmpl_send(out, GMPL_MSG_OUT, rc == 0 ? 0 : (uint32_t)e.kind + 1,
                        head.s, head.len, text.s, text.len);
+    ilpm_buf_free(&head);
+    ilpm_buf_free(&text);
     free(x);
+}
+
+/* The child's end: the files the model's statements wrote flushed and
+ * closed (glp_mpl_free_wksp), what it holds freed (GLPK's objects only
+ * when its environment is still there: glpk_alive). */
+_Noreturn static void finish(struct mpl_ctx *c, int glpk_alive)
+{
+    if (glpk_alive) {
+        if (c->P)
+            glp_delete_prob(c->P);
+        if (c->tran)
+            glp_mpl_free_wksp(c->tran);
+        glp_free_env();
+    }
+    ilpm_lp_free(c->lp);
+    free(c->files);
+    ilpm_buf_free(&c->log);
+    _exit(0);
 }
 
 void ilpm_gmpl_child(const ilpm_gmpl_src *src, int keep, int in, int out)
@@ -309,7 +336,7 @@ void ilpm_gmpl_child(const ilpm_gmpl_src *src, int keep, int in, int out)
                                      "model's output"
                                    : "out of memory");
         send_error(out, &e);
-        _exit(0);
+        finish(&c, 0);
     }
     snprintf(c.prt, sizeof c.prt, "/dev/fd/%d", c.prt_fd);
     for (int k = 0; k < c.nfiles; k++) {
@@ -321,14 +348,16 @@ void ilpm_gmpl_child(const ilpm_gmpl_src *src, int keep, int in, int out)
     }
     ilpm_glpk_guard g;
     c.g = &g;
+    unsigned long gen = ilpm_glpk_gen();
     int rc = ilpm_glpk_run_log(&g, keep_log, &c, translate, &c,
                                "translating a MathProg model", &e);
     send_warnings(&c, out);
     if (rc != 0) {
         send_error(out, &e);
-        /* (GLPK's environment is gone after a failure under the guard;
-         * what its files held is lost with it, as under glpsol.) */
-        _exit(0);
+        /* GLPK's environment is gone after a failure under the guard
+         * (what the model's files held with it, as under glpsol); a
+         * failure of ilpm's own left it. */
+        finish(&c, ilpm_glpk_gen() == gen);
     }
     ilpm_buf lp;
     ilpm_buf_init(&lp);
@@ -336,15 +365,12 @@ void ilpm_gmpl_child(const ilpm_gmpl_src *src, int keep, int in, int out)
     if (lp.oom) {
         ilpm_err_nomem(&e, "out of memory");
         send_error(out, &e);
-        _exit(0);
-    }
-    if (ilpm_gmpl_send(out, GMPL_MSG_LP, 0, lp.s, lp.len, NULL, 0) != 0)
-        _exit(0);
-    ilpm_buf_free(&lp);
-    if (keep)
+    } else if (ilpm_gmpl_send(out, GMPL_MSG_LP, 0, lp.s, lp.len, NULL, 0) ==
+                   0 &&
+               keep) {
+        ilpm_buf_free(&lp);
         run_postsolve(&c, in, out);
-    /* Files the model's statements wrote are flushed and closed. */
-    if (c.tran)
-        glp_mpl_free_wksp(c.tran);
-    _exit(0);
+    }
+    ilpm_buf_free(&lp);
+    finish(&c, 1);
 }
