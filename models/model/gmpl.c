@@ -154,6 +154,11 @@ static int gmpl_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     /* GLPK's translator reads by name; a named file need not be read
      * here (the walk over instances drains what is left). */
     const char *model = ilpm_params_get(p, "model");
+    if (!path && strcmp(name, ILPM_STDIN_NAME) != 0)
+        return ilpm_err_input(err,
+                              "%s: a MathProg model is read from a named "
+                              "file or standard input",
+                              name);
     if (!path && (model || stdin_text))
         return ilpm_err_input(err,
                               "%s: standard input is read once, for one "
