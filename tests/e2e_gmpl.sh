@@ -302,6 +302,17 @@ rc=$?
 if [ $rc -eq 130 ]; then ok; else bad "SIGINT in translation: exit $rc, want 130"; fi
 sleep 0.2
 if pgrep -f "$tmp/slow.mod" >/dev/null; then bad "a translator process outlived ilpm"; else ok; fi
+# Ctrl-C to a batch's whole process group in a translation: the run is
+# interrupted (no row, --resume does it), not an error of the model.
+rm -f "$tmp/bint.csv"
+setsid timeout -s KILL 6 "$ILPM" batch gmpl "$tmp/slow.mod" --out "$tmp/bint.csv" >/dev/null 2>&1 &
+pid=$!
+sleep 0.8
+kill -INT -- -$pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ]; then ok; else bad "SIGINT to a batch in translation: exit $rc, want 130"; fi
+same "SIGINT to a batch in translation: no row" "$(grep -c '^gmpl' "$tmp/bint.csv")" 0
 # The memory limit covers the translator's process too, and its message
 # names it, in solve and batch (not under AddressSanitizer, where ilpm
 # sets no address-space limit).

@@ -218,10 +218,16 @@ static int child_gone(struct ilpm_gmpl *h, ilpm_err *err)
     h->pid = -1;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (WIFSIGNALED(status))
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                             "the MathProg translator's process died (%s)",
-                             strsignal(WTERMSIG(status)));
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+                      "the MathProg translator's process died (%s)",
+                      strsignal(sig));
+        /* Ctrl-C or a termination from outside: a stop, not a failure. */
+        if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+            err->status = ILPM_STOPPED;
+        return -1;
+    }
     return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
                          "the MathProg translator's process ended without "
                          "an answer (exit %d)",
@@ -328,9 +334,13 @@ static int await_problem(struct ilpm_gmpl *h, const ilpm_gmpl_opts *o,
 static void child_side(const ilpm_gmpl_src *src, int keep, int sock,
                        pid_t parent)
 {
-    /* Ctrl-C and a termination end it at once; so does its parent's end
-     * (a batch worker killed on its deadline). */
-    signal(SIGINT, SIG_DFL);
+    /* Ctrl-C and a termination end it at once, unless its parent ignores
+     * them (a batch's worker, whose parent decides: the worker's stop
+     * flag then ends it); so does its parent's end (a batch worker
+     * killed on its deadline). */
+    struct sigaction old;
+    if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler != SIG_IGN)
+        signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGALRM, SIG_DFL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
