@@ -225,6 +225,8 @@ run "batch data from stdin" 0 "$ILPM" batch gmpl $G/queens.mod --data - --count 
 printf 'data; param n := x; end;\n' >"$tmp/badval.dat"
 run "stdin named in errors" 2 "$ILPM" solve gmpl $G/queens.mod --data - <"$tmp/badval.dat" &&
     has "stdin named in errors" "$err" "<stdin>:1: n requires numeric data"
+run "data FILE from stdin" 0 "$ILPM" solve gmpl --model $G/queens.mod - --count <$G/queens8.dat &&
+    has "data FILE from stdin" "$out" "count 92"
 run "stdin once" 2 "$ILPM" solve gmpl - --data - <$G/queens.mod &&
     has "stdin once" "$err" "standard input is read once"
 bom=$src/tests/data/bom

@@ -1,9 +1,11 @@
 /* The `gmpl` puzzle: a model written in GNU MathProg, GLPK's modelling
- * language, translated by GLPK's own translator (ilpm_gmpl_read) into
+ * language, translated by GLPK's own translator (ilpm_gmpl_translate, in
+ * a child process, at the run's load step and under its limits) into
  * the problem an LP file would give, then lowered, solved, verified and
  * rendered as the `model` puzzle does (model.c).  The model's own output
- * statements (printf, display, table out) run after the solve with the
- * solution found, whichever back end found it (ilpm_gmpl_postsolve).
+ * statements (printf, display, table out) run once after the solve with
+ * the answer, whichever back end found it (the post step,
+ * ilpm_gmpl_postsolve, in the same child).
  *
  * An instance is a model with its data: `gmpl MODEL.mod --data D.dat`
  * (glpsol's -m and -d) is one; `gmpl MODEL.mod D1.dat D2.dat` (the
@@ -76,9 +78,9 @@ static int read_stdin(ilpm_err *err)
     for (size_t n; (n = fread(buf, 1, sizeof buf, stdin)) > 0;)
         ilpm_buf_put(&b, buf, n);
     if (b.oom || ferror(stdin)) {
+        int oom = b.oom;
         ilpm_buf_free(&b);
-        return b.oom
-                   ? ilpm_err_nomem(err, "out of memory")
+        return oom ? ilpm_err_nomem(err, "out of memory")
                    : ilpm_err_input(err, "%s: cannot be read", ILPM_STDIN_NAME);
     }
     stdin_len = b.len;
@@ -87,7 +89,8 @@ static int read_stdin(ilpm_err *err)
     return stdin_text ? 0 : ilpm_err_nomem(err, "out of memory");
 }
 
-/* The model, from standard input (rd), as the text of "-". */
+/* The FILE on standard input (rd), the model or with --model a data
+ * file, as the text of "-". */
 static int read_model(ilpm_reader *rd, ilpm_err *err)
 {
     ilpm_buf b;
@@ -159,7 +162,7 @@ static int gmpl_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                               "%s: a MathProg model is read from a named "
                               "file or standard input",
                               name);
-    if (!path && (model || stdin_text))
+    if (!path && stdin_text)
         return ilpm_err_input(err,
                               "%s: standard input is read once, for one "
                               "file: the model or a data file",
@@ -167,7 +170,7 @@ static int gmpl_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     if (!path && read_model(rd, err) != 0)
         return -1;
     if (!path)
-        path = "-"; /* the model, from standard input */
+        path = "-"; /* the model (or with --model, data) on standard input */
     gmpl_inst *g = calloc(1, sizeof *g);
     if (!g || !(g->model = strdup(model ? model : path)) ||
         data_files(g, ilpm_params_get(p, "data"), model ? path : NULL, err) !=
