@@ -662,38 +662,59 @@ void ilpm_lp_free(ilpm_lp *lp);
 /* Translating GNU MathProg (GMPL) with GLPK's translator               */
 
 /* A MathProg model and its data files, as glpsol takes them (-m, -d):
- * the model's own data section is read when no data file is given. */
+ * the model's own data section is read when no data file is given.  A
+ * file named "-" is stdin_text[0..stdin_len) when stdin_text is not NULL
+ * (the caller reads standard input once); a file that starts with a
+ * UTF-8 byte-order mark is read without it. */
 typedef struct ilpm_gmpl_src {
     const char *model;
     const char *const *data;
     int ndata;
+    const char *stdin_text;
+    size_t stdin_len;
 } ilpm_gmpl_src;
+
+/* A translation kept for the model's statements after solve: GLPK's
+ * translator runs in a child process, which waits for the solution. */
+typedef struct ilpm_gmpl ilpm_gmpl;
+
+/* What bounds a translation, and where its warnings go. */
+typedef struct ilpm_gmpl_opts {
+    double time_limit;  /* seconds from the call, <= 0: none        */
+    volatile int *stop; /* non-zero stops it; NULL: none            */
+    /* Each warning of GLPK's translator ("m.mod:13: warning: data
+     * section ignored"), one line without its newline; NULL: dropped. */
+    void (*warn)(void *ctx, const char *line);
+    void *warn_ctx;
+} ilpm_gmpl_opts;
 
 /* Translates and generates src into *out, the problem GLPK builds of it
  * (glp_mpl_build_prob: columns and rows named as the model names them,
- * "x[3,'a']"; the objective, if any, also a free row).  Text the model
- * writes while generating (printf, display before its solve statement)
- * is dropped; files it writes are written.  0, or -1 with err holding
- * GLPK's "file:line: message" (kind ILPM_ERR_INPUT). */
-typedef struct ilpm_gmpl ilpm_gmpl; /* a translated model, kept */
+ * "x[3,'a']"; the objective, if any, also a free row).  GLPK's
+ * translator cannot be interrupted, so it runs in a child process (which
+ * inherits the address-space limit), killed when o's time limit or stop
+ * comes first: then -1 with err->status ILPM_TIMEOUT or ILPM_STOPPED.
+ * The statements before the model's solve statement run here: files
+ * they write are written.  With keep, the child stays for one
+ * ilpm_gmpl_postsolve (ilpm_gmpl_free ends it).  0, or -1 with err
+ * holding GLPK's "file:line: message" (kind ILPM_ERR_INPUT). */
+int ilpm_gmpl_translate(const ilpm_gmpl_src *src, const ilpm_gmpl_opts *o,
+                        ilpm_lp **out, ilpm_gmpl **keep, ilpm_err *err);
+/* The same without limits and without keeping the translation. */
 int ilpm_gmpl_read(const ilpm_gmpl_src *src, ilpm_lp **out, ilpm_err *err);
-/* The same, keeping the translated model in *keep for one
- * ilpm_gmpl_postsolve (on this thread), which then need not translate
- * again; ilpm_gmpl_free releases it. */
-int ilpm_gmpl_read_keep(const ilpm_gmpl_src *src, ilpm_lp **out,
-                        ilpm_gmpl **keep, ilpm_err *err);
 void ilpm_gmpl_free(ilpm_gmpl *g);
 
-/* Hands the translated model (*keep, which it uses up and sets to NULL;
- * src translated again when keep or *keep is NULL) the column values
- * x[0..ncols) (ncols as ilpm_gmpl_read gave) as its MIP solution and runs
- * the model's statements after its solve statement (glp_mpl_postsolve).
- * *text (malloc'd) receives all the model wrote to its standard output,
- * the generating part included; files it writes (printf ... > "f", table
- * out) are written relative to the current directory.  0, or -1 with
- * err. */
-int ilpm_gmpl_postsolve(const ilpm_gmpl_src *src, ilpm_gmpl **keep,
-                        const double *x, int ncols, char **text, ilpm_err *err);
+/* Hands the kept translation (*keep, which it uses up and sets to NULL)
+ * the column values x[0..ncols) as its MIP solution and runs the
+ * model's statements after its solve statement (glp_mpl_postsolve);
+ * *stop (if not NULL) ends the wait.  *text (malloc'd) receives all the
+ * model wrote to its standard output, the generating part included,
+ * also when a statement fails; files it writes (printf ... > "f", table
+ * out) are written relative to the current directory.  0; or -1 with
+ * err: kind ILPM_ERR_INPUT when a statement of the model failed (a
+ * `check` that does not hold: "m.mod:6: check failed"). */
+int ilpm_gmpl_postsolve(ilpm_gmpl **keep, const double *x, int ncols,
+                        volatile int *stop, char **text, ilpm_err *err);
 
 #ifdef __cplusplus
 }

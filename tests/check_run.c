@@ -523,11 +523,12 @@ END_TEST
 START_TEST(test_result_csv)
 {
     static const char *const names[] = {
-        "puzzle",    "instance",  "file",     "index",    "formulation",
-        "backend",   "status",    "verified", "count",    "count_complete",
-        "objective", "build_ms",  "solve_ms", "vars",     "aux_vars",
-        "rows",      "nonzeros",  "clauses",  "solution", "error",
-        "worker",    "stopped_by"};
+        "puzzle",          "instance",       "file",      "index",
+        "formulation",     "backend",        "status",    "verified",
+        "count",           "count_complete", "objective", "build_ms",
+        "solve_ms",        "vars",           "aux_vars",  "rows",
+        "nonzeros",        "clauses",        "solution",  "error",
+        "postsolve_error", "translate_ms",   "worker",    "stopped_by"};
     int ncols = (int)(sizeof names / sizeof *names);
     ilpm_buf b;
     ilpm_buf_init(&b);
@@ -541,12 +542,14 @@ START_TEST(test_result_csv)
 
     ilpm_result r;
     sample_result(&r);
-    static const char *const want[] = {
-        "queens", "n=4 \"x\"", "data/a,b.txt", "3",         "",
-        "sat",    "solved",    "true",         "",          "",
-        "",       "1.500",     "2.500",        "16",        "2",
-        "",       "",          "55",           "[2,4,1,3]", "",
-        "2",      ""};
+    static const char *const want[] = {"queens",    "n=4 \"x\"", "data/a,b.txt",
+                                       "3",         "",          "sat",
+                                       "solved",    "true",      "",
+                                       "",          "",          "1.500",
+                                       "2.500",     "16",        "2",
+                                       "",          "",          "55",
+                                       "[2,4,1,3]", "",          "",
+                                       "",          "2",         ""};
     for (int v = 0; v < 4; v++) {
         ilpm_buf_clear(&b);
         if (v == 1) { /* a count, a decimal objective (MIPLIB's p0291
@@ -599,8 +602,8 @@ START_TEST(test_result_csv)
             ck_assert_str_eq(f[13], "");
             ck_assert_str_eq(f[18], ""); /* no solution for an error */
             ck_assert_str_eq(f[19], "x, \"y\"");
-            ck_assert_str_eq(f[20], "");
-            ck_assert_str_eq(f[21], "SIGKILL");
+            ck_assert_str_eq(f[22], "");
+            ck_assert_str_eq(f[23], "SIGKILL");
         }
         free_fields(f, n);
     }

@@ -304,8 +304,8 @@ fi
 head -3 data/sudoku/norvig_top95.txt >"$tmp/three.txt"
 "$ILPM" batch sudoku "$tmp/three.txt" --out "$tmp/kk.csv" --jobs 1 >/dev/null 2>&1
 cp "$tmp/kk.csv" "$tmp/kk_fresh.csv"
-sed -i -e '2s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 9 (out of memory?),1,SIGKILL/' \
-    -e '3s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 11,1,/' "$tmp/kk.csv"
+sed -i -e '2s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 9 (out of memory?),,,1,SIGKILL/' \
+    -e '3s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 11,,,1,/' "$tmp/kk.csv"
 "$ILPM" batch sudoku "$tmp/three.txt" --out "$tmp/kk.csv" --jobs 1 --resume >/dev/null 2>&1
 check "resume redoes a run killed from outside" [ "$(grep -c ',#1,.*,solved,true,' "$tmp/kk.csv")" -eq 1 ]
 check "resume keeps a crash" [ "$(grep -c ',#2,' "$tmp/kk.csv")" -eq 1 ]
@@ -322,17 +322,17 @@ check "json: resume keeps a crash" [ "$(grep -c '"instance":"#2"' "$tmp/kk.jsonl
 # Results of an ilpm before stopped_by said it in the error text alone:
 # still redone, and the upgraded file says it in stopped_by.
 sed -e '1s/,stopped_by$//' -e 's/,$//' \
-    -e '2s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 9 (out of memory?),1/' \
-    -e '3s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: stopped by SIGTERM,1/' \
-    -e '4s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 11,1/' \
+    -e '2s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 9 (out of memory?),,,1/' \
+    -e '3s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: stopped by SIGTERM,,,1/' \
+    -e '4s/,solved,true,.*/,error,false,,,,0.000,0.000,,,,,,,worker 1 died: killed by signal 11,,,1/' \
     "$tmp/kk_fresh.csv" >"$tmp/ko.csv"
 "$ILPM" batch sudoku "$tmp/three.txt" --out "$tmp/ko.csv" --jobs 1 --resume >/dev/null 2>&1
 check "old results: resume redoes runs killed from outside" [ "$(grep -c ',solved,true,' "$tmp/ko.csv")" -eq 2 ]
 check "old results: resume keeps a crash" [ "$(grep -c ',#3,' "$tmp/ko.csv")" -eq 1 ]
 check "old results: upgraded header" [ "$(head -1 "$tmp/ko.csv" | grep -c ',worker,stopped_by$')" -eq 1 ]
-check "old results: SIGKILL in stopped_by" grep -q ',#1,.*signal 9 (out of memory?),1,SIGKILL$' "$tmp/ko.csv"
-check "old results: SIGTERM in stopped_by" grep -q ',#2,.*stopped by SIGTERM,1,SIGTERM$' "$tmp/ko.csv"
-check "old results: a crash is no stop" grep -q ',#3,.*signal 11,1,$' "$tmp/ko.csv"
+check "old results: SIGKILL in stopped_by" grep -q ',#1,.*signal 9 (out of memory?),,,1,SIGKILL$' "$tmp/ko.csv"
+check "old results: SIGTERM in stopped_by" grep -q ',#2,.*stopped by SIGTERM,,,1,SIGTERM$' "$tmp/ko.csv"
+check "old results: a crash is no stop" grep -q ',#3,.*signal 11,,,1,$' "$tmp/ko.csv"
 
 # SIGTERM to the whole batch and SIGKILL a moment later (as a cancelled
 # job gets them) in the middle,

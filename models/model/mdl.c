@@ -51,10 +51,6 @@ void ilpm_mdl_free(mdl *d)
     free(d->index);
     free(d->file);
     free(d->path);
-    for (int k = 0; k < d->ndata; k++)
-        free(d->data[k]);
-    free(d->data);
-    ilpm_gmpl_free(d->tran);
     free(d->text);
     free(d->col_name);
     free(d->lo);

@@ -47,13 +47,8 @@ typedef struct mdl_names mdl_names; /* name -> column (opb.c) */
 
 typedef struct mdl {
     mdl_fmt fmt;
-    char *file;  /* the file as messages name it                 */
-    char *path;  /* where to read it again; NULL: from text      */
-    char **data; /* MDL_GMPL: its data files, in order             */
-    int ndata;
-    /* MDL_GMPL: the translation kept for the first output (a cache the
-     * rendering uses up; NULL: translate again). */
-    ilpm_gmpl *tran;
+    char *file; /* the file as messages name it                 */
+    char *path; /* where to read it again; NULL: from text      */
     char *tmp;  /* a temporary copy owned (removed on free)    */
     char *text; /* the file's text when there is no path       */
     size_t textlen;

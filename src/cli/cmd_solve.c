@@ -80,6 +80,11 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
         if (r.error_kind == ILPM_ERR_NOMEM && c->memory_limit > 0)
             code = EXIT_USAGE; /* the limit the user set */
     }
+    if (r.postsolve_error[0])
+        fprintf(stderr,
+                "ilpm: %s %s: the model's statements after solve failed: "
+                "%s\n",
+                r.puzzle, r.instance, r.postsolve_error);
     note_exit(t, lost ? EXIT_INTERNAL : code);
     ilpm_result_free(&r);
     return lost;

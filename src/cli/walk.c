@@ -115,7 +115,12 @@ ilpm_model *build_model(cli *c, const void *inst, tally *t)
         note_exit(t, EXIT_INTERNAL);
         return NULL;
     }
-    if (c->pz->build(inst, c->params, m, &err) != 0) {
+    /* The puzzle's load step (a MathProg translation) under the limits,
+     * before the build. */
+    double ms;
+    if (ilpm_run_load(c->pz, (void *)inst, c->params, &c->run.solver, &ms,
+                      &err) != 0 ||
+        c->pz->build(inst, c->params, m, &err) != 0) {
         fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
         note_exit(t, err_exit(c, &err));
         ilpm_model_free(m);

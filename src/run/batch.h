@@ -15,8 +15,10 @@ typedef struct ilpm_batch_summary {
     long input_errors;      /* runs recorded as errors because an input   */
                             /* file or instance was bad (among by_status) */
     long by_status[ILPM_STATUS_COUNT]; /* indexed by ilpm_status */
-    long replaced; /* workers that died or overran, replaced    */
-    long reused;   /* runs that reused a shape's model          */
+    long postsolve_errors; /* answers whose input's statements about them
+                              failed (a MathProg check)                 */
+    long replaced;         /* workers that died or overran, replaced    */
+    long reused;           /* runs that reused a shape's model          */
     double elapsed_s;
     /* Per back end (ILP, SAT): runs, total and median solve ms. */
     long runs[ILPM_BACKEND_COUNT];

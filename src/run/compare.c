@@ -46,8 +46,12 @@ static void form_stats(const ilpm_puzzle *pz, const void *inst,
         return;
     }
     /* The groups of what the back ends receive: after propagation, as the
-     * sizes of the runs are, with the forced variables in "fixed". */
-    if (pz->build(inst, p, m, &err) != 0 ||
+     * sizes of the runs are, with the forced variables in "fixed".  The
+     * puzzle's load step (a MathProg translation) comes first, under the
+     * limits; the runs find it done. */
+    double ms;
+    if (ilpm_run_load(pz, (void *)inst, p, so, &ms, &err) != 0 ||
+        pz->build(inst, p, m, &err) != 0 ||
         lowered_stats(m, so, &f->stats, &f->groups, &err) != 0) {
         snprintf(f->error, sizeof f->error, "%s", err.msg);
         ilpm_model_free(m);
@@ -170,6 +174,9 @@ int ilpm_compare_instance(const ilpm_puzzle *pz, const void *inst,
             ilpm_result_init(r);
             ilpm_run_opts ro = *o;
             ro.solver.backend = (ilpm_backend)b;
+            /* No answer is shown: the input's statements about it (a
+             * MathProg model's after solve) are not run. */
+            ro.no_post = 1;
             if (stop && *stop) {
                 snprintf(r->puzzle, sizeof r->puzzle, "%s", pz->name);
                 snprintf(r->instance, sizeof r->instance, "%s", out->instance);

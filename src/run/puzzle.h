@@ -140,6 +140,31 @@ typedef struct ilpm_puzzle {
      * ',"name":value' (the model puzzle's file rows by name and kind). */
     void (*stats_json)(const void *inst, const ilpm_params *p, ilpm_buf *out);
 
+    /* Optional: the costly part of reading an instance, done once before
+     * its first build and under the run's limits, so that they cover it
+     * (gmpl: GLPK's translation of the model, in a child process that a
+     * time limit, a stop or the memory limit ends).  o gives the time
+     * limit (seconds from now), the stop flag, and the log, where
+     * warnings about the input go, verbose or not.  *ms: the time it
+     * took (the same figure once loaded).  0, or -1 with err (err->status
+     * ILPM_TIMEOUT or ILPM_STOPPED when cut short).  A build before any load
+     * loads without limits. */
+    int (*load)(void *inst, const ilpm_params *p, const ilpm_options *o,
+                double *ms, ilpm_err *err);
+    /* Optional: the input's own statements about its answer, run once,
+     * with the solution reported (never while counting): gmpl runs the
+     * model's statements after `solve`, and what they print is the text
+     * (render is then the fallback when they print nothing).  stop ends
+     * the wait.  0, or -1 with err when a statement fails (a MathProg
+     * `check`), the text so far in out. */
+    int (*post)(const void *inst, const void *sol, volatile int *stop,
+                ilpm_buf *out, ilpm_err *err);
+
+    /* Optional: after a count, one line on what it counts over when that
+     * is not plain (gmpl: the variables GLPK generated, naming declared
+     * ones it left out); buf stays empty otherwise. */
+    void (*count_note)(const void *inst, char *buf, size_t size);
+
     /* Optional: writes random instances in the puzzle's file format
      * (`ilpm gen PUZZLE ...`).  NULL when the puzzle has no generator. */
     int (*generate)(const ilpm_params *p, const struct ilpm_gen_opts *g,

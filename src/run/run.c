@@ -103,6 +103,9 @@ struct check_ctx {
     const ilpm_model *m;
     ilpm_result *res;
     int render;
+    int count;   /* counting: no text, no statements about the answer */
+    int no_post; /* ilpm_run_opts no_post */
+    volatile int *stop;
     int failed;
     const ilpm_run_opts *progress; /* counting with a progress hook */
 };
@@ -128,11 +131,19 @@ static int check_solution(void *vctx, const uint8_t *vals)
         c->pz->free_solution(sol);
         return -1;
     }
-    if (c->render && !c->res->text) {
+    if (c->render && !c->res->json) {
         ilpm_buf b;
         ilpm_buf_init(&b);
-        c->pz->render(c->inst, sol, &b);
-        c->res->text = ilpm_buf_take(&b);
+        if (!c->count && c->pz->post && !c->no_post) {
+            ilpm_err pe = {0};
+            if (c->pz->post(c->inst, sol, c->stop, &b, &pe) != 0)
+                snprintf(c->res->postsolve_error,
+                         sizeof c->res->postsolve_error, "%s", pe.msg);
+            c->res->text = ilpm_buf_take(&b);
+        } else if (!c->count) {
+            c->pz->render(c->inst, sol, &b);
+            c->res->text = ilpm_buf_take(&b);
+        }
         c->pz->render_json(c->inst, sol, &b);
         c->res->json = ilpm_buf_take(&b);
     }
@@ -168,7 +179,10 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
 {
     ilpm_err err = {0};
     copy_stats(res, ilpm_solver_stats(s));
-    struct check_ctx ctx = {pz, inst, p, m, res, o->render, 0, NULL};
+    struct check_ctx ctx = {pz,       inst,       p,
+                            m,        res,        o->render,
+                            o->count, o->no_post, o->solver.stop_flag,
+                            0,        NULL};
     double t1 = ilpm_now();
     ilpm_status st;
     if (o->count) {
@@ -178,6 +192,8 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         st = ilpm_solver_count(s, o->limit, &res->count, check_solution, &ctx,
                                &err);
         res->count_complete = ilpm_solver_count_complete(s);
+        if (pz->count_note)
+            pz->count_note(inst, res->count_note, sizeof res->count_note);
         /* Verified: solutions were reported and every one passed (an
          * answer with none, as unsat, has nothing verified). */
         res->verified = res->count > 0 && !ctx.failed;
@@ -225,14 +241,55 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
     return st == ILPM_ERROR && ctx.failed ? -1 : 0;
 }
 
+int ilpm_run_load(const ilpm_puzzle *pz, void *inst, const ilpm_params *p,
+                  const ilpm_options *o, double *ms, ilpm_err *err)
+{
+    *ms = 0;
+    return pz->load ? pz->load(inst, p, o, ms, err) : 0;
+}
+
+/* The load step, first under the time limit: the rest of the run gets
+ * what it leaves (so->time_limit).  0 to go on; else res is complete. */
+static int load_step(const ilpm_puzzle *pz, const void *inst,
+                     const ilpm_params *p, ilpm_options *so, ilpm_result *res)
+{
+    if (!pz->load)
+        return 0;
+    ilpm_err err = {0};
+    double t0 = ilpm_now();
+    res->has_translate = 1;
+    /* The instance is read-only but for this cache, filled once by the
+     * one thread that runs it (as the verifier's copy, model.c). */
+    int rc = ilpm_run_load(pz, (void *)inst, p, so, &res->translate_ms, &err);
+    if (rc == 0 && so->time_limit > 0) {
+        so->time_limit -= ilpm_now() - t0;
+        if (so->time_limit <= 0) {
+            res->status = ILPM_TIMEOUT;
+            return -1;
+        }
+    }
+    if (rc == 0)
+        return 0;
+    if (err.status == ILPM_TIMEOUT || err.status == ILPM_STOPPED) {
+        res->status = (ilpm_status)err.status;
+    } else {
+        snprintf(res->error, sizeof res->error, "%s", err.msg);
+        res->error_kind = err.kind;
+    }
+    return -1;
+}
+
 int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
                       const ilpm_params *p, const ilpm_run_opts *o,
                       ilpm_result *res)
 {
     ilpm_err err = {0};
     begin(pz, inst, p, o, res);
+    ilpm_options so = o->solver;
+    if (load_step(pz, inst, p, &so, res) != 0)
+        return 0;
     double t0 = ilpm_now();
-    ilpm_model *m = ilpm_run_model_new(&o->solver);
+    ilpm_model *m = ilpm_run_model_new(&so);
     if (!m) {
         snprintf(res->error, sizeof res->error, "out of memory");
         res->error_kind = ILPM_ERR_NOMEM;
@@ -248,7 +305,6 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     }
     /* The time limit covers building and lowering the model too: the
      * solver gets what is left. */
-    ilpm_options so = o->solver;
     if (so.time_limit > 0) {
         so.time_limit -= ilpm_now() - t0;
         if (so.time_limit <= 0) {
@@ -444,6 +500,8 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     if (r->has_objective)
         ilpm_buf_printf(b, ",\"objective\":%s",
                         ilpm_result_objective(r, obj, sizeof obj));
+    if (r->has_translate) /* a puzzle with a load step (gmpl) */
+        ilpm_buf_printf(b, ",\"translate_ms\":%.3f", r->translate_ms);
     ilpm_buf_printf(b, ",\"build_ms\":%.3f,\"solve_ms\":%.3f", r->build_ms,
                     r->solve_ms);
     for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
@@ -457,6 +515,14 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     if (r->status == ILPM_ERROR || r->error[0]) {
         ilpm_buf_puts(b, ",\"error\":");
         ilpm_buf_json_str(b, r->error);
+    }
+    if (r->postsolve_error[0]) {
+        ilpm_buf_puts(b, ",\"postsolve_error\":");
+        ilpm_buf_json_str(b, r->postsolve_error);
+    }
+    if (r->count_note[0]) {
+        ilpm_buf_puts(b, ",\"count_note\":");
+        ilpm_buf_json_str(b, r->count_note);
     }
     if (r->reason[0]) {
         ilpm_buf_puts(b, ",\"reason\":");
@@ -478,7 +544,8 @@ void ilpm_result_csv_header(ilpm_buf *out)
                        "solve_ms");
     for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
         ilpm_buf_printf(out, ",%s", c->name);
-    ilpm_buf_puts(out, ",solution,error,worker,stopped_by\n");
+    ilpm_buf_puts(out, ",solution,error,postsolve_error,translate_ms,worker,"
+                       "stopped_by\n");
 }
 
 static void csv_int(ilpm_buf *b, int have, int64_t v)
@@ -518,6 +585,12 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
     ilpm_buf_csv_str(b, r->json && has_solution(r) ? r->json : "");
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->error);
+    ilpm_buf_putc(b, ',');
+    ilpm_buf_csv_str(b, r->postsolve_error);
+    if (r->has_translate)
+        ilpm_buf_printf(b, ",%.3f", r->translate_ms);
+    else
+        ilpm_buf_putc(b, ',');
     csv_int(b, r->worker > 0, r->worker);
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->stopped_by);
@@ -547,12 +620,18 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
                         ilpm_result_objective(r, obj, sizeof obj));
     if (r->has_objective && r->status == ILPM_FEASIBLE)
         ilpm_buf_puts(b, " (not proven optimal)");
-    ilpm_buf_printf(b, "; build %.1f ms, solve %.1f ms\n", r->build_ms,
+    if (r->has_translate)
+        ilpm_buf_printf(b, "; translate %.1f ms,", r->translate_ms);
+    else
+        ilpm_buf_putc(b, ';');
+    ilpm_buf_printf(b, " build %.1f ms, solve %.1f ms\n", r->build_ms,
                     r->solve_ms);
     if (r->status == ILPM_ERROR)
         ilpm_buf_printf(b, "error: %s\n", r->error);
     if (r->reason[0])
         ilpm_buf_printf(b, "%s\n", r->reason);
+    if (r->count_note[0] && r->has_count)
+        ilpm_buf_printf(b, "%s\n", r->count_note);
     if (r->text && has_solution(r) && !r->has_count)
         ilpm_buf_puts(b, r->text);
 }

@@ -14,7 +14,11 @@ typedef struct ilpm_run_opts {
     ilpm_options solver;
     int count;      /* count solutions instead of finding one      */
     uint64_t limit; /* stop counting at this many (0: all)         */
-    int render;     /* fill text and json of the solution          */
+    int render;     /* fill text and json of the solution (json alone
+                     * when counting)                               */
+    /* Leave the input's statements about its answer unrun (ilpm_puzzle
+     * post): compare, which shows no answer. */
+    int no_post;
     /* When not NULL: called as a run begins (the result names the
      * puzzle, instance, formulation and back end) and after each solution
      * counted (has_count, count so far), for a progress display.  It is
@@ -47,6 +51,10 @@ typedef struct ilpm_result {
     uint64_t count;
     int count_complete; /* every solution was counted: count is exact */
     double build_ms, solve_ms;
+    /* The puzzle's load step (gmpl: GLPK's translation), when it has
+     * one (has_translate), under the same time limit. */
+    int has_translate;
+    double translate_ms;
     ilpm_stats stats; /* sizes of the formulation solved             */
     int have_stats;
     char *text;               /* the solution for people (malloc'd) or NULL  */
@@ -56,6 +64,11 @@ typedef struct ilpm_result {
     /* batches: the signal that cut the run off from outside ("SIGKILL":
      * its worker was killed, not the run failed), or "" */
     char stopped_by[16];
+    /* The input's statements about its answer failed (ilpm_puzzle post:
+     * a MathProg check): why, or "".  The answer itself stands. */
+    char postsolve_error[512];
+    /* a count: what it counts over, when the puzzle says (count_note) */
+    char count_note[256];
     /* unsat: why, when the puzzle can tell (one line), or "" */
     char reason[256];
 } ilpm_result;
@@ -73,6 +86,11 @@ ilpm_model *ilpm_run_model_new(const ilpm_options *o);
 int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
                       const ilpm_params *p, const ilpm_run_opts *o,
                       ilpm_result *res);
+
+/* The puzzle's load step (ilpm_puzzle load) under o's limits, when it
+ * has one: 0 (and *ms), or -1 with err. */
+int ilpm_run_load(const ilpm_puzzle *pz, void *inst, const ilpm_params *p,
+                  const ilpm_options *o, double *ms, ilpm_err *err);
 
 /* Incremental runs: one model and solver per shape key (puzzles with
  * shape/build_shape/givens), the givens passed as assumptions.  Counting
