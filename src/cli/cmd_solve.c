@@ -75,8 +75,14 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
         st->answer =
             cli_dimacs_worse(st->answer, cli_exit_code(&r, FMT_DIMACS));
     if (r.status == ILPM_ERROR) {
-        fprintf(stderr, "ilpm: %s %s: %s%s\n", r.puzzle, r.instance, r.error,
-                err_note(c, r.error_kind));
+        /* A message that names its file (file:line: ...) says where
+         * already; others are named by puzzle and instance. */
+        size_t fl = strlen(r.file);
+        if (fl > 0 && strncmp(r.error, r.file, fl) == 0 && r.error[fl] == ':')
+            fprintf(stderr, "ilpm: %s%s\n", r.error, err_note(c, r.error_kind));
+        else
+            fprintf(stderr, "ilpm: %s %s: %s%s\n", r.puzzle, r.instance,
+                    r.error, err_note(c, r.error_kind));
         if (r.error_kind == ILPM_ERR_NOMEM && c->memory_limit > 0)
             code = EXIT_USAGE; /* the limit the user set */
     }
