@@ -28,6 +28,10 @@ typedef struct ilpm_glpk_guard {
     int old_out;
     char log[1024]; /* tail of GLPK's terminal output, for messages */
     size_t len;
+    /* Set by fn, if it wants to: sees each of GLPK's messages first
+     * (NULL on entry to ilpm_glpk_run). */
+    void (*text_fn)(void *ctx, const char *text);
+    void *text_ctx;
 } ilpm_glpk_guard;
 
 typedef int (*ilpm_glpk_fn)(void *ctx, ilpm_err *err);
@@ -89,6 +93,11 @@ typedef struct ilpm_glpk {
     int64_t *obj;
     int8_t *fix;      /* assumption signs during one solve */
     ilpm_branch hint; /* the model's branching hint                  */
+    /* The parameters of the glp_intopt running (ilpm_glpk_intopt), whose
+     * tm_lim the callback keeps to the deadline, and glp_time() at its
+     * first callback (0 before). */
+    glp_iocp *iocp;
+    double tree_ms;
 } ilpm_glpk;
 
 /* What a problem is built for: names and the objective constant differ
@@ -125,9 +134,16 @@ ilpm_status ilpm_glpk_relaxation(ilpm_glpk *d, int msg_lev, ilpm_err *err);
 /* GLPK's tm_lim for what is left of d's watch: milliseconds, at least 1;
  * 0 if the deadline passed; -1 (none) without one. */
 int ilpm_glpk_ms_left(ilpm_glpk *d);
+/* glp_intopt(d->P, p) under d's watch: p->tm_lim from the time left,
+ * kept to the deadline by ilpm_glpk_watch (and by ilpm_glpk_text, when g
+ * is given, for the root LP that follows the presolver).  -1 without
+ * calling it when the deadline has passed, else its code. */
+int ilpm_glpk_intopt(ilpm_glpk *d, glp_iocp *p, ilpm_glpk_guard *g);
 /* In a glp_intopt callback: ends the search (glp_ios_terminate) when d's
- * watch says stop or time; GLPK's tm_lim is looked at less often.  1
- * when it did. */
+ * watch says stop or time, and else sets GLPK's tm_lim to the time left
+ * (GLPK counts it from the creation of its tree, after the presolver and
+ * the root LP, and gives each node's LP what tm_lim leaves).  1 when it
+ * ended the search. */
 int ilpm_glpk_watch(ilpm_glpk *d, glp_tree *T);
 /* GLPK's name for a glp_intopt or glp_simplex return code. */
 const char *ilpm_glpk_code_name(int rc);

@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Seconds GLPK's MIP presolver takes per nonzero of the problem, a
  * measure (docs/benchmarks.md) that keeps it from running past a
@@ -23,9 +24,10 @@ struct solve_ctx {
     uint8_t *vals;
     int64_t *obj;
     ilpm_status st;
-    int cover;      /* cover cuts requested for this search        */
-    int empty_tree; /* presolve left no column: see on_tree        */
-    int dive;       /* branch by ilpm_glpk_dive                      */
+    int cover;              /* cover cuts requested for this search        */
+    int empty_tree;         /* presolve left no column: see on_tree        */
+    int dive;               /* branch by ilpm_glpk_dive                      */
+    ilpm_glpk_guard *guard; /* the one glp_intopt runs under */
 };
 
 void ilpm_glpk_dive(glp_tree *T)
@@ -47,10 +49,60 @@ void ilpm_glpk_dive(glp_tree *T)
 
 int ilpm_glpk_watch(ilpm_glpk *d, glp_tree *T)
 {
-    if (ilpm_watch_check(&d->base.watch) == 0)
-        return 0;
-    glp_ios_terminate(T);
-    return 1;
+    if (ilpm_watch_check(&d->base.watch) != 0) {
+        glp_ios_terminate(T);
+        return 1;
+    }
+    if (d->iocp && d->base.watch.deadline > 0) {
+        /* GLPK reads tm_lim through the pointer it was given, against
+         * the time since its tree was made, which is at most the time
+         * since the first callback: a tm_lim of the time left plus that
+         * ends every later step (a node's LP: the one after the root's
+         * cuts ran 14 s past a 60 s limit on pbn swing.dat) by the
+         * deadline. */
+        double now = glp_time();
+        if (d->tree_ms == 0)
+            d->tree_ms = now;
+        double ms = (double)ilpm_glpk_ms_left(d) + (now - d->tree_ms);
+        d->iocp->tm_lim = ms >= (double)INT_MAX ? INT_MAX : (int)ms;
+    }
+    return 0;
+}
+
+/* GLPK's presolver polls nothing, and the root LP after it takes its
+ * tm_lim from glp_iocp just after announcing itself (at GLP_MSG_ALL):
+ * the time left then, not at the call (0.6 s past a 60 s limit on pbn
+ * swing.dat on a loaded machine). */
+static void on_text(void *ctx, const char *text)
+{
+    ilpm_glpk *d = ctx;
+    if (d->iocp && strstr(text, "Solving LP relaxation")) {
+        int ms = ilpm_glpk_ms_left(d);
+        d->iocp->tm_lim = ms > 1 ? ms : 1;
+    }
+}
+
+int ilpm_glpk_intopt(ilpm_glpk *d, glp_iocp *p, ilpm_glpk_guard *g)
+{
+    int ms = ilpm_glpk_ms_left(d);
+    if (ms == 0)
+        return -1;
+    if (ms > 0) {
+        p->tm_lim = ms;
+        if (g && p->presolve == GLP_ON) {
+            /* The announcement is made at GLP_MSG_ALL only. */
+            p->msg_lev = GLP_MSG_ALL;
+            g->text_fn = on_text;
+            g->text_ctx = d;
+        }
+    }
+    d->iocp = p;
+    d->tree_ms = 0;
+    int rc = glp_intopt(d->P, p);
+    d->iocp = NULL;
+    if (g)
+        g->text_fn = NULL;
+    return rc;
 }
 
 static void on_tree(glp_tree *T, void *info)
@@ -202,12 +254,9 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     do {
         c->cover = p.cov_cuts == GLP_ON;
         c->empty_tree = 0;
-        int ms = ilpm_glpk_ms_left(d);
-        if (ms == 0)
+        rc = ilpm_glpk_intopt(d, &p, c->guard);
+        if (rc < 0)
             return ILPM_TIMEOUT;
-        if (ms > 0)
-            p.tm_lim = ms;
-        rc = glp_intopt(d->P, &p);
         p.cov_cuts = GLP_OFF;
     } while (rc == GLP_ESTOP && c->empty_tree);
     int st = glp_mip_status(d->P);
@@ -327,6 +376,7 @@ static ilpm_status glpk_solve(ilpm_driver *base, const int *assume, int n,
                           .obj = obj,
                           .st = ILPM_ERROR};
     ilpm_glpk_guard g;
+    c.guard = &g;
     if (ilpm_glpk_run(&g, &d->base.o, solve_body, &c, "solving", err) != 0) {
         d->P = NULL;
         return ILPM_ERROR;
