@@ -131,12 +131,13 @@ int ilpm_glpk_iocp(const ilpm_glpk *d, int feasibility, glp_iocp *p);
  * optimal first, within d's watch: ILPM_SOLVED (go on), ILPM_UNSAT,
  * ILPM_TIMEOUT or ILPM_ERROR. */
 ilpm_status ilpm_glpk_relaxation(ilpm_glpk *d, int msg_lev, ilpm_err *err);
-/* GLPK's tm_lim for what is left of d's watch: milliseconds, at least 1;
- * 0 if the deadline passed; -1 (none) without one. */
+/* GLPK's tm_lim for what is left of d's watch, less ilpm_free_time():
+ * milliseconds, at least 1; 0 if that has passed; -1 (none) without a
+ * deadline. */
 int ilpm_glpk_ms_left(ilpm_glpk *d);
 /* glp_intopt(d->P, p) under d's watch: p->tm_lim from the time left,
- * kept to the deadline by ilpm_glpk_watch (and by ilpm_glpk_text, when g
- * is given, for the root LP that follows the presolver).  -1 without
+ * kept to the deadline by ilpm_glpk_watch and, when g is given, for the
+ * root LP after the presolver, through g's text hook.  -1 without
  * calling it when the deadline has passed, else its code. */
 int ilpm_glpk_intopt(ilpm_glpk *d, glp_iocp *p, ilpm_glpk_guard *g);
 /* In a glp_intopt callback: ends the search (glp_ios_terminate) when d's

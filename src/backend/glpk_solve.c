@@ -128,7 +128,7 @@ int ilpm_glpk_ms_left(ilpm_glpk *d)
     double deadline = d->base.watch.deadline;
     if (deadline <= 0)
         return -1;
-    double ms = (deadline - ilpm_now()) * 1000.0;
+    double ms = (deadline - ilpm_now() - ilpm_free_time()) * 1000.0;
     if (ms < 1.0)
         return 0;
     return ms >= (double)INT_MAX ? INT_MAX : (int)ms;

@@ -256,6 +256,12 @@ const char *ilpm_show_char(char ch, char *buf, size_t size);
  * and never overflows. */
 int ilpm_scan_uint(const char **s, long *val);
 
+/* err.c: the seconds the process is expected to take to give its memory
+ * back (its resident size at a measured rate).  Every watch counts it:
+ * work stops that long before its deadline, so that a run ends within
+ * its time limit, the freeing of what it built included. */
+double ilpm_free_time(void);
+
 /* grow.c: makes *p (of *cap elements of elem bytes) hold at least need,
  * doubling the capacity (16 at first); 0, or -1 on overflow or out of
  * memory with *p and *cap unchanged.  ilpm_grow_int for an int count. */
