@@ -97,14 +97,16 @@ done
 timed "gen tetravex 9 --unsolvable on ilp" 3 2.5 \
     "$ILPM" gen tetravex --unsolvable --n 9 --time-limit 1 --backend ilp
 # sigterm_within NAME MAX CMD...: SIGTERM after 1 s; exit 130 within MAX s.
-sigterm_within() {
-    local name=$1 max=$2 pid t0 t1 got
-    shift 2
+sigterm_within() { signal_within TERM "$@"; }
+# signal_within SIG NAME MAX CMD...: the same with SIG.
+signal_within() {
+    local sig=$1 name=$2 max=$3 pid t0 t1 got
+    shift 3
     "$@" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     sleep 1
     t0=$(date +%s.%N)
-    kill -TERM "$pid"
+    kill -"$sig" "$pid"
     wait "$pid"
     got=$?
     t1=$(date +%s.%N)
@@ -121,6 +123,30 @@ for i in $(seq 3); do
     sigterm_within "gen tetravex 9 --unsolvable, SIGTERM (run $i)" 1.0 \
         "$ILPM" gen tetravex --unsolvable --n 9
 done
+
+# Reading follows the limit and the stop flag too: endless input ends at
+# the time limit as the instance's timeout (exit 3, a record for tools),
+# and SIGINT while a FIFO sends nothing ends the run as interrupted (exit
+# 130), not as a read error.
+for pz in sudoku queens model; do
+    timed "$pz reading /dev/zero, 1 s" 3 1.5 \
+        "$ILPM" solve $pz /dev/zero --time-limit 1 --format json &&
+        has "$pz: a timeout record" "$out" \
+            '"instance":"#1 \(not read within the time limit\)","file":"/dev/zero","index":1,"backend":"ilp","status":"timeout"'
+done
+timed "compare reading /dev/zero, 1 s" 3 1.5 \
+    "$ILPM" compare sudoku /dev/zero --time-limit 1 &&
+    has "compare: the limit named" "$err" \
+        "^ilpm: time limit reached while reading /dev/zero \(line 1\)$"
+mkfifo "$tmp/fifo"
+sleep 10 >"$tmp/fifo" & # holds the FIFO open and sends nothing
+writer=$!
+signal_within INT "SIGINT while reading a FIFO" 0.5 \
+    "$ILPM" solve sudoku "$tmp/fifo"
+has "SIGINT while reading: the stop named" "$(cat "$tmp/err")" \
+    "^ilpm: stopped while reading .*fifo \(line 1\)$"
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
 
 # Objectives on SAT: a bound whose BDD is large (60 distinct coefficients
 # of up to 10^9) follows the time limit, the memory limit and

@@ -26,7 +26,27 @@ struct ilpm_reader {
     int64_t start; /* offset of the last line returned                     */
     long index;    /* the instance being read, 1-based; 0 unknown          */
     int bom;       /* a byte-order mark was skipped at the start          */
+    ilpm_watch *watch; /* NULL: reads without one                         */
+    unsigned bytes;    /* bytes read since the clock was last looked at    */
 };
+
+void ilpm_reader_set_watch(ilpm_reader *r, ilpm_watch *w)
+{
+    r->watch = w;
+}
+
+/* -1 with err saying that w stopped the read, when it says so; the
+ * reader is then at its end (parsers that read on past an error stop). */
+static int watched(ilpm_reader *r, ilpm_err *err)
+{
+    if (!r->watch || ilpm_watch_check(r->watch) == 0)
+        return 0;
+    r->eof = 1;
+    char what[320];
+    snprintf(what, sizeof what, "reading %s (line %ld)", r->name,
+             r->lineno + 1);
+    return ilpm_watch_poll(r->watch, what, err); /* reports the status */
+}
 
 ilpm_reader *ilpm_reader_open(const char *path, ilpm_err *err)
 {
@@ -140,12 +160,27 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
     }
     if (r->eof)
         return 0;
+    if (r->watch && ilpm_watch_poll(r->watch, "", NULL) != 0)
+        return watched(r, err);
     r->len = 0;
     int64_t at = r->pos;
     int c, any = 0;
     long nul_col = 0;
     int too_long = 0;
-    while ((c = next_byte(r)) != EOF) {
+    for (;;) {
+        c = next_byte(r);
+        if (c == EOF && r->f && ferror(r->f) && errno == EINTR) {
+            /* A signal: SIGINT stops (the watch's stop flag), others
+             * (a progress timer) do not. */
+            clearerr(r->f);
+            if (watched(r, err) != 0)
+                return -1;
+            continue;
+        }
+        if (c == EOF)
+            break;
+        if ((++r->bytes & 0xFFFFu) == 0 && watched(r, err) != 0)
+            return -1;
         any = 1;
         if (c == '\n')
             break;

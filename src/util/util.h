@@ -74,6 +74,12 @@ void ilpm_reader_free(ilpm_reader *r);
  * line, 0 at the end, -1 on error (err filled with file:line:col). */
 int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
                      ilpm_err *err);
+/* Reads under w (NULL: none; it must outlive its use here): a line is
+ * cut short when w says time or stop, -1 with err naming the file and
+ * err->status ILPM_TIMEOUT or ILPM_STOPPED; the clock is read every 64 KB
+ * of a line too, so that endless input (/dev/zero) is cut short as well.
+ * A read a signal interrupted goes on unless w then says stop. */
+void ilpm_reader_set_watch(ilpm_reader *r, ilpm_watch *w);
 /* A UTF-8 byte-order mark at the start of the input is skipped: the
  * first line comes without it.  1 once one was (for those who read the
  * file again by name, as GLPK does, and must then read a copy). */
