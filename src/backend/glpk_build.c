@@ -129,6 +129,9 @@ static int add_row(void *ctx, const ilpm_row *row, int group)
         for (int k = 0; k < len; k++) {
             d->ind[k + 1] = row->vars[k];
             d->val[k + 1] = (double)row->coefs[k];
+            int64_t a = row->coefs[k] < 0 ? -row->coefs[k] : row->coefs[k];
+            if (a > d->max_coef)
+                d->max_coef = a;
         }
         int i = glp_add_rows(d->P, 1);
         if (d->names) {

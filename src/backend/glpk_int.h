@@ -74,14 +74,15 @@ typedef struct ilpm_glpk {
     unsigned long gen; /* ilpm_glpk_gen() when P was created         */
     int nvars;
     int ngroups;
-    char **gprefix;  /* row-name prefix of each model group          */
-    int64_t *gcount; /* rows named so far in each group              */
-    int64_t ncuts;   /* rows added outside any group                 */
-    int names;       /* name rows and columns (for the exported files) */
-    int64_t nnz;     /* nonzeros in the rows added so far             */
-    int infeasible;  /* some row reduced to a false constant         */
-    ilpm_rows rows;  /* the rows of a constraint, as OPB writes them */
-    int *ind;        /* a row in GLPK's 1-based arrays */
+    char **gprefix;   /* row-name prefix of each model group          */
+    int64_t *gcount;  /* rows named so far in each group              */
+    int64_t ncuts;    /* rows added outside any group                 */
+    int names;        /* name rows and columns (for the exported files) */
+    int64_t nnz;      /* nonzeros in the rows added so far             */
+    int64_t max_coef; /* largest |coefficient| in those rows          */
+    int infeasible;   /* some row reduced to a false constant         */
+    ilpm_rows rows;   /* the rows of a constraint, as OPB writes them */
+    int *ind;         /* a row in GLPK's 1-based arrays */
     /* The user's name of the last row, and how many rows in a run took
      * it (cap, cap.2, ...). */
     const char *last_name;
