@@ -12,7 +12,7 @@
 # Columns: glpsol's time and status; ilpm's; "agree": the optima (both
 # proven) are equal, "-" when either has none.  ilpm models 0/1 and
 # bounded integer variables (--int-encoding binary): a model with
-# continuous variables is "refused".
+# continuous or unbounded integer variables is "refused".
 set -u
 ILPM=${1:-build/ilpm}
 LIMIT=${LIMIT:-10}
@@ -47,6 +47,10 @@ glpsol_run() {
         local fmt=--mps
         case $2 in *.lp) fmt=--lp ;; esac
         out=$(glpsol $fmt "$2" --tmlim "$LIMIT" -o "$work/sol" 2>&1)
+        if [ $fmt = --mps ] && grep -q "MPS file processing error" <<<"$out"; then
+            t0=$(now) # a free MPS file (sentoy's)
+            out=$(glpsol --freemps "$2" --tmlim "$LIMIT" -o "$work/sol" 2>&1)
+        fi
     fi
     local t
     t=$(secs "$t0" "$(now)")
@@ -78,7 +82,7 @@ ilpm_run() {
     t=$(secs "$t0" "$(now)")
     st=$(sed -n 's/.*"status":"\([a-z]*\)".*/\1/p' <<<"$out" | head -1)
     if [ -z "$st" ]; then
-        if grep -q "continuous\|without finite bounds\|relaxes nothing" "$work/err"; then
+        if grep -q "continuous\|without a finite\|relaxes nothing" "$work/err"; then
             st=refused
         else
             st=error
