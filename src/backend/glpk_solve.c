@@ -61,9 +61,8 @@ int ilpm_glpk_watch(ilpm_glpk *d, glp_tree *T)
         /* GLPK reads tm_lim through the pointer it was given, against
          * the time since its tree was made, which is at most the time
          * since the first callback: a tm_lim of the time left plus that
-         * ends every later step (a node's LP: the one after the root's
-         * cuts ran 14 s past a 60 s limit on pbn swing.dat) by the
-         * deadline. */
+         * ends every later step by the deadline (the first node's LP ran
+         * to 71 s under a 60 s limit on pbn swing.dat). */
         double now = glp_time();
         if (d->tree_ms == 0)
             d->tree_ms = now;
