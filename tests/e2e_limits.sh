@@ -147,6 +147,15 @@ has "SIGINT while reading: the stop named" "$(cat "$tmp/err")" \
     "^ilpm: stopped while reading .*fifo \(line 1\)$"
 kill "$writer" 2>/dev/null
 wait "$writer" 2>/dev/null
+# The same FIFO under a time limit: no byte ever comes, the limit ends it.
+sleep 10 >"$tmp/fifo" &
+writer=$!
+timed "a FIFO that sends nothing, 1 s" 3 1.5 \
+    "$ILPM" solve sudoku "$tmp/fifo" --time-limit 1 &&
+    has "the FIFO's instance timed out" "$out" \
+        "^sudoku #1 \(not read within the time limit\) \(ilp\): timeout"
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
 
 # Objectives on SAT: a bound whose BDD is large (60 distinct coefficients
 # of up to 10^9) follows the time limit, the memory limit and
