@@ -74,7 +74,9 @@ double ilpm_now(void);
 typedef struct ilpm_watch {
     double deadline;    /* ilpm_now() seconds; 0 for none            */
     volatile int *stop; /* non-zero stops the work; NULL for none    */
-    unsigned tick;      /* the clock is read every 256th poll        */
+    unsigned tick;      /* polls since the clock was read            */
+    unsigned every;     /* the clock is read every `every` polls:    */
+    double read_at;     /* 256, fewer while polls are slow (err.c)   */
     int status;         /* sticky once the work has been cut short   */
 } ilpm_watch;
 
@@ -87,7 +89,8 @@ int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err);
  * is given it. */
 void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop);
 /* Looks at the stop flag and the clock now (ilpm_watch_poll reads the
- * clock every 256th call only): 0 to go on, else ILPM_STOPPED or
+ * clock at its first call, then every 256th, or more often when 256
+ * polls take milliseconds): 0 to go on, else ILPM_STOPPED or
  * ILPM_TIMEOUT, which sticks. */
 int ilpm_watch_check(ilpm_watch *w);
 

@@ -111,6 +111,48 @@ START_TEST(test_reader_missing_file)
 }
 END_TEST
 
+/* A reader under a watch stops at its stop flag and at its deadline,
+ * inside a line too (endless input has no line end): -1 with the status,
+ * then the end of the input. */
+START_TEST(test_reader_watch)
+{
+    const char data[] = "one\ntwo\n";
+    ilpm_reader *r = ilpm_reader_mem("mem", data, sizeof data - 1);
+    const char *line;
+    size_t len;
+    ilpm_err err = {0};
+    volatile int stop = 0;
+    ilpm_watch w;
+    ilpm_watch_init(&w, 0, &stop);
+    ilpm_reader_set_watch(r, &w);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    stop = 1;
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), -1);
+    ck_assert_int_eq(err.status, ILPM_STOPPED);
+    ck_assert_str_eq(err.msg, "stopped while reading mem (line 2)");
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 0);
+    ilpm_reader_free(r);
+
+    /* 4 MB without a line end, under a deadline already past. */
+    size_t n = 4u << 20;
+    char *big = calloc(n, 1);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 'x', n);
+    r = ilpm_reader_mem("big", big, n);
+    ilpm_watch_init(&w, 1e-9, NULL);
+    w.tick = 1; /* the poll at the line's start does not read the clock */
+    ilpm_reader_set_watch(r, &w);
+    err = (ilpm_err){0};
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), -1);
+    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_str_eq(err.msg, "time limit reached while reading big (line 1)");
+    ck_assert_int_ge(ilpm_reader_offset(r, NULL), 65536);
+    ck_assert_int_lt(ilpm_reader_offset(r, NULL), (int64_t)n);
+    ilpm_reader_free(r);
+    free(big);
+}
+END_TEST
+
 START_TEST(test_reader_offset)
 {
     const char data[] = "a\r\nbb\n\n# c\nlast";
@@ -982,6 +1024,7 @@ int main(void)
     tcase_add_test(tc, test_reader_bad_bytes);
     tcase_add_test(tc, test_reader_missing_file);
     tcase_add_test(tc, test_reader_offset);
+    tcase_add_test(tc, test_reader_watch);
     tcase_add_test(tc, test_reader_open_at);
     tcase_add_test(tc, test_reader_bom);
     tcase_add_test(tc, test_out_check);

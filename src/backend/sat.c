@@ -24,9 +24,9 @@ typedef struct sat {
     ilpm_cnf cnf;
     int *assume; /* scratch: caller's assumptions plus one guard */
     int cap_assume;
-    FILE *log;    /* CaDiCaL's stdout while it solves; NULL: quiet */
-    int oom;      /* CaDiCaL ran out of memory: only release it now */
-    int fed_vars; /* the largest variable CaDiCaL has been given */
+    FILE *log;           /* CaDiCaL's stdout while it solves; NULL: quiet */
+    int oom;             /* CaDiCaL ran out of memory: only release it now */
+    int fed_vars;        /* the largest variable CaDiCaL has been given */
 } sat;
 
 /* sat_guard.cpp: CaDiCaL's allocating calls, -1 when memory ran out. */
@@ -107,7 +107,7 @@ static double release_seconds(size_t fed)
 static int watch_with_release(ilpm_watch *w, size_t fed)
 {
     if (!w->status && w->deadline > 0 &&
-        ilpm_now() + release_seconds(fed) >= w->deadline)
+        ilpm_now() + ilpm_free_time() + release_seconds(fed) >= w->deadline)
         w->status = ILPM_TIMEOUT;
     return ilpm_watch_check(w);
 }
@@ -136,7 +136,8 @@ static int setup_fits(sat *d, int maxv, ilpm_err *err)
     if (maxv - d->fed_vars < SETUP_CHECKED_FROM || w->deadline <= 0)
         return 1;
     double need = (double)(maxv - d->fed_vars) * SETUP_SECONDS_PER_VAR,
-           left = w->deadline - ilpm_now() - release_seconds(d->cnf.nfed);
+           left = w->deadline - ilpm_now() - ilpm_free_time() -
+                  release_seconds(d->cnf.nfed);
     if (need <= left)
         return 1;
     char what[200];

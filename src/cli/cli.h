@@ -57,7 +57,11 @@ typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_DIMACS } out_format;
 /* Filled by the parser from the rows of the options (args.c): an int
  * for a flag or a choice, int64_t for an integer, double for a real,
  * const char * for a text. */
-typedef struct cli {
+typedef struct cli cli;
+typedef int (*instance_fn)(cli *c, const void *inst, const char *file,
+                           long index, void *ctx);
+
+struct cli {
     verb_id verb;
     const char *verb_name;
     const ilpm_puzzle *pz;
@@ -93,7 +97,8 @@ typedef struct cli {
     char **owned;        /* texts the parser made (joined lists), freed */
     int nowned;          /* with the rest in main */
     int help;
-} cli;
+    instance_fn unread; /* see for_each_instance; NULL: a message */
+};
 
 /* Set by SIGINT and SIGTERM (main.c); every verb and the solvers poll
  * it. */
@@ -139,8 +144,9 @@ int put_made(void (*make)(ilpm_buf *b));
 /* Calls fn for the instance the parameters give, or for every instance
  * of every FILE in order (--index: the one picked); malformed instances
  * and unreadable files are reported and noted in t. */
-typedef int (*instance_fn)(cli *c, const void *inst, const char *file,
-                           long index, void *ctx);
+/* When the time limit cuts the reading of an instance short, the walk
+ * ends with a message (exit 3), or, for a verb that set c->unread, calls
+ * it with inst NULL (solve reports it as the instance's timeout). */
 int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx);
 /* The instance's model under c's options, or NULL after a message. */
 ilpm_model *build_model(cli *c, const void *inst, tally *t);

@@ -53,7 +53,16 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
     ilpm_result_init(&r);
     snprintf(r.file, sizeof r.file, "%s", file);
     r.index = index;
-    ilpm_run_instance(c->pz, inst, c->params, &c->run, &r);
+    if (inst) {
+        ilpm_run_instance(c->pz, inst, c->params, &c->run, &r);
+    } else {
+        /* The time limit ran out while the instance was read. */
+        snprintf(r.puzzle, sizeof r.puzzle, "%s", c->pz->name);
+        snprintf(r.instance, sizeof r.instance,
+                 "#%ld (not read within the time limit)", index);
+        r.backend = c->run.solver.backend;
+        r.status = ILPM_TIMEOUT;
+    }
     ilpm_buf b;
     ilpm_buf_init(&b);
     /* Tools get a record for every instance, errors included; people
@@ -102,6 +111,7 @@ int cmd_solve(cli *c)
     if (c->format == FMT_CSV && put_made(ilpm_result_csv_header) != 0)
         note_exit(&st.t, EXIT_INTERNAL);
     progress *pg = progress_for(c);
+    c->unread = solve_one;
     for_each_instance(c, &st.t, solve_one, &st);
     progress_stop(pg);
     if (cli_stop_requested)

@@ -74,6 +74,12 @@ void ilpm_reader_free(ilpm_reader *r);
  * line, 0 at the end, -1 on error (err filled with file:line:col). */
 int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
                      ilpm_err *err);
+/* Reads under w (NULL: none; it must outlive its use here): a line is
+ * cut short when w says time or stop, -1 with err naming the file and
+ * err->status ILPM_TIMEOUT or ILPM_STOPPED; the clock is read every 64 KB
+ * of a line too, so that endless input (/dev/zero) is cut short as well.
+ * A read a signal interrupted goes on unless w then says stop. */
+void ilpm_reader_set_watch(ilpm_reader *r, ilpm_watch *w);
 /* A UTF-8 byte-order mark at the start of the input is skipped: the
  * first line comes without it.  1 once one was (for those who read the
  * file again by name, as GLPK does, and must then read a copy). */
@@ -272,6 +278,12 @@ const char *ilpm_show_char(char ch, char *buf, size_t size);
  * LONG_MAX when larger, so that a long run still reads as out of range
  * and never overflows. */
 int ilpm_scan_uint(const char **s, long *val);
+
+/* err.c: the seconds the process is expected to take to give its memory
+ * back (its resident size at a measured rate).  Every watch counts it:
+ * work stops that long before its deadline, so that a run ends within
+ * its time limit, the freeing of what it built included. */
+double ilpm_free_time(void);
 
 /* grow.c: makes *p (of *cap elements of elem bytes) hold at least need,
  * doubling the capacity (16 at first); 0, or -1 on overflow or out of
