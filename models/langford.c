@@ -137,11 +137,12 @@ static int read_field(ilpm_reader *rd, const char *line, size_t i,
     j = (size_t)(digits - line);
     if (nd == 0 || !field_end(line[j])) {
         size_t e = i;
+        char shown[ILPM_SHOW_SIZE];
         while (!field_end(line[e]))
             e++;
-        return ilpm_reader_error(rd, err, (long)i + 1,
-                                 "%s: expected a number, got '%.*s'", name,
-                                 (int)(e - i > 40 ? 40 : e - i), line + i);
+        return ilpm_reader_error(
+            rd, err, (long)i + 1, "%s: expected a number, got '%s'", name,
+            ilpm_show(line + i, e - i, shown, sizeof shown));
     }
     if (neg)
         v = -v;
@@ -179,12 +180,14 @@ static int parse_pair(ilpm_reader *rd, const char *line, long *k, long *n,
         i++;
     if (line[i] != '\0' && line[i] != '#') {
         size_t e = i;
+        char shown[ILPM_SHOW_SIZE];
         while (!field_end(line[e]))
             e++;
-        return ilpm_reader_error(rd, err, (long)i + 1,
-                                 "unexpected third field '%.*s': expected "
-                                 "'k n'",
-                                 (int)(e - i > 40 ? 40 : e - i), line + i);
+        return ilpm_reader_error(
+            rd, err, (long)i + 1,
+            "unexpected third field '%s': expected "
+            "'k n'",
+            ilpm_show(line + i, e - i, shown, sizeof shown));
     }
     return 0;
 }
@@ -622,6 +625,11 @@ static void langford_render_json(const void *inst, const void *vsol,
     ilpm_buf_json_ints(out, s->seq, s->len, 0);
 }
 
+/* ilpm solve langford --help: examples (see puzzle.h). */
+static const char *const langford_examples[] = {
+    "--n 7 --k 2", "--n 8 --k 3 --count   # exit 10: no L(3,8)",
+    "--n 11 --k 2 --formulation cards --backend sat", NULL};
+
 const ilpm_puzzle ilpm_puzzle_langford = {
     .name = "langford",
     .summary = "Langford sequences L(k,n)",
@@ -632,6 +640,7 @@ const ilpm_puzzle ilpm_puzzle_langford = {
         "n 1-200); '#' starts a comment.  Counts include a sequence and its\n"
         "reverse unless --symmetry.  Solution JSON: the sequence as an\n"
         "array, e.g. [4,1,3,1,2,4,3,2] for L(2,4).",
+    .examples = langford_examples,
     .from_params = langford_from_params,
     .parse = langford_parse,
     .free_instance = langford_free,

@@ -86,12 +86,15 @@ static int numbers(ilpm_reader *rd, const char *line, long *v, long *col,
                                      "expected 'row col', found a third "
                                      "field");
         col[k] = (long)(s - line) + 1;
+        char shown[8];
         if (ilpm_scan_uint(&s, &v[k]) == 0)
             return ilpm_reader_error(rd, err, col[k],
-                                     "expected a number, got '%c'", *s);
+                                     "expected a number, got %s",
+                                     ilpm_show_char(*s, shown, sizeof shown));
         if (*s && *s != ' ' && *s != '\t' && *s != '#')
             return ilpm_reader_error(rd, err, (long)(s - line) + 1,
-                                     "expected a number, got '%c'", *s);
+                                     "expected a number, got %s",
+                                     ilpm_show_char(*s, shown, sizeof shown));
         k++;
         s = skip_blank(s);
     }
@@ -406,6 +409,11 @@ static void queens_sol_free(void *p)
     free(s);
 }
 
+/* ilpm solve queens --help: examples (see puzzle.h). */
+static const char *const queens_examples[] = {
+    "--n 8", "--n 8 --count --backend sat",
+    "data/queens/completion.txt --index 1 --backend cp", NULL};
+
 const ilpm_puzzle ilpm_puzzle_queens = {
     .name = "queens",
     .summary = "n-Queens and n-Queens completion",
@@ -415,6 +423,7 @@ const ilpm_puzzle ilpm_puzzle_queens = {
         "pre-placed queen (1-based); a new line with a single number starts\n"
         "the next instance; '#' starts a comment.  Solution JSON: the column\n"
         "of the queen on each row, top to bottom.",
+    .examples = queens_examples,
     .from_params = queens_from_params,
     .parse = queens_parse,
     .free_instance = queens_free,

@@ -569,6 +569,12 @@ static void sudoku_sol_free(void *p)
     free(s);
 }
 
+/* ilpm solve sudoku --help: examples (see puzzle.h). */
+static const char *const sudoku_examples[] = {
+    "data/sudoku/norvig_top95.txt --index 1",
+    "data/sudoku/norvig_top95.txt --index 2 --count --limit 2",
+    "data/sudoku/gecode_16x16.txt --index 1 --backend sat --format json", NULL};
+
 const ilpm_puzzle ilpm_puzzle_sudoku = {
     .name = "sudoku",
     .summary = "Sudoku 4x4, 9x9, 16x16 and 25x25",
@@ -580,6 +586,7 @@ const ilpm_puzzle ilpm_puzzle_sudoku = {
         "read (the solution is checked against the givens); '#' starts a\n"
         "comment line.  Solution JSON: the grid as one string, row-major,\n"
         "in the same alphabet.",
+    .examples = sudoku_examples,
     .from_params = NULL,
     .formulations = formulations,
     .form_opts = sudoku_form_opts,

@@ -74,7 +74,9 @@ double ilpm_now(void);
 typedef struct ilpm_watch {
     double deadline;    /* ilpm_now() seconds; 0 for none            */
     volatile int *stop; /* non-zero stops the work; NULL for none    */
-    unsigned tick;      /* the clock is read every 256th poll        */
+    unsigned tick;      /* polls since the clock was read            */
+    unsigned every;     /* the clock is read every `every` polls:    */
+    double read_at;     /* 256, fewer while polls are slow (err.c)   */
     int status;         /* sticky once the work has been cut short   */
 } ilpm_watch;
 
@@ -87,7 +89,8 @@ int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err);
  * is given it. */
 void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop);
 /* Looks at the stop flag and the clock now (ilpm_watch_poll reads the
- * clock every 256th call only): 0 to go on, else ILPM_STOPPED or
+ * clock at its first call, then every 256th, or more often when 256
+ * polls take milliseconds): 0 to go on, else ILPM_STOPPED or
  * ILPM_TIMEOUT, which sticks. */
 int ilpm_watch_check(ilpm_watch *w);
 
@@ -418,6 +421,7 @@ typedef enum ilpm_opt_type {
 #define ILPM_OPT_OFF 16u     /* a flag that turns its field off         */
 #define ILPM_OPT_LOWER 32u   /* acts on the lowering (stats, export too) */
 #define ILPM_OPT_GEN 64u     /* read by a generator that solves too     */
+#define ILPM_OPT_INPUT 128u  /* names a file the run reads (gmpl --data) */
 #define ILPM_OPT_SEP '\n'
 
 typedef struct ilpm_opt {
@@ -661,38 +665,59 @@ void ilpm_lp_free(ilpm_lp *lp);
 /* Translating GNU MathProg (GMPL) with GLPK's translator               */
 
 /* A MathProg model and its data files, as glpsol takes them (-m, -d):
- * the model's own data section is read when no data file is given. */
+ * the model's own data section is read when no data file is given.  A
+ * file named "-" is stdin_text[0..stdin_len) when stdin_text is not NULL
+ * (the caller reads standard input once); a file that starts with a
+ * UTF-8 byte-order mark is read without it. */
 typedef struct ilpm_gmpl_src {
     const char *model;
     const char *const *data;
     int ndata;
+    const char *stdin_text;
+    size_t stdin_len;
 } ilpm_gmpl_src;
+
+/* A translation kept for the model's statements after solve: GLPK's
+ * translator runs in a child process, which waits for the solution. */
+typedef struct ilpm_gmpl ilpm_gmpl;
+
+/* What bounds a translation, and where its warnings go. */
+typedef struct ilpm_gmpl_opts {
+    double time_limit;  /* seconds from the call, <= 0: none        */
+    volatile int *stop; /* non-zero stops it; NULL: none            */
+    /* Each warning of GLPK's translator ("m.mod:13: warning: data
+     * section ignored"), one line without its newline; NULL: dropped. */
+    void (*warn)(void *ctx, const char *line);
+    void *warn_ctx;
+} ilpm_gmpl_opts;
 
 /* Translates and generates src into *out, the problem GLPK builds of it
  * (glp_mpl_build_prob: columns and rows named as the model names them,
- * "x[3,'a']"; the objective, if any, also a free row).  Text the model
- * writes while generating (printf, display before its solve statement)
- * is dropped; files it writes are written.  0, or -1 with err holding
- * GLPK's "file:line: message" (kind ILPM_ERR_INPUT). */
-typedef struct ilpm_gmpl ilpm_gmpl; /* a translated model, kept */
+ * "x[3,'a']"; the objective, if any, also a free row).  GLPK's
+ * translator cannot be interrupted, so it runs in a child process (which
+ * inherits the address-space limit), killed when o's time limit or stop
+ * comes first: then -1 with err->status ILPM_TIMEOUT or ILPM_STOPPED.
+ * The statements before the model's solve statement run here: files
+ * they write are written.  With keep, the child stays for one
+ * ilpm_gmpl_postsolve (ilpm_gmpl_free ends it).  0, or -1 with err
+ * holding GLPK's "file:line: message" (kind ILPM_ERR_INPUT). */
+int ilpm_gmpl_translate(const ilpm_gmpl_src *src, const ilpm_gmpl_opts *o,
+                        ilpm_lp **out, ilpm_gmpl **keep, ilpm_err *err);
+/* The same without limits and without keeping the translation. */
 int ilpm_gmpl_read(const ilpm_gmpl_src *src, ilpm_lp **out, ilpm_err *err);
-/* The same, keeping the translated model in *keep for one
- * ilpm_gmpl_postsolve (on this thread), which then need not translate
- * again; ilpm_gmpl_free releases it. */
-int ilpm_gmpl_read_keep(const ilpm_gmpl_src *src, ilpm_lp **out,
-                        ilpm_gmpl **keep, ilpm_err *err);
 void ilpm_gmpl_free(ilpm_gmpl *g);
 
-/* Hands the translated model (*keep, which it uses up and sets to NULL;
- * src translated again when keep or *keep is NULL) the column values
- * x[0..ncols) (ncols as ilpm_gmpl_read gave) as its MIP solution and runs
- * the model's statements after its solve statement (glp_mpl_postsolve).
- * *text (malloc'd) receives all the model wrote to its standard output,
- * the generating part included; files it writes (printf ... > "f", table
- * out) are written relative to the current directory.  0, or -1 with
- * err. */
-int ilpm_gmpl_postsolve(const ilpm_gmpl_src *src, ilpm_gmpl **keep,
-                        const double *x, int ncols, char **text, ilpm_err *err);
+/* Hands the kept translation (*keep, which it uses up and sets to NULL)
+ * the column values x[0..ncols) as its MIP solution and runs the
+ * model's statements after its solve statement (glp_mpl_postsolve);
+ * *stop (if not NULL) ends the wait.  *text (malloc'd) receives all the
+ * model wrote to its standard output, the generating part included,
+ * also when a statement fails; files it writes (printf ... > "f", table
+ * out) are written relative to the current directory.  0; or -1 with
+ * err: kind ILPM_ERR_INPUT when a statement of the model failed (a
+ * `check` that does not hold: "m.mod:6: check failed"). */
+int ilpm_gmpl_postsolve(ilpm_gmpl **keep, const double *x, int ncols,
+                        volatile int *stop, char **text, ilpm_err *err);
 
 #ifdef __cplusplus
 }

@@ -204,7 +204,7 @@ START_TEST(test_defaults_from_rows)
     /* The outputs a run checks before it starts are those rows'. */
     const ilpm_opt *rows[8];
     const char *paths[8];
-    ck_assert_int_eq(cli_outputs(&c, rows, paths, 8), 2);
+    ck_assert_int_eq(cli_files(&c, OPT_OUTPUT, rows, paths, 8), 2);
     ck_assert_str_eq(rows[0]->name, "lp");
     ck_assert_str_eq(paths[0], "q.lp");
     ck_assert_str_eq(rows[1]->name, "opb");
@@ -221,6 +221,43 @@ START_TEST(test_defaults_from_rows)
     PARSED("gen", "machiavelli", "--count", "3", "--time-limit", "2");
     ck_assert_int_eq(c.run.count, 0);
     ck_assert_str_eq(ilpm_params_get(c.params, "count"), "3");
+    teardown();
+}
+END_TEST
+
+/* The inputs a run's outputs are checked against come from one list:
+ * the FILEs, then every option that names a file to read (each value of
+ * a repeated one), whichever way the command line gave them. */
+START_TEST(test_inputs_listed)
+{
+    int n = -1;
+    PARSED("export", "gmpl", "--model", "m.mod", "x.dat", "--data", "a.dat",
+           "--data", "b.dat", "--lp", "out.lp");
+    const char **in = cli_inputs(&c, &n);
+    ck_assert_ptr_nonnull(in);
+    ck_assert_int_eq(n, 4);
+    ck_assert_str_eq(in[0], "x.dat");
+    ck_assert_str_eq(in[1], "a.dat");
+    ck_assert_str_eq(in[2], "b.dat");
+    ck_assert_str_eq(in[3], "m.mod");
+    ck_assert_ptr_null(in[4]);
+    free(in);
+    teardown();
+    /* gmpl MODEL D1 D2: the first FILE is the model, an input still. */
+    PARSED("solve", "gmpl", "m.mod", "d1.dat", "-");
+    in = cli_inputs(&c, &n);
+    ck_assert_ptr_nonnull(in);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(in[0], "d1.dat");
+    ck_assert_str_eq(in[1], "-");
+    ck_assert_str_eq(in[2], "m.mod");
+    free(in);
+    teardown();
+    PARSED("solve", "queens", "--n", "4");
+    in = cli_inputs(&c, &n);
+    ck_assert_ptr_nonnull(in);
+    ck_assert_int_eq(n, 0);
+    free(in);
     teardown();
 }
 END_TEST
@@ -300,6 +337,7 @@ int main(void)
     tcase_add_test(tc, test_lists_add_up);
     tcase_add_test(tc, test_ranges);
     tcase_add_test(tc, test_defaults_from_rows);
+    tcase_add_test(tc, test_inputs_listed);
     tcase_add_test(tc, test_help_rows);
     tcase_add_test(tc, test_wrong_verb_or_backend);
     suite_add_tcase(s, tc);

@@ -649,6 +649,80 @@ START_TEST(test_merge_replaces)
 }
 END_TEST
 
+/* The rows of test_merge_converts, as the writers of one format write
+ * them: texts that need quoting and escapes, a count, sizes and their
+ * absence, a solution that is a JSON string, an error row. */
+static void write_mixed(const char *path, int json)
+{
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    if (!json)
+        ilpm_result_csv_header(&b);
+    for (int i = 0; i < 3; i++) {
+        ilpm_result r;
+        ilpm_result_init(&r);
+        snprintf(r.puzzle, sizeof r.puzzle, "sudoku");
+        snprintf(r.instance, sizeof r.instance, "a \"q\", \033[31m\xc3\xa9\t%d",
+                 i);
+        snprintf(r.file, sizeof r.file, "f,%d.txt", i);
+        r.index = i + 1;
+        snprintf(r.formulation, sizeof r.formulation, "%s", i ? "exact" : "");
+        r.backend = i == 1 ? ILPM_BACKEND_SAT : ILPM_BACKEND_ILP;
+        r.status = i == 2 ? ILPM_ERROR : ILPM_SOLVED;
+        r.verified = i == 0;
+        r.has_count = i == 1;
+        r.count = 7;
+        r.build_ms = 0.125 * i;
+        r.solve_ms = 1.5;
+        r.have_stats = i < 2;
+        r.stats.vars = 81;
+        r.stats.clauses = 12;
+        r.worker = i;
+        r.json = i < 2 ? strdup("\"12\\\"3,4\"") : NULL;
+        if (i == 2)
+            snprintf(r.error, sizeof r.error, "f,2.txt:1:1: bad 'x'");
+        if (json)
+            ilpm_result_json(&r, &b);
+        else
+            ilpm_result_csv(&r, &b);
+        ilpm_result_free(&r);
+    }
+    write_file(path, ilpm_buf_str(&b));
+    ilpm_buf_free(&b);
+}
+
+/* merge writes the format its --out names: rows of the other format are
+ * converted to what that format's writer would have written. */
+START_TEST(test_merge_converts)
+{
+    char c[320], j[320], out[320];
+    write_mixed(in_dir(c, "r.csv"), 0);
+    write_mixed(in_dir(j, "r.jsonl"), 1);
+    ilpm_err err;
+    for (int to_json = 0; to_json < 2; to_json++) {
+        const char *in[1] = {to_json ? c : j};
+        in_dir(out, to_json ? "m.jsonl" : "m.csv");
+        ck_assert_msg(ilpm_batch_merge(in, 1, out, &err) == 0, "%s", err.msg);
+        char *got = read_file(out), *want = read_file(to_json ? j : c);
+        ck_assert_str_eq(got, want);
+        free(got);
+        free(want);
+    }
+    /* Mixed inputs go into the format the name asks for; a name that
+     * does not say is refused. */
+    const char *both[2] = {c, j};
+    ck_assert_msg(ilpm_batch_merge(both, 2, in_dir(out, "b.csv"), &err) == 0,
+                  "%s", err.msg);
+    char *got = read_file(out), *want = read_file(c);
+    ck_assert_str_eq(got, want);
+    free(got);
+    free(want);
+    ck_assert_int_eq(ilpm_batch_merge(both, 2, in_dir(out, "b"), &err), -1);
+    ck_assert_msg(strstr(err.msg, "name the output .csv or .jsonl") != NULL,
+                  "%s", err.msg);
+}
+END_TEST
+
 /* Inputs that cannot be merged, and an output that cannot be written. */
 START_TEST(test_merge_errors)
 {
@@ -661,7 +735,8 @@ START_TEST(test_merge_errors)
     ilpm_err err;
     const char *mixed[2] = {a, j};
     ck_assert_int_eq(ilpm_batch_merge(mixed, 2, in_dir(out, "m"), &err), -1);
-    ck_assert_msg(strstr(err.msg, "mixes JSON and CSV") != NULL, "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "hold CSV and JSON lines") != NULL, "%s",
+                  err.msg);
     const char *foreign[1] = {h};
     ck_assert_int_eq(ilpm_batch_merge(foreign, 1, out, &err), -1);
     ck_assert_msg(strstr(err.msg, "not an ilpm results file") != NULL, "%s",
@@ -694,6 +769,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_merge_shards);
     tcase_add_test(tc, test_merge_replaces);
+    tcase_add_test(tc, test_merge_converts);
     tcase_add_test(tc, test_merge_errors);
     suite_add_tcase(s, tc);
     return run_suite(s);

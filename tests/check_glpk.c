@@ -1321,20 +1321,20 @@ START_TEST(test_lp_read)
 }
 END_TEST
 
-/* ilpm_gmpl_read and ilpm_gmpl_postsolve: GLPK's translator into plain
- * arrays, a solution handed back to the model's output (kept or
- * translated again), and its errors as "file:line: message" without a
- * word on the terminal. */
+/* ilpm_gmpl_translate and ilpm_gmpl_postsolve: GLPK's translator (in
+ * its own process) into plain arrays, a solution handed back to the
+ * model's output, and its errors as "file:line: message" without a word
+ * on the terminal. */
 START_TEST(test_gmpl)
 {
     const char *data[] = {"models/gmpl/queens8.dat"};
-    ilpm_gmpl_src src = {"models/gmpl/queens.mod", data, 1};
+    ilpm_gmpl_src src = {"models/gmpl/queens.mod", data, 1, NULL, 0};
     ilpm_err err = {0};
     ilpm_lp *lp = NULL;
     ilpm_gmpl *keep = NULL;
     fd_capture cap;
     capture_begin(&cap);
-    int rc = ilpm_gmpl_read_keep(&src, &lp, &keep, &err);
+    int rc = ilpm_gmpl_translate(&src, NULL, &lp, &keep, &err);
     FILE *said = capture_end(&cap);
     ck_assert_int_eq(fgetc(said), EOF);
     fclose(said);
@@ -1343,29 +1343,101 @@ START_TEST(test_gmpl)
     ck_assert_int_eq(lp->nrows, 42);
     ck_assert_str_eq(lp->col_name[0], "q[1,1]");
     ck_assert_str_eq(lp->row_name[0], "row[1]");
-    /* A solution of 8 queens: the model's board, kept and translated
-     * again alike. */
+    /* A solution of 8 queens: the model's board; the translation is used
+     * up by it. */
     static const int col[8] = {1, 5, 8, 6, 3, 7, 2, 4};
     double x[64] = {0};
     for (int i = 0; i < 8; i++)
         x[i * 8 + col[i] - 1] = 1;
-    for (int again = 0; again < 2; again++) {
-        char *text = NULL;
-        ck_assert_int_eq(
-            ilpm_gmpl_postsolve(&src, again ? NULL : &keep, x, 64, &text, &err),
-            0);
-        ck_assert_ptr_null(keep);
-        ck_assert_ptr_nonnull(strstr(text, "Q.......\n....Q...\n"));
-        free(text);
-    }
+    char *text = NULL;
+    ck_assert_int_eq(ilpm_gmpl_postsolve(&keep, x, 64, NULL, &text, &err), 0);
+    ck_assert_ptr_null(keep);
+    ck_assert_ptr_nonnull(strstr(text, "Q.......\n....Q...\n"));
+    free(text);
+    ck_assert_int_eq(ilpm_gmpl_postsolve(&keep, x, 64, NULL, &text, &err), -1);
+    ck_assert_ptr_null(text);
     ilpm_lp_free(lp);
     ilpm_gmpl_free(NULL);
 
-    ilpm_gmpl_src bare = {"models/gmpl/queens.mod", NULL, 0};
+    ilpm_gmpl_src bare = {"models/gmpl/queens.mod", NULL, 0, NULL, 0};
     ck_assert_int_eq(ilpm_gmpl_read(&bare, &lp, &err), -1);
     ck_assert_ptr_null(lp);
     ck_assert_str_eq(err.msg, "models/gmpl/queens.mod:5: no value for n");
     ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+}
+END_TEST
+
+/* A model whose generation takes minutes in GLPK's translator. */
+static void slow_model(char *path, size_t size)
+{
+    snprintf(path, size, "%s/ilpm-slow-%d.mod",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("set I := 1..1000;\nvar x{I, I} binary;\n"
+          "s.t. d{k in 2..2000}: sum{i in I, j in I: i + j = k} x[i,j] <= 1;\n"
+          "end;\n",
+          f);
+    fclose(f);
+}
+
+/* The translation stops at the deadline and at a stop, at once. */
+START_TEST(test_gmpl_limits)
+{
+    char mod[300];
+    slow_model(mod, sizeof mod);
+    ilpm_gmpl_src src = {mod, NULL, 0, NULL, 0};
+    ilpm_lp *lp = NULL;
+    ilpm_err err = {0};
+    ilpm_gmpl_opts o = {0};
+    o.time_limit = 0.3;
+    double t0 = ilpm_now();
+    ck_assert_int_eq(ilpm_gmpl_translate(&src, &o, &lp, NULL, &err), -1);
+    double took = ilpm_now() - t0;
+    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_msg(took >= 0.3 && took < 1.5, "took %.2f s", took);
+    ck_assert_ptr_null(lp);
+    volatile int stop = 1;
+    o.time_limit = 0;
+    o.stop = &stop;
+    t0 = ilpm_now();
+    ck_assert_int_eq(ilpm_gmpl_translate(&src, &o, &lp, NULL, &err), -1);
+    ck_assert_int_eq(err.status, ILPM_STOPPED);
+    ck_assert(ilpm_now() - t0 < 1.0);
+    remove(mod);
+}
+END_TEST
+
+/* A check after solve that fails: an input error naming the line, and
+ * the output before it. */
+START_TEST(test_gmpl_check)
+{
+    char mod[300];
+    snprintf(mod, sizeof mod, "%s/ilpm-check-%d.mod",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    FILE *f = fopen(mod, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("var x{1..3} binary;\ns.t. c: sum{i in 1..3} x[i] = 1;\nsolve;\n"
+          "printf \"before\\n\";\ncheck x[2] = 1;\nprintf \"after\\n\";\n"
+          "end;\n",
+          f);
+    fclose(f);
+    ilpm_gmpl_src src = {mod, NULL, 0, NULL, 0};
+    ilpm_lp *lp = NULL;
+    ilpm_gmpl *keep = NULL;
+    ilpm_err err = {0};
+    ck_assert_int_eq(ilpm_gmpl_translate(&src, NULL, &lp, &keep, &err), 0);
+    double x[3] = {1, 0, 0};
+    char *text = NULL;
+    ck_assert_int_eq(ilpm_gmpl_postsolve(&keep, x, 3, NULL, &text, &err), -1);
+    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    char want[320];
+    snprintf(want, sizeof want, "%s:5: check failed", mod);
+    ck_assert_str_eq(err.msg, want);
+    ck_assert_str_eq(text, "before\n");
+    free(text);
+    ilpm_lp_free(lp);
+    remove(mod);
 }
 END_TEST
 
@@ -1387,6 +1459,8 @@ static Suite *glpk_suite(void)
     tcase_add_test(tc, test_deadline);
     tcase_add_test(tc, test_stop_flag);
     tcase_add_test(tc, test_quiet_unless_verbose);
+    tcase_add_test(tc, test_gmpl_limits);
+    tcase_add_test(tc, test_gmpl_check);
     tcase_add_test(tc, test_bad_rules);
 #ifdef ILPM_TEST_HOOKS
     tcase_add_test(tc, test_glpk_failure);

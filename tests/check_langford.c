@@ -527,6 +527,11 @@ START_TEST(test_bad_files)
          "mem:1:3: n = 99999999999999999999 is too large (at most 200)"},
         {"2 4x\n", "mem:1:3: n: expected a number, got '4x'"},
         {"2 # n is missing\n", "mem:1:3: missing n: expected 'k n'"},
+        /* A control byte is shown escaped, never raw. */
+        {"2 \033[31mRED\n",
+         "mem:1:3: n: expected a number, got '\\x1b[31mRED'"},
+        {"2 4 \033[31m\n",
+         "mem:1:5: unexpected third field '\\x1b[31m': expected 'k n'"},
     };
     for (size_t i = 0; i < sizeof more / sizeof *more; i++) {
         ilpm_reader *rd =

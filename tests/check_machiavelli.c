@@ -333,7 +333,7 @@ static const struct bad_case {
      ":1:11: unknown card '7X': suit must be H, D, S, C"},
     {"unknown_symbol", "solve",
      ":1:11: unknown card '7\xe2\x98\x85': suit must be"},
-    {"invalid_utf8", "solve", ":1:8: unknown card '7\\xFF': suit must be"},
+    {"invalid_utf8", "solve", ":1:8: unknown card '7\\xff': suit must be"},
     {"too_many_copies", "solve",
      ":2:26: card 7H appears 3 times but there are only 2 decks"},
     {"empty_table", "solve", ":3:10: empty table"},

@@ -387,12 +387,68 @@ START_TEST(test_gmpl)
     ilpm_reader *rd = ilpm_reader_open(dat, &err);
     ck_assert_ptr_nonnull(rd);
     inst = NULL;
-    ck_assert_int_eq(ilpm_puzzle_gmpl.parse(rd, p, &inst, &err), -1);
+    /* An instance names its files; its load translates them. */
+    ck_assert_int_eq(ilpm_puzzle_gmpl.parse(rd, p, &inst, &err), 1);
+    double ms;
+    ck_assert_int_eq(ilpm_puzzle_gmpl.load(inst, p, NULL, &ms, &err), -1);
     char want[420];
     snprintf(want, sizeof want, "%s:2:", mod);
     ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
     ck_assert_msg(strstr(err.msg, "y") != NULL, "%s", err.msg);
+    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    /* and a run says it as an input error */
+    ilpm_run_opts o;
+    ilpm_run_opts_init(&o);
+    ilpm_result_init(&r);
+    ilpm_run_instance(&ilpm_puzzle_gmpl, inst, p, &o, &r);
+    ck_assert_int_eq(r.status, ILPM_ERROR);
+    ck_assert_int_eq(r.error_kind, ILPM_ERR_INPUT);
+    ck_assert_msg(strncmp(r.error, want, strlen(want)) == 0, "%s", r.error);
+    ilpm_result_free(&r);
+    ilpm_puzzle_gmpl.free_instance(inst);
     ilpm_reader_free(rd);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* The time limit covers GLPK's translation, which is a figure of the
+ * result: a model whose generation takes minutes times out at the limit
+ * on every back end. */
+START_TEST(test_gmpl_time_limit)
+{
+    ilpm_params *p = ilpm_params_new();
+    char mod[400];
+    write_tmp(mod, sizeof mod, "slow.mod",
+              "set I := 1..1000;\nvar x{I, I} binary;\n"
+              "s.t. d{k in 2..2000}: sum{i in I, j in I: i + j = k} "
+              "x[i,j] <= 1;\nend;\n");
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
+        void *inst = parse(&ilpm_puzzle_gmpl, p, mod, NULL);
+        ilpm_run_opts o;
+        ilpm_run_opts_init(&o);
+        o.solver.backend = (ilpm_backend)b;
+        o.solver.time_limit = 0.3;
+        ilpm_result r;
+        ilpm_result_init(&r);
+        double t0 = ilpm_now();
+        ilpm_run_instance(&ilpm_puzzle_gmpl, inst, p, &o, &r);
+        double took = ilpm_now() - t0;
+        ck_assert_int_eq(r.status, ILPM_TIMEOUT);
+        ck_assert_msg(took < 1.5, "took %.2f s", took);
+        ck_assert(r.has_translate);
+        ck_assert_msg(r.translate_ms >= 300 && r.translate_ms < 1500, "%g",
+                      r.translate_ms);
+        ilpm_buf out;
+        ilpm_buf_init(&out);
+        ilpm_result_json(&r, &out);
+        ck_assert_ptr_nonnull(strstr(ilpm_buf_str(&out), "\"translate_ms\":"));
+        ilpm_buf_clear(&out);
+        ilpm_result_text(&r, &out);
+        ck_assert_ptr_nonnull(strstr(ilpm_buf_str(&out), "; translate "));
+        ilpm_buf_free(&out);
+        ilpm_result_free(&r);
+        ilpm_puzzle_gmpl.free_instance(inst);
+    }
     ilpm_params_free(p);
 }
 END_TEST
@@ -457,6 +513,7 @@ int main(void)
     tcase_add_test(tc, test_lp_decimals);
     tcase_add_test(tc, test_mps);
     tcase_add_test(tc, test_gmpl);
+    tcase_add_test(tc, test_gmpl_time_limit);
     tcase_add_test(tc, test_bad_files);
     suite_add_tcase(s, tc);
     return run_suite(s);

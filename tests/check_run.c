@@ -198,6 +198,9 @@ START_TEST(test_run_queens)
         run(queens, three, p, &o, &r);
         ck_assert_int_eq(r.status, ILPM_UNSAT);
         ck_assert_uint_eq(r.count, 0);
+        /* verified means a solution was reported and passed: an unsat
+         * answer is never verified, counted or not */
+        ck_assert(!r.verified);
         ilpm_result_free(&r);
     }
     queens->free_instance(six);
@@ -464,6 +467,14 @@ START_TEST(test_result_json)
         "\"rows\":10,\"nonzeros\":40,\"clauses\":null,\"solution\":"
         "[2,4,1,3]}\n");
     ck_assert(json_line_ok(ilpm_buf_str(&b)));
+    /* a decimal objective: the model's own value, every place kept */
+    r.objective = 1150;
+    r.objective_scale = 100;
+    ilpm_buf_clear(&b);
+    ilpm_result_json(&r, &b);
+    ck_assert_ptr_nonnull(strstr(ilpm_buf_str(&b), ",\"objective\":11.50,"));
+    ck_assert(json_line_ok(ilpm_buf_str(&b)));
+    r.objective_scale = 1;
 
     /* an error: no sizes, no solution (even if one was rendered), the
      * message escaped */
@@ -512,11 +523,12 @@ END_TEST
 START_TEST(test_result_csv)
 {
     static const char *const names[] = {
-        "puzzle",    "instance",  "file",     "index",    "formulation",
-        "backend",   "status",    "verified", "count",    "count_complete",
-        "objective", "build_ms",  "solve_ms", "vars",     "aux_vars",
-        "rows",      "nonzeros",  "clauses",  "solution", "error",
-        "worker",    "stopped_by"};
+        "puzzle",          "instance",       "file",      "index",
+        "formulation",     "backend",        "status",    "verified",
+        "count",           "count_complete", "objective", "build_ms",
+        "solve_ms",        "vars",           "aux_vars",  "rows",
+        "nonzeros",        "clauses",        "solution",  "error",
+        "postsolve_error", "translate_ms",   "worker",    "stopped_by"};
     int ncols = (int)(sizeof names / sizeof *names);
     ilpm_buf b;
     ilpm_buf_init(&b);
@@ -530,21 +542,25 @@ START_TEST(test_result_csv)
 
     ilpm_result r;
     sample_result(&r);
-    static const char *const want[] = {
-        "queens", "n=4 \"x\"", "data/a,b.txt", "3",         "",
-        "sat",    "solved",    "true",         "",          "",
-        "",       "1.500",     "2.500",        "16",        "2",
-        "",       "",          "55",           "[2,4,1,3]", "",
-        "2",      ""};
+    static const char *const want[] = {"queens",    "n=4 \"x\"", "data/a,b.txt",
+                                       "3",         "",          "sat",
+                                       "solved",    "true",      "",
+                                       "",          "",          "1.500",
+                                       "2.500",     "16",        "2",
+                                       "",          "",          "55",
+                                       "[2,4,1,3]", "",          "",
+                                       "",          "2",         ""};
     for (int v = 0; v < 4; v++) {
         ilpm_buf_clear(&b);
-        if (v == 1) { /* a count, an objective, ILP sizes, no file */
+        if (v == 1) { /* a count, a decimal objective (MIPLIB's p0291
+                       * scaled by 1000), ILP sizes, no file */
             r.file[0] = '\0';
             r.backend = ILPM_BACKEND_ILP;
             r.has_count = r.has_objective = 1;
             r.count = 7;
             r.count_complete = 1;
-            r.objective = -4;
+            r.objective = 5223749;
+            r.objective_scale = 1000;
         }
         if (v == 2) { /* an error with quotes and a comma */
             r.status = ILPM_ERROR;
@@ -576,7 +592,7 @@ START_TEST(test_result_csv)
             ck_assert_str_eq(f[5], "ilp");
             ck_assert_str_eq(f[8], "7");
             ck_assert_str_eq(f[9], "true");
-            ck_assert_str_eq(f[10], "-4");
+            ck_assert_str_eq(f[10], "5223.749");
             ck_assert_str_eq(f[15], "10");
             ck_assert_str_eq(f[16], "40");
             ck_assert_str_eq(f[17], "");
@@ -586,8 +602,8 @@ START_TEST(test_result_csv)
             ck_assert_str_eq(f[13], "");
             ck_assert_str_eq(f[18], ""); /* no solution for an error */
             ck_assert_str_eq(f[19], "x, \"y\"");
-            ck_assert_str_eq(f[20], "");
-            ck_assert_str_eq(f[21], "SIGKILL");
+            ck_assert_str_eq(f[22], "");
+            ck_assert_str_eq(f[23], "SIGKILL");
         }
         free_fields(f, n);
     }
@@ -616,6 +632,18 @@ START_TEST(test_result_text)
                      "queens n=4 \"x\" (melds, sat): feasible, verified, "
                      "objective 12 (not proven optimal); build 1.5 ms, solve "
                      "2.5 ms\n. Q . .\n");
+    /* a model file's decimal objective: its own value, not the scaled
+     * integer the model holds */
+    r.objective = -75;
+    r.objective_scale = 100;
+    ilpm_buf_clear(&b);
+    ilpm_result_text(&r, &b);
+    ck_assert_str_eq(ilpm_buf_str(&b),
+                     "queens n=4 \"x\" (melds, sat): feasible, verified, "
+                     "objective -0.75 (not proven optimal); build 1.5 ms, "
+                     "solve 2.5 ms\n. Q . .\n");
+    r.objective = 12;
+    r.objective_scale = 1;
     r.status = ILPM_OPTIMAL;
     snprintf(r.objective_text, sizeof r.objective_text, "lays 3 of 4 cards");
     ilpm_buf_clear(&b);
@@ -635,6 +663,16 @@ START_TEST(test_result_text)
     ck_assert_str_eq(ilpm_buf_str(&b),
                      "queens n=4 \"x\" (sat): timeout, NOT verified, count at "
                      "least 5 (time limit); build 1.5 ms, solve 2.5 ms\n");
+    /* a count of 0 reported no solution: nothing to call verified */
+    r.count = 0;
+    r.count_complete = 1;
+    r.status = ILPM_UNSAT;
+    ilpm_buf_clear(&b);
+    ilpm_result_text(&r, &b);
+    ck_assert_str_eq(ilpm_buf_str(&b),
+                     "queens n=4 \"x\" (sat): unsat, count 0; build 1.5 ms, "
+                     "solve 2.5 ms\n");
+    r.count_complete = 0;
     r.has_count = 0;
     r.status = ILPM_ERROR;
     snprintf(r.error, sizeof r.error, "it broke");

@@ -111,6 +111,48 @@ START_TEST(test_reader_missing_file)
 }
 END_TEST
 
+/* A reader under a watch stops at its stop flag and at its deadline,
+ * inside a line too (endless input has no line end): -1 with the status,
+ * then the end of the input. */
+START_TEST(test_reader_watch)
+{
+    const char data[] = "one\ntwo\n";
+    ilpm_reader *r = ilpm_reader_mem("mem", data, sizeof data - 1);
+    const char *line;
+    size_t len;
+    ilpm_err err = {0};
+    volatile int stop = 0;
+    ilpm_watch w;
+    ilpm_watch_init(&w, 0, &stop);
+    ilpm_reader_set_watch(r, &w);
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
+    stop = 1;
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), -1);
+    ck_assert_int_eq(err.status, ILPM_STOPPED);
+    ck_assert_str_eq(err.msg, "stopped while reading mem (line 2)");
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 0);
+    ilpm_reader_free(r);
+
+    /* 4 MB without a line end, under a deadline already past. */
+    size_t n = 4u << 20;
+    char *big = calloc(n, 1);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 'x', n);
+    r = ilpm_reader_mem("big", big, n);
+    ilpm_watch_init(&w, 1e-9, NULL);
+    w.tick = 1; /* the poll at the line's start does not read the clock */
+    ilpm_reader_set_watch(r, &w);
+    err = (ilpm_err){0};
+    ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), -1);
+    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_str_eq(err.msg, "time limit reached while reading big (line 1)");
+    ck_assert_int_ge(ilpm_reader_offset(r, NULL), 65536);
+    ck_assert_int_lt(ilpm_reader_offset(r, NULL), (int64_t)n);
+    ilpm_reader_free(r);
+    free(big);
+}
+END_TEST
+
 START_TEST(test_reader_offset)
 {
     const char data[] = "a\r\nbb\n\n# c\nlast";
@@ -799,6 +841,42 @@ START_TEST(test_show_char)
     ck_assert_str_eq(ilpm_show_char('\t', b, sizeof b), "'\\x09'");
     ck_assert_str_eq(ilpm_show_char('\x7f', b, sizeof b), "'\\x7f'");
     ck_assert_str_eq(ilpm_show_char((char)0xe9, b, sizeof b), "'\\xe9'");
+    ck_assert_str_eq(ilpm_show_char('\\', b, sizeof b), "'\\x5c'");
+    ck_assert_str_eq(ilpm_show_char('\033', b, sizeof b), "'\\x1b'");
+}
+END_TEST
+
+/* A token or a field as every reader's message shows it: control bytes
+ * and bytes of no character escaped, whole UTF-8 characters kept, cut
+ * after ILPM_SHOW_MAX bytes or where the buffer ends. */
+START_TEST(test_show)
+{
+    char b[ILPM_SHOW_SIZE];
+    static const char *const cases[][2] = {
+        {"7H", "7H"},
+        {"\033[31mRED", "\\x1b[31mRED"},
+        {"a'b\\c", "a\\x27b\\x5cc"},
+        {"7\xe2\x99\xa5", "7\xe2\x99\xa5"}, /* 7 and a heart: kept */
+        {"7\xff", "7\\xff"},
+        {"\xe2\x99", "\\xe2\\x99"}, /* a character cut short */
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_str_eq(
+            ilpm_show(cases[i][0], strlen(cases[i][0]), b, sizeof b),
+            cases[i][1]);
+    char lng[100];
+    memset(lng, 'x', sizeof lng);
+    ck_assert_uint_eq(strlen(ilpm_show(lng, sizeof lng, b, sizeof b)),
+                      ILPM_SHOW_MAX + 3);
+    ck_assert_str_eq(b + ILPM_SHOW_MAX, "...");
+    /* Every byte escaped still fits ILPM_SHOW_SIZE; a small buffer cuts. */
+    memset(lng, 1, sizeof lng);
+    ck_assert_uint_eq(strlen(ilpm_show(lng, sizeof lng, b, sizeof b)),
+                      4 * ILPM_SHOW_MAX + 3);
+    char small[10];
+    ck_assert_str_eq(ilpm_show("\001\002\003", 3, small, sizeof small),
+                     "\\x01...");
 }
 END_TEST
 
@@ -904,6 +982,39 @@ START_TEST(test_parse_numbers)
 }
 END_TEST
 
+/* A scaled number prints as its own decimal, every place kept, and two
+ * are equal when their values are, whatever their scales. */
+START_TEST(test_scaled)
+{
+    static const struct {
+        int64_t v, scale;
+        const char *text;
+    } cases[] = {
+        {1465, 100, "14.65"},
+        {-75, 100, "-0.75"},
+        {150, 100, "1.50"},
+        {5223749, 1000, "5223.749"},
+        {-5, 1000, "-0.005"},
+        {42, 1, "42"},
+        {-42, 0, "-42"},
+        {INT64_MIN, 1000000000, "-9223372036.854775808"},
+        {INT64_MAX, 1000000000, "9223372036.854775807"},
+    };
+    char buf[32];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_str_eq(
+            ilpm_fmt_scaled(cases[i].v, cases[i].scale, buf, sizeof buf),
+            cases[i].text);
+    ck_assert(ilpm_scaled_equal(1150, 100, 115, 10));
+    ck_assert(ilpm_scaled_equal(23000, 1000, 23, 1));
+    ck_assert(ilpm_scaled_equal(23, 0, 23, 1));
+    ck_assert(ilpm_scaled_equal(0, 100, 0, 1));
+    ck_assert(!ilpm_scaled_equal(1465, 100, 1465, 1));
+    ck_assert(!ilpm_scaled_equal(1465, 100, 1466, 100));
+    ck_assert(!ilpm_scaled_equal(-75, 100, 75, 100));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -913,6 +1024,7 @@ int main(void)
     tcase_add_test(tc, test_reader_bad_bytes);
     tcase_add_test(tc, test_reader_missing_file);
     tcase_add_test(tc, test_reader_offset);
+    tcase_add_test(tc, test_reader_watch);
     tcase_add_test(tc, test_reader_open_at);
     tcase_add_test(tc, test_reader_bom);
     tcase_add_test(tc, test_out_check);
@@ -926,8 +1038,10 @@ int main(void)
     tcase_add_test(tc, test_rng);
     tcase_add_test(tc, test_free_null);
     tcase_add_test(tc, test_show_char);
+    tcase_add_test(tc, test_show);
     tcase_add_test(tc, test_scan_uint);
     tcase_add_test(tc, test_parse_numbers);
+    tcase_add_test(tc, test_scaled);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

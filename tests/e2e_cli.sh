@@ -214,6 +214,15 @@ run "propagate units" 0 "$ILPM" solve sudoku data/sudoku/norvig_top95.txt \
     else bad "probing left $(nnz) nonzeros, units $units"; fi
 run "file of completions" 10 "$ILPM" solve queens data/queens/completion.txt &&
     has "completion unsat instance" "$out" "line 9 .*unsat"
+# verified: solutions reported and every one passed; an unsat answer has
+# none, so false on both paths, counted or not (README, Output formats).
+for c in "" --count; do
+    run "unsat not verified $c" 10 "$ILPM" solve queens data/queens/completion.txt \
+        --index 3 $c --format json &&
+        has "unsat not verified $c" "$out" '"status":"unsat","verified":false,'
+done
+run "unsat count text" 10 "$ILPM" solve queens data/queens/completion.txt --index 3 --count &&
+    has "unsat count text" "$out" "\\): unsat, count 0;"
 run "bad file names line and column" 2 "$ILPM" solve queens data/bad/queens_row_range.txt &&
     has "bad file message" "$err" "data/bad/queens_row_range.txt:2:1: row 5 is too large \\(at most 4\\)"
 run "missing file" 2 "$ILPM" solve queens "$tmp/none.txt" &&
@@ -248,6 +257,15 @@ run "stats" 0 "$ILPM" stats queens --n 8 --amo pairwise &&
     has "stats total" "$out" "^total +42 \| +42 +252 \| +"
 run "stats json" 0 "$ILPM" stats queens --n 8 --format json &&
     has "stats json groups" "$out" '"groups":\{"row":\{"cons":8,"rows":8,"nonzeros":64'
+run "stats csv" 0 "$ILPM" stats queens --n 8 --format csv --amo pairwise &&
+    has "stats csv header" "$(head -1 <<<"$out")" "^puzzle,instance,group,cons,rows,nonzeros,clauses,literals,aux_vars,vars$" &&
+    has "stats csv group" "$out" "^queens,n=8,row,8,8,64,232,512,0,$" &&
+    has "stats csv total" "$out" "^queens,n=8,total,42,42,252,744,1584,0,64$"
+# stats reads every FILE, every instance of each (4 in completion.txt).
+run "stats csv of two files" 0 "$ILPM" stats queens data/queens/completion.txt data/queens/completion.txt --format csv &&
+    has "stats csv of two files: 8 totals, one header" "$(grep -c ',total,' <<<"$out") $(grep -c '^puzzle,' <<<"$out")" "^8 1$"
+run "stats of two files, the second bad" 2 "$ILPM" stats queens data/queens/completion.txt data/bad/queens_row_range.txt &&
+    has "stats of two files, the second bad: the first's 4" "$(grep -c '^total ' <<<"$out")" "^4$"
 run "export all" 0 "$ILPM" export queens --n 6 --lp "$tmp/q.lp" --mps "$tmp/q.mps" \
     --cnf "$tmp/q.cnf" --opb "$tmp/q.opb" &&
     for f in q.lp q.mps q.cnf q.opb; do

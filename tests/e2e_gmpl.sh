@@ -29,6 +29,9 @@ run() {
 has() { # NAME TEXT PATTERN
     if grep -qF -- "$3" <<<"$2"; then ok; else bad "$1: no '$3' in: $2"; fi
 }
+matches() { # NAME TEXT EXTENDED-REGEX
+    if grep -qE -- "$3" <<<"$2"; then ok; else bad "$1: no /$3/ in: $2"; fi
+}
 hasnt() { # NAME TEXT PATTERN
     if grep -qF -- "$3" <<<"$2"; then bad "$1: '$3' in: $2"; else ok; fi
 }
@@ -156,6 +159,176 @@ run "batch --model" 0 "$ILPM" batch gmpl --model $G/langford.mod $G/langford_2_7
     --out "$tmp/r2.json"
 has "batch --model" "$(cat "$tmp/r2.json")" '"status":"solved"'
 
+# --- a check after solve that fails: stderr, exit 2, a field ---------------
+cat >"$tmp/chk.mod" <<'EOF'
+var x{1..3} binary;
+s.t. c: sum{i in 1..3} x[i] = 1;
+minimize z: sum{i in 1..3} i * x[i];
+solve;
+printf "before\n";
+check x[2] = 1;
+printf "after\n";
+end;
+EOF
+run "failed check" 2 "$ILPM" solve gmpl "$tmp/chk.mod" &&
+    has "failed check: the answer stands" "$out" "optimal, verified, objective 1" &&
+    has "failed check: output before it" "$out" "before" &&
+    hasnt "failed check: nothing after it" "$out" "after" &&
+    has "failed check: stderr" "$err" "ilpm: gmpl chk.mod: the model's statements after solve failed: $tmp/chk.mod:6: check failed"
+run "failed check json" 2 "$ILPM" solve gmpl "$tmp/chk.mod" --format json &&
+    has "failed check json" "$out" "\"postsolve_error\":\"$tmp/chk.mod:6: check failed\""
+run "failed check csv" 2 "$ILPM" solve gmpl "$tmp/chk.mod" --format csv &&
+    has "failed check csv" "$out" ",$tmp/chk.mod:6: check failed,"
+run "failed check batch" 2 "$ILPM" batch gmpl "$tmp/chk.mod" --out "$tmp/chk.csv" &&
+    has "failed check batch row" "$(cat "$tmp/chk.csv")" ",$tmp/chk.mod:6: check failed," &&
+    has "failed check batch summary" "$out" "1 answer(s) whose model's statements after solve failed"
+run "check that holds" 0 "$ILPM" solve gmpl "$tmp/obj.mod" --data "$tmp/obj.dat" --format json &&
+    hasnt "check that holds: no field" "$out" "postsolve_error"
+
+# --- how often the model's statements run, verb by verb --------------------
+# As under glpsol: the statements before solve once per translation, those
+# after it once, with the answer reported; none after solve for a verb
+# that reports no answer (--count, compare, stats, export).
+cat >"$tmp/times.mod" <<'EOF'
+var x{1..3} binary;
+s.t. c: sum{i in 1..3} x[i] = 1;
+printf "pre\n" >> "times.txt";
+solve;
+printf "post\n" >> "times.txt";
+end;
+EOF
+times_of() { # NAME WANT CMD...: times.txt after CMD, lines joined by spaces
+    local name=$1 want=$2
+    shift 2
+    rm -f times.txt
+    "$@" >/dev/null 2>&1
+    same "statements run by $name" "$(tr '\n' ' ' <times.txt 2>/dev/null)" "$want"
+}
+times_of "solve" "pre post " "$ILPM" solve gmpl "$tmp/times.mod"
+times_of "solve json" "pre post " "$ILPM" solve gmpl "$tmp/times.mod" --format json
+times_of "solve sat" "pre post " "$ILPM" solve gmpl "$tmp/times.mod" --backend sat
+times_of "solve --count" "pre " "$ILPM" solve gmpl "$tmp/times.mod" --count
+times_of "solve --count json" "pre " "$ILPM" solve gmpl "$tmp/times.mod" --count --format json
+times_of "batch" "pre post " "$ILPM" batch gmpl "$tmp/times.mod" --out "$tmp/times.csv"
+times_of "compare" "pre " "$ILPM" compare gmpl "$tmp/times.mod"
+times_of "stats" "pre " "$ILPM" stats gmpl "$tmp/times.mod"
+times_of "export" "pre " "$ILPM" export gmpl "$tmp/times.mod" --lp "$tmp/times.lp"
+
+# --- '-' is standard input; a byte-order mark is skipped --------------------
+run "data from stdin" 0 "$ILPM" solve gmpl $G/queens.mod --data - --count <$G/queens8.dat &&
+    has "data from stdin" "$out" "gmpl queens.mod <stdin> (ilp): solved, verified, count 92"
+run "model from stdin" 0 "$ILPM" solve gmpl - --data $G/queens8.dat --count <$G/queens.mod &&
+    has "model from stdin" "$out" "count 92"
+run "batch data from stdin" 0 "$ILPM" batch gmpl $G/queens.mod --data - --count --jobs 2 \
+    --out "$tmp/stdin.csv" <$G/queens8.dat &&
+    has "batch data from stdin" "$(cat "$tmp/stdin.csv")" ",solved,true,92,true,"
+printf 'data; param n := x; end;\n' >"$tmp/badval.dat"
+run "stdin named in errors" 2 "$ILPM" solve gmpl $G/queens.mod --data - <"$tmp/badval.dat" &&
+    has "stdin named in errors" "$err" "<stdin>:1: n requires numeric data"
+run "data FILE from stdin" 0 "$ILPM" solve gmpl --model $G/queens.mod - --count <$G/queens8.dat &&
+    has "data FILE from stdin" "$out" "count 92"
+run "stdin once" 2 "$ILPM" solve gmpl - --data - <$G/queens.mod &&
+    has "stdin once" "$err" "standard input is read once"
+bom=$src/tests/data/bom
+run "bom model and data" 0 "$ILPM" solve gmpl $bom/queens.mod --data $bom/queens8.dat --count &&
+    has "bom model and data" "$out" "count 92"
+run "bom data on stdin" 0 "$ILPM" solve gmpl $G/queens.mod --data - --count <$bom/queens8.dat &&
+    has "bom data on stdin" "$out" "count 92"
+printf '\357\273\277var x binary;\ns.t. c: x + y >= 1;\nend;\n' >"$tmp/bombad.mod"
+run "bom: errors name the file" 2 "$ILPM" solve gmpl "$tmp/bombad.mod" &&
+    has "bom: errors name the file" "$err" "$tmp/bombad.mod:2: y not defined"
+
+# --- what a count counts over: GLPK's columns, declared ones it left out ----
+cat >"$tmp/unused.mod" <<'EOF'
+var x{1..3} binary;
+var z binary; # in no row
+/* var w binary; a comment */
+s.t. c: sum{i in 1..3} x[i] = 1;
+end;
+EOF
+for b in ilp sat cp; do
+    run "count note $b" 0 "$ILPM" solve gmpl "$tmp/unused.mod" --count --backend $b &&
+        has "count note $b" "$out" "count 3;" &&
+        has "count note $b says over what" "$out" "counted over the 3 variables GLPK generated (those a row or the objective mentions); declared but in no row, so not counted: z"
+done
+run "count note json" 0 "$ILPM" solve gmpl "$tmp/unused.mod" --count --format json &&
+    has "count note json" "$out" '"count_note":"counted over the 3 variables GLPK generated'
+run "count note: none left out" 0 "$ILPM" solve gmpl $G/queens.mod --data $G/queens8.dat --count &&
+    hasnt "count note: none left out" "$out" "not counted"
+run "no count, no note" 0 "$ILPM" solve gmpl "$tmp/unused.mod" &&
+    hasnt "no count, no note" "$out" "counted over"
+
+# --- the translator's warnings on stderr, once per translation -------------
+printf 'param n;\nvar x{1..n} binary;\ns.t. c: sum{i in 1..n} x[i] = 1;\ndata;\nparam n := 3;\nend;\n' >"$tmp/wd.mod"
+printf 'data;\nparam n := 2;\nend;\n' >"$tmp/n2.dat"
+for verb in "solve" "solve --format json" "stats" "compare"; do
+    set -- $verb
+    run "warning: $verb" 0 "$ILPM" $1 gmpl "$tmp/wd.mod" --data "$tmp/n2.dat" "${@:2}" &&
+        same "warning: $verb" "$(grep -c "^ilpm: $tmp/wd.mod:4: warning: data section ignored$" <<<"$err")" 1
+done
+
+# --- the time limit covers GLPK's translation ------------------------------
+# Its generation takes minutes in GLPK's translator (a filter over a
+# million pairs for each of 1999 rows): each run must end at the limit,
+# with the translation's time reported, batch as solve.
+cat >"$tmp/slow.mod" <<'EOF'
+set I := 1..1000;
+var x{I, I} binary;
+s.t. d{k in 2..2000}: sum{i in I, j in I: i + j = k} x[i,j] <= 1;
+end;
+EOF
+within() { # SECONDS NAME WANT-EXIT CMD...: run under a watchdog
+    local s=$1
+    shift
+    run "$1" "$2" timeout -s KILL "$s" "${@:3}"
+}
+for b in ilp sat cp; do
+    within 6 "translation time limit $b" 3 "$ILPM" solve gmpl "$tmp/slow.mod" --time-limit 1 --backend $b &&
+        matches "translation time limit $b" "$out" "timeout; translate 1[0-9]{3}\.[0-9] ms"
+done
+within 6 "translation time limit json" 3 "$ILPM" solve gmpl "$tmp/slow.mod" --time-limit 1 --format json &&
+    has "translation time limit json" "$out" '"status":"timeout"' &&
+    matches "translate_ms in json" "$out" '"translate_ms":1[0-9]{3}\.'
+within 6 "translation time limit csv" 3 "$ILPM" solve gmpl "$tmp/slow.mod" --time-limit 1 --format csv &&
+    has "translate_ms in csv" "$(head -1 <<<"$out")" ",translate_ms,"
+within 8 "translation time limit batch" 3 "$ILPM" batch gmpl "$tmp/slow.mod" --time-limit 1 --out "$tmp/slow.csv" &&
+    has "batch agrees with solve" "$(cat "$tmp/slow.csv")" ",timeout,false," &&
+    matches "batch's translate_ms" "$(cat "$tmp/slow.csv")" ",,,1[0-9]{3}\.[0-9]*,1,$"
+# Ctrl-C ends the translation at once (exit 130), and no child stays.
+timeout -s KILL 6 "$ILPM" solve gmpl "$tmp/slow.mod" >"$tmp/int.out" 2>&1 &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ]; then ok; else bad "SIGINT in translation: exit $rc, want 130"; fi
+sleep 0.2
+if pgrep -f "$tmp/slow.mod" >/dev/null; then bad "a translator process outlived ilpm"; else ok; fi
+# Ctrl-C to a batch's whole process group in a translation: the run is
+# interrupted (no row, --resume does it), not an error of the model.
+rm -f "$tmp/bint.csv"
+setsid timeout -s KILL 6 "$ILPM" batch gmpl "$tmp/slow.mod" --out "$tmp/bint.csv" >/dev/null 2>&1 &
+pid=$!
+sleep 0.8
+kill -INT -- -$pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ]; then ok; else bad "SIGINT to a batch in translation: exit $rc, want 130"; fi
+same "SIGINT to a batch in translation: no row" "$(grep -c '^gmpl' "$tmp/bint.csv")" 0
+# The memory limit covers the translator's process too, and its message
+# names it, in solve and batch (not under AddressSanitizer, where ilpm
+# sets no address-space limit).
+printf 'set S := 1..5000000;\nparam p{i in S} := i;\nvar x binary;\ns.t. c: x + sum{i in S} p[i] * 0 >= 1;\nend;\n' >"$tmp/mem.mod"
+if ldd "$ILPM" 2>/dev/null | grep -q asan; then
+    echo "SKIP: translation memory limit: no --memory-limit under AddressSanitizer"
+else
+    within 10 "translation memory limit" 2 "$ILPM" solve gmpl "$tmp/mem.mod" --memory-limit 60 &&
+        has "translation memory limit" "$err" "glp_alloc: no memory available" &&
+        has "translation memory limit named" "$err" "(--memory-limit 60 MB reached: raise it to go on)"
+    within 10 "translation memory limit batch" 2 "$ILPM" batch gmpl "$tmp/mem.mod" --memory-limit 60 --out "$tmp/mem.csv" &&
+        has "translation memory limit batch" "$(cat "$tmp/mem.csv")" "(--memory-limit 60 MB reached: raise it to go on)"
+fi
+
 # --- GLPK's examples --------------------------------------------------------
 E=/usr/share/doc/glpk-utils/examples
 if [ ! -d "$E" ] || ! command -v glpsol >/dev/null; then
@@ -182,9 +355,17 @@ else
     run "glpk graceful encoded" 0 "$ILPM" solve gmpl "$E/graceful.mod" --int-encoding unary --backend sat &&
         has "graceful encoded" "$out" "verified"
     run "glpk shiftcov unbounded" 2 "$ILPM" solve gmpl "$E/shiftcov.mod" && has "shiftcov" "$err" "without a finite upper bound"
+    rm -f solution.ps solution.dat
     run "glpk pbn" 0 "$ILPM" solve gmpl "$E/pbn/pbn.mod" --data "$E/pbn/knot.dat" --backend sat &&
         has "glpk pbn" "$out" "solved, verified"
+    # pbn.mod writes its picture where it runs: in the scratch folder.
+    if [ -s solution.ps ] && [ -s solution.dat ]; then ok; else bad "glpk pbn: no solution.ps and solution.dat in $(pwd)"; fi
 fi
+
+# Nothing a model writes lands in the source tree.
+for f in solution.ps solution.dat out.txt times.txt; do
+    if [ -e "$src/$f" ]; then bad "$f in the source tree ($src)"; else ok; fi
+done
 
 echo "e2e_gmpl: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

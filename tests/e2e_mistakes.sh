@@ -88,7 +88,7 @@ mistake 2 "--value goes with 'ilpm play machiavelli' only" \
     "$ILPM" solve machiavelli $basic --value
 mistake 2 "--count does not go with play" \
     "$ILPM" play machiavelli data/machiavelli/play.txt --count
-mistake 2 "stats writes text or json, not csv" "$ILPM" stats queens --n 8 --format csv
+mistake 2 "batch writes csv or json, not text" "$ILPM" batch queens data/queens/completion.txt --format text --out "$tmp/b.csv"
 mistake 2 "--count does not go with export" \
     "$ILPM" export queens --n 8 --count --lp "$tmp/x.lp"
 mistake 2 "--backend does not go with compare" "$ILPM" compare queens --n 6 --backend ilp
@@ -326,6 +326,38 @@ printf '%s 0\n' "$B" >"$tmp/bomq.txt"
 mistake 2 "bomq.txt:1:2: board size 0" "$ILPM" solve queens "$tmp/bomq.txt"
 printf '%sx\n' "$B" >"$tmp/bomx.txt"
 mistake 2 "bomx.txt:1:1: expected a number, got 'x'" "$ILPM" solve queens "$tmp/bomx.txt"
+
+# A control byte where a reader stops (an escape sequence that would
+# recolour the terminal) is shown escaped, \x1b, by every reader: one
+# helper (ilpm_show) for all their messages.
+E=$'\033[31mRED'
+escd=$tmp/esc
+mkdir "$escd"
+printf '8\n1 %s\n' "$E" >"$escd/queens.txt"
+printf '2 %s\n' "$E" >"$escd/langford.txt"
+printf '3 4 %s\n' "$E" >"$escd/langford3.txt"
+printf '%s\n' "$E" >"$escd/sudoku.txt"
+printf '2\n1 2 3 %s\n' "$E" >"$escd/tetravex.txt"
+printf 'table: 7H 8H 9H | hand: %s\n' "$E" >"$escd/machiavelli.txt"
+printf -- '* #variable= 2 #constraint= 1\n+1 x1 +1 x2 %s 1 ;\n' "$E" >"$escd/model.opb"
+printf 'p cnf 2 1\n1 %s 0\n' "$E" >"$escd/model.cnf"
+printf 'Maximize\n obj: x %s\nEnd\n' "$E" >"$escd/model.lp"
+printf 'NAME t\nROWS\n N obj %s\nEND\n' "$E" >"$escd/model.mps"
+printf 'var x binary;\nmaximize o: x %s;\nend;\n' "$E" >"$escd/gmpl.mod"
+no_escape_byte() { ! grep -q $'\033' "$tmp/err"; }
+for f in queens.txt langford.txt langford3.txt sudoku.txt tetravex.txt machiavelli.txt \
+    model.opb model.cnf model.lp model.mps gmpl.mod; do
+    pz=${f%%[.0-9]*}
+    mistake 2 "^ilpm: $escd/$f:[0-9:]+ .*(\\\\x1b|0x1B)" "$ILPM" solve "$pz" "$escd/$f"
+    check "$f: no raw escape byte in the message" no_escape_byte
+done
+# So are the values of options.
+mistake 2 "^ilpm: --n: expected an integer from 1 to 1000000, got '\\\\x1b\\[31mRED'$" "$ILPM" solve queens --n "$E"
+check "--n: no raw escape byte in the message" no_escape_byte
+mistake 2 "^ilpm: --backend: expected one of ilp, sat, cp, got '\\\\x1b\\[31mRED'$" "$ILPM" solve queens --n 4 --backend "$E"
+check "--backend: no raw escape byte in the message" no_escape_byte
+mistake 2 "^ilpm: --time-limit: expected seconds > 0 \\(a decimal number\\), got '\\\\x1b\\[31mRED'$" "$ILPM" solve queens --n 4 --time-limit "$E"
+check "--time-limit: no raw escape byte in the message" no_escape_byte
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

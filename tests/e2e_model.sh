@@ -111,6 +111,44 @@ run "batch" 0 "$ILPM" batch model data/models/knapsack.lp data/models/setcover.m
     data/models/vertexcover.opb --out "$tmp/r.csv" --backend both
 if [ "$(grep -c ',optimal,' "$tmp/r.csv")" -eq 6 ]; then ok; else bad "batch: $(cat "$tmp/r.csv")"; fi
 
+# --- decimal objectives: the model's own value in every output ---------
+# The objective is scaled to integers inside (by 100 here); every output
+# divides it back, exactly.  glpsol's optimum of this model is 14.65.
+cat >"$tmp/dec.mod" <<'EOF'
+var x1 binary; var x2 binary; var x3 binary; var x4 binary;
+minimize z: 1.5*x1 + 2.25*x2 - 0.75*x3 + 3.1*x4 + 10.05;
+s.t. both: x1 + x4 >= 2;
+s.t. none: x2 + x3 = 0;
+end;
+EOF
+printf 'Minimize\n obj: 1.5 x1 + 2.25 x2 - 0.75 x3 + 3.1 x4\nSubject To\n c1: x1 + x2 + x3 + x4 >= 2\n c2: x1 + x2 >= 1\n c3: x3 + x4 <= 1\n c4: x2 + x4 >= 1\nBinary\n x1 x2 x3 x4\nEnd\n' >"$tmp/dec.lp"
+for b in ilp sat cp; do
+    run "decimal text $b" 0 "$ILPM" solve gmpl "$tmp/dec.mod" --backend $b &&
+        has "decimal text $b" "$out" "optimal, verified, objective 14.65;"
+done
+run "decimal json" 0 "$ILPM" solve gmpl "$tmp/dec.mod" --format json &&
+    has "decimal json" "$out" '"objective":14.65,'
+run "decimal csv" 0 "$ILPM" solve gmpl "$tmp/dec.mod" --format csv &&
+    has "decimal csv" "$out" ',optimal,true,,,14.65,'
+# glpsol's optimum of the LP file: 2.25 - 0.75 = 1.50, its two places kept.
+run "decimal lp dimacs" 30 "$ILPM" solve model "$tmp/dec.lp" --format dimacs &&
+    check "decimal lp dimacs o line" grep -qx "o 1.50" <<<"$out"
+run "decimal compare" 0 "$ILPM" compare model "$tmp/dec.lp" &&
+    has "decimal compare" "$out" " 1.50 "
+has "decimal compare agrees" "$out" "agreement: yes"
+run "decimal batch csv" 0 "$ILPM" batch model "$tmp/dec.lp" data/models/knapsack.lp \
+    --out "$tmp/dec.csv"
+has "decimal batch csv" "$(cat "$tmp/dec.csv")" ',optimal,true,,,1.50,'
+run "decimal batch json" 0 "$ILPM" batch model "$tmp/dec.lp" --out "$tmp/dec.jsonl"
+has "decimal batch json" "$(cat "$tmp/dec.jsonl")" '"objective":1.50,'
+# merge and --resume keep the rows as written.
+run "decimal merge" 0 "$ILPM" merge --out "$tmp/decm.csv" "$tmp/dec.csv"
+has "decimal merge" "$(cat "$tmp/decm.csv")" ',optimal,true,,,1.50,'
+run "decimal resume" 0 "$ILPM" batch model "$tmp/dec.lp" data/models/knapsack.lp \
+    data/models/setcover.mps --out "$tmp/dec.csv" --resume
+has "decimal resume" "$out$err" "1 runs (2 already there)"
+has "decimal resumed rows" "$(cat "$tmp/dec.csv")" ',optimal,true,,,1.50,'
+
 # --- malformed files: file:line:col, exit 2 ----------------------------
 while IFS='|' read -r file msg; do
     run "bad $file" 2 "$ILPM" solve model "data/bad/$file" &&

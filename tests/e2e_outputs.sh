@@ -159,6 +159,30 @@ for f in lp mps cnf opb; do
     status "export --$f the model file" 2 "$ILPM" export model "$tmp/in/k.lp" --$f "$tmp/in/k.lp"
     check "export --$f the model file: kept" cmp -s "$tmp/in/k.lp" "$tmp/in/k.orig"
 done
+# Inputs named by options (gmpl's --data and --model) and standard input
+# given as /dev/stdin are inputs as much as FILEs are.
+cp models/gmpl/queens.mod "$tmp/in/m.mod"
+cp models/gmpl/queens8.dat "$tmp/in/d.dat"
+cp "$tmp/in/m.mod" "$tmp/in/m.orig"
+cp "$tmp/in/d.dat" "$tmp/in/d.orig"
+gmpl_kept() { both cmp -s "$tmp/in/m.mod" "$tmp/in/m.orig" -- cmp -s "$tmp/in/d.dat" "$tmp/in/d.orig"; }
+for f in lp mps cnf opb; do
+    status "export gmpl --$f the --data file" 2 "$ILPM" export gmpl "$tmp/in/m.mod" --data "$tmp/in/d.dat" --$f "$tmp/in/d.dat"
+    check "export gmpl --$f the --data file: kept" gmpl_kept
+    status "export gmpl --$f the --model file" 2 "$ILPM" export gmpl --model "$tmp/in/m.mod" "$tmp/in/d.dat" --$f "$tmp/in/m.mod"
+    check "export gmpl --$f the --model file: kept" gmpl_kept
+done
+check "export --data as output: message" grep -q "^ilpm: --opb $tmp/in/m.mod is also an input of this run ($tmp/in/m.mod)" "$tmp/err"
+status "export gmpl, the second --data as output" 2 "$ILPM" export gmpl "$tmp/in/m.mod" --data "$tmp/in/m.orig" --data "$tmp/in/d.dat" --lp "$tmp/in/./d.dat"
+check "export gmpl, the second --data: kept" gmpl_kept
+status "export gmpl --data $stdin_name, --lp its file" 2 "$ILPM" export gmpl "$tmp/in/m.mod" --data "$stdin_name" --lp "$tmp/in/d.dat" <"$tmp/in/d.dat"
+check "export gmpl --data $stdin_name: kept" gmpl_kept
+status "batch --slurm-script the --model file" 2 "$ILPM" batch gmpl --model "$tmp/in/m.mod" "$tmp/in/d.dat" --out "$tmp/in/r.csv" --slurm 2 --slurm-script "$tmp/in/m.mod"
+check "batch --slurm-script the --model file: kept" gmpl_kept
+cp "$tmp/in/d.dat" "$tmp/in/d.svg"
+status "compare --plot the --data file" 2 "$ILPM" compare gmpl "$tmp/in/m.mod" --data "$tmp/in/d.svg" --plot "$tmp/in/d.svg"
+check "compare --plot the --data file: kept" cmp -s "$tmp/in/d.svg" "$tmp/in/d.orig"
+status "export gmpl to a new file" 0 "$ILPM" export gmpl "$tmp/in/m.mod" --data "$tmp/in/d.dat" --lp "$tmp/in/new.lp"
 cp "$tmp/s0.csv" "$tmp/in/s0.csv"
 status "merge --out an input" 2 "$ILPM" merge --out "$tmp/in/s0.csv" "$tmp/s1.csv" "$tmp/in/s0.csv"
 check "merge --out an input: kept" cmp -s "$tmp/s0.csv" "$tmp/in/s0.csv"
@@ -177,7 +201,18 @@ printf '\n\n' >"$tmp/in/blank.csv"
 status "batch --resume onto blank lines" 2 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/blank.csv" --resume
 : >"$tmp/in/empty.csv"
 status "batch --out an empty file" 0 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv"
-status "batch --out results again" 0 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv"
+# Results already there are replaced only when --force says so (--resume
+# adds to them): even another puzzle's, a batch without either is refused.
+cp "$tmp/in/empty.csv" "$tmp/in/first.csv"
+status "batch --out results again" 2 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv"
+check "batch --out results again: message" grep -q "^ilpm: --out $tmp/in/empty.csv holds results already: add --resume to run only what it lacks, or --force to replace it$" "$tmp/err"
+check "batch --out results again: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+status "batch --out another puzzle's results" 2 "$ILPM" batch sudoku data/sudoku/magictour_top1465.txt --index 1 --out "$tmp/in/empty.csv"
+check "results refused: kept" cmp -s "$tmp/in/empty.csv" "$tmp/in/first.csv"
+status "batch --out results again --resume" 0 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv" --resume
+status "batch --out results again --force --resume" 2 "$ILPM" batch queens "$tmp/in/q.txt" --out "$tmp/in/empty.csv" --force --resume
+status "batch --out results again --force" 0 "$ILPM" batch sudoku data/sudoku/magictour_top1465.txt --index 1 --out "$tmp/in/empty.csv" --force
+check "batch --force: replaced" both grep -q "^sudoku," "$tmp/in/empty.csv" -- [ "$(grep -c "^queens," "$tmp/in/empty.csv")" -eq 0 ]
 
 # --- write errors: exit 1 and a message -------------------------------------
 to=/dev/full status "solve > /dev/full" 1 "$ILPM" solve sudoku data/sudoku/magictour_top1465.txt

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The example program of docs/library.md, built the way a user would: install ilpm
-# into a staging prefix, compile the program with pkg-config, run it.
+# into a staging prefix, compile the program with pkg-config, run it; then
+# the same against the build tree through its uninstalled pkg-config file.
 # Usage: readme_example.sh BUILD_DIR   (run from the source root)
 set -u
 build=${1:-build}
@@ -31,23 +32,41 @@ san=$(meson introspect "$build" --buildoptions |
     echo none)
 sanflags=""
 [ "$san" != none ] && [ -n "$san" ] && sanflags="-fsanitize=$san"
-# shellcheck disable=SC2046,SC2086
-if ! cc -std=c11 $sanflags -Wall -Wextra -Werror -o "$tmp/example" "$tmp/example.c" \
-    $(PKG_CONFIG_PATH="$pc" pkg-config --static --cflags --libs ilpm) 2>"$tmp/cc.log"; then
-    cat "$tmp/cc.log"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-out=$("$tmp/example")
-code=$?
 expected=$(awk '/<!-- example-output -->/{f=1; next} f && /^```/{if (g) exit; g=1; next} g' docs/library.md)
-if [ "$code" -eq 0 ] && [ "$out" = "$expected" ]; then
-    echo "1 passed, 0 failed"
-    exit 0
-fi
-echo "exit $code; output:"
-echo "$out"
-echo "expected:"
-echo "$expected"
-echo "0 passed, 1 failed"
-exit 1
+pass=0
+fail=0
+# built NAME PKG_CONFIG_PATH MODULE: compiles the example with the flags
+# pkg-config gives for MODULE, runs it, compares its output with the docs'.
+built() {
+    local name=$1 path=$2 module=$3 flags out code
+    if ! flags=$(PKG_CONFIG_PATH="$path" pkg-config --static --cflags --libs "$module" 2>&1); then
+        echo "FAIL: $name: pkg-config: $flags"
+        fail=$((fail + 1))
+        return
+    fi
+    # shellcheck disable=SC2086
+    if ! cc -std=c11 $sanflags -Wall -Wextra -Werror -o "$tmp/example" "$tmp/example.c" \
+        $flags 2>"$tmp/cc.log"; then
+        echo "FAIL: $name: the example does not compile:"
+        cat "$tmp/cc.log"
+        fail=$((fail + 1))
+        return
+    fi
+    out=$("$tmp/example")
+    code=$?
+    if [ "$code" -eq 0 ] && [ "$out" = "$expected" ]; then
+        pass=$((pass + 1))
+        return
+    fi
+    echo "FAIL: $name: exit $code; output:"
+    echo "$out"
+    echo "expected:"
+    echo "$expected"
+    fail=$((fail + 1))
+}
+built "installed" "$pc" ilpm
+# Against the build tree, as docs/library.md shows: the uninstalled .pc
+# must name the folder of ilpm.h and of libilpm.a.
+built "build tree" "$build/meson-uninstalled" ilpm-uninstalled
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -26,47 +26,6 @@ void ilpm_mach_meld_text(const mach_meld *md, char *buf, size_t size)
     }
 }
 
-/* Length of the valid UTF-8 sequence at s[0..n), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    size_t k = s[0] < 0x80                    ? 1
-               : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
-               : s[0] >= 0xe0 && s[0] <= 0xef ? 3
-               : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
-                                              : 0;
-    if (k == 0 || k > n)
-        return 0;
-    for (size_t i = 1; i < k; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    return k;
-}
-
-/* A token for a message: printable, escaped, cut after 24 bytes. */
-void ilpm_mach_show_token(const char *t, size_t n, char *out, size_t size)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n && o + 8 < size;) {
-        const unsigned char *u = (const unsigned char *)t + i;
-        size_t k = utf8_len(u, n - i);
-        if (i >= 24) {
-            o += (size_t)snprintf(out + o, size - o, "...");
-            break;
-        }
-        if (k == 1 && u[0] >= 0x20 && u[0] < 0x7f) {
-            out[o++] = (char)u[0];
-        } else if (k > 1) {
-            memcpy(out + o, u, k);
-            o += k;
-        } else {
-            o += (size_t)snprintf(out + o, size - o, "\\x%02X", u[0]);
-            k = 1;
-        }
-        i += k;
-    }
-    out[o] = '\0';
-}
-
 /* Suit of t[0..n): a letter or a card symbol (U+2660..U+2667), possibly
  * followed by the emoji selector U+FE0F.  -1 if it is none of those. */
 int ilpm_mach_parse_suit(const char *t, size_t n)

@@ -131,6 +131,12 @@ static void mach_describe(const void *vinst, char *buf, size_t size)
         snprintf(buf, size, "%s (%d cards%s)", where, in->ntable, melds);
 }
 
+/* ilpm solve machiavelli --help: examples (see puzzle.h). */
+static const char *const machiavelli_examples[] = {
+    "data/machiavelli/basic.txt",
+    "data/machiavelli/basic.txt --formulation melds --backend cp",
+    "data/machiavelli/three_decks.txt --decks 3 --backend sat", NULL};
+
 const ilpm_puzzle ilpm_puzzle_machiavelli = {
     .name = "machiavelli",
     .caps = ILPM_CAP_PLAY,
@@ -160,6 +166,7 @@ const ilpm_puzzle ilpm_puzzle_machiavelli = {
         "A=1 .. K=13),\n"
         "keeping every table card in a meld.  Without a file: --table "
         "\"CARDS\" [--hand \"CARDS\"].",
+    .examples = machiavelli_examples,
     .from_params = ilpm_mach_from_params,
     .parse = ilpm_mach_parse,
     .free_instance = ilpm_mach_free,

@@ -84,7 +84,6 @@ extern const char ilpm_mach_suit_letter[NSUITS];
 extern const char *const ilpm_mach_rank_text[ACE_HIGH + 1];
 void ilpm_mach_card_name(int s, int r, char *buf); /* buf: 4 bytes */
 void ilpm_mach_meld_text(const mach_meld *md, char *buf, size_t size);
-void ilpm_mach_show_token(const char *t, size_t n, char *out, size_t size);
 int ilpm_mach_parse_suit(const char *t, size_t n);
 int ilpm_mach_parse_rank(const char *t, size_t n, int *r, size_t *used);
 

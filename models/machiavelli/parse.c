@@ -124,8 +124,8 @@ static int close_meld(laid_reader *lr, const char *s, size_t n, size_t end,
 static int read_card(const char *t, size_t len, int in_hand, int *su, int *r,
                      ilpm_err *err)
 {
-    char shown[128];
-    ilpm_mach_show_token(t, len, shown, sizeof shown);
+    char shown[ILPM_SHOW_SIZE];
+    ilpm_show(t, len, shown, sizeof shown);
     if (starts_word_ci(t, len, "hand:") ||
         (len == 4 && starts_word_ci(t, len, "hand")))
         return ilpm_err_input(err, in_hand ? "a second 'hand:'"

@@ -96,9 +96,10 @@ int ilpm_mdl_check(const mdl *d, mdl_again *again, const int64_t *x,
         return ilpm_fzn_check(d, x, has_obj, obj, why);
     /* Read once, then kept for the next solutions of a count. */
     if (d->fmt == MDL_GMPL) {
-        ilpm_gmpl_src src = {d->path, (const char *const *)d->data, d->ndata};
-        if (!again->lp && ilpm_gmpl_read(&src, &again->lp, why) != 0)
-            return -1;
+        /* The rows GLPK generated, kept as they came (gmpl.c). */
+        if (!again->lp)
+            return ilpm_err_fail(why, ILPM_ERR_INTERNAL,
+                                 "%s: the generated rows are gone", d->file);
         return check_lp(again->lp, d, x, has_obj, obj, why);
     }
     if (d->fmt == MDL_LP || d->fmt == MDL_MPS) {

@@ -52,10 +52,6 @@ void ilpm_mdl_free(mdl *d)
     ilpm_fzn_free(d->fzn);
     free(d->file);
     free(d->path);
-    for (int k = 0; k < d->ndata; k++)
-        free(d->data[k]);
-    free(d->data);
-    ilpm_gmpl_free(d->tran);
     free(d->text);
     free(d->col_name);
     free(d->lo);

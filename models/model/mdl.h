@@ -49,13 +49,8 @@ struct fzn;                         /* a FlatZinc file's record (fzn.h) */
 
 typedef struct mdl {
     mdl_fmt fmt;
-    char *file;  /* the file as messages name it                 */
-    char *path;  /* where to read it again; NULL: from text      */
-    char **data; /* MDL_GMPL: its data files, in order             */
-    int ndata;
-    /* MDL_GMPL: the translation kept for the first output (a cache the
-     * rendering uses up; NULL: translate again). */
-    ilpm_gmpl *tran;
+    char *file; /* the file as messages name it                 */
+    char *path; /* where to read it again; NULL: from text      */
     char *tmp;  /* a temporary copy owned (removed on free)    */
     char *text; /* the file's text when there is no path       */
     size_t textlen;
@@ -185,10 +180,8 @@ int ilpm_mdl_pz_verify(const void *inst, const ilpm_params *p, const void *sol,
                        ilpm_err *why);
 void ilpm_mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out);
 void ilpm_mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out);
-/* "objective 14.805" for a file whose objective was scaled to integers;
- * nothing otherwise. */
-void ilpm_mdl_pz_describe_objective(const void *inst, const ilpm_params *p,
-                                    int64_t objective, char *buf, size_t size);
+/* The power of ten the file's objective was scaled by (obj_scale). */
+int64_t ilpm_mdl_pz_objective_scale(const void *inst, const ilpm_params *p);
 void ilpm_mdl_sol_free(void *sol);
 
 /* check.c: the file read again (into again, on the first call), and

@@ -441,33 +441,10 @@ void *ilpm_mdl_pz_decode(const void *inst, const ilpm_params *p,
     return s;
 }
 
-/* The objective in the file's own units: obj / obj_scale, exactly, as a
- * decimal ("14.805"). */
-static const char *obj_text(const mdl *d, int64_t obj, char *buf, size_t size)
-{
-    if (d->obj_scale <= 1) {
-        snprintf(buf, size, "%lld", (long long)obj);
-        return buf;
-    }
-    char digits = 0; /* at most 9 (lp.c) */
-    for (int64_t s = d->obj_scale; s > 1 && digits < 18; s /= 10)
-        digits++;
-    uint64_t a = obj < 0 ? -(uint64_t)obj : (uint64_t)obj;
-    snprintf(buf, size, "%s%llu.%0*llu", obj < 0 ? "-" : "",
-             (unsigned long long)(a / (uint64_t)d->obj_scale), digits,
-             (unsigned long long)(a % (uint64_t)d->obj_scale));
-    return buf;
-}
-
-void ilpm_mdl_pz_describe_objective(const void *inst, const ilpm_params *p,
-                                    int64_t objective, char *buf, size_t size)
+int64_t ilpm_mdl_pz_objective_scale(const void *inst, const ilpm_params *p)
 {
     (void)p;
-    const mdl *d = ((const model_inst *)inst)->d;
-    if (d->obj_scale <= 1)
-        return; /* "objective N" as it is */
-    char t[48];
-    snprintf(buf, size, "objective %s", obj_text(d, objective, t, sizeof t));
+    return ((const model_inst *)inst)->d->obj_scale;
 }
 
 int ilpm_mdl_pz_verify(const void *inst, const ilpm_params *p, const void *sol,
@@ -608,7 +585,7 @@ void ilpm_mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out)
     }
     if (s->has_obj)
         ilpm_buf_printf(out, ",\"objective\":%s",
-                        obj_text(d, s->obj, b, sizeof b));
+                        ilpm_fmt_scaled(s->obj, d->obj_scale, b, sizeof b));
     ilpm_buf_putc(out, '}');
 }
 
@@ -619,6 +596,14 @@ void ilpm_mdl_sol_free(void *p)
         free(s->x);
     free(s);
 }
+
+/* ilpm solve model --help: examples (see puzzle.h). */
+static const char *const model_examples[] = {
+    "data/models/knapsack.lp   # CPLEX LP",
+    "data/models/setcover.mps --backend sat   # free MPS",
+    "data/models/vertexcover.opb --backend cp   # OPB",
+    "data/models/php_5_4.cnf --format dimacs   # exit 20: DIMACS CNF, unsat",
+    NULL};
 
 const ilpm_puzzle ilpm_puzzle_model = {
     .name = "model",
@@ -635,6 +620,7 @@ const ilpm_puzzle ilpm_puzzle_model = {
         "the true variables by name; JSON {\"true\": [...], \"objective\": "
         "N};\n"
         "solve --format dimacs prints the SAT competition's s, o and v lines.",
+    .examples = model_examples,
     .parse = model_parse,
     .free_instance = ilpm_mdl_inst_free,
     .describe = model_describe,
@@ -643,7 +629,7 @@ const ilpm_puzzle ilpm_puzzle_model = {
     .verify = ilpm_mdl_pz_verify,
     .render = ilpm_mdl_pz_render,
     .render_json = ilpm_mdl_pz_render_json,
-    .describe_objective = ilpm_mdl_pz_describe_objective,
+    .objective_scale = ilpm_mdl_pz_objective_scale,
     .free_solution = ilpm_mdl_sol_free,
     .stats_json = ilpm_mdl_pz_stats_json,
 };

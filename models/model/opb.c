@@ -304,6 +304,7 @@ static int constraint(scan *c)
     mdl *d = c->d;
     long line = ilpm_reader_lineno(c->rd);
     int64_t cst = 0, sum = 0;
+    char b[8];
     if (terms(c, 0, &cst, &sum) != 0)
         return -1;
     ilpm_cmp cmp;
@@ -317,7 +318,8 @@ static int constraint(scan *c)
         return fail(c, "%s: expected >=, <= or = before ';'",
                     "missing relation");
     else
-        return fail(c, "expected >=, <= or =, got '%.1s'", c->s);
+        return fail(c, "expected >=, <= or =, got %s",
+                    ilpm_show_char(*c->s, b, sizeof b));
     if (skip(c) != 0)
         return ilpm_reader_error(c->rd, c->err, 0,
                                  "the file ends before the right-hand side");
@@ -371,9 +373,9 @@ static int parse(scan *c)
         } else if (strncmp(c->s, "max:", 4) == 0 ||
                    strncmp(c->s, "soft:", 5) == 0) {
             return fail(c,
-                        "'%.4s' is not linear OPB (the PB competition "
+                        "'%s' is not linear OPB (the PB competition "
                         "has 'min:' alone)",
-                        c->s);
+                        c->s[0] == 'm' ? "max:" : "soft:");
         } else if (constraint(c) != 0) {
             return -1;
         }

@@ -149,6 +149,12 @@ static void tvx_render_json(const void *inst, const void *vsol, ilpm_buf *out)
     ilpm_buf_putc(out, '}');
 }
 
+/* ilpm solve tetravex --help: examples (see puzzle.h). */
+static const char *const tetravex_examples[] = {
+    "data/tetravex/generated/5x5_solvable.txt",
+    "data/tetravex/generated/4x4_unsolvable.txt --backend sat   # exit 10",
+    "data/tetravex/avignon_motyak/4x4.txt --input-format motyak", NULL};
+
 const ilpm_puzzle ilpm_puzzle_tetravex = {
     .name = "tetravex",
     .summary = "Tetravex: match the digits of touching tiles",
@@ -167,6 +173,7 @@ const ilpm_puzzle ilpm_puzzle_tetravex = {
         "Identical tiles are interchangeable: counts are of distinct\n"
         "boards.  Solution JSON: {\"tiles\":[...]}, the 1-based tile on\n"
         "each cell, row-major.",
+    .examples = tetravex_examples,
     .from_params = NULL,
     .parse = ilpm_tvx_parse,
     .free_instance = ilpm_tvx_free,

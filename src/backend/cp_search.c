@@ -322,6 +322,7 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             conflict = rc == 0;
         }
         if (!conflict) {
+            ilpm_cp_undo_due(s);
             if (ilpm_watch_poll(&s->w, "searching", NULL) != 0) {
                 st = (ilpm_status)s->w.status;
                 break;

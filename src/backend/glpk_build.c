@@ -129,6 +129,9 @@ static int add_row(void *ctx, const ilpm_row *row, int group)
         for (int k = 0; k < len; k++) {
             d->ind[k + 1] = row->vars[k];
             d->val[k + 1] = (double)row->coefs[k];
+            int64_t a = row->coefs[k] < 0 ? -row->coefs[k] : row->coefs[k];
+            if (a > d->max_coef)
+                d->max_coef = a;
         }
         int i = glp_add_rows(d->P, 1);
         if (d->names) {
@@ -231,7 +234,13 @@ struct build_ctx {
     const ilpm_model *m;
     ilpm_glpk_purpose purpose;
     ilpm_err *err;
+    int64_t work; /* nonzeros added since the clock was last read */
 };
+
+/* The watch reads the clock every 256th poll, one a row; rows of
+ * thousands of nonzeros (the diagonals of queens 4000: 256 rows took
+ * 0.25 s) read it after this many nonzeros too. */
+#define ROW_WORK 65536
 
 static void fold_objective(ilpm_glpk *d, const ilpm_model *m)
 {
@@ -262,6 +271,11 @@ static int build_poll(ilpm_glpk *d, ilpm_watch *w, ilpm_err *err)
 static int build_row(void *ctx, const ilpm_row *row, int group)
 {
     struct build_ctx *b = ctx;
+    b->work += row->len;
+    if (b->work >= ROW_WORK) {
+        b->work = 0;
+        ilpm_watch_check(&b->d->base.watch); /* sticks: the poll reports */
+    }
     if (build_poll(b->d, &b->d->base.watch, b->err) != 0)
         return -1;
     return add_row(b->d, row, group);

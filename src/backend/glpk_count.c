@@ -220,17 +220,13 @@ static int count_body(void *ctx, ilpm_err *err)
     p.cb_func = on_count_tree;
     p.cb_info = c;
     c->tol_int = p.tol_int;
-    int ms = ilpm_glpk_ms_left(d);
-    if (ms == 0) {
-        ilpm_glpk_objective(d, 1);
+    /* glp_intopt drops the lazy rows when its tree goes. */
+    int rc = ilpm_glpk_intopt(d, &p, NULL);
+    ilpm_glpk_objective(d, 1);
+    if (rc < 0) {
         r->st = ILPM_TIMEOUT;
         return 0;
     }
-    if (ms > 0)
-        p.tm_lim = ms;
-    /* glp_intopt drops the lazy rows when its tree goes. */
-    int rc = glp_intopt(d->P, &p);
-    ilpm_glpk_objective(d, 1);
     if (c->oom) {
         ilpm_err_nomem(err, "out of memory recording solutions");
         r->st = ILPM_ERROR;

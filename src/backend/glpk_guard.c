@@ -19,6 +19,8 @@ unsigned long ilpm_glpk_gen(void)
 static int term_hook(void *info, const char *s)
 {
     ilpm_glpk_guard *g = info;
+    if (g->text_fn)
+        g->text_fn(g->text_ctx, s);
     if (g->log_fn)
         g->log_fn(g->log_ctx, s);
     size_t n = strlen(s), cap = sizeof g->log - 1;
@@ -50,6 +52,8 @@ static void guard_enter(ilpm_glpk_guard *g,
 {
     g->log_fn = log_fn;
     g->log_ctx = log_ctx;
+    g->text_fn = NULL;
+    g->text_ctx = NULL;
     g->len = 0;
     g->log[0] = '\0';
     glp_term_hook(term_hook, g);

@@ -28,6 +28,10 @@ typedef struct ilpm_glpk_guard {
     int old_out;
     char log[1024]; /* tail of GLPK's terminal output, for messages */
     size_t len;
+    /* Set by fn, if it wants to: sees each of GLPK's messages first
+     * (NULL on entry to ilpm_glpk_run). */
+    void (*text_fn)(void *ctx, const char *text);
+    void *text_ctx;
 } ilpm_glpk_guard;
 
 typedef int (*ilpm_glpk_fn)(void *ctx, ilpm_err *err);
@@ -70,14 +74,15 @@ typedef struct ilpm_glpk {
     unsigned long gen; /* ilpm_glpk_gen() when P was created         */
     int nvars;
     int ngroups;
-    char **gprefix;  /* row-name prefix of each model group          */
-    int64_t *gcount; /* rows named so far in each group              */
-    int64_t ncuts;   /* rows added outside any group                 */
-    int names;       /* name rows and columns (for the exported files) */
-    int64_t nnz;     /* nonzeros in the rows added so far             */
-    int infeasible;  /* some row reduced to a false constant         */
-    ilpm_rows rows;  /* the rows of a constraint, as OPB writes them */
-    int *ind;        /* a row in GLPK's 1-based arrays */
+    char **gprefix;   /* row-name prefix of each model group          */
+    int64_t *gcount;  /* rows named so far in each group              */
+    int64_t ncuts;    /* rows added outside any group                 */
+    int names;        /* name rows and columns (for the exported files) */
+    int64_t nnz;      /* nonzeros in the rows added so far             */
+    int64_t max_coef; /* largest |coefficient| in those rows          */
+    int infeasible;   /* some row reduced to a false constant         */
+    ilpm_rows rows;   /* the rows of a constraint, as OPB writes them */
+    int *ind;         /* a row in GLPK's 1-based arrays */
     /* The user's name of the last row, and how many rows in a run took
      * it (cap, cap.2, ...). */
     const char *last_name;
@@ -89,6 +94,11 @@ typedef struct ilpm_glpk {
     int64_t *obj;
     int8_t *fix;      /* assumption signs during one solve */
     ilpm_branch hint; /* the model's branching hint                  */
+    /* The parameters of the glp_intopt running (ilpm_glpk_intopt), whose
+     * tm_lim the callback keeps to the deadline, and glp_time() at its
+     * first callback (0 before). */
+    glp_iocp *iocp;
+    double tree_ms;
 } ilpm_glpk;
 
 /* What a problem is built for: names and the objective constant differ
@@ -122,12 +132,20 @@ int ilpm_glpk_iocp(const ilpm_glpk *d, int feasibility, glp_iocp *p);
  * optimal first, within d's watch: ILPM_SOLVED (go on), ILPM_UNSAT,
  * ILPM_TIMEOUT or ILPM_ERROR. */
 ilpm_status ilpm_glpk_relaxation(ilpm_glpk *d, int msg_lev, ilpm_err *err);
-/* GLPK's tm_lim for what is left of d's watch: milliseconds, at least 1;
- * 0 if the deadline passed; -1 (none) without one. */
+/* GLPK's tm_lim for what is left of d's watch, less ilpm_free_time():
+ * milliseconds, at least 1; 0 if that has passed; -1 (none) without a
+ * deadline. */
 int ilpm_glpk_ms_left(ilpm_glpk *d);
+/* glp_intopt(d->P, p) under d's watch: p->tm_lim from the time left,
+ * kept to the deadline by ilpm_glpk_watch and, when g is given, for the
+ * root LP after the presolver, through g's text hook.  -1 without
+ * calling it when the deadline has passed, else its code. */
+int ilpm_glpk_intopt(ilpm_glpk *d, glp_iocp *p, ilpm_glpk_guard *g);
 /* In a glp_intopt callback: ends the search (glp_ios_terminate) when d's
- * watch says stop or time; GLPK's tm_lim is looked at less often.  1
- * when it did. */
+ * watch says stop or time, and else sets GLPK's tm_lim to the time left
+ * (GLPK counts it from the creation of its tree, after the presolver and
+ * the root LP, and gives each node's LP what tm_lim leaves).  1 when it
+ * ended the search. */
 int ilpm_glpk_watch(ilpm_glpk *d, glp_tree *T);
 /* GLPK's name for a glp_intopt or glp_simplex return code. */
 const char *ilpm_glpk_code_name(int rc);

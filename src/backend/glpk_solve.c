@@ -5,11 +5,16 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Seconds GLPK's MIP presolver takes per nonzero of the problem, a
  * measure (docs/benchmarks.md) that keeps it from running past a
  * deadline it does not poll. */
 #define PRESOLVE_S_PER_NZ 1e-6
+
+/* The largest row coefficient GLPK's MIR and Gomory cuts are used with
+ * (ilpm_glpk_iocp). */
+#define MIR_COEF_MAX 100000
 
 #ifdef ILPM_TEST_HOOKS
 int ilpm_glpk_fault;
@@ -23,9 +28,10 @@ struct solve_ctx {
     uint8_t *vals;
     int64_t *obj;
     ilpm_status st;
-    int cover;      /* cover cuts requested for this search        */
-    int empty_tree; /* presolve left no column: see on_tree        */
-    int dive;       /* branch by ilpm_glpk_dive                      */
+    int cover;              /* cover cuts requested for this search        */
+    int empty_tree;         /* presolve left no column: see on_tree        */
+    int dive;               /* branch by ilpm_glpk_dive                      */
+    ilpm_glpk_guard *guard; /* the one glp_intopt runs under */
 };
 
 void ilpm_glpk_dive(glp_tree *T)
@@ -47,10 +53,59 @@ void ilpm_glpk_dive(glp_tree *T)
 
 int ilpm_glpk_watch(ilpm_glpk *d, glp_tree *T)
 {
-    if (ilpm_watch_check(&d->base.watch) == 0)
-        return 0;
-    glp_ios_terminate(T);
-    return 1;
+    if (ilpm_watch_check(&d->base.watch) != 0) {
+        glp_ios_terminate(T);
+        return 1;
+    }
+    if (d->iocp && d->base.watch.deadline > 0) {
+        /* GLPK reads tm_lim through the pointer it was given, against
+         * the time since its tree was made, which is at most the time
+         * since the first callback: a tm_lim of the time left plus that
+         * ends every later step by the deadline (the first node's LP ran
+         * to 71 s under a 60 s limit on pbn swing.dat). */
+        double now = glp_time();
+        if (d->tree_ms == 0)
+            d->tree_ms = now;
+        double ms = (double)ilpm_glpk_ms_left(d) + (now - d->tree_ms);
+        d->iocp->tm_lim = ms >= (double)INT_MAX ? INT_MAX : (int)ms;
+    }
+    return 0;
+}
+
+/* GLPK's presolver polls nothing, and the root LP after it takes its
+ * tm_lim from glp_iocp just after announcing itself (at GLP_MSG_ALL):
+ * the time left then, not at the call (0.6 s past a 60 s limit on pbn
+ * swing.dat on a loaded machine). */
+static void on_text(void *ctx, const char *text)
+{
+    ilpm_glpk *d = ctx;
+    if (d->iocp && strstr(text, "Solving LP relaxation")) {
+        int ms = ilpm_glpk_ms_left(d);
+        d->iocp->tm_lim = ms > 1 ? ms : 1;
+    }
+}
+
+int ilpm_glpk_intopt(ilpm_glpk *d, glp_iocp *p, ilpm_glpk_guard *g)
+{
+    int ms = ilpm_glpk_ms_left(d);
+    if (ms == 0)
+        return -1;
+    if (ms > 0) {
+        p->tm_lim = ms;
+        if (g && p->presolve == GLP_ON) {
+            /* The announcement is made at GLP_MSG_ALL only. */
+            p->msg_lev = GLP_MSG_ALL;
+            g->text_fn = on_text;
+            g->text_ctx = d;
+        }
+    }
+    d->iocp = p;
+    d->tree_ms = 0;
+    int rc = glp_intopt(d->P, p);
+    d->iocp = NULL;
+    if (g)
+        g->text_fn = NULL;
+    return rc;
 }
 
 static void on_tree(glp_tree *T, void *info)
@@ -76,7 +131,7 @@ int ilpm_glpk_ms_left(ilpm_glpk *d)
     double deadline = d->base.watch.deadline;
     if (deadline <= 0)
         return -1;
-    double ms = (deadline - ilpm_now()) * 1000.0;
+    double ms = (deadline - ilpm_now() - ilpm_free_time()) * 1000.0;
     if (ms < 1.0)
         return 0;
     return ms >= (double)INT_MAX ? INT_MAX : (int)ms;
@@ -146,6 +201,15 @@ int ilpm_glpk_iocp(const ilpm_glpk *d, int feasibility, glp_iocp *p)
     p->msg_lev = ilpm_reports(o) ? GLP_MSG_ON : GLP_MSG_OFF;
     p->gmi_cuts = o->cuts == ILPM_CUTS_ALL ? GLP_ON : GLP_OFF;
     p->mir_cuts = p->cov_cuts = o->cuts == ILPM_CUTS_NONE ? GLP_OFF : GLP_ON;
+    /* GLPK 5.0's MIR and Gomory cuts lose integer points to rounding
+     * once coefficients grow: a 25-item knapsack with weights in [1e8,
+     * 1e9] came out infeasible (glpsol --mir too), and GLPK's todd.mod,
+     * whose row ilpm scales to coefficients near 6e6, ran 60 s without a
+     * proof (glpsol --mir says infeasible on that row; 0.04-0.14 s
+     * without MIR).  The rows of the puzzles and of the MIPLIB files in
+     * tests stay under 1000. */
+    if (d->max_coef > MIR_COEF_MAX)
+        p->mir_cuts = p->gmi_cuts = GLP_OFF;
     /* GLPK 5.0's clique-cut generator writes past its arrays on small
      * conflict graphs (valgrind shows it with `glpsol --clique` on the
      * LP in tests/data/glpk_clique_bug.lp), so it stays off. */
@@ -202,12 +266,9 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     do {
         c->cover = p.cov_cuts == GLP_ON;
         c->empty_tree = 0;
-        int ms = ilpm_glpk_ms_left(d);
-        if (ms == 0)
+        rc = ilpm_glpk_intopt(d, &p, c->guard);
+        if (rc < 0)
             return ILPM_TIMEOUT;
-        if (ms > 0)
-            p.tm_lim = ms;
-        rc = glp_intopt(d->P, &p);
         p.cov_cuts = GLP_OFF;
     } while (rc == GLP_ESTOP && c->empty_tree);
     int st = glp_mip_status(d->P);
@@ -327,6 +388,7 @@ static ilpm_status glpk_solve(ilpm_driver *base, const int *assume, int n,
                           .obj = obj,
                           .st = ILPM_ERROR};
     ilpm_glpk_guard g;
+    c.guard = &g;
     if (ilpm_glpk_run(&g, &d->base.o, solve_body, &c, "solving", err) != 0) {
         d->P = NULL;
         return ILPM_ERROR;

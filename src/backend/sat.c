@@ -24,9 +24,9 @@ typedef struct sat {
     ilpm_cnf cnf;
     int *assume; /* scratch: caller's assumptions plus one guard */
     int cap_assume;
-    FILE *log;    /* CaDiCaL's stdout while it solves; NULL: quiet */
-    int oom;      /* CaDiCaL ran out of memory: only release it now */
-    int fed_vars; /* the largest variable CaDiCaL has been given */
+    FILE *log;           /* CaDiCaL's stdout while it solves; NULL: quiet */
+    int oom;             /* CaDiCaL ran out of memory: only release it now */
+    int fed_vars;        /* the largest variable CaDiCaL has been given */
 } sat;
 
 /* sat_guard.cpp: CaDiCaL's allocating calls, -1 when memory ran out. */
@@ -88,70 +88,109 @@ static int solve_logged(sat *d)
     return r;
 }
 
+/* Releasing CaDiCaL frees every clause it holds, one by one, and cannot
+ * be cut short: about 0.03 us a literal on a loaded machine (queens
+ * n = 2000: 55.6 million literals, 1.5 s; docs/benchmarks.md).  Feeding
+ * and solving end that much before the deadline, so that a run given up
+ * at its time limit also ends there. */
+#define RELEASE_SECONDS_PER_LIT 0.04e-6
+
+/* The time the release of what CaDiCaL holds (given, fed: literals
+ * handed to it) takes. */
+static double release_seconds(size_t fed)
+{
+    return (double)fed * RELEASE_SECONDS_PER_LIT;
+}
+
+/* Sets w's timeout when the release of fed literals would end past the
+ * deadline; w's status. */
+static int watch_with_release(ilpm_watch *w, size_t fed)
+{
+    if (!w->status && w->deadline > 0 &&
+        ilpm_now() + ilpm_free_time() + release_seconds(fed) >= w->deadline)
+        w->status = ILPM_TIMEOUT;
+    return ilpm_watch_check(w);
+}
+
 static int terminate_cb(void *state)
 {
     sat *d = state;
-    return ilpm_watch_check(&d->base.watch) != 0;
+    return watch_with_release(&d->base.watch, d->cnf.nfed) != 0;
+}
+
+/* CaDiCaL sets a variable up when a clause first names it, every one up
+ * to it at once, doubling its tables past a power of two: one step that
+ * cannot be cut short, about 0.4 us a new variable, doubling included
+ * (docs/benchmarks.md).  Clauses are fed one by one with the watch
+ * polled between them, so a set-up spread over many clauses stops at the
+ * deadline; a single step large enough to matter (past 25,000 new
+ * variables, 10 ms) is not started when it would end past the deadline,
+ * and the message says so: that is the one time the driver gives up
+ * before the deadline. */
+#define SETUP_SECONDS_PER_VAR 0.4e-6
+#define SETUP_CHECKED_FROM 25000
+
+static int setup_fits(sat *d, int maxv, ilpm_err *err)
+{
+    ilpm_watch *w = &d->cnf.watch;
+    if (maxv - d->fed_vars < SETUP_CHECKED_FROM || w->deadline <= 0)
+        return 1;
+    double need = (double)(maxv - d->fed_vars) * SETUP_SECONDS_PER_VAR,
+           left = w->deadline - ilpm_now() - ilpm_free_time() -
+                  release_seconds(d->cnf.nfed);
+    if (need <= left)
+        return 1;
+    char what[200];
+    snprintf(what, sizeof what,
+             "giving the clauses to CaDiCaL (setting up variables %d to %d "
+             "would take about %.1f s, not interruptible, with %.1f s left)",
+             d->fed_vars + 1, maxv, need, left > 0 ? left : 0.0);
+    w->status = ILPM_TIMEOUT; /* the poll reports it, status and all */
+    ilpm_watch_poll(w, what, err);
+    return 0;
 }
 
 /* Hands the clauses added since the last call to CaDiCaL and drops them
  * from the CNF buffer (the counts stay).  Millions of literals take a
  * while, so the watch is polled between clauses; the clauses not fed
  * then are dropped with the solver (-1, err says why). */
-static size_t pow2_above(size_t v)
-{
-    size_t p = 1;
-    while (p <= v)
-        p *= 2;
-    return p;
-}
-
 static int feed(sat *d, ilpm_err *err)
 {
     const int *l = d->cnf.lits;
     size_t n = d->cnf.nlits, i = 0;
     int rc = 0;
-    /* CaDiCaL sets new variables up when a clause first names them, and
-     * past a power of two it doubles its tables, in one go that cannot
-     * be cut short (0.4 us a variable idle, three times that on a loaded
-     * machine): a feed (an objective bound's BDD, say) whose setup would
-     * end past the deadline is not started. */
-    ilpm_watch *w = &d->cnf.watch;
-    if (n > 0 && w->deadline > 0 && d->cnf.nvars > d->fed_vars) {
-        size_t nv = (size_t)d->cnf.nvars, old = (size_t)d->fed_vars;
-        double vars = (double)(nv - old);
-        if (pow2_above(nv) > pow2_above(old))
-            vars += (double)pow2_above(nv);
-        if (ilpm_now() + vars * 3 * 0.4e-6 > w->deadline) {
-            w->status = ILPM_TIMEOUT; /* the poll reports it */
-            ilpm_watch_poll(w, "giving the clauses to CaDiCaL", err);
-            d->cnf.nlits = 0;
-            return -1;
-        }
-    }
-    while (i < n) {
+    for (unsigned k = 1; i < n; k++) {
         if (d->oom) {
             rc = cadical_oom(d, err);
             break;
         }
+        /* Every 256th clause: stop while the release still fits. */
+        if ((k & 255u) == 0)
+            watch_with_release(&d->cnf.watch, d->cnf.nfed + i);
         if (ilpm_watch_poll(&d->cnf.watch, "giving the clauses to CaDiCaL",
                             err) != 0) {
             rc = -1;
             break;
         }
         size_t j = i;
-        while (l[j] != 0)
-            j++;
+        int maxv = 0;
+        for (; l[j] != 0; j++)
+            if (abs(l[j]) > maxv)
+                maxv = abs(l[j]);
+        if (maxv > d->fed_vars && !setup_fits(d, maxv, err)) {
+            rc = -1;
+            break;
+        }
         if (ilpm_cadical_add(d->s, l + i, j + 1 - i) != 0)
             d->oom = 1;
+        if (maxv > d->fed_vars)
+            d->fed_vars = maxv;
         i = j + 1;
     }
     if (d->oom && rc == 0)
         rc = cadical_oom(d, err);
     d->cnf.nfed += i;
     d->cnf.nlits = 0;
-    if (rc == 0 && d->cnf.nvars > d->fed_vars)
-        d->fed_vars = d->cnf.nvars;
     return rc;
 }
 
@@ -293,23 +332,6 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
      * CaDiCaL must not print to stdout. */
     if (!d->log)
         ccadical_set_option(d->s, "quiet", 1);
-    /* CaDiCaL sets up every variable up to the largest id of the first
-     * clause in one go, at the rate per variable below (measured in
-     * docs/benchmarks.md), and that cannot be interrupted: do not start it
-     * when it would end past the deadline. */
-    ilpm_watch *w = &d->cnf.watch;
-    if (w->deadline > 0 &&
-        ilpm_now() + (double)d->cnf.nvars * 0.4e-6 > w->deadline) {
-        char what[96];
-        snprintf(what, sizeof what,
-                 "starting CaDiCaL (setting up %d variables would take "
-                 "about %.1f s)",
-                 d->cnf.nvars, (double)d->cnf.nvars * 0.4e-6);
-        w->status = ILPM_TIMEOUT; /* the poll reports it, status and all */
-        ilpm_watch_poll(w, what, err);
-        sat_destroy(&d->base);
-        return NULL;
-    }
     if (feed(d, err) != 0) {
         sat_destroy(&d->base);
         return NULL;

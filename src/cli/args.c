@@ -132,9 +132,9 @@ static const ilpm_opt own[] = {
      .choices = format_names,
      .verbs = V_RUN | V_STATS,
      .offset = OFF(format),
-     .help = "output: text for people, JSON lines or CSV for tools (stats: "
-             "text or json; batch: csv or json; solve model: also dimacs, "
-             "the SAT competition's s/v lines)"},
+     .help = "output: text for people, JSON lines or CSV for tools "
+             "(batch: csv or json; stats csv: a row per constraint group; "
+             "solve model: also dimacs, the SAT competition's s/v lines)"},
     {.name = "index",
      .arg = "I",
      .type = ILPM_OPT_INT,
@@ -224,6 +224,13 @@ static const ilpm_opt own[] = {
      .offset = OFF(resume),
      .help = "skip runs already in RESULTS (not 'stopped' ones, nor those "
              "whose worker was killed from outside)"},
+    {.name = "force",
+     .type = ILPM_OPT_FLAG,
+     .flags = OPT_SCRIPT,
+     .verbs = V_BATCH,
+     .offset = OFF(force),
+     .help = "replace the results file --out names if there is one (without "
+             "it or --resume, batch refuses to)"},
     {.name = "shard",
      .arg = "I/N",
      .type = ILPM_OPT_TEXT,
@@ -346,8 +353,7 @@ static int row_at(int i, found *f)
     return 0;
 }
 
-/* The puzzle's table the verb reads: the generator's for gen. */
-static const ilpm_opt *puzzle_rows(const cli *c)
+const ilpm_opt *cli_puzzle_rows(const cli *c)
 {
     return !c->pz ? NULL : c->verb == VERB_GEN ? c->pz->gen_opts : c->pz->opts;
 }
@@ -362,7 +368,7 @@ static int find_row(const cli *c, const char *name, found *f)
         if (strcmp(f->row->name, name) == 0 &&
             (c->verb != VERB_GEN || (f->verbs & V_GEN)))
             return 1;
-    const ilpm_opt *r = ilpm_opt_find(puzzle_rows(c), name);
+    const ilpm_opt *r = ilpm_opt_find(cli_puzzle_rows(c), name);
     if (r)
         *f = found_of(r, PUZZLE);
     return r != NULL;
@@ -410,7 +416,7 @@ static const char *closest(const cli *c, const char *name)
     for (int i = 0; row_at(i, &f); i++)
         if ((f.verbs & (1u << c->verb)) && distance(name, f.row->name) < bd)
             bd = distance(name, f.row->name), best = f.row->name;
-    for (const ilpm_opt *t = puzzle_rows(c); t && t->name; t++)
+    for (const ilpm_opt *t = cli_puzzle_rows(c); t && t->name; t++)
         if (distance(name, t->name) < bd)
             bd = distance(name, t->name), best = t->name;
     return best;
@@ -443,13 +449,13 @@ const ilpm_opt *cli_opt_find(const char *name)
     return NULL;
 }
 
-int cli_outputs(const cli *c, const ilpm_opt **rows, const char **paths,
-                int max)
+int cli_files(const cli *c, unsigned flag, const ilpm_opt **rows,
+              const char **paths, int max)
 {
     int n = 0;
     for (const ilpm_opt *r = own; r->name && n < max; r++) {
         const char *p =
-            r->flags & OPT_OUTPUT
+            r->flags & flag
                 ? *(const char *const *)((const char *)c + r->offset)
                 : NULL;
         if (p)

@@ -78,8 +78,6 @@ int cli_check(cli *c, ilpm_err *err)
         FAIL("--limit goes with --count");
     if (c->index && c->nfiles == 0)
         FAIL("--index picks an instance of a FILE; no FILE was given");
-    if (format_set && c->verb == VERB_STATS && c->format == FMT_CSV)
-        FAIL("stats writes text or json, not csv");
     if (format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)
         FAIL("batch writes csv or json, not text");
     if (c->format == FMT_DIMACS &&
@@ -117,6 +115,8 @@ int cli_check(cli *c, ilpm_err *err)
         (c->resume || c->slurm_n))
         FAIL("batch --out -: %s needs a results file",
              c->resume ? "--resume reads back" : "--slurm merges into");
+    if (c->force && c->resume)
+        FAIL("--force replaces RESULTS and --resume adds to it: give one");
     if (c->verb == VERB_BATCH && c->nfiles == 0)
         FAIL("batch needs at least one FILE of instances");
     if (!c->slurm_n && (c->submit || c->slurm_script || c->partition ||

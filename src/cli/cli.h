@@ -63,7 +63,11 @@ typedef struct cli_fzn {
 /* Filled by the parser from the rows of the options (args.c): an int
  * for a flag or a choice, int64_t for an integer, double for a real,
  * const char * for a text. */
-typedef struct cli {
+typedef struct cli cli;
+typedef int (*instance_fn)(cli *c, const void *inst, const char *file,
+                           long index, void *ctx);
+
+struct cli {
     verb_id verb;
     const char *verb_name;
     const ilpm_puzzle *pz;
@@ -79,6 +83,7 @@ typedef struct cli {
     int64_t jobs;
     double memory_limit;
     int resume;
+    int force; /* replace a results file --out names */
     long shard_i, shard_n;
     int no_incremental;
     /* batch --slurm (slurm.c) */
@@ -98,8 +103,9 @@ typedef struct cli {
     char **owned;        /* texts the parser made (joined lists), freed */
     int nowned;          /* with the rest in main */
     int help;
+    instance_fn unread; /* see for_each_instance; NULL: a message */
     const cli_fzn *fzn; /* the fzn verb: solve model, FlatZinc's output */
-} cli;
+};
 
 /* Set by SIGINT and SIGTERM (main.c); every verb and the solvers poll
  * it. */
@@ -145,8 +151,9 @@ int put_made(void (*make)(ilpm_buf *b));
 /* Calls fn for the instance the parameters give, or for every instance
  * of every FILE in order (--index: the one picked); malformed instances
  * and unreadable files are reported and noted in t. */
-typedef int (*instance_fn)(cli *c, const void *inst, const char *file,
-                           long index, void *ctx);
+/* When the time limit cuts the reading of an instance short, the walk
+ * ends with a message (exit 3), or, for a verb that set c->unread, calls
+ * it with inst NULL (solve reports it as the instance's timeout). */
 int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx);
 /* The instance's model under c's options, or NULL after a message. */
 ilpm_model *build_model(cli *c, const void *inst, tally *t);
@@ -204,10 +211,20 @@ const ilpm_opt *cli_opt_find(const char *name);
 #define OPT_SCRIPT (1u << 16)
 /* Another: the option names a file the run writes (outputs.c). */
 #define OPT_OUTPUT (1u << 17)
-/* The outputs c's options name, at most max: their rows and paths, in
- * the rows' order; the number of them. */
-int cli_outputs(const cli *c, const ilpm_opt **rows, const char **paths,
-                int max);
+/* The files the command line's own options flagged flag (OPT_OUTPUT,
+ * ILPM_OPT_INPUT) name, at most max: their rows and paths, in the rows'
+ * order; the number of them. */
+int cli_files(const cli *c, unsigned flag, const ilpm_opt **rows,
+              const char **paths, int max);
+/* The puzzle's table c's verb reads (the generator's for gen), or NULL
+ * before a puzzle. */
+const ilpm_opt *cli_puzzle_rows(const cli *c);
+/* Every file the run reads, from one place: the FILEs, then the value of
+ * each option flagged ILPM_OPT_INPUT (the command line's and the
+ * puzzle's; each value of a repeated one).  "-" stands for standard
+ * input.  *n set to their number; free() the array (one block) after
+ * use; NULL when out of memory. */
+const char **cli_inputs(const cli *c, int *n);
 /* Whether the option named name was given (and not through an alias). */
 int cli_given(const cli *c, const char *name);
 /* The checks that tie the parsed options together (checks.c): 0, or -1

@@ -87,9 +87,14 @@ int cmd_batch(cli *c)
                 s.replaced);
     if (s.input_errors)
         fprintf(f,
-                "  %ld run(s) of input that did not parse (see the error "
-                "rows)\n",
+                "  %ld run(s) of input that did not parse or translate (see "
+                "the error rows)\n",
                 s.input_errors);
+    if (s.postsolve_errors)
+        fprintf(f,
+                "  %ld answer(s) whose model's statements after solve failed "
+                "(a MathProg check: see the postsolve_error column)\n",
+                s.postsolve_errors);
     if (cli_stop_requested)
         fprintf(f, "  interrupted: %ld of %ld runs done; --resume goes on\n",
                 s.done, s.total);

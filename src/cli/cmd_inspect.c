@@ -27,7 +27,9 @@ static int stats_one(cli *c, const void *inst, const char *file, long index,
     }
     ilpm_buf b;
     ilpm_buf_init(&b);
-    if (c->format == FMT_JSON) {
+    if (c->format == FMT_CSV) {
+        ilpm_stats_csv(m, &s, c->pz->name, label, &b);
+    } else if (c->format == FMT_JSON) {
         ilpm_stats_json(m, &s, c->pz->name, label, &b);
         /* The puzzle's members go inside the object, before its "}\n". */
         if (c->pz->stats_json && b.len >= 2 && !b.oom) {
@@ -52,6 +54,8 @@ static int stats_one(cli *c, const void *inst, const char *file, long index,
 int cmd_stats(cli *c)
 {
     tally t = {EXIT_OK, 0};
+    if (c->format == FMT_CSV && put_made(ilpm_stats_csv_header) != 0)
+        return EXIT_INTERNAL;
     for_each_instance(c, &t, stats_one, &t);
     return t.worst;
 }

@@ -28,8 +28,9 @@ static void dimacs_answer(const ilpm_result *r, ilpm_buf *b)
     else if (r->status == ILPM_UNSAT)
         st = "UNSATISFIABLE";
     ilpm_buf_printf(b, "s %s\n", st);
+    char obj[32];
     if (r->has_objective)
-        ilpm_buf_printf(b, "o %lld\n", (long long)r->objective);
+        ilpm_buf_printf(b, "o %s\n", ilpm_result_objective(r, obj, sizeof obj));
     if (r->text && !r->has_count && strcmp(st, "UNKNOWN") != 0 &&
         r->status != ILPM_UNSAT)
         ilpm_buf_puts(b, r->text);
@@ -52,7 +53,16 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
     ilpm_result_init(&r);
     snprintf(r.file, sizeof r.file, "%s", file);
     r.index = index;
-    ilpm_run_instance(c->pz, inst, c->params, &c->run, &r);
+    if (inst) {
+        ilpm_run_instance(c->pz, inst, c->params, &c->run, &r);
+    } else {
+        /* The time limit ran out while the instance was read. */
+        snprintf(r.puzzle, sizeof r.puzzle, "%s", c->pz->name);
+        snprintf(r.instance, sizeof r.instance,
+                 "#%ld (not read within the time limit)", index);
+        r.backend = c->run.solver.backend;
+        r.status = ILPM_TIMEOUT;
+    }
     ilpm_buf b;
     ilpm_buf_init(&b);
     /* Tools get a record for every instance, errors included; people
@@ -74,11 +84,22 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
         st->answer =
             cli_dimacs_worse(st->answer, cli_exit_code(&r, FMT_DIMACS));
     if (r.status == ILPM_ERROR) {
-        fprintf(stderr, "ilpm: %s %s: %s%s\n", r.puzzle, r.instance, r.error,
-                err_note(c, r.error_kind));
+        /* A message that names its file (file:line: ...) says where
+         * already; others are named by puzzle and instance. */
+        size_t fl = strlen(r.file);
+        if (fl > 0 && strncmp(r.error, r.file, fl) == 0 && r.error[fl] == ':')
+            fprintf(stderr, "ilpm: %s%s\n", r.error, err_note(c, r.error_kind));
+        else
+            fprintf(stderr, "ilpm: %s %s: %s%s\n", r.puzzle, r.instance,
+                    r.error, err_note(c, r.error_kind));
         if (r.error_kind == ILPM_ERR_NOMEM && c->memory_limit > 0)
             code = EXIT_USAGE; /* the limit the user set */
     }
+    if (r.postsolve_error[0])
+        fprintf(stderr,
+                "ilpm: %s %s: the model's statements after solve failed: "
+                "%s\n",
+                r.puzzle, r.instance, r.postsolve_error);
     note_exit(t, lost ? EXIT_INTERNAL : code);
     ilpm_result_free(&r);
     return lost;
@@ -90,6 +111,7 @@ int cmd_solve(cli *c)
     if (c->format == FMT_CSV && put_made(ilpm_result_csv_header) != 0)
         note_exit(&st.t, EXIT_INTERNAL);
     progress *pg = progress_for(c);
+    c->unread = solve_one;
     for_each_instance(c, &st.t, solve_one, &st);
     progress_stop(pg);
     if (cli_stop_requested)

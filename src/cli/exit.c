@@ -9,6 +9,10 @@
 
 int cli_exit_code(const ilpm_result *r, out_format f)
 {
+    /* The answer stands, but the input's own statements about it failed
+     * (a MathProg check): the input's to mend. */
+    if (r->postsolve_error[0])
+        return EXIT_USAGE;
     if (f == FMT_DIMACS)
         switch (r->status) {
         case ILPM_OPTIMAL:
@@ -108,7 +112,7 @@ int cli_batch_exit(const ilpm_batch_summary *s, int interrupted)
         note_exit(&t, EXIT_SIGNAL);
     if (by[ILPM_ERROR] > input)
         note_exit(&t, EXIT_INTERNAL);
-    if (input)
+    if (input || s->postsolve_errors)
         note_exit(&t, EXIT_USAGE);
     if (by[ILPM_TIMEOUT] || by[ILPM_FEASIBLE])
         note_exit(&t, EXIT_TIMEOUT);

@@ -47,14 +47,17 @@ static const verb_help helps[VERB_COUNT] = {
                     "ilpm play machiavelli data/machiavelli/play.txt --backend "
                     "sat --format csv",
                     NULL}},
-    [VERB_STATS] = {"PUZZLE [FILE] [OPTIONS]",
+    [VERB_STATS] = {"PUZZLE [FILE...] [OPTIONS]",
                     "The sizes of the ILP and CNF lowerings per constraint "
                     "group: model\nconstraints, ILP rows and nonzeros, CNF "
-                    "clauses, literals and auxiliary\nvariables.  Nothing "
-                    "is solved.",
+                    "clauses, literals and auxiliary\nvariables, for every "
+                    "instance of every FILE.  Nothing is solved.",
                     "0 done; 2 usage or input error; 1 internal error.",
                     {"ilpm stats sudoku data/sudoku/norvig_top95.txt --index 1",
-                     "ilpm stats langford --n 7 --k 2 --format json", NULL}},
+                     "ilpm stats langford --n 7 --k 2 --format json",
+                     "ilpm stats model data/models/knapsack.lp "
+                     "data/models/setcover.mps --format csv",
+                     NULL}},
     [VERB_EXPORT] = {"PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F) "
                      "[OPTIONS]",
                      "Writes one instance's model for other solvers: CPLEX "
@@ -71,8 +74,10 @@ static const verb_help helps[VERB_COUNT] = {
                   "Writes random instances of a puzzle with a generator, in "
                   "the format\n'ilpm solve PUZZLE FILE' reads, to standard "
                   "output or --out FILE.",
-                  "0 written; 2 usage error; 1 internal error or a write "
-                  "that failed.",
+                  "0 written; 3 a time limit hit by the generator's "
+                  "solver calls (nothing\nwritten); 2 usage error or "
+                  "--memory-limit reached; 1 internal error or\na write "
+                  "that failed; 130 interrupted (SIGINT, SIGTERM).",
                   {"ilpm gen tetravex --n 4 --seed 3 --count 2",
                    "ilpm gen machiavelli --decks 2 --cards 20 --count 3 --out "
                    "tables.txt",
@@ -108,16 +113,20 @@ static const verb_help helps[VERB_COUNT] = {
           "--backend all --time-limit 10",
           NULL}},
     [VERB_MERGE] = {"--out RESULTS FILE...",
-                    "Combines the results of batch shards (all CSV or all "
-                    "JSON lines) into\none file sorted by file, index, "
-                    "formulation and back end.",
+                    "Combines the results of batch shards (CSV or JSON "
+                    "lines) into one\nfile sorted by file, index, "
+                    "formulation and back end, in the format\nRESULTS's "
+                    "name asks for (.csv, .json or .jsonl; rows of the "
+                    "other\nformat converted), else in the inputs'.",
                     "0 merged; 2 usage error or a file that cannot be read "
                     "or merged; 1\ninternal error or a write that failed.",
                     {"ilpm batch queens data/queens/completion.txt --out "
                      "part0.csv --shard 0/2   # exit 10",
                      "ilpm batch queens data/queens/completion.txt --out "
                      "part1.csv --shard 1/2",
-                     "ilpm merge --out results.csv part0.csv part1.csv", NULL}},
+                     "ilpm merge --out results.csv part0.csv part1.csv",
+                     "ilpm merge --out results.jsonl part0.csv part1.csv",
+                     NULL}},
 };
 
 void cli_opt_help(const ilpm_opt *r, const char *more, char *buf, size_t size)
@@ -181,9 +190,16 @@ static void print_opts(FILE *f, verb_id v)
             print_row(f, r.row, r.help);
 }
 
-static void print_examples(FILE *f, const verb_help *h)
+/* The verb's examples; solve's with a puzzle, the puzzle's own. */
+static void print_examples(FILE *f, const cli *c, const verb_help *h)
 {
     fprintf(f, "\nexamples (from the source folder):\n");
+    const ilpm_puzzle *pz = c->pz;
+    if (c->verb == VERB_SOLVE && pz && pz->examples) {
+        for (int i = 0; pz->examples[i]; i++)
+            fprintf(f, "  ilpm solve %s %s\n", pz->name, pz->examples[i]);
+        return;
+    }
     for (int i = 0; h->examples[i]; i++)
         fprintf(f, "  %s\n", h->examples[i]);
 }
@@ -208,7 +224,7 @@ void cli_usage(FILE *f)
         "verbs:\n"
         "  solve PUZZLE [FILE...]   solve (or --count) every instance\n"
         "  play PUZZLE FILE...      best play from a hand (machiavelli)\n"
-        "  stats PUZZLE [FILE]      sizes of the ILP and CNF lowerings per "
+        "  stats PUZZLE [FILE...]   sizes of the ILP and CNF lowerings per "
         "group\n"
         "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
         "                           write the model for other solvers\n"
@@ -288,5 +304,5 @@ void cli_help(FILE *f, const cli *c)
     if (c->verb == VERB_COMPARE && (!pz || pz->formulations))
         print_row(f, &formulations, formulations.help);
     fprintf(f, "\nexit status:\n%s\n", h->exits);
-    print_examples(f, h);
+    print_examples(f, c, h);
 }

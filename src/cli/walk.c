@@ -81,12 +81,19 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
         }
         ilpm_instances it;
         ilpm_instances_init(&it, c->pz, c->params, rd, c->index);
+        ilpm_instances_watch(&it, c->run.solver.time_limit,
+                             c->run.solver.stop_flag);
         int rc = 0;
         while (rc == 0 && !cli_stop_requested) {
             void *inst = NULL;
             int r = ilpm_instances_next(&it, &inst, &err);
             if (r == 0)
                 break;
+            if (r == -2 && err.status == ILPM_TIMEOUT && c->unread) {
+                t->instances++;
+                rc = c->unread(c, NULL, c->files[i], it.index + 1, ctx);
+                break;
+            }
             if (r < 0) {
                 fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
                 note_exit(t, err_exit(c, &err));
@@ -115,7 +122,12 @@ ilpm_model *build_model(cli *c, const void *inst, tally *t)
         note_exit(t, EXIT_INTERNAL);
         return NULL;
     }
-    if (c->pz->build(inst, c->params, m, &err) != 0) {
+    /* The puzzle's load step (a MathProg translation) under the limits,
+     * before the build. */
+    double ms;
+    if (ilpm_run_load(c->pz, (void *)inst, c->params, &c->run.solver, &ms,
+                      &err) != 0 ||
+        c->pz->build(inst, c->params, m, &err) != 0) {
         fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
         note_exit(t, err_exit(c, &err));
         ilpm_model_free(m);

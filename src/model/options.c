@@ -92,7 +92,9 @@ static const ilpm_opt table[] = {
      .choices = cuts_names,
      .backends = ONLY(ILP),
      .offset = FIELD(cuts),
-     .help = "GLPK cuts: none; default = cover and MIR; all = also Gomory"},
+     .help = "GLPK cuts: none; default = cover and MIR; all = also Gomory "
+             "(MIR and Gomory left out when a row has a coefficient beyond "
+             "100000)"},
     {.name = "branch",
      .type = ILPM_OPT_CHOICE,
      .def = "auto",

@@ -452,6 +452,8 @@ static int collect(struct sched *s, int i, int ready, double now, ilpm_err *err)
                 record(s->sum, s->tm, b->jobs[j].backend, (ilpm_status)m.status,
                        m.solve_ms);
                 s->sum->reused += m.reused;
+                s->sum->input_errors += m.input;
+                s->sum->postsolve_errors += m.post;
             }
             free(text);
             return 0;

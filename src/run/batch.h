@@ -15,8 +15,10 @@ typedef struct ilpm_batch_summary {
     long input_errors;      /* runs recorded as errors because an input   */
                             /* file or instance was bad (among by_status) */
     long by_status[ILPM_STATUS_COUNT]; /* indexed by ilpm_status */
-    long replaced; /* workers that died or overran, replaced    */
-    long reused;   /* runs that reused a shape's model          */
+    long postsolve_errors; /* answers whose input's statements about them
+                              failed (a MathProg check)                 */
+    long replaced;         /* workers that died or overran, replaced    */
+    long reused;           /* runs that reused a shape's model          */
     double elapsed_s;
     /* Per back end (ILP, SAT): runs, total and median solve ms. */
     long runs[ILPM_BACKEND_COUNT];
@@ -66,11 +68,13 @@ int ilpm_results_name_format(const char *path);
  * something else ("not an ilpm results file ..."). */
 int ilpm_results_probe(const char *path, int *json, ilpm_err *err);
 
-/* Combines result files (all CSV or all JSON lines) into out_path: one
- * header, rows sorted by file, index, formulation and back end, a later
- * row replacing an earlier one with the same key.  -1 with err when an
- * input is bad, -2 when out_path cannot be written (it is then left as
- * it was; see ilpm_out_open). */
+/* Combines result files (CSV or JSON lines, or some of each) into
+ * out_path: one header, rows sorted by file, index, formulation and back
+ * end, a later row replacing an earlier one with the same key, in the
+ * format out_path's name asks for (ilpm_results_name_format; rows of the
+ * other one converted), else in the inputs' (refused when they mix).  -1 with
+ * err when an input is bad, -2 when out_path cannot be written (it is then left
+ * as it was; see ilpm_out_open). */
 int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
                      ilpm_err *err);
 

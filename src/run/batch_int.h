@@ -106,5 +106,16 @@ const rowkey *ilpm_results_doneset_has(const struct doneset *d,
 /* Writes the rows of path again under the current header; -1 with err
  * when it does not read, -2 when it cannot be written. */
 int ilpm_results_rewrite(const char *path, ilpm_err *err);
+/* Parses one CSV line into at most max fields (RFC 4180 quoting, no line
+ * ends inside fields); returns the count.  Fields point into line. */
+int ilpm_results_csv_split(char *line, char **fields, int max);
+/* A row of a results file in the other format (merge.c),
+ * appended to out without a line end: a CSV row of header's columns as
+ * a JSON line, or a JSON line as a CSV row of header's columns.  0, or
+ * -1 when the row is malformed or memory ran out (out->oom). */
+int ilpm_results_row_to_json(const char *row, const char *header,
+                             ilpm_buf *out);
+int ilpm_results_row_to_csv(const char *line, const char *header,
+                            ilpm_buf *out);
 
 #endif

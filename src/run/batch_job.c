@@ -124,13 +124,28 @@ static void job_run(void *ctx, void *state, long j, int worker,
         b->pz->free_instance(inst);
     } else {
         r.status = ILPM_ERROR;
+        r.error_kind = e.kind;
         snprintf(r.error, sizeof r.error, "%s", e.msg);
     }
     r.worker = worker;
+    /* Out of memory under the worker's limit is the limit's doing, as
+     * `solve` says it: the user can raise it. */
+    double limit = b->o->memory_limit_mb;
+    int over = r.status == ILPM_ERROR && r.error_kind == ILPM_ERR_NOMEM &&
+               limit > 0 && !ILPM_UNDER_ASAN;
+    if (over) {
+        size_t n = strlen(r.error);
+        snprintf(r.error + n, sizeof r.error - n,
+                 " (--memory-limit %g MB reached: raise it to go on)", limit);
+    }
     /* An interrupted run is not a result: no row. */
     if (r.status != ILPM_STOPPED)
         ilpm_batch_format_row(b, &r, row);
     m->status = (int32_t)r.status;
+    m->input =
+        over || (r.status == ILPM_ERROR && (r.error_kind == ILPM_ERR_INPUT ||
+                                            r.error_kind == ILPM_ERR_LIMIT));
+    m->post = r.postsolve_error[0] != 0;
     m->reused = ilpm_shape_cache_reused(cache) > reused;
     m->solve_ms = r.solve_ms;
     ilpm_result_free(&r);

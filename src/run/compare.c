@@ -46,8 +46,12 @@ static void form_stats(const ilpm_puzzle *pz, const void *inst,
         return;
     }
     /* The groups of what the back ends receive: after propagation, as the
-     * sizes of the runs are, with the forced variables in "fixed". */
-    if (pz->build(inst, p, m, &err) != 0 ||
+     * sizes of the runs are, with the forced variables in "fixed".  The
+     * puzzle's load step (a MathProg translation) comes first, under the
+     * limits; the runs find it done. */
+    double ms;
+    if (ilpm_run_load(pz, (void *)inst, p, so, &ms, &err) != 0 ||
+        pz->build(inst, p, m, &err) != 0 ||
         lowered_stats(m, so, &f->stats, &f->groups, &err) != 0) {
         snprintf(f->error, sizeof f->error, "%s", err.msg);
         ilpm_model_free(m);
@@ -112,10 +116,11 @@ static void check_agreement(ilpm_comparison *c, const ilpm_run_opts *o)
             snprintf(b, sizeof b, "%s", feasible(r) ? "solvable" : "unsat");
         } else if (ref->has_objective && r->has_objective &&
                    ref->status == ILPM_OPTIMAL && r->status == ILPM_OPTIMAL &&
-                   ref->objective != r->objective) {
+                   !ilpm_scaled_equal(ref->objective, ref->objective_scale,
+                                      r->objective, r->objective_scale)) {
             what = "optimum";
-            snprintf(a, sizeof a, "%" PRId64, ref->objective);
-            snprintf(b, sizeof b, "%" PRId64, r->objective);
+            ilpm_result_objective(ref, a, sizeof a);
+            ilpm_result_objective(r, b, sizeof b);
         } else if (o->count && ref->count != r->count) {
             what = "count";
             snprintf(a, sizeof a, "%" PRIu64, ref->count);
@@ -169,6 +174,9 @@ int ilpm_compare_instance(const ilpm_puzzle *pz, const void *inst,
             ilpm_result_init(r);
             ilpm_run_opts ro = *o;
             ro.solver.backend = (ilpm_backend)b;
+            /* No answer is shown: the input's statements about it (a
+             * MathProg model's after solve) are not run. */
+            ro.no_post = 1;
             if (stop && *stop) {
                 snprintf(r->puzzle, sizeof r->puzzle, "%s", pz->name);
                 snprintf(r->instance, sizeof r->instance, "%s", out->instance);
@@ -259,7 +267,7 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
             snprintf(oc, sizeof oc, "%s%" PRIu64,
                      r->count_complete ? "" : ">=", r->count);
         else if (r->has_objective)
-            snprintf(oc, sizeof oc, "%" PRId64, r->objective);
+            ilpm_result_objective(r, oc, sizeof oc);
         ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",
                         form[0] ? form : "-", ilpm_backend_name(r->backend),
                         ilpm_status_name(r->status), r->verified ? "yes" : "no",

@@ -17,6 +17,16 @@ void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
     it->offset = 0;
     it->lines = 0;
     it->done = 0;
+    it->limit = 0;
+    it->stop = NULL;
+    ilpm_watch_init(&it->watch, 0, NULL);
+}
+
+void ilpm_instances_watch(ilpm_instances *it, double seconds,
+                          volatile int *stop)
+{
+    it->limit = seconds;
+    it->stop = stop;
 }
 
 int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
@@ -26,7 +36,22 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
         ilpm_reader_set_index(it->rd, it->index + 1);
         ilpm_err perr = {0};
         void *got = NULL;
+        ilpm_watch_init(&it->watch, it->limit, it->stop);
+        ilpm_reader_set_watch(it->rd, &it->watch);
         int r = it->pz->parse(it->rd, it->p, &got, &perr);
+        ilpm_reader_set_watch(it->rd, NULL);
+        if (it->watch.status) {
+            /* Reading was cut short, whatever the parser made of it: the
+             * walk ends there. */
+            if (r > 0)
+                it->pz->free_instance(got);
+            it->done = 1;
+            char what[320];
+            snprintf(what, sizeof what, "reading %s (line %ld)",
+                     ilpm_reader_name(it->rd), ilpm_reader_lineno(it->rd) + 1);
+            ilpm_watch_poll(&it->watch, what, err);
+            return -2;
+        }
         if (r == 0) {
             it->done = 1;
             if (it->index == 0) {

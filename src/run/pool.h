@@ -26,6 +26,8 @@ struct msg {
     int32_t job;
     int32_t status;
     int32_t reused; /* the job reused what its worker kept */
+    int32_t input;  /* an error of the input (its kind input or limit) */
+    int32_t post;   /* the input's statements about the answer failed */
     double solve_ms;
     uint32_t len;
 };

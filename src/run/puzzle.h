@@ -58,6 +58,11 @@ typedef struct ilpm_puzzle {
     const ilpm_opt *opts;
     /* Text for --help: input format(s), in a few lines. */
     const char *input_help;
+    /* For `ilpm solve NAME --help`: examples, each the words after
+     * "ilpm solve NAME", running as shown from the source folder (a
+     * comment "# exit N" when the status is not 0: tests/help_commands.sh
+     * runs them); ended by NULL. */
+    const char *const *examples;
     /* Values of the puzzle's --formulation option, default first, ended
      * by NULL; NULL when the puzzle has a single formulation.  `compare`
      * runs each one. */
@@ -104,6 +109,10 @@ typedef struct ilpm_puzzle {
      * empty keeps "objective N". */
     void (*describe_objective)(const void *inst, const ilpm_params *p,
                                int64_t objective, char *buf, size_t size);
+    /* Optional: the power of ten the model's objective was multiplied by
+     * to make it integer (a file's decimals); outputs divide it back.
+     * NULL, or 1: the model's objective is the puzzle's own. */
+    int64_t (*objective_scale)(const void *inst, const ilpm_params *p);
     /* Optional: after an unsat answer, one line on why when a simple test
      * finds a reason ("no meld can hold 5H ..."); buf stays empty when it
      * finds none. */
@@ -130,6 +139,31 @@ typedef struct ilpm_puzzle {
     /* Optional: more members for `stats --format json`, each written as
      * ',"name":value' (the model puzzle's file rows by name and kind). */
     void (*stats_json)(const void *inst, const ilpm_params *p, ilpm_buf *out);
+
+    /* Optional: the costly part of reading an instance, done once before
+     * its first build and under the run's limits, so that they cover it
+     * (gmpl: GLPK's translation of the model, in a child process that a
+     * time limit, a stop or the memory limit ends).  o gives the time
+     * limit (seconds from now), the stop flag, and the log, where
+     * warnings about the input go, verbose or not.  *ms: the time it
+     * took (the same figure once loaded).  0, or -1 with err (err->status
+     * ILPM_TIMEOUT or ILPM_STOPPED when cut short).  A build before any load
+     * loads without limits. */
+    int (*load)(void *inst, const ilpm_params *p, const ilpm_options *o,
+                double *ms, ilpm_err *err);
+    /* Optional: the input's own statements about its answer, run once,
+     * with the solution reported (never while counting): gmpl runs the
+     * model's statements after `solve`, and what they print is the text
+     * (render is then the fallback when they print nothing).  stop ends
+     * the wait.  0, or -1 with err when a statement fails (a MathProg
+     * `check`), the text so far in out. */
+    int (*post)(const void *inst, const void *sol, volatile int *stop,
+                ilpm_buf *out, ilpm_err *err);
+
+    /* Optional: after a count, one line on what it counts over when that
+     * is not plain (gmpl: the variables GLPK generated, naming declared
+     * ones it left out); buf stays empty otherwise. */
+    void (*count_note)(const void *inst, char *buf, size_t size);
 
     /* Optional: writes random instances in the puzzle's file format
      * (`ilpm gen PUZZLE ...`).  NULL when the puzzle has no generator. */

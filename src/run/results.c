@@ -1,6 +1,6 @@
 /* Results files of batches: read by column name (the ilpm columns in any
  * order, rows of older ilpm versions given the current columns), the keys
- * and the set of runs a --resume finds done, and merge. */
+ * and the set of runs a --resume finds done (merge: merge.c). */
 #include "batch_int.h"
 
 #include <signal.h>
@@ -9,9 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Parses one CSV line into at most max fields (RFC 4180 quoting, no line
- * ends inside fields); returns the count.  Fields point into buf. */
-static int csv_split(char *line, char **fields, int max)
+int ilpm_results_csv_split(char *line, char **fields, int max)
 {
     int n = 0;
     char *p = line;
@@ -132,7 +130,7 @@ static int column_of(const char *header, const char *name)
 {
     char *h = strdup(header);
     char *f[64];
-    int n = h ? csv_split(h, f, 64) : 0, at = -1;
+    int n = h ? ilpm_results_csv_split(h, f, 64) : 0, at = -1;
     for (int i = 0; i < n && at < 0; i++)
         if (strcmp(f[i], name) == 0)
             at = i;
@@ -154,8 +152,8 @@ static int upgrade_map(const char *header, const char *current, int *map,
         return 0;
     char *h = strdup(header), *c = strdup(current);
     char *hf[64], *cf[64];
-    int nh = h ? csv_split(h, hf, 64) : 0;
-    int nc = c ? csv_split(c, cf, 64) : 0;
+    int nh = h ? ilpm_results_csv_split(h, hf, 64) : 0;
+    int nc = c ? ilpm_results_csv_split(c, cf, 64) : 0;
     int ok = h && c && nc <= max && nh <= nc;
     for (int j = 0; ok && j < nc; j++) {
         map[j] = -1;
@@ -183,7 +181,7 @@ static char *upgrade_row(const char *line, const int *map, int n, int err,
 {
     char *copy = strdup(line);
     char *f[64];
-    *nfields = copy ? csv_split(copy, f, 64) : 0;
+    *nfields = copy ? ilpm_results_csv_split(copy, f, 64) : 0;
     if (!copy)
         return NULL;
     ilpm_buf b;
@@ -293,7 +291,7 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
                 if ((nmap = upgrade_map(line, ilpm_buf_str(&cur), map, 64))) {
                     char *copy = strdup(line);
                     char *f[64];
-                    nold = copy ? csv_split(copy, f, 64) : 0;
+                    nold = copy ? ilpm_results_csv_split(copy, f, 64) : 0;
                     free(copy);
                     line = ilpm_buf_str(&cur);
                     ks->upgraded = 1;
@@ -310,7 +308,7 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
                 }
                 char *copy = strdup(line);
                 char *f[64];
-                ncols = copy ? csv_split(copy, f, 64) : 0;
+                ncols = copy ? ilpm_results_csv_split(copy, f, 64) : 0;
                 for (int i = 0; i < ncols; i++) {
                     if (!strcmp(f[i], "file"))
                         col_file = i;
@@ -370,7 +368,7 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
         } else {
             char *copy = strdup(line);
             char *f[64];
-            int n = copy ? csv_split(copy, f, 64) : 0;
+            int n = copy ? ilpm_results_csv_split(copy, f, 64) : 0;
             if (n <= col_backend || n <= col_file || n <= col_index) {
                 free(copy);
                 rc = ilpm_reader_error(rd, err, 1,
@@ -549,108 +547,4 @@ int ilpm_results_rewrite(const char *path, ilpm_err *err)
     }
     ilpm_results_keyset_free(&ks);
     return ilpm_out_commit(out, err) != 0 ? -2 : 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* merge                                                                 */
-
-struct order {
-    const struct keyset *ks;
-    size_t i;
-    int file_rank;
-    size_t seq;
-};
-
-static int cmp_rows(const void *a, const void *b)
-{
-    const struct order *x = a, *y = b;
-    const rowkey *kx = &x->ks->k[x->i], *ky = &y->ks->k[y->i];
-    if (x->file_rank != y->file_rank)
-        return x->file_rank < y->file_rank ? -1 : 1;
-    if (kx->index != ky->index)
-        return kx->index < ky->index ? -1 : 1;
-    int c = strcmp(kx->form, ky->form);
-    if (c)
-        return c;
-    c = strcmp(kx->backend, ky->backend);
-    if (c)
-        return c;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
-                     ilpm_err *err)
-{
-    struct keyset ks = {0};
-    int rc = -1;
-    struct order *ord = NULL;
-    char **files = NULL;
-    for (int i = 0; i < n; i++) {
-        int was_json = ks.json, had = ks.n > 0 || ks.header;
-        if (ilpm_results_read(inputs[i], &ks, 1, 1, err) != 0)
-            goto out;
-        if (had && was_json != ks.json) {
-            ilpm_err_input(err, "%s: mixes JSON and CSV results files",
-                           inputs[i]);
-            goto out;
-        }
-    }
-    /* The output's name chooses its format as batch's --out does; merge
-     * copies rows and does not convert them. */
-    int want = ilpm_results_name_format(out_path);
-    if (n > 0 && want >= 0 && want != ks.json) {
-        ilpm_err_input(err,
-                       "%s: its name asks for %s, but %s holds %s rows (merge "
-                       "does not convert them): name the output .%s",
-                       out_path, want ? "JSON lines" : "CSV", inputs[0],
-                       ks.json ? "JSON lines" : "CSV",
-                       ks.json ? "jsonl" : "csv");
-        goto out;
-    }
-    ord = calloc(ks.n + 1, sizeof *ord);
-    files = calloc(ks.n + 1, sizeof *files);
-    if (!ord || !files) {
-        ilpm_err_nomem(err, "out of memory");
-        goto out;
-    }
-    int nfiles = 0;
-    for (size_t i = 0; i < ks.n; i++) {
-        int r = -1;
-        for (int f = 0; f < nfiles && r < 0; f++)
-            if (strcmp(files[f], ks.k[i].file) == 0)
-                r = f;
-        if (r < 0) {
-            files[nfiles] = ks.k[i].file;
-            r = nfiles++;
-        }
-        ord[i] = (struct order){&ks, i, r, i};
-    }
-    qsort(ord, ks.n, sizeof *ord, cmp_rows);
-    ilpm_out *f = ilpm_out_open(out_path, ILPM_OUT_REPLACE, err);
-    if (!f) {
-        rc = -2;
-        goto out;
-    }
-    if (!ks.json && ks.header) {
-        ilpm_out_write(f, ks.header, strlen(ks.header));
-        ilpm_out_write(f, "\n", 1);
-    }
-    for (size_t i = 0; i < ks.n; i++) {
-        /* Of rows with the same key, the last one read wins. */
-        if (i + 1 < ks.n &&
-            cmp_rows(&(struct order){&ks, ord[i].i, ord[i].file_rank, 0},
-                     &(struct order){&ks, ord[i + 1].i, ord[i + 1].file_rank,
-                                     0}) == 0)
-            continue;
-        const char *line = ks.lines[ord[i].i];
-        ilpm_out_write(f, line, strlen(line));
-        ilpm_out_write(f, "\n", 1);
-    }
-    /* A failed write is reported here. */
-    rc = ilpm_out_commit(f, err) == 0 ? 0 : -2;
-out:
-    free(ord);
-    free(files);
-    ilpm_results_keyset_free(&ks);
-    return rc;
 }

@@ -47,11 +47,28 @@ ilpm_model *ilpm_run_model_new(const ilpm_options *o)
     return m;
 }
 
+/* A time limit that ended the run (timeout, or feasible: the optimum
+ * not proven) before it ran out: a step that cannot be cut short would
+ * have ended past it, and the back end gave up early.  The result says
+ * so (reason: one line below the text line, a JSON field). */
+static void gave_up_early(ilpm_result *res, const ilpm_err *err,
+                          const ilpm_run_opts *o)
+{
+    double spent = (res->build_ms + res->solve_ms) / 1000.0;
+    if ((res->status == ILPM_TIMEOUT || res->status == ILPM_FEASIBLE) &&
+        err->status == ILPM_TIMEOUT && err->msg[0] &&
+        o->solver.time_limit > 0 && spent < o->solver.time_limit &&
+        !res->reason[0])
+        snprintf(res->reason, sizeof res->reason,
+                 "gave up %.1f s before the time limit: %.200s",
+                 o->solver.time_limit - spent, err->msg);
+}
+
 /* A build or lowering that failed: an error, or a timeout or stop when
  * a watch cut it short (the model's, even when a puzzle reported it in a
  * message of its own). */
 static void build_failed(ilpm_result *res, const ilpm_model *m,
-                         const ilpm_err *err, double t0)
+                         const ilpm_err *err, const ilpm_run_opts *o, double t0)
 {
     res->build_ms = ms_since(t0);
     int st = err->status ? err->status : ilpm_model_interrupted(m);
@@ -61,6 +78,7 @@ static void build_failed(ilpm_result *res, const ilpm_model *m,
         snprintf(res->error, sizeof res->error, "%s", err->msg);
         res->error_kind = err->kind;
     }
+    gave_up_early(res, err, o);
 }
 
 static void copy_stats(ilpm_result *r, const ilpm_stats *s)
@@ -85,6 +103,9 @@ struct check_ctx {
     const ilpm_model *m;
     ilpm_result *res;
     int render;
+    int count;   /* counting: no text, no statements about the answer */
+    int no_post; /* ilpm_run_opts no_post */
+    volatile int *stop;
     int failed;
     const ilpm_run_opts *progress; /* counting with a progress hook */
     const ilpm_run_opts *each;     /* counting with a solution hook */
@@ -111,11 +132,19 @@ static int check_solution(void *vctx, const uint8_t *vals)
         c->pz->free_solution(sol);
         return -1;
     }
-    if (c->render && !c->res->text) {
+    if (c->render && !c->res->json) {
         ilpm_buf b;
         ilpm_buf_init(&b);
-        c->pz->render(c->inst, sol, &b);
-        c->res->text = ilpm_buf_take(&b);
+        if (!c->count && c->pz->post && !c->no_post) {
+            ilpm_err pe = {0};
+            if (c->pz->post(c->inst, sol, c->stop, &b, &pe) != 0)
+                snprintf(c->res->postsolve_error,
+                         sizeof c->res->postsolve_error, "%s", pe.msg);
+            c->res->text = ilpm_buf_take(&b);
+        } else if (!c->count) {
+            c->pz->render(c->inst, sol, &b);
+            c->res->text = ilpm_buf_take(&b);
+        }
         c->pz->render_json(c->inst, sol, &b);
         c->res->json = ilpm_buf_take(&b);
     }
@@ -159,11 +188,15 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
 {
     ilpm_err err = {0};
     copy_stats(res, ilpm_solver_stats(s));
-    struct check_ctx ctx = {pz, inst, p, m, res, o->render, 0, NULL, NULL};
+    int has_obj = ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
+    int counting = o->count && !(o->count_satisfaction_only && has_obj);
+    struct check_ctx ctx = {pz,       inst,       p,
+                            m,        res,        o->render,
+                            counting, o->no_post, o->solver.stop_flag,
+                            0,        NULL,       NULL};
     double t1 = ilpm_now();
     ilpm_status st;
-    int has_obj = ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
-    if (o->count && !(o->count_satisfaction_only && has_obj)) {
+    if (counting) {
         /* The count grows in res as solutions come: the hook sees it. */
         res->has_count = 1;
         ctx.progress = o->progress ? o : NULL;
@@ -171,7 +204,11 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         st = ilpm_solver_count(s, o->limit, &res->count, check_solution, &ctx,
                                &err);
         res->count_complete = ilpm_solver_count_complete(s);
-        res->verified = !ctx.failed;
+        if (pz->count_note)
+            pz->count_note(inst, res->count_note, sizeof res->count_note);
+        /* Verified: solutions were reported and every one passed (an
+         * answer with none, as unsat, has nothing verified). */
+        res->verified = res->count > 0 && !ctx.failed;
         if (st == ILPM_SOLVED && res->count == 0)
             st = ILPM_UNSAT;
     } else {
@@ -183,6 +220,8 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
             if (has_obj) {
                 res->has_objective = 1;
                 res->objective = ilpm_solver_objective(s);
+                res->objective_scale =
+                    pz->objective_scale ? pz->objective_scale(inst, p) : 1;
                 if (pz->describe_objective)
                     pz->describe_objective(inst, p, res->objective,
                                            res->objective_text,
@@ -206,9 +245,48 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         res->error[0] = '\0';
     }
     res->status = st;
+    gave_up_early(res, &err, o);
     if (st == ILPM_UNSAT && pz->explain_unsat)
         pz->explain_unsat(inst, p, res->reason, sizeof res->reason);
     return st == ILPM_ERROR && ctx.failed ? -1 : 0;
+}
+
+int ilpm_run_load(const ilpm_puzzle *pz, void *inst, const ilpm_params *p,
+                  const ilpm_options *o, double *ms, ilpm_err *err)
+{
+    *ms = 0;
+    return pz->load ? pz->load(inst, p, o, ms, err) : 0;
+}
+
+/* The load step, first under the time limit: the rest of the run gets
+ * what it leaves (so->time_limit).  0 to go on; else res is complete. */
+static int load_step(const ilpm_puzzle *pz, const void *inst,
+                     const ilpm_params *p, ilpm_options *so, ilpm_result *res)
+{
+    if (!pz->load)
+        return 0;
+    ilpm_err err = {0};
+    double t0 = ilpm_now();
+    res->has_translate = 1;
+    /* The instance is read-only but for this cache, filled once by the
+     * one thread that runs it (as the verifier's copy, model.c). */
+    int rc = ilpm_run_load(pz, (void *)inst, p, so, &res->translate_ms, &err);
+    if (rc == 0 && so->time_limit > 0) {
+        so->time_limit -= ilpm_now() - t0;
+        if (so->time_limit <= 0) {
+            res->status = ILPM_TIMEOUT;
+            return -1;
+        }
+    }
+    if (rc == 0)
+        return 0;
+    if (err.status == ILPM_TIMEOUT || err.status == ILPM_STOPPED) {
+        res->status = (ilpm_status)err.status;
+    } else {
+        snprintf(res->error, sizeof res->error, "%s", err.msg);
+        res->error_kind = err.kind;
+    }
+    return -1;
 }
 
 int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
@@ -217,8 +295,11 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
 {
     ilpm_err err = {0};
     begin(pz, inst, p, o, res);
+    ilpm_options so = o->solver;
+    if (load_step(pz, inst, p, &so, res) != 0)
+        return 0;
     double t0 = ilpm_now();
-    ilpm_model *m = ilpm_run_model_new(&o->solver);
+    ilpm_model *m = ilpm_run_model_new(&so);
     if (!m) {
         snprintf(res->error, sizeof res->error, "out of memory");
         res->error_kind = ILPM_ERR_NOMEM;
@@ -228,13 +309,12 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
      * puzzle that went on after a constraint was refused: the model's
      * own status says so. */
     if (pz->build(inst, p, m, &err) != 0 || ilpm_model_interrupted(m)) {
-        build_failed(res, m, &err, t0);
+        build_failed(res, m, &err, o, t0);
         ilpm_model_free(m);
         return 0; /* a model the input cannot make is an input error */
     }
     /* The time limit covers building and lowering the model too: the
      * solver gets what is left. */
-    ilpm_options so = o->solver;
     if (so.time_limit > 0) {
         so.time_limit -= ilpm_now() - t0;
         if (so.time_limit <= 0) {
@@ -247,7 +327,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     ilpm_solver *s = ilpm_solver_new(m, &so, &err);
     res->build_ms = ms_since(t0);
     if (!s) {
-        build_failed(res, m, &err, t0);
+        build_failed(res, m, &err, o, t0);
         ilpm_model_free(m);
         return 0;
     }
@@ -318,7 +398,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
         if (pz->build_shape(inst, p, c->m, &err) != 0 ||
             ilpm_model_interrupted(c->m) ||
             !(c->s = ilpm_solver_new(c->m, &o->solver, &err))) {
-            build_failed(res, c->m, &err, t0);
+            build_failed(res, c->m, &err, o, t0);
             cache_drop(c);
             return 0;
         }
@@ -400,6 +480,11 @@ static void json_int_or_null(ilpm_buf *b, const char *key, int have, int64_t v)
         ilpm_buf_printf(b, ",\"%s\":null", key);
 }
 
+const char *ilpm_result_objective(const ilpm_result *r, char *buf, size_t size)
+{
+    return ilpm_fmt_scaled(r->objective, r->objective_scale, buf, size);
+}
+
 void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
 {
     ilpm_buf_puts(b, "{\"puzzle\":");
@@ -421,8 +506,12 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     if (r->has_count)
         ilpm_buf_printf(b, ",\"count\":%" PRIu64 ",\"count_complete\":%s",
                         r->count, r->count_complete ? "true" : "false");
+    char obj[32];
     if (r->has_objective)
-        ilpm_buf_printf(b, ",\"objective\":%" PRId64, r->objective);
+        ilpm_buf_printf(b, ",\"objective\":%s",
+                        ilpm_result_objective(r, obj, sizeof obj));
+    if (r->has_translate) /* a puzzle with a load step (gmpl) */
+        ilpm_buf_printf(b, ",\"translate_ms\":%.3f", r->translate_ms);
     ilpm_buf_printf(b, ",\"build_ms\":%.3f,\"solve_ms\":%.3f", r->build_ms,
                     r->solve_ms);
     for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
@@ -436,6 +525,14 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     if (r->status == ILPM_ERROR || r->error[0]) {
         ilpm_buf_puts(b, ",\"error\":");
         ilpm_buf_json_str(b, r->error);
+    }
+    if (r->postsolve_error[0]) {
+        ilpm_buf_puts(b, ",\"postsolve_error\":");
+        ilpm_buf_json_str(b, r->postsolve_error);
+    }
+    if (r->count_note[0]) {
+        ilpm_buf_puts(b, ",\"count_note\":");
+        ilpm_buf_json_str(b, r->count_note);
     }
     if (r->reason[0]) {
         ilpm_buf_puts(b, ",\"reason\":");
@@ -457,7 +554,8 @@ void ilpm_result_csv_header(ilpm_buf *out)
                        "solve_ms");
     for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
         ilpm_buf_printf(out, ",%s", c->name);
-    ilpm_buf_puts(out, ",solution,error,worker,stopped_by\n");
+    ilpm_buf_puts(out, ",solution,error,postsolve_error,translate_ms,worker,"
+                       "stopped_by\n");
 }
 
 static void csv_int(ilpm_buf *b, int have, int64_t v)
@@ -486,7 +584,10 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
                     !r->has_count       ? ""
                     : r->count_complete ? "true"
                                         : "false");
-    csv_int(b, r->has_objective, r->objective);
+    char obj[32];
+    ilpm_buf_printf(b, ",%s",
+                    r->has_objective ? ilpm_result_objective(r, obj, sizeof obj)
+                                     : "");
     ilpm_buf_printf(b, ",%.3f,%.3f", r->build_ms, r->solve_ms);
     for (const ilpm_size_column *c = ilpm_size_columns; c->name; c++)
         csv_int(b, has_size(r, c), ilpm_size_value(&r->stats, c));
@@ -494,6 +595,12 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
     ilpm_buf_csv_str(b, r->json && has_solution(r) ? r->json : "");
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->error);
+    ilpm_buf_putc(b, ',');
+    ilpm_buf_csv_str(b, r->postsolve_error);
+    if (r->has_translate)
+        ilpm_buf_printf(b, ",%.3f", r->translate_ms);
+    else
+        ilpm_buf_putc(b, ',');
     csv_int(b, r->worker > 0, r->worker);
     ilpm_buf_putc(b, ',');
     ilpm_buf_csv_str(b, r->stopped_by);
@@ -502,10 +609,11 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
 
 void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
 {
+    char obj[32];
     ilpm_buf_printf(b, "%s %s (%s%s%s): %s", r->puzzle, r->instance,
                     r->formulation, r->formulation[0] ? ", " : "",
                     ilpm_backend_name(r->backend), ilpm_status_name(r->status));
-    if (has_solution(r) || r->has_count)
+    if (has_solution(r) || (r->has_count && r->count > 0))
         ilpm_buf_puts(b, r->verified ? ", verified" : ", NOT verified");
     if (r->has_count && r->count_complete)
         ilpm_buf_printf(b, ", count %" PRIu64, r->count);
@@ -518,15 +626,22 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
     if (r->has_objective && r->objective_text[0])
         ilpm_buf_printf(b, ", %s", r->objective_text);
     else if (r->has_objective)
-        ilpm_buf_printf(b, ", objective %" PRId64, r->objective);
+        ilpm_buf_printf(b, ", objective %s",
+                        ilpm_result_objective(r, obj, sizeof obj));
     if (r->has_objective && r->status == ILPM_FEASIBLE)
         ilpm_buf_puts(b, " (not proven optimal)");
-    ilpm_buf_printf(b, "; build %.1f ms, solve %.1f ms\n", r->build_ms,
+    if (r->has_translate)
+        ilpm_buf_printf(b, "; translate %.1f ms,", r->translate_ms);
+    else
+        ilpm_buf_putc(b, ';');
+    ilpm_buf_printf(b, " build %.1f ms, solve %.1f ms\n", r->build_ms,
                     r->solve_ms);
     if (r->status == ILPM_ERROR)
         ilpm_buf_printf(b, "error: %s\n", r->error);
     if (r->reason[0])
         ilpm_buf_printf(b, "%s\n", r->reason);
+    if (r->count_note[0] && r->has_count)
+        ilpm_buf_printf(b, "%s\n", r->count_note);
     if (r->text && has_solution(r) && !r->has_count)
         ilpm_buf_puts(b, r->text);
 }
@@ -587,4 +702,43 @@ void ilpm_stats_json(const ilpm_model *m, const ilpm_stats *s,
                         x->aux_vars);
     }
     ilpm_buf_puts(out, "}}\n");
+}
+
+void ilpm_stats_csv_header(ilpm_buf *out)
+{
+    ilpm_buf_puts(out, "puzzle,instance,group,cons,rows,nonzeros,clauses,"
+                       "literals,aux_vars,vars\n");
+}
+
+/* One row of ilpm_stats_csv: vars < 0 for none. */
+static void stats_csv_row(ilpm_buf *out, const char *puzzle,
+                          const char *instance, const char *group,
+                          const ilpm_group_stats *x, int64_t vars)
+{
+    ilpm_buf_csv_str(out, puzzle);
+    ilpm_buf_putc(out, ',');
+    ilpm_buf_csv_str(out, instance);
+    ilpm_buf_putc(out, ',');
+    ilpm_buf_csv_str(out, group);
+    ilpm_buf_printf(out,
+                    ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
+                    ",%" PRId64 ",",
+                    x->cons, x->rows, x->nonzeros, x->clauses, x->literals,
+                    x->aux_vars);
+    if (vars >= 0)
+        ilpm_buf_printf(out, "%" PRId64, vars);
+    ilpm_buf_putc(out, '\n');
+}
+
+void ilpm_stats_csv(const ilpm_model *m, const ilpm_stats *s,
+                    const char *puzzle, const char *instance, ilpm_buf *out)
+{
+    ilpm_group_stats total = {0,          s->rows,     s->nonzeros,
+                              s->clauses, s->literals, s->aux_vars};
+    for (int g = 0; g < s->ngroups; g++) {
+        total.cons += s->groups[g].cons;
+        stats_csv_row(out, puzzle, instance, ilpm_model_group_name(m, g),
+                      &s->groups[g], -1);
+    }
+    stats_csv_row(out, puzzle, instance, "total", &total, s->vars);
 }

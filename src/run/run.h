@@ -14,7 +14,11 @@ typedef struct ilpm_run_opts {
     ilpm_options solver;
     int count;      /* count solutions instead of finding one      */
     uint64_t limit; /* stop counting at this many (0: all)         */
-    int render;     /* fill text and json of the solution          */
+    int render;     /* fill text and json of the solution (json alone
+                     * when counting)                               */
+    /* Leave the input's statements about its answer unrun (ilpm_puzzle
+     * post): compare, which shows no answer. */
+    int no_post;
     /* When not NULL: called as a run begins (the result names the
      * puzzle, instance, formulation and back end) and after each solution
      * counted (has_count, count so far), for a progress display.  It is
@@ -44,14 +48,23 @@ typedef struct ilpm_result {
     char formulation[32]; /* "" for a puzzle with one formulation     */
     ilpm_backend backend;
     ilpm_status status;
-    int verified; /* every solution reported passed the rules     */
+    int verified; /* solutions were reported (found, counted) and
+                   * every one passed the rules; 0 with none (unsat) */
     int has_objective;
+    /* The model's objective times objective_scale, a power of ten (a
+     * file's decimals made integers; 0 or 1: none): every output shows
+     * objective / objective_scale, the model's own value. */
     int64_t objective;
+    int64_t objective_scale;
     char objective_text[64]; /* the puzzle's words for it, or ""         */
     int has_count;
     uint64_t count;
     int count_complete; /* every solution was counted: count is exact */
     double build_ms, solve_ms;
+    /* The puzzle's load step (gmpl: GLPK's translation), when it has
+     * one (has_translate), under the same time limit. */
+    int has_translate;
+    double translate_ms;
     ilpm_stats stats; /* sizes of the formulation solved             */
     int have_stats;
     char *text;               /* the solution for people (malloc'd) or NULL  */
@@ -61,6 +74,11 @@ typedef struct ilpm_result {
     /* batches: the signal that cut the run off from outside ("SIGKILL":
      * its worker was killed, not the run failed), or "" */
     char stopped_by[16];
+    /* The input's statements about its answer failed (ilpm_puzzle post:
+     * a MathProg check): why, or "".  The answer itself stands. */
+    char postsolve_error[512];
+    /* a count: what it counts over, when the puzzle says (count_note) */
+    char count_note[256];
     /* unsat: why, when the puzzle can tell (one line), or "" */
     char reason[256];
 } ilpm_result;
@@ -78,6 +96,11 @@ ilpm_model *ilpm_run_model_new(const ilpm_options *o);
 int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
                       const ilpm_params *p, const ilpm_run_opts *o,
                       ilpm_result *res);
+
+/* The puzzle's load step (ilpm_puzzle load) under o's limits, when it
+ * has one: 0 (and *ms), or -1 with err. */
+int ilpm_run_load(const ilpm_puzzle *pz, void *inst, const ilpm_params *p,
+                  const ilpm_options *o, double *ms, ilpm_err *err);
 
 /* Incremental runs: one model and solver per shape key (puzzles with
  * shape/build_shape/givens), the givens passed as assumptions.  Counting
@@ -101,10 +124,20 @@ typedef struct ilpm_instances {
     int64_t offset;  /* where its text begins (ilpm_reader_offset)    */
     long lines;      /* lines before it                               */
     int done;
+    /* Each instance is read under a watch of its own (ilpm_instances_
+     * watch): the time limit from the start of its text, the stop flag. */
+    double limit;
+    volatile int *stop;
+    ilpm_watch watch;
 } ilpm_instances;
 
 void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
                          const ilpm_params *p, ilpm_reader *rd, long want);
+/* Reads each instance within `seconds` (<= 0: no limit) and until *stop
+ * (NULL: none): past either, ilpm_instances_next gives -2 with
+ * err->status ILPM_TIMEOUT or ILPM_STOPPED. */
+void ilpm_instances_watch(ilpm_instances *it, double seconds,
+                          volatile int *stop);
 /* The next instance, at it->index: 1 with *inst (the caller frees it
  * with pz->free_instance), 0 at the end, -1 for a malformed instance
  * (err holds file:line:col; the walk goes on after it), -2 when the walk
@@ -129,6 +162,10 @@ int ilpm_backend_fills(ilpm_backend b, const ilpm_size_column *c);
 int64_t ilpm_size_value(const ilpm_stats *s, const ilpm_size_column *c);
 int64_t *ilpm_size_field(ilpm_stats *s, const ilpm_size_column *c);
 
+/* The objective as outputs show it: objective / objective_scale, as a
+ * decimal ("11.55"); buf of 32 bytes is enough. */
+const char *ilpm_result_objective(const ilpm_result *r, char *buf, size_t size);
+
 /* Output, one record per call. */
 void ilpm_result_json(const ilpm_result *r, ilpm_buf *out);
 void ilpm_result_csv_header(ilpm_buf *out);
@@ -139,5 +176,10 @@ void ilpm_result_text(const ilpm_result *r, ilpm_buf *out);
 void ilpm_stats_text(const ilpm_model *m, const ilpm_stats *s, ilpm_buf *out);
 void ilpm_stats_json(const ilpm_model *m, const ilpm_stats *s,
                      const char *puzzle, const char *instance, ilpm_buf *out);
+/* The same as CSV: a row per group, then the row of group "total" (the
+ * whole model's sizes and its variables, the only row with vars). */
+void ilpm_stats_csv_header(ilpm_buf *out);
+void ilpm_stats_csv(const ilpm_model *m, const ilpm_stats *s,
+                    const char *puzzle, const char *instance, ilpm_buf *out);
 
 #endif

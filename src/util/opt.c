@@ -29,15 +29,16 @@ static int choice_of(const ilpm_opt *row, const char *v, ilpm_err *err)
     for (int i = 0; row->choices[i] && len < sizeof list; i++)
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
                                 i ? ", " : "", row->choices[i]);
+    char shown[ILPM_SHOW_SIZE];
     return ilpm_err_input(err, "--%s: expected one of %s, got '%s'", row->name,
-                          list, v);
+                          list, ilpm_show(v, strlen(v), shown, sizeof shown));
 }
 
 /* A real number of the row's unit: > 0, >= lo when lo is above 0. */
 static int real_of(const ilpm_opt *row, const char *v, double *out,
                    ilpm_err *err)
 {
-    char what[64];
+    char what[64], shown[ILPM_SHOW_SIZE];
     if (row->lo > 0)
         snprintf(what, sizeof what, "%s >= %" PRId64, row->unit, row->lo);
     else
@@ -46,7 +47,8 @@ static int real_of(const ilpm_opt *row, const char *v, double *out,
         return -1;
     if (*out < (double)row->lo)
         return ilpm_err_input(err, "--%s: expected %s, got '%s'", row->name,
-                              what, v);
+                              what,
+                              ilpm_show(v, strlen(v), shown, sizeof shown));
     return 0;
 }
 

@@ -4,11 +4,14 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 struct ilpm_reader {
     char *name;
@@ -26,7 +29,36 @@ struct ilpm_reader {
     int64_t start; /* offset of the last line returned                     */
     long index;    /* the instance being read, 1-based; 0 unknown          */
     int bom;       /* a byte-order mark was skipped at the start          */
+    ilpm_watch *watch; /* NULL: reads without one                         */
+    unsigned bytes;    /* bytes read since the clock was last looked at    */
+    /* A pipe, a terminal or a device is read with read(2) into raw[],
+     * waiting in poll(2) for at most 100 ms at a time, so that the watch
+     * is looked at while no byte comes. */
+    char *raw;
+    size_t rpos, rlen;
+    int rerr; /* errno of a failed read, 0 */
 };
+
+#define RAW_SIZE 65536
+#define CUT (-2) /* next_byte: the watch stopped the read */
+
+void ilpm_reader_set_watch(ilpm_reader *r, ilpm_watch *w)
+{
+    r->watch = w;
+}
+
+/* -1 with err saying that w stopped the read, when it says so; the
+ * reader is then at its end (parsers that read on past an error stop). */
+static int watched(ilpm_reader *r, ilpm_err *err)
+{
+    if (!r->watch || ilpm_watch_check(r->watch) == 0)
+        return 0;
+    r->eof = 1;
+    char what[320];
+    snprintf(what, sizeof what, "reading %s (line %ld)", r->name,
+             r->lineno + 1);
+    return ilpm_watch_poll(r->watch, what, err); /* reports the status */
+}
 
 ilpm_reader *ilpm_reader_open(const char *path, ilpm_err *err)
 {
@@ -77,6 +109,13 @@ ilpm_reader *ilpm_reader_open_at(const char *path, const char *name,
         ilpm_err_nomem(err, "%s: out of memory", shown);
         return NULL;
     }
+    struct stat st;
+    if (offset == 0 && fstat(fileno(r->f), &st) == 0 && !S_ISREG(st.st_mode) &&
+        !(r->raw = malloc(RAW_SIZE))) {
+        ilpm_reader_free(r);
+        ilpm_err_nomem(err, "%s: out of memory", shown);
+        return NULL;
+    }
     r->pos = r->start = offset;
     r->lineno = lines;
     return r;
@@ -106,16 +145,66 @@ void ilpm_reader_free(ilpm_reader *r)
     free(r->name);
     free(r->path);
     free(r->line);
+    free(r->raw);
     free(r);
 }
 
+/* Fills raw[] from a pipe, a terminal or a device: 1, 0 at the end, EOF
+ * on a read error (rerr), CUT when the watch says stop or time while
+ * waiting (a signal, or 100 ms without a byte). */
+static int fill_raw(ilpm_reader *r)
+{
+    int fd = fileno(r->f);
+    for (;;) {
+        if (r->watch) {
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            int n = poll(&p, 1, 100);
+            if (n <= 0) {
+                if (n < 0 && errno != EINTR) {
+                    r->rerr = errno;
+                    return EOF;
+                }
+                if (ilpm_watch_check(r->watch) != 0)
+                    return CUT;
+                continue;
+            }
+        }
+        ssize_t n = read(fd, r->raw, RAW_SIZE);
+        if (n > 0) {
+            r->rpos = 0;
+            r->rlen = (size_t)n;
+            return 1;
+        }
+        if (n == 0)
+            return 0;
+        if (errno != EINTR) {
+            r->rerr = errno;
+            return EOF;
+        }
+        /* A signal: SIGINT stops (the watch's stop flag), others (a
+         * progress timer) do not. */
+        if (r->watch && ilpm_watch_check(r->watch) != 0)
+            return CUT;
+    }
+}
+
+/* The next byte, EOF at the end or on a read error, CUT when the watch
+ * stopped the read. */
 static int next_byte(ilpm_reader *r)
 {
     int c;
-    if (r->f)
+    if (r->raw) {
+        if (r->rpos == r->rlen) {
+            int got = fill_raw(r);
+            if (got <= 0)
+                return got == 0 ? EOF : got;
+        }
+        c = (unsigned char)r->raw[r->rpos++];
+    } else if (r->f) {
         c = getc(r->f);
-    else
+    } else {
         c = r->dpos < r->dlen ? (unsigned char)r->data[r->dpos++] : EOF;
+    }
     if (c != EOF)
         r->pos++;
     return c;
@@ -140,12 +229,31 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
     }
     if (r->eof)
         return 0;
+    if (r->watch && ilpm_watch_poll(r->watch, "", NULL) != 0)
+        return watched(r, err);
     r->len = 0;
     int64_t at = r->pos;
     int c, any = 0;
     long nul_col = 0;
     int too_long = 0;
-    while ((c = next_byte(r)) != EOF) {
+    for (;;) {
+        c = next_byte(r);
+        if (c == CUT) {
+            watched(r, err);
+            return -1;
+        }
+        if (c == EOF && r->f && ferror(r->f) && errno == EINTR) {
+            /* A signal: SIGINT stops (the watch's stop flag), others
+             * (a progress timer) do not. */
+            clearerr(r->f);
+            if (watched(r, err) != 0)
+                return -1;
+            continue;
+        }
+        if (c == EOF)
+            break;
+        if ((++r->bytes & 0xFFFFu) == 0 && watched(r, err) != 0)
+            return -1;
         any = 1;
         if (c == '\n')
             break;
@@ -161,9 +269,9 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
     }
     if (c == EOF) {
         r->eof = 1;
-        if (r->f && ferror(r->f))
+        if ((r->f && ferror(r->f)) || r->rerr)
             return ilpm_err_input(err, "%s: read error: %s", r->name,
-                                  strerror(errno));
+                                  strerror(r->rerr ? r->rerr : errno));
         if (!any)
             return 0;
     }
@@ -279,16 +387,6 @@ int ilpm_line_is_blank_or_comment(const char *line)
 
 /* ------------------------------------------------------------------ */
 /* Pieces of the puzzles' parsers                                       */
-
-const char *ilpm_show_char(char ch, char *buf, size_t size)
-{
-    unsigned char u = (unsigned char)ch;
-    if (u >= 0x20 && u < 0x7f && u != '\'')
-        snprintf(buf, size, "'%c'", ch);
-    else
-        snprintf(buf, size, "'\\x%02x'", u);
-    return buf;
-}
 
 int ilpm_scan_uint(const char **s, long *val)
 {

@@ -74,6 +74,12 @@ void ilpm_reader_free(ilpm_reader *r);
  * line, 0 at the end, -1 on error (err filled with file:line:col). */
 int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
                      ilpm_err *err);
+/* Reads under w (NULL: none; it must outlive its use here): a line is
+ * cut short when w says time or stop, -1 with err naming the file and
+ * err->status ILPM_TIMEOUT or ILPM_STOPPED; the clock is read every 64 KB
+ * of a line too, so that endless input (/dev/zero) is cut short as well.
+ * A read a signal interrupted goes on unless w then says stop. */
+void ilpm_reader_set_watch(ilpm_reader *r, ilpm_watch *w);
 /* A UTF-8 byte-order mark at the start of the input is skipped: the
  * first line comes without it.  1 once one was (for those who read the
  * file again by name, as GLPK does, and must then read a copy). */
@@ -234,6 +240,15 @@ int ilpm_parse_int(const char *name, const char *s, int64_t lo, int64_t hi,
 int ilpm_parse_real(const char *name, const char *s, double lo, double hi,
                     const char *what, double *out, ilpm_err *err);
 
+/* A scaled number as its own decimal (num.c): v / scale exactly, where
+ * scale is a power of ten (<= 1: v as it is), with as many places as
+ * scale has zeros ("11.55", "-0.750", "23.684").  Returns buf; 32 bytes
+ * are enough. */
+const char *ilpm_fmt_scaled(int64_t v, int64_t scale, char *buf, size_t size);
+/* Whether a / sa and b / sb (scales as above) are the same number,
+ * exactly: "11.50" at 100 is "11.5" at 10 and "23" at 1 is "23.000". */
+int ilpm_scaled_equal(int64_t a, int64_t sa, int64_t b, int64_t sb);
+
 /* Random numbers for generators and tests: splitmix64, seedable,
  * identical on every platform. */
 typedef struct ilpm_rng {
@@ -247,14 +262,28 @@ uint64_t ilpm_rng_below(ilpm_rng *r, uint64_t n);
 /* ------------------------------------------------------------------ */
 /* Pieces of the puzzles' parsers.                                     */
 
-/* A byte as a message should show it: 'x', or '\xNN' for a quote or a
- * byte that does not print.  Returns buf; 8 bytes are enough. */
+/* show.c: text read from an input as every message shows it: printable
+ * ASCII and whole UTF-8 characters as they are; a quote, a backslash, a
+ * control byte or a byte of no valid character as \xNN; cut with "..."
+ * after ILPM_SHOW_MAX bytes of t (or where out ends).  Into out
+ * (ILPM_SHOW_SIZE bytes hold any); returns out. */
+#define ILPM_SHOW_MAX 40
+#define ILPM_SHOW_SIZE (4 * ILPM_SHOW_MAX + 8)
+const char *ilpm_show(const char *t, size_t n, char *out, size_t size);
+/* One byte so, in quotes: 'x', or '\xNN'.  Returns buf; 8 bytes are
+ * enough. */
 const char *ilpm_show_char(char ch, char *buf, size_t size);
 /* Reads the run of decimal digits at *s (perhaps none) and moves *s
  * past it.  Returns the number of digits; *val is their value, held at
  * LONG_MAX when larger, so that a long run still reads as out of range
  * and never overflows. */
 int ilpm_scan_uint(const char **s, long *val);
+
+/* err.c: the seconds the process is expected to take to give its memory
+ * back (its resident size at a measured rate).  Every watch counts it:
+ * work stops that long before its deadline, so that a run ends within
+ * its time limit, the freeing of what it built included. */
+double ilpm_free_time(void);
 
 /* grow.c: makes *p (of *cap elements of elem bytes) hold at least need,
  * doubling the capacity (16 at first); 0, or -1 on overflow or out of

@@ -103,7 +103,7 @@ answer() { # FILE -> ilpm's proven answer: sat, else ilp, within LIMIT
     local b a
     for b in sat ilp; do
         a=$("$ILPM" solve model "$work/$1" --backend "$b" --time-limit "$LIMIT" \
-            --format json 2>/dev/null | grep -oE '"status":"[a-z]+"|"objective":-?[0-9]+' |
+            --format json 2>/dev/null | grep -oE '"status":"[a-z]+"|"objective":-?[0-9.]+' |
             head -n 2 | cut -d: -f2 | tr -d '"' | paste -sd' ')
         case "$a" in optimal* | solved* | unsat*) break ;; esac
     done
