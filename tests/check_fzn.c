@@ -297,6 +297,8 @@ START_TEST(test_bad_files)
          "t.fzn:2:28: a string that does not end on its line"},
         {"var 1..3: x;\nx = 2;\n", "t.fzn:2:1: expected a type, found 'x'"},
         {"var 1..3: x @;\n", "t.fzn:1:13: unexpected character '@'"},
+        {"array [1..268435456] of var bool: a;\nsolve satisfy;\n",
+         "t.fzn:1:35: 'a': more than 16777216 variables: too many for ilpm"},
     };
     ilpm_params *p = ilpm_params_new();
     ilpm_params_set(p, "input-format", "fzn");

@@ -108,15 +108,15 @@ for b in $BACKENDS; do
     check "tetravex $n on $b: Gecode accepts it" gecode_accepts "$M/tetravex.mzn" \
         "constraint [griglia[i, j] | i, j in 1..N] = $g;" "$M/tetravex_$n.dzn"
 
-    mzn --ilpm-backend "$b" "$M/sudoku.mzn" -D "m = 2; given = [|1,0,0,0|0,0,3,0|0,4,0,0|0,0,0,2|];" >"$tmp/s"
+    mzn --ilpm-backend "$b" "$M/sudoku.mzn" -D "b = 2; given = [|1,0,0,0|0,0,3,0|0,4,0,0|0,0,0,2|];" >"$tmp/s"
     x=$(sed -n 's/^x = \(.*\);$/\1/p' "$tmp/s" | tr -d '[]|\n ')
     check "sudoku 4x4 on $b: Gecode accepts it" gecode_accepts "$M/sudoku.mzn" \
         "constraint [x[i, j] | i, j in 1..4] = [$x];" \
-        -D "m = 2; given = [|1,0,0,0|0,0,3,0|0,4,0,0|0,0,0,2|];"
+        -D "b = 2; given = [|1,0,0,0|0,0,3,0|0,4,0,0|0,0,0,2|];"
 
     # Sizes that GLPK counts quickly too (it counts by a solve per
     # solution: L(2,7) takes minutes).
-    for c in "queens.mzn -D n=6" "langford.mzn -D n=4" "magic_sequence.mzn -D n=5" \
+    for c in "queens.mzn -D n=6" "langford.mzn -D k=2;n=4" "magic_sequence.mzn -D n=5" \
         "tetravex.mzn $M/tetravex_3.dzn"; do
         set -- $c
         want=$(minizinc --solver gecode -a "$M/$1" "${@:2}" 2>/dev/null | grep -c -- '^----------$')

@@ -652,6 +652,9 @@ static int new_col(ps *p, const dtype *t, const char *name, fz_term *out)
         hi = INT64_MAX;
         f |= FZ_UNBOUNDED;
     }
+    if (p->d->ncols >= MDL_MAX_COLS)
+        return fail(p, p->tline, p->tcol,
+                    "more than %d variables: too many for ilpm", MDL_MAX_COLS);
     int j = ilpm_mdl_add_col(p->d, name, lo, hi);
     if (j < 0 || set_flag(p, j, f) != 0)
         return nomem(p);
@@ -739,6 +742,10 @@ static int var_value(ps *p, const dtype *t, const char *name, val *rhs,
     }
     v->kind = t->array ? FZ_ARRAY : FZ_SCALAR;
     int64_t n = t->array ? t->n : 1;
+    if (p->d->ncols + n > MDL_MAX_COLS)
+        return fail(p, line, col, "'%s': more than %d variables: too many for "
+                                  "ilpm",
+                    name, MDL_MAX_COLS);
     if (n > 0 && !(v->t = malloc((size_t)n * sizeof *v->t)))
         return nomem(p);
     char b[300];
