@@ -3,7 +3,7 @@
  * values, as written (no folding, no kinds, no encoding).  LP and MPS
  * rows are checked in GLPK's own doubles (exact here: integer values,
  * sums below 2^53), OPB and DIMACS rows in 128-bit integers. */
-#include "mdl.h"
+#include "fzn.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -90,6 +90,10 @@ static int check_rows(const mdl *e, const int64_t *x, int has_obj, int64_t obj,
 int ilpm_mdl_check(const mdl *d, mdl_again *again, const int64_t *x,
                    int has_obj, int64_t obj, ilpm_err *why)
 {
+    /* FlatZinc: the constraints as the file states them, each evaluated
+     * by its own meaning (fzn_eval.c), never through the rows. */
+    if (d->fmt == MDL_FZN)
+        return ilpm_fzn_check(d, x, has_obj, obj, why);
     /* Read once, then kept for the next solutions of a count. */
     if (d->fmt == MDL_GMPL) {
         /* The rows GLPK generated, kept as they came (gmpl.c). */

@@ -12,7 +12,7 @@ struct mdl_names {
     size_t cap; /* a power of two */
 };
 
-static const char *const fmt_names[] = {"lp", "mps", "opb", "cnf", "gmpl"};
+static const char *const fmt_names[] = {"lp", "mps", "opb", "cnf", "fzn", "gmpl"};
 
 const char *ilpm_mdl_fmt_name(mdl_fmt f)
 {
@@ -49,6 +49,7 @@ void ilpm_mdl_free(mdl *d)
     if (d->index)
         free(d->index->slot);
     free(d->index);
+    ilpm_fzn_free(d->fzn);
     free(d->file);
     free(d->path);
     free(d->text);

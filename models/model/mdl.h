@@ -15,6 +15,7 @@ typedef enum mdl_fmt {
     MDL_MPS,
     MDL_OPB,
     MDL_CNF,
+    MDL_FZN,
     MDL_GMPL,
     MDL_NFMT
 } mdl_fmt;
@@ -44,6 +45,7 @@ typedef struct mdl_row {
 } mdl_row;
 
 typedef struct mdl_names mdl_names; /* name -> column (opb.c) */
+struct fzn;                         /* a FlatZinc file's record (fzn.h) */
 
 typedef struct mdl {
     mdl_fmt fmt;
@@ -78,6 +80,9 @@ typedef struct mdl {
     /* obj and obj_const are the file's objective times obj_scale, the
      * power of ten that makes its decimals integers (LP, MPS); 1 else. */
     int64_t obj_scale;
+    /* MDL_FZN: the constraints as the file states them, its output
+     * variables (fzn.h); NULL for the other formats. */
+    struct fzn *fzn;
 
     /* Filled by ilpm_mdl_layout: the model's variables of each column. */
     mdl_enc enc;
@@ -115,6 +120,9 @@ int ilpm_mdl_dictionary(mdl *d, char **names);
  * with err holding "file:line:col: message". */
 int ilpm_mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err);
 int ilpm_mdl_parse_cnf(ilpm_reader *rd, mdl *d, ilpm_err *err);
+/* FlatZinc, read and lowered into rows (fzn_parse.c, fzn_builtins.c). */
+int ilpm_mdl_parse_fzn(ilpm_reader *rd, mdl *d, ilpm_err *err);
+void ilpm_fzn_free(struct fzn *z);
 /* An LP or MPS problem as integer rows, each scaled to integers when
  * its coefficients are decimals (lp.c). */
 int ilpm_mdl_from_lp(const ilpm_lp *lp, mdl *d, ilpm_err *err);

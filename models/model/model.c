@@ -5,14 +5,14 @@
  * or --input-format, never from the content.  The answer is the file's
  * own variables; it is verified against the file read again (check.c),
  * not against the model built from it (lower.c). */
-#include "mdl.h"
+#include "fzn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static const char *const formats[] = {"lp", "mps", "opb", "cnf", NULL};
+static const char *const formats[] = {"lp", "mps", "opb", "cnf", "fzn", NULL};
 const char *const ilpm_mdl_encodings[] = {"binary", "unary", NULL};
 
 static const ilpm_opt model_opts[] = {
@@ -116,8 +116,9 @@ static mdl *parse_rd(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
         ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
-    int rc = fmt == MDL_OPB ? ilpm_mdl_parse_opb(rd, d, err)
-                            : ilpm_mdl_parse_cnf(rd, d, err);
+    int rc = fmt == MDL_OPB   ? ilpm_mdl_parse_opb(rd, d, err)
+             : fmt == MDL_FZN ? ilpm_mdl_parse_fzn(rd, d, err)
+                              : ilpm_mdl_parse_cnf(rd, d, err);
     if (rc != 0) {
         ilpm_mdl_free(d);
         return NULL;
@@ -293,8 +294,15 @@ int ilpm_mdl_file_done(ilpm_reader *rd, ilpm_err *err)
 int ilpm_mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err)
 {
     int enc;
-    if (ilpm_params_choice(p, model_opts, "int-encoding", &enc, err) != 0 ||
-        ilpm_mdl_layout(d, (mdl_enc)(enc + 1), err) != 0) {
+    if (ilpm_params_choice(p, model_opts, "int-encoding", &enc, err) != 0) {
+        ilpm_mdl_free(d);
+        return -1;
+    }
+    /* FlatZinc's integers are the rule, not the exception: binary unless
+     * told otherwise. */
+    if (enc < 0 && d->fmt == MDL_FZN)
+        enc = MDL_ENC_BINARY - 1;
+    if (ilpm_mdl_layout(d, (mdl_enc)(enc + 1), err) != 0) {
         ilpm_mdl_free(d);
         return -1;
     }
@@ -339,12 +347,12 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                                    "library ilpm uses reads it): decompress it "
                                    "first"
                                  : "%s: cannot tell the format from the name "
-                                   "(.lp, .mps, .opb, .cnf): give "
-                                   "--input-format lp|mps|opb|cnf",
+                                   "(.lp, .mps, .opb, .cnf, .fzn): give "
+                                   "--input-format lp|mps|opb|cnf|fzn",
                               name);
     }
     mdl_fmt fmt = (mdl_fmt)choice;
-    if (gz && (fmt == MDL_OPB || fmt == MDL_CNF)) {
+    if (gz && (fmt == MDL_OPB || fmt == MDL_CNF || fmt == MDL_FZN)) {
         drain(rd, NULL, err);
         return ilpm_err_input(err,
                               "%s: gzip is read for LP and MPS alone (GLPK "
@@ -352,7 +360,7 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                               "(gunzip -k)",
                               name);
     }
-    if (fmt == MDL_OPB || fmt == MDL_CNF) {
+    if (fmt == MDL_OPB || fmt == MDL_CNF || fmt == MDL_FZN) {
         /* An empty file holds no instance, as for every puzzle. */
         const char *line;
         size_t len;
@@ -517,6 +525,10 @@ void ilpm_mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out)
         render_v(d, s, out);
         return;
     }
+    if (d->fzn) {
+        ilpm_fzn_render(d, s->x, out);
+        return;
+    }
     size_t col = 0;
     char b[32];
     for (int j = 0; j < d->ncols; j++)
@@ -539,6 +551,10 @@ void ilpm_mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out)
     const model_sol *s = sol;
     char b[32];
     int first = 1, ints = 0;
+    if (d->fzn) {
+        ilpm_fzn_render_json(d, s->x, out);
+        return;
+    }
     ilpm_buf_puts(out, "{\"true\":[");
     for (int j = 0; j < d->ncols; j++) {
         if (!is_binary(d, j)) {
@@ -591,12 +607,14 @@ static const char *const model_examples[] = {
 
 const ilpm_puzzle ilpm_puzzle_model = {
     .name = "model",
-    .summary = "your own 0/1 model: CPLEX LP, MPS, OPB or DIMACS CNF",
+    .summary = "your own 0/1 model: CPLEX LP, MPS, OPB, DIMACS CNF or "
+               "FlatZinc",
     .opts = model_opts,
     .input_help =
         "model FILE: one model per file, in CPLEX LP (.lp), free MPS (.mps),\n"
-        "linear OPB (.opb) or DIMACS CNF (.cnf), by the name's extension or\n"
-        "--input-format; .lp.gz and .mps.gz are read by GLPK.  Columns are\n"
+        "linear OPB (.opb), DIMACS CNF (.cnf) or FlatZinc (.fzn), by the\n"
+        "name's extension or --input-format; .lp.gz and .mps.gz are read by\n"
+        "GLPK.  Columns are\n"
         "0/1 (bounded integers with --int-encoding); rows are recognised as\n"
         "clause, alo, amo, exo, card or linear, one group each.  Solution:\n"
         "the true variables by name; JSON {\"true\": [...], \"objective\": "

@@ -155,6 +155,22 @@ out:
     return all;
 }
 
+/* A driver's own count (cp's exhaustive search) branches on the answer's
+ * variables first and is exact without blocking; where the auxiliary
+ * variables outnumber the answer's, as in a FlatZinc model whose output
+ * integers are defined by 0/1 indicators, that search meets the answer
+ * bits long before the propagation that decides them (queens 8 from
+ * MiniZinc: 92 solutions in 160 s).  There a search per solution, each
+ * solution blocked, does better (0.1 s), when the driver takes new
+ * constraints. */
+static int count_by_blocking(const ilpm_solver *s)
+{
+    int nv = ilpm_model_nvars(s->m), naux = 0;
+    for (int v = 1; v <= nv; v++)
+        naux += ilpm_model_var_is_aux(s->m, v) != 0;
+    return s->ops->add && 2 * naux > nv;
+}
+
 static int short_block(ilpm_solver *s)
 {
     if (s->short_block < 0) {
@@ -387,7 +403,7 @@ ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
 {
     *count = 0;
     s->count_complete = 0;
-    if (s->ops->count) {
+    if (s->ops->count && !count_by_blocking(s)) {
         int why = arm(s);
         if (why != 0)
             return (ilpm_status)why;

@@ -54,6 +54,12 @@ typedef enum verb_id {
 /* FMT_DIMACS: the SAT competition's s, o and v lines (solve model). */
 typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_DIMACS } out_format;
 
+/* fzn's standard flags (cmd_fzn.c): -a, -n N, -s. */
+typedef struct cli_fzn {
+    int all, stats;
+    int64_t num;
+} cli_fzn;
+
 /* Filled by the parser from the rows of the options (args.c): an int
  * for a flag or a choice, int64_t for an integer, double for a real,
  * const char * for a text. */
@@ -98,6 +104,7 @@ struct cli {
     int nowned;          /* with the rest in main */
     int help;
     instance_fn unread; /* see for_each_instance; NULL: a message */
+    const cli_fzn *fzn; /* the fzn verb: solve model, FlatZinc's output */
 };
 
 /* Set by SIGINT and SIGTERM (main.c); every verb and the solvers poll
@@ -164,6 +171,13 @@ int batch_writes_json(const cli *c);
 int cmd_slurm(cli *c);
 int cmd_gen(cli *c);
 int cmd_list(void);
+/* fzn: its standard flags out of argv[2..], turned into ilpm's options
+ * in a new argv ("solve model ... --input-format fzn"); 0, or -1 with
+ * err.  cmd_fzn then solves and prints FlatZinc's output format. */
+int cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc, char ***nargv,
+                 ilpm_err *err);
+int cmd_fzn(cli *c);
+void cli_fzn_help(FILE *f);
 
 /* The verb named s, or -1. */
 int cli_verb_find(const char *s);

@@ -109,6 +109,22 @@ static int run_verb(int argc, char **argv)
         }
         return cmd_list();
     }
+    /* fzn: MiniZinc's solver interface, in front of solve model. */
+    cli_fzn fz;
+    char **fzn_argv = NULL;
+    if (strcmp(argv[1], "fzn") == 0) {
+        if (argc == 3 &&
+            (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+            cli_fzn_help(stdout);
+            return EXIT_OK;
+        }
+        ilpm_err e = {0};
+        if (cli_fzn_args(argc, argv, &fz, &argc, &fzn_argv, &e) != 0) {
+            fprintf(stderr, "ilpm: fzn: %s\n", e.msg);
+            return e.kind == ILPM_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+        }
+        argv = fzn_argv;
+    }
     int verb = cli_verb_find(argv[1]);
     const char *near = verb < 0 ? cli_verb_closest(argv[1]) : NULL;
     if (near) {
@@ -127,6 +143,7 @@ static int run_verb(int argc, char **argv)
     cli c;
     memset(&c, 0, sizeof c);
     c.verb = (verb_id)verb;
+    c.fzn = fzn_argv ? &fz : NULL;
     ilpm_run_opts_init(&c.run);
     c.run.solver.stop_flag = &cli_stop_requested;
     c.run.solver.log = log_to_stderr;
@@ -161,7 +178,7 @@ static int run_verb(int argc, char **argv)
     switch (c.verb) {
     case VERB_SOLVE:
     case VERB_PLAY:
-        rc = cmd_solve(&c);
+        rc = c.fzn ? cmd_fzn(&c) : cmd_solve(&c);
         break;
     case VERB_STATS:
         rc = cmd_stats(&c);
@@ -189,6 +206,7 @@ done:
     for (int i = 0; i < c.nowned; i++)
         free(c.owned[i]);
     free(c.owned);
+    free(fzn_argv);
     return rc;
 }
 

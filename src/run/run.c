@@ -108,6 +108,7 @@ struct check_ctx {
     volatile int *stop;
     int failed;
     const ilpm_run_opts *progress; /* counting with a progress hook */
+    const ilpm_run_opts *each;     /* counting with a solution hook */
 };
 
 /* Decodes and verifies one solution; renders it when asked and none has
@@ -147,10 +148,18 @@ static int check_solution(void *vctx, const uint8_t *vals)
         c->pz->render_json(c->inst, sol, &b);
         c->res->json = ilpm_buf_take(&b);
     }
+    int rc = 0;
+    if (c->each) {
+        ilpm_buf b;
+        ilpm_buf_init(&b);
+        c->pz->render(c->inst, sol, &b);
+        rc = c->each->on_solution(c->each->solution_ctx, ilpm_buf_str(&b));
+        ilpm_buf_free(&b);
+    }
     c->pz->free_solution(sol);
     if (c->progress)
         c->progress->progress(c->progress->progress_ctx, c->res);
-    return 0;
+    return rc;
 }
 
 static void begin(const ilpm_puzzle *pz, const void *inst, const ilpm_params *p,
@@ -179,16 +188,19 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
 {
     ilpm_err err = {0};
     copy_stats(res, ilpm_solver_stats(s));
+    int has_obj = ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
+    int counting = o->count && !(o->count_satisfaction_only && has_obj);
     struct check_ctx ctx = {pz,       inst,       p,
                             m,        res,        o->render,
-                            o->count, o->no_post, o->solver.stop_flag,
-                            0,        NULL};
+                            counting, o->no_post, o->solver.stop_flag,
+                            0,        NULL,       NULL};
     double t1 = ilpm_now();
     ilpm_status st;
-    if (o->count) {
+    if (counting) {
         /* The count grows in res as solutions come: the hook sees it. */
         res->has_count = 1;
         ctx.progress = o->progress ? o : NULL;
+        ctx.each = o->on_solution ? o : NULL;
         st = ilpm_solver_count(s, o->limit, &res->count, check_solution, &ctx,
                                &err);
         res->count_complete = ilpm_solver_count_complete(s);
@@ -200,8 +212,6 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         if (st == ILPM_SOLVED && res->count == 0)
             st = ILPM_UNSAT;
     } else {
-        int has_obj =
-            ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
         st = has_obj ? ilpm_solver_optimize(s, assume, nassume, &err)
                      : ilpm_solver_solve(s, assume, nassume, &err);
         const uint8_t *vals = ilpm_solver_values(s);

@@ -25,6 +25,16 @@ typedef struct ilpm_run_opts {
      * called from inside the count: it must be quick. */
     void (*progress)(void *ctx, const struct ilpm_result *r);
     void *progress_ctx;
+    /* When not NULL: called with each verified solution of a count, as
+     * the puzzle renders it for people, as soon as it is found (for a
+     * front end that prints solutions as they come); non-zero stops the
+     * count. */
+    int (*on_solution)(void *ctx, const char *text);
+    void *solution_ctx;
+    /* With count: count only a model without an objective; one with an
+     * objective is optimised (MiniZinc's -a, "all solutions" or "every
+     * improving one"). */
+    int count_satisfaction_only;
 } ilpm_run_opts;
 
 void ilpm_run_opts_init(ilpm_run_opts *o);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cp back end (#16) against sat, ilp and Gecode (through MiniZinc, on
-# the models in tests/bench/mzn, when minizinc is installed), in one run:
+# the models in models/mzn, when minizinc is installed), in one run:
 #  - counting: L(2,11), L(2,12), n-Queens 12 and 13 (Gecode: -a, every
 #    solution printed and counted, as the issue measured it);
 #  - Tetravex 9x9: the boards of `ilpm gen tetravex --n 9 --seed 1..3`;
@@ -50,7 +50,7 @@ timed() {
 }
 
 gecode_count() { # MODEL DATA WANT
-    minizinc --solver gecode -a -D "$2" "$here/mzn/$1.mzn" 2>/dev/null |
+    minizinc --solver gecode -a -D "$2" "$here/../../models/mzn/$1.mzn" 2>/dev/null |
         grep -c '^----------' | sed 's/^/count /'
 }
 
@@ -101,14 +101,14 @@ count_row "queens 13, 73712" "queens --n 13" 73712 queens "n=13;"
 for s in 1 2 3; do
     f=$work/tv9_$s
     "$ILPM" gen tetravex --n 9 --seed "$s" >"$f.txt"
-    awk '/^#/ {next} !n {n = $1; printf "N = %d;\ntiles = [|", n; next}
+    awk '/^#/ {next} !n {n = $1; printf "N = %d;\npezzi = [|", n; next}
          NF >= 4 {printf " %s, %s, %s, %s |", $1, $2, $3, $4} END {print "];"}' "$f.txt" >"$f.dzn"
     # shellcheck disable=SC2086
     cp_t=$(timed "$TV_LIMIT" ": solved, verified" "$ILPM" solve tetravex "$f.txt" --backend cp ${CP_OPTS:-})
     sat_t=$(timed "$TV_LIMIT" ": solved, verified" "$ILPM" solve tetravex "$f.txt" --backend sat)
     g_t=-
     [ $have_gecode = 1 ] &&
-        g_t=$(timed "$TV_LIMIT" "^----------" minizinc --solver gecode "$here/mzn/tetravex.mzn" "$f.dzn")
+        g_t=$(timed "$TV_LIMIT" "^----------" minizinc --solver gecode "$here/../../models/mzn/tetravex.mzn" "$f.dzn")
     echo "| $s | $cp_t | $sat_t | $g_t |" | tee -a "$OUT"
 done
 

@@ -3,7 +3,7 @@
 # in one run: glpsol on the GMPL models in models/gmpl, cbc on ilpm's
 # exported MPS, the cadical and minisat programs on ilpm's exported DIMACS
 # (pairwise at-most-one, as the seed reports encode it), and MiniZinc with
-# Gecode on tests/bench/mzn.  Every tool runs as its own process on a file
+# Gecode on models/mzn.  Every tool runs as its own process on a file
 # written beforehand, with a time limit per run; ilpm too (ilp, sat, cp).
 #
 # Usage: tests/bench/peers.sh [ILPM] [PUZZLE...]   (from the source root)
@@ -170,7 +170,7 @@ cmd_queens() {
     ilpm-ilp) echo "$ILPM solve queens --n $2 --backend ilp" ;;
     ilpm-sat) echo "$ILPM solve queens --n $2 --backend sat" ;;
     ilpm-cp) echo "$ILPM solve queens --n $2 --backend cp" ;;
-    *) peer_cmd "$1" "$gmpl/queens.mod" "$d.dat" "$d.mps" "$d.cnf" "$here/mzn/queens.mzn" "$d.dzn" ;;
+    *) peer_cmd "$1" "$gmpl/queens.mod" "$d.dat" "$d.mps" "$d.cnf" "$here/../../models/mzn/queens.mzn" "$d.dzn" ;;
     esac
 }
 
@@ -190,7 +190,7 @@ cmd_langford() {
     ilpm-ilp) echo "$ILPM solve langford --k $LK --n $2 --backend ilp $LANGFORD_OPTS" ;;
     ilpm-sat) echo "$ILPM solve langford --k $LK --n $2 --backend sat $LANGFORD_OPTS" ;;
     ilpm-cp) echo "$ILPM solve langford --k $LK --n $2 --backend cp $LANGFORD_OPTS" ;;
-    *) peer_cmd "$1" "$gmpl/langford.mod" "$d.dat" "$d.mps" "$d.cnf" "$here/mzn/langford.mzn" "$d.dzn" ;;
+    *) peer_cmd "$1" "$gmpl/langford.mod" "$d.dat" "$d.mps" "$d.cnf" "$here/../../models/mzn/langford.mzn" "$d.dzn" ;;
     esac
 }
 
@@ -205,7 +205,7 @@ prepare_tetravex() {
         # native format: N, then N*N lines "left up right down"
         awk '/^#/ {next} !n {n = $1; print "data; param N := " n ";"; print "param : left up right down :="; next}
              NF >= 4 {i++; print i, $1, $2, $3, $4} END {print ";"; print "end;"}' "$d.txt" >"$d.dat"
-        awk '/^#/ {next} !n {n = $1; printf "N = %d;\ntiles = [|", n; next}
+        awk '/^#/ {next} !n {n = $1; printf "N = %d;\npezzi = [|", n; next}
              NF >= 4 {printf " %s, %s, %s, %s |", $1, $2, $3, $4} END {print "];"}' "$d.txt" >"$d.dzn"
         "$ILPM" export tetravex "$d.txt" --mps "$d.mps" --cnf "$d.cnf" --amo pairwise 2>/dev/null
     done

@@ -28,7 +28,7 @@ for b in $boards; do
         [ $c -eq 10 ] || [ $c -eq 20 ] || exit 1 ;;
     minisat) minisat -verb=0 "$b.cnf" >/dev/null 2>&1; c=$?
         [ $c -eq 10 ] || [ $c -eq 20 ] || exit 1 ;;
-    gecode) minizinc --solver gecode "$here/mzn/$model.mzn" "$b.dzn" 2>/dev/null |
+    gecode) minizinc --solver gecode "$here/../../models/mzn/$model.mzn" "$b.dzn" 2>/dev/null |
         grep -qE "^----------|=====UNSATISFIABLE=====" || exit 1 ;;
     esac
 done

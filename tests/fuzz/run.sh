@@ -41,6 +41,8 @@ for h in "${harnesses[@]}"; do
     model_opb | model_cnf)
         ext=${name#model_}
         cp data/models/*."$ext" data/bad/model_*."$ext" "$corpus"/ 2>/dev/null ;;
+    model_fzn)
+        cp data/fzn/*.fzn "$corpus"/ ;;
     *)
         base=${name%_play}
         base=${base%_epita}

@@ -1,0 +1,253 @@
+/* The FlatZinc builtins ilpm takes, one row each (name, arguments,
+ * lowering, meaning, relation), and the lowering of a whole file: the
+ * bounds of `var int` declared without a domain, taken from the
+ * equalities that define them; every constraint into rows; the answer's
+ * columns (the output variables) and the objective. */
+#include "fzn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROW(name, n, impl, op, shape)                                         \
+    {#name, n, ilpm_fzl_##impl, ilpm_fzh_##impl, op, shape}
+
+static const fz_builtin builtins[] = {
+    ROW(int_lin_eq, 3, lin, FZ_EQ, "aas"),
+    ROW(int_lin_le, 3, lin, FZ_LE, "aas"),
+    ROW(int_lin_ne, 3, lin, FZ_NE, "aas"),
+    ROW(int_lin_eq_reif, 4, lin, FZ_EQ, "aass"),
+    ROW(int_lin_le_reif, 4, lin, FZ_LE, "aass"),
+    ROW(int_lin_ne_reif, 4, lin, FZ_NE, "aass"),
+    ROW(bool_lin_eq, 3, lin, FZ_EQ, "aas"),
+    ROW(bool_lin_le, 3, lin, FZ_LE, "aas"),
+    ROW(int_eq, 2, cmp, FZ_EQ, "ss"),
+    ROW(int_le, 2, cmp, FZ_LE, "ss"),
+    ROW(int_lt, 2, cmp, FZ_LE | FZ_STRICT, "ss"),
+    ROW(int_ne, 2, cmp, FZ_NE, "ss"),
+    ROW(int_eq_reif, 3, cmp, FZ_EQ, "sss"),
+    ROW(int_le_reif, 3, cmp, FZ_LE, "sss"),
+    ROW(int_lt_reif, 3, cmp, FZ_LE | FZ_STRICT, "sss"),
+    ROW(int_ne_reif, 3, cmp, FZ_NE, "sss"),
+    ROW(bool2int, 2, cmp, FZ_EQ, "ss"),
+    ROW(bool_eq, 2, cmp, FZ_EQ, "ss"),
+    ROW(bool_le, 2, cmp, FZ_LE, "ss"),
+    ROW(bool_lt, 2, cmp, FZ_LE | FZ_STRICT, "ss"),
+    ROW(bool_eq_reif, 3, cmp, FZ_EQ, "sss"),
+    ROW(bool_le_reif, 3, cmp, FZ_LE, "sss"),
+    ROW(bool_lt_reif, 3, cmp, FZ_LE | FZ_STRICT, "sss"),
+    ROW(bool_xor, 3, cmp, FZ_NE, "sss"),
+    ROW(bool_not, 2, not, 0, "ss"),
+    ROW(bool_xor, 2, not, 0, "ss"),
+    ROW(bool_and, 3, andor, 0, "sss"),
+    ROW(bool_or, 3, andor, 1, "sss"),
+    ROW(array_bool_and, 2, andor, 0, "as"),
+    ROW(array_bool_or, 2, andor, 1, "as"),
+    ROW(bool_clause, 2, clause, 0, "aa"),
+    ROW(bool_clause_reif, 3, clause, 0, "aas"),
+    ROW(array_bool_xor, 1, xor, 0, "a"),
+    ROW(int_plus, 3, plus, 0, "sss"),
+    ROW(int_abs, 2, abs, 0, "ss"),
+    ROW(int_min, 3, minmax, 0, "sss"),
+    ROW(int_max, 3, minmax, 1, "sss"),
+    ROW(int_times, 3, times, 0, "sss"),
+    ROW(array_int_element, 3, element, 0, "sas"),
+    ROW(array_var_int_element, 3, element, 0, "sas"),
+    ROW(array_bool_element, 3, element, 0, "sas"),
+    ROW(array_var_bool_element, 3, element, 0, "sas"),
+    ROW(set_in, 2, set_in, 0, "sS"),
+    ROW(set_in_reif, 3, set_in, 0, "sSs"),
+};
+
+const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known)
+{
+    if (known)
+        *known = 0;
+    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+        if (strcmp(builtins[i].name, name) == 0) {
+            if (known)
+                *known = 1;
+            if (builtins[i].nargs == nargs)
+                return &builtins[i];
+        }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bounds of `var int` declared without a domain.                       */
+
+static int unbounded(const mdl *d, fz_term t)
+{
+    const fzn *z = d->fzn;
+    return t.var && (z->flag[t.v] & FZ_UNBOUNDED);
+}
+
+#define FZ_LIMIT ((__int128)1 << 60)
+
+static int tighten(mdl *d, fz_term t, __int128 lo, __int128 hi)
+{
+    if (lo < -FZ_LIMIT || hi > FZ_LIMIT || lo > hi)
+        return 0;
+    d->lo[t.v] = (int64_t)lo;
+    d->hi[t.v] = (int64_t)hi;
+    ((fzn *)d->fzn)->flag[t.v] &= (unsigned char)~FZ_UNBOUNDED;
+    return 1;
+}
+
+/* sum a_i t_i = 0 with one unbounded term: its range.  1 if found. */
+static int from_sum(mdl *d, const int64_t *a, const fz_term *t, int n)
+{
+    int u = -1;
+    __int128 lo = 0, hi = 0;
+    for (int i = 0; i < n; i++) {
+        if (unbounded(d, t[i])) {
+            if (u >= 0 || a[i] == 0)
+                return 0;
+            u = i;
+            continue;
+        }
+        int64_t l, h;
+        ilpm_fz_range(d, t[i], &l, &h);
+        __int128 x = (__int128)a[i] * l, y = (__int128)a[i] * h;
+        lo += x < y ? x : y;
+        hi += x < y ? y : x;
+        if (lo < -FZ_LIMIT || hi > FZ_LIMIT)
+            return 0;
+    }
+    if (u < 0)
+        return 0;
+    /* a_u t_u = -(rest): t_u within [-hi, -lo] / a_u, rounded inward. */
+    __int128 m = a[u] > 0 ? a[u] : -a[u], l = a[u] > 0 ? -hi : lo,
+             h = a[u] > 0 ? -lo : hi;
+    __int128 ql = l >= 0 ? (l + m - 1) / m : -((-l) / m);
+    __int128 qh = h >= 0 ? h / m : -((-h + m - 1) / m);
+    return tighten(d, t[u], ql, qh);
+}
+
+/* One pass over the equalities; the number of columns bounded. */
+static int bound_pass(mdl *d)
+{
+    const fzn *z = d->fzn;
+    int found = 0;
+    for (int i = 0; i < z->ncons; i++) {
+        const fz_con *c = &z->cons[i];
+        const fz_builtin *b = c->b;
+        if (b->lower == ilpm_fzl_lin && b->op == FZ_EQ && c->nargs == 3 &&
+            c->args[0].n == c->args[1].n && c->args[1].n < (1 << 20)) {
+            int n = c->args[1].n;
+            int64_t *a = malloc((size_t)(n + 1) * sizeof *a);
+            fz_term *t = malloc((size_t)(n + 1) * sizeof *t);
+            if (a && t) {
+                for (int k = 0; k < n; k++) {
+                    a[k] = c->args[0].t[k].var ? 0 : c->args[0].t[k].v;
+                    t[k] = c->args[1].t[k];
+                }
+                a[n] = -1;
+                t[n] = c->args[2].t[0];
+                found += from_sum(d, a, t, n + 1);
+            }
+            free(a);
+            free(t);
+        } else if ((b->lower == ilpm_fzl_cmp && b->op == FZ_EQ &&
+                    c->nargs == 2) ||
+                   b->lower == ilpm_fzl_plus) {
+            int64_t a[3] = {1, -1, -1};
+            fz_term t[3] = {c->args[0].t[0], c->args[1].t[0], {0, 0}};
+            if (b->lower == ilpm_fzl_plus) {
+                a[1] = 1; /* x + y - z = 0 */
+                t[2] = c->args[2].t[0];
+            }
+            found += from_sum(d, a, t, 3);
+        } else if (b->lower == ilpm_fzl_abs && unbounded(d, c->args[1].t[0]) &&
+                   !unbounded(d, c->args[0].t[0])) {
+            int64_t l, h;
+            ilpm_fz_range(d, c->args[0].t[0], &l, &h);
+            __int128 m = -(__int128)l > h ? -(__int128)l : h;
+            found += tighten(d, c->args[1].t[0], 0, m);
+        } else if (b->lower == ilpm_fzl_times &&
+                   unbounded(d, c->args[2].t[0]) &&
+                   !unbounded(d, c->args[0].t[0]) &&
+                   !unbounded(d, c->args[1].t[0])) {
+            int64_t al, ah, bl, bh;
+            ilpm_fz_range(d, c->args[0].t[0], &al, &ah);
+            ilpm_fz_range(d, c->args[1].t[0], &bl, &bh);
+            __int128 p[4] = {(__int128)al * bl, (__int128)al * bh,
+                             (__int128)ah * bl, (__int128)ah * bh};
+            __int128 lo = p[0], hi = p[0];
+            for (int k = 1; k < 4; k++) {
+                lo = p[k] < lo ? p[k] : lo;
+                hi = p[k] > hi ? p[k] : hi;
+            }
+            found += tighten(d, c->args[2].t[0], lo, hi);
+        } else if ((b->lower == ilpm_fzl_minmax ||
+                    b->lower == ilpm_fzl_element) &&
+                   unbounded(d, c->args[2].t[0])) {
+            /* the result is one of the others: their hull */
+            const fz_arg *xs = b->lower == ilpm_fzl_element ? &c->args[1]
+                                                            : &c->args[0];
+            __int128 lo = FZ_LIMIT, hi = -FZ_LIMIT;
+            int ok = 1;
+            for (int k = 0; k < (b->lower == ilpm_fzl_element ? xs->n : 2);
+                 k++) {
+                fz_term t = b->lower == ilpm_fzl_element ? xs->t[k]
+                                                         : c->args[k].t[0];
+                int64_t l, h;
+                ok &= !unbounded(d, t);
+                ilpm_fz_range(d, t, &l, &h);
+                lo = l < lo ? l : lo;
+                hi = h > hi ? h : hi;
+            }
+            if (ok)
+                found += tighten(d, c->args[2].t[0], lo, hi);
+        }
+    }
+    return found;
+}
+
+static int derive_bounds(mdl *d, ilpm_err *err)
+{
+    const fzn *z = d->fzn;
+    while (bound_pass(d) > 0)
+        ;
+    char b[40];
+    for (int j = 0; j < d->ncols; j++)
+        if (z->flag[j] & FZ_UNBOUNDED)
+            return ilpm_err_input(err,
+                                  "%s: variable '%s' is a var int with no "
+                                  "bounds, and none follow from the "
+                                  "constraints: give it a domain (var lo..hi)",
+                                  d->file,
+                                  ilpm_mdl_col_label(d, j, b, sizeof b));
+    return 0;
+}
+
+int ilpm_fzn_lower(mdl *d, ilpm_err *err)
+{
+    fzn *z = d->fzn;
+    if (d->ncols > z->flagcap) /* every column has its flag */
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "flags missing");
+    if (derive_bounds(d, err) != 0)
+        return -1;
+    for (int i = 0; i < z->ncons; i++)
+        if (z->cons[i].b->lower(d, &z->cons[i], err) != 0)
+            return -1;
+    if (z->nouts > 0) {
+        if (!(d->aux = malloc((size_t)d->ncols + 1)))
+            return ilpm_err_nomem(err, "%s: out of memory", d->file);
+        memset(d->aux, 1, (size_t)d->ncols + 1);
+        for (int i = 0; i < z->nouts; i++)
+            for (int k = 0; k < z->outs[i].n; k++)
+                if (z->outs[i].t[k].var)
+                    d->aux[z->outs[i].t[k].v] = 0;
+    }
+    d->sense = z->sense;
+    if (z->sense != ILPM_NONE) {
+        if (!(d->obj = calloc((size_t)d->ncols + 1, sizeof *d->obj)))
+            return ilpm_err_nomem(err, "%s: out of memory", d->file);
+        if (z->obj.var)
+            d->obj[z->obj.v] = 1;
+        else
+            d->obj_const = z->obj.v;
+    }
+    return 0;
+}

@@ -1,0 +1,520 @@
+/* FlatZinc's builtins lowered into linear rows over the columns (mdl.h).
+ * Every builtin becomes a relation of a linear sum, possibly under
+ * conditions: "if these literals hold, sum rel rhs", written as one row
+ * with a big-M taken from the columns' bounds (so never larger than
+ * the sum's own range).  A reified relation r <-> (sum rel rhs) is two
+ * such rows, one under r and one, negated, under not r; "sum != rhs"
+ * takes an auxiliary 0/1 column choosing the side.  Auxiliary columns
+ * are outside the answer: counts are projected onto the output
+ * variables. */
+#include "fzn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The largest magnitude a sum, a bound or a big-M may reach. */
+#define FZ_BIG ((__int128)1 << 60)
+
+void ilpm_fz_range(const mdl *d, fz_term t, int64_t *lo, int64_t *hi)
+{
+    *lo = t.var ? d->lo[t.v] : t.v;
+    *hi = t.var ? d->hi[t.v] : t.v;
+}
+
+typedef struct lin {
+    int n, cap;
+    int *col;
+    int64_t *coef;
+    __int128 k; /* the constant part */
+    int nomem;
+} lin;
+
+static void lin_add(lin *l, int64_t a, fz_term t)
+{
+    if (!t.var) {
+        l->k += (__int128)a * t.v;
+        return;
+    }
+    if (a == 0)
+        return;
+    for (int i = 0; i < l->n; i++)
+        if (l->col[i] == (int)t.v) {
+            l->coef[i] += a;
+            return;
+        }
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        int *c = realloc(l->col, (size_t)cap * sizeof *c);
+        if (c)
+            l->col = c;
+        int64_t *f = c ? realloc(l->coef, (size_t)cap * sizeof *f) : NULL;
+        if (!f) {
+            l->nomem = 1;
+            return;
+        }
+        l->coef = f;
+        l->cap = cap;
+    }
+    l->col[l->n] = (int)t.v;
+    l->coef[l->n++] = a;
+}
+
+static void lin_free(lin *l)
+{
+    free(l->col);
+    free(l->coef);
+    memset(l, 0, sizeof *l);
+}
+
+static void lin_range(const mdl *d, const lin *l, __int128 *lo, __int128 *hi)
+{
+    *lo = *hi = l->k;
+    for (int i = 0; i < l->n; i++) {
+        __int128 a = (__int128)l->coef[i] * d->lo[l->col[i]];
+        __int128 b = (__int128)l->coef[i] * d->hi[l->col[i]];
+        *lo += a < b ? a : b;
+        *hi += a < b ? b : a;
+    }
+}
+
+/* A literal: column col true (neg 0) or false (neg 1). */
+typedef struct lit {
+    int col, neg;
+} lit;
+
+static int too_big(const mdl *d, const fz_con *c, ilpm_err *err)
+{
+    return ilpm_err_input(err,
+                          "%s:%ld:%ld: '%s': its sums reach past 2^60, more "
+                          "than ilpm's rows hold",
+                          d->file, c->line, c->col, c->b->name);
+}
+
+static int nomem(const mdl *d, ilpm_err *err)
+{
+    return ilpm_err_nomem(err, "%s: out of memory", d->file);
+}
+
+/* A 0/1 column outside the answer. */
+static int aux_col(mdl *d, ilpm_err *err)
+{
+    char name[40];
+    fzn *z = d->fzn;
+    snprintf(name, sizeof name, "fzn_aux_%d", d->ncols - z->ncols_read + 1);
+    int j = ilpm_mdl_add_col(d, name, 0, 1);
+    if (j < 0)
+        return nomem(d, err), -1;
+    int cap = z->flagcap;
+    if (ilpm_grow_int((void **)&z->flag, &cap, j + 1, 1) != 0)
+        return nomem(d, err), -1;
+    memset(z->flag + z->flagcap, 0, (size_t)(cap - z->flagcap));
+    z->flagcap = cap;
+    z->flag[j] = FZ_BOOL;
+    return j;
+}
+
+/* If every literal of cond holds: l <= rhs (ge 0) or l >= rhs (ge 1). */
+static int emit_if(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
+                   int ge, __int128 rhs, ilpm_err *err)
+{
+    __int128 lo, hi;
+    if (l->nomem)
+        return nomem(d, err);
+    lin_range(d, l, &lo, &hi);
+    if (ge ? lo >= rhs : hi <= rhs)
+        return 0; /* holds whatever the values */
+    __int128 m = ge ? rhs - lo : hi - rhs, r = rhs - l->k;
+    if (lo < -FZ_BIG || hi > FZ_BIG || rhs < -FZ_BIG || rhs > FZ_BIG)
+        return too_big(d, c, err);
+    for (int i = 0; i < l->n; i++)
+        if (ilpm_mdl_add_term(d, l->col[i], l->coef[i]) != 0)
+            return nomem(d, err);
+    /* l <= rhs + m * (number of conditions that fail), and the mirror. */
+    for (int i = 0; i < nc; i++) {
+        int64_t a = (int64_t)(cond[i].neg ? -m : m);
+        if (ilpm_mdl_add_term(d, cond[i].col, ge ? -a : a) != 0)
+            return nomem(d, err);
+        if (!cond[i].neg)
+            r += ge ? -m : m;
+    }
+    if (r < -FZ_BIG || r > FZ_BIG)
+        return too_big(d, c, err);
+    if (ilpm_mdl_end_row(d, ge ? ILPM_GE : ILPM_LE, (int64_t)r, c->line, -1) !=
+        0)
+        return nomem(d, err);
+    return 0;
+}
+
+enum { R_LE = FZ_LE, R_GE = FZ_GE, R_EQ = FZ_EQ, R_NE = FZ_NE };
+
+/* If cond: l rel rhs. */
+static int emit_rel(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
+                    int rel, __int128 rhs, ilpm_err *err)
+{
+    if (rel == R_LE || rel == R_GE)
+        return emit_if(d, c, cond, nc, l, rel == R_GE, rhs, err);
+    if (rel == R_EQ)
+        return emit_if(d, c, cond, nc, l, 0, rhs, err) ||
+               emit_if(d, c, cond, nc, l, 1, rhs, err);
+    /* !=: a new b picks the side, b: l <= rhs - 1, not b: l >= rhs + 1. */
+    __int128 lo, hi;
+    lin_range(d, l, &lo, &hi);
+    if (rhs < lo || rhs > hi)
+        return 0;
+    lit more[8];
+    if (nc > 6)
+        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "too many conditions");
+    memcpy(more, cond, (size_t)nc * sizeof *cond);
+    int b = aux_col(d, err);
+    if (b < 0)
+        return -1;
+    more[nc] = (lit){b, 0};
+    if (emit_if(d, c, more, nc + 1, l, 0, rhs - 1, err) != 0)
+        return -1;
+    more[nc].neg = 1;
+    return emit_if(d, c, more, nc + 1, l, 1, rhs + 1, err);
+}
+
+/* r <-> (l rel rhs); r a term (a constant r drops a side). */
+static int emit_reif(mdl *d, const fz_con *c, fz_term r, lin *l, int rel,
+                     __int128 rhs, ilpm_err *err)
+{
+    static const int neg_rel[] = {R_GE, R_LE, R_NE, R_EQ};
+    __int128 neg_rhs = rel == R_LE ? rhs + 1 : rel == R_GE ? rhs - 1 : rhs;
+    if (!r.var)
+        return r.v ? emit_rel(d, c, NULL, 0, l, rel, rhs, err)
+                   : emit_rel(d, c, NULL, 0, l, neg_rel[rel], neg_rhs, err);
+    lit on = {(int)r.v, 0}, off = {(int)r.v, 1};
+    return emit_rel(d, c, &on, 1, l, rel, rhs, err) ||
+           emit_rel(d, c, &off, 1, l, neg_rel[rel], neg_rhs, err);
+}
+
+/* The terms of args[0..k): scalars and array elements in order. */
+static int terms(const fz_con *c, int k, fz_term *buf, int cap)
+{
+    int n = 0;
+    for (int a = 0; a < k; a++)
+        for (int i = 0; i < c->args[a].n && c->args[a].kind != FZ_SET; i++)
+            if (n < cap)
+                buf[n++] = c->args[a].t[i];
+            else
+                n++;
+    return n;
+}
+
+static int rel_of(const fz_con *c)
+{
+    return c->b->op & 3;
+}
+
+/* x_lin(as, xs, c) and x_lin_reif(as, xs, c, r): sum as[i] xs[i] rel c. */
+int ilpm_fzl_lin(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    const fz_arg *as = &c->args[0], *xs = &c->args[1];
+    if (as->kind != FZ_ARRAY || xs->kind != FZ_ARRAY || as->n != xs->n)
+        return ilpm_err_input(err,
+                              "%s:%ld:%ld: '%s': its coefficients and "
+                              "variables differ in number",
+                              d->file, c->line, c->col, c->b->name);
+    lin l = {0};
+    for (int i = 0; i < as->n; i++) {
+        if (as->t[i].var) {
+            lin_free(&l);
+            return ilpm_err_input(err,
+                                  "%s:%ld:%ld: '%s': the coefficients must "
+                                  "be numbers",
+                                  d->file, c->line, c->col, c->b->name);
+        }
+        lin_add(&l, as->t[i].v, xs->t[i]);
+    }
+    lin_add(&l, -1, c->args[2].t[0]);
+    int rc = c->nargs == 4
+                 ? emit_reif(d, c, c->args[3].t[0], &l, rel_of(c), 0, err)
+                 : emit_rel(d, c, NULL, 0, &l, rel_of(c), 0, err);
+    lin_free(&l);
+    return rc;
+}
+
+/* x_cmp(a, b) and x_cmp_reif(a, b, r): a - b rel 0 (op 4: a < b). */
+int ilpm_fzl_cmp(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    lin l = {0};
+    lin_add(&l, 1, c->args[0].t[0]);
+    lin_add(&l, -1, c->args[1].t[0]);
+    __int128 rhs = c->b->op & FZ_STRICT ? -1 : 0;
+    int rc = c->nargs == 3
+                 ? emit_reif(d, c, c->args[2].t[0], &l, rel_of(c), rhs, err)
+                 : emit_rel(d, c, NULL, 0, &l, rel_of(c), rhs, err);
+    lin_free(&l);
+    return rc;
+}
+
+/* bool_not(a, b), bool_xor(a, b): a + b = 1. */
+int ilpm_fzl_not(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    lin l = {0};
+    lin_add(&l, 1, c->args[0].t[0]);
+    lin_add(&l, 1, c->args[1].t[0]);
+    int rc = emit_rel(d, c, NULL, 0, &l, R_EQ, 1, err);
+    lin_free(&l);
+    return rc;
+}
+
+/* r <-> and (op 0) or or (op 1) of the terms before r. */
+int ilpm_fzl_andor(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    int n = terms(c, c->nargs - 1, NULL, 0);
+    fz_term *t = malloc((size_t)(n ? n : 1) * sizeof *t);
+    if (!t)
+        return nomem(d, err);
+    terms(c, c->nargs - 1, t, n);
+    lin l = {0};
+    for (int i = 0; i < n; i++)
+        lin_add(&l, 1, t[i]);
+    int rc = emit_reif(d, c, c->args[c->nargs - 1].t[0], &l, R_GE,
+                       c->b->op ? 1 : n, err);
+    free(t);
+    lin_free(&l);
+    return rc;
+}
+
+/* bool_clause(as, bs) and its _reif: sum as + sum (1 - bs) >= 1. */
+int ilpm_fzl_clause(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    lin l = {0};
+    for (int i = 0; i < c->args[0].n; i++)
+        lin_add(&l, 1, c->args[0].t[i]);
+    for (int i = 0; i < c->args[1].n; i++)
+        lin_add(&l, -1, c->args[1].t[i]);
+    __int128 rhs = 1 - (__int128)c->args[1].n;
+    int rc = c->nargs == 3
+                 ? emit_reif(d, c, c->args[2].t[0], &l, R_GE, rhs, err)
+                 : emit_rel(d, c, NULL, 0, &l, R_GE, rhs, err);
+    lin_free(&l);
+    return rc;
+}
+
+/* An integer column of range lo..hi outside the answer. */
+static int aux_int(mdl *d, int64_t lo, int64_t hi, ilpm_err *err)
+{
+    int j = aux_col(d, err);
+    if (j >= 0) {
+        d->lo[j] = lo;
+        d->hi[j] = hi;
+        ((fzn *)d->fzn)->flag[j] = 0;
+    }
+    return j;
+}
+
+/* array_bool_xor(as): an odd number of as hold, sum as - 2 t = 1. */
+int ilpm_fzl_xor(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    const fz_arg *as = &c->args[0];
+    int t = aux_int(d, 0, as->n / 2, err);
+    if (t < 0)
+        return -1;
+    lin l = {0};
+    for (int i = 0; i < as->n; i++)
+        lin_add(&l, 1, as->t[i]);
+    lin_add(&l, -2, (fz_term){t, 1});
+    int rc = emit_rel(d, c, NULL, 0, &l, R_EQ, 1, err);
+    lin_free(&l);
+    return rc;
+}
+
+/* int_plus(a, b, c): a + b = c. */
+int ilpm_fzl_plus(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    lin l = {0};
+    lin_add(&l, 1, c->args[0].t[0]);
+    lin_add(&l, 1, c->args[1].t[0]);
+    lin_add(&l, -1, c->args[2].t[0]);
+    int rc = emit_rel(d, c, NULL, 0, &l, R_EQ, 0, err);
+    lin_free(&l);
+    return rc;
+}
+
+/* If cond: a1 x + a2 y rel 0. */
+static int rel2(mdl *d, const fz_con *c, const lit *cond, int nc, int64_t a1,
+                fz_term x, int64_t a2, fz_term y, int rel, ilpm_err *err)
+{
+    lin l = {0};
+    lin_add(&l, a1, x);
+    lin_add(&l, a2, y);
+    int rc = emit_rel(d, c, cond, nc, &l, rel, 0, err);
+    lin_free(&l);
+    return rc;
+}
+
+/* int_abs(a, b): b = |a|; s picks the sign where a may take both. */
+int ilpm_fzl_abs(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    fz_term a = c->args[0].t[0], b = c->args[1].t[0];
+    int64_t lo, hi;
+    ilpm_fz_range(d, a, &lo, &hi);
+    if (lo >= 0 || hi <= 0)
+        return rel2(d, c, NULL, 0, 1, b, lo >= 0 ? -1 : 1, a, R_EQ, err);
+    int s = aux_col(d, err);
+    if (s < 0)
+        return -1;
+    lit pos = {s, 0}, neg = {s, 1};
+    fz_term zero = {0, 0};
+    return rel2(d, c, &pos, 1, 1, b, -1, a, R_EQ, err) ||
+           rel2(d, c, &pos, 1, 1, a, 0, zero, R_GE, err) ||
+           rel2(d, c, &neg, 1, 1, b, 1, a, R_EQ, err) ||
+           rel2(d, c, &neg, 1, 1, a, 0, zero, R_LE, err);
+}
+
+/* int_min(a, b, m) (op 0) and int_max (op 1): m below (above) both and
+ * equal to one, s picking which. */
+int ilpm_fzl_minmax(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    fz_term a = c->args[0].t[0], b = c->args[1].t[0], m = c->args[2].t[0];
+    int rel = c->b->op ? R_GE : R_LE;
+    if (rel2(d, c, NULL, 0, 1, m, -1, a, rel, err) ||
+        rel2(d, c, NULL, 0, 1, m, -1, b, rel, err))
+        return -1;
+    int s = aux_col(d, err);
+    if (s < 0)
+        return -1;
+    lit pos = {s, 0}, neg = {s, 1};
+    return rel2(d, c, &pos, 1, 1, m, -1, a, R_EQ, err) ||
+           rel2(d, c, &neg, 1, 1, m, -1, b, R_EQ, err);
+}
+
+/* The most values one indicator set may have. */
+#define FZ_MAX_IND (1 << 16)
+
+/* Indicators d_v for the values of x in vals (n of them, or the range
+ * lo..hi when vals is NULL): exactly one holds and x = sum v d_v.  The
+ * first column is *first, the others follow. */
+static int indicators(mdl *d, const fz_con *c, fz_term x, const int64_t *vals,
+                      int64_t lo, int64_t hi, int *first, ilpm_err *err)
+{
+    int64_t n = vals ? lo : hi - lo + 1; /* with vals, lo is their count */
+    if (n > FZ_MAX_IND)
+        return ilpm_err_input(err,
+                              "%s:%ld:%ld: '%s': %lld values are more than "
+                              "the %d one variable may take here",
+                              d->file, c->line, c->col, c->b->name,
+                              (long long)n, FZ_MAX_IND);
+    lin one = {0}, sum = {0};
+    int rc = 0;
+    for (int64_t i = 0; i < n && rc == 0; i++) {
+        int j = aux_col(d, err);
+        if (j < 0) {
+            rc = -1;
+            break;
+        }
+        if (i == 0)
+            *first = j;
+        lin_add(&one, 1, (fz_term){j, 1});
+        lin_add(&sum, vals ? vals[i] : lo + i, (fz_term){j, 1});
+    }
+    lin_add(&sum, -1, x);
+    if (rc == 0)
+        rc = emit_rel(d, c, NULL, 0, &one, R_EQ, 1, err) ||
+             emit_rel(d, c, NULL, 0, &sum, R_EQ, 0, err);
+    lin_free(&one);
+    lin_free(&sum);
+    return rc;
+}
+
+/* int_times(a, b, p): p = v b under the indicator of a = v, over the
+ * factor with fewer values. */
+int ilpm_fzl_times(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    fz_term a = c->args[0].t[0], b = c->args[1].t[0], p = c->args[2].t[0];
+    int64_t alo, ahi, blo, bhi;
+    ilpm_fz_range(d, a, &alo, &ahi);
+    ilpm_fz_range(d, b, &blo, &bhi);
+    if ((__int128)bhi - blo < (__int128)ahi - alo) {
+        fz_term t = a;
+        a = b;
+        b = t;
+        alo = blo;
+        ahi = bhi;
+    }
+    if (!a.var)
+        return rel2(d, c, NULL, 0, 1, p, -a.v, b, R_EQ, err);
+    int first;
+    if (indicators(d, c, a, NULL, alo, ahi, &first, err) != 0)
+        return -1;
+    for (int64_t v = alo; v <= ahi; v++) {
+        lit on = {first + (int)(v - alo), 0};
+        if (rel2(d, c, &on, 1, 1, p, -v, b, R_EQ, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* array_[var_]{int,bool}_element(i, xs, r): r = xs[i], the index's
+ * indicators over 1..n choosing the element. */
+int ilpm_fzl_element(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    fz_term i = c->args[0].t[0], r = c->args[2].t[0];
+    const fz_arg *xs = &c->args[1];
+    int64_t lo, hi;
+    ilpm_fz_range(d, i, &lo, &hi);
+    if (lo < 1)
+        lo = 1;
+    if (hi > xs->n)
+        hi = xs->n;
+    if (lo > hi) { /* no index is in the array: no solution */
+        lin none = {0};
+        return emit_rel(d, c, NULL, 0, &none, R_GE, 1, err);
+    }
+    int first;
+    if (indicators(d, c, i, NULL, lo, hi, &first, err) != 0)
+        return -1;
+    for (int64_t k = lo; k <= hi; k++) {
+        lit on = {first + (int)(k - lo), 0};
+        if (rel2(d, c, &on, 1, 1, r, -1, xs->t[k - 1], R_EQ, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* set_in(x, S) and set_in_reif(x, S, r). */
+int ilpm_fzl_set_in(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    fz_term x = c->args[0].t[0];
+    const fz_arg *s = &c->args[1];
+    int64_t lo, hi;
+    ilpm_fz_range(d, x, &lo, &hi);
+    fz_term one = {1, 0}, r = c->nargs == 3 ? c->args[2].t[0] : one;
+    if (!s->elems) { /* a range: both bounds, or r <-> within both */
+        fz_term slo = {s->lo, 0}, shi = {s->hi, 0};
+        if (!r.var && r.v)
+            return rel2(d, c, NULL, 0, 1, x, -1, slo, R_GE, err) ||
+                   rel2(d, c, NULL, 0, 1, x, -1, shi, R_LE, err);
+        lin in = {0};
+        /* in: r <-> (x >= lo) and (x <= hi), the two as 0/1 columns. */
+        int ge = aux_col(d, err), le = ge < 0 ? -1 : aux_col(d, err);
+        if (le < 0)
+            return -1;
+        lin lx = {0};
+        lin_add(&lx, 1, x);
+        int rc = emit_reif(d, c, (fz_term){ge, 1}, &lx, R_GE, s->lo, err) ||
+                 emit_reif(d, c, (fz_term){le, 1}, &lx, R_LE, s->hi, err);
+        lin_add(&in, 1, (fz_term){ge, 1});
+        lin_add(&in, 1, (fz_term){le, 1});
+        rc = rc || emit_reif(d, c, r, &in, R_GE, 2, err);
+        lin_free(&lx);
+        lin_free(&in);
+        return rc;
+    }
+    /* Holes: the indicators of x's values, r the sum of those in S. */
+    int first;
+    if (indicators(d, c, x, NULL, lo, hi, &first, err) != 0)
+        return -1;
+    lin in = {0};
+    for (int k = 0; k < s->n; k++)
+        if (s->elems[k] >= lo && s->elems[k] <= hi)
+            lin_add(&in, 1, (fz_term){first + (int)(s->elems[k] - lo), 1});
+    lin_add(&in, -1, r);
+    int rc = emit_rel(d, c, NULL, 0, &in, R_EQ, 0, err);
+    lin_free(&in);
+    return rc;
+}

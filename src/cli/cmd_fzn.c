@@ -1,0 +1,296 @@
+/* fzn: ilpm as a FlatZinc solver, the program MiniZinc runs as
+ * `EXE [flags] model.fzn`.  The standard flags of MiniZinc's solver
+ * interface are read from their own table and turned into ilpm's
+ * options (solve model FILE --input-format fzn ...); every other option
+ * is ilpm's own and goes through the ordinary parser.  The answer is
+ * FlatZinc's output format on standard output: each solution's output
+ * variables and "----------", then "==========" when the search was
+ * complete, "=====UNSATISFIABLE=====" or "=====UNKNOWN=====", and with
+ * -s the statistics as "%%%mzn-stat: name=value" lines. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum fz_flag_id {
+    FZF_ALL,
+    FZF_NUM,
+    FZF_INTERMEDIATE,
+    FZF_FREE,
+    FZF_STATS,
+    FZF_VERBOSE,
+    FZF_PARALLEL,
+    FZF_SEED,
+    FZF_TIME,
+    FZF_BACKEND
+} fz_flag_id;
+
+/* The standard flags (and the one extra flag ilpm's solver
+ * configuration declares), one row each. */
+static const struct fz_flag {
+    fz_flag_id id;
+    const char *flag, *long_flag, *arg, *help;
+} fz_flags[] = {
+    {FZF_ALL, "-a", "--all-solutions", NULL,
+     "every solution (with an objective: the optimum, as -i)"},
+    {FZF_NUM, "-n", "--num-solutions", "N", "at most N solutions"},
+    {FZF_INTERMEDIATE, "-i", "--intermediate", NULL,
+     "with an objective: the best solution found (ilpm prints the last one)"},
+    {FZF_FREE, "-f", "--free-search", NULL,
+     "accepted: ilpm never follows search annotations"},
+    {FZF_STATS, "-s", "--statistics", NULL,
+     "%%%mzn-stat lines after the answer"},
+    {FZF_VERBOSE, "-v", "--verbose-solving", NULL,
+     "progress on standard error (ilpm's --verbose)"},
+    {FZF_PARALLEL, "-p", "--parallel", "N",
+     "accepted: each run uses one engine on one thread"},
+    {FZF_SEED, "-r", "--random-seed", "SEED",
+     "accepted: ilpm's engines are deterministic"},
+    {FZF_TIME, "-t", NULL, "MS", "time limit in milliseconds"},
+    {FZF_BACKEND, "--ilpm-backend", NULL, "B",
+     "ilp, sat or cp (ilpm's --backend, a name MiniZinc leaves free); "
+     "default cp"},
+};
+#define NFLAGS (sizeof fz_flags / sizeof *fz_flags)
+
+static const struct fz_flag *flag_of(const char *a)
+{
+    for (size_t i = 0; i < NFLAGS; i++)
+        if (strcmp(a, fz_flags[i].flag) == 0 ||
+            (fz_flags[i].long_flag && strcmp(a, fz_flags[i].long_flag) == 0))
+            return &fz_flags[i];
+    return NULL;
+}
+
+void cli_fzn_help(FILE *f)
+{
+    fprintf(f, "usage: ilpm fzn [FLAGS] [OPTIONS] FILE.fzn\n\n"
+               "Solves a FlatZinc model (what `minizinc -c` makes) and "
+               "prints\nFlatZinc's output format: MiniZinc runs ilpm so "
+               "(README, \"As a\nMiniZinc solver\").\n\nFlags (MiniZinc's "
+               "standard ones):\n");
+    for (size_t i = 0; i < NFLAGS; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s%s%s%s%s", fz_flags[i].flag,
+                 fz_flags[i].long_flag ? ", " : "",
+                 fz_flags[i].long_flag ? fz_flags[i].long_flag : "",
+                 fz_flags[i].arg ? " " : "",
+                 fz_flags[i].arg ? fz_flags[i].arg : "");
+        fprintf(f, "  %-28s %s\n", left, fz_flags[i].help);
+    }
+    fprintf(f, "\nEvery option of `ilpm solve model` applies too (--backend, "
+               "--int-encoding,\n--memory-limit, ...): see ilpm solve model "
+               "--help.\n\nExit status: 0 for every answer FlatZinc's format "
+               "states (UNSATISFIABLE\nand UNKNOWN included), 2 for a "
+               "malformed file or option, 1 for an\ninternal error, 130 when "
+               "interrupted.\n");
+}
+
+/* Texts the translation makes (time limits), freed at exit. */
+static char *owned[4];
+static int nowned;
+
+static void free_owned(void)
+{
+    while (nowned > 0)
+        free(owned[--nowned]);
+}
+
+static int fz_int(const char *flag, const char *v, int64_t lo, int64_t *out,
+                  ilpm_err *err)
+{
+    return ilpm_parse_int(flag, v, lo, INT64_MAX / 1000, out, err);
+}
+
+int cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc, char ***nargv,
+                 ilpm_err *err)
+{
+    /* solve model, the options, --input-format fzn, and room for the
+     * translated flags (each at most two words). */
+    char **v = calloc((size_t)argc * 2 + 8, sizeof *v);
+    if (!v)
+        return ilpm_err_nomem(err, "out of memory");
+    int n = 0;
+    v[n++] = argv[0];
+    v[n++] = "solve";
+    v[n++] = "model";
+    memset(fz, 0, sizeof *fz);
+    for (int i = 2; i < argc; i++) {
+        const struct fz_flag *f = flag_of(argv[i]);
+        if (!f) {
+            v[n++] = argv[i];
+            continue;
+        }
+        const char *val = NULL;
+        if (f->arg) {
+            if (i + 1 >= argc) {
+                free(v);
+                return ilpm_err_input(err, "%s needs a value (%s)", argv[i],
+                                      f->arg);
+            }
+            val = argv[++i];
+        }
+        int64_t x;
+        switch (f->id) {
+        case FZF_ALL:
+            fz->all = 1;
+            break;
+        case FZF_NUM:
+            if (fz_int(argv[i - 1], val, 1, &x, err) != 0)
+                goto bad;
+            fz->num = x;
+            break;
+        case FZF_STATS:
+            fz->stats = 1;
+            break;
+        case FZF_VERBOSE:
+            v[n++] = "--verbose";
+            break;
+        case FZF_PARALLEL:
+        case FZF_SEED:
+            if (fz_int(argv[i - 1], val, f->id == FZF_PARALLEL, &x, err) != 0)
+                goto bad;
+            break;
+        case FZF_TIME: {
+            if (fz_int(argv[i - 1], val, 1, &x, err) != 0)
+                goto bad;
+            char *s = malloc(32);
+            if (!s || nowned == (int)(sizeof owned / sizeof *owned)) {
+                free(s);
+                free(v);
+                return ilpm_err_nomem(err, "out of memory");
+            }
+            snprintf(s, 32, "%.3f", (double)x / 1000.0);
+            owned[nowned++] = s;
+            v[n++] = "--time-limit";
+            v[n++] = s;
+            break;
+        }
+        case FZF_BACKEND:
+            v[n++] = "--backend";
+            v[n++] = (char *)val;
+            break;
+        default: /* -i, -f: what ilpm does anyway */
+            break;
+        }
+    }
+    /* cp unless told: the engine that fits FlatZinc's models best by
+     * measurement (docs/fzn.md). */
+    int chosen = 0;
+    for (int i = 3; i < n; i++)
+        chosen |= strcmp(v[i], "--backend") == 0 ||
+                  strncmp(v[i], "--backend=", 10) == 0;
+    if (!chosen) {
+        v[n++] = "--backend";
+        v[n++] = "cp";
+    }
+    v[n++] = "--input-format";
+    v[n++] = "fzn";
+    if (fz->all || fz->num > 0)
+        v[n++] = "--count";
+    v[n] = NULL;
+    atexit(free_owned);
+    *nargc = n;
+    *nargv = v;
+    return 0;
+bad:
+    free(v);
+    return -1;
+}
+
+/* Each solution of a count as it comes. */
+static int print_solution(void *ctx, const char *text)
+{
+    (void)ctx;
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    ilpm_buf_puts(&b, text);
+    ilpm_buf_puts(&b, "----------\n");
+    int rc = put_stdout(ilpm_buf_str(&b));
+    ilpm_buf_free(&b);
+    return rc;
+}
+
+static void stats(const ilpm_result *r, uint64_t solutions, ilpm_buf *b)
+{
+    ilpm_buf_printf(b, "%%%%%%mzn-stat: initTime=%.4f\n", r->build_ms / 1000);
+    ilpm_buf_printf(b, "%%%%%%mzn-stat: solveTime=%.4f\n", r->solve_ms / 1000);
+    ilpm_buf_printf(b, "%%%%%%mzn-stat: solutions=%llu\n",
+                    (unsigned long long)solutions);
+    if (r->has_objective)
+        ilpm_buf_printf(b, "%%%%%%mzn-stat: objective=%lld\n",
+                        (long long)r->objective);
+    ilpm_buf_printf(b, "%%%%%%mzn-stat: backend=\"%s\"\n",
+                    ilpm_backend_name(r->backend));
+    if (r->have_stats) {
+        ilpm_buf_printf(b, "%%%%%%mzn-stat: variables=%lld\n",
+                        (long long)r->stats.vars);
+        if (ilpm_backend_report(r->backend) & ILPM_REPORTS_ROWS)
+            ilpm_buf_printf(b, "%%%%%%mzn-stat: rows=%lld\n",
+                            (long long)r->stats.rows);
+        if (ilpm_backend_report(r->backend) & ILPM_REPORTS_CLAUSES)
+            ilpm_buf_printf(b, "%%%%%%mzn-stat: clauses=%lld\n",
+                            (long long)r->stats.clauses);
+    }
+    ilpm_buf_puts(b, "%%%mzn-stat-end\n");
+}
+
+static int fzn_one(cli *c, const void *inst, const char *file, long index,
+                   void *ctx)
+{
+    tally *t = ctx;
+    const cli_fzn *fz = c->fzn;
+    ilpm_result r;
+    ilpm_result_init(&r);
+    snprintf(r.file, sizeof r.file, "%s", file);
+    r.index = index;
+    ilpm_run_opts o = c->run;
+    o.count_satisfaction_only = 1;
+    o.limit = fz->all ? 0 : (uint64_t)fz->num;
+    o.on_solution = print_solution;
+    ilpm_run_instance(c->pz, inst, c->params, &o, &r);
+    if (r.status == ILPM_ERROR) {
+        fprintf(stderr, "ilpm: %s: %s%s\n", r.file, r.error,
+                err_note(c, r.error_kind));
+        note_exit(t, r.error_kind == ILPM_ERR_INPUT ? EXIT_USAGE
+                                                    : EXIT_INTERNAL);
+        ilpm_result_free(&r);
+        return 0;
+    }
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    uint64_t solutions = r.has_count ? r.count : r.text != NULL;
+    if (!r.has_count && r.text) { /* one solution (an optimum, or any) */
+        ilpm_buf_puts(&b, r.text);
+        ilpm_buf_puts(&b, "----------\n");
+    }
+    if (r.status == ILPM_UNSAT)
+        ilpm_buf_puts(&b, "=====UNSATISFIABLE=====\n");
+    else if (r.status == ILPM_OPTIMAL ||
+             (r.has_count && r.count_complete && r.count > 0))
+        ilpm_buf_puts(&b, "==========\n");
+    else if (solutions == 0)
+        ilpm_buf_puts(&b, "=====UNKNOWN=====\n");
+    if (fz->stats)
+        stats(&r, solutions, &b);
+    if (put_stdout(ilpm_buf_str(&b)) != 0)
+        note_exit(t, EXIT_INTERNAL);
+    ilpm_buf_free(&b);
+    ilpm_result_free(&r);
+    return 0;
+}
+
+int cmd_fzn(cli *c)
+{
+    tally t = {EXIT_OK, 0};
+    if (c->nfiles != 1) {
+        fprintf(stderr, "ilpm: fzn takes one FlatZinc file, not %d\n",
+                c->nfiles);
+        return EXIT_USAGE;
+    }
+    for_each_instance(c, &t, fzn_one, &t);
+    if (cli_stop_requested)
+        note_exit(&t, EXIT_SIGNAL);
+    return t.worst;
+}

@@ -1,0 +1,329 @@
+/* The FlatZinc reader: every builtin lowered into rows is checked
+ * against its meaning by brute force (every assignment of small domains
+ * evaluated by the verifier, fzn_eval.c) on every back end, counts
+ * projected onto the output variables, optima; malformed files give
+ * file:line:col. */
+#include "fzn.h"
+#include "puzzles.h"
+#include "run.h"
+#include "testutil.h"
+
+#include <string.h>
+
+static void *parse(const ilpm_params *p, const char *text, ilpm_err *err)
+{
+    ilpm_reader *rd = ilpm_reader_mem("t.fzn", text, strlen(text));
+    ck_assert(rd != NULL);
+    void *inst = NULL;
+    int r = ilpm_puzzle_model.parse(rd, p, &inst, err);
+    ilpm_reader_free(rd);
+    return r == 1 ? inst : NULL;
+}
+
+/* Brute force over the file's own columns: the solutions (distinct in
+ * the output columns) and the best objective. */
+static long brute(const mdl *d, int64_t *best)
+{
+    const fzn *z = d->fzn;
+    int n = z->ncols_read;
+    int64_t x[16], seen[4096][16];
+    long nseen = 0;
+    ck_assert(n <= 16);
+    for (int j = 0; j < n; j++)
+        x[j] = d->lo[j];
+    for (;;) {
+        ilpm_err why;
+        if (ilpm_fzn_check(d, x, 0, 0, &why) == 0) {
+            int64_t key[16];
+            int k = 0;
+            for (int j = 0; j < n; j++)
+                if (!d->aux || !d->aux[j])
+                    key[k++] = x[j];
+            long i;
+            for (i = 0; i < nseen; i++)
+                if (memcmp(seen[i], key, (size_t)k * sizeof *key) == 0)
+                    break;
+            if (i == nseen) {
+                ck_assert(nseen < 4096);
+                memcpy(seen[nseen++], key, (size_t)k * sizeof *key);
+            }
+            if (z->sense != ILPM_NONE) {
+                int64_t o = z->obj.var ? x[z->obj.v] : z->obj.v;
+                if (nseen == 1 && i == 0 ? 1
+                    : z->sense == ILPM_MAXIMIZE ? o > *best
+                                                : o < *best)
+                    *best = o;
+            }
+        }
+        int j = 0;
+        while (j < n && x[j] == d->hi[j])
+            x[j] = d->lo[j], j++;
+        if (j == n)
+            return nseen;
+        x[j]++;
+    }
+}
+
+/* text on every back end and both integer encodings: the count and the
+ * optimum as brute force finds them. */
+static void agree(const char *text)
+{
+    static const char *const encs[] = {"binary", "unary"};
+    for (int e = 0; e < 2; e++) {
+        ilpm_params *p = ilpm_params_new();
+        ilpm_params_set(p, "input-format", "fzn");
+        ilpm_params_set(p, "int-encoding", encs[e]);
+        ilpm_err err = {0};
+        void *inst = parse(p, text, &err);
+        ck_assert_msg(inst != NULL, "%s\n%s", err.msg, text);
+        const mdl *d = ilpm_mdl_inst_rows(inst);
+        int64_t best = 0;
+        long want = brute(d, &best);
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
+            ilpm_run_opts o;
+            ilpm_run_opts_init(&o);
+            o.solver.backend = (ilpm_backend)b;
+            o.count = 1;
+            ilpm_result r;
+            ilpm_result_init(&r);
+            ilpm_run_instance(&ilpm_puzzle_model, inst, p, &o, &r);
+            ck_assert_msg(r.status != ILPM_ERROR, "%s\n%s", r.error, text);
+            ck_assert_msg(r.count == (uint64_t)want,
+                          "%s (%s): count %llu, want %ld\n%s",
+                          ilpm_backend_name((ilpm_backend)b), encs[e],
+                          (unsigned long long)r.count, want, text);
+            ilpm_result_free(&r);
+            if (d->sense == ILPM_NONE || want == 0)
+                continue;
+            o.count = 0;
+            ilpm_result_init(&r);
+            ilpm_run_instance(&ilpm_puzzle_model, inst, p, &o, &r);
+            ck_assert_int_eq(r.status, ILPM_OPTIMAL);
+            ck_assert(r.verified);
+            ck_assert_msg(r.objective == best, "%s: optimum %lld, want %lld\n%s",
+                          ilpm_backend_name((ilpm_backend)b),
+                          (long long)r.objective, (long long)best, text);
+            ilpm_result_free(&r);
+        }
+        ilpm_puzzle_model.free_instance(inst);
+        ilpm_params_free(p);
+    }
+}
+
+/* Three variables a, b in -2..3 and r bool, all printed, and one
+ * constraint. */
+#define ABR(con)                                                               \
+    "var -2..3: a :: output_var;\nvar -2..3: b :: output_var;\n"               \
+    "var bool: r :: output_var;\nconstraint " con ";\nsolve satisfy;\n"
+
+START_TEST(test_builtins)
+{
+    static const char *const cases[] = {
+        ABR("int_lin_eq([2, -1], [a, b], 1)"),
+        ABR("int_lin_le([2, -3], [a, b], -1)"),
+        ABR("int_lin_ne([1, 1], [a, b], 2)"),
+        ABR("int_lin_eq_reif([1, 2], [a, b], 3, r)"),
+        ABR("int_lin_le_reif([1, -1], [a, b], 0, r)"),
+        ABR("int_lin_ne_reif([3, 1], [a, b], 1, r)"),
+        ABR("int_eq(a, b)"),
+        ABR("int_le(a, b)"),
+        ABR("int_lt(a, b)"),
+        ABR("int_ne(a, b)"),
+        ABR("int_eq_reif(a, b, r)"),
+        ABR("int_le_reif(a, 1, r)"),
+        ABR("int_lt_reif(a, b, r)"),
+        ABR("int_ne_reif(a, b, r)"),
+        ABR("int_abs(a, b)"),
+        ABR("int_min(a, b, 1)"),
+        ABR("int_max(a, 2, b)"),
+        ABR("int_plus(a, b, 1)"),
+        ABR("int_times(a, b, 2)"),
+        ABR("int_times(a, a, b)"),
+        ABR("set_in(a, {-1, 1, 3})"),
+        ABR("set_in(a, 0..2)"),
+        ABR("set_in_reif(a, {-2, 0, 3}, r)"),
+        ABR("set_in_reif(b, -1..1, r)"),
+        ABR("array_int_element(a, [3, -1, 2, 0], b)"),
+        ABR("array_var_int_element(b, [a, 2, a], 1)"),
+        ABR("bool2int(r, a)"),
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: z :: output_var;\n"
+        "constraint bool_clause([x, y], [z]);\nsolve satisfy;\n",
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: z :: output_var; var bool: r :: output_var;\n"
+        "constraint bool_clause_reif([x], [y, z], r);\nsolve satisfy;\n",
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: z :: output_var; var bool: r :: output_var;\n"
+        "constraint array_bool_and([x, y, z], r);\nsolve satisfy;\n",
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: z :: output_var; var bool: r :: output_var;\n"
+        "constraint array_bool_or([x, y, z], r);\nsolve satisfy;\n",
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: z :: output_var; var bool: w :: output_var;\n"
+        "constraint array_bool_xor([x, y, z, w]);\nsolve satisfy;\n",
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: r :: output_var;\n"
+        "constraint bool_and(x, y, r);\nconstraint bool_or(x, r, y);\n"
+        "solve satisfy;\n",
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: r :: output_var; var bool: s :: output_var;\n"
+        "constraint bool_xor(x, y, r);\nconstraint bool_eq_reif(x, r, s);\n"
+        "solve satisfy;\n",
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: r :: output_var; var bool: s :: output_var;\n"
+        "constraint bool_le_reif(x, y, r);\nconstraint bool_lt_reif(r, y, s);\n"
+        "solve satisfy;\n",
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: z :: output_var;\n"
+        "constraint bool_not(x, y);\nconstraint bool_xor(y, z);\n"
+        "constraint bool_le(z, x);\nsolve satisfy;\n",
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: z :: output_var; var 0..3: n :: output_var;\n"
+        "constraint bool_lin_eq([1, 2, 1], [x, y, z], n);\n"
+        "constraint bool_lin_le([1, 1, 1], [x, y, z], 2);\nsolve satisfy;\n",
+        "var bool: x :: output_var; var bool: y :: output_var;\n"
+        "var bool: r :: output_var;\n"
+        "constraint array_var_bool_element(2, [x, y, true], r);\n"
+        "constraint array_bool_element(1, [false, true], x);\nsolve satisfy;\n",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        agree(cases[i]);
+}
+END_TEST
+
+START_TEST(test_projection_and_objectives)
+{
+    /* Counts are over the output variables: t is not one. */
+    agree("var 0..3: a :: output_var;\nvar 0..3: t;\n"
+          "constraint int_le(t, a);\nsolve satisfy;\n");
+    /* An array printed, an alias, a var int bounded by its definition. */
+    agree("var 1..3: x;\nvar 1..3: y;\nvar int: s :: output_var;\n"
+          "array [1..2] of var int: v :: output_array([1..2]) = [x, y];\n"
+          "constraint int_lin_eq([1, 1, -1], [x, y, s], 0);\n"
+          "constraint int_ne(x, y);\nsolve satisfy;\n");
+    agree("var -3..3: a :: output_var;\nvar -3..3: b :: output_var;\n"
+          "var -9..9: o :: output_var;\n"
+          "constraint int_lin_eq([2, -1, -1], [a, b, o], 0);\n"
+          "constraint int_lin_le([1, 1], [a, b], 2);\nsolve minimize o;\n");
+    agree("var -3..3: a :: output_var;\nvar bool: f :: output_var;\n"
+          "var 0..9: o :: output_var;\nconstraint int_abs(a, o);\n"
+          "constraint int_le_reif(a, 0, f);\nsolve maximize o;\n");
+}
+END_TEST
+
+START_TEST(test_parse_parts)
+{
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "input-format", "fzn");
+    ilpm_err err = {0};
+    void *inst = parse(p,
+                       "% a comment\n"
+                       "predicate my_pred(var int: x);\n"
+                       "int: n = 3;\nbool: yes = true;\n"
+                       "array [1..3] of int: c = [1, 0x2, -3];\n"
+                       "set of int: s = {1, 3};\n"
+                       "array [1..2] of var 0..5: q :: output_array([0..1]);\n"
+                       "var {1, 4, 6}: h :: output_var :: is_defined_var;\n"
+                       "var bool: b :: output_var = yes;\n"
+                       "constraint int_lin_le(c, [q[1], q[2], h], n) :: "
+                       "domain;\n"
+                       "constraint set_in(q[1], s);\n"
+                       "solve :: int_search(q, input_order, indomain_min, "
+                       "complete) satisfy;\n",
+                       &err);
+    ck_assert_msg(inst != NULL, "%s", err.msg);
+    const mdl *d = ilpm_mdl_inst_rows(inst);
+    const fzn *z = d->fzn;
+    ck_assert_int_eq(z->ncols_read, 3);
+    ck_assert_int_eq(z->nouts, 3);
+    ck_assert_int_eq(z->outs[0].dims, 1);
+    ck_assert_int_eq(z->outs[0].lo[0], 0);
+    ck_assert_int_eq(z->outs[2].isbool, 1);
+    ck_assert(!z->outs[2].t[0].var && z->outs[2].t[0].v == 1);
+    int64_t x[3] = {3, 0, 6};
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    ilpm_fzn_render(d, x, &b);
+    ck_assert_str_eq(ilpm_buf_str(&b), "q = array1d(0..1, [3, 0]);\n"
+                                       "h = 6;\nb = true;\n");
+    ilpm_buf_free(&b);
+    ck_assert_int_eq(ilpm_fzn_check(d, x, 0, 0, &err), 0);
+    x[2] = 4; /* 3 + 0 - 12 <= 3 still; 4 is in h's domain */
+    ck_assert_int_eq(ilpm_fzn_check(d, x, 0, 0, &err), 0);
+    x[0] = 2; /* not in s */
+    ck_assert_int_ne(ilpm_fzn_check(d, x, 0, 0, &err), 0);
+    ilpm_puzzle_model.free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
+START_TEST(test_bad_files)
+{
+    static const struct {
+        const char *text, *msg;
+    } cases[] = {
+        {"var 1..3: x;\nconstraint int_le(x, y);\nsolve satisfy;\n",
+         "t.fzn:2:22: 'y' is not declared"},
+        {"var 1..3: x;\nconstraint int_frob(x);\nsolve satisfy;\n",
+         "t.fzn:2:12: constraint 'int_frob' is not a builtin ilpm supports "
+         "(docs/fzn.md lists them)"},
+        {"var 1..3: x;\nconstraint int_le(x);\nsolve satisfy;\n",
+         "t.fzn:2:12: 'int_le' does not take 1 arguments"},
+        {"var 1..3: x;\nconstraint int_le(x, [1]);\nsolve satisfy;\n",
+         "t.fzn:2:12: 'int_le': argument 2 must be a number or a variable"},
+        {"var 1..3: x\nsolve satisfy;\n", "t.fzn:2:1: expected ';', found "
+                                          "'solve'"},
+        {"var 1..3: x;\n", "t.fzn: the model has no solve item"},
+        {"var float: f;\nsolve satisfy;\n",
+         "t.fzn:1:12: variable 'f' is a float: ilpm solves models over "
+         "Booleans and integers"},
+        {"var set of 1..3: s;\nsolve satisfy;\n",
+         "t.fzn:1:18: variable 's' is a set of int: ilpm does not take set "
+         "variables"},
+        {"var int: u;\nsolve satisfy;\n",
+         "t.fzn: variable 'u' is a var int with no bounds, and none follow "
+         "from the constraints: give it a domain (var lo..hi)"},
+        {"var 1..99999999999999999999: x;\nsolve satisfy;\n",
+         "t.fzn:1:8: the integer 99999999999999999999 is outside the 64-bit "
+         "range"},
+        {"var 1..3: x;\nsolve satisfy;\nvar 1..3: y;\n",
+         "t.fzn:3:1: nothing may follow the solve item, found 'var'"},
+        {"array [1..2] of int: a = [1, 2];\nvar 1..3: x;\n"
+         "constraint int_le(x, a[3]);\nsolve satisfy;\n",
+         "t.fzn:3:22: index 3 is outside 'a' (1..2)"},
+        {"var 1..3: x :: output_array([1..2]);\nsolve satisfy;\n",
+         "t.fzn:1:11: output_array of 'x' names 2 elements, the array has 1"},
+        {"var 1..3: x;\nconstraint int_le(x, 1) :: \"s;\nsolve satisfy;\n",
+         "t.fzn:2:28: a string that does not end on its line"},
+        {"var 1..3: x;\nx = 2;\n", "t.fzn:2:1: expected a type, found 'x'"},
+        {"var 1..3: x @;\n", "t.fzn:1:13: unexpected character '@'"},
+        {"array [1..268435456] of var bool: a;\nsolve satisfy;\n",
+         "t.fzn:1:35: 'a': more than 16777216 variables: too many for ilpm"},
+    };
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "input-format", "fzn");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ilpm_err err = {0};
+        void *inst = parse(p, cases[i].text, &err);
+        ck_assert_msg(inst == NULL, "accepted:\n%s", cases[i].text);
+        if (getenv("SHOW"))
+            printf("%s\n", err.msg);
+        else
+            ck_assert_str_eq(err.msg, cases[i].msg);
+    }
+    ilpm_params_free(p);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("fzn");
+    TCase *tc = tcase_create("fzn");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_builtins);
+    tcase_add_test(tc, test_projection_and_objectives);
+    tcase_add_test(tc, test_parse_parts);
+    tcase_add_test(tc, test_bad_files);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
