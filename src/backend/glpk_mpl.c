@@ -263,11 +263,11 @@ static void read_output(int fd, ilpm_buf *text)
 static void run_postsolve(struct mpl_ctx *c, int in, int out)
 {
     gmpl_msg h;
-    if (ilpm_gmpl_read_all(in, &h, sizeof h) != 0 || h.type != GMPL_MSG_X ||
+    if (ilpm_fd_read_all(in, &h, sizeof h) != 0 || h.type != GMPL_MSG_X ||
         h.len != (uint64_t)c->lp->ncols * sizeof(double))
         return; /* the parent needs no output */
     double *x = malloc(h.len + sizeof(double));
-    if (!x || ilpm_gmpl_read_all(in, x, h.len) != 0) {
+    if (!x || ilpm_fd_read_all(in, x, h.len) != 0) {
         free(x);
         return;
     }

@@ -34,8 +34,6 @@ enum {
 /* Writes a message of a + b; 0, or -1 once the pipe is gone. */
 int ilpm_gmpl_send(int fd, uint32_t type, uint32_t kind, const void *a,
                    size_t na, const void *b, size_t nb);
-/* Reads exactly n bytes, blocking; 0, or -1 at the end or an error. */
-int ilpm_gmpl_read_all(int fd, void *buf, size_t n);
 
 /* The problem as bytes, and back (NULL with err when malformed). */
 void ilpm_gmpl_lp_pack(const ilpm_lp *lp, ilpm_buf *b);

@@ -31,37 +31,11 @@ int ilpm_gmpl_send(int fd, uint32_t type, uint32_t kind, const void *a,
     h.type = type;
     h.kind = kind;
     h.len = (uint64_t)(na + nb);
-    const void *part[3] = {&h, a, b};
-    size_t len[3] = {sizeof h, na, nb};
-    for (int k = 0; k < 3; k++) {
-        const char *p = part[k];
-        for (size_t n = len[k]; n > 0;) {
-            /* A socket: a child gone is an error, not SIGPIPE. */
-            ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                return -1;
-            p += w;
-            n -= (size_t)w;
-        }
-    }
-    return 0;
-}
-
-int ilpm_gmpl_read_all(int fd, void *buf, size_t n)
-{
-    char *p = buf;
-    while (n > 0) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
+    return ilpm_fd_write_all(fd, &h, sizeof h, 1) ||
+                   ilpm_fd_write_all(fd, a, na, 1) ||
+                   ilpm_fd_write_all(fd, b, nb, 1)
+               ? -1
+               : 0;
 }
 
 /* ------------------------------------------------------------------ */

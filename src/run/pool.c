@@ -23,37 +23,6 @@ static void on_worker_term(int sig)
     worker_stop = 1;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-/* Reads exactly n bytes; 0 on success, -1 on EOF or error. */
-static int read_all(int fd, void *buf, size_t n)
-{
-    char *p = buf;
-    while (n > 0) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
 static void worker_main(const struct pool_job *job, int id, int in, int out)
 {
     struct sigaction sa;
@@ -71,15 +40,15 @@ static void worker_main(const struct pool_job *job, int id, int in, int out)
     ilpm_buf row;
     ilpm_buf_init(&row);
     int32_t j;
-    while (!worker_stop && read_all(in, &j, sizeof j) == 0) {
+    while (!worker_stop && ilpm_fd_read_all(in, &j, sizeof j) == 0) {
         struct msg m;
         memset(&m, 0, sizeof m); /* no uninitialised padding down the pipe */
         ilpm_buf_clear(&row);
         job->run(job->ctx, state, j, id, &worker_stop, &row, &m);
         m.job = j;
         m.len = (uint32_t)row.len;
-        if (write_all(out, &m, sizeof m) != 0 ||
-            write_all(out, ilpm_buf_str(&row), m.len) != 0)
+        if (ilpm_fd_write_all(out, &m, sizeof m, 0) != 0 ||
+            ilpm_fd_write_all(out, ilpm_buf_str(&row), m.len, 0) != 0)
             break;
     }
     ilpm_buf_free(&row);
@@ -167,7 +136,7 @@ int ilpm_pool_replace(struct pool *p, int i, ilpm_err *err)
 int ilpm_pool_send(struct worker *w, long j)
 {
     int32_t jj = (int32_t)j;
-    if (write_all(w->to, &jj, sizeof jj) != 0)
+    if (ilpm_fd_write_all(w->to, &jj, sizeof jj, 0) != 0)
         return -1;
     w->job = j;
     w->started = ilpm_now();
@@ -207,10 +176,10 @@ int ilpm_pool_ready(const struct pool *p, int i)
 int ilpm_pool_receive(struct worker *w, struct msg *m, char **text)
 {
     *text = NULL;
-    int ok = read_all(w->from, m, sizeof *m) == 0;
+    int ok = ilpm_fd_read_all(w->from, m, sizeof *m) == 0;
     if (ok) {
         *text = malloc((size_t)m->len + 1);
-        ok = *text && read_all(w->from, *text, m->len) == 0;
+        ok = *text && ilpm_fd_read_all(w->from, *text, m->len) == 0;
         if (*text)
             (*text)[ok ? m->len : 0] = '\0';
     }

@@ -262,6 +262,12 @@ uint64_t ilpm_rng_below(ilpm_rng *r, uint64_t n);
 /* ------------------------------------------------------------------ */
 /* Pieces of the puzzles' parsers.                                     */
 
+/* fdio.c: exactly n bytes read from fd, or written to it (socket: with
+ * send, so that a reader gone is an error and no SIGPIPE); 0, or -1 at
+ * an error or the end of the input. */
+int ilpm_fd_read_all(int fd, void *buf, size_t n);
+int ilpm_fd_write_all(int fd, const void *buf, size_t n, int socket);
+
 /* show.c: text read from an input as every message shows it: printable
  * ASCII and whole UTF-8 characters as they are; a quote, a backslash, a
  * control byte or a byte of no valid character as \xNN; cut with "..."
