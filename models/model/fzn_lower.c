@@ -165,7 +165,8 @@ static int emit_rel(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
     lit more[8];
     if (nc > 6)
         return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "too many conditions");
-    memcpy(more, cond, (size_t)nc * sizeof *cond);
+    if (nc > 0)
+        memcpy(more, cond, (size_t)nc * sizeof *cond);
     int b = aux_col(d, err);
     if (b < 0)
         return -1;

@@ -182,7 +182,8 @@ static int add_out(ps *p, const char *name, int isbool, const anns *a,
         free(o->name);
         return ilpm_fzr_nomem(p);
     }
-    memcpy(o->t, v->t, (size_t)v->n * sizeof *o->t);
+    if (v->n > 0)
+        memcpy(o->t, v->t, (size_t)v->n * sizeof *o->t);
     z->nouts++;
     return 0;
 }
