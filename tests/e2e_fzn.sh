@@ -76,6 +76,10 @@ check "two files: exit 2" equals rc $? 2
 "$ILPM" fzn "$tmp/empty.fzn" >"$tmp/out" 2>"$tmp/err"
 check "an empty file: exit 2" equals rc $? 2
 check "an empty file: says so" grep -q "empty.fzn: no instance in the file" "$tmp/err"
+"$ILPM" fzm data/fzn/queens6.fzn >"$tmp/out" 2>"$tmp/err"
+check "a misspelt verb: exit 2" equals rc $? 2
+check "a misspelt verb: the suggestion" grep -q "did you mean 'fzn'" "$tmp/err"
+check "ilpm --help lists fzn" grep -q '^  fzn ' <("$ILPM" --help)
 check "fzn --help" grep -q -- '-a, --all-solutions' <("$ILPM" fzn --help)
 
 # --- MiniZinc: minizinc --solver ilpm, every answer checked by Gecode ------

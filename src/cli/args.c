@@ -396,10 +396,10 @@ static int distance(const char *a, const char *b)
 
 const char *cli_verb_closest(const char *s)
 {
-    static const char *const more[] = {"list", "help"};
+    static const char *const more[] = {"list", "help", "fzn"};
     const char *best = NULL;
     int bd = 3;
-    for (int i = 0; i < VERB_COUNT + 2; i++) {
+    for (int i = 0; i < VERB_COUNT + 3; i++) {
         const char *v = i < VERB_COUNT ? verb_names[i] : more[i - VERB_COUNT];
         if (distance(s, v) < bd)
             bd = distance(s, v), best = v;

@@ -237,6 +237,7 @@ void cli_usage(FILE *f)
         "results\n"
         "                           as CSV or JSON lines\n"
         "  merge --out RESULTS FILE...  combine the results of batch shards\n"
+        "  fzn [FLAGS] FILE.fzn     a FlatZinc model, as MiniZinc's solver\n"
         "  list                     the puzzles and their formulations\n"
         "\n"
         "puzzles:");

@@ -135,7 +135,7 @@ static int run_verb(int argc, char **argv)
     if (verb < 0) {
         fprintf(stderr,
                 "ilpm: unknown verb '%s' (the verbs: solve, play, stats, "
-                "export, gen, compare, batch, merge, list; see ilpm "
+                "export, gen, compare, batch, merge, fzn, list; see ilpm "
                 "--help)\n",
                 argv[1]);
         return EXIT_USAGE;
