@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ROW(name, n, impl, op, shape)                                         \
-    {#name, n, ilpm_fzl_##impl, ilpm_fzh_##impl, op, shape}
+#define ROW(name, n, impl, op, shape)                                          \
+    {                                                                          \
+#name, n, ilpm_fzl_##impl, ilpm_fzh_##impl, op, shape                  \
+    }
 
 static const fz_builtin builtins[] = {
     ROW(int_lin_eq, 3, lin, FZ_EQ, "aas"),
@@ -183,14 +185,14 @@ static int bound_pass(mdl *d)
                     b->lower == ilpm_fzl_element) &&
                    unbounded(d, c->args[2].t[0])) {
             /* the result is one of the others: their hull */
-            const fz_arg *xs = b->lower == ilpm_fzl_element ? &c->args[1]
-                                                            : &c->args[0];
+            const fz_arg *xs =
+                b->lower == ilpm_fzl_element ? &c->args[1] : &c->args[0];
             __int128 lo = FZ_LIMIT, hi = -FZ_LIMIT;
             int ok = 1;
             for (int k = 0; k < (b->lower == ilpm_fzl_element ? xs->n : 2);
                  k++) {
-                fz_term t = b->lower == ilpm_fzl_element ? xs->t[k]
-                                                         : c->args[k].t[0];
+                fz_term t =
+                    b->lower == ilpm_fzl_element ? xs->t[k] : c->args[k].t[0];
                 int64_t l, h;
                 ok &= !unbounded(d, t);
                 ilpm_fz_range(d, t, &l, &h);

@@ -47,10 +47,9 @@ int ilpm_fzh_lin(const fz_con *c, const int64_t *x)
 
 int ilpm_fzh_cmp(const fz_con *c, const int64_t *x)
 {
-    return reified(c, 2,
-                   rel(c->b->op, val(c->args[0].t[0], x),
-                       val(c->args[1].t[0], x)),
-                   x);
+    return reified(
+        c, 2, rel(c->b->op, val(c->args[0].t[0], x), val(c->args[1].t[0], x)),
+        x);
 }
 
 int ilpm_fzh_not(const fz_con *c, const int64_t *x)
@@ -149,8 +148,9 @@ int ilpm_fzn_check(const mdl *d, const int64_t *x, int has_obj, int64_t obj,
     char b[40];
     for (int j = 0; j < z->ncols_read; j++)
         if (x[j] < d->lo[j] || x[j] > d->hi[j])
-            return ilpm_err_input(why, "variable '%s' = %lld is outside its "
-                                       "domain %lld..%lld",
+            return ilpm_err_input(why,
+                                  "variable '%s' = %lld is outside its "
+                                  "domain %lld..%lld",
                                   ilpm_mdl_col_label(d, j, b, sizeof b),
                                   (long long)x[j], (long long)d->lo[j],
                                   (long long)d->hi[j]);

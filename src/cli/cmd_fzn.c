@@ -253,8 +253,8 @@ static int fzn_one(cli *c, const void *inst, const char *file, long index,
     if (r.status == ILPM_ERROR) {
         fprintf(stderr, "ilpm: %s: %s%s\n", r.file, r.error,
                 err_note(c, r.error_kind));
-        note_exit(t, r.error_kind == ILPM_ERR_INPUT ? EXIT_USAGE
-                                                    : EXIT_INTERNAL);
+        note_exit(t,
+                  r.error_kind == ILPM_ERR_INPUT ? EXIT_USAGE : EXIT_INTERNAL);
         ilpm_result_free(&r);
         return 0;
     }
