@@ -9,6 +9,7 @@
  * -s the statistics as "%%%mzn-stat: name=value" lines. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,10 +98,25 @@ static void free_owned(void)
         free(owned[--nowned]);
 }
 
+/* A flag's whole number, lo to 10^15 (a time limit in milliseconds, a
+ * number of solutions): "-n: expected ...", as the flag was given. */
 static int fz_int(const char *flag, const char *v, int64_t lo, int64_t *out,
                   ilpm_err *err)
 {
-    return ilpm_parse_int(flag, v, lo, INT64_MAX / 1000, out, err);
+    const int64_t hi = 1000000000000000;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        char shown[ILPM_SHOW_SIZE];
+        return ilpm_err_input(err,
+                              "%s: expected a whole number from %lld to "
+                              "%lld, got '%s'",
+                              flag, (long long)lo, (long long)hi,
+                              ilpm_show(v, strlen(v), shown, sizeof shown));
+    }
+    *out = x;
+    return 0;
 }
 
 int cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc, char ***nargv,

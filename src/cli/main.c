@@ -120,7 +120,7 @@ static int run_verb(int argc, char **argv)
         }
         ilpm_err e = {0};
         if (cli_fzn_args(argc, argv, &fz, &argc, &fzn_argv, &e) != 0) {
-            fprintf(stderr, "ilpm: fzn: %s\n", e.msg);
+            fprintf(stderr, "ilpm: fzn %s\n", e.msg);
             return e.kind == ILPM_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
         }
         argv = fzn_argv;
