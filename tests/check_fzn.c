@@ -122,6 +122,9 @@ START_TEST(test_builtins)
         ABR("int_lin_eq([2, -1], [a, b], 1)"),
         ABR("int_lin_le([2, -3], [a, b], -1)"),
         ABR("int_lin_ne([1, 1], [a, b], 2)"),
+        /* a column twice in one sum: its coefficients add up */
+        ABR("int_lin_le([1, 2, -1, -3], [a, a, b, a], 0)"),
+        ABR("int_lin_ne_reif([2, -1, -1], [a, b, a], 1, r)"),
         ABR("int_lin_eq_reif([1, 2], [a, b], 3, r)"),
         ABR("int_lin_le_reif([1, -1], [a, b], 0, r)"),
         ABR("int_lin_ne_reif([3, 1], [a, b], 1, r)"),

@@ -17,6 +17,8 @@ fzn_format() {
     grep -Ev '^([A-Za-z_][A-Za-z0-9_]* = .*;|-{10}|={10}|=====(UNSATISFIABLE|UNKNOWN)=====|%.*)$' "$1" |
         { ! grep -q .; }
 }
+# The search was cut short: no "==========".
+not_complete() { ! grep -qx '==========' "$1"; }
 count_solutions() { grep -c -- '^----------$' "$1"; }
 # equals NAME GOT WANT
 equals() { [ "$2" = "$3" ] || { echo "  $1: got '$2', want '$3'"; false; }; }
@@ -33,8 +35,8 @@ for b in $BACKENDS; do
 
     "$ILPM" fzn -n 2 --backend "$b" data/fzn/queens6.fzn >"$tmp/q6n" 2>"$tmp/err"
     check "queens 6 -n 2 on $b: 2 solutions" equals count "$(count_solutions "$tmp/q6n")" 2
-    check "queens 6 -n 2 on $b: not complete" both grep -qvx '==========' "$tmp/q6n" \
-        -- fzn_format "$tmp/q6n"
+    check "queens 6 -n 2 on $b: not complete" not_complete "$tmp/q6n"
+    check "queens 6 -n 2 on $b: the format" fzn_format "$tmp/q6n"
 
     "$ILPM" fzn -s --backend "$b" data/fzn/knapsack01.fzn >"$tmp/k" 2>"$tmp/err"
     # MiniZinc's linear library makes take[i] the 0/1 integers it prints.

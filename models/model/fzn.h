@@ -66,16 +66,16 @@ struct fzn {
 };
 enum { FZ_BOOL = 1, FZ_UNBOUNDED = 2 };
 
-/* A builtin: name, argument count, its lowering into rows, its meaning
+/* A builtin: name, its lowering into rows, its meaning
  * on a solution (1 holds, 0 broken), and a parameter of both (op): the
  * relation FZ_LE .. FZ_NE, with FZ_STRICT for <. */
 typedef struct fz_builtin {
     const char *name;
-    int nargs;
     int (*lower)(mdl *d, const fz_con *c, ilpm_err *err);
     int (*holds)(const fz_con *c, const int64_t *x);
     int op;
-    const char *shape; /* each argument: s scalar, a array, S set */
+    const char *shape; /* its arguments, one letter each: s scalar, a
+                        * array, S set */
 } fz_builtin;
 enum { FZ_LE, FZ_GE, FZ_EQ, FZ_NE, FZ_STRICT = 4 };
 /* The builtin of that name taking nargs arguments; NULL if none.  *known
@@ -84,10 +84,11 @@ const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known);
 
 /* The lowerings (fzn_lower.c) and meanings (fzn_eval.c), X(name). */
 #define FZ_IMPLS(X)                                                            \
-    X(lin) X(cmp) X(not) X(andor) X(clause) X(xor) X(plus) X(abs) X(minmax)  \
-        X(times) X(element) X(set_in)
+    X(lin)                                                                     \
+    X(cmp) X(not ) X(andor) X(clause) X(xor) X(plus) X(abs) X(minmax) X(times) \
+        X(element) X(set_in)
 #define FZ_DECLARE(n)                                                          \
-    int ilpm_fzl_##n(mdl *d, const fz_con *c, ilpm_err *err);                \
+    int ilpm_fzl_##n(mdl *d, const fz_con *c, ilpm_err *err);                  \
     int ilpm_fzh_##n(const fz_con *c, const int64_t *x);
 FZ_IMPLS(FZ_DECLARE)
 #undef FZ_DECLARE

@@ -1,6 +1,6 @@
-/* The FlatZinc builtins ilpm takes, one row each (name, arguments,
- * lowering, meaning, relation), and the lowering of a whole file: the
- * bounds of `var int` declared without a domain, taken from the
+/* The FlatZinc builtins ilpm takes, one row each (name, lowering,
+ * meaning, relation, the kinds of its arguments), and the lowering of a whole
+ * file: the bounds of `var int` declared without a domain, taken from the
  * equalities that define them; every constraint into rows; the answer's
  * columns (the output variables) and the objective. */
 #include "fzn.h"
@@ -9,56 +9,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ROW(name, n, impl, op, shape)                                          \
-    {                                                                          \
-#name, n, ilpm_fzl_##impl, ilpm_fzh_##impl, op, shape                  \
-    }
+// clang-format off
+#define ROW(name, impl, op, shape)                                             \
+    {#name, ilpm_fzl_##impl, ilpm_fzh_##impl, op, shape}
+// clang-format on
 
 static const fz_builtin builtins[] = {
-    ROW(int_lin_eq, 3, lin, FZ_EQ, "aas"),
-    ROW(int_lin_le, 3, lin, FZ_LE, "aas"),
-    ROW(int_lin_ne, 3, lin, FZ_NE, "aas"),
-    ROW(int_lin_eq_reif, 4, lin, FZ_EQ, "aass"),
-    ROW(int_lin_le_reif, 4, lin, FZ_LE, "aass"),
-    ROW(int_lin_ne_reif, 4, lin, FZ_NE, "aass"),
-    ROW(bool_lin_eq, 3, lin, FZ_EQ, "aas"),
-    ROW(bool_lin_le, 3, lin, FZ_LE, "aas"),
-    ROW(int_eq, 2, cmp, FZ_EQ, "ss"),
-    ROW(int_le, 2, cmp, FZ_LE, "ss"),
-    ROW(int_lt, 2, cmp, FZ_LE | FZ_STRICT, "ss"),
-    ROW(int_ne, 2, cmp, FZ_NE, "ss"),
-    ROW(int_eq_reif, 3, cmp, FZ_EQ, "sss"),
-    ROW(int_le_reif, 3, cmp, FZ_LE, "sss"),
-    ROW(int_lt_reif, 3, cmp, FZ_LE | FZ_STRICT, "sss"),
-    ROW(int_ne_reif, 3, cmp, FZ_NE, "sss"),
-    ROW(bool2int, 2, cmp, FZ_EQ, "ss"),
-    ROW(bool_eq, 2, cmp, FZ_EQ, "ss"),
-    ROW(bool_le, 2, cmp, FZ_LE, "ss"),
-    ROW(bool_lt, 2, cmp, FZ_LE | FZ_STRICT, "ss"),
-    ROW(bool_eq_reif, 3, cmp, FZ_EQ, "sss"),
-    ROW(bool_le_reif, 3, cmp, FZ_LE, "sss"),
-    ROW(bool_lt_reif, 3, cmp, FZ_LE | FZ_STRICT, "sss"),
-    ROW(bool_xor, 3, cmp, FZ_NE, "sss"),
-    ROW(bool_not, 2, not, 0, "ss"),
-    ROW(bool_xor, 2, not, 0, "ss"),
-    ROW(bool_and, 3, andor, 0, "sss"),
-    ROW(bool_or, 3, andor, 1, "sss"),
-    ROW(array_bool_and, 2, andor, 0, "as"),
-    ROW(array_bool_or, 2, andor, 1, "as"),
-    ROW(bool_clause, 2, clause, 0, "aa"),
-    ROW(bool_clause_reif, 3, clause, 0, "aas"),
-    ROW(array_bool_xor, 1, xor, 0, "a"),
-    ROW(int_plus, 3, plus, 0, "sss"),
-    ROW(int_abs, 2, abs, 0, "ss"),
-    ROW(int_min, 3, minmax, 0, "sss"),
-    ROW(int_max, 3, minmax, 1, "sss"),
-    ROW(int_times, 3, times, 0, "sss"),
-    ROW(array_int_element, 3, element, 0, "sas"),
-    ROW(array_var_int_element, 3, element, 0, "sas"),
-    ROW(array_bool_element, 3, element, 0, "sas"),
-    ROW(array_var_bool_element, 3, element, 0, "sas"),
-    ROW(set_in, 2, set_in, 0, "sS"),
-    ROW(set_in_reif, 3, set_in, 0, "sSs"),
+    ROW(int_lin_eq, lin, FZ_EQ, "aas"),
+    ROW(int_lin_le, lin, FZ_LE, "aas"),
+    ROW(int_lin_ne, lin, FZ_NE, "aas"),
+    ROW(int_lin_eq_reif, lin, FZ_EQ, "aass"),
+    ROW(int_lin_le_reif, lin, FZ_LE, "aass"),
+    ROW(int_lin_ne_reif, lin, FZ_NE, "aass"),
+    ROW(bool_lin_eq, lin, FZ_EQ, "aas"),
+    ROW(bool_lin_le, lin, FZ_LE, "aas"),
+    ROW(int_eq, cmp, FZ_EQ, "ss"),
+    ROW(int_le, cmp, FZ_LE, "ss"),
+    ROW(int_lt, cmp, FZ_LE | FZ_STRICT, "ss"),
+    ROW(int_ne, cmp, FZ_NE, "ss"),
+    ROW(int_eq_reif, cmp, FZ_EQ, "sss"),
+    ROW(int_le_reif, cmp, FZ_LE, "sss"),
+    ROW(int_lt_reif, cmp, FZ_LE | FZ_STRICT, "sss"),
+    ROW(int_ne_reif, cmp, FZ_NE, "sss"),
+    ROW(bool2int, cmp, FZ_EQ, "ss"),
+    ROW(bool_eq, cmp, FZ_EQ, "ss"),
+    ROW(bool_le, cmp, FZ_LE, "ss"),
+    ROW(bool_lt, cmp, FZ_LE | FZ_STRICT, "ss"),
+    ROW(bool_eq_reif, cmp, FZ_EQ, "sss"),
+    ROW(bool_le_reif, cmp, FZ_LE, "sss"),
+    ROW(bool_lt_reif, cmp, FZ_LE | FZ_STRICT, "sss"),
+    ROW(bool_xor, cmp, FZ_NE, "sss"),
+    ROW(bool_not, not, 0, "ss"),
+    ROW(bool_xor, not, 0, "ss"),
+    ROW(bool_and, andor, 0, "sss"),
+    ROW(bool_or, andor, 1, "sss"),
+    ROW(array_bool_and, andor, 0, "as"),
+    ROW(array_bool_or, andor, 1, "as"),
+    ROW(bool_clause, clause, 0, "aa"),
+    ROW(bool_clause_reif, clause, 0, "aas"),
+    ROW(array_bool_xor, xor, 0, "a"),
+    ROW(int_plus, plus, 0, "sss"),
+    ROW(int_abs, abs, 0, "ss"),
+    ROW(int_min, minmax, 0, "sss"),
+    ROW(int_max, minmax, 1, "sss"),
+    ROW(int_times, times, 0, "sss"),
+    ROW(array_int_element, element, 0, "sas"),
+    ROW(array_var_int_element, element, 0, "sas"),
+    ROW(array_bool_element, element, 0, "sas"),
+    ROW(array_var_bool_element, element, 0, "sas"),
+    ROW(set_in, set_in, 0, "sS"),
+    ROW(set_in_reif, set_in, 0, "sSs"),
 };
 
 const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known)
@@ -69,7 +69,7 @@ const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known)
         if (strcmp(builtins[i].name, name) == 0) {
             if (known)
                 *known = 1;
-            if (builtins[i].nargs == nargs)
+            if (strlen(builtins[i].shape) == (size_t)nargs)
                 return &builtins[i];
         }
     return NULL;

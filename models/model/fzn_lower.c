@@ -22,10 +22,16 @@ void ilpm_fz_range(const mdl *d, fz_term t, int64_t *lo, int64_t *hi)
     *hi = t.var ? d->hi[t.v] : t.v;
 }
 
+/* A linear sum: terms as added (a column may come twice), merged once
+ * before a row is written (lin_merge). */
+typedef struct lin_term {
+    int col;
+    int64_t coef;
+} lin_term;
+
 typedef struct lin {
     int n, cap;
-    int *col;
-    int64_t *coef;
+    lin_term *t;
     __int128 k; /* the constant part */
     int nomem;
 } lin;
@@ -38,32 +44,51 @@ static void lin_add(lin *l, int64_t a, fz_term t)
     }
     if (a == 0)
         return;
-    for (int i = 0; i < l->n; i++)
-        if (l->col[i] == (int)t.v) {
-            l->coef[i] += a;
-            return;
-        }
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 8;
-        int *c = realloc(l->col, (size_t)cap * sizeof *c);
-        if (c)
-            l->col = c;
-        int64_t *f = c ? realloc(l->coef, (size_t)cap * sizeof *f) : NULL;
-        if (!f) {
+        lin_term *nt = realloc(l->t, (size_t)cap * sizeof *nt);
+        if (!nt) {
             l->nomem = 1;
             return;
         }
-        l->coef = f;
+        l->t = nt;
         l->cap = cap;
     }
-    l->col[l->n] = (int)t.v;
-    l->coef[l->n++] = a;
+    l->t[l->n++] = (lin_term){(int)t.v, a};
+}
+
+static int by_col(const void *a, const void *b)
+{
+    int x = ((const lin_term *)a)->col, y = ((const lin_term *)b)->col;
+    return (x > y) - (x < y);
+}
+
+/* One term per column (coefficients summed, zeros dropped); -1 when a
+ * sum leaves the 64-bit range. */
+static int lin_merge(lin *l)
+{
+    if (l->n < 2)
+        return 0;
+    qsort(l->t, (size_t)l->n, sizeof *l->t, by_col);
+    int k = 0;
+    for (int i = 0; i < l->n;) {
+        __int128 a = 0;
+        int j = i;
+        for (; j < l->n && l->t[j].col == l->t[i].col; j++)
+            a += l->t[j].coef;
+        if (a < INT64_MIN || a > INT64_MAX)
+            return -1;
+        if (a != 0)
+            l->t[k++] = (lin_term){l->t[i].col, (int64_t)a};
+        i = j;
+    }
+    l->n = k;
+    return 0;
 }
 
 static void lin_free(lin *l)
 {
-    free(l->col);
-    free(l->coef);
+    free(l->t);
     memset(l, 0, sizeof *l);
 }
 
@@ -71,8 +96,8 @@ static void lin_range(const mdl *d, const lin *l, __int128 *lo, __int128 *hi)
 {
     *lo = *hi = l->k;
     for (int i = 0; i < l->n; i++) {
-        __int128 a = (__int128)l->coef[i] * d->lo[l->col[i]];
-        __int128 b = (__int128)l->coef[i] * d->hi[l->col[i]];
+        __int128 a = (__int128)l->t[i].coef * d->lo[l->t[i].col];
+        __int128 b = (__int128)l->t[i].coef * d->hi[l->t[i].col];
         *lo += a < b ? a : b;
         *hi += a < b ? b : a;
     }
@@ -121,6 +146,8 @@ static int emit_if(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
     __int128 lo, hi;
     if (l->nomem)
         return nomem(d, err);
+    if (lin_merge(l) != 0)
+        return too_big(d, c, err);
     lin_range(d, l, &lo, &hi);
     if (ge ? lo >= rhs : hi <= rhs)
         return 0; /* holds whatever the values */
@@ -128,7 +155,7 @@ static int emit_if(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
     if (lo < -FZ_BIG || hi > FZ_BIG || rhs < -FZ_BIG || rhs > FZ_BIG)
         return too_big(d, c, err);
     for (int i = 0; i < l->n; i++)
-        if (ilpm_mdl_add_term(d, l->col[i], l->coef[i]) != 0)
+        if (ilpm_mdl_add_term(d, l->t[i].col, l->t[i].coef) != 0)
             return nomem(d, err);
     /* l <= rhs + m * (number of conditions that fail), and the mirror. */
     for (int i = 0; i < nc; i++) {
@@ -159,6 +186,8 @@ static int emit_rel(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
                emit_if(d, c, cond, nc, l, 1, rhs, err);
     /* !=: a new b picks the side, b: l <= rhs - 1, not b: l >= rhs + 1. */
     __int128 lo, hi;
+    if (lin_merge(l) != 0)
+        return too_big(d, c, err);
     lin_range(d, l, &lo, &hi);
     if (rhs < lo || rhs > hi)
         return 0;

@@ -109,6 +109,9 @@ int ilpm_results_rewrite(const char *path, ilpm_err *err);
 /* Parses one CSV line into at most max fields (RFC 4180 quoting, no line
  * ends inside fields); returns the count.  Fields point into line. */
 int ilpm_results_csv_split(char *line, char **fields, int max);
+/* The text of the JSON string at s (on its quote), unescaped (\u escapes
+ * and surrogate pairs as UTF-8), into b: 0, or -1 when malformed. */
+int ilpm_results_json_text(const char *s, ilpm_buf *b);
 /* A row of a results file in the other format (merge.c),
  * appended to out without a line end: a CSV row of header's columns as
  * a JSON line, or a JSON line as a CSV row of header's columns.  0, or

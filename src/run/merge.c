@@ -56,76 +56,6 @@ static const char *skip_value(const char *s)
     return NULL;
 }
 
-/* The code point a \uXXXX escape at s (on the 'u') gives, moving *s to
- * its last digit; -1 when malformed. */
-static long hex4(const char **s)
-{
-    long v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = *++*s;
-        int d = c >= '0' && c <= '9'   ? c - '0'
-                : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                       : -1;
-        if (d < 0)
-            return -1;
-        v = v * 16 + d;
-    }
-    return v;
-}
-
-static void put_utf8(ilpm_buf *b, long cp)
-{
-    if (cp < 0x80) {
-        ilpm_buf_putc(b, (char)cp);
-    } else if (cp < 0x800) {
-        ilpm_buf_putc(b, (char)(0xc0 | cp >> 6));
-        ilpm_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
-    } else if (cp < 0x10000) {
-        ilpm_buf_putc(b, (char)(0xe0 | cp >> 12));
-        ilpm_buf_putc(b, (char)(0x80 | (cp >> 6 & 0x3f)));
-        ilpm_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
-    } else {
-        ilpm_buf_putc(b, (char)(0xf0 | cp >> 18));
-        ilpm_buf_putc(b, (char)(0x80 | (cp >> 12 & 0x3f)));
-        ilpm_buf_putc(b, (char)(0x80 | (cp >> 6 & 0x3f)));
-        ilpm_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
-    }
-}
-
-/* The text of the JSON string at s (on its quote), unescaped, into b:
- * 0, or -1 when malformed. */
-static int unescape(const char *s, ilpm_buf *b)
-{
-    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-    for (s++; *s != '"'; s++) {
-        if (!*s)
-            return -1;
-        if (*s != '\\') {
-            ilpm_buf_putc(b, *s);
-            continue;
-        }
-        const char *e = *++s ? strchr(from, *s) : NULL;
-        if (e) {
-            ilpm_buf_putc(b, to[e - from]);
-            continue;
-        }
-        long cp = *s == 'u' ? hex4(&s) : -1;
-        /* A pair of surrogates is one code point. */
-        if (cp >= 0xd800 && cp < 0xdc00 && s[1] == '\\' && s[2] == 'u') {
-            s += 2;
-            long lo = hex4(&s);
-            cp = lo >= 0xdc00 && lo < 0xe000
-                     ? 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00)
-                     : -1;
-        }
-        if (cp < 0)
-            return -1;
-        put_utf8(b, cp);
-    }
-    return 0;
-}
-
 /* The members of the JSON object line: names and values as slices of
  * line; their number, or -1 when line is no flat object of them. */
 typedef struct member {
@@ -258,7 +188,7 @@ int ilpm_results_row_to_csv(const char *line, const char *header, ilpm_buf *out)
         ilpm_buf_clear(&text);
         /* The solution column holds JSON text, a string's quotes too. */
         if (*f->value == '"' && kind_of(name[i]) != NULLABLE)
-            rc = unescape(f->value, &text);
+            rc = ilpm_results_json_text(f->value, &text);
         else
             ilpm_buf_put(&text, f->value, len);
         if (rc == 0 && !text.oom)

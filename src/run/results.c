@@ -48,43 +48,85 @@ int ilpm_results_csv_split(char *line, char **fields, int max)
     return n;
 }
 
-/* Reads a JSON string starting at the quote s into out (unescaped);
- * returns 0 on success. */
-static int json_str(const char *s, char *out, size_t size)
+/* The code point of a \u escape and its four hex digits at s (on the
+ * 'u'), moving *s to the last digit; -1 when malformed. */
+static long hex4(const char **s)
 {
+    long v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = *++*s;
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+static void put_utf8(ilpm_buf *b, long cp)
+{
+    if (cp < 0x80) {
+        ilpm_buf_putc(b, (char)cp);
+    } else if (cp < 0x800) {
+        ilpm_buf_putc(b, (char)(0xc0 | cp >> 6));
+        ilpm_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+    } else if (cp < 0x10000) {
+        ilpm_buf_putc(b, (char)(0xe0 | cp >> 12));
+        ilpm_buf_putc(b, (char)(0x80 | (cp >> 6 & 0x3f)));
+        ilpm_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+    } else {
+        ilpm_buf_putc(b, (char)(0xf0 | cp >> 18));
+        ilpm_buf_putc(b, (char)(0x80 | (cp >> 12 & 0x3f)));
+        ilpm_buf_putc(b, (char)(0x80 | (cp >> 6 & 0x3f)));
+        ilpm_buf_putc(b, (char)(0x80 | (cp & 0x3f)));
+    }
+}
+
+int ilpm_results_json_text(const char *s, ilpm_buf *b)
+{
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
     if (*s != '"')
         return -1;
-    size_t k = 0;
-    for (s++; *s && *s != '"'; s++) {
-        char c = *s;
-        if (c == '\\') {
-            s++;
-            switch (*s) {
-            case 'n':
-                c = '\n';
-                break;
-            case 't':
-                c = '\t';
-                break;
-            case 'r':
-                c = '\r';
-                break;
-            case 'u':
-                c = '?';
-                for (int i = 0; i < 4 && s[1]; i++)
-                    s++;
-                break;
-            case '\0':
-                return -1;
-            default:
-                c = *s;
-            }
+    for (s++; *s != '"'; s++) {
+        if (!*s)
+            return -1;
+        if (*s != '\\') {
+            ilpm_buf_putc(b, *s);
+            continue;
         }
-        if (k + 1 < size)
-            out[k++] = c;
+        const char *e = *++s ? strchr(from, *s) : NULL;
+        if (e) {
+            ilpm_buf_putc(b, to[e - from]);
+            continue;
+        }
+        long cp = *s == 'u' ? hex4(&s) : -1;
+        /* A pair of surrogates is one code point. */
+        if (cp >= 0xd800 && cp < 0xdc00 && s[1] == '\\' && s[2] == 'u') {
+            s += 2;
+            long lo = hex4(&s);
+            cp = lo >= 0xdc00 && lo < 0xe000
+                     ? 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00)
+                     : -1;
+        }
+        if (cp < 0)
+            return -1;
+        put_utf8(b, cp);
     }
-    out[k] = '\0';
-    return *s == '"' ? 0 : -1;
+    return 0;
+}
+
+/* The JSON string at s into out (cut to size), unescaped; 0 on success. */
+static int json_str(const char *s, char *out, size_t size)
+{
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    int rc = ilpm_results_json_text(s, &b) || b.oom ? -1 : 0;
+    snprintf(out, size, "%s", rc == 0 ? ilpm_buf_str(&b) : "");
+    ilpm_buf_free(&b);
+    return rc;
 }
 
 /* The value after "key": in the record's head (before "solution"). */
