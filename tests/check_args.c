@@ -17,7 +17,7 @@ static ilpm_err err;
 static char *words[64];
 
 /* Parses "ilpm VERB ARGS..." (NULL-ended) into c as main does: the rc of
- * cli_parse, its message in err. */
+ * ilpm_cli_parse, its message in err. */
 static int parse(const char *verb, ...)
 {
     va_list ap;
@@ -31,13 +31,13 @@ static int parse(const char *verb, ...)
         words[argc++] = (char *)w;
     va_end(ap);
     words[argc] = NULL;
-    int v = cli_verb_find(verb);
+    int v = ilpm_cli_verb_find(verb);
     ck_assert_int_ge(v, 0);
     c.verb = (verb_id)v;
     ilpm_run_opts_init(&c.run);
     c.params = ilpm_params_new();
     ck_assert_ptr_nonnull(c.params);
-    return cli_parse(&c, argc, words, &err);
+    return ilpm_cli_parse(&c, argc, words, &err);
 }
 
 static void teardown(void)
@@ -191,8 +191,8 @@ START_TEST(test_defaults_from_rows)
     ck_assert_int_eq(c.run.count, 1);
     ck_assert_uint_eq(c.run.limit, 3);
     ck_assert(c.run.solver.time_limit == 1.5);
-    ck_assert(cli_given(&c, "format"));
-    ck_assert(!cli_given(&c, "propagate"));
+    ck_assert(ilpm_cli_given(&c, "format"));
+    ck_assert(!ilpm_cli_given(&c, "propagate"));
     teardown();
     PARSED("solve", "queens", "--n", "4", "--no-presolve");
     ck_assert_int_eq(c.run.solver.presolve, 0);
@@ -204,7 +204,7 @@ START_TEST(test_defaults_from_rows)
     /* The outputs a run checks before it starts are those rows'. */
     const ilpm_opt *rows[8];
     const char *paths[8];
-    ck_assert_int_eq(cli_files(&c, OPT_OUTPUT, rows, paths, 8), 2);
+    ck_assert_int_eq(ilpm_cli_files(&c, OPT_OUTPUT, rows, paths, 8), 2);
     ck_assert_str_eq(rows[0]->name, "lp");
     ck_assert_str_eq(paths[0], "q.lp");
     ck_assert_str_eq(rows[1]->name, "opb");
@@ -233,7 +233,7 @@ START_TEST(test_inputs_listed)
     int n = -1;
     PARSED("export", "gmpl", "--model", "m.mod", "x.dat", "--data", "a.dat",
            "--data", "b.dat", "--lp", "out.lp");
-    const char **in = cli_inputs(&c, &n);
+    const char **in = ilpm_cli_inputs(&c, &n);
     ck_assert_ptr_nonnull(in);
     ck_assert_int_eq(n, 4);
     ck_assert_str_eq(in[0], "x.dat");
@@ -245,7 +245,7 @@ START_TEST(test_inputs_listed)
     teardown();
     /* gmpl MODEL D1 D2: the first FILE is the model, an input still. */
     PARSED("solve", "gmpl", "m.mod", "d1.dat", "-");
-    in = cli_inputs(&c, &n);
+    in = ilpm_cli_inputs(&c, &n);
     ck_assert_ptr_nonnull(in);
     ck_assert_int_eq(n, 3);
     ck_assert_str_eq(in[0], "d1.dat");
@@ -254,7 +254,7 @@ START_TEST(test_inputs_listed)
     free(in);
     teardown();
     PARSED("solve", "queens", "--n", "4");
-    in = cli_inputs(&c, &n);
+    in = ilpm_cli_inputs(&c, &n);
     ck_assert_ptr_nonnull(in);
     ck_assert_int_eq(n, 0);
     free(in);
@@ -267,7 +267,7 @@ START_TEST(test_help_rows)
 {
     cli_row r;
     int n = 0, backend = 0;
-    for (int i = 0; cli_option_row(i, &r); i++, n++) {
+    for (int i = 0; ilpm_cli_option_row(i, &r); i++, n++) {
         ck_assert_ptr_nonnull(r.row->help);
         ck_assert_msg(r.verbs != 0, "--%s goes with no verb", r.row->name);
         char def[96];
@@ -288,10 +288,10 @@ START_TEST(test_help_rows)
     ck_assert(backend);
     ck_assert_int_ge(n, 40);
     char help[640];
-    cli_opt_help(ilpm_option_find("max-vars"), NULL, help, sizeof help);
+    ilpm_cli_opt_help(ilpm_option_find("max-vars"), NULL, help, sizeof help);
     ck_assert_str_eq(help, "refuse models of more than N variables (1 to "
                            "1073741823, default 50000000)");
-    cli_opt_help(ilpm_option_find("sat-option"), NULL, help, sizeof help);
+    ilpm_cli_opt_help(ilpm_option_find("sat-option"), NULL, help, sizeof help);
     ck_assert_str_eq(help, "CaDiCaL options by CaDiCaL's names (e.g. "
                            "phase=0) (repeatable)");
 }

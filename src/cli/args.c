@@ -15,7 +15,7 @@
 static const char *const verb_names[VERB_COUNT] = {
     "solve", "play", "stats", "export", "gen", "compare", "batch", "merge"};
 
-int cli_verb_find(const char *s)
+int ilpm_cli_verb_find(const char *s)
 {
     for (int i = 0; i < VERB_COUNT; i++)
         if (strcmp(s, verb_names[i]) == 0)
@@ -353,7 +353,7 @@ static int row_at(int i, found *f)
     return 0;
 }
 
-const ilpm_opt *cli_puzzle_rows(const cli *c)
+const ilpm_opt *ilpm_cli_puzzle_rows(const cli *c)
 {
     return !c->pz ? NULL : c->verb == VERB_GEN ? c->pz->gen_opts : c->pz->opts;
 }
@@ -368,7 +368,7 @@ static int find_row(const cli *c, const char *name, found *f)
         if (strcmp(f->row->name, name) == 0 &&
             (c->verb != VERB_GEN || (f->verbs & V_GEN)))
             return 1;
-    const ilpm_opt *r = ilpm_opt_find(cli_puzzle_rows(c), name);
+    const ilpm_opt *r = ilpm_opt_find(ilpm_cli_puzzle_rows(c), name);
     if (r)
         *f = found_of(r, PUZZLE);
     return r != NULL;
@@ -394,7 +394,7 @@ static int distance(const char *a, const char *b)
     return d[la][lb];
 }
 
-const char *cli_verb_closest(const char *s)
+const char *ilpm_cli_verb_closest(const char *s)
 {
     static const char *const more[] = {"list", "help", "fzn"};
     const char *best = NULL;
@@ -416,7 +416,7 @@ static const char *closest(const cli *c, const char *name)
     for (int i = 0; row_at(i, &f); i++)
         if ((f.verbs & (1u << c->verb)) && distance(name, f.row->name) < bd)
             bd = distance(name, f.row->name), best = f.row->name;
-    for (const ilpm_opt *t = cli_puzzle_rows(c); t && t->name; t++)
+    for (const ilpm_opt *t = ilpm_cli_puzzle_rows(c); t && t->name; t++)
         if (distance(name, t->name) < bd)
             bd = distance(name, t->name), best = t->name;
     return best;
@@ -440,7 +440,7 @@ static const char *key_of(const char *name)
     return strcmp(name, "no-propagate") == 0 ? "propagate" : name;
 }
 
-const ilpm_opt *cli_opt_find(const char *name)
+const ilpm_opt *ilpm_cli_opt_find(const char *name)
 {
     found f;
     for (int i = 0; row_at(i, &f); i++)
@@ -449,8 +449,8 @@ const ilpm_opt *cli_opt_find(const char *name)
     return NULL;
 }
 
-int cli_files(const cli *c, unsigned flag, const ilpm_opt **rows,
-              const char **paths, int max)
+int ilpm_cli_files(const cli *c, unsigned flag, const ilpm_opt **rows,
+                   const char **paths, int max)
 {
     int n = 0;
     for (const ilpm_opt *r = own; r->name && n < max; r++) {
@@ -464,7 +464,7 @@ int cli_files(const cli *c, unsigned flag, const ilpm_opt **rows,
     return n;
 }
 
-int cli_given(const cli *c, const char *name)
+int ilpm_cli_given(const cli *c, const char *name)
 {
     for (int k = 0; k < c->argc; k++)
         if (c->argv_opt[k] && strcmp(c->argv_opt[k], name) == 0)
@@ -589,7 +589,7 @@ static int puzzles_listed(ilpm_err *err, const char *what)
     return -1;
 }
 
-int cli_parse(cli *c, int argc, char **argv, ilpm_err *err)
+int ilpm_cli_parse(cli *c, int argc, char **argv, ilpm_err *err)
 {
     int i = 2;
     c->verb_name = verb_names[c->verb];
@@ -648,16 +648,17 @@ int cli_parse(cli *c, int argc, char **argv, ilpm_err *err)
     if (c->format == FMT_DIMACS &&
         ilpm_params_set(c->params, ILPM_PARAM_DIMACS, NULL) != 0)
         return ilpm_err_nomem(err, "out of memory");
-    return cli_check(c, err);
+    return ilpm_cli_check(c, err);
 }
 
-int cli_option_row(int i, cli_row *out)
+int ilpm_cli_option_row(int i, cli_row *out)
 {
     found f;
     if (!row_at(i, &f))
         return 0;
     out->row = f.row;
     out->verbs = f.verbs;
-    cli_opt_help(f.row, f.sp ? f.sp->more : NULL, out->help, sizeof out->help);
+    ilpm_cli_opt_help(f.row, f.sp ? f.sp->more : NULL, out->help,
+                      sizeof out->help);
     return 1;
 }

@@ -52,7 +52,7 @@ static int check_backends(cli *c, ilpm_err *err)
         return 0;
     for (int k = 0; k < c->argc; k++) {
         const char *name = c->argv_opt[k];
-        const ilpm_opt *r = name ? cli_opt_find(name) : NULL;
+        const ilpm_opt *r = name ? ilpm_cli_opt_find(name) : NULL;
         unsigned own = r ? r->backends : 0;
         if (!own || (own & run))
             continue;
@@ -71,9 +71,9 @@ static int check_backends(cli *c, ilpm_err *err)
 }
 
 /* What the options say together, checked once. */
-int cli_check(cli *c, ilpm_err *err)
+int ilpm_cli_check(cli *c, ilpm_err *err)
 {
-    int format_set = cli_given(c, "format");
+    int format_set = ilpm_cli_given(c, "format");
     if (c->run.limit && !c->run.count)
         FAIL("--limit goes with --count");
     if (c->index && c->nfiles == 0)

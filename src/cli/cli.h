@@ -54,7 +54,7 @@ typedef enum verb_id {
 /* FMT_DIMACS: the SAT competition's s, o and v lines (solve model). */
 typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_DIMACS } out_format;
 
-/* fzn's standard flags (cmd_fzn.c): -a, -n N, -s. */
+/* fzn's standard flags (ilpm_cmd_fzn.c): -a, -n N, -s. */
 typedef struct cli_fzn {
     int all, stats;
     int64_t num;
@@ -103,7 +103,7 @@ struct cli {
     char **owned;        /* texts the parser made (joined lists), freed */
     int nowned;          /* with the rest in main */
     int help;
-    instance_fn unread; /* see for_each_instance; NULL: a message */
+    instance_fn unread; /* see ilpm_cli_for_each_instance; NULL: a message */
     const cli_fzn *fzn; /* the fzn verb: solve model, FlatZinc's output */
 };
 
@@ -111,7 +111,7 @@ struct cli {
  * it. */
 extern volatile int cli_stop_requested;
 /* The first reason a write to standard output failed; 0 while none has. */
-extern int cli_stdout_errno;
+extern int ilpm_cli_stdout_errno;
 
 /* The exit status of a run of many instances: the most severe so far. */
 typedef struct tally {
@@ -121,32 +121,32 @@ typedef struct tally {
 
 /* Notes an outcome's exit status: internal error > usage or input error
  * > signal > time limit > unsatisfiable > success (exit.c). */
-void note_exit(tally *t, int code);
+void ilpm_cli_note_exit(tally *t, int code);
 /* The exit status of one result (exit.c): ilpm's, or under FMT_DIMACS
  * the competitions' answer codes (EXIT_DIMACS_*) where there is one. */
-int cli_exit_code(const ilpm_result *r, out_format f);
+int ilpm_cli_exit_code(const ilpm_result *r, out_format f);
 /* Of two EXIT_DIMACS_* answers (a may be -1: none yet), the one that
  * stands for several: UNKNOWN before UNSATISFIABLE before SATISFIABLE
  * before OPTIMUM FOUND. */
-int cli_dimacs_worse(int a, int b);
+int ilpm_cli_dimacs_worse(int a, int b);
 struct ilpm_batch_summary;
 /* The exit status of a batch from its summary (the new rows and those
  * --resume kept), interrupted or not. */
-int cli_batch_exit(const struct ilpm_batch_summary *s, int interrupted);
+int ilpm_cli_batch_exit(const struct ilpm_batch_summary *s, int interrupted);
 
 /* The exit status of a failure by its kind: 2 for the input's or a
  * limit's, 1 for out of memory or ilpm's own; 3 or 130 when a time limit
  * or a stop cut the work short.  Out of memory under --memory-limit is
  * that limit's: 2 (exit.c). */
-int err_exit(const cli *c, const ilpm_err *e);
+int ilpm_cli_err_exit(const cli *c, const ilpm_err *e);
 /* What a message of that kind adds: under --memory-limit, out of memory
  * names the limit; else "". */
-const char *err_note(const cli *c, ilpm_err_kind kind);
+const char *ilpm_cli_err_note(const cli *c, ilpm_err_kind kind);
 /* Writes s to standard output and pushes it out: 0 if everything written
  * there so far arrived, else -1 (main reports the reason). */
-int put_stdout(const char *s);
-/* put_stdout of what make writes into a buffer (a CSV header). */
-int put_made(void (*make)(ilpm_buf *b));
+int ilpm_cli_put_stdout(const char *s);
+/* ilpm_cli_put_stdout of what make writes into a buffer (a CSV header). */
+int ilpm_cli_put_made(void (*make)(ilpm_buf *b));
 
 /* Calls fn for the instance the parameters give, or for every instance
  * of every FILE in order (--index: the one picked); malformed instances
@@ -154,58 +154,58 @@ int put_made(void (*make)(ilpm_buf *b));
 /* When the time limit cuts the reading of an instance short, the walk
  * ends with a message (exit 3), or, for a verb that set c->unread, calls
  * it with inst NULL (solve reports it as the instance's timeout). */
-int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx);
+int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx);
 /* The instance's model under c's options, or NULL after a message. */
-ilpm_model *build_model(cli *c, const void *inst, tally *t);
+ilpm_model *ilpm_cli_build_model(cli *c, const void *inst, tally *t);
 
 /* The verbs, one file each or per family (cmd_*.c). */
-int cmd_solve(cli *c); /* solve and play */
-int cmd_stats(cli *c);
-int cmd_export(cli *c);
-int cmd_compare(cli *c);
-int cmd_batch(cli *c);
-int cmd_merge(cli *c);
+int ilpm_cmd_solve(cli *c); /* solve and play */
+int ilpm_cmd_stats(cli *c);
+int ilpm_cmd_export(cli *c);
+int ilpm_cmd_compare(cli *c);
+int ilpm_cmd_batch(cli *c);
+int ilpm_cmd_merge(cli *c);
 /* Whether batch writes JSON lines to --out (--format, else its name). */
-int batch_writes_json(const cli *c);
+int ilpm_cli_batch_writes_json(const cli *c);
 /* batch --slurm: writes (and with --submit submits) the job array. */
-int cmd_slurm(cli *c);
-int cmd_gen(cli *c);
-int cmd_list(void);
+int ilpm_cmd_slurm(cli *c);
+int ilpm_cmd_gen(cli *c);
+int ilpm_cmd_list(void);
 /* fzn: its standard flags out of argv[2..], turned into ilpm's options
  * in a new argv ("solve model ... --input-format fzn"); 0, or -1 with
- * err.  cmd_fzn then solves and prints FlatZinc's output format. */
-int cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc, char ***nargv,
-                 ilpm_err *err);
-int cmd_fzn(cli *c);
-void cli_fzn_help(FILE *f);
+ * err.  ilpm_cmd_fzn then solves and prints FlatZinc's output format. */
+int ilpm_cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc,
+                      char ***nargv, ilpm_err *err);
+int ilpm_cmd_fzn(cli *c);
+void ilpm_cli_fzn_help(FILE *f);
 
 /* The verb named s, or -1. */
-int cli_verb_find(const char *s);
+int ilpm_cli_verb_find(const char *s);
 /* The verb closest to a misspelt s, or NULL. */
-const char *cli_verb_closest(const char *s);
+const char *ilpm_cli_verb_closest(const char *s);
 /* Parses argv[2..] into c (c->verb set, c->params made): every option by
  * its row, then the checks that tie options together, all before any
  * instance is read.  0, or -1 with err holding one message (kind
  * ILPM_ERR_NOMEM when out of memory, else ILPM_ERR_INPUT). */
-int cli_parse(cli *c, int argc, char **argv, ilpm_err *err);
+int ilpm_cli_parse(cli *c, int argc, char **argv, ilpm_err *err);
 /* A row of the command line's options (its own, then the solver's), as
  * help shows it: the verbs it goes with (V_*), its help with what the
- * command line adds, the range and the default (cli_opt_help). */
+ * command line adds, the range and the default (ilpm_cli_opt_help). */
 typedef struct cli_row {
     const ilpm_opt *row;
     unsigned verbs;
     char help[640];
 } cli_row;
 /* Fills r with the i-th row: 1, or 0 past the last. */
-int cli_option_row(int i, cli_row *r);
+int ilpm_cli_option_row(int i, cli_row *r);
 /* A row's help as --help prints it (help.c): its help, more (or NULL),
  * "(repeatable)" for a list, then "(LO to HI, default D)" as its type
  * and default have them. */
-void cli_opt_help(const ilpm_opt *row, const char *more, char *buf,
-                  size_t size);
+void ilpm_cli_opt_help(const ilpm_opt *row, const char *more, char *buf,
+                       size_t size);
 /* The row of the command line's or the solver's option named name, or
  * NULL (a puzzle's). */
-const ilpm_opt *cli_opt_find(const char *name);
+const ilpm_opt *ilpm_cli_opt_find(const char *name);
 /* A flag of the command line's own rows: the option is batch --slurm's
  * script's own, not given again to its tasks (slurm.c). */
 #define OPT_SCRIPT (1u << 16)
@@ -214,31 +214,31 @@ const ilpm_opt *cli_opt_find(const char *name);
 /* The files the command line's own options flagged flag (OPT_OUTPUT,
  * ILPM_OPT_INPUT) name, at most max: their rows and paths, in the rows'
  * order; the number of them. */
-int cli_files(const cli *c, unsigned flag, const ilpm_opt **rows,
-              const char **paths, int max);
+int ilpm_cli_files(const cli *c, unsigned flag, const ilpm_opt **rows,
+                   const char **paths, int max);
 /* The puzzle's table c's verb reads (the generator's for gen), or NULL
  * before a puzzle. */
-const ilpm_opt *cli_puzzle_rows(const cli *c);
+const ilpm_opt *ilpm_cli_puzzle_rows(const cli *c);
 /* Every file the run reads, from one place: the FILEs, then the value of
  * each option flagged ILPM_OPT_INPUT (the command line's and the
  * puzzle's; each value of a repeated one).  "-" stands for standard
  * input.  *n set to their number; free() the array (one block) after
  * use; NULL when out of memory. */
-const char **cli_inputs(const cli *c, int *n);
+const char **ilpm_cli_inputs(const cli *c, int *n);
 /* Whether the option named name was given (and not through an alias). */
-int cli_given(const cli *c, const char *name);
+int ilpm_cli_given(const cli *c, const char *name);
 /* The checks that tie the parsed options together (checks.c): 0, or -1
  * with err holding one message. */
-int cli_check(cli *c, ilpm_err *err);
+int ilpm_cli_check(cli *c, ilpm_err *err);
 /* Every output an option names is writable where it is, is none of the
  * inputs, and (batch, merge --out) replaces no file that is not a
  * results file (outputs.c).  0, or -1 after one message on stderr. */
-int cli_check_outputs(const cli *c);
+int ilpm_cli_check_outputs(const cli *c);
 /* --help of a verb (and puzzle, if c->pz). */
-void cli_help(FILE *f, const cli *c);
+void ilpm_cli_help(FILE *f, const cli *c);
 /* list --help. */
-void cli_list_help(FILE *f);
+void ilpm_cli_list_help(FILE *f);
 /* The top-level usage. */
-void cli_usage(FILE *f);
+void ilpm_cli_usage(FILE *f);
 
 #endif

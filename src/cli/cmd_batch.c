@@ -24,16 +24,17 @@ static void progress_line(void *ctx, const ilpm_batch_summary *s)
             s->by_status[ILPM_ERROR], rate, eta);
 }
 
-int batch_writes_json(const cli *c)
+int ilpm_cli_batch_writes_json(const cli *c)
 {
-    return cli_given(c, "format") ? c->format == FMT_JSON
-                                  : ilpm_results_name_format(c->out_path) == 1;
+    return ilpm_cli_given(c, "format")
+               ? c->format == FMT_JSON
+               : ilpm_results_name_format(c->out_path) == 1;
 }
 
-int cmd_batch(cli *c)
+int ilpm_cmd_batch(cli *c)
 {
     if (c->slurm_n)
-        return cmd_slurm(c);
+        return ilpm_cmd_slurm(c);
     ilpm_batch_opts o;
     ilpm_batch_opts_init(&o);
     o.run = c->run;
@@ -42,7 +43,7 @@ int cmd_batch(cli *c)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = c->jobs > 0 ? (int)c->jobs : (int)(cores > 0 ? cores : 1);
     o.memory_limit_mb = c->memory_limit;
-    o.json = batch_writes_json(c);
+    o.json = ilpm_cli_batch_writes_json(c);
     o.index = c->index;
     o.resume = c->resume;
     o.shard_i = c->shard_n ? c->shard_i : 0;
@@ -60,7 +61,7 @@ int cmd_batch(cli *c)
     if (rc != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
         /* -2: the results file failed, not the input. */
-        return rc == -2 ? EXIT_INTERNAL : err_exit(c, &err);
+        return rc == -2 ? EXIT_INTERNAL : ilpm_cli_err_exit(c, &err);
     }
     /* With --out -, the rows are standard output: the summary goes to
      * stderr, beside the progress line. */
@@ -98,16 +99,16 @@ int cmd_batch(cli *c)
     if (cli_stop_requested)
         fprintf(f, "  interrupted: %ld of %ld runs done; --resume goes on\n",
                 s.done, s.total);
-    return cli_batch_exit(&s, cli_stop_requested);
+    return ilpm_cli_batch_exit(&s, cli_stop_requested);
 }
 
-int cmd_merge(cli *c)
+int ilpm_cmd_merge(cli *c)
 {
     ilpm_err err = {0};
     int rc = ilpm_batch_merge(c->files, c->nfiles, c->out_path, &err);
     if (rc != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
-        return rc == -2 ? EXIT_INTERNAL : err_exit(c, &err);
+        return rc == -2 ? EXIT_INTERNAL : ilpm_cli_err_exit(c, &err);
     }
     return EXIT_OK;
 }

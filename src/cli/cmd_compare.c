@@ -28,10 +28,10 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
     ilpm_comparison cmp;
     int rc = ilpm_compare_instance(c->pz, inst, c->params, x->forms, x->nforms,
                                    &c->run, &cmp);
-    progress_done(pg);
+    ilpm_progress_done(pg);
     if (rc != 0 || ilpm_cmp_summary_add(&x->sum, &cmp) != 0) {
         fprintf(stderr, "ilpm: out of memory\n");
-        note_exit(&x->t, EXIT_INTERNAL);
+        ilpm_cli_note_exit(&x->t, EXIT_INTERNAL);
         ilpm_comparison_free(&cmp);
         return 1;
     }
@@ -54,9 +54,9 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
         p->answered = r->status == ILPM_SOLVED || r->status == ILPM_OPTIMAL ||
                       r->status == ILPM_UNSAT;
         p->solve_ms = r->solve_ms;
-        int code = cli_exit_code(r, FMT_TEXT);
+        int code = ilpm_cli_exit_code(r, FMT_TEXT);
         if (code != EXIT_INTERNAL)
-            note_exit(&x->t, code);
+            ilpm_cli_note_exit(&x->t, code);
     }
     if (c->summary)
         ; /* the totals alone, at the end */
@@ -66,14 +66,14 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
         ilpm_comparison_csv(&cmp, &b);
     else
         ilpm_comparison_text(&cmp, &b);
-    int lost = put_stdout(ilpm_buf_str(&b));
+    int lost = ilpm_cli_put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
     if (lost)
-        note_exit(&x->t, EXIT_INTERNAL);
+        ilpm_cli_note_exit(&x->t, EXIT_INTERNAL);
     if (cmp.disagree) {
         fprintf(stderr, "ilpm: %s %s: DISAGREEMENT: %s\n", c->pz->name,
                 cmp.instance, cmp.disagreement);
-        note_exit(&x->t, EXIT_INTERNAL);
+        ilpm_cli_note_exit(&x->t, EXIT_INTERNAL);
     }
     ilpm_comparison_free(&cmp);
     return lost;
@@ -141,12 +141,12 @@ static void print_summary(cli *c, compare_ctx *x)
         ilpm_cmp_summary_csv(sum, &b);
     else
         ilpm_cmp_summary_text(sum, &b);
-    if (put_stdout(ilpm_buf_str(&b)))
-        note_exit(&x->t, EXIT_INTERNAL);
+    if (ilpm_cli_put_stdout(ilpm_buf_str(&b)))
+        ilpm_cli_note_exit(&x->t, EXIT_INTERNAL);
     ilpm_buf_free(&b);
 }
 
-int cmd_compare(cli *c)
+int ilpm_cmd_compare(cli *c)
 {
     compare_ctx x;
     memset(&x, 0, sizeof x);
@@ -161,7 +161,7 @@ int cmd_compare(cli *c)
         return rc == -1 ? EXIT_INTERNAL : EXIT_USAGE;
     }
     char perr[512];
-    if (c->plot_path && plot_check_path(c->plot_path, perr, sizeof perr)) {
+    if (c->plot_path && ilpm_plot_check_path(c->plot_path, perr, sizeof perr)) {
         fprintf(stderr, "ilpm: %s\n", perr);
         free(owned);
         free(x.forms);
@@ -169,21 +169,21 @@ int cmd_compare(cli *c)
     }
     ilpm_cmp_summary_init(&x.sum);
     if (c->format == FMT_CSV &&
-        put_made(c->summary ? ilpm_cmp_summary_csv_header
-                            : ilpm_comparison_csv_header) != 0)
-        note_exit(&x.t, EXIT_INTERNAL);
-    progress *pg = progress_for(c);
-    for_each_instance(c, &x.t, compare_one, &x);
-    progress_stop(pg);
+        ilpm_cli_put_made(c->summary ? ilpm_cmp_summary_csv_header
+                                     : ilpm_comparison_csv_header) != 0)
+        ilpm_cli_note_exit(&x.t, EXIT_INTERNAL);
+    progress *pg = ilpm_progress_for(c);
+    ilpm_cli_for_each_instance(c, &x.t, compare_one, &x);
+    ilpm_progress_stop(pg);
     print_summary(c, &x);
     if (c->plot_path && x.npts > 0 &&
-        plot_write(c->plot_path, x.pts, x.npts, c->run.solver.time_limit, perr,
-                   sizeof perr) != 0) {
+        ilpm_plot_write(c->plot_path, x.pts, x.npts, c->run.solver.time_limit,
+                        perr, sizeof perr) != 0) {
         fprintf(stderr, "ilpm: %s\n", perr);
-        note_exit(&x.t, EXIT_INTERNAL);
+        ilpm_cli_note_exit(&x.t, EXIT_INTERNAL);
     }
     if (cli_stop_requested)
-        note_exit(&x.t, EXIT_SIGNAL);
+        ilpm_cli_note_exit(&x.t, EXIT_SIGNAL);
     free(x.pts);
     free(x.forms);
     free(owned);

@@ -64,7 +64,7 @@ static const struct fz_flag *flag_of(const char *a)
     return NULL;
 }
 
-void cli_fzn_help(FILE *f)
+void ilpm_cli_fzn_help(FILE *f)
 {
     fprintf(f, "usage: ilpm fzn [FLAGS] [OPTIONS] FILE.fzn\n\n"
                "Solves a FlatZinc model (what `minizinc -c` makes) and "
@@ -119,8 +119,8 @@ static int fz_int(const char *flag, const char *v, int64_t lo, int64_t *out,
     return 0;
 }
 
-int cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc, char ***nargv,
-                 ilpm_err *err)
+int ilpm_cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc,
+                      char ***nargv, ilpm_err *err)
 {
     /* solve model, the options, --input-format fzn, and room for the
      * translated flags (each at most two words). */
@@ -223,7 +223,7 @@ static int print_solution(void *ctx, const char *text)
     ilpm_buf_init(&b);
     ilpm_buf_puts(&b, text);
     ilpm_buf_puts(&b, "----------\n");
-    int rc = put_stdout(ilpm_buf_str(&b));
+    int rc = ilpm_cli_put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
     return rc;
 }
@@ -268,9 +268,9 @@ static int fzn_one(cli *c, const void *inst, const char *file, long index,
     ilpm_run_instance(c->pz, inst, c->params, &o, &r);
     if (r.status == ILPM_ERROR) {
         fprintf(stderr, "ilpm: %s: %s%s\n", r.file, r.error,
-                err_note(c, r.error_kind));
-        note_exit(t,
-                  r.error_kind == ILPM_ERR_INPUT ? EXIT_USAGE : EXIT_INTERNAL);
+                ilpm_cli_err_note(c, r.error_kind));
+        ilpm_cli_note_exit(t, r.error_kind == ILPM_ERR_INPUT ? EXIT_USAGE
+                                                             : EXIT_INTERNAL);
         ilpm_result_free(&r);
         return 0;
     }
@@ -290,14 +290,14 @@ static int fzn_one(cli *c, const void *inst, const char *file, long index,
         ilpm_buf_puts(&b, "=====UNKNOWN=====\n");
     if (fz->stats)
         stats(&r, solutions, &b);
-    if (put_stdout(ilpm_buf_str(&b)) != 0)
-        note_exit(t, EXIT_INTERNAL);
+    if (ilpm_cli_put_stdout(ilpm_buf_str(&b)) != 0)
+        ilpm_cli_note_exit(t, EXIT_INTERNAL);
     ilpm_buf_free(&b);
     ilpm_result_free(&r);
     return 0;
 }
 
-int cmd_fzn(cli *c)
+int ilpm_cmd_fzn(cli *c)
 {
     tally t = {EXIT_OK, 0};
     if (c->nfiles != 1) {
@@ -305,8 +305,8 @@ int cmd_fzn(cli *c)
                 c->nfiles);
         return EXIT_USAGE;
     }
-    for_each_instance(c, &t, fzn_one, &t);
+    ilpm_cli_for_each_instance(c, &t, fzn_one, &t);
     if (cli_stop_requested)
-        note_exit(&t, EXIT_SIGNAL);
+        ilpm_cli_note_exit(&t, EXIT_SIGNAL);
     return t.worst;
 }

@@ -9,10 +9,10 @@
 
 static void gen_step(void *ctx, const char *what)
 {
-    progress_step(ctx, what);
+    ilpm_progress_step(ctx, what);
 }
 
-int cmd_gen(cli *c)
+int ilpm_cmd_gen(cli *c)
 {
     ilpm_buf b;
     ilpm_err err = {0};
@@ -20,22 +20,23 @@ int cmd_gen(cli *c)
     /* The solver calls of a generator run on CaDiCaL unless told: the
      * fastest at proving boards unsolvable (docs/benchmarks.md). */
     ilpm_gen_opts g = {c->run.solver, NULL, NULL};
-    if (!cli_given(c, "backend"))
+    if (!ilpm_cli_given(c, "backend"))
         g.solver.backend = ILPM_BACKEND_SAT;
-    progress *pg = progress_start();
+    progress *pg = ilpm_progress_start();
     if (pg) {
         char label[96];
         snprintf(label, sizeof label, "gen %s", c->pz->name);
-        progress_instance(pg, label);
+        ilpm_progress_instance(pg, label);
         g.step = gen_step;
         g.step_ctx = pg;
     }
     int rc = c->pz->generate(c->params, &g, &b, &err);
-    progress_stop(pg);
+    ilpm_progress_stop(pg);
     if (rc != 0) {
-        fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
+        fprintf(stderr, "ilpm: %s%s\n", err.msg,
+                ilpm_cli_err_note(c, err.kind));
         ilpm_buf_free(&b);
-        return err_exit(c, &err);
+        return ilpm_cli_err_exit(c, &err);
     }
     rc = EXIT_OK;
     if (c->out_path) {
@@ -53,7 +54,7 @@ int cmd_gen(cli *c)
     return rc;
 }
 
-int cmd_list(void)
+int ilpm_cmd_list(void)
 {
     for (int i = 0; ilpm_puzzles[i]; i++) {
         const ilpm_puzzle *pz = ilpm_puzzles[i];

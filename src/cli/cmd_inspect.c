@@ -12,7 +12,7 @@ static int stats_one(cli *c, const void *inst, const char *file, long index,
     (void)file;
     (void)index;
     tally *t = ctx;
-    ilpm_model *m = build_model(c, inst, t);
+    ilpm_model *m = ilpm_cli_build_model(c, inst, t);
     if (!m)
         return 0;
     ilpm_err err = {0};
@@ -21,7 +21,7 @@ static int stats_one(cli *c, const void *inst, const char *file, long index,
     c->pz->describe(inst, label, sizeof label);
     if (ilpm_model_stats(m, &c->run.solver, &s, &err) != 0) {
         fprintf(stderr, "ilpm: %s %s: %s\n", c->pz->name, label, err.msg);
-        note_exit(t, err_exit(c, &err));
+        ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
         ilpm_model_free(m);
         return 0;
     }
@@ -51,12 +51,12 @@ static int stats_one(cli *c, const void *inst, const char *file, long index,
     return 0;
 }
 
-int cmd_stats(cli *c)
+int ilpm_cmd_stats(cli *c)
 {
     tally t = {EXIT_OK, 0};
-    if (c->format == FMT_CSV && put_made(ilpm_stats_csv_header) != 0)
+    if (c->format == FMT_CSV && ilpm_cli_put_made(ilpm_stats_csv_header) != 0)
         return EXIT_INTERNAL;
-    for_each_instance(c, &t, stats_one, &t);
+    ilpm_cli_for_each_instance(c, &t, stats_one, &t);
     return t.worst;
 }
 
@@ -79,17 +79,17 @@ static int export_one(cli *c, const void *inst, const char *file, long index,
                 "ilpm: %s holds more than one instance and export writes "
                 "one: pick it with --index I\n",
                 file);
-        note_exit(&x->t, EXIT_USAGE);
+        ilpm_cli_note_exit(&x->t, EXIT_USAGE);
         return 1;
     }
-    x->m = build_model(c, inst, &x->t);
+    x->m = ilpm_cli_build_model(c, inst, &x->t);
     return 0;
 }
 
-int cmd_export(cli *c)
+int ilpm_cmd_export(cli *c)
 {
     export_ctx x = {{EXIT_OK, 0}, NULL, 0};
-    for_each_instance(c, &x.t, export_one, &x);
+    ilpm_cli_for_each_instance(c, &x.t, export_one, &x);
     /* Each format is tried even after another failed. */
     int built = x.m && x.t.worst == EXIT_OK;
     for (int f = 0; f < ILPM_FMT_COUNT && built; f++) {
@@ -101,7 +101,8 @@ int cmd_export(cli *c)
         if (rc != 0) {
             fprintf(stderr, "ilpm: %s\n", err.msg);
             /* -2: the file could not be written, not the model. */
-            note_exit(&x.t, rc == -2 ? EXIT_INTERNAL : err_exit(c, &err));
+            ilpm_cli_note_exit(&x.t, rc == -2 ? EXIT_INTERNAL
+                                              : ilpm_cli_err_exit(c, &err));
         }
     }
     ilpm_model_free(x.m);

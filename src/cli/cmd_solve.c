@@ -75,23 +75,24 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
         dimacs_answer(&r, &b);
     else if (r.status != ILPM_ERROR)
         ilpm_result_text(&r, &b);
-    progress_done(pg);
+    ilpm_progress_done(pg);
     /* Once standard output fails, solving on would only lose results. */
-    int lost = put_stdout(ilpm_buf_str(&b));
+    int lost = ilpm_cli_put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
-    int code = cli_exit_code(&r, FMT_TEXT);
+    int code = ilpm_cli_exit_code(&r, FMT_TEXT);
     if (c->format == FMT_DIMACS)
-        st->answer =
-            cli_dimacs_worse(st->answer, cli_exit_code(&r, FMT_DIMACS));
+        st->answer = ilpm_cli_dimacs_worse(st->answer,
+                                           ilpm_cli_exit_code(&r, FMT_DIMACS));
     if (r.status == ILPM_ERROR) {
         /* A message that names its file (file:line: ...) says where
          * already; others are named by puzzle and instance. */
         size_t fl = strlen(r.file);
         if (fl > 0 && strncmp(r.error, r.file, fl) == 0 && r.error[fl] == ':')
-            fprintf(stderr, "ilpm: %s%s\n", r.error, err_note(c, r.error_kind));
+            fprintf(stderr, "ilpm: %s%s\n", r.error,
+                    ilpm_cli_err_note(c, r.error_kind));
         else
             fprintf(stderr, "ilpm: %s %s: %s%s\n", r.puzzle, r.instance,
-                    r.error, err_note(c, r.error_kind));
+                    r.error, ilpm_cli_err_note(c, r.error_kind));
         if (r.error_kind == ILPM_ERR_NOMEM && c->memory_limit > 0)
             code = EXIT_USAGE; /* the limit the user set */
     }
@@ -100,22 +101,22 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
                 "ilpm: %s %s: the model's statements after solve failed: "
                 "%s\n",
                 r.puzzle, r.instance, r.postsolve_error);
-    note_exit(t, lost ? EXIT_INTERNAL : code);
+    ilpm_cli_note_exit(t, lost ? EXIT_INTERNAL : code);
     ilpm_result_free(&r);
     return lost;
 }
 
-int cmd_solve(cli *c)
+int ilpm_cmd_solve(cli *c)
 {
     solve_tally st = {{EXIT_OK, 0}, -1};
-    if (c->format == FMT_CSV && put_made(ilpm_result_csv_header) != 0)
-        note_exit(&st.t, EXIT_INTERNAL);
-    progress *pg = progress_for(c);
+    if (c->format == FMT_CSV && ilpm_cli_put_made(ilpm_result_csv_header) != 0)
+        ilpm_cli_note_exit(&st.t, EXIT_INTERNAL);
+    progress *pg = ilpm_progress_for(c);
     c->unread = solve_one;
-    for_each_instance(c, &st.t, solve_one, &st);
-    progress_stop(pg);
+    ilpm_cli_for_each_instance(c, &st.t, solve_one, &st);
+    ilpm_progress_stop(pg);
     if (cli_stop_requested)
-        note_exit(&st.t, EXIT_SIGNAL);
+        ilpm_cli_note_exit(&st.t, EXIT_SIGNAL);
     /* An error or an interruption says more than any answer. */
     int fine = st.t.worst == EXIT_OK || st.t.worst == EXIT_UNSAT ||
                st.t.worst == EXIT_TIMEOUT;

@@ -7,7 +7,7 @@
 #include "batch.h"
 #include "cli.h"
 
-int cli_exit_code(const ilpm_result *r, out_format f)
+int ilpm_cli_exit_code(const ilpm_result *r, out_format f)
 {
     /* The answer stands, but the input's own statements about it failed
      * (a MathProg check): the input's to mend. */
@@ -48,7 +48,7 @@ int cli_exit_code(const ilpm_result *r, out_format f)
     }
 }
 
-int cli_dimacs_worse(int a, int b)
+int ilpm_cli_dimacs_worse(int a, int b)
 {
     /* Over several answers, the least one: unknown, then no solution,
      * then a solution, then a proven optimum (as ilpm's own order puts a
@@ -65,7 +65,7 @@ int cli_dimacs_worse(int a, int b)
     return ib > ia ? b : a;
 }
 
-void note_exit(tally *t, int code)
+void ilpm_cli_note_exit(tally *t, int code)
 {
     /* Severity: internal error > usage/input error > signal > time limit
      * > unsatisfiable > success. */
@@ -82,7 +82,7 @@ void note_exit(tally *t, int code)
         t->worst = code;
 }
 
-int err_exit(const cli *c, const ilpm_err *e)
+int ilpm_cli_err_exit(const cli *c, const ilpm_err *e)
 {
     if (e->status == ILPM_TIMEOUT)
         return EXIT_TIMEOUT;
@@ -100,7 +100,7 @@ int err_exit(const cli *c, const ilpm_err *e)
     }
 }
 
-int cli_batch_exit(const ilpm_batch_summary *s, int interrupted)
+int ilpm_cli_batch_exit(const ilpm_batch_summary *s, int interrupted)
 {
     /* The rows' statuses, by solve's severity order: the new rows and
      * those --resume found there, which are results of this batch too. */
@@ -109,14 +109,14 @@ int cli_batch_exit(const ilpm_batch_summary *s, int interrupted)
         by[st] = s->by_status[st] + s->kept_by_status[st];
     tally t = {EXIT_OK, 0};
     if (interrupted)
-        note_exit(&t, EXIT_SIGNAL);
+        ilpm_cli_note_exit(&t, EXIT_SIGNAL);
     if (by[ILPM_ERROR] > input)
-        note_exit(&t, EXIT_INTERNAL);
+        ilpm_cli_note_exit(&t, EXIT_INTERNAL);
     if (input || s->postsolve_errors)
-        note_exit(&t, EXIT_USAGE);
+        ilpm_cli_note_exit(&t, EXIT_USAGE);
     if (by[ILPM_TIMEOUT] || by[ILPM_FEASIBLE])
-        note_exit(&t, EXIT_TIMEOUT);
+        ilpm_cli_note_exit(&t, EXIT_TIMEOUT);
     if (by[ILPM_UNSAT])
-        note_exit(&t, EXIT_UNSAT);
+        ilpm_cli_note_exit(&t, EXIT_UNSAT);
     return t.worst;
 }

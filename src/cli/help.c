@@ -129,7 +129,8 @@ static const verb_help helps[VERB_COUNT] = {
                      NULL}},
 };
 
-void cli_opt_help(const ilpm_opt *r, const char *more, char *buf, size_t size)
+void ilpm_cli_opt_help(const ilpm_opt *r, const char *more, char *buf,
+                       size_t size)
 {
     char range[80] = "", def[80] = "";
     int unbounded = r->hi == INT64_MAX || r->hi == LONG_MAX;
@@ -176,7 +177,7 @@ static void print_puzzle_opts(FILE *f, const ilpm_opt *o)
 {
     char help[640];
     for (; o && o->name; o++) {
-        cli_opt_help(o, NULL, help, sizeof help);
+        ilpm_cli_opt_help(o, NULL, help, sizeof help);
         print_row(f, o, help);
     }
 }
@@ -185,7 +186,7 @@ static void print_puzzle_opts(FILE *f, const ilpm_opt *o)
 static void print_opts(FILE *f, verb_id v)
 {
     cli_row r;
-    for (int i = 0; cli_option_row(i, &r); i++)
+    for (int i = 0; ilpm_cli_option_row(i, &r); i++)
         if (r.verbs & (1u << v))
             print_row(f, r.row, r.help);
 }
@@ -210,7 +211,7 @@ static void print_puzzles(FILE *f)
         fprintf(f, " %s", ilpm_puzzles[i]->name);
 }
 
-void cli_usage(FILE *f)
+void ilpm_cli_usage(FILE *f)
 {
     fprintf(
         f,
@@ -255,7 +256,7 @@ void cli_usage(FILE *f)
             "Each option is given once, but for lists marked (repeatable).\n");
 }
 
-void cli_list_help(FILE *f)
+void ilpm_cli_list_help(FILE *f)
 {
     fprintf(f, "usage: ilpm list\n\n"
                "The puzzles, what each models, and its formulations (the "
@@ -265,7 +266,7 @@ void cli_list_help(FILE *f)
                "  ilpm list\n");
 }
 
-void cli_help(FILE *f, const cli *c)
+void ilpm_cli_help(FILE *f, const cli *c)
 {
     const verb_help *h = &helps[c->verb];
     const ilpm_puzzle *pz = c->pz;

@@ -68,7 +68,7 @@ static void set_memory_limit(cli *c)
     struct rlimit rl;
     rl.rlim_cur = rl.rlim_max = (rlim_t)(c->memory_limit * 1048576.0);
     /* Past it an allocation fails: out of memory, which the messages
-     * then blame on this limit (err_note), with exit 2. */
+     * then blame on this limit (ilpm_cli_err_note), with exit 2. */
     setrlimit(RLIMIT_AS, &rl);
 }
 
@@ -90,7 +90,7 @@ static int run_verb(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
         strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-        cli_usage(argc < 2 ? stderr : stdout);
+        ilpm_cli_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
@@ -100,14 +100,14 @@ static int run_verb(int argc, char **argv)
     if (strcmp(argv[1], "list") == 0) {
         if (argc == 3 &&
             (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-            cli_list_help(stdout);
+            ilpm_cli_list_help(stdout);
             return EXIT_OK;
         }
         if (argc > 2) {
             fprintf(stderr, "ilpm: list takes no arguments\n");
             return EXIT_USAGE;
         }
-        return cmd_list();
+        return ilpm_cmd_list();
     }
     /* fzn: MiniZinc's solver interface, in front of solve model. */
     cli_fzn fz;
@@ -115,18 +115,18 @@ static int run_verb(int argc, char **argv)
     if (strcmp(argv[1], "fzn") == 0) {
         if (argc == 3 &&
             (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-            cli_fzn_help(stdout);
+            ilpm_cli_fzn_help(stdout);
             return EXIT_OK;
         }
         ilpm_err e = {0};
-        if (cli_fzn_args(argc, argv, &fz, &argc, &fzn_argv, &e) != 0) {
+        if (ilpm_cli_fzn_args(argc, argv, &fz, &argc, &fzn_argv, &e) != 0) {
             fprintf(stderr, "ilpm: fzn %s\n", e.msg);
             return e.kind == ILPM_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
         }
         argv = fzn_argv;
     }
-    int verb = cli_verb_find(argv[1]);
-    const char *near = verb < 0 ? cli_verb_closest(argv[1]) : NULL;
+    int verb = ilpm_cli_verb_find(argv[1]);
+    const char *near = verb < 0 ? ilpm_cli_verb_closest(argv[1]) : NULL;
     if (near) {
         fprintf(stderr, "ilpm: unknown verb '%s'; did you mean '%s'?\n",
                 argv[1], near);
@@ -154,17 +154,17 @@ static int run_verb(int argc, char **argv)
         return EXIT_INTERNAL;
     }
     ilpm_err err = {0};
-    if (cli_parse(&c, argc, argv, &err) != 0) {
+    if (ilpm_cli_parse(&c, argc, argv, &err) != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
         rc = err.kind == ILPM_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
         goto done;
     }
     if (c.help) {
-        cli_help(stdout, &c);
+        ilpm_cli_help(stdout, &c);
         rc = EXIT_OK;
         goto done;
     }
-    if (cli_check_outputs(&c) != 0) {
+    if (ilpm_cli_check_outputs(&c) != 0) {
         rc = EXIT_USAGE;
         goto done;
     }
@@ -178,25 +178,25 @@ static int run_verb(int argc, char **argv)
     switch (c.verb) {
     case VERB_SOLVE:
     case VERB_PLAY:
-        rc = c.fzn ? cmd_fzn(&c) : cmd_solve(&c);
+        rc = c.fzn ? ilpm_cmd_fzn(&c) : ilpm_cmd_solve(&c);
         break;
     case VERB_STATS:
-        rc = cmd_stats(&c);
+        rc = ilpm_cmd_stats(&c);
         break;
     case VERB_EXPORT:
-        rc = cmd_export(&c);
+        rc = ilpm_cmd_export(&c);
         break;
     case VERB_COMPARE:
-        rc = cmd_compare(&c);
+        rc = ilpm_cmd_compare(&c);
         break;
     case VERB_BATCH:
-        rc = cmd_batch(&c);
+        rc = ilpm_cmd_batch(&c);
         break;
     case VERB_MERGE:
-        rc = cmd_merge(&c);
+        rc = ilpm_cmd_merge(&c);
         break;
     default:
-        rc = cmd_gen(&c);
+        rc = ilpm_cmd_gen(&c);
         break;
     }
 done:
@@ -237,11 +237,13 @@ int main(int argc, char **argv)
     /* A result that never arrived (a full disk, a closed pipe) fails the
      * run, like any write error.  fclose reports EBADF when standard
      * output was closed and nothing was written to it: that is no loss. */
-    if (put_stdout("") != 0 || (fclose(stdout) != 0 && errno != EBADF)) {
-        fprintf(stderr, "ilpm: standard output: %s\n",
-                strerror(cli_stdout_errno ? cli_stdout_errno : errno));
+    if (ilpm_cli_put_stdout("") != 0 ||
+        (fclose(stdout) != 0 && errno != EBADF)) {
+        fprintf(
+            stderr, "ilpm: standard output: %s\n",
+            strerror(ilpm_cli_stdout_errno ? ilpm_cli_stdout_errno : errno));
         tally t = {rc, 0};
-        note_exit(&t, EXIT_INTERNAL);
+        ilpm_cli_note_exit(&t, EXIT_INTERNAL);
         rc = t.worst;
     }
     return rc;

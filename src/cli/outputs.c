@@ -1,7 +1,7 @@
 /* The outputs of a run, checked before any instance is read: every file
  * an option names for writing (the rows flagged OPT_OUTPUT: --out, --lp,
  * --mps, --cnf, --opb, --plot, --slurm-script) must be writable where it is and
- * must not be one of the run's inputs (cli_inputs: the FILEs and every
+ * must not be one of the run's inputs (ilpm_cli_inputs: the FILEs and every
  * option that names a file to read, as gmpl's --data and --model), and a
  * results file that batch or merge would replace must be one.  One mistake, one
  * message, exit 2, nothing written. */
@@ -65,12 +65,12 @@ static int option_inputs(const ilpm_opt *table, const ilpm_params *params,
     return n;
 }
 
-const char **cli_inputs(const cli *c, int *n)
+const char **ilpm_cli_inputs(const cli *c, int *n)
 {
     const ilpm_opt *rows[8];
     const char *own[8];
-    int nown = cli_files(c, ILPM_OPT_INPUT, rows, own, 8);
-    const ilpm_opt *table = cli_puzzle_rows(c);
+    int nown = ilpm_cli_files(c, ILPM_OPT_INPUT, rows, own, 8);
+    const ilpm_opt *table = ilpm_cli_puzzle_rows(c);
     int nopt = option_inputs(table, c->params, NULL, NULL);
     size_t text = 0;
     for (const ilpm_opt *r = table; r && r->name; r++) {
@@ -98,7 +98,7 @@ static int check_each(const cli *c, const char *const *inputs, int nin)
 {
     const ilpm_opt *o[8];
     const char *path[8];
-    int n = cli_files(c, OPT_OUTPUT, o, path, 8);
+    int n = ilpm_cli_files(c, OPT_OUTPUT, o, path, 8);
     for (int i = 0; i < n; i++) {
         ilpm_err err = {0};
         if (ilpm_out_check(path[i], inputs, nin, &err) != 0) {
@@ -117,10 +117,10 @@ static int check_each(const cli *c, const char *const *inputs, int nin)
     return 0;
 }
 
-int cli_check_outputs(const cli *c)
+int ilpm_cli_check_outputs(const cli *c)
 {
     int nin = 0;
-    const char **inputs = cli_inputs(c, &nin);
+    const char **inputs = ilpm_cli_inputs(c, &nin);
     if (!inputs) {
         fprintf(stderr, "ilpm: out of memory\n");
         return -1;

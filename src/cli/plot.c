@@ -48,7 +48,7 @@ static const char *ext(const char *path)
     return dot ? dot + 1 : "";
 }
 
-int plot_check_path(const char *path, char *err, size_t size)
+int ilpm_plot_check_path(const char *path, char *err, size_t size)
 {
     const char *e = ext(path);
     if (strcmp(path, "-") == 0) {
@@ -92,8 +92,8 @@ static void put_title(FILE *f, const char *s)
     }
 }
 
-int plot_write(const char *path, const plot_point *pts, int n,
-               double time_limit, char *err, size_t size)
+int ilpm_plot_write(const char *path, const plot_point *pts, int n,
+                    double time_limit, char *err, size_t size)
 {
     char dir[] = "/tmp/ilpm-plot-XXXXXX";
     if (!mkdtemp(dir)) {

@@ -14,11 +14,11 @@ typedef struct plot_point {
 
 /* 0 if path ends in .svg or .png and gnuplot is on PATH; else -1 with a
  * message in err. */
-int plot_check_path(const char *path, char *err, size_t size);
+int ilpm_plot_check_path(const char *path, char *err, size_t size);
 /* Writes the cactus plot and the scatter of the first back end of the
  * points (in registry order) against each other one to path.  time_limit
  * (seconds, 0 for none) places unanswered runs on the scatter. */
-int plot_write(const char *path, const plot_point *pts, int n,
-               double time_limit, char *err, size_t size);
+int ilpm_plot_write(const char *path, const plot_point *pts, int n,
+                    double time_limit, char *err, size_t size);
 
 #endif

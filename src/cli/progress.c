@@ -99,7 +99,7 @@ static void *ticker(void *arg)
     return NULL;
 }
 
-progress *progress_start(void)
+progress *ilpm_progress_start(void)
 {
     if (!isatty(STDERR_FILENO))
         return NULL;
@@ -131,7 +131,7 @@ progress *progress_start(void)
     return p;
 }
 
-void progress_stop(progress *p)
+void ilpm_progress_stop(progress *p)
 {
     if (!p)
         return;
@@ -146,7 +146,7 @@ void progress_stop(progress *p)
     free(p);
 }
 
-void progress_instance(progress *p, const char *label)
+void ilpm_progress_instance(progress *p, const char *label)
 {
     if (!p)
         return;
@@ -159,7 +159,7 @@ void progress_instance(progress *p, const char *label)
     pthread_mutex_unlock(&p->mu);
 }
 
-void progress_step(progress *p, const char *what)
+void ilpm_progress_step(progress *p, const char *what)
 {
     if (!p)
         return;
@@ -169,7 +169,7 @@ void progress_step(progress *p, const char *what)
     pthread_mutex_unlock(&p->mu);
 }
 
-void progress_run(void *ctx, const ilpm_result *r)
+void ilpm_progress_run(void *ctx, const ilpm_result *r)
 {
     progress *p = ctx;
     if (!p)
@@ -188,7 +188,7 @@ void progress_run(void *ctx, const ilpm_result *r)
     pthread_mutex_unlock(&p->mu);
 }
 
-void progress_done(progress *p)
+void ilpm_progress_done(progress *p)
 {
     if (!p)
         return;

@@ -21,7 +21,7 @@
  * those each task gets in its own form (their rows say: OPT_SCRIPT). */
 static int dropped(const char *opt)
 {
-    const ilpm_opt *r = cli_opt_find(opt);
+    const ilpm_opt *r = ilpm_cli_opt_find(opt);
     return r && (r->flags & OPT_SCRIPT);
 }
 
@@ -213,7 +213,7 @@ static int write_script(ilpm_buf *b, cli *c, const char *exe, const char *cwd,
     return 0;
 }
 
-int cmd_slurm(cli *c)
+int ilpm_cmd_slurm(cli *c)
 {
     char exe[PATH_MAX], cwd[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -229,7 +229,7 @@ int cmd_slurm(cli *c)
         fprintf(stderr, "ilpm: --slurm: a path holds a newline\n");
         return EXIT_USAGE;
     }
-    int json = batch_writes_json(c);
+    int json = ilpm_cli_batch_writes_json(c);
     /* The folder's name goes into #SBATCH lines, which know no quotes. */
     if (strpbrk(c->out_path, " \t\n'\"\\$`%")) {
         fprintf(stderr,
@@ -259,7 +259,7 @@ int cmd_slurm(cli *c)
         path = made;
     }
     if (!path) {
-        int rc = put_stdout(ilpm_buf_str(&b));
+        int rc = ilpm_cli_put_stdout(ilpm_buf_str(&b));
         ilpm_buf_free(&b);
         return rc == 0 ? EXIT_OK : EXIT_INTERNAL;
     }
@@ -299,5 +299,5 @@ int cmd_slurm(cli *c)
         return EXIT_INTERNAL;
     }
     printf("results: %s when the merge ends\n", c->out_path);
-    return cli_stdout_errno ? EXIT_INTERNAL : EXIT_OK;
+    return ilpm_cli_stdout_errno ? EXIT_INTERNAL : EXIT_OK;
 }

@@ -10,32 +10,32 @@
 #include <string.h>
 
 /* The first reason a write to standard output failed; 0 while none has. */
-int cli_stdout_errno;
+int ilpm_cli_stdout_errno;
 
 /* Writes s to standard output and pushes it out: 0 if everything
  * written there so far arrived, else -1 (main reports the reason). */
-int put_stdout(const char *s)
+int ilpm_cli_put_stdout(const char *s)
 {
     errno = 0;
     if (fputs(s, stdout) == EOF || fflush(stdout) != 0 || ferror(stdout)) {
-        if (!cli_stdout_errno)
-            cli_stdout_errno = errno ? errno : EIO;
+        if (!ilpm_cli_stdout_errno)
+            ilpm_cli_stdout_errno = errno ? errno : EIO;
         return -1;
     }
     return 0;
 }
 
-int put_made(void (*make)(ilpm_buf *b))
+int ilpm_cli_put_made(void (*make)(ilpm_buf *b))
 {
     ilpm_buf b;
     ilpm_buf_init(&b);
     make(&b);
-    int rc = b.oom ? -1 : put_stdout(ilpm_buf_str(&b));
+    int rc = b.oom ? -1 : ilpm_cli_put_stdout(ilpm_buf_str(&b));
     ilpm_buf_free(&b);
     return rc;
 }
 
-const char *err_note(const cli *c, ilpm_err_kind kind)
+const char *ilpm_cli_err_note(const cli *c, ilpm_err_kind kind)
 {
     static char note[128];
     if (kind != ILPM_ERR_NOMEM || c->memory_limit <= 0)
@@ -46,7 +46,7 @@ const char *err_note(const cli *c, ilpm_err_kind kind)
     return note;
 }
 
-int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
+int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
 {
     ilpm_err err = {0};
     if (c->nfiles == 0) {
@@ -54,8 +54,9 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
         int r =
             c->pz->from_params ? c->pz->from_params(c->params, &inst, &err) : 0;
         if (r < 0) {
-            fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
-            note_exit(t, err_exit(c, &err));
+            fprintf(stderr, "ilpm: %s%s\n", err.msg,
+                    ilpm_cli_err_note(c, err.kind));
+            ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
             return 0;
         }
         if (r == 0) {
@@ -63,11 +64,11 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
                     "ilpm: %s needs an instance: give a FILE or the "
                     "parameters (see 'ilpm %s %s --help')\n",
                     c->pz->name, c->verb_name, c->pz->name);
-            note_exit(t, EXIT_USAGE);
+            ilpm_cli_note_exit(t, EXIT_USAGE);
             return 0;
         }
         t->instances++;
-        progress_instance_of(c->run.progress_ctx, c->pz, inst);
+        ilpm_progress_instance_of(c->run.progress_ctx, c->pz, inst);
         int rc = fn(c, inst, "", 0, ctx);
         c->pz->free_instance(inst);
         return rc;
@@ -75,8 +76,9 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
     for (int i = 0; i < c->nfiles && !cli_stop_requested; i++) {
         ilpm_reader *rd = ilpm_reader_open(c->files[i], &err);
         if (!rd) {
-            fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
-            note_exit(t, err_exit(c, &err));
+            fprintf(stderr, "ilpm: %s%s\n", err.msg,
+                    ilpm_cli_err_note(c, err.kind));
+            ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
             continue;
         }
         ilpm_instances it;
@@ -95,14 +97,15 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
                 break;
             }
             if (r < 0) {
-                fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
-                note_exit(t, err_exit(c, &err));
+                fprintf(stderr, "ilpm: %s%s\n", err.msg,
+                        ilpm_cli_err_note(c, err.kind));
+                ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
                 if (r == -2)
                     break;
                 continue;
             }
             t->instances++;
-            progress_instance_of(c->run.progress_ctx, c->pz, inst);
+            ilpm_progress_instance_of(c->run.progress_ctx, c->pz, inst);
             rc = fn(c, inst, c->files[i], it.index, ctx);
             c->pz->free_instance(inst);
         }
@@ -113,13 +116,13 @@ int for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
     return 0;
 }
 
-ilpm_model *build_model(cli *c, const void *inst, tally *t)
+ilpm_model *ilpm_cli_build_model(cli *c, const void *inst, tally *t)
 {
     ilpm_err err = {0};
     ilpm_model *m = ilpm_run_model_new(&c->run.solver);
     if (!m) {
         fprintf(stderr, "ilpm: out of memory\n");
-        note_exit(t, EXIT_INTERNAL);
+        ilpm_cli_note_exit(t, EXIT_INTERNAL);
         return NULL;
     }
     /* The puzzle's load step (a MathProg translation) under the limits,
@@ -128,8 +131,9 @@ ilpm_model *build_model(cli *c, const void *inst, tally *t)
     if (ilpm_run_load(c->pz, (void *)inst, c->params, &c->run.solver, &ms,
                       &err) != 0 ||
         c->pz->build(inst, c->params, m, &err) != 0) {
-        fprintf(stderr, "ilpm: %s%s\n", err.msg, err_note(c, err.kind));
-        note_exit(t, err_exit(c, &err));
+        fprintf(stderr, "ilpm: %s%s\n", err.msg,
+                ilpm_cli_err_note(c, err.kind));
+        ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
         ilpm_model_free(m);
         return NULL;
     }
@@ -138,20 +142,21 @@ ilpm_model *build_model(cli *c, const void *inst, tally *t)
 
 /* The progress line on a terminal (not with --verbose, whose solver
  * output shares stderr), fed by the run layer's hook; NULL otherwise. */
-progress *progress_for(cli *c)
+progress *ilpm_progress_for(cli *c)
 {
-    progress *pg = c->run.solver.verbose ? NULL : progress_start();
-    c->run.progress = pg ? progress_run : NULL;
+    progress *pg = c->run.solver.verbose ? NULL : ilpm_progress_start();
+    c->run.progress = pg ? ilpm_progress_run : NULL;
     c->run.progress_ctx = pg;
     return pg;
 }
 
-void progress_instance_of(progress *pg, const ilpm_puzzle *pz, const void *inst)
+void ilpm_progress_instance_of(progress *pg, const ilpm_puzzle *pz,
+                               const void *inst)
 {
     if (!pg)
         return;
     char label[200];
     int n = snprintf(label, sizeof label, "%s ", pz->name);
     pz->describe(inst, label + n, sizeof label - (size_t)n);
-    progress_instance(pg, label);
+    ilpm_progress_instance(pg, label);
 }
