@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# symbols.sh LIB...: every symbol each static library LIB exports starts with
-# ilpm_, so that a program linking libilpm cannot collide with it.  The
-# weak DW.ref.* entries are emitted by the C++ compiler for exception
-# handling in sat_guard.cpp and are not ours to name; under
+# symbols.sh SRC BUILD LIB...: every symbol each static library LIB
+# exports starts with ilpm_, so that a program linking libilpm cannot
+# collide with it, and is declared in a header of the project (SRC's src/
+# and models/, and the headers BUILD generates), so that no function is
+# exported that no caller can see: an export without a declaration is
+# either a leftover or a private function that should be static.  The
+# headers are read through the preprocessor, so names made by macros
+# count.  The weak DW.ref.* entries are emitted by the C++ compiler for
+# exception handling in sat_guard.cpp and are not ours to name; under
 # AddressSanitizer each global also gets an __odr_asan.NAME marker, which
 # must name one of ours.
 set -u
-[ $# -ge 1 ] || { echo "usage: symbols.sh libilpm.a [libilpm_cli.a ...]" >&2; exit 2; }
+if [ $# -lt 3 ]; then
+  echo "usage: symbols.sh SRC_ROOT BUILD_DIR libilpm.a [libilpm_cli.a ...]" >&2
+  exit 2
+fi
+src=$1 build=$2
+shift 2
 nm_out=
 for lib in "$@"; do
   out=$(nm -g --defined-only "$lib") || { echo "nm failed on $lib" >&2; exit 1; }
@@ -21,5 +31,27 @@ if [ -n "$bad" ]; then
   printf '%s\n' "$bad" >&2
   exit 1
 fi
+
+# The names every header declares, macros expanded.
+incs=()
+while IFS= read -r d; do incs+=("-I$d"); done < <(
+  { find "$src/src" "$src/models" -name '*.h' -printf '%h\n'; echo "$build/models"; } | sort -u)
+declared=$(mktemp)
+trap 'rm -f "$declared"' EXIT
+while IFS= read -r h; do
+  if ! cc -E -P -std=c11 -D_POSIX_C_SOURCE=200809L "${incs[@]}" "$h" 2>/dev/null; then
+    echo "cannot preprocess $h" >&2
+    exit 1
+  fi
+done < <(find "$src/src" "$src/models" "$build/models" -name '*.h' | sort) |
+  grep -oE '\bilpm_[A-Za-z0-9_]+' | sort -u >"$declared"
+[ -s "$declared" ] || { echo "no declarations found under $src" >&2; exit 1; }
+undeclared=$(printf '%s\n' "$nm_out" |
+  awk 'NF == 3 && $3 ~ /^ilpm_/ { print $3 }' | sort -u | comm -23 - "$declared")
+if [ -n "$undeclared" ]; then
+  echo "symbols exported but declared in no header (declare them, or make them static):" >&2
+  printf '%s\n' "$undeclared" >&2
+  exit 1
+fi
 n=$(printf '%s\n' "$nm_out" | awk 'NF == 3' | wc -l)
-echo "ok: $n exported symbols, all ilpm_"
+echo "ok: $n exported symbols, all ilpm_, all declared in a header"

@@ -5,6 +5,7 @@
  * solver stays usable afterwards.  Only this file includes ccadical.h. */
 #define _GNU_SOURCE /* fopencookie */
 #include "backend.h"
+#include "sat_guard.h"
 #include "util.h"
 
 #include <ccadical.h>
@@ -24,15 +25,10 @@ typedef struct sat {
     ilpm_cnf cnf;
     int *assume; /* scratch: caller's assumptions plus one guard */
     int cap_assume;
-    FILE *log;           /* CaDiCaL's stdout while it solves; NULL: quiet */
-    int oom;             /* CaDiCaL ran out of memory: only release it now */
-    int fed_vars;        /* the largest variable CaDiCaL has been given */
+    FILE *log;    /* CaDiCaL's stdout while it solves; NULL: quiet */
+    int oom;      /* CaDiCaL ran out of memory: only release it now */
+    int fed_vars; /* the largest variable CaDiCaL has been given */
 } sat;
-
-/* sat_guard.cpp: CaDiCaL's allocating calls, -1 when memory ran out. */
-int ilpm_cadical_add(CCaDiCaL *s, const int *lits, size_t n);
-int ilpm_cadical_assume(CCaDiCaL *s, int lit);
-int ilpm_cadical_solve(CCaDiCaL *s);
 
 static int cadical_oom(sat *d, ilpm_err *err)
 {

@@ -3,18 +3,12 @@
 // would end by std::terminate).  Each returns -1 when memory ran out, so
 // that the driver reports out of memory and never touches the solver
 // again but to release it.
-#include <ccadical.h>
+#include "sat_guard.h"
 
 #include <cstddef>
 #include <new>
 
 using std::size_t;
-
-extern "C" {
-int ilpm_cadical_add(CCaDiCaL *s, const int *lits, size_t n);
-int ilpm_cadical_assume(CCaDiCaL *s, int lit);
-int ilpm_cadical_solve(CCaDiCaL *s);
-}
 
 int ilpm_cadical_add(CCaDiCaL *s, const int *lits, size_t n)
 {
