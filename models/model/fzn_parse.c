@@ -488,3 +488,28 @@ int ilpm_mdl_parse_fzn(ilpm_reader *rd, mdl *d, ilpm_err *err)
 {
     return ilpm_fzn_parse(rd, d, err) || ilpm_fzn_lower(d, err) ? -1 : 0;
 }
+
+/* FlatZinc's row in the table of formats (format.h): read alone (no
+ * writer); a solution is checked constraint by constraint by its
+ * meaning (fzn_eval.c), never through the rows. */
+static int check_fzn(const mdl *d, mdl_again *again, const int64_t *x,
+                     int has_obj, int64_t obj, ilpm_err *why)
+{
+    (void)again;
+    return ilpm_fzn_check(d, x, has_obj, obj, why);
+}
+
+static const struct ilpm_mdl_reader fzn_reader = {
+    .parse = ilpm_mdl_parse_fzn,
+    .check = check_fzn,
+    .enc = MDL_ENC_BINARY,
+};
+
+const ilpm_file_format ilpm_format_fzn = {
+    .name = "fzn",
+    .exts = (const char *const[]){"fzn", NULL},
+    .help = "FlatZinc (what MiniZinc compiles a model into)",
+    .carries =
+        ILPM_CARRIES_OBJECTIVE | ILPM_CARRIES_INTEGERS | ILPM_CARRIES_NAMES,
+    .reader = &fzn_reader,
+};

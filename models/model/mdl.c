@@ -12,14 +12,7 @@ struct mdl_names {
     size_t cap; /* a power of two */
 };
 
-static const char *const fmt_names[] = {"lp", "mps", "opb", "cnf", "fzn", "gmpl"};
-
-const char *ilpm_mdl_fmt_name(mdl_fmt f)
-{
-    return (unsigned)f < MDL_NFMT ? fmt_names[f] : "?";
-}
-
-mdl *ilpm_mdl_new(mdl_fmt fmt, const char *file)
+mdl *ilpm_mdl_new(const ilpm_file_format *fmt, const char *file)
 {
     mdl *d = calloc(1, sizeof *d);
     if (!d)
