@@ -198,9 +198,16 @@ START_TEST(test_defaults_from_rows)
     ck_assert_int_eq(c.run.solver.presolve, 0);
     teardown();
     PARSED("export", "queens", "--n", "4", "--lp", "q.lp", "--opb=q.opb");
-    ck_assert_str_eq(c.export_path[ILPM_FMT_LP], "q.lp");
-    ck_assert_str_eq(c.export_path[ILPM_FMT_OPB], "q.opb");
-    ck_assert_ptr_null(c.export_path[ILPM_FMT_CNF]);
+    /* Each at its format's place in the table of formats. */
+    for (int f = 0; ilpm_file_formats[f]; f++) {
+        const char *name = ilpm_file_formats[f]->name;
+        if (strcmp(name, "lp") == 0)
+            ck_assert_str_eq(c.export_path[f], "q.lp");
+        else if (strcmp(name, "opb") == 0)
+            ck_assert_str_eq(c.export_path[f], "q.opb");
+        else
+            ck_assert_ptr_null(c.export_path[f]);
+    }
     /* The outputs a run checks before it starts are those rows'. */
     const ilpm_opt *rows[8];
     const char *paths[8];
