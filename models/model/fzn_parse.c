@@ -499,10 +499,19 @@ static int check_fzn(const mdl *d, mdl_again *again, const int64_t *x,
     return ilpm_fzn_check(d, x, has_obj, obj, why);
 }
 
+static void release_fzn(mdl *d)
+{
+    ilpm_fzn_free(d->fzn);
+    d->fzn = NULL;
+}
+
 static const struct ilpm_mdl_reader fzn_reader = {
     .parse = ilpm_mdl_parse_fzn,
     .check = check_fzn,
     .enc = MDL_ENC_BINARY,
+    .render = ilpm_fzn_render,
+    .render_json = ilpm_fzn_render_json,
+    .release = release_fzn,
 };
 
 const ilpm_file_format ilpm_format_fzn = {

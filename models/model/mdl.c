@@ -42,7 +42,8 @@ void ilpm_mdl_free(mdl *d)
     if (d->index)
         free(d->index->slot);
     free(d->index);
-    ilpm_fzn_free(d->fzn);
+    if (d->fmt && d->fmt->reader && d->fmt->reader->release)
+        d->fmt->reader->release(d);
     free(d->file);
     free(d->path);
     free(d->text);

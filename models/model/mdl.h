@@ -108,9 +108,6 @@ int ilpm_mdl_dictionary(mdl *d, char **names);
  * with err holding "file:line:col: message". */
 int ilpm_mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err);
 int ilpm_mdl_parse_cnf(ilpm_reader *rd, mdl *d, ilpm_err *err);
-/* FlatZinc, read and lowered into rows (fzn_parse.c, fzn_builtins.c). */
-int ilpm_mdl_parse_fzn(ilpm_reader *rd, mdl *d, ilpm_err *err);
-void ilpm_fzn_free(struct fzn *z);
 /* An LP or MPS problem as integer rows, each scaled to integers when
  * its coefficients are decimals (lp.c). */
 int ilpm_mdl_from_lp(const ilpm_lp *lp, mdl *d, ilpm_err *err);
@@ -215,6 +212,12 @@ struct ilpm_mdl_reader {
     int numbered;
     /* Columns are a MathProg model's variables: messages call them so. */
     int model_vars;
+    /* A solution as the format's own users read it (FlatZinc's output
+     * items); NULL: the `model` puzzle's (true variables, values). */
+    void (*render)(const mdl *d, const int64_t *x, ilpm_buf *out);
+    void (*render_json)(const mdl *d, const int64_t *x, ilpm_buf *out);
+    /* Frees what the reader kept in d beyond the rows (d->fzn). */
+    void (*release)(mdl *d);
 };
 
 #endif

@@ -5,7 +5,7 @@
  * or --input-format, never from the content.  The answer is the file's
  * own variables; it is verified against the file read again (check.c),
  * not against the model built from it (lower.c). */
-#include "fzn.h"
+#include "mdl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -520,8 +520,8 @@ void ilpm_mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out)
         render_v(d, s, out);
         return;
     }
-    if (d->fzn) {
-        ilpm_fzn_render(d, s->x, out);
+    if (d->fmt->reader->render) {
+        d->fmt->reader->render(d, s->x, out);
         return;
     }
     size_t col = 0;
@@ -546,8 +546,8 @@ void ilpm_mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out)
     const model_sol *s = sol;
     char b[32];
     int first = 1, ints = 0;
-    if (d->fzn) {
-        ilpm_fzn_render_json(d, s->x, out);
+    if (d->fmt->reader->render_json) {
+        d->fmt->reader->render_json(d, s->x, out);
         return;
     }
     ilpm_buf_puts(out, "{\"true\":[");
