@@ -460,7 +460,7 @@ int ilpm_fzn_parse(ilpm_reader *rd, mdl *d, ilpm_err *err)
         free(z);
         return ilpm_err_nomem(err, "%s: out of memory", d->file);
     }
-    d->fzn = z;
+    d->more = z;
     ps p = {.rd = rd, .d = d, .z = z, .err = err};
     int solved = 0, rc = ilpm_fzr_next(&p);
     while (rc == 0 && p.k != T_EOF) {
@@ -501,8 +501,8 @@ static int check_fzn(const mdl *d, mdl_again *again, const int64_t *x,
 
 static void release_fzn(mdl *d)
 {
-    ilpm_fzn_free(d->fzn);
-    d->fzn = NULL;
+    ilpm_fzn_free(d->more);
+    d->more = NULL;
 }
 
 static const struct ilpm_mdl_reader fzn_reader = {

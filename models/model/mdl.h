@@ -1,8 +1,9 @@
 /* mdl.h: the `model` puzzle's own view of a model file: integer columns
  * with bounds and linear rows over them with exact int64 coefficients,
  * as the file states them (before any folding or recognition).  The
- * parsers (opb.c, dimacs.c, lp.c) fill one; lower.c makes an ilpm_model
- * of it; check.c reads the file again to verify a solution. */
+ * readers of the table of formats (struct ilpm_mdl_reader, below: lp.c,
+ * opb.c, dimacs.c, fzn_*.c) fill one; lower.c makes an ilpm_model of it;
+ * each reader's check verifies a solution against the file. */
 #ifndef ILPM_MDL_H
 #define ILPM_MDL_H
 
@@ -34,7 +35,6 @@ typedef struct mdl_row {
 } mdl_row;
 
 typedef struct mdl_names mdl_names; /* name -> column (opb.c) */
-struct fzn;                         /* a FlatZinc file's record (fzn.h) */
 
 typedef struct mdl {
     const ilpm_file_format *fmt; /* its row (format.h); gmpl.c's own */
@@ -69,9 +69,10 @@ typedef struct mdl {
     /* obj and obj_const are the file's objective times obj_scale, the
      * power of ten that makes its decimals integers (LP, MPS); 1 else. */
     int64_t obj_scale;
-    /* MDL_FZN: the constraints as the file states them, its output
-     * variables (fzn.h); NULL for the other formats. */
-    struct fzn *fzn;
+    /* What the format's reader keeps beside the rows, freed by its
+     * release (FlatZinc: the constraints as the file states them and
+     * its output items, fzn.h); NULL for the others. */
+    void *more;
 
     /* Filled by ilpm_mdl_layout: the model's variables of each column. */
     mdl_enc enc;
@@ -216,7 +217,7 @@ struct ilpm_mdl_reader {
      * items); NULL: the `model` puzzle's (true variables, values). */
     void (*render)(const mdl *d, const int64_t *x, ilpm_buf *out);
     void (*render_json)(const mdl *d, const int64_t *x, ilpm_buf *out);
-    /* Frees what the reader kept in d beyond the rows (d->fzn). */
+    /* Frees what the reader kept in d beyond the rows (d->more). */
     void (*release)(mdl *d);
 };
 

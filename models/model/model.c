@@ -1,10 +1,11 @@
-/* The `model` puzzle: a 0/1 model of the user's own, read from CPLEX LP,
- * MPS (GLPK's readers), OPB or DIMACS CNF (ours), solved, compared and
- * batched like any puzzle.  A FILE is one instance.  The format comes
- * from the name (.lp .mps .opb .cnf, .lp.gz and .mps.gz through GLPK)
- * or --input-format, never from the content.  The answer is the file's
- * own variables; it is verified against the file read again (check.c),
- * not against the model built from it (lower.c). */
+/* The `model` puzzle: a 0/1 model of the user's own, read from a file in
+ * one of the formats of the table (src/run/format.h, formats.c: CPLEX LP
+ * and MPS through GLPK's readers, OPB, DIMACS CNF and FlatZinc by ours),
+ * solved, compared and batched like any puzzle.  A FILE is one instance.
+ * The format comes from the name's extension (FILE.gz where the row
+ * reads gzip) or --input-format, never from the content.  The answer is
+ * the file's own variables; it is verified against the file read again
+ * by the row's check, not against the model built from it (lower.c). */
 #include "mdl.h"
 
 #include <stdio.h>
