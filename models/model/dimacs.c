@@ -4,6 +4,7 @@
  * errors at their line and column; a '%' line ends the input, as in the
  * SATLIB files.  Each clause becomes the row sum of its literals >= 1,
  * with -v read as (1 - x_v). */
+#include "formats.h"
 #include "mdl.h"
 
 #include <ctype.h>

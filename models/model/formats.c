@@ -1,18 +1,8 @@
-/* The table of model files' formats (src/run/format.h), made from one
- * list: each row is a descriptor `const ilpm_file_format
- * ilpm_format_NAME` that lives with its format's code (LP and MPS in
- * lp.c, OPB in opb.c, CNF in dimacs.c, FlatZinc in fzn_parse.c).  The
- * list's order is the order messages and --input-format's help name
- * them.  A new format is its own file and one X(NAME) here. */
-#include "format.h"
+/* The table of model files' formats (src/run/format.h), made from the
+ * list in formats.h. */
+#include "formats.h"
 
 #include <stddef.h>
-
-#define ILPM_MODEL_FORMATS(X) X(lp) X(mps) X(opb) X(cnf) X(fzn)
-
-#define DECL(n) extern const ilpm_file_format ilpm_format_##n;
-ILPM_MODEL_FORMATS(DECL)
-#undef DECL
 
 #define ROW(n) &ilpm_format_##n,
 const ilpm_file_format *const ilpm_file_formats[] = {ILPM_MODEL_FORMATS(ROW)

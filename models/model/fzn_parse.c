@@ -3,6 +3,7 @@
  * constraints, one solve item) over the lexer and expressions of
  * fzn_read.c, filling the `model` puzzle's columns and the fzn record
  * (fzn.h). */
+#include "formats.h"
 #include "fzn_read.h"
 
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * makes exact, continuous columns and integers without finite bounds are
  * refused, naming the row or column: nothing is relaxed.  Here too the
  * rows of the two formats GLPK reads and writes, LP and MPS (format.h). */
+#include "formats.h"
 #include "mdl.h"
 
 #include <math.h>

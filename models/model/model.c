@@ -1,5 +1,5 @@
 /* The `model` puzzle: a 0/1 model of the user's own, read from a file in
- * one of the formats of the table (src/run/format.h, formats.c: CPLEX LP
+ * one of the formats of the table (src/run/format.h, formats.h: CPLEX LP
  * and MPS through GLPK's readers, OPB, DIMACS CNF and FlatZinc by ours),
  * solved, compared and batched like any puzzle.  A FILE is one instance.
  * The format comes from the name's extension (FILE.gz where the row

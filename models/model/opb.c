@@ -4,6 +4,7 @@
  * literal x or ~x.  Coefficients are exact: an integer past int64, or a
  * row whose numbers sum past MDL_MAX_SUM, is an error at its column.  A
  * product of literals (non-linear OPB) is refused. */
+#include "formats.h"
 #include "mdl.h"
 
 #include <ctype.h>

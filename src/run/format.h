@@ -4,11 +4,12 @@
  * and export's option, --lp), the extensions a file of it ends in, what
  * the format can carry, how the `model` puzzle reads it (reader: NULL
  * for none) and how a model is written in it (write: NULL for none).
- * The table is made in models/model/formats.c from its list of rows;
- * each row lives with its format's code (lp.c, opb.c, dimacs.c,
- * fzn_read.c).  The run layer and the command line know formats through
- * this table alone: `solve model FILE`, `--input-format`, `stats model`,
- * the checker of a model's solutions, `export` and `fzn`. */
+ * The table is made in models/model/formats.c from the list of rows in
+ * models/model/formats.h; each row lives with its format's code (lp.c,
+ * opb.c, dimacs.c, fzn_parse.c).  The run layer and the command line
+ * know formats through this table alone: `solve model FILE`,
+ * `--input-format`, `stats model`, the checker of a model's solutions,
+ * `export` and `fzn`. */
 #ifndef ILPM_FORMAT_H
 #define ILPM_FORMAT_H
 
