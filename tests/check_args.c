@@ -88,6 +88,39 @@ START_TEST(test_unknown_options)
 }
 END_TEST
 
+/* export's options are the table of formats' writers, each with its
+ * own help; without one, the message names them all. */
+START_TEST(test_export_formats)
+{
+    ck_assert_int_eq(parse("export", "queens", "--n", "4", NULL), -1);
+    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    const char *lead = "export needs a format to write: one or more of ";
+    ck_assert_int_eq(strncmp(err.msg, lead, strlen(lead)), 0);
+    char msg[sizeof err.msg];
+    snprintf(msg, sizeof msg, "%s", err.msg);
+    teardown();
+    int writers = 0;
+    for (int f = 0; ilpm_file_formats[f]; f++) {
+        const ilpm_file_format *ff = ilpm_file_formats[f];
+        char opt[64];
+        snprintf(opt, sizeof opt, "--%s", ff->name);
+        ck_assert_msg(!ff->write == !strstr(msg, opt), "%s: %s", opt, msg);
+        const ilpm_opt *r = ilpm_cli_opt_find(ff->name);
+        ck_assert_msg(!ff->write == !r, "%s", ff->name);
+        if (!ff->write)
+            continue;
+        writers++;
+        ck_assert_str_eq(r->help, ff->help);
+        char path[64];
+        snprintf(path, sizeof path, "q.%s", ff->exts[0]);
+        PARSED("export", "queens", "--n", "4", opt, path);
+        ck_assert_str_eq(c.export_path[f], path);
+        teardown();
+    }
+    ck_assert_int_ge(writers, 4);
+}
+END_TEST
+
 START_TEST(test_given_twice)
 {
     REFUSED("--n given twice", "solve", "queens", "--n", "8", "--n", "9");
@@ -198,9 +231,16 @@ START_TEST(test_defaults_from_rows)
     ck_assert_int_eq(c.run.solver.presolve, 0);
     teardown();
     PARSED("export", "queens", "--n", "4", "--lp", "q.lp", "--opb=q.opb");
-    ck_assert_str_eq(c.export_path[ILPM_FMT_LP], "q.lp");
-    ck_assert_str_eq(c.export_path[ILPM_FMT_OPB], "q.opb");
-    ck_assert_ptr_null(c.export_path[ILPM_FMT_CNF]);
+    /* Each at its format's place in the table of formats. */
+    for (int f = 0; ilpm_file_formats[f]; f++) {
+        const char *name = ilpm_file_formats[f]->name;
+        if (strcmp(name, "lp") == 0)
+            ck_assert_str_eq(c.export_path[f], "q.lp");
+        else if (strcmp(name, "opb") == 0)
+            ck_assert_str_eq(c.export_path[f], "q.opb");
+        else
+            ck_assert_ptr_null(c.export_path[f]);
+    }
     /* The outputs a run checks before it starts are those rows'. */
     const ilpm_opt *rows[8];
     const char *paths[8];
@@ -333,6 +373,7 @@ int main(void)
     Suite *s = suite_create("args");
     TCase *tc = tcase_create("args");
     tcase_add_test(tc, test_unknown_options);
+    tcase_add_test(tc, test_export_formats);
     tcase_add_test(tc, test_given_twice);
     tcase_add_test(tc, test_lists_add_up);
     tcase_add_test(tc, test_ranges);

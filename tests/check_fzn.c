@@ -24,7 +24,7 @@ static void *parse(const ilpm_params *p, const char *text, ilpm_err *err)
  * the output columns) and the best objective. */
 static long brute(const mdl *d, int64_t *best)
 {
-    const fzn *z = d->fzn;
+    const fzn *z = d->more;
     int n = z->ncols_read;
     int64_t x[16], seen[4096][16];
     long nseen = 0;
@@ -49,7 +49,7 @@ static long brute(const mdl *d, int64_t *best)
             }
             if (z->sense != ILPM_NONE) {
                 int64_t o = z->obj.var ? x[z->obj.v] : z->obj.v;
-                if (nseen == 1 && i == 0 ? 1
+                if (nseen == 1 && i == 0        ? 1
                     : z->sense == ILPM_MAXIMIZE ? o > *best
                                                 : o < *best)
                     *best = o;
@@ -100,7 +100,8 @@ static void agree(const char *text)
             ilpm_run_instance(&ilpm_puzzle_model, inst, p, &o, &r);
             ck_assert_int_eq(r.status, ILPM_OPTIMAL);
             ck_assert(r.verified);
-            ck_assert_msg(r.objective == best, "%s: optimum %lld, want %lld\n%s",
+            ck_assert_msg(r.objective == best,
+                          "%s: optimum %lld, want %lld\n%s",
                           ilpm_backend_name((ilpm_backend)b),
                           (long long)r.objective, (long long)best, text);
             ilpm_result_free(&r);
@@ -236,7 +237,7 @@ START_TEST(test_parse_parts)
                        &err);
     ck_assert_msg(inst != NULL, "%s", err.msg);
     const mdl *d = ilpm_mdl_inst_rows(inst);
-    const fzn *z = d->fzn;
+    const fzn *z = d->more;
     ck_assert_int_eq(z->ncols_read, 3);
     ck_assert_int_eq(z->nouts, 3);
     ck_assert_int_eq(z->outs[0].dims, 1);

@@ -151,7 +151,8 @@ START_TEST(test_opb_rows)
                               "+1 x1 +1 x2 >= 1 ;\n"
                               "* a comment\n"
                               "-2 x2 -1 x3 = -2 ;\n";
-    mdl *d = ilpm_mdl_read(MDL_OPB, NULL, "t.opb", opb, strlen(opb), &err);
+    mdl *d = ilpm_mdl_read(ilpm_format_find("opb"), NULL, "t.opb", opb,
+                           strlen(opb), &err);
     ck_assert_msg(d != NULL, "%s", err.msg);
     ck_assert_int_eq(d->ncols, 3);
     ck_assert_int_eq(d->nrows, 2);
@@ -183,7 +184,8 @@ START_TEST(test_cnf_rows)
                               "1 -2 0\n"
                               "2 3 -4 0 -1\n"
                               "-3 0\n";
-    mdl *d = ilpm_mdl_read(MDL_CNF, NULL, "t.cnf", cnf, strlen(cnf), &err);
+    mdl *d = ilpm_mdl_read(ilpm_format_find("cnf"), NULL, "t.cnf", cnf,
+                           strlen(cnf), &err);
     ck_assert_msg(d != NULL, "%s", err.msg);
     ck_assert_int_eq(d->ncols, 4);
     ck_assert_int_eq(d->nrows, 3);

@@ -2,8 +2,9 @@
  * rows, bounds and its objective evaluated on the solution's column
  * values, as written (no folding, no kinds, no encoding).  LP and MPS
  * rows are checked in GLPK's own doubles (exact here: integer values,
- * sums below 2^53), OPB and DIMACS rows in 128-bit integers. */
-#include "fzn.h"
+ * sums below 2^53), OPB and DIMACS rows in 128-bit integers.  Which
+ * check a file gets is its format's (ilpm_mdl_reader.check). */
+#include "mdl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,8 +16,8 @@ static int outside(double s, int has_lo, double lo, int has_hi, double hi)
            (has_hi && s > hi + 1e-6 * (1 + fabs(hi)));
 }
 
-static int check_lp(const ilpm_lp *lp, const mdl *d, const int64_t *x,
-                    int has_obj, int64_t obj, ilpm_err *why)
+int ilpm_mdl_check_lp(const ilpm_lp *lp, const mdl *d, const int64_t *x,
+                      int has_obj, int64_t obj, ilpm_err *why)
 {
     int rc = 0;
     if (lp->ncols != d->ncols)
@@ -87,29 +88,10 @@ static int check_rows(const mdl *e, const int64_t *x, int has_obj, int64_t obj,
     return 0;
 }
 
-int ilpm_mdl_check(const mdl *d, mdl_again *again, const int64_t *x,
-                   int has_obj, int64_t obj, ilpm_err *why)
+int ilpm_mdl_check_rows(const mdl *d, mdl_again *again, const int64_t *x,
+                        int has_obj, int64_t obj, ilpm_err *why)
 {
-    /* FlatZinc: the constraints as the file states them, each evaluated
-     * by its own meaning (fzn_eval.c), never through the rows. */
-    if (d->fmt == MDL_FZN)
-        return ilpm_fzn_check(d, x, has_obj, obj, why);
     /* Read once, then kept for the next solutions of a count. */
-    if (d->fmt == MDL_GMPL) {
-        /* The rows GLPK generated, kept as they came (gmpl.c). */
-        if (!again->lp)
-            return ilpm_err_fail(why, ILPM_ERR_INTERNAL,
-                                 "%s: the generated rows are gone", d->file);
-        return check_lp(again->lp, d, x, has_obj, obj, why);
-    }
-    if (d->fmt == MDL_LP || d->fmt == MDL_MPS) {
-        if (!again->lp &&
-            ilpm_lp_read(d->path, d->file,
-                         d->fmt == MDL_LP ? ILPM_FMT_LP : ILPM_FMT_MPS,
-                         &again->lp, why) != 0)
-            return -1;
-        return check_lp(again->lp, d, x, has_obj, obj, why);
-    }
     if (!again->rows &&
         !(again->rows = ilpm_mdl_read(d->fmt, d->path, d->file, d->text,
                                       d->textlen, why)))
@@ -119,6 +101,15 @@ int ilpm_mdl_check(const mdl *d, mdl_again *again, const int64_t *x,
                ? ilpm_err_input(why, "the file now has %d variables, not %d",
                                 e->ncols, d->ncols)
                : check_rows(e, x, has_obj, obj, why);
+}
+
+int ilpm_mdl_check(const mdl *d, mdl_again *again, const int64_t *x,
+                   int has_obj, int64_t obj, ilpm_err *why)
+{
+    /* Each format's own check, as its row says (LP and MPS: read again
+     * by GLPK, lp.c; OPB, DIMACS: ilpm_mdl_check_rows; FlatZinc: each
+     * constraint by its meaning, fzn_eval.c; MathProg: gmpl.c). */
+    return d->fmt->reader->check(d, again, x, has_obj, obj, why);
 }
 
 void ilpm_mdl_again_free(mdl_again *again)

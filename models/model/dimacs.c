@@ -4,6 +4,7 @@
  * errors at their line and column; a '%' line ends the input, as in the
  * SATLIB files.  Each clause becomes the row sum of its literals >= 1,
  * with -v read as (1 - x_v). */
+#include "formats.h"
 #include "mdl.h"
 
 #include <ctype.h>
@@ -183,3 +184,28 @@ int ilpm_mdl_parse_cnf(ilpm_reader *rd, mdl *d, ilpm_err *err)
     ilpm_mdl_dict_free(&dict);
     return rc;
 }
+
+/* DIMACS CNF's row in the table of formats (format.h): read here,
+ * written by ilpm's CNF encoder (src/backend/cnf_dimacs.c) with a
+ * "c NAME VAR" dictionary, checked on the file read again; the SAT
+ * competition's v lines give its variables by number. */
+static int write_cnf(const ilpm_model *m, const ilpm_options *o,
+                     const char *path, ilpm_err *err)
+{
+    return ilpm_export(m, o, ILPM_FMT_CNF, path, err);
+}
+
+static const struct ilpm_mdl_reader cnf_reader = {
+    .parse = ilpm_mdl_parse_cnf,
+    .check = ilpm_mdl_check_rows,
+    .numbered = 1,
+};
+
+const ilpm_file_format ilpm_format_cnf = {
+    .name = "cnf",
+    .exts = (const char *const[]){"cnf", NULL},
+    .help = "DIMACS CNF with a 'c NAME VAR' dictionary",
+    .carries = ILPM_CARRIES_NAMES,
+    .reader = &cnf_reader,
+    .write = write_cnf,
+};

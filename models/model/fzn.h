@@ -85,7 +85,8 @@ const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known);
 /* The lowerings (fzn_lower.c) and meanings (fzn_eval.c), X(name). */
 #define FZ_IMPLS(X)                                                            \
     X(lin)                                                                     \
-    X(cmp) X(not ) X(andor) X(clause) X(xor) X(plus) X(abs) X(minmax) X(times) \
+    X(cmp)                                                                     \
+    X(not ) X(andor) X(clause) X(xor) X(plus) X(abs) X(minmax) X(times)        \
         X(element) X(set_in)
 #define FZ_DECLARE(n)                                                          \
     int ilpm_fzl_##n(mdl *d, const fz_con *c, ilpm_err *err);                  \
@@ -99,6 +100,10 @@ int ilpm_fzn_parse(ilpm_reader *rd, mdl *d, ilpm_err *err);
 /* Lowers every constraint into rows of d (after parsing, before
  * ilpm_mdl_layout): 0, or -1 with err. */
 int ilpm_fzn_lower(mdl *d, ilpm_err *err);
+/* FlatZinc, read and lowered into rows (fzn_parse.c, fzn_builtins.c):
+ * the reader of its row in the table of formats. */
+int ilpm_mdl_parse_fzn(ilpm_reader *rd, mdl *d, ilpm_err *err);
+void ilpm_fzn_free(struct fzn *z);
 /* Checks x (the value of each column) against every constraint as
  * FlatZinc defines it, the domains, and the objective. */
 int ilpm_fzn_check(const mdl *d, const int64_t *x, int has_obj, int64_t obj,

@@ -80,7 +80,7 @@ const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known)
 
 static int unbounded(const mdl *d, fz_term t)
 {
-    const fzn *z = d->fzn;
+    const fzn *z = d->more;
     return t.var && (z->flag[t.v] & FZ_UNBOUNDED);
 }
 
@@ -92,7 +92,7 @@ static int tighten(mdl *d, fz_term t, __int128 lo, __int128 hi)
         return 0;
     d->lo[t.v] = (int64_t)lo;
     d->hi[t.v] = (int64_t)hi;
-    ((fzn *)d->fzn)->flag[t.v] &= (unsigned char)~FZ_UNBOUNDED;
+    ((fzn *)d->more)->flag[t.v] &= (unsigned char)~FZ_UNBOUNDED;
     return 1;
 }
 
@@ -129,7 +129,7 @@ static int from_sum(mdl *d, const int64_t *a, const fz_term *t, int n)
 /* One pass over the equalities; the number of columns bounded. */
 static int bound_pass(mdl *d)
 {
-    const fzn *z = d->fzn;
+    const fzn *z = d->more;
     int found = 0;
     for (int i = 0; i < z->ncons; i++) {
         const fz_con *c = &z->cons[i];
@@ -208,7 +208,7 @@ static int bound_pass(mdl *d)
 
 static int derive_bounds(mdl *d, ilpm_err *err)
 {
-    const fzn *z = d->fzn;
+    const fzn *z = d->more;
     while (bound_pass(d) > 0)
         ;
     char b[40];
@@ -225,7 +225,7 @@ static int derive_bounds(mdl *d, ilpm_err *err)
 
 int ilpm_fzn_lower(mdl *d, ilpm_err *err)
 {
-    fzn *z = d->fzn;
+    fzn *z = d->more;
     if (d->ncols > z->flagcap) /* every column has its flag */
         return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "flags missing");
     if (derive_bounds(d, err) != 0)

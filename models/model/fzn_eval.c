@@ -144,7 +144,7 @@ int ilpm_fzh_set_in(const fz_con *c, const int64_t *x)
 int ilpm_fzn_check(const mdl *d, const int64_t *x, int has_obj, int64_t obj,
                    ilpm_err *why)
 {
-    const fzn *z = d->fzn;
+    const fzn *z = d->more;
     char b[40];
     for (int j = 0; j < z->ncols_read; j++)
         if (x[j] < d->lo[j] || x[j] > d->hi[j])
@@ -178,7 +178,7 @@ static void value(ilpm_buf *out, int isbool, int64_t v)
 
 void ilpm_fzn_render(const mdl *d, const int64_t *x, ilpm_buf *out)
 {
-    const fzn *z = d->fzn;
+    const fzn *z = d->more;
     for (int i = 0; i < z->nouts; i++) {
         const fz_out *o = &z->outs[i];
         ilpm_buf_printf(out, "%s = ", o->name);
@@ -203,7 +203,7 @@ void ilpm_fzn_render(const mdl *d, const int64_t *x, ilpm_buf *out)
 
 void ilpm_fzn_render_json(const mdl *d, const int64_t *x, ilpm_buf *out)
 {
-    const fzn *z = d->fzn;
+    const fzn *z = d->more;
     ilpm_buf_putc(out, '{');
     for (int i = 0; i < z->nouts; i++) {
         const fz_out *o = &z->outs[i];

@@ -125,7 +125,7 @@ static int nomem(const mdl *d, ilpm_err *err)
 static int aux_col(mdl *d, ilpm_err *err)
 {
     char name[40];
-    fzn *z = d->fzn;
+    fzn *z = d->more;
     snprintf(name, sizeof name, "fzn_aux_%d", d->ncols - z->ncols_read + 1);
     int j = ilpm_mdl_add_col(d, name, 0, 1);
     if (j < 0)
@@ -332,7 +332,7 @@ static int aux_int(mdl *d, int64_t lo, int64_t hi, ilpm_err *err)
     if (j >= 0) {
         d->lo[j] = lo;
         d->hi[j] = hi;
-        ((fzn *)d->fzn)->flag[j] = 0;
+        ((fzn *)d->more)->flag[j] = 0;
     }
     return j;
 }

@@ -3,6 +3,7 @@
  * constraints, one solve item) over the lexer and expressions of
  * fzn_read.c, filling the `model` puzzle's columns and the fzn record
  * (fzn.h). */
+#include "formats.h"
 #include "fzn_read.h"
 
 #include <stdio.h>
@@ -460,7 +461,7 @@ int ilpm_fzn_parse(ilpm_reader *rd, mdl *d, ilpm_err *err)
         free(z);
         return ilpm_err_nomem(err, "%s: out of memory", d->file);
     }
-    d->fzn = z;
+    d->more = z;
     ps p = {.rd = rd, .d = d, .z = z, .err = err};
     int solved = 0, rc = ilpm_fzr_next(&p);
     while (rc == 0 && p.k != T_EOF) {
@@ -488,3 +489,37 @@ int ilpm_mdl_parse_fzn(ilpm_reader *rd, mdl *d, ilpm_err *err)
 {
     return ilpm_fzn_parse(rd, d, err) || ilpm_fzn_lower(d, err) ? -1 : 0;
 }
+
+/* FlatZinc's row in the table of formats (format.h): read alone (no
+ * writer); a solution is checked constraint by constraint by its
+ * meaning (fzn_eval.c), never through the rows. */
+static int check_fzn(const mdl *d, mdl_again *again, const int64_t *x,
+                     int has_obj, int64_t obj, ilpm_err *why)
+{
+    (void)again;
+    return ilpm_fzn_check(d, x, has_obj, obj, why);
+}
+
+static void release_fzn(mdl *d)
+{
+    ilpm_fzn_free(d->more);
+    d->more = NULL;
+}
+
+static const struct ilpm_mdl_reader fzn_reader = {
+    .parse = ilpm_mdl_parse_fzn,
+    .check = check_fzn,
+    .enc = MDL_ENC_BINARY,
+    .render = ilpm_fzn_render,
+    .render_json = ilpm_fzn_render_json,
+    .release = release_fzn,
+};
+
+const ilpm_file_format ilpm_format_fzn = {
+    .name = "fzn",
+    .exts = (const char *const[]){"fzn", NULL},
+    .help = "FlatZinc (what MiniZinc compiles a model into)",
+    .carries =
+        ILPM_CARRIES_OBJECTIVE | ILPM_CARRIES_INTEGERS | ILPM_CARRIES_NAMES,
+    .reader = &fzn_reader,
+};

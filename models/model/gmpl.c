@@ -299,6 +299,25 @@ static void gmpl_count_note(const void *inst, char *buf, size_t size)
     snprintf(buf, size, "%s", g->note);
 }
 
+/* MathProg is not a file the `model` puzzle reads (the table of formats
+ * holds no row of it): its columns are checked against the rows GLPK
+ * generated, kept as they came (gmpl_load). */
+static int check_generated(const mdl *d, mdl_again *again, const int64_t *x,
+                           int has_obj, int64_t obj, ilpm_err *why)
+{
+    if (!again->lp)
+        return ilpm_err_fail(why, ILPM_ERR_INTERNAL,
+                             "%s: the generated rows are gone", d->file);
+    return ilpm_mdl_check_lp(again->lp, d, x, has_obj, obj, why);
+}
+
+static const struct ilpm_mdl_reader generated = {
+    .check = check_generated,
+    .model_vars = 1,
+};
+static const ilpm_file_format gmpl_rows = {.name = "gmpl",
+                                           .reader = &generated};
+
 static int gmpl_load(void *inst, const ilpm_params *p, const ilpm_options *o,
                      double *ms, ilpm_err *err)
 {
@@ -319,7 +338,7 @@ static int gmpl_load(void *inst, const ilpm_params *p, const ilpm_options *o,
     mdl *d = NULL;
     int rc = ilpm_gmpl_translate(&src, &go, &lp, &g->tran, err);
     *ms = g->ms = (ilpm_now() - t0) * 1000.0;
-    if (rc == 0 && !(d = ilpm_mdl_new(MDL_GMPL, g->model)))
+    if (rc == 0 && !(d = ilpm_mdl_new(&gmpl_rows, g->model)))
         rc = ilpm_err_nomem(err, "out of memory");
     if (rc == 0 && ilpm_mdl_from_lp(lp, d, err) != 0) {
         ilpm_mdl_free(d);

@@ -2,7 +2,9 @@
  * into integer rows.  A row whose coefficients are decimals is scaled by
  * the power of ten that makes all of them integers; what no such scaling
  * makes exact, continuous columns and integers without finite bounds are
- * refused, naming the row or column: nothing is relaxed. */
+ * refused, naming the row or column: nothing is relaxed.  Here too the
+ * rows of the two formats GLPK reads and writes, LP and MPS (format.h). */
+#include "formats.h"
 #include "mdl.h"
 
 #include <math.h>
@@ -42,7 +44,7 @@ static int columns(const ilpm_lp *lp, mdl *d, ilpm_err *err)
         const char *name = lp->col_name[j];
         if (!lp->col_int[j])
             return ilpm_err_input(err,
-                                  d->fmt == MDL_GMPL
+                                  d->fmt->reader->model_vars
                                       ? "%s: variable %s is continuous; ilpm "
                                         "solves 0/1 and bounded integer models "
                                         "and relaxes nothing"
@@ -177,3 +179,96 @@ int ilpm_mdl_from_lp(const ilpm_lp *lp, mdl *d, ilpm_err *err)
     free(buf);
     return rc;
 }
+
+/* ------------------------------------------------------------------ */
+/* The rows of LP and MPS: GLPK reads them (by the file's name) and
+ * writes them (ilpm_export); a solution is checked against the file read
+ * again by GLPK. */
+
+static int read_glpk(ilpm_format f, const char *path, mdl *d, ilpm_err *err)
+{
+    ilpm_lp *lp = NULL;
+    int rc = ilpm_lp_read(path, d->file, f, &lp, err) == 0 &&
+                     ilpm_mdl_from_lp(lp, d, err) == 0
+                 ? 0
+                 : -1;
+    ilpm_lp_free(lp);
+    return rc;
+}
+
+static int check_glpk(ilpm_format f, const mdl *d, mdl_again *again,
+                      const int64_t *x, int has_obj, int64_t obj, ilpm_err *why)
+{
+    /* Read once, then kept for the next solutions of a count. */
+    if (!again->lp && ilpm_lp_read(d->path, d->file, f, &again->lp, why) != 0)
+        return -1;
+    return ilpm_mdl_check_lp(again->lp, d, x, has_obj, obj, why);
+}
+
+static int read_lp(const char *path, mdl *d, ilpm_err *err)
+{
+    return read_glpk(ILPM_FMT_LP, path, d, err);
+}
+
+static int check_lp(const mdl *d, mdl_again *again, const int64_t *x,
+                    int has_obj, int64_t obj, ilpm_err *why)
+{
+    return check_glpk(ILPM_FMT_LP, d, again, x, has_obj, obj, why);
+}
+
+static int write_lp(const ilpm_model *m, const ilpm_options *o,
+                    const char *path, ilpm_err *err)
+{
+    return ilpm_export(m, o, ILPM_FMT_LP, path, err);
+}
+
+static int read_mps(const char *path, mdl *d, ilpm_err *err)
+{
+    return read_glpk(ILPM_FMT_MPS, path, d, err);
+}
+
+static int check_mps(const mdl *d, mdl_again *again, const int64_t *x,
+                     int has_obj, int64_t obj, ilpm_err *why)
+{
+    return check_glpk(ILPM_FMT_MPS, d, again, x, has_obj, obj, why);
+}
+
+static int write_mps(const ilpm_model *m, const ilpm_options *o,
+                     const char *path, ilpm_err *err)
+{
+    return ilpm_export(m, o, ILPM_FMT_MPS, path, err);
+}
+
+static const struct ilpm_mdl_reader lp_reader = {
+    .read_path = read_lp,
+    .check = check_lp,
+};
+
+const ilpm_file_format ilpm_format_lp = {
+    .name = "lp",
+    .exts = (const char *const[]){"lp", NULL},
+    .help = "CPLEX LP (GLPK's reader and writer)",
+    .carries = ILPM_CARRIES_OBJECTIVE | ILPM_CARRIES_INTEGERS |
+               ILPM_CARRIES_NAMES | ILPM_CARRIES_GZIP,
+    .reader = &lp_reader,
+    .write = write_lp,
+};
+
+/* The note ilpm's MPS writer puts before NAME when the model maximises
+ * (src/backend/glpk_write.c): the file minimises the negation. */
+static const struct ilpm_mdl_reader mps_reader = {
+    .read_path = read_mps,
+    .check = check_mps,
+    .max_note = "* ilpm: the model maximises; MPS has no objective sense, "
+                "so this file",
+};
+
+const ilpm_file_format ilpm_format_mps = {
+    .name = "mps",
+    .exts = (const char *const[]){"mps", NULL},
+    .help = "free MPS (GLPK's reader and writer)",
+    .carries = ILPM_CARRIES_OBJECTIVE | ILPM_CARRIES_INTEGERS |
+               ILPM_CARRIES_NAMES | ILPM_CARRIES_GZIP,
+    .reader = &mps_reader,
+    .write = write_mps,
+};

@@ -12,14 +12,7 @@ struct mdl_names {
     size_t cap; /* a power of two */
 };
 
-static const char *const fmt_names[] = {"lp", "mps", "opb", "cnf", "fzn", "gmpl"};
-
-const char *ilpm_mdl_fmt_name(mdl_fmt f)
-{
-    return (unsigned)f < MDL_NFMT ? fmt_names[f] : "?";
-}
-
-mdl *ilpm_mdl_new(mdl_fmt fmt, const char *file)
+mdl *ilpm_mdl_new(const ilpm_file_format *fmt, const char *file)
 {
     mdl *d = calloc(1, sizeof *d);
     if (!d)
@@ -49,7 +42,8 @@ void ilpm_mdl_free(mdl *d)
     if (d->index)
         free(d->index->slot);
     free(d->index);
-    ilpm_fzn_free(d->fzn);
+    if (d->fmt && d->fmt->reader && d->fmt->reader->release)
+        d->fmt->reader->release(d);
     free(d->file);
     free(d->path);
     free(d->text);

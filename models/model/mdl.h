@@ -1,24 +1,14 @@
 /* mdl.h: the `model` puzzle's own view of a model file: integer columns
  * with bounds and linear rows over them with exact int64 coefficients,
  * as the file states them (before any folding or recognition).  The
- * parsers (opb.c, dimacs.c, lp.c) fill one; lower.c makes an ilpm_model
- * of it; check.c reads the file again to verify a solution. */
+ * readers of the table of formats (struct ilpm_mdl_reader, below: lp.c,
+ * opb.c, dimacs.c, fzn_*.c) fill one; lower.c makes an ilpm_model of it;
+ * each reader's check verifies a solution against the file. */
 #ifndef ILPM_MDL_H
 #define ILPM_MDL_H
 
+#include "format.h"
 #include "puzzle.h"
-
-/* MDL_GMPL: a MathProg model and its data, translated by GLPK (the
- * `gmpl` puzzle, gmpl.c); the others are the `model` puzzle's files. */
-typedef enum mdl_fmt {
-    MDL_LP,
-    MDL_MPS,
-    MDL_OPB,
-    MDL_CNF,
-    MDL_FZN,
-    MDL_GMPL,
-    MDL_NFMT
-} mdl_fmt;
 
 /* How integer columns that are not 0/1 are made of 0/1 variables. */
 typedef enum mdl_enc { MDL_ENC_NONE, MDL_ENC_BINARY, MDL_ENC_UNARY } mdl_enc;
@@ -45,10 +35,9 @@ typedef struct mdl_row {
 } mdl_row;
 
 typedef struct mdl_names mdl_names; /* name -> column (opb.c) */
-struct fzn;                         /* a FlatZinc file's record (fzn.h) */
 
 typedef struct mdl {
-    mdl_fmt fmt;
+    const ilpm_file_format *fmt; /* its row (format.h); gmpl.c's own */
     char *file; /* the file as messages name it                 */
     char *path; /* where to read it again; NULL: from text      */
     char *tmp;  /* a temporary copy owned (removed on free)    */
@@ -80,9 +69,10 @@ typedef struct mdl {
     /* obj and obj_const are the file's objective times obj_scale, the
      * power of ten that makes its decimals integers (LP, MPS); 1 else. */
     int64_t obj_scale;
-    /* MDL_FZN: the constraints as the file states them, its output
-     * variables (fzn.h); NULL for the other formats. */
-    struct fzn *fzn;
+    /* What the format's reader keeps beside the rows, freed by its
+     * release (FlatZinc: the constraints as the file states them and
+     * its output items, fzn.h); NULL for the others. */
+    void *more;
 
     /* Filled by ilpm_mdl_layout: the model's variables of each column. */
     mdl_enc enc;
@@ -93,7 +83,7 @@ typedef struct mdl {
     int infeasible_col; /* a column with lo > hi, or -1              */
 } mdl;
 
-mdl *ilpm_mdl_new(mdl_fmt fmt, const char *file);
+mdl *ilpm_mdl_new(const ilpm_file_format *fmt, const char *file);
 void ilpm_mdl_free(mdl *d);
 /* Column named name in [lo, hi]; its index, or -1 out of memory. */
 int ilpm_mdl_add_col(mdl *d, const char *name, int64_t lo, int64_t hi);
@@ -103,7 +93,6 @@ int ilpm_mdl_add_term(mdl *d, int col, int64_t coef);
 /* Closes the terms added since the last row into a row. */
 int ilpm_mdl_end_row(mdl *d, ilpm_cmp cmp, int64_t rhs, long line, int name);
 const char *ilpm_mdl_col_label(const mdl *d, int j, char *buf, size_t size);
-const char *ilpm_mdl_fmt_name(mdl_fmt f);
 /* An export's dictionary as it is read: names by variable number. */
 typedef struct mdl_dict {
     char **name; /* name[v] for v = 1..cap-1, NULL where none */
@@ -120,17 +109,16 @@ int ilpm_mdl_dictionary(mdl *d, char **names);
  * with err holding "file:line:col: message". */
 int ilpm_mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err);
 int ilpm_mdl_parse_cnf(ilpm_reader *rd, mdl *d, ilpm_err *err);
-/* FlatZinc, read and lowered into rows (fzn_parse.c, fzn_builtins.c). */
-int ilpm_mdl_parse_fzn(ilpm_reader *rd, mdl *d, ilpm_err *err);
-void ilpm_fzn_free(struct fzn *z);
 /* An LP or MPS problem as integer rows, each scaled to integers when
  * its coefficients are decimals (lp.c). */
 int ilpm_mdl_from_lp(const ilpm_lp *lp, mdl *d, ilpm_err *err);
 
-/* Reads a model file: from path, or when path is NULL from text[0..len);
- * name stands for it in messages.  NULL with err. */
-mdl *ilpm_mdl_read(mdl_fmt fmt, const char *path, const char *name,
-                   const char *text, size_t len, ilpm_err *err);
+/* Reads a model file in fmt (a row with a reader): from path, or when
+ * path is NULL from text[0..len); name stands for it in messages.  NULL
+ * with err. */
+mdl *ilpm_mdl_read(const ilpm_file_format *fmt, const char *path,
+                   const char *name, const char *text, size_t len,
+                   ilpm_err *err);
 
 /* Gives each column its variables under enc: refuses an integer column
  * that is not 0/1 without an encoding (lower.c). */
@@ -194,5 +182,43 @@ typedef struct mdl_again {
 int ilpm_mdl_check(const mdl *d, mdl_again *again, const int64_t *vals,
                    int has_obj, int64_t obj, ilpm_err *why);
 void ilpm_mdl_again_free(mdl_again *again);
+/* The checks a reader's row points at: the rows of an LP problem in
+ * GLPK's doubles, and a text format's file read again into rows
+ * (check.c). */
+int ilpm_mdl_check_lp(const ilpm_lp *lp, const mdl *d, const int64_t *x,
+                      int has_obj, int64_t obj, ilpm_err *why);
+int ilpm_mdl_check_rows(const mdl *d, mdl_again *again, const int64_t *x,
+                        int has_obj, int64_t obj, ilpm_err *why);
+
+/* How the `model` puzzle reads a format (ilpm_file_format.reader): by
+ * one of parse and read_path, checked by check. */
+struct ilpm_mdl_reader {
+    /* The whole of rd into d (OPB, DIMACS, FlatZinc); standard input and
+     * memory are kept as text to be read again by check. */
+    int (*parse)(ilpm_reader *rd, mdl *d, ilpm_err *err);
+    /* Or the file at path into d, for readers that take a file's name
+     * (GLPK's: LP, MPS); standard input is copied to a file first. */
+    int (*read_path)(const char *path, mdl *d, ilpm_err *err);
+    /* A solution's column values x against the file (ilpm_mdl_check). */
+    int (*check)(const mdl *d, mdl_again *again, const int64_t *x, int has_obj,
+                 int64_t obj, ilpm_err *why);
+    /* A line that marks the file as ilpm's export of a maximisation
+     * whose objective it negates (MPS has no sense); NULL: none. */
+    const char *max_note;
+    /* The encoding of integer columns when --int-encoding is not given
+     * (FlatZinc: binary); MDL_ENC_NONE refuses them. */
+    mdl_enc enc;
+    /* --format dimacs's v lines give column numbers (DIMACS CNF), not
+     * names. */
+    int numbered;
+    /* Columns are a MathProg model's variables: messages call them so. */
+    int model_vars;
+    /* A solution as the format's own users read it (FlatZinc's output
+     * items); NULL: the `model` puzzle's (true variables, values). */
+    void (*render)(const mdl *d, const int64_t *x, ilpm_buf *out);
+    void (*render_json)(const mdl *d, const int64_t *x, ilpm_buf *out);
+    /* Frees what the reader kept in d beyond the rows (d->more). */
+    void (*release)(mdl *d);
+};
 
 #endif

@@ -1,27 +1,25 @@
-/* The `model` puzzle: a 0/1 model of the user's own, read from CPLEX LP,
- * MPS (GLPK's readers), OPB or DIMACS CNF (ours), solved, compared and
- * batched like any puzzle.  A FILE is one instance.  The format comes
- * from the name (.lp .mps .opb .cnf, .lp.gz and .mps.gz through GLPK)
- * or --input-format, never from the content.  The answer is the file's
- * own variables; it is verified against the file read again (check.c),
- * not against the model built from it (lower.c). */
-#include "fzn.h"
+/* The `model` puzzle: a 0/1 model of the user's own, read from a file in
+ * one of the formats of the table (src/run/format.h, formats.h: CPLEX LP
+ * and MPS through GLPK's readers, OPB, DIMACS CNF and FlatZinc by ours),
+ * solved, compared and batched like any puzzle.  A FILE is one instance.
+ * The format comes from the name's extension (FILE.gz where the row
+ * reads gzip) or --input-format, never from the content.  The answer is
+ * the file's own variables; it is verified against the file read again
+ * by the row's check, not against the model built from it (lower.c). */
+#include "mdl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static const char *const formats[] = {"lp", "mps", "opb", "cnf", "fzn", NULL};
 const char *const ilpm_mdl_encodings[] = {"binary", "unary", NULL};
 
 static const ilpm_opt model_opts[] = {
     {.name = "input-format",
-     .arg = "FMT",
      .type = ILPM_OPT_CHOICE,
-     .choices = formats,
-     .help = "lp, mps (free MPS), opb or cnf (DIMACS); default: from the "
-             "file's name"},
+     .choices = ilpm_file_format_names,
+     .help = "the file's format; default: the one its extension names"},
     MDL_INT_ENCODING_OPT,
     {.name = NULL},
 };
@@ -47,31 +45,10 @@ void ilpm_mdl_inst_free(void *p)
     free(mi);
 }
 
-/* The format a name states, or -1; *gz when it ends in .gz. */
-static int format_of_name(const char *name, int *gz, int *xz)
-{
-    size_t n = strlen(name);
-    *gz = n > 3 && strcasecmp(name + n - 3, ".gz") == 0;
-    *xz = n > 3 && strcasecmp(name + n - 3, ".xz") == 0;
-    if (*gz || *xz)
-        n -= 3;
-    for (int f = 0; formats[f]; f++) {
-        size_t e = strlen(formats[f]);
-        if (n > e + 1 && name[n - e - 1] == '.' &&
-            strncasecmp(name + n - e, formats[f], e) == 0)
-            return f;
-    }
-    return -1;
-}
-
-/* The note ilpm's MPS writer puts before NAME when the model maximises
- * (MPS has no objective sense): the file minimises the negation. */
-static const char mps_max_note[] =
-    "* ilpm: the model maximises; MPS has no objective sense, so this file";
-
-/* Reads the rest of rd; into text when text is not NULL; *note (if not
- * NULL) is set when a line is mps_max_note. */
-static int drain_note(ilpm_reader *rd, ilpm_buf *text, int *note, ilpm_err *err)
+/* Reads the rest of rd; into text when text is not NULL; *note is set
+ * when a line is note (if not NULL). */
+static int drain_note(ilpm_reader *rd, ilpm_buf *text, const char *note_line,
+                      int *note, ilpm_err *err)
 {
     const char *line;
     size_t len;
@@ -86,7 +63,7 @@ static int drain_note(ilpm_reader *rd, ilpm_buf *text, int *note, ilpm_err *err)
             ilpm_buf_put(text, line, len);
             ilpm_buf_putc(text, '\n');
         }
-        if (note && r > 0 && strcmp(line, mps_max_note) == 0)
+        if (note_line && r > 0 && strcmp(line, note_line) == 0)
             *note = 1;
     }
     return bad ? -1 : 0;
@@ -94,10 +71,11 @@ static int drain_note(ilpm_reader *rd, ilpm_buf *text, int *note, ilpm_err *err)
 
 static int drain(ilpm_reader *rd, ilpm_buf *text, ilpm_err *err)
 {
-    return drain_note(rd, text, NULL, err);
+    return drain_note(rd, text, NULL, NULL, err);
 }
 
-/* An ilpm MPS export of a maximisation, read back as one. */
+/* An ilpm export of a maximisation that negates its objective (the
+ * reader's max_note), read back as one. */
 static void maximise_again(mdl *d)
 {
     if (d->sense != ILPM_MINIMIZE)
@@ -109,51 +87,44 @@ static void maximise_again(mdl *d)
     d->negated = 1;
 }
 
-static mdl *parse_rd(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
+static mdl *parse_rd(ilpm_reader *rd, const ilpm_file_format *fmt,
+                     ilpm_err *err)
 {
     mdl *d = ilpm_mdl_new(fmt, ilpm_reader_name(rd));
     if (!d) {
         ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
-    int rc = fmt == MDL_OPB   ? ilpm_mdl_parse_opb(rd, d, err)
-             : fmt == MDL_FZN ? ilpm_mdl_parse_fzn(rd, d, err)
-                              : ilpm_mdl_parse_cnf(rd, d, err);
-    if (rc != 0) {
+    if (fmt->reader->parse(rd, d, err) != 0) {
         ilpm_mdl_free(d);
         return NULL;
     }
     return d;
 }
 
-static mdl *read_lp(mdl_fmt fmt, const char *path, const char *name,
-                    ilpm_err *err)
+/* A file read by name (the reader's read_path). */
+static mdl *read_named(const ilpm_file_format *fmt, const char *path,
+                       const char *name, ilpm_err *err)
 {
     mdl *d = ilpm_mdl_new(fmt, name);
-    ilpm_lp *lp = NULL;
     if (!d) {
         ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
     if (!(d->path = strdup(path)))
         ilpm_err_nomem(err, "out of memory");
-    else if (ilpm_lp_read(path, name,
-                          fmt == MDL_LP ? ILPM_FMT_LP : ILPM_FMT_MPS, &lp,
-                          err) == 0 &&
-             ilpm_mdl_from_lp(lp, d, err) == 0) {
-        ilpm_lp_free(lp);
+    else if (fmt->reader->read_path(path, d, err) == 0)
         return d;
-    }
-    ilpm_lp_free(lp);
     ilpm_mdl_free(d);
     return NULL;
 }
 
-mdl *ilpm_mdl_read(mdl_fmt fmt, const char *path, const char *name,
-                   const char *text, size_t len, ilpm_err *err)
+mdl *ilpm_mdl_read(const ilpm_file_format *fmt, const char *path,
+                   const char *name, const char *text, size_t len,
+                   ilpm_err *err)
 {
-    if (fmt == MDL_LP || fmt == MDL_MPS)
-        return read_lp(fmt, path, name, err);
+    if (fmt->reader->read_path)
+        return read_named(fmt, path, name, err);
     ilpm_reader *rd = path ? ilpm_reader_open_at(path, name, 0, 0, err)
                            : ilpm_reader_mem(name, text, len);
     if (!rd) {
@@ -166,10 +137,12 @@ mdl *ilpm_mdl_read(mdl_fmt fmt, const char *path, const char *name,
     return d;
 }
 
-/* An LP or MPS file for GLPK, which reads by name: the file itself, or
+/* A file for a reader that takes a name (GLPK's): the file itself, or
  * what the reader holds copied to a temporary file. */
-static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
+static mdl *parse_named(ilpm_reader *rd, const ilpm_file_format *fmt, int gz,
+                        ilpm_err *err)
 {
+    const char *note_line = fmt->reader->max_note;
     const char *name = ilpm_reader_name(rd);
     const char *path = ilpm_reader_path(rd);
     int note = 0;
@@ -183,9 +156,9 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
     if (r > 0)
         ilpm_reader_unread(rd);
     if (path && !ilpm_reader_bom(rd)) {
-        drain_note(rd, NULL, &note, err);
-        d = read_lp(fmt, path, name, err);
-        if (d && note && fmt == MDL_MPS)
+        drain_note(rd, NULL, note_line, &note, err);
+        d = read_named(fmt, path, name, err);
+        if (d && note)
             maximise_again(d);
         return d;
     }
@@ -206,13 +179,15 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
     ilpm_buf_init(&text);
     char *tmp = NULL;
     FILE *f = NULL;
-    if (drain_note(rd, &text, &note, err) != 0)
+    if (drain_note(rd, &text, note_line, &note, err) != 0)
         goto done;
     if (text.oom) {
         ilpm_err_nomem(err, "out of memory");
         goto done;
     }
-    if (!(tmp = ilpm_temp_file(fmt == MDL_LP ? "model.lp" : "model.mps", err)))
+    char base[64];
+    snprintf(base, sizeof base, "model.%s", fmt->name);
+    if (!(tmp = ilpm_temp_file(base, err)))
         goto done;
     if (!(f = fopen(tmp, "w")) ||
         fwrite(ilpm_buf_str(&text), 1, text.len, f) != text.len) {
@@ -225,10 +200,10 @@ static mdl *parse_lp(ilpm_reader *rd, mdl_fmt fmt, int gz, ilpm_err *err)
         goto done;
     }
     f = NULL;
-    if ((d = read_lp(fmt, tmp, name, err))) {
+    if ((d = read_named(fmt, tmp, name, err))) {
         d->tmp = tmp;
         tmp = NULL;
-        if (note && fmt == MDL_MPS)
+        if (note)
             maximise_again(d);
     }
 done:
@@ -242,7 +217,8 @@ done:
     return d;
 }
 
-static mdl *parse_pb(ilpm_reader *rd, mdl_fmt fmt, ilpm_err *err)
+static mdl *parse_text(ilpm_reader *rd, const ilpm_file_format *fmt,
+                       ilpm_err *err)
 {
     const char *path = ilpm_reader_path(rd);
     mdl *d;
@@ -298,10 +274,10 @@ int ilpm_mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err)
         ilpm_mdl_free(d);
         return -1;
     }
-    /* FlatZinc's integers are the rule, not the exception: binary unless
-     * told otherwise. */
-    if (enc < 0 && d->fmt == MDL_FZN)
-        enc = MDL_ENC_BINARY - 1;
+    /* The format's own encoding unless told otherwise (FlatZinc's
+     * integers are the rule, not the exception: binary). */
+    if (enc < 0)
+        enc = (int)d->fmt->reader->enc - 1;
     if (ilpm_mdl_layout(d, (mdl_enc)(enc + 1), err) != 0) {
         ilpm_mdl_free(d);
         return -1;
@@ -327,40 +303,61 @@ const mdl *ilpm_mdl_inst_rows(const void *inst)
     return ((const model_inst *)inst)->d;
 }
 
+/* The format of the file rd reads: --input-format's row, or the one its
+ * name's extension says; NULL with err (the table's names in it). */
+static const ilpm_file_format *
+choose_format(ilpm_reader *rd, const ilpm_params *p, int *gz, ilpm_err *err)
+{
+    const char *name = ilpm_reader_name(rd);
+    int xz, choice;
+    const ilpm_file_format *f = ilpm_format_of_path(name, gz, &xz);
+    if (ilpm_params_choice(p, model_opts, "input-format", &choice, err) != 0)
+        return NULL;
+    if (choice >= 0)
+        f = ilpm_file_formats[choice];
+    char exts[256], names[256];
+    if (xz) {
+        ilpm_err_input(err,
+                       "%s: xz-compressed input is not read (no library ilpm "
+                       "uses reads it): decompress it first",
+                       name);
+        return NULL;
+    }
+    if (!f || !f->reader) {
+        ilpm_format_names(ILPM_FORMATS_READ, 1, ".", ", ", exts, sizeof exts);
+        ilpm_format_names(ILPM_FORMATS_READ, 0, "", "|", names, sizeof names);
+        ilpm_err_input(err,
+                       !f ? "%s: cannot tell the format from the name (%s): "
+                            "give --input-format %s"
+                          : "%s: files of this format are not read (%s): "
+                            "give --input-format %s",
+                       name, exts, names);
+        return NULL;
+    }
+    if (*gz && !(f->carries & ILPM_CARRIES_GZIP)) {
+        ilpm_format_names(ILPM_FORMATS_GZIP, 0, "", ", ", names, sizeof names);
+        ilpm_err_input(err,
+                       "%s: gzip is read for %s alone (GLPK decompresses "
+                       "those); decompress it first (gunzip -k)",
+                       name, names);
+        return NULL;
+    }
+    return f;
+}
+
 static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                        ilpm_err *err)
 {
     if (ilpm_mdl_file_done(rd, err))
         return 0;
-    const char *name = ilpm_reader_name(rd);
-    int gz, xz, f = format_of_name(name, &gz, &xz), choice;
-    if (ilpm_params_choice(p, model_opts, "input-format", &choice, err) != 0) {
-        drain(rd, NULL, err);
+    int gz;
+    const ilpm_file_format *fmt = choose_format(rd, p, &gz, err);
+    if (!fmt) {
+        ilpm_err e;
+        drain(rd, NULL, &e);
         return -1;
     }
-    if (choice < 0)
-        choice = f;
-    if (xz || choice < 0) {
-        drain(rd, NULL, err);
-        return ilpm_err_input(err,
-                              xz ? "%s: xz-compressed input is not read (no "
-                                   "library ilpm uses reads it): decompress it "
-                                   "first"
-                                 : "%s: cannot tell the format from the name "
-                                   "(.lp, .mps, .opb, .cnf, .fzn): give "
-                                   "--input-format lp|mps|opb|cnf|fzn",
-                              name);
-    }
-    mdl_fmt fmt = (mdl_fmt)choice;
-    if (gz && (fmt == MDL_OPB || fmt == MDL_CNF || fmt == MDL_FZN)) {
-        drain(rd, NULL, err);
-        return ilpm_err_input(err,
-                              "%s: gzip is read for LP and MPS alone (GLPK "
-                              "decompresses those); decompress it first "
-                              "(gunzip -k)",
-                              name);
-    }
-    if (fmt == MDL_OPB || fmt == MDL_CNF || fmt == MDL_FZN) {
+    if (fmt->reader->parse) {
         /* An empty file holds no instance, as for every puzzle. */
         const char *line;
         size_t len;
@@ -371,8 +368,8 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
         }
         ilpm_reader_unread(rd);
     }
-    mdl *d = fmt == MDL_LP || fmt == MDL_MPS ? parse_lp(rd, fmt, gz, err)
-                                             : parse_pb(rd, fmt, err);
+    mdl *d = fmt->reader->parse ? parse_text(rd, fmt, err)
+                                : parse_named(rd, fmt, gz, err);
     if (!d || ilpm_mdl_inst_new(d, p, inst, err) != 0)
         return -1;
     return 1;
@@ -383,8 +380,7 @@ static void model_describe(const void *inst, char *buf, size_t size)
     const mdl *d = ((const model_inst *)inst)->d;
     const char *base = strrchr(d->file, '/');
     snprintf(buf, size, "%s (%s, %d variables, %d rows)",
-             base ? base + 1 : d->file, ilpm_mdl_fmt_name(d->fmt), d->ncols,
-             d->nrows);
+             base ? base + 1 : d->file, d->fmt->name, d->ncols, d->nrows);
 }
 
 int ilpm_mdl_pz_build(const void *inst, const ilpm_params *p, ilpm_model *m,
@@ -498,14 +494,14 @@ static void render_v(const mdl *d, const model_sol *s, ilpm_buf *out)
     for (int j = 0; j < d->ncols; j++) {
         if (!is_binary(d, j))
             continue;
-        if (d->fmt == MDL_CNF) /* numbers, even where a dictionary names */
+        if (d->fmt->reader->numbered) /* numbers, even where names are */
             snprintf(w, sizeof w, "%s%d", s->x[j] ? "" : "-", j + 1);
         else
             snprintf(w, sizeof w, "%s%s", s->x[j] ? "" : "-",
                      ilpm_mdl_col_label(d, j, b, sizeof b));
         word(out, &col, "v ", w);
     }
-    if (d->fmt == MDL_CNF)
+    if (d->fmt->reader->numbered)
         word(out, &col, "v ", "0");
     if (col)
         ilpm_buf_putc(out, '\n');
@@ -525,8 +521,8 @@ void ilpm_mdl_pz_render(const void *inst, const void *sol, ilpm_buf *out)
         render_v(d, s, out);
         return;
     }
-    if (d->fzn) {
-        ilpm_fzn_render(d, s->x, out);
+    if (d->fmt->reader->render) {
+        d->fmt->reader->render(d, s->x, out);
         return;
     }
     size_t col = 0;
@@ -551,8 +547,8 @@ void ilpm_mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out)
     const model_sol *s = sol;
     char b[32];
     int first = 1, ints = 0;
-    if (d->fzn) {
-        ilpm_fzn_render_json(d, s->x, out);
+    if (d->fmt->reader->render_json) {
+        d->fmt->reader->render_json(d, s->x, out);
         return;
     }
     ilpm_buf_puts(out, "{\"true\":[");

@@ -4,6 +4,7 @@
  * literal x or ~x.  Coefficients are exact: an integer past int64, or a
  * row whose numbers sum past MDL_MAX_SUM, is an error at its column.  A
  * product of literals (non-linear OPB) is refused. */
+#include "formats.h"
 #include "mdl.h"
 
 #include <ctype.h>
@@ -422,3 +423,26 @@ int ilpm_mdl_parse_opb(ilpm_reader *rd, mdl *d, ilpm_err *err)
     free(c.ocoef);
     return rc;
 }
+
+/* OPB's row in the table of formats (format.h): read here, written by
+ * ilpm's OPB writer (src/backend/opb.c), checked on the file read
+ * again. */
+static int write_opb(const ilpm_model *m, const ilpm_options *o,
+                     const char *path, ilpm_err *err)
+{
+    return ilpm_export(m, o, ILPM_FMT_OPB, path, err);
+}
+
+static const struct ilpm_mdl_reader opb_reader = {
+    .parse = ilpm_mdl_parse_opb,
+    .check = ilpm_mdl_check_rows,
+};
+
+const ilpm_file_format ilpm_format_opb = {
+    .name = "opb",
+    .exts = (const char *const[]){"opb", NULL},
+    .help = "linear pseudo-Boolean OPB (PB competition)",
+    .carries = ILPM_CARRIES_OBJECTIVE | ILPM_CARRIES_NAMES,
+    .reader = &opb_reader,
+    .write = write_opb,
+};

@@ -318,9 +318,12 @@ static int build_body(void *ctx, ilpm_err *err)
     if (d->obj[0] != 0 && b->purpose != ILPM_GLPK_SOLVE) {
         /* LP files keep an objective constant only as a comment, and MPS
          * readers disagree on the sign of an objective RHS (glpsol reads
-         * +c, cbc -c); a column fixed at 1 means the same to everyone. */
+         * +c, cbc -c); a column fixed at 1 means the same to everyone.
+         * An integer one, so that the file is all integers (ilpm's own
+         * reader refuses a continuous column). */
         int j = glp_add_cols(P, 1);
         glp_set_col_name(P, j, "ONE");
+        glp_set_col_kind(P, j, GLP_IV);
         glp_set_col_bnds(P, j, GLP_FX, 1.0, 1.0);
         glp_set_obj_coef(P, j, sign * (double)d->obj[0]);
     } else {

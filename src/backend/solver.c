@@ -458,33 +458,71 @@ int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,
     return 0;
 }
 
+/* The text formats ilpm's own code writes to an open file: c is the
+ * model's CNF for a writer that asks for one (writer.cnf). */
+static int write_cnf(const ilpm_model *m, const ilpm_cnf *c, FILE *f,
+                     ilpm_err *why)
+{
+    return ilpm_cnf_write_dimacs(c, m, f, why);
+}
+
+static int write_opb(const ilpm_model *m, const ilpm_cnf *c, FILE *f,
+                     ilpm_err *why)
+{
+    (void)c;
+    return ilpm_opb_write(m, f, why);
+}
+
+typedef struct writer {
+    /* GLPK's (LP, MPS), which open the output themselves; or */
+    int (*glpk)(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
+                const char *path, ilpm_err *err);
+    /* a text writer to an open file, which sees the model's CNF when
+     * cnf is set (encoded before the file is opened). */
+    int (*text)(const ilpm_model *m, const ilpm_cnf *c, FILE *f, ilpm_err *why);
+    int cnf;
+} writer;
+
+/* The writer of each ilpm_format (the table of model files' formats,
+ * src/run/format.h, reaches them through ilpm_export). */
+static const writer writers[ILPM_FMT_COUNT] = {
+    [ILPM_FMT_LP] = {.glpk = ilpm_glpk_write},
+    [ILPM_FMT_MPS] = {.glpk = ilpm_glpk_write},
+    [ILPM_FMT_CNF] = {.text = write_cnf, .cnf = 1},
+    [ILPM_FMT_OPB] = {.text = write_opb},
+};
+
+/* A text writer's file, replaced once whole. */
+static int write_text(const writer *w, const ilpm_model *m, const ilpm_cnf *c,
+                      const char *path, ilpm_err *err)
+{
+    ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
+    if (!out)
+        return -2;
+    ilpm_err why;
+    if (w->text(m, c, ilpm_out_file(out), &why) != 0) {
+        ilpm_err_input(err, "%s: %s", ilpm_out_path(out), why.msg);
+        ilpm_out_abort(out);
+        return -2;
+    }
+    return ilpm_out_commit(out, err) != 0 ? -2 : 0;
+}
+
 int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                 const char *path, ilpm_err *err)
 {
-    if (f == ILPM_FMT_LP || f == ILPM_FMT_MPS)
-        return ilpm_glpk_write(m, o, f, path, err);
+    if ((unsigned)f >= ILPM_FMT_COUNT)
+        return ilpm_err_input(err, "no format %d to export to", (int)f);
+    const writer *w = &writers[f];
+    if (w->glpk)
+        return w->glpk(m, o, f, path, err);
     ilpm_cnf c;
-    int have_cnf = 0;
-    if (f == ILPM_FMT_CNF) {
-        if (ilpm_cnf_from_model(&c, m, o, err) != 0) {
-            ilpm_cnf_release(&c);
-            return -1;
-        }
-        have_cnf = 1;
+    if (w->cnf && ilpm_cnf_from_model(&c, m, o, err) != 0) {
+        ilpm_cnf_release(&c);
+        return -1;
     }
-    ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
-    int rc = out ? 0 : -2;
-    ilpm_err why;
-    if (out &&
-        (have_cnf ? ilpm_cnf_write_dimacs(&c, m, ilpm_out_file(out), &why)
-                  : ilpm_opb_write(m, ilpm_out_file(out), &why)) != 0) {
-        ilpm_err_input(err, "%s: %s", ilpm_out_path(out), why.msg);
-        ilpm_out_abort(out);
-        rc = -2;
-    } else if (out && ilpm_out_commit(out, err) != 0) {
-        rc = -2;
-    }
-    if (have_cnf)
+    int rc = write_text(w, m, w->cnf ? &c : NULL, path, err);
+    if (w->cnf)
         ilpm_cnf_release(&c);
     return rc;
 }

@@ -147,34 +147,6 @@ static const ilpm_opt own[] = {
      .type = ILPM_OPT_FLAG,
      .verbs = V_MODEL,
      .help = "the same as --propagate none"},
-    {.name = "lp",
-     .arg = "FILE",
-     .type = ILPM_OPT_TEXT,
-     .flags = OPT_OUTPUT,
-     .verbs = V_EXPORT,
-     .offset = OFF(export_path[ILPM_FMT_LP]),
-     .help = "CPLEX LP (GLPK's writer)"},
-    {.name = "mps",
-     .arg = "FILE",
-     .type = ILPM_OPT_TEXT,
-     .flags = OPT_OUTPUT,
-     .verbs = V_EXPORT,
-     .offset = OFF(export_path[ILPM_FMT_MPS]),
-     .help = "free MPS (GLPK's writer)"},
-    {.name = "cnf",
-     .arg = "FILE",
-     .type = ILPM_OPT_TEXT,
-     .flags = OPT_OUTPUT,
-     .verbs = V_EXPORT,
-     .offset = OFF(export_path[ILPM_FMT_CNF]),
-     .help = "DIMACS CNF with a 'c NAME VAR' dictionary"},
-    {.name = "opb",
-     .arg = "FILE",
-     .type = ILPM_OPT_TEXT,
-     .flags = OPT_OUTPUT,
-     .verbs = V_EXPORT,
-     .offset = OFF(export_path[ILPM_FMT_OPB]),
-     .help = "pseudo-Boolean OPB"},
     {.name = "plot",
      .arg = "FILE.svg|FILE.png",
      .type = ILPM_OPT_TEXT,
@@ -333,23 +305,49 @@ static found found_of(const ilpm_opt *r, home where)
     return f;
 }
 
-/* The i-th row of the command line's and the solver's tables, in that
- * order: 1, or 0 past the last. */
+/* export's outputs: a row per format the table of formats writes (--lp
+ * FILE), its path in export_path[] at the format's place in the table;
+ * made from the table once. */
+static ilpm_opt export_rows[ILPM_MAX_FORMATS + 1];
+
+static const ilpm_opt *export_opts(void)
+{
+    static int made;
+    int n = 0;
+    for (int i = 0; !made && ilpm_file_formats[i] && i < ILPM_MAX_FORMATS; i++)
+        if (ilpm_file_formats[i]->write)
+            export_rows[n++] = (ilpm_opt){
+                .name = ilpm_file_formats[i]->name,
+                .arg = "FILE",
+                .type = ILPM_OPT_TEXT,
+                .flags = OPT_OUTPUT,
+                .verbs = V_EXPORT,
+                .offset = OFF(export_path[i]),
+                .help = ilpm_file_formats[i]->help,
+            };
+    made = 1;
+    return export_rows;
+}
+
+/* The i-th row of the command line's, the formats' and the solver's
+ * tables, in that order: 1, or 0 past the last. */
 static int row_at(int i, found *f)
 {
     int n = (int)(sizeof own / sizeof *own) - 1;
-    const ilpm_opt *lib = ilpm_options_table();
+    const ilpm_opt *tables[] = {export_opts(), ilpm_options_table()};
     if (i < 0)
         return 0;
     if (i < n) {
         *f = found_of(&own[i], OWN);
         return 1;
     }
-    for (int k = 0; lib[k].name; k++)
-        if (k == i - n) {
-            *f = found_of(&lib[k], SOLVER);
-            return 1;
-        }
+    i -= n;
+    for (int t = 0; t < 2; t++)
+        for (int k = 0; tables[t][k].name; k++, i--)
+            if (i == 0) {
+                *f = found_of(&tables[t][k], t ? SOLVER : OWN);
+                return 1;
+            }
     return 0;
 }
 
@@ -453,9 +451,11 @@ int ilpm_cli_files(const cli *c, unsigned flag, const ilpm_opt **rows,
                    const char **paths, int max)
 {
     int n = 0;
-    for (const ilpm_opt *r = own; r->name && n < max; r++) {
+    found f;
+    for (int i = 0; row_at(i, &f) && n < max; i++) {
+        const ilpm_opt *r = f.row;
         const char *p =
-            r->flags & flag
+            f.where == OWN && (r->flags & flag)
                 ? *(const char *const *)((const char *)c + r->offset)
                 : NULL;
         if (p)

@@ -102,10 +102,14 @@ int ilpm_cli_check(cli *c, ilpm_err *err)
     if (c->verb == VERB_GEN && c->nfiles > 0)
         FAIL("gen takes no FILE (write with --out FILE)");
     int exports = 0;
-    for (int f = 0; f < ILPM_FMT_COUNT; f++)
+    for (int f = 0; f < ILPM_MAX_FORMATS; f++)
         exports += c->export_path[f] != NULL;
-    if (c->verb == VERB_EXPORT && !exports)
-        FAIL("export needs --lp, --mps, --cnf or --opb FILE");
+    if (c->verb == VERB_EXPORT && !exports) {
+        char names[256];
+        ilpm_format_names(ILPM_FORMATS_WRITE, 0, "--", ", ", names,
+                          sizeof names);
+        FAIL("export needs a format to write: one or more of %s FILE", names);
+    }
     if (c->verb == VERB_EXPORT && c->nfiles > 1)
         FAIL("export writes one instance: give one FILE (and --index I "
              "for one of its instances)");

@@ -4,6 +4,7 @@
 #ifndef ILPM_CLI_H
 #define ILPM_CLI_H
 
+#include "format.h"
 #include "run.h"
 
 #include <stdio.h>
@@ -73,11 +74,12 @@ struct cli {
     const ilpm_puzzle *pz;
     ilpm_run_opts run;
     out_format format;
-    int64_t index;                           /* --index, 0 for every instance */
-    const char *export_path[ILPM_FMT_COUNT]; /* by ilpm_format */
-    const char *out_path;                    /* batch, merge and gen --out */
-    const char *plot_path;                   /* compare --plot */
-    int summary;                             /* compare --summary */
+    int64_t index; /* --index, 0 for every instance */
+    /* export's outputs, by the format's place in ilpm_file_formats */
+    const char *export_path[ILPM_MAX_FORMATS];
+    const char *out_path;  /* batch, merge and gen --out */
+    const char *plot_path; /* compare --plot */
+    int summary;           /* compare --summary */
     /* batch */
     unsigned backends; /* a set (both, all): ILPM_BACKEND_BIT each; 0: one */
     int64_t jobs;

@@ -92,12 +92,12 @@ int ilpm_cmd_export(cli *c)
     ilpm_cli_for_each_instance(c, &x.t, export_one, &x);
     /* Each format is tried even after another failed. */
     int built = x.m && x.t.worst == EXIT_OK;
-    for (int f = 0; f < ILPM_FMT_COUNT && built; f++) {
+    for (int f = 0; ilpm_file_formats[f] && built; f++) {
         if (!c->export_path[f])
             continue;
         ilpm_err err = {0};
-        int rc = ilpm_export(x.m, &c->run.solver, (ilpm_format)f,
-                             c->export_path[f], &err);
+        int rc = ilpm_file_formats[f]->write(x.m, &c->run.solver,
+                                             c->export_path[f], &err);
         if (rc != 0) {
             fprintf(stderr, "ilpm: %s\n", err.msg);
             /* -2: the file could not be written, not the model. */

@@ -58,12 +58,10 @@ static const verb_help helps[VERB_COUNT] = {
                      "ilpm stats model data/models/knapsack.lp "
                      "data/models/setcover.mps --format csv",
                      NULL}},
-    [VERB_EXPORT] = {"PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F) "
-                     "[OPTIONS]",
-                     "Writes one instance's model for other solvers: CPLEX "
-                     "LP and free MPS\n(GLPK's writers), DIMACS CNF with a "
-                     "'c NAME VAR' dictionary, OPB.  FILE\n'-' is standard "
-                     "output.",
+    [VERB_EXPORT] = {"PUZZLE [FILE] --FORMAT F [--FORMAT F...] [OPTIONS]",
+                     "Writes one instance's model for other solvers, in each "
+                     "format asked\n(--FORMAT F, one option per format "
+                     "written, listed below).  F '-'\nis standard output.",
                      "0 written; 2 usage or input error; 1 internal error or "
                      "a write that\nfailed.",
                      {"ilpm export queens --n 8 --lp queens8.lp",
@@ -227,7 +225,7 @@ void ilpm_cli_usage(FILE *f)
         "  play PUZZLE FILE...      best play from a hand (machiavelli)\n"
         "  stats PUZZLE [FILE...]   sizes of the ILP and CNF lowerings per "
         "group\n"
-        "  export PUZZLE [FILE] (--lp F | --mps F | --cnf F | --opb F)\n"
+        "  export PUZZLE [FILE] --FORMAT F...\n"
         "                           write the model for other solvers\n"
         "  gen PUZZLE [OPTIONS]     write random instances\n"
         "  compare PUZZLE [FILE...]  every formulation on every back end,\n"
