@@ -4,6 +4,9 @@
  * and the options that go with one verb or back end only. */
 #include "cli.h"
 
+#include "cp_opts.h"
+#include "glpk_int.h"
+#include "sat_int.h"
 #include "testutil.h"
 #include <check.h>
 #include <stdarg.h>
@@ -110,7 +113,8 @@ START_TEST(test_lists_add_up)
 {
     PARSED("solve", "queens", "--n", "4", "--backend", "sat", "--sat-option",
            "phase=0", "--sat-option=seed=3");
-    ck_assert_str_eq(c.run.solver.sat_options, "phase=0,seed=3");
+    ck_assert_str_eq(ilpm_sat_opts_in(&c.run.solver)->sat_options,
+                     "phase=0,seed=3");
     teardown();
     PARSED("solve", "gmpl", "--model", "m.mod", "--data", "a.dat", "--data",
            "b.dat");
@@ -175,8 +179,8 @@ START_TEST(test_defaults_from_rows)
                               0,
                           "--%s is not its row's default %s", r->name, r->def);
     ck_assert_int_eq(c.run.solver.backend, ILPM_BACKEND_ILP);
-    ck_assert_int_eq(c.run.solver.max_pb_nodes, 2000000);
-    ck_assert_int_eq(c.run.solver.presolve, 1);
+    ck_assert_int_eq(ilpm_sat_opts_in(&c.run.solver)->max_pb_nodes, 2000000);
+    ck_assert_int_eq(ilpm_glpk_opts_in(&c.run.solver)->presolve, 1);
     ck_assert_int_eq(c.format, FMT_TEXT);
     ck_assert_int_eq(c.index, 0);
     teardown();
@@ -185,7 +189,7 @@ START_TEST(test_defaults_from_rows)
            "--time-limit", "1.5", "--no-propagate");
     ck_assert_int_eq(c.index, 2);
     ck_assert_int_eq(c.run.solver.backend, ILPM_BACKEND_CP);
-    ck_assert_int_eq(c.run.solver.lookahead, 5);
+    ck_assert_int_eq(ilpm_cp_opts_in(&c.run.solver)->lookahead, 5);
     ck_assert_int_eq(c.run.solver.propagate, ILPM_PROP_NONE);
     ck_assert_int_eq(c.format, FMT_JSON);
     ck_assert_int_eq(c.run.count, 1);
@@ -195,7 +199,7 @@ START_TEST(test_defaults_from_rows)
     ck_assert(!ilpm_cli_given(&c, "propagate"));
     teardown();
     PARSED("solve", "queens", "--n", "4", "--no-presolve");
-    ck_assert_int_eq(c.run.solver.presolve, 0);
+    ck_assert_int_eq(ilpm_glpk_opts_in(&c.run.solver)->presolve, 0);
     teardown();
     PARSED("export", "queens", "--n", "4", "--lp", "q.lp", "--opb=q.opb");
     ck_assert_str_eq(c.export_path[ILPM_FMT_LP], "q.lp");
@@ -288,10 +292,12 @@ START_TEST(test_help_rows)
     ck_assert(backend);
     ck_assert_int_ge(n, 40);
     char help[640];
-    ilpm_cli_opt_help(ilpm_option_find("max-vars"), NULL, help, sizeof help);
+    ilpm_cli_opt_help(ilpm_option_find("max-vars", NULL), NULL, help,
+                      sizeof help);
     ck_assert_str_eq(help, "refuse models of more than N variables (1 to "
                            "1073741823, default 50000000)");
-    ilpm_cli_opt_help(ilpm_option_find("sat-option"), NULL, help, sizeof help);
+    ilpm_cli_opt_help(ilpm_option_find("sat-option", NULL), NULL, help,
+                      sizeof help);
     ck_assert_str_eq(help, "CaDiCaL options by CaDiCaL's names (e.g. "
                            "phase=0) (repeatable)");
 }
@@ -323,7 +329,7 @@ START_TEST(test_wrong_verb_or_backend)
             "solve", "queens", QUEENS, "--n", "4");
     /* stats and export read --amo for the CNF they size or write. */
     PARSED("stats", "queens", "--n", "4", "--amo", "seq");
-    ck_assert_int_eq(c.run.solver.amo, ILPM_AMO_SEQ);
+    ck_assert_int_eq(ilpm_sat_opts_in(&c.run.solver)->amo, ILPM_AMO_SEQ);
     teardown();
 }
 END_TEST
