@@ -1247,6 +1247,43 @@ START_TEST(test_bad_rules)
 }
 END_TEST
 
+/* The model's neutral search hint, as GLPK maps it under --branch auto:
+ * input order -> first fractional column, reverse -> last, likeliest ->
+ * dive (largest value, up first); none -> most fractional when looking
+ * for a solution.  --branch given wins over the hint. */
+START_TEST(test_hint_maps_to_branching)
+{
+    static const struct {
+        ilpm_hint hint;
+        int br, dive;
+    } cases[] = {{ILPM_HINT_NONE, GLP_BR_MFV, 0},
+                 {ILPM_HINT_INPUT, GLP_BR_FFV, 0},
+                 {ILPM_HINT_REVERSE, GLP_BR_LFV, 0},
+                 {ILPM_HINT_LIKELIEST, GLP_BR_MFV, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ilpm_model *m = small_model(2);
+        ilpm_model_set_hint(m, cases[i].hint);
+        ck_assert_int_eq(ilpm_model_hint(m), cases[i].hint);
+        ilpm_options o;
+        test_options(&o);
+        ilpm_err err = {0};
+        ilpm_driver *d = ilpm_glpk_ops.create(m, &o, NULL, &err);
+        ck_assert_msg(d != NULL, "%s", err.msg);
+        glp_iocp p;
+        int dive = ilpm_glpk_iocp((ilpm_glpk *)d, 1, &p);
+        ck_assert_int_eq(p.br_tech, cases[i].br);
+        ck_assert_int_eq(dive, cases[i].dive);
+        ilpm_glpk_ops.destroy(d);
+        ck_assert_int_eq(ilpm_options_set(&o, "branch", "last", &err), 0);
+        d = ilpm_glpk_ops.create(m, &o, NULL, &err);
+        ck_assert_int_eq(ilpm_glpk_iocp((ilpm_glpk *)d, 1, &p), 0);
+        ck_assert_int_eq(p.br_tech, GLP_BR_LFV);
+        ilpm_glpk_ops.destroy(d);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
 #ifdef ILPM_TEST_HOOKS
 /* A GLPK abort becomes ILPM_ERROR; drivers whose problems went with
  * GLPK's environment say so instead of crashing, and new ones work. */
@@ -1471,6 +1508,7 @@ static Suite *glpk_suite(void)
     tcase_add_test(tc, test_gmpl_limits);
     tcase_add_test(tc, test_gmpl_check);
     tcase_add_test(tc, test_bad_rules);
+    tcase_add_test(tc, test_hint_maps_to_branching);
 #ifdef ILPM_TEST_HOOKS
     tcase_add_test(tc, test_glpk_failure);
 #endif
