@@ -303,6 +303,47 @@ START_TEST(test_help_rows)
 }
 END_TEST
 
+/* A back end's own option is a row of its driver's table, which the
+ * command line walks as it walks a puzzle's: found there with its owner,
+ * set into that back end's area, refused for another back end with the
+ * same words as before, and listed in --help. */
+START_TEST(test_backend_rows)
+{
+    int b = -2;
+    ck_assert_ptr_nonnull(ilpm_cli_opt_owner("cuts", &b));
+    ck_assert_int_eq(b, ILPM_BACKEND_ILP);
+    ck_assert_ptr_nonnull(ilpm_cli_opt_owner("sat-option", &b));
+    ck_assert_int_eq(b, ILPM_BACKEND_SAT);
+    ck_assert_ptr_nonnull(ilpm_cli_opt_owner("lookahead", &b));
+    ck_assert_int_eq(b, ILPM_BACKEND_CP);
+    ck_assert_ptr_nonnull(ilpm_cli_opt_owner("time-limit", &b));
+    ck_assert_int_eq(b, -1);
+    ck_assert_ptr_nonnull(ilpm_cli_opt_owner("count", &b));
+    ck_assert_int_eq(b, -1);
+    ck_assert_ptr_null(ilpm_cli_opt_owner("gomory", &b));
+    /* Every back end's rows are among the command line's rows. */
+    for (int k = 0; k < ilpm_backend_count(); k++)
+        for (const ilpm_opt *r = ilpm_backend_options(k); r && r->name; r++) {
+            int found = 0;
+            cli_row row;
+            for (int i = 0; ilpm_cli_option_row(i, &row); i++)
+                found += row.row == r;
+            ck_assert_msg(found == 1, "--%s: %d rows", r->name, found);
+        }
+    PARSED("solve", "queens", "--n", "4", "--backend", "sat", "--card",
+           "totalizer", "--max-pb-nodes", "7");
+    ck_assert_int_eq(ilpm_sat_opts_of(&c.run.solver)->card,
+                     ILPM_CARD_TOTALIZER);
+    ck_assert_int_eq(ilpm_sat_opts_of(&c.run.solver)->max_pb_nodes, 7);
+    ck_assert_int_eq(ilpm_glpk_opts_of(&c.run.solver)->cuts, ILPM_CUTS_DEFAULT);
+    teardown();
+    REFUSED("--cuts applies to --backend ilp, not sat", "solve", "queens",
+            "--n", "4", "--cuts", "all", "--backend", "sat");
+    REFUSED("--learn applies to --backend cp, not ilp", "solve", "queens",
+            "--n", "4", "--learn", "on");
+}
+END_TEST
+
 /* An option of another verb, or of a back end not chosen, is refused. */
 START_TEST(test_wrong_verb_or_backend)
 {
@@ -345,6 +386,7 @@ int main(void)
     tcase_add_test(tc, test_defaults_from_rows);
     tcase_add_test(tc, test_inputs_listed);
     tcase_add_test(tc, test_help_rows);
+    tcase_add_test(tc, test_backend_rows);
     tcase_add_test(tc, test_wrong_verb_or_backend);
     suite_add_tcase(s, tc);
     return run_suite(s);
