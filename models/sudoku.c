@@ -346,7 +346,7 @@ static int build(const sudoku *s, const ilpm_params *p, int with_givens,
      * the first fractional variable fills the grid in reading order, as
      * a person would, faster than the most fractional rule
      * (docs/benchmarks.md, "GLPK branching"). */
-    ilpm_model_set_branch_hint(m, ILPM_BRANCH_FIRST);
+    ilpm_model_set_hint(m, ILPM_HINT_INPUT);
     int lits[SUDOKU_MAX_N];
     for (int r = 1; r <= n; r++)
         for (int c = 1; c <= n; c++) {

@@ -271,103 +271,54 @@ const char *ilpm_kind_name(ilpm_kind k);
 /* ------------------------------------------------------------------ */
 /* Options and back ends                                                */
 
-/* The back-end registry, one row per back end:
- *   X(ID, name, help, driver)
- * ID makes ILPM_BACKEND_ID, name is how the command line, JSON and CSV
- * spell it, help completes "solve ...", and driver is its
- * ilpm_driver_ops (src/backend/backend.h), which says what else it does.
- * The enum, the names, the help of --backend and the table of drivers
- * are all made from these rows (docs/layout.md, "Adding a back end"). */
-#define ILPM_BACKENDS(X)                                                       \
-    X(ILP, "ilp", "as an ILP with GLPK", ilpm_glpk_ops)                        \
-    X(SAT, "sat", "as SAT with CaDiCaL", ilpm_sat_ops)                         \
-    X(CP, "cp", "by ilpm's own propagation and conflict-driven search",        \
-      ilpm_cp_ops)
-
-#define ILPM_BACKEND_ENUM_(id, name, help, driver) ILPM_BACKEND_##id,
-typedef enum ilpm_backend {
-    ILPM_BACKENDS(ILPM_BACKEND_ENUM_) ILPM_BACKEND_COUNT
-} ilpm_backend;
-#undef ILPM_BACKEND_ENUM_
 /* The enums of the options, one X-macro list each, X(ID, "name"): the
  * enum (then its PREFIX_COUNT) and the names the command line, JSON and
- * CSV use (ilpm_*_name, ilpm_*_parse, the rows' choices) are made from
- * it (options.c).  A new value is one line here and its code. */
+ * CSV use (the rows' choices) are made from it.  A back end's own
+ * options are its own business (ilpm_backend_options). */
 #define ILPM_ENUM_ID_(id, name) id,
 #define ILPM_ENUM_NAME_(id, name) name,
 // clang-format off
-/* cp branching: first-fail takes the open exactly-one or at-least-one
- * over puzzle variables with the fewest open literals (as DLX and
- * Gecode's first-fail), input the first open variable, activity (VSIDS)
- * the variable most bumped by recent conflicts, its saved phase (with
- * learning; a count takes first-fail).  cp learning: auto learns when
- * solving and optimising, and counts by the depth-first search, where
- * every branch is visited anyway and a learned clause costs more than
- * it prunes. */
-#define ILPM_SEARCHES(X) X(ILPM_SEARCH_FIRST_FAIL, "first-fail")               \
-    X(ILPM_SEARCH_INPUT, "input") X(ILPM_SEARCH_ACTIVITY, "activity")
-#define ILPM_LEARNS(X)                                                         \
-    X(ILPM_LEARN_OFF, "off") X(ILPM_LEARN_ON, "on") X(ILPM_LEARN_AUTO, "auto")
-/* At-most-one in CNF: auto = pairwise up to 10 literals, else product;
- * pairwise (the seed reports'), Sinz's sequential counter (ladder),
- * Chen's 2-product.  Cardinality: Sinz's sequential counter, Bailleux and
- * Boufkhad's totalizer. */
-#define ILPM_AMO_ENCS(X) X(ILPM_AMO_AUTO, "auto")                              \
-    X(ILPM_AMO_PAIRWISE, "pairwise") X(ILPM_AMO_SEQ, "seq")                    \
-    X(ILPM_AMO_PRODUCT, "product")
-#define ILPM_CARD_ENCS(X)                                                      \
-    X(ILPM_CARD_SEQ, "seq") X(ILPM_CARD_TOTALIZER, "totalizer")
-#define ILPM_CUTS_RULES(X) X(ILPM_CUTS_NONE, "none")                           \
-    X(ILPM_CUTS_DEFAULT, "default") X(ILPM_CUTS_ALL, "all")
-/* GLPK's branching and backtracking rules, named as glpsol names them.
- * AUTO: for a feasibility search (no objective, or counting) the most
- * fractional variable and depth first, which find a first solution
- * soonest; when optimising, GLPK's defaults (Driebeck-Tomlin, best local
- * bound).  Branching on the first, last or most fractional variable,
- * Driebeck and Tomlin's, hybrid pseudo-cost; dive: the fractional
- * variable of largest value, up branch first (our callback), which fixes
- * the LP's likeliest choice, as a SAT solver decides, where "most" splits
- * the least decided one.  Backtracking depth first, breadth first, best
- * projection, best local bound. */
-#define ILPM_BRANCHES(X) X(ILPM_BRANCH_AUTO, "auto")                           \
-    X(ILPM_BRANCH_FIRST, "first") X(ILPM_BRANCH_LAST, "last")                  \
-    X(ILPM_BRANCH_MOST, "most") X(ILPM_BRANCH_DRTOM, "drtom")                  \
-    X(ILPM_BRANCH_PCOST, "pcost") X(ILPM_BRANCH_DIVE, "dive")
-#define ILPM_BACKTRACKS(X) X(ILPM_BACKTRACK_AUTO, "auto")                      \
-    X(ILPM_BACKTRACK_DFS, "dfs") X(ILPM_BACKTRACK_BFS, "bfs")                  \
-    X(ILPM_BACKTRACK_BESTP, "bestp") X(ILPM_BACKTRACK_BESTB, "bestb")
 /* What is propagated before lowering (ilpm_model_propagate's level);
  * auto is the back end's default, now probe for both (see propagate.c). */
 #define ILPM_PROPAGATES(X) X(ILPM_PROP_AUTO, "auto") X(ILPM_PROP_NONE, "none")  \
     X(ILPM_PROP_UNITS, "units") X(ILPM_PROP_PROBE, "probe")
 
-typedef enum ilpm_search { ILPM_SEARCHES(ILPM_ENUM_ID_) ILPM_SEARCH_COUNT } ilpm_search;
-typedef enum ilpm_learn { ILPM_LEARNS(ILPM_ENUM_ID_) ILPM_LEARN_COUNT } ilpm_learn;
-typedef enum ilpm_amo_enc { ILPM_AMO_ENCS(ILPM_ENUM_ID_) ILPM_AMO_COUNT } ilpm_amo_enc;
-typedef enum ilpm_card_enc { ILPM_CARD_ENCS(ILPM_ENUM_ID_) ILPM_CARD_COUNT } ilpm_card_enc;
-typedef enum ilpm_cuts { ILPM_CUTS_RULES(ILPM_ENUM_ID_) ILPM_CUTS_COUNT } ilpm_cuts;
-typedef enum ilpm_branch { ILPM_BRANCHES(ILPM_ENUM_ID_) ILPM_BRANCH_COUNT } ilpm_branch;
-typedef enum ilpm_backtrack {
-    ILPM_BACKTRACKS(ILPM_ENUM_ID_) ILPM_BACKTRACK_COUNT } ilpm_backtrack;
 typedef enum ilpm_propagate {
     ILPM_PROPAGATES(ILPM_ENUM_ID_) ILPM_PROP_COUNT } ilpm_propagate;
 // clang-format on
 
 /* The model's search hint, as a MiniZinc model annotates its solve item:
- * the branching rule GLPK uses under --branch auto when it looks for any
- * solution (ILPM_BRANCH_AUTO, the default, leaves the choice to the back
- * end).  Propagated copies keep it. */
-void ilpm_model_set_branch_hint(ilpm_model *m, ilpm_branch b);
-ilpm_branch ilpm_model_branch_hint(const ilpm_model *m);
+ * which variables a search should decide first when it looks for any
+ * solution.  Each back end maps it for itself (docs/layout.md): GLPK to
+ * its branching rule under --branch auto (input: the first fractional
+ * column, reverse: the last, likeliest: the largest value, up branch
+ * first); CaDiCaL and cp ignore it (their own activity-driven choices do
+ * better).  Propagated copies keep it. */
+typedef enum ilpm_hint {
+    ILPM_HINT_NONE,      /* the back end's own choice (the default)   */
+    ILPM_HINT_INPUT,     /* the variables in the order they were made */
+    ILPM_HINT_REVERSE,   /* the same, from the last one made          */
+    ILPM_HINT_LIKELIEST, /* the one nearest true, set true first      */
+    ILPM_HINT_COUNT
+} ilpm_hint;
+void ilpm_model_set_hint(ilpm_model *m, ilpm_hint h);
+ilpm_hint ilpm_model_hint(const ilpm_model *m);
+
+/* Each back end's own options (its rows: ilpm_backend_options) are kept
+ * in an area of ilpm_options of their own, which only that back end
+ * reads as its struct: set them by name, ilpm_options_set.  Up to
+ * ILPM_BACKENDS_MAX back ends, each within ILPM_BACKEND_AREA bytes. */
+#define ILPM_BACKENDS_MAX 8
+#define ILPM_BACKEND_AREA 64
+typedef union ilpm_backend_opts {
+    int64_t i;
+    double d;
+    void *p;
+    unsigned char bytes[ILPM_BACKEND_AREA];
+} ilpm_backend_opts;
 
 typedef struct ilpm_options {
-    ilpm_backend backend;
-    ilpm_amo_enc amo;
-    ilpm_card_enc card;
-    ilpm_cuts cuts;
-    ilpm_branch branch;
-    ilpm_backtrack backtrack;
-    int presolve;             /* GLPK MIP presolver, default on            */
+    int backend;              /* ilpm_backend_find("sat"); default ilp     */
     ilpm_propagate propagate; /* default auto                              */
     double time_limit;        /* seconds, <= 0 for none                    */
     /* With verbose, GLPK and CaDiCaL report their progress, and their
@@ -383,18 +334,13 @@ typedef struct ilpm_options {
     int verbose;
     void (*log)(void *ctx, const char *text);
     void *log_ctx;
-    /* CaDiCaL options as "name=value,name=value" (NULL: none), set in
-     * order after ilpm's own; an unknown name is an error. */
-    const char *sat_options;
-    int64_t max_pb_nodes;  /* PB encoding bound (nodes per constraint)  */
     int64_t max_vars;      /* model variables (default 50 million)      */
     int64_t max_memory_mb; /* model and CNF storage (default: 3/4 of
                               the machine's memory)                    */
-    ilpm_search search;    /* cp: branching, default activity            */
-    ilpm_learn learn;      /* cp: conflict-driven learning, default auto */
-    int64_t lookahead;     /* cp: failed-literal probes per node, 0 none */
     /* Polled by every back end; a non-zero value stops the search. */
     volatile int *stop_flag;
+    /* Back end b's own options, in backend_area[b] (opaque here). */
+    ilpm_backend_opts backend_area[ILPM_BACKENDS_MAX];
 } ilpm_options;
 
 /* ------------------------------------------------------------------ */
@@ -436,9 +382,6 @@ typedef struct ilpm_opt {
     const char *const *choices; /* ILPM_OPT_CHOICE, NULL-ended         */
     const char *unit;           /* ILPM_OPT_REAL: "seconds"            */
     unsigned flags;             /* ILPM_OPT_*                          */
-    /* The back ends it acts on, ILPM_BACKEND_BIT(b) each; 0: all.  The
-     * command line refuses it with another. */
-    unsigned backends;
     /* The verbs it goes with, in the bits of the front end that owns the
      * table (the command line's V_*); 0 in the library's and the
      * puzzles' tables, whose verbs the command line gives. */
@@ -464,42 +407,47 @@ int ilpm_opt_set(const ilpm_opt *row, void *base, const char *value,
 int ilpm_opt_defaults(const ilpm_opt *table, void *base, ilpm_err *err);
 
 /* ------------------------------------------------------------------ */
+/* ------------------------------------------------------------------ */
 /* Options and back ends                                                */
 
-/* Every field from the rows' defaults (ilpm_options_table), then
- * max_memory_mb from the machine: 3/4 of its memory. */
+/* Every field from the rows' defaults (ilpm_options_table and each back
+ * end's ilpm_backend_options), then max_memory_mb from the machine: 3/4
+ * of its memory. */
 void ilpm_options_init(ilpm_options *o);
 
-#define ILPM_BACKEND_BIT(b) (1u << (b))
-/* Sets of back ends, as batch and compare run them. */
-#define ILPM_BACKENDS_ALL ((1u << ILPM_BACKEND_COUNT) - 1)
-#define ILPM_BACKENDS_BOTH                                                     \
-    (ILPM_BACKEND_BIT(ILPM_BACKEND_ILP) | ILPM_BACKEND_BIT(ILPM_BACKEND_SAT))
-
-/* The options of ilpm_options, one row each (ILPM_OPT_LOWER: those of
- * the lowering), ended by a row with name NULL.  The command line's
+/* The options every back end shares, one row each (ILPM_OPT_LOWER: those
+ * of the lowering), ended by a row with name NULL.  The command line's
  * parser and --help, ilpm_options_init, ilpm_options_set and the tests
- * read it.  Adding an encoding is a name in its enum's list (above) and
- * its encoder. */
+ * read it. */
 const ilpm_opt *ilpm_options_table(void);
-/* The row named name, or NULL. */
-const ilpm_opt *ilpm_option_find(const char *name);
-/* Sets o's field by its row from text (NULL for a flag): 0, or -1 with
- * err saying "--amo: expected one of auto, pairwise, seq, product, got
- * 'x'" and o unchanged. */
+/* The row named name, shared or a back end's, or NULL; *backend (if not
+ * NULL) receives the back end whose row it is, or -1 for a shared one. */
+const ilpm_opt *ilpm_option_find(const char *name, int *backend);
+/* Sets o's option by its row from text (NULL for a flag), a shared
+ * option or a back end's alike: 0, or -1 with err saying "--amo:
+ * expected one of auto, pairwise, seq, product, got 'x'" and o
+ * unchanged. */
 int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
                      ilpm_err *err);
+/* The value of o's option name as the command line would give it
+ * ("seq", "2000000", "" for no text) into buf: 0, or -1 for no such
+ * option. */
+int ilpm_options_get(const ilpm_options *o, const char *name, char *buf,
+                     size_t size);
+
+/* The back ends, numbered from 0 in their list's order (ilp, sat, cp). */
+int ilpm_backend_count(void);
+/* The number of the back end named name, or -1. */
+int ilpm_backend_find(const char *name);
+/* Its name ("sat"), or "unknown". */
+const char *ilpm_backend_name(int b);
+/* Its own option rows (the fields they set are in its area of
+ * ilpm_options), ended by a row with name NULL. */
+const ilpm_opt *ilpm_backend_options(int b);
 /* Checks what back end b would refuse in o before any model is built
  * (--sat-option names and values on CaDiCaL's own table): 0, or -1 with
  * err (kind ILPM_ERR_INPUT) holding one message. */
-int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
-                               ilpm_err *err);
-const char *ilpm_backend_name(ilpm_backend b);
-/* A set of back ends by name: one back end's name, "both" (ilp and sat,
- * as before cp came) or "all" (every registered one); 0 if none. */
-unsigned ilpm_backend_set_parse(const char *s);
-/* The name of a set: a back end's, "both" or "all"; NULL for another. */
-const char *ilpm_backend_set_name(unsigned set);
+int ilpm_backend_check_options(int b, const ilpm_options *o, ilpm_err *err);
 /* What a back end's statistics count, by the model it lowers to: bits,
  * so that one back end may count both. */
 typedef enum ilpm_backend_reports {
@@ -507,26 +455,8 @@ typedef enum ilpm_backend_reports {
     ILPM_REPORTS_ROWS = 1,   /* rows and nonzeros (stats.rows)  */
     ILPM_REPORTS_CLAUSES = 2 /* clauses (stats.clauses)         */
 } ilpm_backend_reports;
-ilpm_backend_reports ilpm_backend_report(ilpm_backend b);
-const char *ilpm_amo_name(ilpm_amo_enc e);
-const char *ilpm_card_name(ilpm_card_enc e);
-const char *ilpm_cuts_name(ilpm_cuts c);
-const char *ilpm_branch_name(ilpm_branch b);
-const char *ilpm_backtrack_name(ilpm_backtrack b);
-const char *ilpm_search_name(ilpm_search s);
+ilpm_backend_reports ilpm_backend_report(int b);
 const char *ilpm_propagate_name(ilpm_propagate p);
-/* The names an enum option takes, in the enum's order and ended by NULL,
- * for "backend", "amo", "card", "cuts", "branch", "backtrack",
- * "propagate" and "search"; NULL for another option. */
-const char *const *ilpm_enum_names(const char *option);
-/* Name -> enum; return -1 for an unknown name. */
-int ilpm_backend_parse(const char *s);
-int ilpm_amo_parse(const char *s);
-int ilpm_card_parse(const char *s);
-int ilpm_cuts_parse(const char *s);
-int ilpm_branch_parse(const char *s);
-int ilpm_backtrack_parse(const char *s);
-int ilpm_search_parse(const char *s);
 int ilpm_propagate_parse(const char *s);
 
 /* Sizes of one formulation, overall and per group. */

@@ -4,6 +4,9 @@
  * and the options that go with one verb or back end only. */
 #include "cli.h"
 
+#include "cp_opts.h"
+#include "glpk_int.h"
+#include "sat_int.h"
 #include "testutil.h"
 #include <check.h>
 #include <stdarg.h>
@@ -143,7 +146,8 @@ START_TEST(test_lists_add_up)
 {
     PARSED("solve", "queens", "--n", "4", "--backend", "sat", "--sat-option",
            "phase=0", "--sat-option=seed=3");
-    ck_assert_str_eq(c.run.solver.sat_options, "phase=0,seed=3");
+    ck_assert_str_eq(ilpm_sat_opts_in(&c.run.solver)->sat_options,
+                     "phase=0,seed=3");
     teardown();
     PARSED("solve", "gmpl", "--model", "m.mod", "--data", "a.dat", "--data",
            "b.dat");
@@ -208,8 +212,8 @@ START_TEST(test_defaults_from_rows)
                               0,
                           "--%s is not its row's default %s", r->name, r->def);
     ck_assert_int_eq(c.run.solver.backend, ILPM_BACKEND_ILP);
-    ck_assert_int_eq(c.run.solver.max_pb_nodes, 2000000);
-    ck_assert_int_eq(c.run.solver.presolve, 1);
+    ck_assert_int_eq(ilpm_sat_opts_in(&c.run.solver)->max_pb_nodes, 2000000);
+    ck_assert_int_eq(ilpm_glpk_opts_in(&c.run.solver)->presolve, 1);
     ck_assert_int_eq(c.format, FMT_TEXT);
     ck_assert_int_eq(c.index, 0);
     teardown();
@@ -218,7 +222,7 @@ START_TEST(test_defaults_from_rows)
            "--time-limit", "1.5", "--no-propagate");
     ck_assert_int_eq(c.index, 2);
     ck_assert_int_eq(c.run.solver.backend, ILPM_BACKEND_CP);
-    ck_assert_int_eq(c.run.solver.lookahead, 5);
+    ck_assert_int_eq(ilpm_cp_opts_in(&c.run.solver)->lookahead, 5);
     ck_assert_int_eq(c.run.solver.propagate, ILPM_PROP_NONE);
     ck_assert_int_eq(c.format, FMT_JSON);
     ck_assert_int_eq(c.run.count, 1);
@@ -228,7 +232,7 @@ START_TEST(test_defaults_from_rows)
     ck_assert(!ilpm_cli_given(&c, "propagate"));
     teardown();
     PARSED("solve", "queens", "--n", "4", "--no-presolve");
-    ck_assert_int_eq(c.run.solver.presolve, 0);
+    ck_assert_int_eq(ilpm_glpk_opts_in(&c.run.solver)->presolve, 0);
     teardown();
     PARSED("export", "queens", "--n", "4", "--lp", "q.lp", "--opb=q.opb");
     /* Each at its format's place in the table of formats. */
@@ -328,12 +332,55 @@ START_TEST(test_help_rows)
     ck_assert(backend);
     ck_assert_int_ge(n, 40);
     char help[640];
-    ilpm_cli_opt_help(ilpm_option_find("max-vars"), NULL, help, sizeof help);
+    ilpm_cli_opt_help(ilpm_option_find("max-vars", NULL), NULL, help,
+                      sizeof help);
     ck_assert_str_eq(help, "refuse models of more than N variables (1 to "
                            "1073741823, default 50000000)");
-    ilpm_cli_opt_help(ilpm_option_find("sat-option"), NULL, help, sizeof help);
+    ilpm_cli_opt_help(ilpm_option_find("sat-option", NULL), NULL, help,
+                      sizeof help);
     ck_assert_str_eq(help, "CaDiCaL options by CaDiCaL's names (e.g. "
                            "phase=0) (repeatable)");
+}
+END_TEST
+
+/* A back end's own option is a row of its driver's table, which the
+ * command line walks as it walks a puzzle's: found there with its owner,
+ * set into that back end's area, refused for another back end with the
+ * same words as before, and listed in --help. */
+START_TEST(test_backend_rows)
+{
+    int b = -2;
+    ck_assert_ptr_nonnull(ilpm_cli_opt_owner("cuts", &b));
+    ck_assert_int_eq(b, ILPM_BACKEND_ILP);
+    ck_assert_ptr_nonnull(ilpm_cli_opt_owner("sat-option", &b));
+    ck_assert_int_eq(b, ILPM_BACKEND_SAT);
+    ck_assert_ptr_nonnull(ilpm_cli_opt_owner("lookahead", &b));
+    ck_assert_int_eq(b, ILPM_BACKEND_CP);
+    ck_assert_ptr_nonnull(ilpm_cli_opt_owner("time-limit", &b));
+    ck_assert_int_eq(b, -1);
+    ck_assert_ptr_nonnull(ilpm_cli_opt_owner("count", &b));
+    ck_assert_int_eq(b, -1);
+    ck_assert_ptr_null(ilpm_cli_opt_owner("gomory", &b));
+    /* Every back end's rows are among the command line's rows. */
+    for (int k = 0; k < ilpm_backend_count(); k++)
+        for (const ilpm_opt *r = ilpm_backend_options(k); r && r->name; r++) {
+            int found = 0;
+            cli_row row;
+            for (int i = 0; ilpm_cli_option_row(i, &row); i++)
+                found += row.row == r;
+            ck_assert_msg(found == 1, "--%s: %d rows", r->name, found);
+        }
+    PARSED("solve", "queens", "--n", "4", "--backend", "sat", "--card",
+           "totalizer", "--max-pb-nodes", "7");
+    ck_assert_int_eq(ilpm_sat_opts_of(&c.run.solver)->card,
+                     ILPM_CARD_TOTALIZER);
+    ck_assert_int_eq(ilpm_sat_opts_of(&c.run.solver)->max_pb_nodes, 7);
+    ck_assert_int_eq(ilpm_glpk_opts_of(&c.run.solver)->cuts, ILPM_CUTS_DEFAULT);
+    teardown();
+    REFUSED("--cuts applies to --backend ilp, not sat", "solve", "queens",
+            "--n", "4", "--cuts", "all", "--backend", "sat");
+    REFUSED("--learn applies to --backend cp, not ilp", "solve", "queens",
+            "--n", "4", "--learn", "on");
 }
 END_TEST
 
@@ -363,7 +410,7 @@ START_TEST(test_wrong_verb_or_backend)
             "solve", "queens", QUEENS, "--n", "4");
     /* stats and export read --amo for the CNF they size or write. */
     PARSED("stats", "queens", "--n", "4", "--amo", "seq");
-    ck_assert_int_eq(c.run.solver.amo, ILPM_AMO_SEQ);
+    ck_assert_int_eq(ilpm_sat_opts_in(&c.run.solver)->amo, ILPM_AMO_SEQ);
     teardown();
 }
 END_TEST
@@ -380,6 +427,7 @@ int main(void)
     tcase_add_test(tc, test_defaults_from_rows);
     tcase_add_test(tc, test_inputs_listed);
     tcase_add_test(tc, test_help_rows);
+    tcase_add_test(tc, test_backend_rows);
     tcase_add_test(tc, test_wrong_verb_or_backend);
     suite_add_tcase(s, tc);
     return run_suite(s);

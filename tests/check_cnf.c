@@ -174,8 +174,8 @@ static ilpm_options opts(ilpm_amo_enc amo, ilpm_card_enc card)
 {
     ilpm_options o;
     ilpm_options_init(&o);
-    o.amo = amo;
-    o.card = card;
+    ilpm_sat_opts_in(&o)->amo = amo;
+    ilpm_sat_opts_in(&o)->card = card;
     return o;
 }
 
@@ -638,9 +638,9 @@ START_TEST(test_group_stats)
     ilpm_options d;
     ilpm_options_init(&d);
     ck_assert_int_eq(ilpm_cnf_init(&c, m, NULL, &err), 0);
-    ck_assert_int_eq(c.amo, d.amo);
-    ck_assert_int_eq(c.card, d.card);
-    ck_assert_int_eq(c.max_pb_nodes, d.max_pb_nodes);
+    ck_assert_int_eq(c.amo, ilpm_sat_opts_in(&d)->amo);
+    ck_assert_int_eq(c.card, ilpm_sat_opts_in(&d)->card);
+    ck_assert_int_eq(c.max_pb_nodes, ilpm_sat_opts_in(&d)->max_pb_nodes);
     ck_assert_uint_eq(c.max_lits, (size_t)(d.max_memory_mb * 1048576 / 12));
     ck_assert_int_eq(c.cur_group, -1);
     ck_assert_int_eq(ilpm_cnf_add(&c, a, 4), 0);
@@ -650,10 +650,10 @@ START_TEST(test_group_stats)
     ilpm_cnf_release(&c);
 
     /* Options without a node bound take the default one. */
-    d.max_pb_nodes = 0;
+    ilpm_sat_opts_in(&d)->max_pb_nodes = 0;
     ck_assert_int_eq(ilpm_cnf_init(&c, m, &d, &err), 0);
     ilpm_options_init(&d);
-    ck_assert_int_eq(c.max_pb_nodes, d.max_pb_nodes);
+    ck_assert_int_eq(c.max_pb_nodes, ilpm_sat_opts_in(&d)->max_pb_nodes);
     ilpm_cnf_release(&c);
     ilpm_model_free(m);
 }
@@ -682,7 +682,7 @@ START_TEST(test_pb_too_large)
 {
     ilpm_model *m = big_pb_model();
     ilpm_options o = opts(ILPM_AMO_AUTO, ILPM_CARD_SEQ);
-    o.max_pb_nodes = 50;
+    ilpm_sat_opts_in(&o)->max_pb_nodes = 50;
     ilpm_cnf c;
     ilpm_err err;
     memset(&c, 0xff, sizeof c); /* from_model must not need a clean c */
@@ -710,7 +710,8 @@ START_TEST(test_pb_too_large)
     ck_assert_int_eq(c.groups[0].aux_vars, 0);
 
     /* With the default limit it encodes. */
-    c.max_pb_nodes = opts(ILPM_AMO_AUTO, ILPM_CARD_SEQ).max_pb_nodes;
+    ilpm_options def = opts(ILPM_AMO_AUTO, ILPM_CARD_SEQ);
+    c.max_pb_nodes = ilpm_sat_opts_of(&def)->max_pb_nodes;
     ck_assert_int_eq(ilpm_cnf_encode(&c, &con, &err), 0);
     ck_assert_int_gt(c.nvars, 24);
     ilpm_cnf_release(&c);

@@ -279,8 +279,8 @@ START_TEST(test_counts_and_optima_learn_on_and_off)
             ilpm_options o;
             ilpm_options_init(&o);
             o.backend = ILPM_BACKEND_CP;
-            o.learn = c < 3 ? ILPM_LEARN_ON : ILPM_LEARN_OFF;
-            o.search = (ilpm_search)(c % 3);
+            ilpm_cp_opts_in(&o)->learn = c < 3 ? ILPM_LEARN_ON : ILPM_LEARN_OFF;
+            ilpm_cp_opts_in(&o)->search = (ilpm_search)(c % 3);
             o.propagate = ILPM_PROP_NONE;
             ilpm_err err;
             ilpm_solver *s = ilpm_solver_new(m, &o, &err);
@@ -364,7 +364,7 @@ START_TEST(test_auto_turns_to_learning)
         ilpm_options o;
         ilpm_options_init(&o);
         o.backend = ILPM_BACKEND_CP;
-        o.learn = ILPM_LEARN_AUTO;
+        ilpm_cp_opts_in(&o)->learn = ILPM_LEARN_AUTO;
         o.propagate = ILPM_PROP_NONE;
         ilpm_solver *s = ilpm_solver_new(q, &o, &err);
         ck_assert_msg(s != NULL, "%s", err.msg);

@@ -4,6 +4,7 @@
  * constraints, optimisation against brute force, and the exported files
  * against GLPK's own readers and, when installed, glpsol and cbc. */
 #include "backend.h"
+#include "glpk_int.h"
 #include "ilpm.h"
 
 #include "testutil.h"
@@ -206,8 +207,9 @@ START_TEST(test_kind_exhaustive)
         test_options(&o);
         /* Every third model goes through the LP relaxation path. */
         if (t % 3 == 1) {
-            o.presolve = 0;
-            o.cuts = t % 2 ? ILPM_CUTS_ALL : ILPM_CUTS_NONE;
+            ilpm_glpk_opts_in(&o)->presolve = 0;
+            ilpm_glpk_opts_in(&o)->cuts =
+                t % 2 ? ILPM_CUTS_ALL : ILPM_CUTS_NONE;
         }
         ilpm_stats st;
         memset(&st, 0, sizeof st);
@@ -260,10 +262,10 @@ START_TEST(test_optimum_brute_force)
         ilpm_options o;
         test_options(&o);
         if (t % 4 == 3)
-            o.presolve = 0;
+            ilpm_glpk_opts_in(&o)->presolve = 0;
         /* Every branching and backtracking rule, auto included. */
-        o.branch = (ilpm_branch)(t % 6);
-        o.backtrack = (ilpm_backtrack)(t / 6 % 5);
+        ilpm_glpk_opts_in(&o)->branch = (ilpm_branch)(t % 6);
+        ilpm_glpk_opts_in(&o)->backtrack = (ilpm_backtrack)(t / 6 % 5);
         ilpm_driver *d = create(m, &o, NULL);
         int64_t best = 0, z = -999;
         int feasible = brute_force(m, &best);
@@ -461,7 +463,7 @@ START_TEST(test_presolve_leaves_no_column)
     for (int cuts = ILPM_CUTS_NONE; cuts <= ILPM_CUTS_ALL; cuts++) {
         ilpm_options o;
         test_options(&o);
-        o.cuts = (ilpm_cuts)cuts;
+        ilpm_glpk_opts_in(&o)->cuts = (ilpm_cuts)cuts;
         ilpm_driver *d = create(m, &o, NULL);
         uint8_t vals[8];
         int64_t z = 0;
@@ -1153,7 +1155,7 @@ START_TEST(test_deadline)
     for (int presolve = 0; presolve <= 1; presolve++) {
         ilpm_options o;
         test_options(&o);
-        o.presolve = presolve;
+        ilpm_glpk_opts_in(&o)->presolve = presolve;
         ilpm_driver *d = create(m, &o, NULL);
         uint8_t vals[40];
         int64_t z;
@@ -1223,18 +1225,62 @@ START_TEST(test_bad_rules)
     ilpm_model *m = small_model(2);
     ilpm_options o;
     test_options(&o);
-    o.branch = (ilpm_branch)(ILPM_BRANCH_DIVE + 1);
+    ilpm_glpk_opts_in(&o)->branch = (ilpm_branch)(ILPM_BRANCH_DIVE + 1);
     ilpm_err err = {0};
     ck_assert_ptr_null(ilpm_glpk_ops.create(m, &o, NULL, &err));
     ck_assert_ptr_nonnull(strstr(err.msg, "branching"));
-    o.branch = ILPM_BRANCH_AUTO;
-    o.backtrack = (ilpm_backtrack)-1;
+    ilpm_glpk_opts_in(&o)->branch = ILPM_BRANCH_AUTO;
+    ilpm_glpk_opts_in(&o)->backtrack = (ilpm_backtrack)-1;
     ck_assert_ptr_null(ilpm_glpk_ops.create(m, &o, NULL, &err));
-    ck_assert_str_eq(ilpm_branch_name(ILPM_BRANCH_DRTOM), "drtom");
-    ck_assert_str_eq(ilpm_branch_name(ILPM_BRANCH_DIVE), "dive");
-    ck_assert_int_eq(ilpm_backtrack_parse("bestp"), ILPM_BACKTRACK_BESTP);
-    ck_assert_int_eq(ilpm_branch_parse("fastest"), -1);
+    /* Set by name, as a library user sets them. */
+    char got[16];
+    ck_assert_int_eq(ilpm_options_set(&o, "branch", "drtom", &err), 0);
+    ck_assert_int_eq(ilpm_glpk_opts_of(&o)->branch, ILPM_BRANCH_DRTOM);
+    ilpm_glpk_opts_in(&o)->branch = ILPM_BRANCH_DIVE;
+    ilpm_options_get(&o, "branch", got, sizeof got);
+    ck_assert_str_eq(got, "dive");
+    ck_assert_int_eq(ilpm_options_set(&o, "backtrack", "bestp", &err), 0);
+    ck_assert_int_eq(ilpm_glpk_opts_of(&o)->backtrack, ILPM_BACKTRACK_BESTP);
+    ck_assert_int_eq(ilpm_options_set(&o, "branch", "fastest", &err), -1);
+    ck_assert_int_eq(ilpm_glpk_opts_of(&o)->branch, ILPM_BRANCH_DIVE);
     ilpm_model_free(m);
+}
+END_TEST
+
+/* The model's neutral search hint, as GLPK maps it under --branch auto:
+ * input order -> first fractional column, reverse -> last, likeliest ->
+ * dive (largest value, up first); none -> most fractional when looking
+ * for a solution.  --branch given wins over the hint. */
+START_TEST(test_hint_maps_to_branching)
+{
+    static const struct {
+        ilpm_hint hint;
+        int br, dive;
+    } cases[] = {{ILPM_HINT_NONE, GLP_BR_MFV, 0},
+                 {ILPM_HINT_INPUT, GLP_BR_FFV, 0},
+                 {ILPM_HINT_REVERSE, GLP_BR_LFV, 0},
+                 {ILPM_HINT_LIKELIEST, GLP_BR_MFV, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ilpm_model *m = small_model(2);
+        ilpm_model_set_hint(m, cases[i].hint);
+        ck_assert_int_eq(ilpm_model_hint(m), cases[i].hint);
+        ilpm_options o;
+        test_options(&o);
+        ilpm_err err = {0};
+        ilpm_driver *d = ilpm_glpk_ops.create(m, &o, NULL, &err);
+        ck_assert_msg(d != NULL, "%s", err.msg);
+        glp_iocp p;
+        int dive = ilpm_glpk_iocp((ilpm_glpk *)d, 1, &p);
+        ck_assert_int_eq(p.br_tech, cases[i].br);
+        ck_assert_int_eq(dive, cases[i].dive);
+        ilpm_glpk_ops.destroy(d);
+        ck_assert_int_eq(ilpm_options_set(&o, "branch", "last", &err), 0);
+        d = ilpm_glpk_ops.create(m, &o, NULL, &err);
+        ck_assert_int_eq(ilpm_glpk_iocp((ilpm_glpk *)d, 1, &p), 0);
+        ck_assert_int_eq(p.br_tech, GLP_BR_LFV);
+        ilpm_glpk_ops.destroy(d);
+        ilpm_model_free(m);
+    }
 }
 END_TEST
 
@@ -1462,6 +1508,7 @@ static Suite *glpk_suite(void)
     tcase_add_test(tc, test_gmpl_limits);
     tcase_add_test(tc, test_gmpl_check);
     tcase_add_test(tc, test_bad_rules);
+    tcase_add_test(tc, test_hint_maps_to_branching);
 #ifdef ILPM_TEST_HOOKS
     tcase_add_test(tc, test_glpk_failure);
 #endif

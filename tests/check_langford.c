@@ -9,6 +9,7 @@
 
 #include <check.h>
 #define ILPM_TESTUTIL_PUZZLES
+#include "sat_int.h"
 #include "testutil.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,7 +376,7 @@ START_TEST(test_sizes_match_report)
     ck_assert_int_eq(pz->build(inst, p, m, &err), 0);
     ilpm_options o;
     ilpm_options_init(&o);
-    o.amo = ILPM_AMO_PAIRWISE;
+    ilpm_sat_opts_in(&o)->amo = ILPM_AMO_PAIRWISE;
     ilpm_stats st;
     ck_assert_int_eq(ilpm_model_stats(m, &o, &st, &err), 0);
     ck_assert_int_eq(st.vars, 64);

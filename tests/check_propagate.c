@@ -327,11 +327,11 @@ START_TEST(test_probe)
     ck_assert_int_eq(forced(u, 6), -1);
     ck_assert_int_eq(forced(u, 5), 1); /* through -x4 -> x5 */
     ck_assert_int_eq(forced(u, 1), 0);
-    ilpm_model_set_branch_hint(m, ILPM_BRANCH_FIRST);
+    ilpm_model_set_hint(m, ILPM_HINT_INPUT);
     ilpm_model *p = ilpm_model_propagate(m, 2, &unchanged, &err);
     ck_assert_ptr_nonnull(p);
     /* the search hint travels with the propagated copy */
-    ck_assert_int_eq(ilpm_model_branch_hint(p), ILPM_BRANCH_FIRST);
+    ck_assert_int_eq(ilpm_model_hint(p), ILPM_HINT_INPUT);
     ck_assert_int_eq(forced(p, 1), -1);
     ck_assert_int_eq(forced(p, 2), 0);
     ilpm_model_free(u);
@@ -829,7 +829,7 @@ START_TEST(test_refuted_form)
         int64_t oc[2] = {5, -1};
         int ol[2] = {2, -4};
         ilpm_model_objective(a, ILPM_MAXIMIZE, oc, ol, 2, &err);
-        ilpm_model_set_branch_hint(a, ILPM_BRANCH_LAST);
+        ilpm_model_set_hint(a, ILPM_HINT_REVERSE);
         int u1 = 1, u2 = -1, u3 = 2;
         switch (why) {
         case 0:
@@ -879,7 +879,7 @@ START_TEST(test_refuted_form)
         ck_assert_int_eq(on, 2);
         ck_assert_int_eq(olits[1], -4);
         ck_assert_int_eq(ocoefs[0], 5);
-        ck_assert_int_eq(ilpm_model_branch_hint(b), ILPM_BRANCH_LAST);
+        ck_assert_int_eq(ilpm_model_hint(b), ILPM_HINT_REVERSE);
         uint8_t sol[1 << 9];
         ck_assert_int_eq(solutions(b, ilpm_model_nvars(b), sol), 0);
         ck_assert_int_eq(solutions(a, ilpm_model_nvars(a), sol), 0);

@@ -1,8 +1,10 @@
-/* The back-end registry: every back end of ilpm.h's ILPM_BACKENDS has its
- * name both ways, its help, a complete driver, and solves, counts and
- * stops through the one solver handle.  A back end added to the table is
- * tested here without a word added to this file. */
+/* The back-end registry: every back end of backends.h's ILPM_BACKENDS has
+ * its name both ways, its help, a complete driver, its own option rows, and
+ * solves, counts and stops through the one solver handle.  A back end added to
+ * the table is tested here without a word added to this file. */
 #include "backend.h"
+#include "cp_opts.h"
+#include "glpk_int.h"
 #include "ilpm.h"
 #include "ilpm_int.h"
 #include "run.h"
@@ -50,14 +52,17 @@ static ilpm_model *queens(int n)
 
 START_TEST(test_names_and_drivers)
 {
-    const ilpm_opt *row = ilpm_option_find("backend");
-    const char *const *names = ilpm_enum_names("backend");
+    int owner = 0;
+    const ilpm_opt *row = ilpm_option_find("backend", &owner);
     ck_assert_ptr_nonnull(row);
+    ck_assert_int_eq(owner, -1);
+    const char *const *names = row->choices;
     ck_assert_ptr_nonnull(names);
+    ck_assert_int_eq(ilpm_backend_count(), ILPM_BACKEND_COUNT);
     for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
         const char *name = ilpm_backend_name((ilpm_backend)b);
         ck_assert_str_eq(names[b], name);
-        ck_assert_int_eq(ilpm_backend_parse(name), b);
+        ck_assert_int_eq(ilpm_backend_find(name), b);
         ck_assert_uint_eq(ilpm_backend_set_parse(name), ILPM_BACKEND_BIT(b));
         ck_assert_str_eq(ilpm_backend_set_name(ILPM_BACKEND_BIT(b)), name);
         char paren[32];
@@ -70,17 +75,115 @@ START_TEST(test_names_and_drivers)
         ck_assert_ptr_nonnull(d->solve);
         ck_assert_ptr_nonnull(d->add);
         ck_assert_int_eq(ilpm_backend_report((ilpm_backend)b), d->reports);
+        /* Its own rows, which the command line walks. */
+        ck_assert_ptr_eq(ilpm_backend_options(b), d->opts);
         for (int c = 0; c < b; c++)
             ck_assert_str_ne(name, ilpm_backend_name((ilpm_backend)c));
     }
     ck_assert_ptr_null(names[ILPM_BACKEND_COUNT]);
     ck_assert_str_eq(ilpm_backend_name(ILPM_BACKEND_COUNT), "unknown");
-    ck_assert_int_eq(ilpm_backend_parse("both"), -1);
+    ck_assert_int_eq(ilpm_backend_find("both"), -1);
+    ck_assert_ptr_null(ilpm_backend_options(ILPM_BACKEND_COUNT));
     ck_assert_uint_eq(ilpm_backend_set_parse("both"), ILPM_BACKENDS_BOTH);
     ck_assert_uint_eq(ilpm_backend_set_parse("all"), ILPM_BACKENDS_ALL);
     ck_assert_uint_eq(ilpm_backend_set_parse("none"), 0);
     ck_assert_str_eq(ilpm_backend_set_name(ILPM_BACKENDS_ALL), "all");
     ck_assert_int_eq(__builtin_popcount(ILPM_BACKENDS_ALL), ILPM_BACKEND_COUNT);
+}
+END_TEST
+
+/* A back end's option is set by name, as a shared one is, into that
+ * back end's own area of ilpm_options; the others' areas stay as they
+ * were; a bad value leaves o unchanged. */
+START_TEST(test_backend_options_by_name)
+{
+    ilpm_options o, def;
+    ilpm_options_init(&def);
+    o = def;
+    ilpm_err err = {0};
+    ck_assert_int_eq(ilpm_options_set(&o, "cuts", "all", &err), 0);
+    ck_assert_int_eq(ilpm_glpk_opts_of(&o)->cuts, ILPM_CUTS_ALL);
+    ck_assert_int_eq(ilpm_options_set(&o, "no-presolve", NULL, &err), 0);
+    ck_assert_int_eq(ilpm_glpk_opts_of(&o)->presolve, 0);
+    ck_assert_int_eq(ilpm_options_set(&o, "amo", "seq", &err), 0);
+    ck_assert_int_eq(ilpm_sat_opts_of(&o)->amo, ILPM_AMO_SEQ);
+    ck_assert_int_eq(ilpm_options_set(&o, "sat-option", "phase=0", &err), 0);
+    ck_assert_str_eq(ilpm_sat_opts_of(&o)->sat_options, "phase=0");
+    ck_assert_int_eq(ilpm_options_set(&o, "lookahead", "5", &err), 0);
+    ck_assert_int_eq(ilpm_cp_opts_of(&o)->lookahead, 5);
+    ck_assert_int_eq(ilpm_options_set(&o, "search", "input", &err), 0);
+    ck_assert_int_eq(ilpm_cp_opts_of(&o)->search, ILPM_SEARCH_INPUT);
+    ck_assert_int_eq(ilpm_options_set(&o, "backend", "cp", &err), 0);
+    ck_assert_int_eq(o.backend, ILPM_BACKEND_CP);
+    ck_assert_int_eq(o.backend, ilpm_backend_find("cp"));
+    /* The shared part is untouched by the back ends' options. */
+    ck_assert(o.time_limit == def.time_limit);
+    ck_assert_int_eq(o.max_vars, def.max_vars);
+    char got[32];
+    ck_assert_int_eq(ilpm_options_get(&o, "cuts", got, sizeof got), 0);
+    ck_assert_str_eq(got, "all");
+    ck_assert_int_eq(ilpm_options_get(&o, "lookahead", got, sizeof got), 0);
+    ck_assert_str_eq(got, "5");
+    ck_assert_int_eq(ilpm_options_get(&o, "no-presolve", got, sizeof got), 0);
+    ck_assert_str_eq(got, "1");
+    /* Refused: a bad value (o unchanged) and a name no table has. */
+    ilpm_options before = o;
+    ck_assert_int_eq(ilpm_options_set(&o, "card", "ladder", &err), -1);
+    ck_assert_str_eq(err.msg,
+                     "--card: expected one of seq, totalizer, got 'ladder'");
+    ck_assert_int_eq(ilpm_options_set(&o, "lookahead", "-1", &err), -1);
+    ck_assert_int_eq(memcmp(&o, &before, sizeof o), 0);
+    ck_assert_int_eq(ilpm_options_set(&o, "gomory", "1", &err), -1);
+    ck_assert_str_eq(err.msg, "unknown option '--gomory'");
+    /* Each row is found in its own back end's table alone. */
+    int owner;
+    ck_assert_ptr_nonnull(ilpm_option_find("cuts", &owner));
+    ck_assert_int_eq(owner, ILPM_BACKEND_ILP);
+    ck_assert_ptr_nonnull(ilpm_option_find("max-pb-nodes", &owner));
+    ck_assert_int_eq(owner, ILPM_BACKEND_SAT);
+    ck_assert_ptr_nonnull(ilpm_option_find("learn", &owner));
+    ck_assert_int_eq(owner, ILPM_BACKEND_CP);
+    ck_assert_ptr_null(
+        ilpm_opt_find(ilpm_backend_options(ILPM_BACKEND_SAT), "cuts"));
+    ck_assert_ptr_null(ilpm_opt_find(ilpm_options_table(), "amo"));
+    /* A copy carries the back ends' options (drivers copy them). */
+    ilpm_options copy = o;
+    ck_assert_int_eq(ilpm_glpk_opts_of(&copy)->cuts, ILPM_CUTS_ALL);
+    ck_assert_str_eq(ilpm_sat_opts_of(&copy)->sat_options, "phase=0");
+}
+END_TEST
+
+/* Each back end's defaults, as ilpm_options_init sets them from its
+ * rows. */
+START_TEST(test_backend_defaults)
+{
+    ilpm_options o;
+    ilpm_options_init(&o);
+    ck_assert_int_eq(o.backend, ILPM_BACKEND_ILP);
+    const ilpm_glpk_opts *g = ilpm_glpk_opts_of(&o);
+    ck_assert_int_eq(g->cuts, ILPM_CUTS_DEFAULT);
+    ck_assert_int_eq(g->branch, ILPM_BRANCH_AUTO);
+    ck_assert_int_eq(g->backtrack, ILPM_BACKTRACK_AUTO);
+    ck_assert_int_eq(g->presolve, 1);
+    const ilpm_sat_opts *t = ilpm_sat_opts_of(&o);
+    ck_assert_int_eq(t->amo, ILPM_AMO_AUTO);
+    ck_assert_int_eq(t->card, ILPM_CARD_SEQ);
+    ck_assert_int_eq(t->max_pb_nodes, 2000000);
+    ck_assert_ptr_null(t->sat_options);
+    const ilpm_cp_opts *c = ilpm_cp_opts_of(&o);
+    ck_assert_int_eq(c->search, ILPM_SEARCH_ACTIVITY);
+    ck_assert_int_eq(c->learn, ILPM_LEARN_AUTO);
+    ck_assert_int_eq(c->lookahead, 0);
+    /* Every back end's area holds what its rows' defaults give. */
+    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
+        ilpm_backend_opts area;
+        memset(&area, 0, sizeof area);
+        ilpm_err err = {0};
+        ck_assert_int_eq(
+            ilpm_opt_defaults(ilpm_backend_options(b), &area, &err), 0);
+        ck_assert_msg(memcmp(&area, ilpm_backend_area(&o, b), sizeof area) == 0,
+                      "%s: defaults differ", ilpm_backend_name(b));
+    }
 }
 END_TEST
 
@@ -254,6 +357,8 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_names_and_drivers);
     tcase_add_test(tc, test_propagation_policy);
+    tcase_add_test(tc, test_backend_options_by_name);
+    tcase_add_test(tc, test_backend_defaults);
     tcase_add_test(tc, test_every_backend_solves);
     tcase_add_test(tc, test_every_backend_counts);
     tcase_add_test(tc, test_every_backend_stops);

@@ -5,6 +5,7 @@
  * that leave the model as it was; time limits, stop requests (the watch
  * behind CaDiCaL's terminate callback), --sat-option and the log. */
 #include "ilpm.h"
+#include "sat_int.h"
 #include "util.h"
 
 #define ILPM_TESTUTIL_RANDOM
@@ -33,8 +34,8 @@ static void sat_options(ilpm_options *o, int enc)
 {
     ilpm_options_init(o);
     o->backend = ILPM_BACKEND_SAT;
-    o->amo = encs[enc].amo;
-    o->card = encs[enc].card;
+    ilpm_sat_opts_in(o)->amo = encs[enc].amo;
+    ilpm_sat_opts_in(o)->card = encs[enc].card;
 }
 
 /* Brute force over every assignment of m's variables that sets the
@@ -490,7 +491,7 @@ START_TEST(test_sat_options)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         ilpm_options o;
         sat_options(&o, 0);
-        o.sat_options = cases[i].list;
+        ilpm_sat_opts_in(&o)->sat_options = cases[i].list;
         ilpm_err err = {0};
         int rc = ilpm_backend_check_options(ILPM_BACKEND_SAT, &o, &err);
         if (!cases[i].msg) {
@@ -507,7 +508,7 @@ START_TEST(test_sat_options)
     ilpm_model *m = pigeons(3);
     ilpm_options o;
     sat_options(&o, 0);
-    o.sat_options = "phase=0";
+    ilpm_sat_opts_in(&o)->sat_options = "phase=0";
     ilpm_solver *s = new_solver(m, &o);
     ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_UNSAT);
     ilpm_solver_free(s);

@@ -1,7 +1,9 @@
 /* Tests of the public solver handle on both back ends: satisfiability,
  * projected counts and optima of random small models against brute force,
  * assumptions, time limits and stop requests. */
+#include "cp_opts.h"
 #include "ilpm.h"
+#include "sat_int.h"
 
 #define ILPM_TESTUTIL_RANDOM
 #include "testutil.h"
@@ -77,10 +79,10 @@ START_TEST(test_random_counts_agree_with_brute_force)
             ilpm_options o;
             ilpm_options_init(&o);
             o.backend = configs[c].b;
-            o.amo = configs[c].amo;
-            o.card = configs[c].card;
-            o.search = configs[c].search;
-            o.lookahead = configs[c].lookahead;
+            ilpm_sat_opts_in(&o)->amo = configs[c].amo;
+            ilpm_sat_opts_in(&o)->card = configs[c].card;
+            ilpm_cp_opts_in(&o)->search = configs[c].search;
+            ilpm_cp_opts_in(&o)->lookahead = configs[c].lookahead;
             o.propagate = configs[c].prop;
             ilpm_err err;
             ilpm_solver *s = ilpm_solver_new(m, &o, &err);
@@ -118,10 +120,10 @@ START_TEST(test_random_optima_agree_with_brute_force)
             ilpm_options o;
             ilpm_options_init(&o);
             o.backend = configs[c].b;
-            o.amo = configs[c].amo;
-            o.card = configs[c].card;
-            o.search = configs[c].search;
-            o.lookahead = configs[c].lookahead;
+            ilpm_sat_opts_in(&o)->amo = configs[c].amo;
+            ilpm_sat_opts_in(&o)->card = configs[c].card;
+            ilpm_cp_opts_in(&o)->search = configs[c].search;
+            ilpm_cp_opts_in(&o)->lookahead = configs[c].lookahead;
             o.propagate = configs[c].prop;
             ilpm_err err;
             ilpm_solver *s = ilpm_solver_new(m, &o, &err);
@@ -390,7 +392,7 @@ START_TEST(test_stats_per_group)
     ilpm_model *m = queens_count_model(4);
     ilpm_options o;
     ilpm_options_init(&o);
-    o.amo = ILPM_AMO_PAIRWISE;
+    ilpm_sat_opts_in(&o)->amo = ILPM_AMO_PAIRWISE;
     ilpm_stats st;
     ilpm_err err;
     ck_assert_int_eq(ilpm_model_stats(m, &o, &st, &err), 0);
@@ -464,7 +466,7 @@ START_TEST(test_check_options)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         ilpm_options o;
         ilpm_options_init(&o);
-        o.sat_options = cases[i].list;
+        ilpm_sat_opts_in(&o)->sat_options = cases[i].list;
         ilpm_err err = {0};
         int rc = ilpm_backend_check_options(ILPM_BACKEND_SAT, &o, &err);
         ck_assert_msg(rc == (cases[i].msg ? -1 : 0), "%s", cases[i].list);

@@ -10,6 +10,7 @@
 
 #include <check.h>
 #define ILPM_TESTUTIL_PUZZLES
+#include "sat_int.h"
 #include "testutil.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,7 +320,7 @@ START_TEST(test_sizes)
     ck_assert_int_eq(load("data/sudoku/norvig_top95.txt", p, 0, &inst, 1), 1);
     ilpm_options o;
     ilpm_options_init(&o);
-    o.amo = ILPM_AMO_PAIRWISE;
+    ilpm_sat_opts_in(&o)->amo = ILPM_AMO_PAIRWISE;
     ilpm_err err;
     for (int form = 0; form < 3; form++) {
         int exact = form == 0, red = form == 2;
@@ -334,7 +335,7 @@ START_TEST(test_sizes)
         ck_assert_int_eq(st.vars, 729);
         ck_assert_int_eq(st.aux_vars, 0);
         /* GLPK fills the grid in reading order (see build) */
-        ck_assert_int_eq(ilpm_model_branch_hint(m), ILPM_BRANCH_FIRST);
+        ck_assert_int_eq(ilpm_model_hint(m), ILPM_HINT_INPUT);
         ck_assert_int_eq(st.ngroups, red ? 8 : 5);
         /* 81 exactly-one rows: 81 * (1 + C(9,2)) clauses */
         ck_assert_int_eq(group(m, &st, "cell")->rows, 81);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "backends.h"
+
 #ifdef ILPM_TESTUTIL_RANDOM
 #include "ilpm.h"
 /* Random small models, shared by the solver and cp tests. */

@@ -273,7 +273,7 @@ int ilpm_mach_build_flow(const mach_inst *in, const mach_settings *st,
         card_rows(in, st, &fl, m, hfam, err) != 0 ||
         run_rows(in, st, &fl, m, err) != 0)
         return -1;
-    ilpm_model_set_branch_hint(m, ILPM_BRANCH_FIRST);
+    ilpm_model_set_hint(m, ILPM_HINT_INPUT);
     return 0;
 }
 

@@ -278,7 +278,7 @@ static int flow_rows(const planes *pl, ilpm_model *m, ilpm_err *err)
 #undef FS
 #undef FE
 #undef FC
-    ilpm_model_set_branch_hint(m, ILPM_BRANCH_LAST);
+    ilpm_model_set_hint(m, ILPM_HINT_REVERSE);
     return 0;
 }
 

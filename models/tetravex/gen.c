@@ -204,7 +204,7 @@ int ilpm_tvx_generate(const ilpm_params *p, const ilpm_gen_opts *g,
     if (!g) {
         memset(&def, 0, sizeof def);
         ilpm_options_init(&def.solver);
-        def.solver.backend = ILPM_BACKEND_SAT;
+        def.solver.backend = ilpm_backend_find("sat");
         g = &def;
     }
     long n, seed, digits, count;

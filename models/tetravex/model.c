@@ -353,7 +353,7 @@ int ilpm_tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
         return -1;
     /* GLPK: the LP's likeliest tile first; measured on random 6x6 boards
      * (docs/benchmarks.md), up to 10 times faster than most fractional. */
-    ilpm_model_set_branch_hint(m, ILPM_BRANCH_DIVE);
+    ilpm_model_set_hint(m, ILPM_HINT_LIKELIEST);
     int cap = (tv->ntiles > 2 * tv->ntypes ? tv->ntiles : 2 * tv->ntypes) + 1;
     if (cap < 12)
         cap = 12; /* a digit per edge plus one */

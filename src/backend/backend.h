@@ -12,7 +12,9 @@
 #ifndef ILPM_BACKEND_H
 #define ILPM_BACKEND_H
 
+#include "backends.h"
 #include "ilpm.h"
+#include "sat_int.h"
 
 #include <stdio.h>
 
@@ -138,8 +140,8 @@ typedef struct ilpm_driver {
 void ilpm_driver_init(ilpm_driver *d, const ilpm_model *m,
                       const ilpm_options *o, ilpm_stats *stats);
 
-/* What a back end does, the driver of its row of ILPM_BACKENDS (which
- * holds its name and help). */
+/* What a back end does, the driver of its row of ILPM_BACKENDS
+ * (backends.h, which holds its name and help). */
 typedef struct ilpm_driver_ops {
     ilpm_driver *(*create)(const ilpm_model *m, const ilpm_options *o,
                            ilpm_stats *stats, ilpm_err *err);
@@ -171,6 +173,11 @@ typedef struct ilpm_driver_ops {
     int (*check)(const ilpm_options *o, ilpm_err *err);
     /* What its statistics count (run and compare show those columns). */
     ilpm_backend_reports reports;
+    /* Its own options, one row each (offsets in its area of
+     * ilpm_options, ilpm_backend_area), ended by a row with name NULL:
+     * the command line parses them, prints their help and refuses them
+     * with another back end, as it does a puzzle's. */
+    const ilpm_opt *opts;
     /* Its propagation policy: 1 when, under --propagate auto, the
      * literals that assumptions force are fixed before it solves (GLPK
      * presolves them away); 0 when it takes assumptions as they are and
@@ -178,7 +185,7 @@ typedef struct ilpm_driver_ops {
     int fix_assumed;
 } ilpm_driver_ops;
 
-/* Every driver named in ilpm.h's registry (ILPM_BACKENDS). */
+/* Every driver named in the back-end list (backends.h). */
 #define ILPM_DRIVER_DECL_(id, name, help, driver)                              \
     extern const ilpm_driver_ops driver;
 ILPM_BACKENDS(ILPM_DRIVER_DECL_)

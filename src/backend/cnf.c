@@ -17,6 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The encodings' names, for messages (c->amo and c->card are checked
+ * at ilpm_cnf_init). */
+static const char *const amo_names[] = {ILPM_AMO_ENCS(ILPM_ENUM_NAME_)};
+static const char *const card_names[] = {ILPM_CARD_ENCS(ILPM_ENUM_NAME_)};
+
 /* ------------------------------------------------------------------ */
 /* The clause store                                                     */
 
@@ -31,9 +36,12 @@ int ilpm_cnf_init(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
     ilpm_options_init(&def);
     if (!o)
         o = &def;
-    c->amo = o->amo;
-    c->card = o->card;
-    c->max_pb_nodes = o->max_pb_nodes > 0 ? o->max_pb_nodes : def.max_pb_nodes;
+    const ilpm_sat_opts *so = ilpm_sat_opts_of(o);
+    c->amo = so->amo;
+    c->card = so->card;
+    c->max_pb_nodes = so->max_pb_nodes > 0
+                          ? so->max_pb_nodes
+                          : ilpm_sat_opts_of(&def)->max_pb_nodes;
     /* A literal costs 4 bytes here and about as much again, with clause
      * headers and watches, inside the solver: 12 bytes is the budget. */
     if (o->max_memory_mb > 0)
@@ -248,8 +256,8 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
                               "(choose another encoding)",
                               kind, where, con->n, CLAUSE_LIMIT,
                               con->kind == ILPM_AMO || con->kind == ILPM_EXO
-                                  ? ilpm_amo_name(c->amo)
-                                  : ilpm_card_name(c->card));
+                                  ? amo_names[c->amo]
+                                  : card_names[c->card]);
     case E_NESTED:
         return ilpm_err_input(err,
                               "a %s constraint%s is nested under more than "

@@ -13,6 +13,7 @@
 #define ILPM_CP_H
 
 #include "backend.h"
+#include "cp_opts.h"
 #include "kernel.h"
 #include "util.h"
 

@@ -7,6 +7,7 @@
 #include "cp.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -134,10 +135,11 @@ static void search_init(cp_drv *d, cp_search *s, cp_mode mode)
     s->aux = d->aux;
     s->cand = d->cand;
     s->ncand = d->ncand;
-    s->strategy = d->base.o.search;
-    s->lookahead = d->base.o.lookahead;
-    s->learn = d->base.o.learn == ILPM_LEARN_ON ||
-               (d->base.o.learn == ILPM_LEARN_AUTO && mode != CP_COUNT);
+    const ilpm_cp_opts *co = ilpm_cp_opts_of(&d->base.o);
+    s->strategy = co->search;
+    s->lookahead = co->lookahead;
+    s->learn = co->learn == ILPM_LEARN_ON ||
+               (co->learn == ILPM_LEARN_AUTO && mode != CP_COUNT);
     /* Without learning, activity has nothing to go by. */
     if (!s->learn && s->strategy == ILPM_SEARCH_ACTIVITY)
         s->strategy = ILPM_SEARCH_FIRST_FAIL;
@@ -188,7 +190,8 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
      * few failures (what propagation and first-fail settle alone, such
      * as n-Queens 2000 or L(2,60), it finds faster than learning does),
      * then the conflict-driven search from the start. */
-    if (s.learn && !optimize && d->base.o.learn == ILPM_LEARN_AUTO) {
+    if (s.learn && !optimize &&
+        ilpm_cp_opts_of(&d->base.o)->learn == ILPM_LEARN_AUTO) {
         cp_search dfs;
         search_init(d, &dfs, CP_SOLVE);
         dfs.learn = 0;
@@ -255,7 +258,48 @@ static int cp_add(ilpm_driver *drv, const ilpm_con *con, ilpm_err *err)
     return 0;
 }
 
+static const char *const search_names[] = {ILPM_SEARCHES(ILPM_ENUM_NAME_) NULL};
+static const char *const learn_names[] = {ILPM_LEARNS(ILPM_ENUM_NAME_) NULL};
+
+#define FIELD(f) offsetof(ilpm_cp_opts, f)
+
+/* cp's own options (cp_opts.h), as the command line shows them. */
+static const ilpm_opt cp_opts[] = {
+    {.name = "search",
+     .type = ILPM_OPT_CHOICE,
+     .def = "activity",
+     .choices = search_names,
+     .offset = FIELD(search),
+     .help = "cp branching: first-fail = the open exactly-one or "
+             "at-least-one with the fewest open literals; input = the first "
+             "open variable; activity = the variable most involved in recent "
+             "conflicts, its last value (with --learn on; counting takes "
+             "first-fail)"},
+    {.name = "learn",
+     .type = ILPM_OPT_CHOICE,
+     .def = "auto",
+     .choices = learn_names,
+     .offset = FIELD(learn),
+     .help = "cp: learn a clause from each conflict and jump back; off: the "
+             "plain depth-first search; auto: for one solution the "
+             "depth-first search for 1000 failures, then learning; learning "
+             "for an optimum; none when counting"},
+    {.name = "lookahead",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = 0,
+     .hi = INT64_MAX,
+     .def = "0",
+     .offset = FIELD(lookahead),
+     .help = "cp: up to N failed-literal probes at every node (0: none)"},
+    {.name = NULL},
+};
+
+/* The model's search hint (ilpm_model_hint) is left alone: the activity
+ * of conflicts and first-fail choose better than the order the
+ * variables were made in. */
 const ilpm_driver_ops ilpm_cp_ops = {
+    .opts = cp_opts,
     .create = cp_create,
     .destroy = cp_destroy,
     .solve = cp_solve,

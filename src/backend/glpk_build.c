@@ -52,11 +52,12 @@ static ilpm_glpk *driver_new(const ilpm_model *m, const ilpm_options *o,
     }
     /* Without options: the defaults. */
     ilpm_driver_init(&d->base, m, o, NULL);
-    if ((unsigned)d->base.o.branch > ILPM_BRANCH_DIVE ||
-        (unsigned)d->base.o.backtrack > ILPM_BACKTRACK_BESTB) {
+    const ilpm_glpk_opts *g = ilpm_glpk_opts_of(&d->base.o);
+    if ((unsigned)g->branch > ILPM_BRANCH_DIVE ||
+        (unsigned)g->backtrack > ILPM_BACKTRACK_BESTB) {
         ilpm_err_fail(err, ILPM_ERR_INTERNAL,
                       "unknown GLPK branching (%d) or backtracking (%d)",
-                      (int)d->base.o.branch, (int)d->base.o.backtrack);
+                      (int)g->branch, (int)g->backtrack);
         free(d);
         return NULL;
     }
@@ -359,7 +360,7 @@ ilpm_glpk *ilpm_glpk_build(const ilpm_model *m, const ilpm_options *o,
     if (!d)
         return NULL;
     fold_objective(d, m);
-    d->hint = ilpm_model_branch_hint(m);
+    d->hint = ilpm_model_hint(m);
     if (!use_glpk) {
         ilpm_rows_model(&d->rows, m, add_row, d);
         return d;

@@ -14,6 +14,56 @@
 #include <glpk.h>
 #include <setjmp.h>
 
+/* ------------------------------------------------------------------ */
+/* The GLPK back end's own options: their rows are in glpk_solve.c, their */
+/* fields here, in the GLPK back end's area of ilpm_options.            */
+
+// clang-format off
+/* GLPK's cut classes: none; default = cover and MIR; all = also Gomory. */
+#define ILPM_CUTS_RULES(X) X(ILPM_CUTS_NONE, "none")                           \
+    X(ILPM_CUTS_DEFAULT, "default") X(ILPM_CUTS_ALL, "all")
+/* GLPK's branching and backtracking rules, named as glpsol names them.
+ * AUTO: for a feasibility search (no objective, or counting) the model's
+ * hint (ilpm_model_hint), else the most fractional variable and depth
+ * first, which find a first solution soonest; when optimising, GLPK's
+ * defaults (Driebeck-Tomlin, best local bound).  Branching on the first,
+ * last or most fractional variable, Driebeck and Tomlin's, hybrid
+ * pseudo-cost; dive: the fractional variable of largest value, up branch
+ * first (our callback), which fixes the LP's likeliest choice, as a SAT
+ * solver decides, where "most" splits the least decided one.
+ * Backtracking depth first, breadth first, best projection, best local
+ * bound. */
+#define ILPM_BRANCHES(X) X(ILPM_BRANCH_AUTO, "auto")                           \
+    X(ILPM_BRANCH_FIRST, "first") X(ILPM_BRANCH_LAST, "last")                  \
+    X(ILPM_BRANCH_MOST, "most") X(ILPM_BRANCH_DRTOM, "drtom")                  \
+    X(ILPM_BRANCH_PCOST, "pcost") X(ILPM_BRANCH_DIVE, "dive")
+#define ILPM_BACKTRACKS(X) X(ILPM_BACKTRACK_AUTO, "auto")                      \
+    X(ILPM_BACKTRACK_DFS, "dfs") X(ILPM_BACKTRACK_BFS, "bfs")                  \
+    X(ILPM_BACKTRACK_BESTP, "bestp") X(ILPM_BACKTRACK_BESTB, "bestb")
+typedef enum ilpm_cuts { ILPM_CUTS_RULES(ILPM_ENUM_ID_) ILPM_CUTS_COUNT } ilpm_cuts;
+typedef enum ilpm_branch { ILPM_BRANCHES(ILPM_ENUM_ID_) ILPM_BRANCH_COUNT } ilpm_branch;
+typedef enum ilpm_backtrack {
+    ILPM_BACKTRACKS(ILPM_ENUM_ID_) ILPM_BACKTRACK_COUNT } ilpm_backtrack;
+// clang-format on
+
+typedef struct ilpm_glpk_opts {
+    ilpm_cuts cuts;
+    ilpm_branch branch;
+    ilpm_backtrack backtrack;
+    int presolve; /* GLPK's MIP presolver, default on */
+} ilpm_glpk_opts;
+_Static_assert(sizeof(ilpm_glpk_opts) <= ILPM_BACKEND_AREA,
+               "the GLPK options outgrow their area of ilpm_options");
+
+static inline const ilpm_glpk_opts *ilpm_glpk_opts_of(const ilpm_options *o)
+{
+    return (const ilpm_glpk_opts *)ilpm_backend_area_c(o, ILPM_BACKEND_ILP);
+}
+static inline ilpm_glpk_opts *ilpm_glpk_opts_in(ilpm_options *o)
+{
+    return (ilpm_glpk_opts *)ilpm_backend_area(o, ILPM_BACKEND_ILP);
+}
+
 #define NAME_LEN 256 /* GLPK rejects names longer than 255 characters */
 
 /* ------------------------------------------------------------------ */
@@ -92,8 +142,8 @@ typedef struct ilpm_glpk {
      * satisfaction calls and to compute objective values exactly. */
     ilpm_sense sense;
     int64_t *obj;
-    int8_t *fix;      /* assumption signs during one solve */
-    ilpm_branch hint; /* the model's branching hint                  */
+    int8_t *fix;    /* assumption signs during one solve */
+    ilpm_hint hint; /* the model's search hint                     */
     /* The parameters of the glp_intopt running (ilpm_glpk_intopt), whose
      * tm_lim the callback keeps to the deadline, and glp_time() at its
      * first callback (0 before). */

@@ -4,6 +4,7 @@
 #include "glpk_int.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,10 +198,11 @@ ilpm_status ilpm_glpk_relaxation(ilpm_glpk *d, int msg_lev, ilpm_err *err)
 int ilpm_glpk_iocp(const ilpm_glpk *d, int feasibility, glp_iocp *p)
 {
     const ilpm_options *o = &d->base.o;
+    const ilpm_glpk_opts *g = ilpm_glpk_opts_of(o);
     glp_init_iocp(p);
     p->msg_lev = ilpm_reports(o) ? GLP_MSG_ON : GLP_MSG_OFF;
-    p->gmi_cuts = o->cuts == ILPM_CUTS_ALL ? GLP_ON : GLP_OFF;
-    p->mir_cuts = p->cov_cuts = o->cuts == ILPM_CUTS_NONE ? GLP_OFF : GLP_ON;
+    p->gmi_cuts = g->cuts == ILPM_CUTS_ALL ? GLP_ON : GLP_OFF;
+    p->mir_cuts = p->cov_cuts = g->cuts == ILPM_CUTS_NONE ? GLP_OFF : GLP_ON;
     /* GLPK 5.0's MIR and Gomory cuts lose integer points to rounding
      * once coefficients grow: a 25-item knapsack with weights in [1e8,
      * 1e9] came out infeasible (glpsol --mir too), and GLPK's todd.mod,
@@ -222,16 +224,24 @@ int ilpm_glpk_iocp(const ilpm_glpk *d, int feasibility, glp_iocp *p)
     static const int br[] = {0,          GLP_BR_FFV, GLP_BR_LFV, GLP_BR_MFV,
                              GLP_BR_DTH, GLP_BR_PCH, GLP_BR_MFV};
     static const int bt[] = {0, GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BPH, GLP_BT_BLB};
-    ilpm_branch hint =
-        (unsigned)d->hint <= ILPM_BRANCH_DIVE ? d->hint : ILPM_BRANCH_AUTO;
+    /* The model's search hint, as GLPK's rule: the first fractional
+     * column (the order they were made), the last, or the largest value,
+     * up branch first. */
+    static const ilpm_branch of_hint[ILPM_HINT_COUNT] = {
+        [ILPM_HINT_NONE] = ILPM_BRANCH_AUTO,
+        [ILPM_HINT_INPUT] = ILPM_BRANCH_FIRST,
+        [ILPM_HINT_REVERSE] = ILPM_BRANCH_LAST,
+        [ILPM_HINT_LIKELIEST] = ILPM_BRANCH_DIVE};
+    ilpm_branch hint = (unsigned)d->hint < ILPM_HINT_COUNT ? of_hint[d->hint]
+                                                           : ILPM_BRANCH_AUTO;
     /* A puzzle's hint holds when optimising too: Machiavelli's play
      * branches on the covers of its flow formulation. */
-    ilpm_branch rule = o->branch != ILPM_BRANCH_AUTO ? o->branch
+    ilpm_branch rule = g->branch != ILPM_BRANCH_AUTO ? g->branch
                        : hint != ILPM_BRANCH_AUTO    ? hint
                        : !feasibility                ? ILPM_BRANCH_DRTOM
                                                      : ILPM_BRANCH_MOST;
     p->br_tech = br[rule];
-    p->bt_tech = o->backtrack != ILPM_BACKTRACK_AUTO ? bt[o->backtrack]
+    p->bt_tech = g->backtrack != ILPM_BACKTRACK_AUTO ? bt[g->backtrack]
                  : feasibility                       ? GLP_BT_DFS
                                                      : GLP_BT_BLB;
     return rule == ILPM_BRANCH_DIVE;
@@ -242,7 +252,7 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     ilpm_glpk *d = c->d;
     const ilpm_options *o = &d->base.o;
     int msg_lev = ilpm_reports(o) ? GLP_MSG_ON : GLP_MSG_OFF;
-    int presolve = o->presolve;
+    int presolve = ilpm_glpk_opts_of(o)->presolve;
     /* GLPK's MIP presolver polls neither tm_lim nor the callback, and its
      * time grows with the nonzeros (PRESOLVE_S_PER_NZ).  Under a deadline
      * it runs only when that estimate stays within a tenth of the time
@@ -413,7 +423,48 @@ static int glpk_add(ilpm_driver *d, const ilpm_con *con, ilpm_err *err)
     return ilpm_glpk_add((ilpm_glpk *)d, con, err);
 }
 
+static const char *const cuts_names[] = {ILPM_CUTS_RULES(ILPM_ENUM_NAME_) NULL};
+static const char *const branch_names[] = {ILPM_BRANCHES(ILPM_ENUM_NAME_) NULL};
+static const char *const backtrack_names[] = {ILPM_BACKTRACKS(ILPM_ENUM_NAME_)
+                                                  NULL};
+
+#define FIELD(f) offsetof(ilpm_glpk_opts, f)
+
+/* GLPK's own options (glpk_int.h), as the command line shows them. */
+static const ilpm_opt glpk_opts[] = {
+    {.name = "cuts",
+     .type = ILPM_OPT_CHOICE,
+     .def = "default",
+     .choices = cuts_names,
+     .offset = FIELD(cuts),
+     .help = "GLPK cuts: none; default = cover and MIR; all = also Gomory "
+             "(MIR and Gomory left out when a row has a coefficient beyond "
+             "100000)"},
+    {.name = "branch",
+     .type = ILPM_OPT_CHOICE,
+     .def = "auto",
+     .choices = branch_names,
+     .offset = FIELD(branch),
+     .help = "GLPK branching rule, dive: largest value, up branch first "
+             "(auto: the puzzle's hint, else most fractional when searching "
+             "for a solution, Driebeck-Tomlin when optimising)"},
+    {.name = "backtrack",
+     .type = ILPM_OPT_CHOICE,
+     .def = "auto",
+     .choices = backtrack_names,
+     .offset = FIELD(backtrack),
+     .help = "GLPK backtracking rule (auto: depth first when searching for "
+             "a solution, best local bound when optimising)"},
+    {.name = "no-presolve",
+     .type = ILPM_OPT_FLAG,
+     .flags = ILPM_OPT_OFF,
+     .offset = FIELD(presolve),
+     .help = "turn GLPK's MIP presolver off"},
+    {.name = NULL},
+};
+
 const ilpm_driver_ops ilpm_glpk_ops = {
+    .opts = glpk_opts,
     .create = glpk_create,
     .destroy = glpk_destroy,
     .solve = glpk_solve,

@@ -1,6 +1,6 @@
-/* The table of drivers, one per back end of ilpm.h's registry
- * (ILPM_BACKENDS), indexed by the back-end enum, what the layers above
- * ask of a back end through it, and the base every driver starts from. */
+/* The table of drivers, one per back end of the back-end list
+ * (backends.h: ILPM_BACKENDS), indexed by the back-end enum, what the layers
+ * above ask of a back end through it, and the base every driver starts from. */
 #include "backend.h"
 
 #define DRIVER_ROW(id, name, help, driver) [ILPM_BACKEND_##id] = &driver,
@@ -13,13 +13,17 @@ const ilpm_driver_ops *ilpm_backend_driver(ilpm_backend b)
                                             : drivers[ILPM_BACKEND_ILP];
 }
 
-ilpm_backend_reports ilpm_backend_report(ilpm_backend b)
+ilpm_backend_reports ilpm_backend_report(int b)
 {
     return ilpm_backend_driver(b)->reports;
 }
 
-int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
-                               ilpm_err *err)
+const ilpm_opt *ilpm_backend_options(int b)
+{
+    return (unsigned)b < ILPM_BACKEND_COUNT ? drivers[b]->opts : NULL;
+}
+
+int ilpm_backend_check_options(int b, const ilpm_options *o, ilpm_err *err)
 {
     const ilpm_driver_ops *ops = ilpm_backend_driver(b);
     return ops->check ? ops->check(o, err) : 0;

@@ -10,6 +10,7 @@
 
 #include <ccadical.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,13 +269,14 @@ static int set_options(CCaDiCaL *s, const char *list, ilpm_err *err)
  * solver of its own, thrown away after. */
 static int sat_check(const ilpm_options *o, ilpm_err *err)
 {
-    if (!o->sat_options)
+    const char *list = ilpm_sat_opts_of(o)->sat_options;
+    if (!list)
         return 0;
     CCaDiCaL *s = ccadical_init();
     if (!s)
         return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
                              "CaDiCaL could not be initialised");
-    int rc = set_options(s, o->sat_options, err);
+    int rc = set_options(s, list, err);
     ccadical_release(s);
     return rc;
 }
@@ -320,7 +322,8 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     /* CaDiCaL's own defaults: target=2 (target phases in every mode) won
      * on some puzzles and lost on others (docs/benchmarks.md, "CaDiCaL
      * target phases"); --sat-option sets any option. */
-    if (o->sat_options && set_options(d->s, o->sat_options, err) != 0) {
+    const char *list = ilpm_sat_opts_of(o)->sat_options;
+    if (list && set_options(d->s, list, err) != 0) {
         sat_destroy(&d->base);
         return NULL;
     }
@@ -487,7 +490,53 @@ static int sat_add(ilpm_driver *base, const ilpm_con *con, ilpm_err *err)
     return rc;
 }
 
+static const char *const amo_names[] = {ILPM_AMO_ENCS(ILPM_ENUM_NAME_) NULL};
+static const char *const card_names[] = {ILPM_CARD_ENCS(ILPM_ENUM_NAME_) NULL};
+
+#define FIELD(f) offsetof(ilpm_sat_opts, f)
+
+/* The SAT back end's own options (sat_int.h), as the command line shows
+ * them; the encodings (ILPM_OPT_LOWER) size and write the CNF of stats
+ * and export too. */
+static const ilpm_opt sat_opts[] = {
+    {.name = "amo",
+     .type = ILPM_OPT_CHOICE,
+     .def = "auto",
+     .choices = amo_names,
+     .flags = ILPM_OPT_LOWER,
+     .offset = FIELD(amo),
+     .help = "CNF encoding of at-most-one (auto: pairwise up to 10 "
+             "literals, else product)"},
+    {.name = "card",
+     .type = ILPM_OPT_CHOICE,
+     .def = "seq",
+     .choices = card_names,
+     .flags = ILPM_OPT_LOWER,
+     .offset = FIELD(card),
+     .help = "CNF encoding of cardinality"},
+    {.name = "sat-option",
+     .arg = "NAME=V,...",
+     .type = ILPM_OPT_TEXT,
+     .flags = ILPM_OPT_LIST,
+     .offset = FIELD(sat_options),
+     .help = "CaDiCaL options by CaDiCaL's names (e.g. phase=0)"},
+    {.name = "max-pb-nodes",
+     .arg = "N",
+     .type = ILPM_OPT_INT,
+     .lo = 1,
+     .hi = INT64_MAX,
+     .def = "2000000",
+     .flags = ILPM_OPT_LOWER,
+     .offset = FIELD(max_pb_nodes),
+     .help = "largest BDD per linear constraint in the CNF"},
+    {.name = NULL},
+};
+
+/* The model's search hint (ilpm_model_hint) is left alone: CaDiCaL's
+ * own decisions (VSIDS, phases) do better than the order the variables
+ * were made in. */
 const ilpm_driver_ops ilpm_sat_ops = {
+    .opts = sat_opts,
     .create = sat_create,
     .destroy = sat_destroy,
     .solve = sat_solve,

@@ -49,7 +49,7 @@ static int set_no_propagate(cli *c, const ilpm_opt *r, const char *v,
 static int set_backend(cli *c, const ilpm_opt *r, const char *v, ilpm_err *e)
 {
     unsigned set = ilpm_backend_set_parse(v);
-    if (c->verb == VERB_BATCH && set && ilpm_backend_parse(v) < 0) {
+    if (c->verb == VERB_BATCH && set && ilpm_backend_find(v) < 0) {
         c->backends = set;
         return 0;
     }
@@ -292,11 +292,12 @@ typedef struct found {
     home where;
     const special *sp;
     unsigned verbs;
+    int backend; /* a back end's own row: that back end; else -1 */
 } found;
 
 static found found_of(const ilpm_opt *r, home where)
 {
-    found f = {r, where, special_of(r->name), r->verbs};
+    found f = {r, where, special_of(r->name), r->verbs, -1};
     if (where == SOLVER)
         f.verbs = ((r->flags & ILPM_OPT_LOWER) ? V_MODEL : V_RUN) |
                   ((r->flags & ILPM_OPT_GEN) ? V_GEN : 0);
@@ -329,12 +330,12 @@ static const ilpm_opt *export_opts(void)
     return export_rows;
 }
 
-/* The i-th row of the command line's, the formats' and the solver's
- * tables, in that order: 1, or 0 past the last. */
+/* The i-th row of the command line's table, the formats', the shared
+ * solver options' and each back end's own (backend->opts), in that
+ * order: 1, or 0 past the last. */
 static int row_at(int i, found *f)
 {
     int n = (int)(sizeof own / sizeof *own) - 1;
-    const ilpm_opt *tables[] = {export_opts(), ilpm_options_table()};
     if (i < 0)
         return 0;
     if (i < n) {
@@ -342,12 +343,21 @@ static int row_at(int i, found *f)
         return 1;
     }
     i -= n;
-    for (int t = 0; t < 2; t++)
-        for (int k = 0; tables[t][k].name; k++, i--)
-            if (i == 0) {
-                *f = found_of(&tables[t][k], t ? SOLVER : OWN);
+    for (int k = 0; export_opts()[k].name; k++)
+        if (i-- == 0) {
+            *f = found_of(&export_opts()[k], OWN);
+            return 1;
+        }
+    for (int b = -1; b < ilpm_backend_count(); b++) {
+        const ilpm_opt *t =
+            b < 0 ? ilpm_options_table() : ilpm_backend_options(b);
+        for (int k = 0; t && t[k].name; k++)
+            if (i-- == 0) {
+                *f = found_of(&t[k], SOLVER);
+                f->backend = b;
                 return 1;
             }
+    }
     return 0;
 }
 
@@ -440,10 +450,18 @@ static const char *key_of(const char *name)
 
 const ilpm_opt *ilpm_cli_opt_find(const char *name)
 {
+    return ilpm_cli_opt_owner(name, NULL);
+}
+
+const ilpm_opt *ilpm_cli_opt_owner(const char *name, int *backend)
+{
     found f;
     for (int i = 0; row_at(i, &f); i++)
-        if (strcmp(f.row->name, name) == 0)
+        if (strcmp(f.row->name, name) == 0) {
+            if (backend)
+                *backend = f.backend;
             return f.row;
+        }
     return NULL;
 }
 
@@ -555,7 +573,9 @@ static int parse_opt(cli *c, int argc, char **argv, int *i, ilpm_err *err)
                  strcmp(c->argv_opt[k], name) != 0
                      ? " (--no-propagate is --propagate none)"
                      : "");
-    void *base = f.where == SOLVER ? (void *)&c->run.solver : (void *)c;
+    void *base = f.where != SOLVER ? (void *)c
+                 : f.backend >= 0 ? ilpm_backend_area(&c->run.solver, f.backend)
+                                  : (void *)&c->run.solver;
     if (f.sp && f.sp->check && f.sp->check(c, r, val, err) != 0)
         return -1;
     const char *old =

@@ -52,8 +52,9 @@ static int check_backends(cli *c, ilpm_err *err)
         return 0;
     for (int k = 0; k < c->argc; k++) {
         const char *name = c->argv_opt[k];
-        const ilpm_opt *r = name ? ilpm_cli_opt_find(name) : NULL;
-        unsigned own = r ? r->backends : 0;
+        int b = -1;
+        const ilpm_opt *r = name ? ilpm_cli_opt_owner(name, &b) : NULL;
+        unsigned own = r && b >= 0 ? ILPM_BACKEND_BIT(b) : 0;
         if (!own || (own & run))
             continue;
         char want[64], got[64];
@@ -64,8 +65,7 @@ static int check_backends(cli *c, ilpm_err *err)
     }
     for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
         if ((run & ILPM_BACKEND_BIT(b)) &&
-            ilpm_backend_check_options((ilpm_backend)b, &c->run.solver, err) !=
-                0)
+            ilpm_backend_check_options(b, &c->run.solver, err) != 0)
             return -1;
     return 0;
 }

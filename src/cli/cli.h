@@ -208,6 +208,9 @@ void ilpm_cli_opt_help(const ilpm_opt *row, const char *more, char *buf,
 /* The row of the command line's or the solver's option named name, or
  * NULL (a puzzle's). */
 const ilpm_opt *ilpm_cli_opt_find(const char *name);
+/* The same, and in *backend (if not NULL) the back end whose own row it
+ * is, or -1 for the command line's or a shared one. */
+const ilpm_opt *ilpm_cli_opt_owner(const char *name, int *backend);
 /* A flag of the command line's own rows: the option is batch --slurm's
  * script's own, not given again to its tasks (slurm.c). */
 #define OPT_SCRIPT (1u << 16)

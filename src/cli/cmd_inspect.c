@@ -39,9 +39,11 @@ static int stats_one(cli *c, const void *inst, const char *file, long index,
             ilpm_buf_puts(&b, "}\n");
         }
     } else {
+        char amo[32], card[32];
+        ilpm_options_get(&c->run.solver, "amo", amo, sizeof amo);
+        ilpm_options_get(&c->run.solver, "card", card, sizeof card);
         ilpm_buf_printf(&b, "%s %s: CNF with --amo %s --card %s\n", c->pz->name,
-                        label, ilpm_amo_name(c->run.solver.amo),
-                        ilpm_card_name(c->run.solver.card));
+                        label, amo, card);
         ilpm_stats_text(m, &s, &b);
     }
     fputs(ilpm_buf_str(&b), stdout);

@@ -4,6 +4,7 @@
  * against each other one, a series each.  Drawn by gnuplot, found on PATH
  * at run time; ilpm writes the data and the script. */
 #include "plot.h"
+#include "backends.h"
 #include "util.h"
 
 #include <errno.h>

@@ -52,7 +52,7 @@ struct ilpm_model {
     int64_t max_vars, max_bytes;
     ilpm_watch watch;
     ilpm_sense sense;
-    ilpm_branch branch_hint;
+    ilpm_hint hint;
     int *olits;
     int64_t *ocoefs;
     int on;
@@ -384,14 +384,14 @@ int ilpm_model_ngroups(const ilpm_model *m)
     return m->ngroups;
 }
 
-void ilpm_model_set_branch_hint(ilpm_model *m, ilpm_branch b)
+void ilpm_model_set_hint(ilpm_model *m, ilpm_hint h)
 {
-    m->branch_hint = b;
+    m->hint = h;
 }
 
-ilpm_branch ilpm_model_branch_hint(const ilpm_model *m)
+ilpm_hint ilpm_model_hint(const ilpm_model *m)
 {
-    return m->branch_hint;
+    return m->hint;
 }
 
 const char *ilpm_model_group_name(const ilpm_model *m, int g)

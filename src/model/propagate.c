@@ -62,7 +62,7 @@ static ilpm_model *copy_frame(const ilpm_model *m, ilpm_err *err)
             goto fail;
         ilpm_model_set_redundant_in(out, g, ilpm_model_group_redundant(m, g));
     }
-    ilpm_model_set_branch_hint(out, ilpm_model_branch_hint(m));
+    ilpm_model_set_hint(out, ilpm_model_hint(m));
     for (int v = 1; v <= ilpm_model_nvars(m); v++)
         if (ilpm_model_var_own_name(m, v) &&
             ilpm_model_set_var_name(out, v, ilpm_model_var_own_name(m, v),

@@ -386,7 +386,8 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     ilpm_err err = {0};
     begin(pz, inst, p, o, res);
     double t0 = ilpm_now();
-    if (!c->s || strcmp(c->key, key) != 0 || c->backend != o->solver.backend) {
+    if (!c->s || strcmp(c->key, key) != 0 ||
+        (int)c->backend != o->solver.backend) {
         cache_drop(c);
         c->m = ilpm_run_model_new(&o->solver);
         if (!c->m) {

@@ -4,6 +4,7 @@
 #ifndef ILPM_RUN_H
 #define ILPM_RUN_H
 
+#include "backends.h"
 #include "ilpm.h"
 #include "puzzle.h"
 #include "util.h"

@@ -109,6 +109,38 @@ int ilpm_opt_set(const ilpm_opt *row, void *base, const char *v, ilpm_err *err)
     return 0;
 }
 
+int ilpm_opt_get(const ilpm_opt *row, const void *base, char *buf, size_t size)
+{
+    const char *at = (const char *)base + row->offset;
+    const char *t;
+    int i;
+    switch (row->type) {
+    case ILPM_OPT_FLAG:
+        memcpy(&i, at, sizeof i);
+        return snprintf(buf, size, "%d",
+                        (i != 0) != !!(row->flags & ILPM_OPT_OFF));
+    case ILPM_OPT_CHOICE:
+        memcpy(&i, at, sizeof i);
+        for (int k = 0; row->choices[k]; k++)
+            if (k == i)
+                return snprintf(buf, size, "%s", row->choices[k]);
+        return snprintf(buf, size, "%d", i);
+    case ILPM_OPT_INT: {
+        int64_t n;
+        memcpy(&n, at, sizeof n);
+        return snprintf(buf, size, "%lld", (long long)n);
+    }
+    case ILPM_OPT_REAL: {
+        double d;
+        memcpy(&d, at, sizeof d);
+        return snprintf(buf, size, "%g", d);
+    }
+    default:
+        memcpy(&t, at, sizeof t);
+        return snprintf(buf, size, "%s", t ? t : "");
+    }
+}
+
 int ilpm_opt_defaults(const ilpm_opt *table, void *base, ilpm_err *err)
 {
     for (const ilpm_opt *r = table; r && r->name; r++)

@@ -224,6 +224,10 @@ ilpm_params *ilpm_params_copy(const ilpm_params *p);
  * the rows themselves are in ilpm.h) given once more: old and value
  * joined, by ',' for a list (either alone when the other is empty), by
  * ILPM_OPT_SEP otherwise, malloc'd; NULL when out of memory (opt.c). */
+/* The value of row's field in base as the option would be given ("seq",
+ * "2000000"; a flag: "1" when given, else "0") into buf; returns what
+ * snprintf returns. */
+int ilpm_opt_get(const ilpm_opt *row, const void *base, char *buf, size_t size);
 char *ilpm_opt_join(const ilpm_opt *row, const char *old, const char *value);
 
 /* Numbers as option values (num.c).  The whole of s as a decimal

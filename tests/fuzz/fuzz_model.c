@@ -3,7 +3,9 @@
  * cp (with its branching, lookahead and learning drawn from the bytes) must
  * agree with brute force on satisfiability, the optimum and the
  * projected count. */
+#include "cp_opts.h"
 #include "ilpm.h"
+#include "sat_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,12 +121,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         ilpm_options o;
         ilpm_options_init(&o);
         o.backend = (ilpm_backend)be;
-        o.amo = (ilpm_amo_enc)(next(&b) % 4);
-        o.card = (ilpm_card_enc)(next(&b) % 2);
+        ilpm_sat_opts_in(&o)->amo = (ilpm_amo_enc)(next(&b) % 4);
+        ilpm_sat_opts_in(&o)->card = (ilpm_card_enc)(next(&b) % 2);
         if (o.backend == ILPM_BACKEND_CP) {
-            o.search = (ilpm_search)(next(&b) % 3);
-            o.lookahead = next(&b) % 3;
-            o.learn = (ilpm_learn)(next(&b) % 3);
+            ilpm_cp_opts_in(&o)->search = (ilpm_search)(next(&b) % 3);
+            ilpm_cp_opts_in(&o)->lookahead = next(&b) % 3;
+            ilpm_cp_opts_in(&o)->learn = (ilpm_learn)(next(&b) % 3);
         }
         ilpm_solver *s = ilpm_solver_new(m, &o, &err);
         if (!s) {
