@@ -41,7 +41,7 @@ static const verb_help helps[VERB_COUNT] = {
     [VERB_PLAY] = {"PUZZLE FILE... [OPTIONS]",
                    "The best play from a hand: the most cards (or with "
                    "--value the most\npoints) laid from the hand so that "
-                   "table and play form valid melds\n(machiavelli).",
+                   "table and play form valid melds.",
                    SOLVING_EXITS,
                    {"ilpm play machiavelli data/machiavelli/play.txt",
                     "ilpm play machiavelli data/machiavelli/play.txt --backend "
