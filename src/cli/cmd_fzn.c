@@ -84,8 +84,8 @@ void ilpm_cli_fzn_help(FILE *f)
                "--int-encoding,\n--memory-limit, ...): see ilpm solve model "
                "--help.\n\nExit status: 0 for every answer FlatZinc's format "
                "states (UNSATISFIABLE\nand UNKNOWN included), 2 for a "
-               "malformed file or option, 1 for an\ninternal error, 130 when "
-               "interrupted.\n");
+               "malformed file or option or a\nmodel over --max-vars, 1 for "
+               "an internal error, 130 when interrupted.\n");
 }
 
 /* Texts the translation makes (time limits), freed at exit. */
@@ -280,8 +280,7 @@ static int fzn_one(cli *c, const void *inst, const char *file, long index,
     if (r.status == ILPM_ERROR) {
         fprintf(stderr, "ilpm: %s: %s%s\n", r.file, r.error,
                 ilpm_cli_err_note(c, r.error_kind));
-        ilpm_cli_note_exit(t, r.error_kind == ILPM_ERR_INPUT ? EXIT_USAGE
-                                                             : EXIT_INTERNAL);
+        ilpm_cli_note_exit(t, ilpm_cli_exit_code(&r, FMT_TEXT));
         ilpm_result_free(&r);
         return 0;
     }
