@@ -415,6 +415,86 @@ START_TEST(test_wrong_verb_or_backend)
 }
 END_TEST
 
+/* What ilpm_cli_usage or ilpm_cli_help writes, in a buffer the caller
+ * frees. */
+static char *usage_text(const cli *of)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    ck_assert_ptr_nonnull(f);
+    if (of)
+        ilpm_cli_help(f, of);
+    else
+        ilpm_cli_usage(f);
+    fclose(f);
+    return text;
+}
+
+/* Verbs and the puzzles they take come from the tables: every verb row
+ * is found by its name, suggested when misspelt and shown in the usage;
+ * a verb that takes some puzzles names just those, in its usage line,
+ * its help and its mistakes. */
+START_TEST(test_verbs_from_tables)
+{
+    char *usage = usage_text(NULL);
+    for (int v = 0; v < VERB_ALL; v++) {
+        const cli_verb *r = &ilpm_cli_verbs[v];
+        char typo[32], line[64];
+        ck_assert_int_eq(ilpm_cli_verb_find(r->name), v);
+        snprintf(typo, sizeof typo, "%sx", r->name);
+        ck_assert_str_eq(ilpm_cli_verb_closest(typo), r->name);
+        snprintf(line, sizeof line, "\n  %s ", r->name);
+        if (r->synopsis)
+            ck_assert_msg(strstr(usage, line), "%s not in the usage", r->name);
+    }
+    /* The puzzles of play and gen, as the registry has them. */
+    char play[256] = "", gen[256] = "", want[512];
+    for (int i = 0; ilpm_puzzles[i]; i++) {
+        const ilpm_puzzle *pz = ilpm_puzzles[i];
+        if (pz->caps & ILPM_CAP_PLAY)
+            snprintf(play + strlen(play), sizeof play - strlen(play), "%s%s",
+                     *play ? " " : "", pz->name);
+        if (pz->generate)
+            snprintf(gen + strlen(gen), sizeof gen - strlen(gen), "%s%s",
+                     *gen ? ", " : "", pz->name);
+    }
+    snprintf(want, sizeof want, "write random instances (%s)\n", gen);
+    ck_assert_msg(strstr(usage, want), "no '%s' in the usage", want);
+    free(usage);
+    snprintf(want, sizeof want, "play needs a puzzle: one of %s", play);
+    REFUSED(want, "play");
+    snprintf(want, sizeof want, "queens has no generator (ilpm gen takes %s)",
+             gen);
+    REFUSED(want, "gen", "queens");
+    /* play --help lists the puzzles play takes, and no other. */
+    PARSED("play", "--help");
+    char *help = usage_text(&c);
+    snprintf(want, sizeof want, "PUZZLE, one of: %s\n", play);
+    ck_assert_msg(strstr(help, want), "no '%s' in %s", want, help);
+    free(help);
+    teardown();
+}
+END_TEST
+
+/* --format dimacs goes with a puzzle that says it prints v lines, by its
+ * capability, not by its name. */
+START_TEST(test_dimacs_by_capability)
+{
+    static const ilpm_puzzle own = {.name = "mine", .caps = ILPM_CAP_DIMACS};
+    static const ilpm_puzzle other = {.name = "theirs"};
+    PARSED("solve", "queens", "--n", "4");
+    c.format = FMT_DIMACS;
+    c.pz = &own;
+    ck_assert_msg(ilpm_cli_check(&c, &err) == 0, "refused: %s", err.msg);
+    c.pz = &other;
+    ck_assert_int_eq(ilpm_cli_check(&c, &err), -1);
+    ck_assert_str_eq(err.msg, "--format dimacs (the SAT competition's s/v "
+                              "lines) goes with 'ilpm solve model' only");
+    teardown();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("args");
@@ -429,6 +509,8 @@ int main(void)
     tcase_add_test(tc, test_help_rows);
     tcase_add_test(tc, test_backend_rows);
     tcase_add_test(tc, test_wrong_verb_or_backend);
+    tcase_add_test(tc, test_verbs_from_tables);
+    tcase_add_test(tc, test_dimacs_by_capability);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -5,6 +5,7 @@
  * header, a later row replacing an earlier one, bad inputs).  Files live
  * in a temporary folder.  Runs from the source root (data/...). */
 #include "batch.h"
+#include "batch_int.h"
 #include "puzzles.h"
 
 #include "testutil.h"
@@ -724,6 +725,77 @@ START_TEST(test_merge_converts)
 END_TEST
 
 /* Inputs that cannot be merged, and an output that cannot be written. */
+/* The keys of results rows have no width of their own: a back end named
+ * in 8 or more characters, a formulation of more than 31 are found again
+ * by --resume and kept apart by merge, CSV and JSON alike; a key that
+ * would not fit a row's columns is refused before any run. */
+START_TEST(test_long_keys)
+{
+    static const char *const form = "a-formulation-with-a-name-of-forty-chars";
+    for (int json = 0; json < 2; json++) {
+        char path[320], out[320], text[1024];
+        if (json)
+            snprintf(text, sizeof text,
+                     "{\"file\":\"q.txt\",\"index\":1,\"formulation\":\"%s\","
+                     "\"backend\":\"portfolio-a\",\"status\":\"solved\"}\n"
+                     "{\"file\":\"q.txt\",\"index\":1,\"formulation\":\"%s\","
+                     "\"backend\":\"portfolio-b\",\"status\":\"unsat\"}\n",
+                     form, form);
+        else
+            snprintf(text, sizeof text,
+                     "file,index,formulation,backend,status\n"
+                     "q.txt,1,%s,portfolio-a,solved\n"
+                     "q.txt,1,%s,portfolio-b,unsat\n",
+                     form, form);
+        write_file(in_dir(path, json ? "long.jsonl" : "long.csv"), text);
+        struct keyset ks = {0};
+        struct doneset d = {0};
+        ilpm_err err = {0};
+        ck_assert_msg(ilpm_results_read(path, &ks, 0, 1, &err) == 0, "%s",
+                      err.msg);
+        ck_assert_int_eq(ilpm_results_doneset_build(&d, &ks), 0);
+        const rowkey *a =
+            ilpm_results_doneset_has(&d, "q.txt", 1, form, "portfolio-a");
+        const rowkey *b =
+            ilpm_results_doneset_has(&d, "q.txt", 1, form, "portfolio-b");
+        ck_assert_ptr_nonnull(a);
+        ck_assert_ptr_nonnull(b);
+        ck_assert_int_eq(a->status, ILPM_SOLVED);
+        ck_assert_int_eq(b->status, ILPM_UNSAT);
+        ck_assert_ptr_null(
+            ilpm_results_doneset_has(&d, "q.txt", 1, form, "portfolio"));
+        free(d.slot);
+        ilpm_results_keyset_free(&ks);
+        /* merge keeps both rows: their keys differ. */
+        const char *inputs[1] = {path};
+        ck_assert_msg(ilpm_batch_merge(inputs, 1,
+                                       in_dir(out, json ? "m.jsonl" : "m.csv"),
+                                       &err) == 0,
+                      "%s", err.msg);
+        char *merged = read_file(out);
+        ck_assert_msg(strstr(merged, "portfolio-a") &&
+                          strstr(merged, "portfolio-b"),
+                      "%s", merged);
+        free(merged);
+    }
+    /* A FILE name longer than the row's file column: refused, no row. */
+    char name[700], out[320];
+    memset(name, 'x', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    const char *files[1] = {name};
+    ilpm_batch_opts o;
+    ilpm_batch_opts_init(&o);
+    ilpm_batch_summary sum;
+    ilpm_err err = {0};
+    ck_assert_int_eq(ilpm_batch_run(queens, files, 1, params, &o,
+                                    in_dir(out, "r.csv"), &sum, &err),
+                     -1);
+    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_msg(strstr(err.msg, "does not fit the results' file column"),
+                  "%s", err.msg);
+}
+END_TEST
+
 START_TEST(test_merge_errors)
 {
     char a[320], j[320], h[320], out[320];
@@ -771,6 +843,7 @@ int main(void)
     tcase_add_test(tc, test_merge_replaces);
     tcase_add_test(tc, test_merge_converts);
     tcase_add_test(tc, test_merge_errors);
+    tcase_add_test(tc, test_long_keys);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

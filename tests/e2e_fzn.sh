@@ -82,6 +82,10 @@ check "two files: exit 2" equals rc $? 2
 "$ILPM" fzn "$tmp/empty.fzn" >"$tmp/out" 2>"$tmp/err"
 check "an empty file: exit 2" equals rc $? 2
 check "an empty file: says so" grep -q "empty.fzn: no instance in the file" "$tmp/err"
+# A limit the user can raise is the input's, as under solve model: exit 2.
+"$ILPM" fzn --max-vars 1 data/fzn/knapsack01.fzn >"$tmp/out" 2>"$tmp/err"
+check "over --max-vars: exit 2" equals rc $? 2
+check "over --max-vars: says so" grep -q "raise --max-vars" "$tmp/err"
 "$ILPM" fzm data/fzn/queens6.fzn >"$tmp/out" 2>"$tmp/err"
 check "a misspelt verb: exit 2" equals rc $? 2
 check "a misspelt verb: the suggestion" grep -q "did you mean 'fzn'" "$tmp/err"

@@ -95,7 +95,9 @@ mistake 2 "--backend does not go with compare" "$ILPM" compare queens --n 6 --ba
 mistake 2 "--index picks an instance of a FILE" "$ILPM" solve queens --n 8 --index 2
 mistake 2 "--limit goes with --count" "$ILPM" solve queens --n 8 --limit 2
 mistake 2 "gen takes no FILE" "$ILPM" gen machiavelli $basic
-mistake 2 "queens has no generator" "$ILPM" gen queens --n 8
+mistake 2 "queens has no generator \(ilpm gen takes machiavelli, tetravex\)$" "$ILPM" gen queens --n 8
+# A verb that takes some puzzles names just those.
+mistake 2 "play needs a puzzle: one of machiavelli$" "$ILPM" play
 mistake 2 "usage: ilpm merge --out RESULTS FILE" "$ILPM" merge --out "$tmp/m.csv"
 
 # export writes one instance: a file of several is refused before

@@ -605,6 +605,7 @@ const ilpm_puzzle ilpm_puzzle_model = {
     .name = "model",
     .summary = "your own 0/1 model: CPLEX LP, MPS, OPB, DIMACS CNF or "
                "FlatZinc",
+    .caps = ILPM_CAP_DIMACS,
     .opts = model_opts,
     .input_help =
         "model FILE: one model per file, in CPLEX LP (.lp), free MPS (.mps),\n"

@@ -172,24 +172,28 @@ static int bad_lit(const ilpm_cnf *c, int l)
     return l == 0 || l == INT_MIN || abs(l) > c->nvars;
 }
 
-/* gname names the group in messages when the caller knows it; what,
- * if not NULL, says what the constraint is instead ("the objective's
- * bound"). */
-static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
-                        const char *what, ilpm_err *err)
+/* " in group 'g'" and the like: where a constraint is, for messages.
+ * gname names the group when the caller knows it; what, if not NULL,
+ * says what the constraint is instead ("the objective's bound"). */
+static void where_of(const ilpm_con *con, const char *gname, const char *what,
+                     char *where, size_t size)
 {
-    const char *kind = ilpm_kind_name(con->kind);
-    char where[160] = "";
+    where[0] = '\0';
     if (what)
-        snprintf(where, sizeof where, " (%s)", what);
+        snprintf(where, size, " (%s)", what);
     else if (con->name && gname) /* a model file's row: its own name */
-        snprintf(where, sizeof where, " '%.64s' in group '%.48s'", con->name,
-                 gname);
+        snprintf(where, size, " '%.64s' in group '%.48s'", con->name, gname);
     else if (gname)
-        snprintf(where, sizeof where, " in group '%s'", gname);
+        snprintf(where, size, " in group '%s'", gname);
     else if (con->group >= 0)
-        snprintf(where, sizeof where, " in group %d", con->group);
+        snprintf(where, size, " in group %d", con->group);
+}
 
+/* The constraint's literals (and condition) are variables of the CNF: 0,
+ * or -1 with err. */
+static int check_lits(const ilpm_cnf *c, const ilpm_con *con, const char *kind,
+                      const char *where, ilpm_err *err)
+{
     if (con->n < 0 || (con->n > 0 && !con->lits))
         return ilpm_err_input(err, "a %s constraint%s has no literals", kind,
                               where);
@@ -204,25 +208,13 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
                               "a %s constraint%s has condition %d, not a "
                               "variable of the CNF (1..%d)",
                               kind, where, con->cond, c->nvars);
+    return 0;
+}
 
-    /* A failed encoding leaves the CNF as it was, so the caller may go
-     * on (or report) without half a constraint in the clause store. */
-    size_t nlits = c->nlits;
-    int64_t nclauses = c->nclauses;
-    int nvars = c->nvars, nguards = c->nguards;
-    ilpm_group_stats *g = cur_stats(c), saved = {0};
-    if (g)
-        saved = *g;
-    int st = encode(c, con);
-    if (st == 0)
-        return 0;
-    c->nlits = nlits;
-    c->nclauses = nclauses;
-    c->nvars = nvars;
-    c->nguards = nguards;
-    if (g)
-        *g = saved;
-
+/* The message of an encoding that failed with st (an E_* code): -1. */
+static int encode_failed(ilpm_cnf *c, const ilpm_con *con, int st,
+                         const char *kind, const char *where, ilpm_err *err)
+{
     if (c->watch.status)
         st = E_WATCH; /* however the encoder reported it */
     switch (st) {
@@ -283,6 +275,34 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
                               "as CNF",
                               kind, where);
     }
+}
+
+static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
+                        const char *what, ilpm_err *err)
+{
+    const char *kind = ilpm_kind_name(con->kind);
+    char where[160];
+    where_of(con, gname, what, where, sizeof where);
+    if (check_lits(c, con, kind, where, err) != 0)
+        return -1;
+    /* A failed encoding leaves the CNF as it was, so the caller may go
+     * on (or report) without half a constraint in the clause store. */
+    size_t nlits = c->nlits;
+    int64_t nclauses = c->nclauses;
+    int nvars = c->nvars, nguards = c->nguards;
+    ilpm_group_stats *g = cur_stats(c), saved = {0};
+    if (g)
+        saved = *g;
+    int st = encode(c, con);
+    if (st == 0)
+        return 0;
+    c->nlits = nlits;
+    c->nclauses = nclauses;
+    c->nvars = nvars;
+    c->nguards = nguards;
+    if (g)
+        *g = saved;
+    return encode_failed(c, con, st, kind, where, err);
 }
 
 int ilpm_cnf_encode(ilpm_cnf *c, const ilpm_con *con, ilpm_err *err)

@@ -330,11 +330,12 @@ static int pb_le(ilpm_cnf *c, struct term *t, int n, int64_t r, int64_t *budget)
     return st;
 }
 
-int ilpm_enc_linear(ilpm_cnf *c, const ilpm_con *con)
+/* Coefficients, their sum and the bound within PB_LIMIT: 0, or
+ * E_BIGCOEF. */
+static int pb_in_range(const ilpm_con *con)
 {
-    int n = con->n;
     int64_t abs_sum = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < con->n; i++) {
         int64_t a = con->coefs[i];
         if (a < -PB_LIMIT || a > PB_LIMIT)
             return E_BIGCOEF;
@@ -344,13 +345,18 @@ int ilpm_enc_linear(ilpm_cnf *c, const ilpm_con *con)
     }
     if (con->rhs < -PB_LIMIT || con->rhs > PB_LIMIT)
         return E_BIGCOEF;
+    return 0;
+}
 
-    struct term *t = malloc((size_t)n * sizeof *t + sizeof *t);
-    if (!t)
-        return E_NOMEM;
+/* The constraint's terms into t as positive weights on distinct
+ * literals, heaviest first, with *r the bound moved accordingly; their
+ * count. */
+static int pb_terms(const ilpm_con *con, struct term *t, int64_t *r)
+{
+    int n = con->n;
     /* a * (-x) = a - a * x: move everything onto positive variables,
      * then merge repeats of a variable. */
-    int64_t r = con->rhs;
+    *r = con->rhs;
     for (int i = 0; i < n; i++) {
         int l = con->lits[i];
         int64_t a = con->coefs[i];
@@ -358,7 +364,7 @@ int ilpm_enc_linear(ilpm_cnf *c, const ilpm_con *con)
             t[i] = (struct term){l, a};
         } else {
             t[i] = (struct term){-l, -a};
-            r -= a;
+            *r -= a;
         }
     }
     qsort(t, (size_t)n, sizeof *t, by_var);
@@ -374,17 +380,60 @@ int ilpm_enc_linear(ilpm_cnf *c, const ilpm_con *con)
             t[m++] = (struct term){v, a};
         } else if (a < 0) {
             t[m++] = (struct term){-v, -a};
-            r -= a;
+            *r -= a;
         }
     }
     qsort(t, (size_t)m, sizeof *t, by_weight);
-    int64_t W = 0;
+    return m;
+}
+
+/* sum t[i].w * t[i].lit = r, of total weight W: as a cardinality
+ * constraint when the weights are equal, else as <= r and >= r. */
+static int pb_eq(ilpm_cnf *c, struct term *t, int m, int64_t r, int64_t W,
+                 int64_t *budget)
+{
+    int64_t g = 0;
+    for (int i = 0; i < m; i++)
+        g = gcd64(t[i].w, g);
+    if (r < 0 || r > W || (g > 0 && r % g != 0))
+        return empty(c);
+    if (m == 0)
+        return 0;
+    if (t[0].w == t[m - 1].w) {
+        int *x = malloc((size_t)m * sizeof *x);
+        if (!x)
+            return E_NOMEM;
+        for (int i = 0; i < m; i++)
+            x[i] = t[i].lit;
+        int st = ilpm_enc_card(c, x, m, ILPM_EQ, r / g);
+        free(x);
+        return st;
+    }
+    struct term *u = malloc((size_t)m * sizeof *u);
+    if (!u)
+        return E_NOMEM;
+    for (int i = 0; i < m; i++)
+        u[i] = (struct term){-t[i].lit, t[i].w};
+    int st = pb_le(c, t, m, r, budget);
+    if (!st)
+        st = pb_le(c, u, m, W - r, budget);
+    free(u);
+    return st;
+}
+
+int ilpm_enc_linear(ilpm_cnf *c, const ilpm_con *con)
+{
+    int st = pb_in_range(con);
+    if (st)
+        return st;
+    struct term *t = malloc((size_t)con->n * sizeof *t + sizeof *t);
+    if (!t)
+        return E_NOMEM;
+    int64_t r, W = 0;
+    int m = pb_terms(con, t, &r);
     for (int i = 0; i < m; i++)
         W += t[i].w;
-
     int64_t budget = c->max_pb_nodes;
-    int st = 0;
-    struct term *u = NULL;
     switch (con->cmp) {
     case ILPM_LE:
         st = pb_le(c, t, m, r, &budget);
@@ -395,45 +444,13 @@ int ilpm_enc_linear(ilpm_cnf *c, const ilpm_con *con)
             t[i].lit = -t[i].lit;
         st = pb_le(c, t, m, W - r, &budget);
         break;
-    case ILPM_EQ: {
-        int64_t g = 0;
-        for (int i = 0; i < m; i++)
-            g = gcd64(t[i].w, g);
-        if (r < 0 || r > W || (g > 0 && r % g != 0)) {
-            st = empty(c);
-            break;
-        }
-        if (m == 0)
-            break;
-        if (t[0].w == t[m - 1].w) {
-            int *x = malloc((size_t)m * sizeof *x);
-            if (!x) {
-                st = E_NOMEM;
-                break;
-            }
-            for (int i = 0; i < m; i++)
-                x[i] = t[i].lit;
-            st = ilpm_enc_card(c, x, m, ILPM_EQ, r / g);
-            free(x);
-            break;
-        }
-        u = malloc((size_t)m * sizeof *u);
-        if (!u) {
-            st = E_NOMEM;
-            break;
-        }
-        for (int i = 0; i < m; i++)
-            u[i] = (struct term){-t[i].lit, t[i].w};
-        st = pb_le(c, t, m, r, &budget);
-        if (!st)
-            st = pb_le(c, u, m, W - r, &budget);
+    case ILPM_EQ:
+        st = pb_eq(c, t, m, r, W, &budget);
         break;
-    }
     default:
         st = E_SHAPE;
         break;
     }
-    free(u);
     free(t);
     return st;
 }

@@ -12,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const verb_names[VERB_COUNT] = {
-    "solve", "play", "stats", "export", "gen", "compare", "batch", "merge"};
-
-int ilpm_cli_verb_find(const char *s)
-{
-    for (int i = 0; i < VERB_COUNT; i++)
-        if (strcmp(s, verb_names[i]) == 0)
-            return i;
-    return -1;
-}
-
 /* A special case the command line adds to a row, by name: the verbs of
  * a library row that its flags do not give, a check or setter of its
  * own, more help.  Names, values, ranges, defaults and help are the
@@ -404,11 +393,10 @@ static int distance(const char *a, const char *b)
 
 const char *ilpm_cli_verb_closest(const char *s)
 {
-    static const char *const more[] = {"list", "help", "fzn"};
     const char *best = NULL;
     int bd = 3;
-    for (int i = 0; i < VERB_COUNT + 3; i++) {
-        const char *v = i < VERB_COUNT ? verb_names[i] : more[i - VERB_COUNT];
+    for (int i = 0; i < VERB_ALL; i++) {
+        const char *v = ilpm_cli_verbs[i].name;
         if (distance(s, v) < bd)
             bd = distance(s, v), best = v;
     }
@@ -437,7 +425,7 @@ static void verbs_of(unsigned mask, char *buf, size_t size)
     for (int v = 0; v < VERB_COUNT && n < size; v++)
         if (mask & (1u << v))
             n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
-                                  verb_names[v]);
+                                  ilpm_cli_verbs[v].name);
 }
 
 #define FAIL(...) return ilpm_err_input(err, __VA_ARGS__)
@@ -597,40 +585,33 @@ static int parse_opt(cli *c, int argc, char **argv, int *i, ilpm_err *err)
         return -1;                                                             \
     } while (0)
 
-/* "unknown puzzle 'x'; the puzzles are a b c" and the like. */
-static int puzzles_listed(ilpm_err *err, const char *what)
+/* The puzzle argv[i] names, which the verb must take: 0, or -1 after
+ * one message naming the puzzles there are (or the verb takes). */
+static int take_puzzle(cli *c, const char *name, ilpm_err *err)
 {
-    size_t n = (size_t)snprintf(err->msg, sizeof err->msg, "%s", what);
-    for (int k = 0; ilpm_puzzles[k] && n < sizeof err->msg; k++)
-        n += (size_t)snprintf(err->msg + n, sizeof err->msg - n, " %s",
-                              ilpm_puzzles[k]->name);
-    err->kind = ILPM_ERR_INPUT;
-    err->status = 0;
-    return -1;
+    char names[sizeof err->msg];
+    c->pz = ilpm_puzzle_find(name);
+    if (!c->pz) {
+        ilpm_cli_puzzle_names(VERB_SOLVE, " ", names, sizeof names);
+        FAIL("unknown puzzle '%.100s'; the puzzles are %s", name, names);
+    }
+    /* What the puzzle cannot do is said before its options. */
+    if (!ilpm_cli_verb_takes(c->verb, c->pz)) {
+        ilpm_cli_puzzle_names(c->verb, ", ", names, sizeof names);
+        FAIL("%s %s (ilpm %s takes %s)", c->pz->name,
+             ilpm_cli_verbs[c->verb].lacks, c->verb_name, names);
+    }
+    return 0;
 }
 
 int ilpm_cli_parse(cli *c, int argc, char **argv, ilpm_err *err)
 {
     int i = 2;
-    c->verb_name = verb_names[c->verb];
+    c->verb_name = ilpm_cli_verbs[c->verb].name;
     if (i < argc && argv[i][0] != '-' && c->verb != VERB_MERGE) {
-        c->pz = ilpm_puzzle_find(argv[i]);
-        if (!c->pz) {
-            char what[160];
-            snprintf(what, sizeof what,
-                     "unknown puzzle '%.100s'; the puzzles are", argv[i]);
-            return puzzles_listed(err, what);
-        }
+        if (take_puzzle(c, argv[i], err) != 0)
+            return -1;
         i++;
-        /* What the puzzle cannot do is said before its options. */
-        if (c->verb == VERB_PLAY && !(c->pz->caps & ILPM_CAP_PLAY))
-            FAIL("%s has no play (a play lays cards from a hand: ilpm play "
-                 "machiavelli)",
-                 c->pz->name);
-        if (c->verb == VERB_GEN && !c->pz->generate)
-            FAIL("%s has no generator (ilpm gen machiavelli, ilpm gen "
-                 "tetravex)",
-                 c->pz->name);
     }
     c->files = calloc((size_t)argc, sizeof *c->files);
     c->argv_opt = calloc((size_t)argc, sizeof *c->argv_opt);

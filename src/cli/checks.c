@@ -70,6 +70,21 @@ static int check_backends(cli *c, ilpm_err *err)
     return 0;
 }
 
+/* --format dimacs: the puzzles that print v lines (ILPM_CAP_DIMACS). */
+static int dimacs_refused(ilpm_err *err)
+{
+    char names[sizeof err->msg];
+    size_t n = 0;
+    names[0] = '\0';
+    for (int i = 0; ilpm_puzzles[i] && n < sizeof names; i++)
+        if (ilpm_puzzles[i]->caps & ILPM_CAP_DIMACS)
+            n += (size_t)snprintf(names + n, sizeof names - n,
+                                  "%s'ilpm solve %s'", n ? " or " : "",
+                                  ilpm_puzzles[i]->name);
+    FAIL("--format dimacs (the SAT competition's s/v lines) goes with %s only",
+         names);
+}
+
 /* What the options say together, checked once. */
 int ilpm_cli_check(cli *c, ilpm_err *err)
 {
@@ -81,23 +96,17 @@ int ilpm_cli_check(cli *c, ilpm_err *err)
     if (format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)
         FAIL("batch writes csv or json, not text");
     if (c->format == FMT_DIMACS &&
-        (c->verb != VERB_SOLVE || !c->pz || strcmp(c->pz->name, "model") != 0))
-        FAIL("--format dimacs (the SAT competition's s/v lines) goes with "
-             "'ilpm solve model' only");
+        (c->verb != VERB_SOLVE || !c->pz || !(c->pz->caps & ILPM_CAP_DIMACS)))
+        return dimacs_refused(err);
     if (c->verb == VERB_MERGE) {
         if (!c->out_path || c->nfiles == 0)
             FAIL("usage: ilpm merge --out RESULTS FILE...");
         return 0;
     }
     if (!c->pz) {
-        size_t n = (size_t)snprintf(err->msg, sizeof err->msg,
-                                    "%s needs a puzzle: one of", c->verb_name);
-        for (int i = 0; ilpm_puzzles[i] && n < sizeof err->msg; i++)
-            n += (size_t)snprintf(err->msg + n, sizeof err->msg - n, " %s",
-                                  ilpm_puzzles[i]->name);
-        err->kind = ILPM_ERR_INPUT;
-        err->status = 0;
-        return -1;
+        char names[sizeof err->msg];
+        ilpm_cli_puzzle_names(c->verb, " ", names, sizeof names);
+        FAIL("%s needs a puzzle: one of %s", c->verb_name, names);
     }
     if (c->verb == VERB_GEN && c->nfiles > 0)
         FAIL("gen takes no FILE (write with --out FILE)");

@@ -36,8 +36,31 @@ typedef enum verb_id {
     VERB_COMPARE,
     VERB_BATCH,
     VERB_MERGE,
-    VERB_COUNT
+    VERB_COUNT, /* the verbs the parser takes; main.c runs these itself: */
+    VERB_FZN = VERB_COUNT, /* turned into solve model (ilpm_cli_fzn_args) */
+    VERB_LIST,
+    VERB_HELP,
+    VERB_ALL
 } verb_id;
+
+/* A verb's row (verbs.c): its name, what the usage shows (synopsis NULL:
+ * not shown), and the puzzles it takes (takes NULL: every one; else a
+ * puzzle it refuses "lacks" it). */
+typedef struct cli_verb {
+    const char *name;
+    const char *synopsis; /* after the name */
+    const char *line;     /* what it does; '\n' breaks the line */
+    int (*takes)(const ilpm_puzzle *pz);
+    const char *lacks; /* "has no generator" */
+} cli_verb;
+extern const cli_verb ilpm_cli_verbs[VERB_ALL];
+/* Whether verb (a verb_id) takes the puzzle. */
+int ilpm_cli_verb_takes(int verb, const ilpm_puzzle *pz);
+/* The names of the puzzles verb takes, joined by sep, into buf; its
+ * length. */
+size_t ilpm_cli_puzzle_names(int verb, const char *sep, char *buf, size_t size);
+/* The names of the verbs the usage shows, joined by sep; its length. */
+size_t ilpm_cli_verb_names(const char *sep, char *buf, size_t size);
 
 /* Verb masks for the options table. */
 #define V_SOLVE (1u << VERB_SOLVE)
@@ -181,7 +204,7 @@ int ilpm_cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc,
 int ilpm_cmd_fzn(cli *c);
 void ilpm_cli_fzn_help(FILE *f);
 
-/* The verb named s, or -1. */
+/* The verb named s (a verb_id, VERB_FZN and after included), or -1. */
 int ilpm_cli_verb_find(const char *s);
 /* The verb closest to a misspelt s, or NULL. */
 const char *ilpm_cli_verb_closest(const char *s);

@@ -84,8 +84,8 @@ void ilpm_cli_fzn_help(FILE *f)
                "--int-encoding,\n--memory-limit, ...): see ilpm solve model "
                "--help.\n\nExit status: 0 for every answer FlatZinc's format "
                "states (UNSATISFIABLE\nand UNKNOWN included), 2 for a "
-               "malformed file or option, 1 for an\ninternal error, 130 when "
-               "interrupted.\n");
+               "malformed file or option or a\nmodel over --max-vars, 1 for "
+               "an internal error, 130 when interrupted.\n");
 }
 
 /* Texts the translation makes (time limits), freed at exit. */
@@ -119,6 +119,74 @@ static int fz_int(const char *flag, const char *v, int64_t lo, int64_t *out,
     return 0;
 }
 
+/* Flag f, given as `given` with its value val (NULL for none), into fz
+ * or into ilpm's words v[*n...] (at most two): 0, or -1 with err. */
+static int translate_flag(const struct fz_flag *f, const char *given,
+                          const char *val, cli_fzn *fz, char **v, int *n,
+                          ilpm_err *err)
+{
+    int64_t x;
+    switch (f->id) {
+    case FZF_ALL:
+        fz->all = 1;
+        return 0;
+    case FZF_NUM:
+        if (fz_int(given, val, 1, &x, err) != 0)
+            return -1;
+        fz->num = x;
+        return 0;
+    case FZF_STATS:
+        fz->stats = 1;
+        return 0;
+    case FZF_VERBOSE:
+        v[(*n)++] = "--verbose";
+        return 0;
+    case FZF_PARALLEL:
+    case FZF_SEED:
+        return fz_int(given, val, f->id == FZF_PARALLEL, &x, err);
+    case FZF_TIME: {
+        if (fz_int(given, val, 1, &x, err) != 0)
+            return -1;
+        char *s = malloc(32);
+        if (!s || nowned == (int)(sizeof owned / sizeof *owned)) {
+            free(s);
+            return ilpm_err_nomem(err, "out of memory");
+        }
+        snprintf(s, 32, "%.3f", (double)x / 1000.0);
+        owned[nowned++] = s;
+        v[(*n)++] = "--time-limit";
+        v[(*n)++] = s;
+        return 0;
+    }
+    case FZF_BACKEND:
+        v[(*n)++] = "--backend";
+        v[(*n)++] = (char *)val;
+        return 0;
+    default: /* -i, -f: what ilpm does anyway */
+        return 0;
+    }
+}
+
+/* What fzn adds after the translated flags: cp unless told (the engine
+ * that fits FlatZinc's models best by measurement, docs/fzn.md), the
+ * input format, and --count for -a or -n. */
+static void add_defaults(const cli_fzn *fz, char **v, int *n)
+{
+    int chosen = 0;
+    for (int i = 3; i < *n; i++)
+        chosen |= strcmp(v[i], "--backend") == 0 ||
+                  strncmp(v[i], "--backend=", 10) == 0;
+    if (!chosen) {
+        v[(*n)++] = "--backend";
+        v[(*n)++] = "cp";
+    }
+    v[(*n)++] = "--input-format";
+    v[(*n)++] = "fzn";
+    if (fz->all || fz->num > 0)
+        v[(*n)++] = "--count";
+    v[*n] = NULL;
+}
+
 int ilpm_cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc,
                       char ***nargv, ilpm_err *err)
 {
@@ -138,81 +206,24 @@ int ilpm_cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc,
             v[n++] = argv[i];
             continue;
         }
-        const char *val = NULL;
-        if (f->arg) {
-            if (i + 1 >= argc) {
-                free(v);
-                return ilpm_err_input(err, "%s needs a value (%s)", argv[i],
-                                      f->arg);
-            }
+        const char *given = argv[i], *val = NULL;
+        if (f->arg && i + 1 >= argc) {
+            free(v);
+            return ilpm_err_input(err, "%s needs a value (%s)", argv[i],
+                                  f->arg);
+        }
+        if (f->arg)
             val = argv[++i];
-        }
-        int64_t x;
-        switch (f->id) {
-        case FZF_ALL:
-            fz->all = 1;
-            break;
-        case FZF_NUM:
-            if (fz_int(argv[i - 1], val, 1, &x, err) != 0)
-                goto bad;
-            fz->num = x;
-            break;
-        case FZF_STATS:
-            fz->stats = 1;
-            break;
-        case FZF_VERBOSE:
-            v[n++] = "--verbose";
-            break;
-        case FZF_PARALLEL:
-        case FZF_SEED:
-            if (fz_int(argv[i - 1], val, f->id == FZF_PARALLEL, &x, err) != 0)
-                goto bad;
-            break;
-        case FZF_TIME: {
-            if (fz_int(argv[i - 1], val, 1, &x, err) != 0)
-                goto bad;
-            char *s = malloc(32);
-            if (!s || nowned == (int)(sizeof owned / sizeof *owned)) {
-                free(s);
-                free(v);
-                return ilpm_err_nomem(err, "out of memory");
-            }
-            snprintf(s, 32, "%.3f", (double)x / 1000.0);
-            owned[nowned++] = s;
-            v[n++] = "--time-limit";
-            v[n++] = s;
-            break;
-        }
-        case FZF_BACKEND:
-            v[n++] = "--backend";
-            v[n++] = (char *)val;
-            break;
-        default: /* -i, -f: what ilpm does anyway */
-            break;
+        if (translate_flag(f, given, val, fz, v, &n, err) != 0) {
+            free(v);
+            return -1;
         }
     }
-    /* cp unless told: the engine that fits FlatZinc's models best by
-     * measurement (docs/fzn.md). */
-    int chosen = 0;
-    for (int i = 3; i < n; i++)
-        chosen |= strcmp(v[i], "--backend") == 0 ||
-                  strncmp(v[i], "--backend=", 10) == 0;
-    if (!chosen) {
-        v[n++] = "--backend";
-        v[n++] = "cp";
-    }
-    v[n++] = "--input-format";
-    v[n++] = "fzn";
-    if (fz->all || fz->num > 0)
-        v[n++] = "--count";
-    v[n] = NULL;
+    add_defaults(fz, v, &n);
     atexit(free_owned);
     *nargc = n;
     *nargv = v;
     return 0;
-bad:
-    free(v);
-    return -1;
 }
 
 /* Each solution of a count as it comes. */
@@ -269,8 +280,7 @@ static int fzn_one(cli *c, const void *inst, const char *file, long index,
     if (r.status == ILPM_ERROR) {
         fprintf(stderr, "ilpm: %s: %s%s\n", r.file, r.error,
                 ilpm_cli_err_note(c, r.error_kind));
-        ilpm_cli_note_exit(t, r.error_kind == ILPM_ERR_INPUT ? EXIT_USAGE
-                                                             : EXIT_INTERNAL);
+        ilpm_cli_note_exit(t, ilpm_cli_exit_code(&r, FMT_TEXT));
         ilpm_result_free(&r);
         return 0;
     }

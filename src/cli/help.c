@@ -41,7 +41,7 @@ static const verb_help helps[VERB_COUNT] = {
     [VERB_PLAY] = {"PUZZLE FILE... [OPTIONS]",
                    "The best play from a hand: the most cards (or with "
                    "--value the most\npoints) laid from the hand so that "
-                   "table and play form valid melds\n(machiavelli).",
+                   "table and play form valid melds.",
                    SOLVING_EXITS,
                    {"ilpm play machiavelli data/machiavelli/play.txt",
                     "ilpm play machiavelli data/machiavelli/play.txt --backend "
@@ -203,44 +203,59 @@ static void print_examples(FILE *f, const cli *c, const verb_help *h)
         fprintf(f, "  %s\n", h->examples[i]);
 }
 
-static void print_puzzles(FILE *f)
+/* The puzzles verb v takes, each after a space. */
+static void print_puzzles(FILE *f, int v)
 {
     for (int i = 0; ilpm_puzzles[i]; i++)
-        fprintf(f, " %s", ilpm_puzzles[i]->name);
+        if (ilpm_cli_verb_takes(v, ilpm_puzzles[i]))
+            fprintf(f, " %s", ilpm_puzzles[i]->name);
+}
+
+/* "  solve PUZZLE [FILE...]   what it does": a synopsis too long for its
+ * column stands on a line of its own; a verb that takes some puzzles
+ * only names them. */
+static void print_verb(FILE *f, int v)
+{
+    const cli_verb *r = &ilpm_cli_verbs[v];
+    char left[96];
+    snprintf(left, sizeof left, "%s%s%s", r->name, *r->synopsis ? " " : "",
+             r->synopsis);
+    if (strlen(left) > 24)
+        fprintf(f, "  %s\n  %-24s ", left, "");
+    else
+        fprintf(f, "  %-24s ", left);
+    for (const char *p = r->line; *p;) {
+        size_t k = strcspn(p, "\n");
+        fprintf(f, "%.*s", (int)k, p);
+        p += k;
+        if (*p)
+            fprintf(f, "\n%27s", ""), p++;
+    }
+    if (r->takes) {
+        fprintf(f, " (");
+        char names[256];
+        ilpm_cli_puzzle_names(v, ", ", names, sizeof names);
+        fprintf(f, "%s)", names);
+    }
+    fprintf(f, "\n");
 }
 
 void ilpm_cli_usage(FILE *f)
 {
-    fprintf(
-        f,
-        "usage: ilpm VERB PUZZLE [FILE...] [OPTIONS]\n"
-        "\n"
-        "Models puzzles as 0/1 integer linear programs and solves them\n"
-        "with GLPK's branch-and-cut (the default, --backend ilp), with\n"
-        "CaDiCaL as SAT (--backend sat) or by ilpm's own search (--backend "
-        "cp).\n"
-        "\n"
-        "verbs:\n"
-        "  solve PUZZLE [FILE...]   solve (or --count) every instance\n"
-        "  play PUZZLE FILE...      best play from a hand (machiavelli)\n"
-        "  stats PUZZLE [FILE...]   sizes of the ILP and CNF lowerings per "
-        "group\n"
-        "  export PUZZLE [FILE] --FORMAT F...\n"
-        "                           write the model for other solvers\n"
-        "  gen PUZZLE [OPTIONS]     write random instances\n"
-        "  compare PUZZLE [FILE...]  every formulation on every back end,\n"
-        "                           side by side, with a check that they "
-        "agree\n"
-        "  batch PUZZLE FILE... --out RESULTS\n"
-        "                           every instance on parallel workers, "
-        "results\n"
-        "                           as CSV or JSON lines\n"
-        "  merge --out RESULTS FILE...  combine the results of batch shards\n"
-        "  fzn [FLAGS] FILE.fzn     a FlatZinc model, as MiniZinc's solver\n"
-        "  list                     the puzzles and their formulations\n"
-        "\n"
-        "puzzles:");
-    print_puzzles(f);
+    fprintf(f, "usage: ilpm VERB PUZZLE [FILE...] [OPTIONS]\n"
+               "\n"
+               "Models puzzles as 0/1 integer linear programs and solves them\n"
+               "with GLPK's branch-and-cut (the default, --backend ilp), with\n"
+               "CaDiCaL as SAT (--backend sat) or by ilpm's own search "
+               "(--backend cp).\n"
+               "\n"
+               "verbs:\n");
+    for (int v = 0; v < VERB_ALL; v++)
+        if (ilpm_cli_verbs[v].synopsis)
+            print_verb(f, v);
+    fprintf(f, "\n"
+               "puzzles:");
+    print_puzzles(f, VERB_SOLVE);
     fprintf(f,
             "\n\n"
             "Run 'ilpm VERB --help' for a verb's options, exit statuses and "
@@ -288,7 +303,7 @@ void ilpm_cli_help(FILE *f, const cli *c)
         print_puzzle_opts(f, pz->opts);
     } else if (c->verb != VERB_MERGE) {
         fprintf(f, "\nPUZZLE, one of:");
-        print_puzzles(f);
+        print_puzzles(f, c->verb);
         fprintf(f,
                 "\n('ilpm %s PUZZLE --help' adds its input format and "
                 "options)\n",

@@ -86,10 +86,38 @@ static void install_signals(unsigned grace)
     stderr_tty = isatty(STDERR_FILENO);
 }
 
-static int run_verb(int argc, char **argv)
+/* --help after a verb main.c runs itself. */
+static int asks_help(int argc, char **argv)
+{
+    return argc == 3 &&
+           (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0);
+}
+
+/* The verb argv[1] names (a verb_id), or -1 after a message. */
+static int find_verb(const char *name)
+{
+    int verb = ilpm_cli_verb_find(name);
+    if (verb >= 0)
+        return verb;
+    const char *near = ilpm_cli_verb_closest(name);
+    char names[256];
+    ilpm_cli_verb_names(", ", names, sizeof names);
+    if (near)
+        fprintf(stderr, "ilpm: unknown verb '%s'; did you mean '%s'?\n", name,
+                near);
+    else
+        fprintf(stderr,
+                "ilpm: unknown verb '%s' (the verbs: %s; see ilpm --help)\n",
+                name, names);
+    return -1;
+}
+
+/* The verbs that come before the parser: help, --version, list.  An exit
+ * status, or -1 for a verb the parser takes. */
+static int run_front(int argc, char **argv, int *verb)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
-        strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        strcmp(argv[1], "-h") == 0) {
         ilpm_cli_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
@@ -97,9 +125,14 @@ static int run_verb(int argc, char **argv)
         printf("ilpm %s\n", ILPM_VERSION);
         return EXIT_OK;
     }
-    if (strcmp(argv[1], "list") == 0) {
-        if (argc == 3 &&
-            (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+    if ((*verb = find_verb(argv[1])) < 0)
+        return EXIT_USAGE;
+    if (*verb == VERB_HELP) {
+        ilpm_cli_usage(stdout);
+        return EXIT_OK;
+    }
+    if (*verb == VERB_LIST) {
+        if (asks_help(argc, argv)) {
             ilpm_cli_list_help(stdout);
             return EXIT_OK;
         }
@@ -109,36 +142,75 @@ static int run_verb(int argc, char **argv)
         }
         return ilpm_cmd_list();
     }
+    if (*verb == VERB_FZN && asks_help(argc, argv)) {
+        ilpm_cli_fzn_help(stdout);
+        return EXIT_OK;
+    }
+    return -1;
+}
+
+/* The verb c->verb, parsed and checked. */
+static int dispatch(cli *c)
+{
+    switch (c->verb) {
+    case VERB_SOLVE:
+    case VERB_PLAY:
+        return c->fzn ? ilpm_cmd_fzn(c) : ilpm_cmd_solve(c);
+    case VERB_STATS:
+        return ilpm_cmd_stats(c);
+    case VERB_EXPORT:
+        return ilpm_cmd_export(c);
+    case VERB_COMPARE:
+        return ilpm_cmd_compare(c);
+    case VERB_BATCH:
+        return ilpm_cmd_batch(c);
+    case VERB_MERGE:
+        return ilpm_cmd_merge(c);
+    default:
+        return ilpm_cmd_gen(c);
+    }
+}
+
+/* Parses, checks and runs the verb of argv[1] on c. */
+static int run_parsed(cli *c, int argc, char **argv)
+{
+    ilpm_err err = {0};
+    if (ilpm_cli_parse(c, argc, argv, &err) != 0) {
+        fprintf(stderr, "ilpm: %s\n", err.msg);
+        return err.kind == ILPM_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+    }
+    if (c->help) {
+        ilpm_cli_help(stdout, c);
+        return EXIT_OK;
+    }
+    if (ilpm_cli_check_outputs(c) != 0)
+        return EXIT_USAGE;
+    /* GLPK checks for a stop only between its steps (an LP solve, a cut
+     * round), which can take minutes on a large model: after a signal,
+     * solve, play and compare get 5 s to stop cleanly. */
+    install_signals(c->verb == VERB_BATCH ? 0 : 5);
+    /* A batch limits each worker; every other verb, itself. */
+    if (c->verb != VERB_BATCH)
+        set_memory_limit(c);
+    return dispatch(c);
+}
+
+static int run_verb(int argc, char **argv)
+{
+    int verb, rc = run_front(argc, argv, &verb);
+    if (rc >= 0)
+        return rc;
     /* fzn: MiniZinc's solver interface, in front of solve model. */
     cli_fzn fz;
     char **fzn_argv = NULL;
-    if (strcmp(argv[1], "fzn") == 0) {
-        if (argc == 3 &&
-            (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-            ilpm_cli_fzn_help(stdout);
-            return EXIT_OK;
-        }
+    if (verb == VERB_FZN) {
         ilpm_err e = {0};
         if (ilpm_cli_fzn_args(argc, argv, &fz, &argc, &fzn_argv, &e) != 0) {
             fprintf(stderr, "ilpm: fzn %s\n", e.msg);
             return e.kind == ILPM_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
         }
         argv = fzn_argv;
-    }
-    int verb = ilpm_cli_verb_find(argv[1]);
-    const char *near = verb < 0 ? ilpm_cli_verb_closest(argv[1]) : NULL;
-    if (near) {
-        fprintf(stderr, "ilpm: unknown verb '%s'; did you mean '%s'?\n",
-                argv[1], near);
-        return EXIT_USAGE;
-    }
-    if (verb < 0) {
-        fprintf(stderr,
-                "ilpm: unknown verb '%s' (the verbs: solve, play, stats, "
-                "export, gen, compare, batch, merge, fzn, list; see ilpm "
-                "--help)\n",
-                argv[1]);
-        return EXIT_USAGE;
+        verb = ilpm_cli_verb_find(argv[1]);
     }
     cli c;
     memset(&c, 0, sizeof c);
@@ -148,58 +220,12 @@ static int run_verb(int argc, char **argv)
     c.run.solver.stop_flag = &cli_stop_requested;
     c.run.solver.log = log_to_stderr;
     c.params = ilpm_params_new();
-    int rc;
     if (!c.params) {
         fprintf(stderr, "ilpm: out of memory\n");
-        return EXIT_INTERNAL;
+        rc = EXIT_INTERNAL;
+    } else {
+        rc = run_parsed(&c, argc, argv);
     }
-    ilpm_err err = {0};
-    if (ilpm_cli_parse(&c, argc, argv, &err) != 0) {
-        fprintf(stderr, "ilpm: %s\n", err.msg);
-        rc = err.kind == ILPM_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
-        goto done;
-    }
-    if (c.help) {
-        ilpm_cli_help(stdout, &c);
-        rc = EXIT_OK;
-        goto done;
-    }
-    if (ilpm_cli_check_outputs(&c) != 0) {
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    /* GLPK checks for a stop only between its steps (an LP solve, a cut
-     * round), which can take minutes on a large model: after a signal,
-     * solve, play and compare get 5 s to stop cleanly. */
-    install_signals(c.verb == VERB_BATCH ? 0 : 5);
-    /* A batch limits each worker; every other verb, itself. */
-    if (c.verb != VERB_BATCH)
-        set_memory_limit(&c);
-    switch (c.verb) {
-    case VERB_SOLVE:
-    case VERB_PLAY:
-        rc = c.fzn ? ilpm_cmd_fzn(&c) : ilpm_cmd_solve(&c);
-        break;
-    case VERB_STATS:
-        rc = ilpm_cmd_stats(&c);
-        break;
-    case VERB_EXPORT:
-        rc = ilpm_cmd_export(&c);
-        break;
-    case VERB_COMPARE:
-        rc = ilpm_cmd_compare(&c);
-        break;
-    case VERB_BATCH:
-        rc = ilpm_cmd_batch(&c);
-        break;
-    case VERB_MERGE:
-        rc = ilpm_cmd_merge(&c);
-        break;
-    default:
-        rc = ilpm_cmd_gen(&c);
-        break;
-    }
-done:
     ilpm_params_free(c.params);
     free(c.files);
     free(c.argv_opt);

@@ -130,23 +130,16 @@ static void task_limits(const cli *c, long runs, long jobs, long *minutes,
         *mem_mb = (long)ceil(c->memory_limit * (double)jobs) + 256;
 }
 
-static int write_script(ilpm_buf *b, cli *c, const char *exe, const char *cwd,
-                        const char *dir, int json)
+/* The script's head: what it is, and its folder (an earlier, failed
+ * array's waiting merge cancelled). */
+static void script_head(ilpm_buf *b, const cli *c, long runs, const char *cwd,
+                        const char *dir)
 {
-    long runs = count_runs(c);
-    if (runs < 0)
-        return -1;
-    long jobs = c->jobs > 0 ? c->jobs : 1;
-    long minutes, mem;
-    task_limits(c, runs, jobs, &minutes, &mem);
-    const char *ext = json ? "jsonl" : "csv";
-    long n = c->slurm_n;
-
     ilpm_buf_puts(b, "#!/bin/bash\n");
     ilpm_buf_printf(b,
                     "# ilpm batch as a Slurm job array: %ld tasks for %ld "
                     "runs, then a merge into %s.\n",
-                    n, runs, c->out_path);
+                    (long)c->slurm_n, runs, c->out_path);
     ilpm_buf_puts(b, "# Run it with bash (not sbatch): it submits both and "
                      "prints their job ids.\n"
                      "# Running it again finishes only what is missing: "
@@ -161,8 +154,15 @@ static int write_script(ilpm_buf *b, cli *c, const char *exe, const char *cwd,
                      "if [ -s \"$dir/merge.jobid\" ]; then\n"
                      "    scancel \"$(cat \"$dir/merge.jobid\")\" 2>/dev/null "
                      "|| true\nfi\n");
+}
 
-    /* The array. */
+/* The job array: a task a shard, each resuming its shard. */
+static void script_array(ilpm_buf *b, cli *c, const char *exe, const char *dir,
+                         const char *ext, long runs)
+{
+    long jobs = c->jobs > 0 ? c->jobs : 1, n = c->slurm_n;
+    long minutes, mem;
+    task_limits(c, runs, jobs, &minutes, &mem);
     ilpm_buf_puts(b, "array=$(sbatch --parsable <<ILPM_ARRAY\n#!/bin/bash\n");
     ilpm_buf_puts(b, "#SBATCH --job-name=ilpm-batch\n");
     ilpm_buf_printf(b, "#SBATCH --array=0-%ld\n", n - 1);
@@ -188,8 +188,12 @@ static int write_script(ilpm_buf *b, cli *c, const char *exe, const char *cwd,
                      ";; esac\nexit \\$((rc == 0 || rc == 2 || rc == 3 || rc "
                      "== 10 ? 1 : rc))\nILPM_ARRAY\n)\n");
     ilpm_buf_puts(b, "array=${array%%;*}\n");
+}
 
-    /* The merge. */
+/* The merge of the shards, once the array ended well. */
+static void script_merge(ilpm_buf *b, cli *c, const char *exe, const char *dir,
+                         const char *ext)
+{
     ilpm_buf_puts(b, "merge=$(sbatch --parsable --dependency=afterok:$array "
                      "<<ILPM_MERGE\n#!/bin/bash\n");
     ilpm_buf_puts(b, "#SBATCH --job-name=ilpm-merge\n");
@@ -199,7 +203,7 @@ static int write_script(ilpm_buf *b, cli *c, const char *exe, const char *cwd,
     quoted_in(b, exe, 1);
     ilpm_buf_puts(b, " merge --out ");
     quoted_in(b, c->out_path, 1);
-    for (long i = 0; i < n; i++) {
+    for (long i = 0; i < c->slurm_n; i++) {
         char name[64];
         snprintf(name, sizeof name, "/shard-%ld.%s", i, ext);
         ilpm_buf_putc(b, ' ');
@@ -210,14 +214,27 @@ static int write_script(ilpm_buf *b, cli *c, const char *exe, const char *cwd,
     ilpm_buf_puts(b, "merge=${merge%%;*}\n"
                      "echo \"$merge\" > \"$dir/merge.jobid\"\n"
                      "echo \"array $array\"\necho \"merge $merge\"\n");
+}
+
+static int write_script(ilpm_buf *b, cli *c, const char *exe, const char *cwd,
+                        const char *dir, int json)
+{
+    long runs = count_runs(c);
+    if (runs < 0)
+        return -1;
+    const char *ext = json ? "jsonl" : "csv";
+    script_head(b, c, runs, cwd, dir);
+    script_array(b, c, exe, dir, ext, runs);
+    script_merge(b, c, exe, dir, ext);
     return 0;
 }
 
-int ilpm_cmd_slurm(cli *c)
+/* Where ilpm and the current folder are, and --out fit for #SBATCH
+ * lines: EXIT_OK, or an exit status after a message. */
+static int slurm_paths(const cli *c, char *exe, char *cwd)
 {
-    char exe[PATH_MAX], cwd[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0 || !getcwd(cwd, sizeof cwd)) {
+    ssize_t len = readlink("/proc/self/exe", exe, PATH_MAX - 1);
+    if (len <= 0 || !getcwd(cwd, PATH_MAX)) {
         fprintf(stderr,
                 "ilpm: --slurm: cannot tell where ilpm or the "
                 "current folder is: %s\n",
@@ -229,7 +246,6 @@ int ilpm_cmd_slurm(cli *c)
         fprintf(stderr, "ilpm: --slurm: a path holds a newline\n");
         return EXIT_USAGE;
     }
-    int json = ilpm_cli_batch_writes_json(c);
     /* The folder's name goes into #SBATCH lines, which know no quotes. */
     if (strpbrk(c->out_path, " \t\n'\"\\$`%")) {
         fprintf(stderr,
@@ -238,9 +254,58 @@ int ilpm_cmd_slurm(cli *c)
                 c->out_path);
         return EXIT_USAGE;
     }
+    return EXIT_OK;
+}
+
+/* The script b into path, made executable: 0, or -1 after a message. */
+static int save_script(const char *path, const ilpm_buf *b)
+{
+    ilpm_err err = {0};
+    ilpm_out *o = ilpm_out_open(path, ILPM_OUT_REPLACE, &err);
+    if (!o || ilpm_out_write(o, b->s, b->len) != 0 ||
+        ilpm_out_commit(o, &err) != 0) {
+        if (o)
+            ilpm_out_abort(o);
+        fprintf(stderr, "ilpm: %s\n", err.msg[0] ? err.msg : path);
+        return -1;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        chmod(path, (st.st_mode & 07777) | 0111);
+    return 0;
+}
+
+/* --submit: the script does it, so that this and a later re-submission
+ * are the same thing. */
+static int submit(const cli *c, const char *path)
+{
+    fflush(stdout);
+    ilpm_buf cmd;
+    ilpm_buf_init(&cmd);
+    ilpm_buf_puts(&cmd, "bash ");
+    quoted(&cmd, path);
+    int st_rc = system(ilpm_buf_str(&cmd));
+    ilpm_buf_free(&cmd);
+    if (st_rc != 0) {
+        fprintf(stderr,
+                "ilpm: submitting %s failed (is sbatch on the PATH and "
+                "Slurm up?)\n",
+                path);
+        return EXIT_INTERNAL;
+    }
+    printf("results: %s when the merge ends\n", c->out_path);
+    return ilpm_cli_stdout_errno ? EXIT_INTERNAL : EXIT_OK;
+}
+
+int ilpm_cmd_slurm(cli *c)
+{
+    char exe[PATH_MAX], cwd[PATH_MAX];
+    int rc = slurm_paths(c, exe, cwd);
+    if (rc != EXIT_OK)
+        return rc;
+    int json = ilpm_cli_batch_writes_json(c);
     char dir[PATH_MAX + 16];
     snprintf(dir, sizeof dir, "%s.shards", c->out_path);
-
     ilpm_buf b;
     ilpm_buf_init(&b);
     if (write_script(&b, c, exe, cwd, dir, json) != 0) {
@@ -259,45 +324,18 @@ int ilpm_cmd_slurm(cli *c)
         path = made;
     }
     if (!path) {
-        int rc = ilpm_cli_put_stdout(ilpm_buf_str(&b));
+        rc = ilpm_cli_put_stdout(ilpm_buf_str(&b));
         ilpm_buf_free(&b);
         return rc == 0 ? EXIT_OK : EXIT_INTERNAL;
     }
-    ilpm_err err = {0};
-    ilpm_out *o = ilpm_out_open(path, ILPM_OUT_REPLACE, &err);
-    if (!o || ilpm_out_write(o, b.s, b.len) != 0 ||
-        ilpm_out_commit(o, &err) != 0) {
-        if (o)
-            ilpm_out_abort(o);
-        fprintf(stderr, "ilpm: %s\n", err.msg[0] ? err.msg : path);
-        ilpm_buf_free(&b);
-        return EXIT_INTERNAL;
-    }
+    rc = save_script(path, &b);
     ilpm_buf_free(&b);
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        chmod(path, (st.st_mode & 07777) | 0111);
+    if (rc != 0)
+        return EXIT_INTERNAL;
     if (!c->submit) {
         fprintf(stderr, "ilpm: wrote %s; submit it with: bash %s\n", path,
                 path);
         return EXIT_OK;
     }
-    /* --submit: the script does it, so that this and a later
-     * re-submission are the same thing. */
-    fflush(stdout);
-    ilpm_buf cmd;
-    ilpm_buf_init(&cmd);
-    ilpm_buf_puts(&cmd, "bash ");
-    quoted(&cmd, path);
-    int st_rc = system(ilpm_buf_str(&cmd));
-    ilpm_buf_free(&cmd);
-    if (st_rc != 0) {
-        fprintf(stderr,
-                "ilpm: submitting %s failed (is sbatch on the PATH and "
-                "Slurm up?)\n",
-                path);
-        return EXIT_INTERNAL;
-    }
-    printf("results: %s when the merge ends\n", c->out_path);
-    return ilpm_cli_stdout_errno ? EXIT_INTERNAL : EXIT_OK;
+    return submit(c, path);
 }

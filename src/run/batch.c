@@ -249,6 +249,29 @@ static int add_task(struct batch *b, const struct doneset *done,
     return b->text.oom ? ilpm_err_nomem(err, "out of memory") : 0;
 }
 
+/* A run's key goes into its row's columns (ilpm_result): one that would
+ * not fit there could not be found again by --resume, so it is refused
+ * before any run. */
+static int keys_fit(const char *const *files, int nfiles, const char *form,
+                    ilpm_err *err)
+{
+    size_t fmax = sizeof((ilpm_result *)0)->file - 1;
+    size_t omax = sizeof((ilpm_result *)0)->formulation - 1;
+    for (int i = 0; i < nfiles; i++)
+        if (strlen(files[i]) > fmax)
+            return ilpm_err_input(err,
+                                  "%.60s...: a FILE name of more than %zu "
+                                  "bytes does not fit the results' file "
+                                  "column",
+                                  files[i], fmax);
+    if (strlen(form) > omax)
+        return ilpm_err_input(err,
+                              "--formulation %.60s...: more than %zu bytes "
+                              "do not fit the results' formulation column",
+                              form, omax);
+    return 0;
+}
+
 /* Reads every file once.  Each instance is parsed to find where the next
  * one starts and whether it is sound, and freed at once: what is kept is
  * its position and label, or why it did not parse. */
@@ -333,7 +356,8 @@ static int find_runs(struct batch *b, const char *const *files, int nfiles,
         const char *f = ilpm_params_get(b->p, "formulation");
         form = f ? f : b->pz->formulations[0];
     }
-    if (index_all(b, files, nfiles, &dset, form, sum, err) != 0)
+    if (keys_fit(files, nfiles, form, err) != 0 ||
+        index_all(b, files, nfiles, &dset, form, sum, err) != 0)
         goto out;
     *upgrade = done.upgraded && !done.json;
     sum->total = b->njobs;

@@ -64,12 +64,13 @@ struct pool_job ilpm_batch_pool_job(const struct batch *b);
 /* ------------------------------------------------------------------ */
 /* Results files (results.c)                                            */
 
-/* The key of a row: file, index, formulation and back end. */
+/* The key of a row: file, index, formulation and back end, texts of any
+ * length in one block that file owns. */
 typedef struct rowkey {
     char *file;
     long index;
-    char form[32];
-    char backend[8];
+    const char *form;
+    const char *backend;
     int stopped; /* the row says the run was interrupted */
     int status;  /* its ilpm_status; -1 for a name ilpm does not know */
 } rowkey;

@@ -245,74 +245,74 @@ static int width(const char *name)
     return n > 9 ? n : 9;
 }
 
-void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
+/* The text table's row of run i. */
+static void text_run(const ilpm_comparison *c, int i, ilpm_buf *b)
 {
-    ilpm_buf_printf(b, "%s %s\n", c->results[0].puzzle, c->instance);
-    ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10s %10s", "formulation",
-                    "back", "status", "verified", "obj/count", "build_ms",
-                    "solve_ms");
+    const ilpm_result *r = &c->results[i];
+    const char *form = c->forms[i / per_form(c)].name;
+    if (!ran(c, i)) {
+        ilpm_buf_printf(b, "  %-12s %-4s not run\n", form[0] ? form : "-",
+                        ilpm_backend_name(r->backend));
+        return;
+    }
+    char oc[32] = "-";
+    if (r->has_count)
+        snprintf(oc, sizeof oc, "%s%" PRIu64,
+                 r->count_complete ? "" : ">=", r->count);
+    else if (r->has_objective)
+        ilpm_result_objective(r, oc, sizeof oc);
+    ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",
+                    form[0] ? form : "-", ilpm_backend_name(r->backend),
+                    ilpm_status_name(r->status), r->verified ? "yes" : "no", oc,
+                    r->build_ms, r->solve_ms);
     for (const ilpm_size_column *col = ilpm_size_columns; col->name; col++)
-        ilpm_buf_printf(b, " %*s", width(col->name), col->name);
-    ilpm_buf_printf(b, " %9s\n", "fixed");
-    for (int i = 0; i < c->nresults; i++) {
-        const ilpm_result *r = &c->results[i];
-        const char *form = c->forms[i / per_form(c)].name;
-        if (!ran(c, i)) {
-            ilpm_buf_printf(b, "  %-12s %-4s not run\n", form[0] ? form : "-",
-                            ilpm_backend_name(r->backend));
-            continue;
-        }
-        char oc[32] = "-";
-        if (r->has_count)
-            snprintf(oc, sizeof oc, "%s%" PRIu64,
-                     r->count_complete ? "" : ">=", r->count);
-        else if (r->has_objective)
-            ilpm_result_objective(r, oc, sizeof oc);
-        ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10.1f %10.1f",
-                        form[0] ? form : "-", ilpm_backend_name(r->backend),
-                        ilpm_status_name(r->status), r->verified ? "yes" : "no",
-                        oc, r->build_ms, r->solve_ms);
-        for (const ilpm_size_column *col = ilpm_size_columns; col->name; col++)
-            dash_or_int(b, width(col->name),
-                        r->have_stats && ilpm_backend_fills(r->backend, col),
-                        ilpm_size_value(&r->stats, col));
-        dash_or_int(b, 9, r->have_stats, r->stats.fixed);
-        ilpm_buf_putc(b, '\n');
-        if (r->status == ILPM_ERROR)
-            ilpm_buf_printf(b, "    error: %s\n", r->error);
+        dash_or_int(b, width(col->name),
+                    r->have_stats && ilpm_backend_fills(r->backend, col),
+                    ilpm_size_value(&r->stats, col));
+    dash_or_int(b, 9, r->have_stats, r->stats.fixed);
+    ilpm_buf_putc(b, '\n');
+    if (r->status == ILPM_ERROR)
+        ilpm_buf_printf(b, "    error: %s\n", r->error);
+}
+
+/* The sizes of formulation f by group, and what propagation fixed. */
+static void text_form(const ilpm_comparison *c, int f, ilpm_buf *b)
+{
+    const ilpm_cmp_form *cf = &c->forms[f];
+    const char *name = cf->name[0] ? cf->name : c->results[0].puzzle;
+    if (!cf->have_stats) {
+        ilpm_buf_printf(b, "  %s: %s\n", name, cf->error);
+        return;
     }
-    for (int f = 0; f < c->nforms; f++) {
-        const ilpm_cmp_form *cf = &c->forms[f];
-        const char *name = cf->name[0] ? cf->name : c->results[0].puzzle;
-        if (!cf->have_stats) {
-            ilpm_buf_printf(b, "  %s: %s\n", name, cf->error);
-            continue;
-        }
-        char label[64];
-        snprintf(label, sizeof label, "groups%s%s", cf->name[0] ? " of " : "",
-                 cf->name);
-        ilpm_buf_printf(b, "  %-26s | %9s %10s | %10s %9s\n", label, "ILP rows",
-                        "nonzeros", "clauses", "CNF aux");
-        for (int g = 0; g < cf->stats.ngroups; g++) {
-            const ilpm_group_stats *x = &cf->stats.groups[g];
-            ilpm_buf_printf(b,
-                            "    %-24s | %9" PRId64 " %10" PRId64
-                            " | %10" PRId64 " %9" PRId64 "\n",
-                            cf->groups && cf->groups[g] ? cf->groups[g] : "?",
-                            x->rows, x->nonzeros, x->clauses, x->aux_vars);
-        }
-        /* What the back ends got to decide: a grid that propagation
-         * settled leaves them nothing, and their times then say so. */
+    char label[64];
+    snprintf(label, sizeof label, "groups%s%s", cf->name[0] ? " of " : "",
+             cf->name);
+    ilpm_buf_printf(b, "  %-26s | %9s %10s | %10s %9s\n", label, "ILP rows",
+                    "nonzeros", "clauses", "CNF aux");
+    for (int g = 0; g < cf->stats.ngroups; g++) {
+        const ilpm_group_stats *x = &cf->stats.groups[g];
         ilpm_buf_printf(b,
-                        "  %s: %" PRId64 " of %" PRId64
-                        " variables fixed before the back ends ran (givens "
-                        "and propagation)%s\n",
-                        name, cf->stats.fixed, cf->stats.vars,
-                        cf->stats.vars > 0 && cf->stats.fixed == cf->stats.vars
-                            ? "; nothing was left to search: --propagate "
-                              "none compares the back ends' own work"
-                            : "");
+                        "    %-24s | %9" PRId64 " %10" PRId64 " | %10" PRId64
+                        " %9" PRId64 "\n",
+                        cf->groups && cf->groups[g] ? cf->groups[g] : "?",
+                        x->rows, x->nonzeros, x->clauses, x->aux_vars);
     }
+    /* What the back ends got to decide: a grid that propagation
+     * settled leaves them nothing, and their times then say so. */
+    ilpm_buf_printf(b,
+                    "  %s: %" PRId64 " of %" PRId64
+                    " variables fixed before the back ends ran (givens "
+                    "and propagation)%s\n",
+                    name, cf->stats.fixed, cf->stats.vars,
+                    cf->stats.vars > 0 && cf->stats.fixed == cf->stats.vars
+                        ? "; nothing was left to search: --propagate "
+                          "none compares the back ends' own work"
+                        : "");
+}
+
+/* Whether the runs agree. */
+static void text_agreement(const ilpm_comparison *c, ilpm_buf *b)
+{
     int answered = ilpm_comparison_answered(c);
     if (c->disagree)
         ilpm_buf_printf(b, "  DISAGREEMENT: %s\n", c->disagreement);
@@ -328,6 +328,22 @@ void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
                         "  agreement: yes (%d runs finished with an "
                         "answer)\n",
                         answered);
+}
+
+void ilpm_comparison_text(const ilpm_comparison *c, ilpm_buf *b)
+{
+    ilpm_buf_printf(b, "%s %s\n", c->results[0].puzzle, c->instance);
+    ilpm_buf_printf(b, "  %-12s %-4s %-8s %-8s %12s %10s %10s", "formulation",
+                    "back", "status", "verified", "obj/count", "build_ms",
+                    "solve_ms");
+    for (const ilpm_size_column *col = ilpm_size_columns; col->name; col++)
+        ilpm_buf_printf(b, " %*s", width(col->name), col->name);
+    ilpm_buf_printf(b, " %9s\n", "fixed");
+    for (int i = 0; i < c->nresults; i++)
+        text_run(c, i, b);
+    for (int f = 0; f < c->nforms; f++)
+        text_form(c, f, b);
+    text_agreement(c, b);
 }
 
 /* A record of one run with the comparison's own fields after the

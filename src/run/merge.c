@@ -263,14 +263,90 @@ static int merge_row(ilpm_out *f, const char *row, int json, const char *header,
     return 0;
 }
 
+/* The rows of ks in merge's order: by file (in the order first met),
+ * then the rest of the key; NULL when out of memory. */
+static struct order *order_rows(struct keyset *ks)
+{
+    struct order *ord = calloc(ks->n + 1, sizeof *ord);
+    const char **files = calloc(ks->n + 1, sizeof *files);
+    if (!ord || !files) {
+        free(ord);
+        free(files);
+        return NULL;
+    }
+    int nfiles = 0;
+    for (size_t i = 0; i < ks->n; i++) {
+        int r = -1;
+        for (int f = 0; f < nfiles && r < 0; f++)
+            if (strcmp(files[f], ks->k[i].file) == 0)
+                r = f;
+        if (r < 0) {
+            files[nfiles] = ks->k[i].file;
+            r = nfiles++;
+        }
+        ord[i] = (struct order){ks, i, r, i};
+    }
+    free(files);
+    qsort(ord, ks->n, sizeof *ord, cmp_rows);
+    return ord;
+}
+
+/* The rows in order to f, one a key (of rows with the same key, the
+ * last one read wins): 0, or -1 with err. */
+static int write_rows(ilpm_out *f, struct keyset *ks, const struct order *ord,
+                      int json, const char *header, const char *out_path,
+                      ilpm_err *err)
+{
+    ilpm_buf conv;
+    ilpm_buf_init(&conv);
+    int rc = 0;
+    for (size_t i = 0; i < ks->n && rc == 0; i++) {
+        if (i + 1 < ks->n &&
+            cmp_rows(&(struct order){ks, ord[i].i, ord[i].file_rank, 0},
+                     &(struct order){ks, ord[i + 1].i, ord[i + 1].file_rank,
+                                     0}) == 0)
+            continue;
+        const rowkey *k = &ks->k[ord[i].i];
+        if (merge_row(f, ks->lines[ord[i].i], json, header, &conv) == 0)
+            continue;
+        rc = -1;
+        if (conv.oom)
+            ilpm_err_nomem(err, "out of memory");
+        else
+            ilpm_err_input(err,
+                           "%s: the row of %s, instance %ld, %s: cannot be "
+                           "converted (a malformed row)",
+                           out_path, k->file, k->index, k->backend);
+    }
+    ilpm_buf_free(&conv);
+    return rc;
+}
+
+/* The format merge writes: the output's name chooses it as batch's --out
+ * does (rows of the other format are converted); a name that does not
+ * say takes the inputs' format, which must then be one.  1 JSON, 0 CSV,
+ * -1 with err. */
+static int merge_format(const char *out_path, int first_json, int mixed,
+                        ilpm_err *err)
+{
+    int json = ilpm_results_name_format(out_path);
+    if (json < 0 && mixed)
+        return ilpm_err_input(err,
+                              "%s: the inputs hold CSV and JSON lines: name "
+                              "the output .csv or .jsonl to say which to "
+                              "write",
+                              out_path);
+    return json < 0 ? first_json > 0 : json;
+}
+
 int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
                      ilpm_err *err)
 {
     struct keyset ks = {0};
     int rc = -1;
     struct order *ord = NULL;
-    char **files = NULL, *header = NULL;
-    int first_json = -1, mixed = 0;
+    char *header = NULL;
+    int first_json = -1, mixed = 0, json;
     for (int i = 0; i < n; i++) {
         if (ilpm_results_read(inputs[i], &ks, 1, 1, err) != 0)
             goto out;
@@ -278,42 +354,12 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
             first_json = ks.json;
         mixed |= first_json != ks.json;
     }
-    /* The output's name chooses its format as batch's --out does, and
-     * rows of the other format are converted; a name that does not say
-     * takes the inputs' format, which must then be one. */
-    int json = ilpm_results_name_format(out_path);
-    if (json < 0 && mixed) {
-        ilpm_err_input(err,
-                       "%s: the inputs hold CSV and JSON lines: name the "
-                       "output .csv or .jsonl to say which to write",
-                       out_path);
+    if ((json = merge_format(out_path, first_json, mixed, err)) < 0)
         goto out;
-    }
-    if (json < 0)
-        json = first_json > 0;
-    if (!(header = merge_header(&ks))) {
+    if (!(header = merge_header(&ks)) || !(ord = order_rows(&ks))) {
         ilpm_err_nomem(err, "out of memory");
         goto out;
     }
-    ord = calloc(ks.n + 1, sizeof *ord);
-    files = calloc(ks.n + 1, sizeof *files);
-    if (!ord || !files) {
-        ilpm_err_nomem(err, "out of memory");
-        goto out;
-    }
-    int nfiles = 0;
-    for (size_t i = 0; i < ks.n; i++) {
-        int r = -1;
-        for (int f = 0; f < nfiles && r < 0; f++)
-            if (strcmp(files[f], ks.k[i].file) == 0)
-                r = f;
-        if (r < 0) {
-            files[nfiles] = ks.k[i].file;
-            r = nfiles++;
-        }
-        ord[i] = (struct order){&ks, i, r, i};
-    }
-    qsort(ord, ks.n, sizeof *ord, cmp_rows);
     ilpm_out *f = ilpm_out_open(out_path, ILPM_OUT_REPLACE, err);
     if (!f) {
         rc = -2;
@@ -323,35 +369,14 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
         ilpm_out_write(f, header, strlen(header));
         ilpm_out_write(f, "\n", 1);
     }
-    ilpm_buf conv;
-    ilpm_buf_init(&conv);
-    for (size_t i = 0; i < ks.n; i++) {
-        /* Of rows with the same key, the last one read wins. */
-        if (i + 1 < ks.n &&
-            cmp_rows(&(struct order){&ks, ord[i].i, ord[i].file_rank, 0},
-                     &(struct order){&ks, ord[i + 1].i, ord[i + 1].file_rank,
-                                     0}) == 0)
-            continue;
-        const rowkey *k = &ks.k[ord[i].i];
-        if (merge_row(f, ks.lines[ord[i].i], json, header, &conv) != 0) {
-            if (conv.oom)
-                ilpm_err_nomem(err, "out of memory");
-            else
-                ilpm_err_input(err,
-                               "%s: the row of %s, instance %ld, %s: cannot "
-                               "be converted (a malformed row)",
-                               out_path, k->file, k->index, k->backend);
-            ilpm_buf_free(&conv);
-            ilpm_out_abort(f);
-            goto out;
-        }
+    if (write_rows(f, &ks, ord, json, header, out_path, err) != 0) {
+        ilpm_out_abort(f);
+        goto out;
     }
-    ilpm_buf_free(&conv);
     /* A failed write is reported here. */
     rc = ilpm_out_commit(f, err) == 0 ? 0 : -2;
 out:
     free(ord);
-    free(files);
     free(header);
     ilpm_results_keyset_free(&ks);
     return rc;

@@ -13,6 +13,9 @@
 
 /* What a puzzle offers beyond solving (ilpm_puzzle.caps). */
 #define ILPM_CAP_PLAY 1u /* `play`: the model has an objective to optimise */
+/* `solve --format dimacs`: the puzzle prints its solution as v lines
+ * when ILPM_PARAM_DIMACS is set */
+#define ILPM_CAP_DIMACS 2u
 
 /* The parameter that asks a puzzle with ILPM_CAP_PLAY for a play rather
  * than a plain solve; the command line sets it, without a value, for

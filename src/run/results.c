@@ -118,15 +118,17 @@ int ilpm_results_json_text(const char *s, ilpm_buf *b)
     return 0;
 }
 
-/* The JSON string at s into out (cut to size), unescaped; 0 on success. */
-static int json_str(const char *s, char *out, size_t size)
+/* The JSON string at v into b, in place of what b held ("" when v is
+ * NULL): 0, or -1 when malformed or out of memory. */
+static int json_text_at(const char *v, ilpm_buf *b)
 {
-    ilpm_buf b;
-    ilpm_buf_init(&b);
-    int rc = ilpm_results_json_text(s, &b) || b.oom ? -1 : 0;
-    snprintf(out, size, "%s", rc == 0 ? ilpm_buf_str(&b) : "");
-    ilpm_buf_free(&b);
-    return rc;
+    ilpm_buf_clear(b);
+    if (!v)
+        return 0;
+    if (ilpm_results_json_text(v, b) == 0 && !b->oom)
+        return 0;
+    ilpm_buf_clear(b); /* a malformed text is "" (oom stays set) */
+    return -1;
 }
 
 /* The value after "key": in the record's head (before "solution"). */
@@ -257,7 +259,7 @@ static int status_of(const char *name)
 void ilpm_results_keyset_free(struct keyset *ks)
 {
     for (size_t i = 0; i < ks->n; i++) {
-        free(ks->k[i].file);
+        free(ks->k[i].file); /* form and backend share its block */
         if (ks->lines)
             free(ks->lines[i]);
     }
@@ -267,201 +269,256 @@ void ilpm_results_keyset_free(struct keyset *ks)
     memset(ks, 0, sizeof *ks);
 }
 
+/* The key's texts, of any length, in one block that key->file owns: 0,
+ * or -1 when out of memory. */
+static int key_texts(rowkey *key, const char *file, const char *form,
+                     const char *backend)
+{
+    size_t lf = strlen(file) + 1, lo = strlen(form) + 1;
+    size_t lb = strlen(backend) + 1;
+    char *t = malloc(lf + lo + lb);
+    if (!t)
+        return -1;
+    key->file = memcpy(t, file, lf);
+    key->form = memcpy(t + lf, form, lo);
+    key->backend = memcpy(t + lf + lo, backend, lb);
+    return 0;
+}
+
+/* What results_read keeps from line to line of one file. */
+typedef struct rstate {
+    ilpm_reader *rd;
+    struct keyset *ks;
+    ilpm_buf cur; /* the current CSV header, without its line end */
+    int cur_err, cur_stop;
+    int map[64], nmap, nold; /* an older header's columns (upgrade_map) */
+    int col_file, col_index, col_form, col_backend, col_status, col_error,
+        col_stop, ncols;
+} rstate;
+
+/* The columns of a CSV header by name: 0, or -1 with err when the file
+ * is not a results file or not of the other files' header. */
+static int csv_columns(rstate *s, const char *line, ilpm_err *err)
+{
+    struct keyset *ks = s->ks;
+    if ((s->nmap = upgrade_map(line, ilpm_buf_str(&s->cur), s->map, 64))) {
+        char *copy = strdup(line);
+        char *f[64];
+        s->nold = copy ? ilpm_results_csv_split(copy, f, 64) : 0;
+        free(copy);
+        line = ilpm_buf_str(&s->cur);
+        ks->upgraded = 1;
+    }
+    if (ks->header && strcmp(ks->header, line) != 0)
+        return ilpm_reader_error(s->rd, err, 1,
+                                 "CSV header differs from the other "
+                                 "results files");
+    if (!ks->header && !(ks->header = strdup(line)))
+        return ilpm_err_nomem(err, "out of memory");
+    static const char *const name[7] = {"file",      "index",  "formulation",
+                                        "backend",   "status", "error",
+                                        "stopped_by"};
+    int *col[7] = {&s->col_file,   &s->col_index, &s->col_form, &s->col_backend,
+                   &s->col_status, &s->col_error, &s->col_stop};
+    char *copy = strdup(line);
+    char *f[64];
+    s->ncols = copy ? ilpm_results_csv_split(copy, f, 64) : 0;
+    for (int i = 0; i < s->ncols; i++)
+        for (int k = 0; k < 7; k++)
+            if (!strcmp(f[i], name[k]))
+                *col[k] = i;
+    free(copy);
+    if (s->col_file < 0 || s->col_index < 0 || s->col_backend < 0)
+        return ilpm_reader_error(s->rd, err, 1,
+                                 "not an ilpm results file (no file, index "
+                                 "and backend columns)");
+    return 0;
+}
+
+/* The first line: JSON lines (1: a row, read on) or a CSV header (0:
+ * read, the rows follow), or -1 with err. */
+static int first_line(rstate *s, const char *line, ilpm_err *err)
+{
+    s->ks->json = line[0] == '{';
+    if (!s->ks->json)
+        return csv_columns(s, line, err);
+    if (!json_find(line, "file") || !json_find(line, "index") ||
+        !json_find(line, "backend"))
+        return ilpm_reader_error(s->rd, err, 1,
+                                 "not an ilpm results file (a JSON line "
+                                 "without file, index and backend)");
+    return 1;
+}
+
+/* The key of a JSON line: 0, or -1 when out of memory. */
+static int key_json(const char *line, rowkey *key)
+{
+    ilpm_buf t[4]; /* file, formulation, backend, status */
+    static const char *const name[4] = {"file", "formulation", "backend",
+                                        "status"};
+    for (int i = 0; i < 4; i++) {
+        ilpm_buf_init(&t[i]);
+        json_text_at(json_find(line, name[i]), &t[i]);
+    }
+    const char *v = json_find(line, "index");
+    const char *st = ilpm_buf_str(&t[3]);
+    key->index = v ? strtol(v, NULL, 10) : 0;
+    key->stopped = strcmp(st, "stopped") == 0;
+    key->status = status_of(st);
+    /* An error row cut off from outside: stopped_by, or in rows of an
+     * older ilpm, its error text. */
+    if (strcmp(st, "error") == 0) {
+        ilpm_buf by;
+        ilpm_buf_init(&by);
+        if ((v = json_find_tail(line, "stopped_by")))
+            key->stopped |= json_text_at(v, &by) == 0 && by.len > 0;
+        else if ((v = json_find_tail(line, "error")))
+            key->stopped |= json_text_at(v, &by) == 0 &&
+                            legacy_stopped_by(ilpm_buf_str(&by));
+        ilpm_buf_free(&by);
+    }
+    int oom = t[0].oom || t[1].oom || t[2].oom ||
+              key_texts(key, ilpm_buf_str(&t[0]), ilpm_buf_str(&t[1]),
+                        ilpm_buf_str(&t[2])) != 0;
+    for (int i = 0; i < 4; i++)
+        ilpm_buf_free(&t[i]);
+    return oom ? -1 : 0;
+}
+
+/* The key of a CSV row: 0, or -1 with err. */
+static int key_csv(const rstate *s, const char *line, rowkey *key,
+                   ilpm_err *err)
+{
+    char *copy = strdup(line);
+    char *f[64];
+    if (!copy)
+        return ilpm_err_nomem(err, "out of memory");
+    int n = ilpm_results_csv_split(copy, f, 64);
+    if (n <= s->col_backend || n <= s->col_file || n <= s->col_index) {
+        free(copy);
+        return ilpm_reader_error(s->rd, err, 1,
+                                 "a row with %d fields, the header has %d", n,
+                                 s->ncols);
+    }
+    key->index = strtol(f[s->col_index], NULL, 10);
+    int has_st = s->col_status >= 0 && n > s->col_status;
+    key->stopped = has_st && strcmp(f[s->col_status], "stopped") == 0;
+    key->status = has_st ? status_of(f[s->col_status]) : -1;
+    /* Cut off from outside: stopped_by, or, in a file of another shape
+     * without it, the error text of older ilpm. */
+    if (s->col_stop >= 0)
+        key->stopped |= n > s->col_stop && f[s->col_stop][0] != '\0';
+    else
+        key->stopped |= s->col_error >= 0 && n > s->col_error &&
+                        legacy_stopped_by(f[s->col_error]) != NULL;
+    const char *form =
+        s->col_form >= 0 && n > s->col_form ? f[s->col_form] : "";
+    int rc = key_texts(key, f[s->col_file], form, f[s->col_backend]);
+    free(copy);
+    return rc != 0 ? ilpm_err_nomem(err, "out of memory") : 0;
+}
+
+/* Adds the row and its key (whose texts ks then owns): 0, or -1 when out
+ * of memory (the key's texts freed). */
+static int keyset_add(struct keyset *ks, rowkey *key, const char *line,
+                      int keep_lines)
+{
+    /* Two arrays of one capacity: each grows from it alike. */
+    size_t capk = ks->cap, capl = ks->cap;
+    char *copy = NULL;
+    if (ilpm_grow((void **)&ks->k, &capk, ks->n + 1, sizeof *ks->k) != 0 ||
+        (keep_lines && (ilpm_grow((void **)&ks->lines, &capl, ks->n + 1,
+                                  sizeof *ks->lines) != 0 ||
+                        !(copy = strdup(line))))) {
+        free(key->file);
+        return -1;
+    }
+    ks->cap = keep_lines && capl < capk ? capl : capk;
+    if (keep_lines)
+        ks->lines[ks->n] = copy;
+    ks->k[ks->n++] = *key;
+    return 0;
+}
+
+/* One line of the file (after its CSV header): 0, or -1 with err. */
+static int read_row(rstate *s, const char *line, int keep_lines, ilpm_err *err)
+{
+    char *row = NULL; /* the line, upgraded */
+    int n;
+    if (s->nmap > 0 && line[0] != '{') {
+        if (!(row = upgrade_row(line, s->map, s->nmap, s->cur_err, s->cur_stop,
+                                &n)))
+            return ilpm_err_nomem(err, "out of memory");
+        if (n > s->nold) {
+            free(row);
+            return ilpm_reader_error(s->rd, err, 1,
+                                     "a row with %d fields, the header has "
+                                     "%d",
+                                     n, s->nold);
+        }
+        line = row;
+    }
+    rowkey key;
+    memset(&key, 0, sizeof key);
+    int rc = 0;
+    if (s->ks->json != (line[0] == '{'))
+        rc = ilpm_reader_error(s->rd, err, 1, "mixes JSON and CSV rows");
+    else if (s->ks->json && key_json(line, &key) != 0)
+        rc = ilpm_err_nomem(err, "out of memory");
+    else if (!s->ks->json)
+        rc = key_csv(s, line, &key, err);
+    if (rc == 0 && keyset_add(s->ks, &key, line, keep_lines) != 0)
+        rc = ilpm_err_nomem(err, "out of memory");
+    free(row);
+    return rc;
+}
+
 /* Reads the rows of a results file; keep_lines keeps their text; stops
  * after max rows (0: all). */
 static int results_read(const char *path, struct keyset *ks, int keep_lines,
                         int must_exist, size_t max, ilpm_err *err)
 {
-    ilpm_reader *rd = ilpm_reader_open(path, err);
-    if (!rd)
+    rstate s = {.ks = ks,
+                .col_file = -1,
+                .col_index = -1,
+                .col_form = -1,
+                .col_backend = -1,
+                .col_status = -1,
+                .col_error = -1,
+                .col_stop = -1};
+    if (!(s.rd = ilpm_reader_open(path, err)))
         return must_exist ? -1 : 0;
     const char *line;
     size_t len;
-    int col_file = -1, col_index = -1, col_form = -1, col_backend = -1,
-        col_status = -1, col_error = -1, col_stop = -1, ncols = 0;
     int first = 1, rc = 0, r;
-    ilpm_buf cur;
-    ilpm_buf_init(&cur);
-    ilpm_result_csv_header(&cur);
-    if (cur.len > 0)
-        cur.s[--cur.len] = '\0'; /* the line end */
-    int map[64], nmap = 0, nold = 0;
-    int cur_err = column_of(ilpm_buf_str(&cur), "error");
-    int cur_stop = column_of(ilpm_buf_str(&cur), "stopped_by");
-    char *row = NULL; /* the current row, upgraded */
-    while ((max == 0 || ks->n < max) &&
-           (r = ilpm_reader_line(rd, &line, &len, err)) != 0) {
-        free(row);
-        row = NULL;
-        if (r < 0) {
-            rc = -1;
-            break;
-        }
-        if (len == 0)
+    ilpm_buf_init(&s.cur);
+    ilpm_result_csv_header(&s.cur);
+    if (s.cur.len > 0)
+        s.cur.s[--s.cur.len] = '\0'; /* the line end */
+    s.cur_err = column_of(ilpm_buf_str(&s.cur), "error");
+    s.cur_stop = column_of(ilpm_buf_str(&s.cur), "stopped_by");
+    while (rc == 0 && (max == 0 || ks->n < max) &&
+           (r = ilpm_reader_line(s.rd, &line, &len, err)) != 0) {
+        if (r < 0 || len == 0) {
+            rc = r < 0 ? -1 : 0;
             continue;
-        if (nmap > 0 && line[0] != '{') {
-            int n;
-            if (!(row = upgrade_row(line, map, nmap, cur_err, cur_stop, &n))) {
-                rc = ilpm_err_nomem(err, "out of memory");
-                break;
-            }
-            if (n > nold) {
-                rc = ilpm_reader_error(rd, err, 1,
-                                       "a row with %d fields, the header "
-                                       "has %d",
-                                       n, nold);
-                break;
-            }
-            line = row;
         }
-        rowkey key;
-        memset(&key, 0, sizeof key);
-        char file[1024] = "";
         if (first) {
-            ks->json = line[0] == '{';
             first = 0;
-            if (ks->json &&
-                (!json_find(line, "file") || !json_find(line, "index") ||
-                 !json_find(line, "backend"))) {
-                rc = ilpm_reader_error(rd, err, 1,
-                                       "not an ilpm results file (a JSON "
-                                       "line without file, index and "
-                                       "backend)");
-                break;
-            }
-            if (!ks->json) {
-                if ((nmap = upgrade_map(line, ilpm_buf_str(&cur), map, 64))) {
-                    char *copy = strdup(line);
-                    char *f[64];
-                    nold = copy ? ilpm_results_csv_split(copy, f, 64) : 0;
-                    free(copy);
-                    line = ilpm_buf_str(&cur);
-                    ks->upgraded = 1;
-                }
-                if (ks->header && strcmp(ks->header, line) != 0) {
-                    rc = ilpm_reader_error(rd, err, 1,
-                                           "CSV header differs from the "
-                                           "other results files");
-                    break;
-                }
-                if (!ks->header && !(ks->header = strdup(line))) {
-                    rc = ilpm_err_nomem(err, "out of memory");
-                    break;
-                }
-                char *copy = strdup(line);
-                char *f[64];
-                ncols = copy ? ilpm_results_csv_split(copy, f, 64) : 0;
-                for (int i = 0; i < ncols; i++) {
-                    if (!strcmp(f[i], "file"))
-                        col_file = i;
-                    if (!strcmp(f[i], "index"))
-                        col_index = i;
-                    if (!strcmp(f[i], "formulation"))
-                        col_form = i;
-                    if (!strcmp(f[i], "backend"))
-                        col_backend = i;
-                    if (!strcmp(f[i], "status"))
-                        col_status = i;
-                    if (!strcmp(f[i], "error"))
-                        col_error = i;
-                    if (!strcmp(f[i], "stopped_by"))
-                        col_stop = i;
-                }
-                free(copy);
-                if (col_file < 0 || col_index < 0 || col_backend < 0) {
-                    rc = ilpm_reader_error(rd, err, 1,
-                                           "not an ilpm results file (no "
-                                           "file, index and backend "
-                                           "columns)");
-                    break;
-                }
-                continue;
-            }
+            if ((rc = first_line(&s, line, err)) <= 0)
+                continue; /* a CSV header, or not a results file */
         }
-        if (ks->json != (line[0] == '{')) {
-            rc = ilpm_reader_error(rd, err, 1, "mixes JSON and CSV rows");
-            break;
-        }
-        if (ks->json) {
-            const char *v;
-            char st[16] = "";
-            if ((v = json_find(line, "file")))
-                json_str(v, file, sizeof file);
-            if ((v = json_find(line, "index")))
-                key.index = strtol(v, NULL, 10);
-            if ((v = json_find(line, "formulation")))
-                json_str(v, key.form, sizeof key.form);
-            if ((v = json_find(line, "backend")))
-                json_str(v, key.backend, sizeof key.backend);
-            if ((v = json_find(line, "status")))
-                json_str(v, st, sizeof st);
-            key.stopped = strcmp(st, "stopped") == 0;
-            key.status = status_of(st);
-            /* An error row cut off from outside: stopped_by, or in rows
-             * of an older ilpm, its error text. */
-            char by[160] = "";
-            if (strcmp(st, "error") == 0) {
-                if ((v = json_find_tail(line, "stopped_by")))
-                    key.stopped |= json_str(v, by, sizeof by) == 0 && by[0];
-                else if ((v = json_find_tail(line, "error")))
-                    key.stopped |= json_str(v, by, sizeof by) == 0 &&
-                                   legacy_stopped_by(by);
-            }
-        } else {
-            char *copy = strdup(line);
-            char *f[64];
-            int n = copy ? ilpm_results_csv_split(copy, f, 64) : 0;
-            if (n <= col_backend || n <= col_file || n <= col_index) {
-                free(copy);
-                rc = ilpm_reader_error(rd, err, 1,
-                                       "a row with %d fields, the header "
-                                       "has %d",
-                                       n, ncols);
-                break;
-            }
-            snprintf(file, sizeof file, "%s", f[col_file]);
-            key.index = strtol(f[col_index], NULL, 10);
-            if (col_form >= 0 && n > col_form)
-                snprintf(key.form, sizeof key.form, "%s", f[col_form]);
-            snprintf(key.backend, sizeof key.backend, "%s", f[col_backend]);
-            key.stopped = col_status >= 0 && n > col_status &&
-                          strcmp(f[col_status], "stopped") == 0;
-            key.status = col_status >= 0 && n > col_status
-                             ? status_of(f[col_status])
-                             : -1;
-            /* Cut off from outside: stopped_by, or, in a file of
-             * another shape without it, the error text of older ilpm. */
-            if (col_stop >= 0)
-                key.stopped |= n > col_stop && f[col_stop][0] != '\0';
-            else
-                key.stopped |= col_error >= 0 && n > col_error &&
-                               legacy_stopped_by(f[col_error]) != NULL;
-            free(copy);
-        }
-        /* Two arrays of one capacity: each grows from it alike. */
-        size_t capk = ks->cap, capl = ks->cap;
-        if (ilpm_grow((void **)&ks->k, &capk, ks->n + 1, sizeof *ks->k) != 0 ||
-            (keep_lines && ilpm_grow((void **)&ks->lines, &capl, ks->n + 1,
-                                     sizeof *ks->lines) != 0)) {
-            rc = ilpm_err_nomem(err, "out of memory");
-            break;
-        }
-        ks->cap = keep_lines && capl < capk ? capl : capk;
-        key.file = strdup(file);
-        if (keep_lines)
-            ks->lines[ks->n] = strdup(line);
-        ks->k[ks->n++] = key;
+        rc = read_row(&s, line, keep_lines, err);
     }
     /* A results file holds at least a CSV header or a JSON row; one
      * that is to be read as one (merge) and holds neither is not one. */
     if (rc == 0 && first && must_exist)
         rc = ilpm_err_input(
-            err, "%s: not an ilpm results file (%s)", ilpm_reader_name(rd),
-            ilpm_reader_offset(rd, NULL) > 0 ? "blank lines only"
-                                             : "an empty file");
-    free(row);
-    ilpm_buf_free(&cur);
-    ilpm_reader_free(rd);
+            err, "%s: not an ilpm results file (%s)", ilpm_reader_name(s.rd),
+            ilpm_reader_offset(s.rd, NULL) > 0 ? "blank lines only"
+                                               : "an empty file");
+    ilpm_buf_free(&s.cur);
+    ilpm_reader_free(s.rd);
     return rc;
 }
 

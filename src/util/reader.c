@@ -218,6 +218,37 @@ static int push(ilpm_reader *r, char c)
     return 0;
 }
 
+/* The line just read, starting at r->start, made a text: its byte-order
+ * mark and '\r' off, ended by a 0; 1, or -1 with err for a line too long
+ * or holding a NUL (at column nul_col). */
+static int line_read(ilpm_reader *r, int too_long, long nul_col,
+                     const char **line, size_t *len, ilpm_err *err)
+{
+    r->lineno++;
+    /* A UTF-8 byte-order mark (as some Windows editors write) is no part
+     * of the text: skipped at the start of the file, whatever its format,
+     * and columns count from after it, as an editor shows them. */
+    if (r->start == 0 && r->len >= 3 &&
+        memcmp(r->line, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(r->line, r->line + 3, r->len - 3);
+        r->len -= 3;
+        r->bom = 1;
+    }
+    if (r->len && r->line[r->len - 1] == '\r')
+        r->len--;
+    if (push(r, '\0') != 0)
+        return ilpm_err_nomem(err, "%s:%ld: out of memory", r->name, r->lineno);
+    r->len--;
+    *line = r->line;
+    *len = r->len;
+    if (too_long)
+        return ilpm_reader_error(r, err, ILPM_LINE_MAX + 1,
+                                 "line longer than %d bytes", ILPM_LINE_MAX);
+    if (nul_col)
+        return ilpm_reader_error(r, err, nul_col, "NUL byte in a text line");
+    return 1;
+}
+
 int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
                      ilpm_err *err)
 {
@@ -275,29 +306,8 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
         if (!any)
             return 0;
     }
-    r->lineno++;
     r->start = at;
-    /* A UTF-8 byte-order mark (as some Windows editors write) is no part
-     * of the text: skipped at the start of the file, whatever its format,
-     * and columns count from after it, as an editor shows them. */
-    if (at == 0 && r->len >= 3 && memcmp(r->line, "\xEF\xBB\xBF", 3) == 0) {
-        memmove(r->line, r->line + 3, r->len - 3);
-        r->len -= 3;
-        r->bom = 1;
-    }
-    if (r->len && r->line[r->len - 1] == '\r')
-        r->len--;
-    if (push(r, '\0') != 0)
-        return ilpm_err_nomem(err, "%s:%ld: out of memory", r->name, r->lineno);
-    r->len--;
-    *line = r->line;
-    *len = r->len;
-    if (too_long)
-        return ilpm_reader_error(r, err, ILPM_LINE_MAX + 1,
-                                 "line longer than %d bytes", ILPM_LINE_MAX);
-    if (nul_col)
-        return ilpm_reader_error(r, err, nul_col, "NUL byte in a text line");
-    return 1;
+    return line_read(r, too_long, nul_col, line, len, err);
 }
 
 int ilpm_reader_bom(const ilpm_reader *r)
