@@ -80,14 +80,17 @@ typedef struct ilpm_watch {
     int status;         /* sticky once the work has been cut short   */
 } ilpm_watch;
 
-/* A watch over the next `seconds` (<= 0: no deadline) and stop. */
-void ilpm_watch_init(ilpm_watch *w, double seconds, volatile int *stop);
 /* 0 to go on; else -1 with err naming `what` and err->status set to
  * ILPM_TIMEOUT or ILPM_STOPPED (and so on every later call). */
 int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err);
-/* A watch until deadline (ilpm_now() seconds; <= 0: none), as a driver
- * is given it. */
+/* A watch until deadline (ilpm_now() seconds; <= 0: none) and stop:
+ * every step of a run watches the one deadline its options carry. */
 void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop);
+/* Seconds left before w's deadline, <= 0 once it has come; a very large
+ * number (1e300) when w has none.  The one conversion of the deadline to
+ * seconds, for a solver that is given a duration (GLPK's tm_lim, a
+ * wait): the caller takes off its own margins (ilpm_free_time). */
+double ilpm_watch_left(const ilpm_watch *w);
 /* Looks at the stop flag and the clock now (ilpm_watch_poll reads the
  * clock at its first call, then every 256th, or more often when 256
  * polls take milliseconds): 0 to go on, else ILPM_STOPPED or
@@ -165,10 +168,11 @@ int ilpm_model_var_is_aux(const ilpm_model *m, int v);
  * storage (0: no bound).  Past them, ilpm_model_family and ilpm_add_*
  * fail with a message naming --max-vars or --max-memory. */
 void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes);
-/* Cuts building short: once `seconds` (<= 0: never) have passed or *stop
- * is set, every ilpm_add_* fails with err->status ILPM_TIMEOUT or
- * ILPM_STOPPED, and ilpm_model_interrupted says which. */
-void ilpm_model_set_deadline(ilpm_model *m, double seconds, volatile int *stop);
+/* Cuts building short: once deadline (ilpm_now() seconds, <= 0: never)
+ * has come or *stop is set, every ilpm_add_* fails with err->status
+ * ILPM_TIMEOUT or ILPM_STOPPED, and ilpm_model_interrupted says which. */
+void ilpm_model_set_deadline(ilpm_model *m, double deadline,
+                             volatile int *stop);
 int ilpm_model_interrupted(const ilpm_model *m);
 
 /* Subsequent constraints belong to the named group (created on first
@@ -231,7 +235,9 @@ ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
  * under many sets of assumptions (a batch's givens): built once, each
  * call settles what the assumptions force and takes it back after. */
 typedef struct ilpm_propagator ilpm_propagator;
-ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_err *err);
+/* w, if not NULL, cuts the building short (-1 with err->status set). */
+ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_watch *w,
+                                     ilpm_err *err);
 void ilpm_propagator_free(ilpm_propagator *p);
 /* The literals that assume[0..n) force in m at level (1 units, 2 also
  * probing; w, if not NULL, cuts probing short), the assumptions
@@ -370,6 +376,10 @@ typedef struct ilpm_options {
     int presolve;             /* GLPK MIP presolver, default on            */
     ilpm_propagate propagate; /* default auto                              */
     double time_limit;        /* seconds, <= 0 for none                    */
+    /* The time point (ilpm_now() seconds) the work stops at, 0 for none:
+     * set once from time_limit (ilpm_options_deadline) where the work
+     * starts, and then what every step watches. */
+    double deadline;
     /* With verbose, GLPK and CaDiCaL report their progress, and their
      * messages go to log(log_ctx, text) in pieces (lines, mostly) that
      * join into their output; without log they are dropped.  The library
@@ -469,6 +479,10 @@ int ilpm_opt_defaults(const ilpm_opt *table, void *base, ilpm_err *err);
 /* Every field from the rows' defaults (ilpm_options_table), then
  * max_memory_mb from the machine: 3/4 of its memory. */
 void ilpm_options_init(ilpm_options *o);
+/* The deadline of work that starts now under o: o->deadline when set,
+ * else now + o->time_limit (0: none).  The one place the time limit in
+ * seconds becomes a deadline. */
+double ilpm_options_deadline(const ilpm_options *o);
 
 #define ILPM_BACKEND_BIT(b) (1u << (b))
 /* Sets of back ends, as batch and compare run them. */
@@ -592,8 +606,9 @@ int64_t ilpm_solver_objective(const ilpm_solver *s);
 int ilpm_solver_block(ilpm_solver *s, ilpm_err *err);
 /* Sizes of the lowered formulation (groups included). */
 const ilpm_stats *ilpm_solver_stats(const ilpm_solver *s);
-/* Resets the deadline used by the time limit to now + limit. */
-void ilpm_solver_set_time_limit(ilpm_solver *s, double seconds);
+/* Sets the deadline of the calls that follow (ilpm_now() seconds, 0:
+ * none); ilpm_solver_new takes it from its options. */
+void ilpm_solver_set_deadline(ilpm_solver *s, double deadline);
 
 /* Counts solutions projected onto the non-aux variables, up to limit
  * (0 = no limit).  on_solution, if given, sees each one; returning
@@ -683,7 +698,7 @@ typedef struct ilpm_gmpl ilpm_gmpl;
 
 /* What bounds a translation, and where its warnings go. */
 typedef struct ilpm_gmpl_opts {
-    double time_limit;  /* seconds from the call, <= 0: none        */
+    double deadline;    /* ilpm_now() seconds, <= 0: none           */
     volatile int *stop; /* non-zero stops it; NULL: none            */
     /* Each warning of GLPK's translator ("m.mod:13: warning: data
      * section ignored"), one line without its newline; NULL: dropped. */

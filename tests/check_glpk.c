@@ -1390,7 +1390,7 @@ START_TEST(test_gmpl_limits)
     ilpm_lp *lp = NULL;
     ilpm_err err = {0};
     ilpm_gmpl_opts o = {0};
-    o.time_limit = 0.3;
+    o.deadline = ilpm_now() + 0.3;
     double t0 = ilpm_now();
     ck_assert_int_eq(ilpm_gmpl_translate(&src, &o, &lp, NULL, &err), -1);
     double took = ilpm_now() - t0;
@@ -1398,7 +1398,7 @@ START_TEST(test_gmpl_limits)
     ck_assert_msg(took >= 0.3 && took < 1.5, "took %.2f s", took);
     ck_assert_ptr_null(lp);
     volatile int stop = 1;
-    o.time_limit = 0;
+    o.deadline = 0;
     o.stop = &stop;
     t0 = ilpm_now();
     ck_assert_int_eq(ilpm_gmpl_translate(&src, &o, &lp, NULL, &err), -1);

@@ -123,7 +123,7 @@ START_TEST(test_reader_watch)
     ilpm_err err = {0};
     volatile int stop = 0;
     ilpm_watch w;
-    ilpm_watch_init(&w, 0, &stop);
+    ilpm_watch_until(&w, 0, &stop);
     ilpm_reader_set_watch(r, &w);
     ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
     stop = 1;
@@ -139,7 +139,7 @@ START_TEST(test_reader_watch)
     ck_assert_ptr_nonnull(big);
     memset(big, 'x', n);
     r = ilpm_reader_mem("big", big, n);
-    ilpm_watch_init(&w, 1e-9, NULL);
+    ilpm_watch_until(&w, ilpm_now() + 1e-9, NULL);
     w.tick = 1; /* the poll at the line's start does not read the clock */
     ilpm_reader_set_watch(r, &w);
     err = (ilpm_err){0};

@@ -313,8 +313,8 @@ static int gmpl_load(void *inst, const ilpm_params *p, const ilpm_options *o,
     double t0 = ilpm_now();
     ilpm_gmpl_src src = {g->model, (const char *const *)g->data, g->ndata,
                          stdin_text, stdin_len};
-    ilpm_gmpl_opts go = {o ? o->time_limit : 0, o ? o->stop_flag : NULL, warn,
-                         (void *)o};
+    ilpm_gmpl_opts go = {ilpm_options_deadline(o), o ? o->stop_flag : NULL,
+                         warn, (void *)o};
     ilpm_lp *lp = NULL;
     mdl *d = NULL;
     int rc = ilpm_gmpl_translate(&src, &go, &lp, &g->tran, err);

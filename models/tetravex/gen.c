@@ -103,8 +103,8 @@ static int out_of_time(const budget *b, ilpm_err *err)
  * pair as measured (docs/benchmarks.md). */
 static int proved_unsolvable(tetravex *tv, const budget *b, ilpm_err *err)
 {
-    double seconds = b->deadline - ilpm_now();
-    if (seconds <= 0 || (b->g->solver.stop_flag && *b->g->solver.stop_flag))
+    if (ilpm_now() >= b->deadline ||
+        (b->g->solver.stop_flag && *b->g->solver.stop_flag))
         return out_of_time(b, err);
     if (ilpm_tvx_classify(tv) != 0)
         return ilpm_err_nomem(err, "out of memory");
@@ -118,8 +118,8 @@ static int proved_unsolvable(tetravex *tv, const budget *b, ilpm_err *err)
     int rc = -1;
     ilpm_solver *s = NULL;
     ilpm_options o = b->g->solver;
-    o.time_limit = seconds;
-    ilpm_model_set_deadline(m, seconds, o.stop_flag);
+    o.deadline = b->deadline;
+    ilpm_model_set_deadline(m, b->deadline, o.stop_flag);
     if (ilpm_tvx_build(tv, p, m, err) == 0 && !ilpm_model_interrupted(m))
         s = ilpm_solver_new(m, &o, err);
     if (s) {
@@ -169,10 +169,9 @@ static int gen_board(tetravex *tv, int n, int digits, int unsolvable,
     }
     if (!unsolvable)
         return 0;
-    budget b = {
-        g, g->solver.time_limit > 0 ? g->solver.time_limit : UNSOLVABLE_SECONDS,
-        n};
-    b.deadline += ilpm_now();
+    budget b = {g, ilpm_options_deadline(&g->solver), n};
+    if (b.deadline <= 0)
+        b.deadline = ilpm_now() + UNSOLVABLE_SECONDS;
     for (int tries = 0; tries < UNSOLVABLE_TRIES; tries++) {
         int t = (int)ilpm_rng_below(rng, (uint64_t)cells);
         int s = (int)ilpm_rng_below(rng, 4);

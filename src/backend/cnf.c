@@ -38,7 +38,7 @@ int ilpm_cnf_init(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
      * headers and watches, inside the solver: 12 bytes is the budget. */
     if (o->max_memory_mb > 0)
         c->max_lits = (size_t)(o->max_memory_mb * 1048576 / 12);
-    ilpm_watch_init(&c->watch, o->time_limit, o->stop_flag);
+    ilpm_watch_until(&c->watch, ilpm_options_deadline(o), o->stop_flag);
     if ((unsigned)c->amo > ILPM_AMO_PRODUCT)
         return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
                              "unknown at-most-one encoding %d", (int)c->amo);

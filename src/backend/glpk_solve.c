@@ -128,10 +128,9 @@ static void on_tree(glp_tree *T, void *info)
 
 int ilpm_glpk_ms_left(ilpm_glpk *d)
 {
-    double deadline = d->base.watch.deadline;
-    if (deadline <= 0)
+    if (d->base.watch.deadline <= 0)
         return -1;
-    double ms = (deadline - ilpm_now() - ilpm_free_time()) * 1000.0;
+    double ms = (ilpm_watch_left(&d->base.watch) - ilpm_free_time()) * 1000.0;
     if (ms < 1.0)
         return 0;
     return ms >= (double)INT_MAX ? INT_MAX : (int)ms;
@@ -248,9 +247,9 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
      * it runs only when that estimate stays within a tenth of the time
      * left; else the relaxation is solved first with tm_lim, as without
      * presolve. */
-    double deadline = d->base.watch.deadline;
-    if (presolve && deadline > 0 &&
-        (double)d->nnz * PRESOLVE_S_PER_NZ > 0.1 * (deadline - ilpm_now()))
+    if (presolve && d->base.watch.deadline > 0 &&
+        (double)d->nnz * PRESOLVE_S_PER_NZ >
+            0.1 * ilpm_watch_left(&d->base.watch))
         presolve = 0;
     if (!presolve) {
         ilpm_status st = ilpm_glpk_relaxation(d, msg_lev, err);

@@ -209,10 +209,12 @@ static int child_gone(struct ilpm_gmpl *h, ilpm_err *err)
 }
 
 /* Reads the next message, its payload into *payload (malloc'd): until
- * deadline (ilpm_now() seconds, 0: none) or a stop. */
+ * the deadline (ilpm_now() seconds, 0: none) or a stop. */
 static int receive(struct ilpm_gmpl *h, double deadline, volatile int *stop,
                    gmpl_msg *m, char **payload, ilpm_err *err)
 {
+    ilpm_watch w;
+    ilpm_watch_until(&w, deadline, NULL);
     char *buf = (char *)m, *data = NULL;
     size_t need = sizeof *m, got = 0;
     int head = 1;
@@ -225,8 +227,8 @@ static int receive(struct ilpm_gmpl *h, double deadline, volatile int *stop,
             err->status = ILPM_STOPPED;
             return -1;
         }
-        double now = ilpm_now();
-        if (deadline > 0 && now >= deadline) {
+        double left = ilpm_watch_left(&w);
+        if (left <= 0) {
             free(data);
             ilpm_err_fail(err, ILPM_ERR_LIMIT,
                           "the time limit came while translating the model");
@@ -250,8 +252,8 @@ static int receive(struct ilpm_gmpl *h, double deadline, volatile int *stop,
             return 0;
         }
         int wait = 100;
-        if (deadline > 0 && (deadline - now) * 1000 < wait)
-            wait = (int)((deadline - now) * 1000) + 1;
+        if (left * 1000 < wait)
+            wait = (int)(left * 1000) + 1;
         struct pollfd p = {h->fd, POLLIN, 0};
         int r = poll(&p, 1, wait);
         if (r <= 0)
@@ -335,7 +337,7 @@ int ilpm_gmpl_translate(const ilpm_gmpl_src *src, const ilpm_gmpl_opts *o,
     *out = NULL;
     if (keep)
         *keep = NULL;
-    double deadline = o && o->time_limit > 0 ? ilpm_now() + o->time_limit : 0;
+    double deadline = o ? o->deadline : 0;
     struct ilpm_gmpl *h = calloc(1, sizeof *h);
     int sv[2];
     if (!h)

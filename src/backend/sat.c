@@ -24,9 +24,9 @@ typedef struct sat {
     ilpm_cnf cnf;
     int *assume; /* scratch: caller's assumptions plus one guard */
     int cap_assume;
-    FILE *log;           /* CaDiCaL's stdout while it solves; NULL: quiet */
-    int oom;             /* CaDiCaL ran out of memory: only release it now */
-    int fed_vars;        /* the largest variable CaDiCaL has been given */
+    FILE *log;    /* CaDiCaL's stdout while it solves; NULL: quiet */
+    int oom;      /* CaDiCaL ran out of memory: only release it now */
+    int fed_vars; /* the largest variable CaDiCaL has been given */
 } sat;
 
 /* sat_guard.cpp: CaDiCaL's allocating calls, -1 when memory ran out. */
@@ -107,7 +107,7 @@ static double release_seconds(size_t fed)
 static int watch_with_release(ilpm_watch *w, size_t fed)
 {
     if (!w->status && w->deadline > 0 &&
-        ilpm_now() + ilpm_free_time() + release_seconds(fed) >= w->deadline)
+        ilpm_watch_left(w) <= ilpm_free_time() + release_seconds(fed))
         w->status = ILPM_TIMEOUT;
     return ilpm_watch_check(w);
 }
@@ -136,7 +136,7 @@ static int setup_fits(sat *d, int maxv, ilpm_err *err)
     if (maxv - d->fed_vars < SETUP_CHECKED_FROM || w->deadline <= 0)
         return 1;
     double need = (double)(maxv - d->fed_vars) * SETUP_SECONDS_PER_VAR,
-           left = w->deadline - ilpm_now() - ilpm_free_time() -
+           left = ilpm_watch_left(w) - ilpm_free_time() -
                   release_seconds(d->cnf.nfed);
     if (need <= left)
         return 1;
@@ -337,7 +337,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
         return NULL;
     }
     /* Later additions (bounds) follow each solve's watch. */
-    ilpm_watch_init(&d->cnf.watch, 0, o->stop_flag);
+    ilpm_watch_until(&d->cnf.watch, 0, o->stop_flag);
     return &d->base;
 }
 
@@ -482,7 +482,7 @@ static int sat_add(ilpm_driver *base, const ilpm_con *con, ilpm_err *err)
     d->cnf.cur_group = con->group < d->cnf.ngroups ? con->group : -1;
     /* A no-good is short and must not be lost half-way: no watch. */
     ilpm_watch w = d->cnf.watch;
-    ilpm_watch_init(&d->cnf.watch, 0, NULL);
+    ilpm_watch_until(&d->cnf.watch, 0, NULL);
     int rc = ilpm_cnf_encode(&d->cnf, con, err);
     d->cnf.cur_group = saved;
     if (feed(d, err) != 0)

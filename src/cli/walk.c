@@ -83,8 +83,7 @@ int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
         }
         ilpm_instances it;
         ilpm_instances_init(&it, c->pz, c->params, rd, c->index);
-        ilpm_instances_watch(&it, c->run.solver.time_limit,
-                             c->run.solver.stop_flag);
+        ilpm_instances_watch(&it, &c->run.solver);
         int rc = 0;
         while (rc == 0 && !cli_stop_requested) {
             void *inst = NULL;

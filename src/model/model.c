@@ -238,9 +238,9 @@ void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes)
     m->max_bytes = max_bytes;
 }
 
-void ilpm_model_set_deadline(ilpm_model *m, double seconds, volatile int *stop)
+void ilpm_model_set_deadline(ilpm_model *m, double deadline, volatile int *stop)
 {
-    ilpm_watch_init(&m->watch, seconds, stop);
+    ilpm_watch_until(&m->watch, deadline, stop);
 }
 
 int ilpm_model_interrupted(const ilpm_model *m)

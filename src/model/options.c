@@ -193,6 +193,15 @@ void ilpm_options_init(ilpm_options *o)
     o->stop_flag = NULL;
 }
 
+double ilpm_options_deadline(const ilpm_options *o)
+{
+    if (!o)
+        return 0;
+    if (o->deadline > 0)
+        return o->deadline;
+    return o->time_limit > 0 ? ilpm_now() + o->time_limit : 0;
+}
+
 const ilpm_opt *ilpm_options_table(void)
 {
     return table;

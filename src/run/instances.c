@@ -17,16 +17,13 @@ void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
     it->offset = 0;
     it->lines = 0;
     it->done = 0;
-    it->limit = 0;
-    it->stop = NULL;
-    ilpm_watch_init(&it->watch, 0, NULL);
+    it->limits = NULL;
+    ilpm_watch_until(&it->watch, 0, NULL);
 }
 
-void ilpm_instances_watch(ilpm_instances *it, double seconds,
-                          volatile int *stop)
+void ilpm_instances_watch(ilpm_instances *it, const ilpm_options *o)
 {
-    it->limit = seconds;
-    it->stop = stop;
+    it->limits = o;
 }
 
 int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
@@ -36,7 +33,8 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
         ilpm_reader_set_index(it->rd, it->index + 1);
         ilpm_err perr = {0};
         void *got = NULL;
-        ilpm_watch_init(&it->watch, it->limit, it->stop);
+        ilpm_watch_until(&it->watch, ilpm_options_deadline(it->limits),
+                         it->limits ? it->limits->stop_flag : NULL);
         ilpm_reader_set_watch(it->rd, &it->watch);
         int r = it->pz->parse(it->rd, it->p, &got, &perr);
         ilpm_reader_set_watch(it->rd, NULL);

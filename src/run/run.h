@@ -125,19 +125,19 @@ typedef struct ilpm_instances {
     long lines;      /* lines before it                               */
     int done;
     /* Each instance is read under a watch of its own (ilpm_instances_
-     * watch): the time limit from the start of its text, the stop flag. */
-    double limit;
-    volatile int *stop;
+     * watch): the deadline of limits' time limit from the start of its
+     * text, limits' stop flag. */
+    const ilpm_options *limits;
     ilpm_watch watch;
 } ilpm_instances;
 
 void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
                          const ilpm_params *p, ilpm_reader *rd, long want);
-/* Reads each instance within `seconds` (<= 0: no limit) and until *stop
- * (NULL: none): past either, ilpm_instances_next gives -2 with
- * err->status ILPM_TIMEOUT or ILPM_STOPPED. */
-void ilpm_instances_watch(ilpm_instances *it, double seconds,
-                          volatile int *stop);
+/* Reads each instance by o's deadline (ilpm_options_deadline, from the
+ * start of its text) and until o's stop flag: past either,
+ * ilpm_instances_next gives -2 with err->status ILPM_TIMEOUT or
+ * ILPM_STOPPED.  o must outlive the walk. */
+void ilpm_instances_watch(ilpm_instances *it, const ilpm_options *o);
 /* The next instance, at it->index: 1 with *inst (the caller frees it
  * with pz->free_instance), 0 at the end, -1 for a malformed instance
  * (err holds file:line:col; the walk goes on after it), -2 when the walk

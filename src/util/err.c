@@ -108,11 +108,6 @@ static int past(const ilpm_watch *w)
 
 #define POLL_EVERY 256u
 
-void ilpm_watch_init(ilpm_watch *w, double seconds, volatile int *stop)
-{
-    ilpm_watch_until(w, seconds > 0 ? ilpm_now() + seconds : 0.0, stop);
-}
-
 void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop)
 {
     w->deadline = deadline > 0 ? deadline : 0.0;
@@ -121,6 +116,13 @@ void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop)
     w->every = POLL_EVERY;
     w->read_at = 0;
     w->status = 0;
+}
+
+double ilpm_watch_left(const ilpm_watch *w)
+{
+    if (w->deadline <= 0)
+        return 1e300;
+    return w->deadline - ilpm_now();
 }
 
 /* Reads the clock for ilpm_watch_poll, and sets how many polls go by
