@@ -26,40 +26,46 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Errors                                                               */
 
-/* What a failure was, so that a caller can tell the user's part from
- * ilpm's (the command line's exit statuses 2 and 1).  Every place that
- * reports a failure names its kind. */
-typedef enum ilpm_err_kind {
-    ILPM_ERR_INPUT,   /* the input or a parameter: the user can mend it */
-    ILPM_ERR_LIMIT,   /* past a bound the user can raise (--max-vars,   */
-                      /* --max-memory, --max-pb-nodes, a time limit)    */
-    ILPM_ERR_NOMEM,   /* an allocation failed: the machine's memory (or */
-                      /* an address-space limit) ran out, not the input */
-    ILPM_ERR_INTERNAL /* ilpm or a solver failed on sound input         */
-} ilpm_err_kind;
+/* What a call came to: ILPM_OK, or what kind of failure, so that a
+ * caller can tell the user's part from ilpm's (the command line's exit
+ * statuses, chosen in one place from it).  Every failure is reported in
+ * an ilpm_err that carries it with its message. */
+typedef enum ilpm_rc {
+    ILPM_OK = 0,
+    ILPM_E_INPUT,       /* the input or a parameter: the user can mend it */
+    ILPM_E_LIMIT,       /* past a size bound the user can raise            */
+                        /* (--max-vars, --max-memory, --max-pb-nodes)      */
+    ILPM_E_NOMEM,       /* an allocation failed: the machine's memory (or  */
+                        /* an address-space limit) ran out, not the input  */
+    ILPM_E_IO,          /* an output could not be created or written       */
+    ILPM_E_TIMEOUT,     /* the deadline came first (a time limit)          */
+    ILPM_E_INTERRUPTED, /* the stop flag was set                           */
+    ILPM_E_FAIL         /* ilpm or a solver failed on sound input          */
+} ilpm_rc;
 
 typedef struct ilpm_err {
     char msg[512];
-    /* 0 for a failure; ILPM_TIMEOUT or ILPM_STOPPED (ilpm_status) when
-     * the work was cut short by a time limit or a stop flag. */
-    int status;
-    ilpm_err_kind kind;
+    ilpm_rc rc; /* ILPM_OK until a failure is reported */
 } ilpm_err;
 
-/* Formats a message of the given kind into err (if err is not NULL)
+/* The outcome (ilpm_status) of work that failed with rc: ILPM_TIMEOUT,
+ * ILPM_STOPPED when it was cut short, else ILPM_ERROR. */
+int ilpm_rc_outcome(ilpm_rc rc);
+
+/* Formats a message of the given rc into err (if err is not NULL)
  * and returns -1. */
-int ilpm_err_fail(ilpm_err *err, ilpm_err_kind kind, const char *fmt, ...)
+int ilpm_err_fail(ilpm_err *err, ilpm_rc rc, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* The same, of kind ILPM_ERR_INPUT: the input or a parameter is wrong. */
+/* The same, of kind ILPM_E_INPUT: the input or a parameter is wrong. */
 int ilpm_err_input(ilpm_err *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* The same, of kind ILPM_ERR_NOMEM: "out of memory ..." */
+/* The same, of kind ILPM_E_NOMEM: "out of memory ..." */
 int ilpm_err_nomem(ilpm_err *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -80,8 +86,8 @@ typedef struct ilpm_watch {
     int status;         /* sticky once the work has been cut short   */
 } ilpm_watch;
 
-/* 0 to go on; else -1 with err naming `what` and err->status set to
- * ILPM_TIMEOUT or ILPM_STOPPED (and so on every later call). */
+/* 0 to go on; else -1 with err naming `what` and err->rc
+ * ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED (and so on every later call). */
 int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err);
 /* A watch until deadline (ilpm_now() seconds; <= 0: none) and stop:
  * every step of a run watches the one deadline its options carry. */
@@ -169,11 +175,15 @@ int ilpm_model_var_is_aux(const ilpm_model *m, int v);
  * fail with a message naming --max-vars or --max-memory. */
 void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes);
 /* Cuts building short: once deadline (ilpm_now() seconds, <= 0: never)
- * has come or *stop is set, every ilpm_add_* fails with err->status
- * ILPM_TIMEOUT or ILPM_STOPPED, and ilpm_model_interrupted says which. */
+ * has come or *stop is set, every ilpm_add_* fails with err->rc
+ * ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED, and so does
+ * ilpm_model_cut_short. */
 void ilpm_model_set_deadline(ilpm_model *m, double deadline,
                              volatile int *stop);
-int ilpm_model_interrupted(const ilpm_model *m);
+/* 0 when building m was not cut short; else -1 with err saying so (rc
+ * ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED), for a build that went on after
+ * a refused constraint. */
+int ilpm_model_cut_short(const ilpm_model *m, ilpm_err *err);
 
 /* Subsequent constraints belong to the named group (created on first
  * use).  Returns the group id or -1. */
@@ -235,7 +245,7 @@ ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
  * under many sets of assumptions (a batch's givens): built once, each
  * call settles what the assumptions force and takes it back after. */
 typedef struct ilpm_propagator ilpm_propagator;
-/* w, if not NULL, cuts the building short (-1 with err->status set). */
+/* w, if not NULL, cuts the building short (-1 with err->rc set). */
 ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_watch *w,
                                      ilpm_err *err);
 void ilpm_propagator_free(ilpm_propagator *p);
@@ -461,7 +471,7 @@ typedef struct ilpm_opt {
  * (table may be NULL). */
 const ilpm_opt *ilpm_opt_find(const ilpm_opt *table, const char *name);
 /* Checks a value (NULL: none given) against its row: 0, or -1 with err
- * (kind ILPM_ERR_INPUT) as "--decks: expected an integer from 1 to 8,
+ * (kind ILPM_E_INPUT) as "--decks: expected an integer from 1 to 8,
  * got '0'", the same words for every option of every table. */
 int ilpm_opt_check(const ilpm_opt *row, const char *value, ilpm_err *err);
 /* Checks value, then sets the row's field in base (the struct the table
@@ -505,7 +515,7 @@ int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
                      ilpm_err *err);
 /* Checks what back end b would refuse in o before any model is built
  * (--sat-option names and values on CaDiCaL's own table): 0, or -1 with
- * err (kind ILPM_ERR_INPUT) holding one message. */
+ * err (kind ILPM_E_INPUT) holding one message. */
 int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
                                ilpm_err *err);
 const char *ilpm_backend_name(ilpm_backend b);
@@ -671,7 +681,7 @@ typedef struct ilpm_lp {
  * free MPS); a name ending in .gz is decompressed by GLPK where GLPK was
  * built with zlib.  name stands for path in messages (NULL: path).  0
  * and *out, or -1 with err holding GLPK's "name:line: message" (kind
- * ILPM_ERR_INPUT). */
+ * ILPM_E_INPUT). */
 int ilpm_lp_read(const char *path, const char *name, ilpm_format f,
                  ilpm_lp **out, ilpm_err *err);
 void ilpm_lp_free(ilpm_lp *lp);
@@ -711,11 +721,11 @@ typedef struct ilpm_gmpl_opts {
  * "x[3,'a']"; the objective, if any, also a free row).  GLPK's
  * translator cannot be interrupted, so it runs in a child process (which
  * inherits the address-space limit), killed when o's time limit or stop
- * comes first: then -1 with err->status ILPM_TIMEOUT or ILPM_STOPPED.
+ * comes first: then -1 with err->rc ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED.
  * The statements before the model's solve statement run here: files
  * they write are written.  With keep, the child stays for one
  * ilpm_gmpl_postsolve (ilpm_gmpl_free ends it).  0, or -1 with err
- * holding GLPK's "file:line: message" (kind ILPM_ERR_INPUT). */
+ * holding GLPK's "file:line: message" (kind ILPM_E_INPUT). */
 int ilpm_gmpl_translate(const ilpm_gmpl_src *src, const ilpm_gmpl_opts *o,
                         ilpm_lp **out, ilpm_gmpl **keep, ilpm_err *err);
 /* The same without limits and without keeping the translation. */
@@ -729,7 +739,7 @@ void ilpm_gmpl_free(ilpm_gmpl *g);
  * model wrote to its standard output, the generating part included,
  * also when a statement fails; files it writes (printf ... > "f", table
  * out) are written relative to the current directory.  0; or -1 with
- * err: kind ILPM_ERR_INPUT when a statement of the model failed (a
+ * err: kind ILPM_E_INPUT when a statement of the model failed (a
  * `check` that does not hold: "m.mod:6: check failed"). */
 int ilpm_gmpl_postsolve(ilpm_gmpl **keep, const double *x, int ncols,
                         volatile int *stop, char **text, ilpm_err *err);

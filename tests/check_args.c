@@ -56,7 +56,7 @@ static void teardown(void)
     do {                                                                       \
         ck_assert_int_eq(parse(__VA_ARGS__, NULL), -1);                        \
         ck_assert_str_eq(err.msg, want);                                       \
-        ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);                            \
+        ck_assert_int_eq(err.rc, ILPM_E_INPUT);                                \
         teardown();                                                            \
     } while (0)
 #define PARSED(...)                                                            \

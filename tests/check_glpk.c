@@ -1317,7 +1317,7 @@ START_TEST(test_lp_read)
     ck_assert_int_eq(rc, -1);
     ck_assert_ptr_null(lp);
     ck_assert_str_eq(err.msg, "shown.lp:5: missing constraint sense");
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
 }
 END_TEST
 
@@ -1363,7 +1363,7 @@ START_TEST(test_gmpl)
     ck_assert_int_eq(ilpm_gmpl_read(&bare, &lp, &err), -1);
     ck_assert_ptr_null(lp);
     ck_assert_str_eq(err.msg, "models/gmpl/queens.mod:5: no value for n");
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
 }
 END_TEST
 
@@ -1394,7 +1394,7 @@ START_TEST(test_gmpl_limits)
     double t0 = ilpm_now();
     ck_assert_int_eq(ilpm_gmpl_translate(&src, &o, &lp, NULL, &err), -1);
     double took = ilpm_now() - t0;
-    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_int_eq(err.rc, ILPM_E_TIMEOUT);
     ck_assert_msg(took >= 0.3 && took < 1.5, "took %.2f s", took);
     ck_assert_ptr_null(lp);
     volatile int stop = 1;
@@ -1402,7 +1402,7 @@ START_TEST(test_gmpl_limits)
     o.stop = &stop;
     t0 = ilpm_now();
     ck_assert_int_eq(ilpm_gmpl_translate(&src, &o, &lp, NULL, &err), -1);
-    ck_assert_int_eq(err.status, ILPM_STOPPED);
+    ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
     ck_assert(ilpm_now() - t0 < 1.0);
     remove(mod);
 }
@@ -1430,7 +1430,7 @@ START_TEST(test_gmpl_check)
     double x[3] = {1, 0, 0};
     char *text = NULL;
     ck_assert_int_eq(ilpm_gmpl_postsolve(&keep, x, 3, NULL, &text, &err), -1);
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
     char want[320];
     snprintf(want, sizeof want, "%s:5: check failed", mod);
     ck_assert_str_eq(err.msg, want);

@@ -346,7 +346,7 @@ START_TEST(test_probe)
     ilpm_model *own = NULL;
     const ilpm_model *low = ilpm_model_lowered(m, &o, &own, &err);
     ck_assert_ptr_null(low);
-    ck_assert_int_eq(err.status, ILPM_STOPPED);
+    ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
     stop = 0;
     low = ilpm_model_lowered(m, &o, &own, &err);
     ck_assert_int_eq(forced(own, 1), -1);
@@ -1097,14 +1097,14 @@ START_TEST(test_settle_watched)
     memset(&err, 0, sizeof err);
     ck_assert_ptr_null(ilpm_model_lowered(m, &o, &own, &err));
     ck_assert_ptr_null(own);
-    ck_assert_int_eq(err.status, ILPM_STOPPED);
+    ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
     ck_assert_ptr_nonnull(strstr(err.msg, "stopped while"));
     /* a time limit that has run out: the same with ILPM_TIMEOUT */
     stop = 0;
     o.time_limit = 1e-9;
     memset(&err, 0, sizeof err);
     ck_assert_ptr_null(ilpm_model_lowered(m, &o, &own, &err));
-    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_int_eq(err.rc, ILPM_E_TIMEOUT);
     /* with time to spare, all 40 are forced */
     o.time_limit = 60;
     const ilpm_model *low = ilpm_model_lowered(m, &o, &own, &err);

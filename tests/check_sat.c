@@ -465,7 +465,7 @@ START_TEST(test_memory_limit)
     o.max_memory_mb = 1;
     ilpm_solver *s = ilpm_solver_new(m, &o, &err);
     ck_assert_ptr_null(s);
-    ck_assert_int_eq(err.kind, ILPM_ERR_LIMIT);
+    ck_assert_int_eq(err.rc, ILPM_E_LIMIT);
     ck_assert_msg(strstr(err.msg, "max-memory") != NULL, "%s", err.msg);
     ilpm_model_free(m);
 }
@@ -498,7 +498,7 @@ START_TEST(test_sat_options)
             continue;
         }
         ck_assert_msg(rc != 0, "%s accepted", cases[i].list);
-        ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+        ck_assert_int_eq(err.rc, ILPM_E_INPUT);
         ck_assert_msg(strstr(err.msg, cases[i].msg) != NULL, "%s: %s",
                       cases[i].list, err.msg);
     }

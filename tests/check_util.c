@@ -128,7 +128,7 @@ START_TEST(test_reader_watch)
     ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
     stop = 1;
     ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), -1);
-    ck_assert_int_eq(err.status, ILPM_STOPPED);
+    ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
     ck_assert_str_eq(err.msg, "stopped while reading mem (line 2)");
     ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 0);
     ilpm_reader_free(r);
@@ -144,7 +144,7 @@ START_TEST(test_reader_watch)
     ilpm_reader_set_watch(r, &w);
     err = (ilpm_err){0};
     ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), -1);
-    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_int_eq(err.rc, ILPM_E_TIMEOUT);
     ck_assert_str_eq(err.msg, "time limit reached while reading big (line 1)");
     ck_assert_int_ge(ilpm_reader_offset(r, NULL), 65536);
     ck_assert_int_lt(ilpm_reader_offset(r, NULL), (int64_t)n);
@@ -316,7 +316,7 @@ START_TEST(test_params)
     ck_assert_int_eq(v, 7);
     /* A name the table does not hold is the puzzle's bug. */
     ck_assert_int_eq(ilpm_params_int(p, rows, "x", &v, &err), -1);
-    ck_assert_int_eq(err.kind, ILPM_ERR_INTERNAL);
+    ck_assert_int_eq(err.rc, ILPM_E_FAIL);
     ilpm_params_set(p, "sym", NULL);
     ck_assert_int_eq(ilpm_params_has(p, "sym"), 1);
     ck_assert_str_eq(ilpm_params_get(p, "sym"), "");

@@ -98,7 +98,7 @@ int ilpm_mdl_check(const mdl *d, mdl_again *again, const int64_t *x,
     if (d->fmt == MDL_GMPL) {
         /* The rows GLPK generated, kept as they came (gmpl.c). */
         if (!again->lp)
-            return ilpm_err_fail(why, ILPM_ERR_INTERNAL,
+            return ilpm_err_fail(why, ILPM_E_FAIL,
                                  "%s: the generated rows are gone", d->file);
         return check_lp(again->lp, d, x, has_obj, obj, why);
     }

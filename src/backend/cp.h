@@ -237,7 +237,7 @@ int ilpm_cp_heap_pop_open(cp_heap *h, const uint8_t *val);
 /* The kernel with every constraint of the model, redundant groups too,
  * numbered as in the model, learned clauses and the activity order
  * hooked in (set when a search uses them: e->db, e->heap); w (the time
- * limit and stop flag) cuts it short with err->status set. */
+ * limit and stop flag) cuts it short with err->rc set. */
 static inline int ilpm_cp_eng_init(cp_eng *e, const ilpm_model *m,
                                    ilpm_watch *w, ilpm_err *err)
 {

@@ -176,7 +176,7 @@ ilpm_status ilpm_glpk_relaxation(ilpm_glpk *d, int msg_lev, ilpm_err *err)
     if (rc == GLP_ETMLIM)
         return ILPM_TIMEOUT;
     if (rc != 0) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        ilpm_err_fail(err, ILPM_E_FAIL,
                       "GLPK: glp_simplex on the LP relaxation failed "
                       "with code %d (%s)",
                       rc, ilpm_glpk_code_name(rc));
@@ -186,7 +186,7 @@ ilpm_status ilpm_glpk_relaxation(ilpm_glpk *d, int msg_lev, ilpm_err *err)
     if (st == GLP_NOFEAS)
         return ILPM_UNSAT;
     if (st != GLP_OPT) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        ilpm_err_fail(err, ILPM_E_FAIL,
                       "GLPK: LP relaxation ended with status %d", st);
         return ILPM_ERROR;
     }
@@ -298,7 +298,7 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     default:
         break;
     }
-    ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+    ilpm_err_fail(err, ILPM_E_FAIL,
                   "GLPK: glp_intopt returned code %d (%s) with MIP "
                   "status %d",
                   rc, ilpm_glpk_code_name(rc), st);
@@ -348,8 +348,8 @@ static ilpm_status glpk_solve(ilpm_driver *base, const int *assume, int n,
     if (ilpm_glpk_alive(d, err) != 0)
         return ILPM_ERROR;
     if (n < 0 || (n > 0 && !assume)) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                      "GLPK: %d assumptions without a list", n);
+        ilpm_err_fail(err, ILPM_E_FAIL, "GLPK: %d assumptions without a list",
+                      n);
         return ILPM_ERROR;
     }
     for (int i = 0; i < n; i++)

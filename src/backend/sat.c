@@ -276,7 +276,7 @@ static int sat_check(const ilpm_options *o, ilpm_err *err)
         return 0;
     CCaDiCaL *s = ccadical_init();
     if (!s)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "CaDiCaL could not be initialised");
     int rc = set_options(s, o->sat_options, err);
     ccadical_release(s);
@@ -300,8 +300,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     ilpm_cnf_stats(&d->cnf, stats);
     d->s = ccadical_init();
     if (!d->s) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                      "CaDiCaL could not be initialised");
+        ilpm_err_fail(err, ILPM_E_FAIL, "CaDiCaL could not be initialised");
         sat_destroy(&d->base);
         return NULL;
     }
@@ -432,7 +431,7 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
         guard = add_bound(d, on, olits, c, best + 1, err);
         if (!guard) {
             /* A bound cut short by the deadline leaves the best so far. */
-            st = err && err->status ? (ilpm_status)err->status : ILPM_ERROR;
+            st = err ? (ilpm_status)ilpm_rc_outcome(err->rc) : ILPM_ERROR;
             break;
         }
         st = sat_call(d, assume, n, guard);

@@ -362,7 +362,7 @@ const ilpm_stats *ilpm_solver_stats(const ilpm_solver *s)
 int ilpm_solver_block(ilpm_solver *s, ilpm_err *err)
 {
     if (!s->have_vals)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "no solution to block");
+        return ilpm_err_fail(err, ILPM_E_FAIL, "no solution to block");
     int nv = ilpm_model_nvars(s->m), n = 0;
     for (int v = 1; v <= nv; v++) {
         if (ilpm_model_var_is_aux(s->m, v))

@@ -584,8 +584,7 @@ static int puzzles_listed(ilpm_err *err, const char *what)
     for (int k = 0; ilpm_puzzles[k] && n < sizeof err->msg; k++)
         n += (size_t)snprintf(err->msg + n, sizeof err->msg - n, " %s",
                               ilpm_puzzles[k]->name);
-    err->kind = ILPM_ERR_INPUT;
-    err->status = 0;
+    err->rc = ILPM_E_INPUT;
     return -1;
 }
 

@@ -95,8 +95,7 @@ int ilpm_cli_check(cli *c, ilpm_err *err)
         for (int i = 0; ilpm_puzzles[i] && n < sizeof err->msg; i++)
             n += (size_t)snprintf(err->msg + n, sizeof err->msg - n, " %s",
                                   ilpm_puzzles[i]->name);
-        err->kind = ILPM_ERR_INPUT;
-        err->status = 0;
+        err->rc = ILPM_E_INPUT;
         return -1;
     }
     if (c->verb == VERB_GEN && c->nfiles > 0)

@@ -35,10 +35,10 @@ int ilpm_cli_put_made(void (*make)(ilpm_buf *b))
     return rc;
 }
 
-const char *ilpm_cli_err_note(const cli *c, ilpm_err_kind kind)
+const char *ilpm_cli_err_note(const cli *c, ilpm_rc kind)
 {
     static char note[128];
-    if (kind != ILPM_ERR_NOMEM || c->memory_limit <= 0)
+    if (kind != ILPM_E_NOMEM || c->memory_limit <= 0)
         return "";
     snprintf(note, sizeof note,
              " (--memory-limit %g MB reached: raise it to go on)",
@@ -55,7 +55,7 @@ int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
             c->pz->from_params ? c->pz->from_params(c->params, &inst, &err) : 0;
         if (r < 0) {
             fprintf(stderr, "ilpm: %s%s\n", err.msg,
-                    ilpm_cli_err_note(c, err.kind));
+                    ilpm_cli_err_note(c, err.rc));
             ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
             return 0;
         }
@@ -77,7 +77,7 @@ int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
         ilpm_reader *rd = ilpm_reader_open(c->files[i], &err);
         if (!rd) {
             fprintf(stderr, "ilpm: %s%s\n", err.msg,
-                    ilpm_cli_err_note(c, err.kind));
+                    ilpm_cli_err_note(c, err.rc));
             ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
             continue;
         }
@@ -90,16 +90,16 @@ int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
             int r = ilpm_instances_next(&it, &inst, &err);
             if (r == 0)
                 break;
-            if (r == -2 && err.status == ILPM_TIMEOUT && c->unread) {
+            if (r < 0 && it.done && err.rc == ILPM_E_TIMEOUT && c->unread) {
                 t->instances++;
                 rc = c->unread(c, NULL, c->files[i], it.index + 1, ctx);
                 break;
             }
             if (r < 0) {
                 fprintf(stderr, "ilpm: %s%s\n", err.msg,
-                        ilpm_cli_err_note(c, err.kind));
+                        ilpm_cli_err_note(c, err.rc));
                 ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
-                if (r == -2)
+                if (it.done)
                     break;
                 continue;
             }
@@ -130,8 +130,7 @@ ilpm_model *ilpm_cli_build_model(cli *c, const void *inst, tally *t)
     if (ilpm_run_load(c->pz, (void *)inst, c->params, &c->run.solver, &ms,
                       &err) != 0 ||
         c->pz->build(inst, c->params, m, &err) != 0) {
-        fprintf(stderr, "ilpm: %s%s\n", err.msg,
-                ilpm_cli_err_note(c, err.kind));
+        fprintf(stderr, "ilpm: %s%s\n", err.msg, ilpm_cli_err_note(c, err.rc));
         ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
         ilpm_model_free(m);
         return NULL;

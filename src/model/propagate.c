@@ -219,7 +219,7 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
         return ilpm_add_ccard(out, c->cond, lits, n, c->cmp, rhs, err);
     }
     default:
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "propagation: unknown constraint kind %d",
                              (int)c->kind);
     }

@@ -151,7 +151,7 @@ static int spool(struct source *s, ilpm_err *err)
     int fd = path.oom ? -1 : mkstemp(path.s);
     FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!out) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        ilpm_err_fail(err, ILPM_E_FAIL,
                       "%s: cannot make a temporary copy in %s: %s", s->file,
                       dir && *dir ? dir : "/tmp", strerror(errno));
         if (fd >= 0) {
@@ -179,11 +179,11 @@ static int spool(struct source *s, ilpm_err *err)
         werr = errno ? errno : EIO;
     if (rerr || werr) {
         if (rerr)
-            ilpm_err_fail(err, ILPM_ERR_INTERNAL, "%s: read error: %s", s->file,
+            ilpm_err_fail(err, ILPM_E_FAIL, "%s: read error: %s", s->file,
                           strerror(rerr));
         else
-            ilpm_err_fail(err, ILPM_ERR_INTERNAL, "%s: cannot write: %s",
-                          path.s, strerror(werr));
+            ilpm_err_fail(err, ILPM_E_FAIL, "%s: cannot write: %s", path.s,
+                          strerror(werr));
         remove(path.s);
         ilpm_buf_free(&path);
         return -1;
@@ -291,9 +291,11 @@ static int index_all(struct batch *b, const char *const *files, int nfiles,
                     b->pz->describe(inst, label, sizeof label);
                 b->pz->free_instance(inst);
             }
-            /* -2 (nothing more to read) is one error row too: at the
-             * index asked for, or the first of an empty file. */
-            long at = r != -2              ? it.index
+            /* What ends the walk (nothing more to read) is one error
+             * row too: at the index asked for, or the first of an empty
+             * file. */
+            int over = r < 0 && it.done;
+            long at = !over                ? it.index
                       : it.want > it.index ? it.want
                       : it.index == 0      ? 1
                                            : it.index;
@@ -303,7 +305,7 @@ static int index_all(struct batch *b, const char *const *files, int nfiles,
                 ilpm_reader_free(rd);
                 return -1;
             }
-            if (r == -2)
+            if (over)
                 break;
         }
         ilpm_reader_free(rd);
@@ -509,8 +511,7 @@ static int schedule(struct sched *s, const ilpm_batch_opts *o, double t0,
             ilpm_pool_signal(s->pool, SIGKILL);
         int pr = ilpm_pool_poll(s->pool, 200);
         if (pr < 0 && errno != EINTR)
-            return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "poll: %s",
-                                 strerror(errno));
+            return ilpm_err_fail(err, ILPM_E_FAIL, "poll: %s", strerror(errno));
         double now = ilpm_now();
         for (int i = 0; i < s->pool->n; i++)
             if (s->pool->w[i].pid > 0 &&
@@ -575,8 +576,7 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     int upgrade = 0, rc;
     if (o->jobs < 1 || o->shard_n < 1 || o->shard_i < 0 ||
         o->shard_i >= o->shard_n)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                             "bad jobs or shard numbers");
+        return ilpm_err_fail(err, ILPM_E_FAIL, "bad jobs or shard numbers");
     rc = find_runs(&b, files, nfiles, out_path, &upgrade, sum, err);
     if (rc == 0)
         rc = open_results(&q, o, out_path, upgrade, err);

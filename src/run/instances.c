@@ -1,7 +1,8 @@
 /* The walk over a file's instances that every verb and the batch share:
  * the position of each instance, --index to pick one, and the guard that
  * ends the walk when a parser reports an error without reading on (which
- * would otherwise report it forever). */
+ * would otherwise report it forever): it->done then says the walk cannot
+ * go on. */
 #include "run.h"
 
 #include <stdio.h>
@@ -48,21 +49,21 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
             snprintf(what, sizeof what, "reading %s (line %ld)",
                      ilpm_reader_name(it->rd), ilpm_reader_lineno(it->rd) + 1);
             ilpm_watch_poll(&it->watch, what, err);
-            return -2;
+            return -1;
         }
         if (r == 0) {
             it->done = 1;
             if (it->index == 0) {
                 ilpm_err_input(err, "%s: no instance in the file",
                                ilpm_reader_name(it->rd));
-                return -2;
+                return -1;
             }
             if (it->want > it->index) {
                 ilpm_err_input(err,
                                "%s: --index %ld is past the last instance "
                                "(the file holds %ld)",
                                ilpm_reader_name(it->rd), it->want, it->index);
-                return -2;
+                return -1;
             }
             return 0;
         }
@@ -72,8 +73,8 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
              * way again. */
             it->done = 1;
             snprintf(err->msg, sizeof err->msg, "%s", perr.msg);
-            err->status = perr.status;
-            return -2;
+            err->rc = perr.rc;
+            return -1;
         }
         if (it->want && it->index < it->want) {
             if (r > 0)
@@ -84,7 +85,7 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
             it->done = 1;
         if (r < 0) {
             snprintf(err->msg, sizeof err->msg, "%s", perr.msg);
-            err->status = perr.status;
+            err->rc = perr.rc;
             return -1;
         }
         *inst = got;

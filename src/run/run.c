@@ -54,7 +54,7 @@ static void gave_up_early(ilpm_result *res, const ilpm_err *err,
                           double deadline)
 {
     if ((res->status != ILPM_TIMEOUT && res->status != ILPM_FEASIBLE) ||
-        err->status != ILPM_TIMEOUT || !err->msg[0] || deadline <= 0 ||
+        err->rc != ILPM_E_TIMEOUT || !err->msg[0] || deadline <= 0 ||
         res->reason[0])
         return;
     ilpm_watch w;
@@ -69,16 +69,18 @@ static void gave_up_early(ilpm_result *res, const ilpm_err *err,
 /* A build or lowering that failed: an error, or a timeout or stop when
  * a watch cut it short (the model's, even when a puzzle reported it in a
  * message of its own). */
-static void build_failed(ilpm_result *res, const ilpm_model *m,
-                         const ilpm_err *err, double deadline, double t0)
+static void build_failed(ilpm_result *res, const ilpm_model *m, ilpm_err *err,
+                         double deadline, double t0)
 {
     res->build_ms = ms_since(t0);
-    int st = err->status ? err->status : ilpm_model_interrupted(m);
-    if (st == ILPM_TIMEOUT || st == ILPM_STOPPED)
+    if (ilpm_rc_outcome(err->rc) == ILPM_ERROR)
+        ilpm_model_cut_short(m, err);
+    int st = ilpm_rc_outcome(err->rc);
+    if (st != ILPM_ERROR)
         res->status = (ilpm_status)st;
     else {
         snprintf(res->error, sizeof res->error, "%s", err->msg);
-        res->error_kind = err->kind;
+        res->error_kind = err->rc;
     }
     gave_up_early(res, err, deadline);
 }
@@ -122,14 +124,14 @@ static int check_solution(void *vctx, const uint8_t *vals)
     void *sol = c->pz->decode(c->inst, c->p, c->m, vals, &e);
     if (!sol) {
         snprintf(c->res->error, sizeof c->res->error, "decode: %.480s", e.msg);
-        c->res->error_kind = ILPM_ERR_INTERNAL;
+        c->res->error_kind = ILPM_E_FAIL;
         c->failed = 1;
         return -1;
     }
     if (c->pz->verify(c->inst, c->p, sol, &e) != 0) {
         snprintf(c->res->error, sizeof c->res->error,
                  "solution fails the rules: %.480s", e.msg);
-        c->res->error_kind = ILPM_ERR_INTERNAL;
+        c->res->error_kind = ILPM_E_FAIL;
         c->failed = 1;
         c->pz->free_solution(sol);
         return -1;
@@ -234,7 +236,7 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
     res->solve_ms = ms_since(t1);
     if (st == ILPM_ERROR && !ctx.failed) {
         snprintf(res->error, sizeof res->error, "%s", err.msg);
-        res->error_kind = err.kind;
+        res->error_kind = err.rc;
     }
     if (ctx.failed)
         st = ILPM_ERROR;
@@ -278,11 +280,11 @@ static int load_step(const ilpm_puzzle *pz, const void *inst,
     }
     if (rc == 0)
         return 0;
-    if (err.status == ILPM_TIMEOUT || err.status == ILPM_STOPPED) {
-        res->status = (ilpm_status)err.status;
+    if (ilpm_rc_outcome(err.rc) != ILPM_ERROR) {
+        res->status = (ilpm_status)ilpm_rc_outcome(err.rc);
     } else {
         snprintf(res->error, sizeof res->error, "%s", err.msg);
-        res->error_kind = err.kind;
+        res->error_kind = err.rc;
     }
     return -1;
 }
@@ -303,13 +305,13 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     ilpm_model *m = ilpm_run_model_new(&so);
     if (!m) {
         snprintf(res->error, sizeof res->error, "out of memory");
-        res->error_kind = ILPM_ERR_NOMEM;
+        res->error_kind = ILPM_E_NOMEM;
         return -1;
     }
     /* A build cut short by the watch may have been reported as done by a
      * puzzle that went on after a constraint was refused: the model's
      * own status says so. */
-    if (pz->build(inst, p, m, &err) != 0 || ilpm_model_interrupted(m)) {
+    if (pz->build(inst, p, m, &err) != 0 || ilpm_model_cut_short(m, &err)) {
         build_failed(res, m, &err, so.deadline, t0);
         ilpm_model_free(m);
         return 0; /* a model the input cannot make is an input error */
@@ -390,11 +392,11 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
         c->m = ilpm_run_model_new(&so);
         if (!c->m) {
             snprintf(res->error, sizeof res->error, "out of memory");
-            res->error_kind = ILPM_ERR_NOMEM;
+            res->error_kind = ILPM_E_NOMEM;
             return -1;
         }
         if (pz->build_shape(inst, p, c->m, &err) != 0 ||
-            ilpm_model_interrupted(c->m) ||
+            ilpm_model_cut_short(c->m, &err) ||
             !(c->s = ilpm_solver_new(c->m, &so, &err))) {
             build_failed(res, c->m, &err, so.deadline, t0);
             cache_drop(c);
@@ -416,7 +418,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     int *lits = NULL, n = 0;
     if (pz->givens(inst, c->m, &lits, &n, &err) != 0) {
         snprintf(res->error, sizeof res->error, "%s", err.msg);
-        res->error_kind = err.kind;
+        res->error_kind = err.rc;
         res->build_ms = ms_since(t0);
         return 0;
     }

@@ -17,19 +17,18 @@
 #include <time.h>
 #include <unistd.h>
 
-static void fill(ilpm_err *err, ilpm_err_kind kind, const char *fmt, va_list ap)
+static void fill(ilpm_err *err, ilpm_rc rc, const char *fmt, va_list ap)
 {
-    err->status = 0;
-    err->kind = kind;
+    err->rc = rc;
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 }
 
-int ilpm_err_fail(ilpm_err *err, ilpm_err_kind kind, const char *fmt, ...)
+int ilpm_err_fail(ilpm_err *err, ilpm_rc rc, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        fill(err, kind, fmt, ap);
+        fill(err, rc, fmt, ap);
         va_end(ap);
     }
     return -1;
@@ -40,7 +39,7 @@ int ilpm_err_input(ilpm_err *err, const char *fmt, ...)
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        fill(err, ILPM_ERR_INPUT, fmt, ap);
+        fill(err, ILPM_E_INPUT, fmt, ap);
         va_end(ap);
     }
     return -1;
@@ -51,10 +50,17 @@ int ilpm_err_nomem(ilpm_err *err, const char *fmt, ...)
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        fill(err, ILPM_ERR_NOMEM, fmt, ap);
+        fill(err, ILPM_E_NOMEM, fmt, ap);
         va_end(ap);
     }
     return -1;
+}
+
+int ilpm_rc_outcome(ilpm_rc rc)
+{
+    return rc == ILPM_E_TIMEOUT       ? ILPM_TIMEOUT
+           : rc == ILPM_E_INTERRUPTED ? ILPM_STOPPED
+                                      : ILPM_ERROR;
 }
 
 double ilpm_now(void)
@@ -175,10 +181,8 @@ int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err)
         if (!w->status)
             return 0;
     }
-    ilpm_err_fail(err, ILPM_ERR_LIMIT, "%s while %s",
-                  w->status == ILPM_STOPPED ? "stopped" : "time limit reached",
-                  what);
-    if (err)
-        err->status = w->status;
-    return -1;
+    int stopped = w->status == ILPM_STOPPED;
+    return ilpm_err_fail(err, stopped ? ILPM_E_INTERRUPTED : ILPM_E_TIMEOUT,
+                         "%s while %s",
+                         stopped ? "stopped" : "time limit reached", what);
 }

@@ -76,7 +76,7 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
                      ilpm_err *err);
 /* Reads under w (NULL: none; it must outlive its use here): a line is
  * cut short when w says time or stop, -1 with err naming the file and
- * err->status ILPM_TIMEOUT or ILPM_STOPPED; the clock is read every 64 KB
+ * err->rc ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED; the clock is read every 64 KB
  * of a line too, so that endless input (/dev/zero) is cut short as well.
  * A read a signal interrupted goes on unless w then says stop. */
 void ilpm_reader_set_watch(ilpm_reader *r, ilpm_watch *w);
