@@ -647,9 +647,10 @@ typedef enum ilpm_format {
 
 /* Writes the model to path: "-" is standard output; a device or a FIFO
  * is written in place; a regular file (a symbolic link's target) is
- * replaced only once the whole file is written.  0 on success; -1 when
- * the model cannot be written in that format; -2 when the output cannot
- * be created or written (err names the path and the reason). */
+ * replaced only once the whole file is written.  0 on success; else -1
+ * with err: rc ILPM_E_IO when the output cannot be created or written
+ * (err names the path and the reason), another when the model cannot be
+ * written in that format. */
 int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                 const char *path, ilpm_err *err);
 

@@ -825,10 +825,14 @@ START_TEST(test_export_errors)
     ilpm_model *m = stats_model();
     ilpm_err err = {0};
     const char *bad = "/nonexistent-dir/sub/m.lp";
-    /* -2: the output failed, not the model. */
-    ck_assert_int_eq(ilpm_glpk_write(m, NULL, ILPM_FMT_LP, bad, &err), -2);
+    /* ILPM_E_IO: the output failed, not the model. */
+    ck_assert_int_eq(ilpm_glpk_write(m, NULL, ILPM_FMT_LP, bad, &err), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_IO);
     ck_assert_msg(strstr(err.msg, bad) != NULL, "message: %s", err.msg);
+    ck_assert_int_eq(ilpm_export(m, NULL, ILPM_FMT_OPB, bad, &err), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_IO);
     ck_assert_int_eq(ilpm_glpk_write(m, NULL, ILPM_FMT_CNF, "x", &err), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
     /* OPB to a stream that cannot be written. */
     FILE *f = fopen("/dev/full", "w");
     if (f) {

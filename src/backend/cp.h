@@ -220,7 +220,8 @@ int ilpm_cp_db_propagate(cp_eng *e, int l);
 /* First-UIP analysis of the conflict clause in db->confl, whose literals
  * at the current level number one or more: the learned clause into
  * db->out (asserting literal first, then one of the next level), its
- * LBD into *lbd.  Returns the level to jump back to, -2 out of memory. */
+ * LBD into *lbd.  Returns the level to jump back to (>= 0), or -1 out
+ * of memory. */
 int ilpm_cp_analyze(cp_eng *e, int *lbd);
 /* Adds db->out as a learned clause (watching its first two literals);
  * its number, -1 out of memory. */

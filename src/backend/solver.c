@@ -468,16 +468,16 @@ int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
         have_cnf = 1;
     }
     ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
-    int rc = out ? 0 : -2;
+    int rc = out ? 0 : ilpm_err_io(err);
     ilpm_err why;
     if (out &&
         (have_cnf ? ilpm_cnf_write_dimacs(&c, m, ilpm_out_file(out), &why)
                   : ilpm_opb_write(m, ilpm_out_file(out), &why)) != 0) {
-        ilpm_err_input(err, "%s: %s", ilpm_out_path(out), why.msg);
+        rc = ilpm_err_fail(err, ILPM_E_IO, "%s: %s", ilpm_out_path(out),
+                           why.msg);
         ilpm_out_abort(out);
-        rc = -2;
     } else if (out && ilpm_out_commit(out, err) != 0) {
-        rc = -2;
+        rc = ilpm_err_io(err);
     }
     if (have_cnf)
         ilpm_cnf_release(&c);

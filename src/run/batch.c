@@ -368,11 +368,11 @@ static int open_results(struct outq *q, const ilpm_batch_opts *o,
             return up;
     }
     /* Written in place as rows complete, so that a stopped batch keeps
-     * them; a failed write (a full disk) ends the batch with -2. */
+     * them; a failed write (a full disk) ends the batch (ILPM_E_IO). */
     q->out = ilpm_out_open(out_path,
                            fresh ? ILPM_OUT_IN_PLACE : ILPM_OUT_APPEND, err);
     if (!q->out)
-        return -2;
+        return ilpm_err_io(err);
     if (fresh && !o->json) {
         ilpm_buf h;
         ilpm_buf_init(&h);
@@ -380,7 +380,7 @@ static int open_results(struct outq *q, const ilpm_batch_opts *o,
         ilpm_out_write(q->out, h.s, h.len);
         ilpm_buf_free(&h);
         if (ilpm_out_flush(q->out, err) != 0)
-            return -2;
+            return ilpm_err_io(err);
     }
     return 0;
 }
@@ -408,7 +408,7 @@ static int start_queue(struct outq *q, const struct batch *b, struct times *tm,
             record(sum, tm, b->jobs[j].backend, ILPM_ERROR, 0);
             sum->input_errors++;
         }
-    return out_flush_ordered(q, err) != 0 ? -2 : 0;
+    return out_flush_ordered(q, err) != 0 ? ilpm_err_io(err) : 0;
 }
 
 /* What the scheduler's steps share. */
@@ -519,7 +519,7 @@ static int schedule(struct sched *s, const ilpm_batch_opts *o, double t0,
                         err) != 0)
                 return -1;
         if (out_flush_ordered(s->q, err) != 0)
-            return -2;
+            return ilpm_err_io(err);
         if (o->progress && now - last_progress > 0.2) {
             last_progress = now;
             s->sum->elapsed_s = now - t0;
@@ -596,7 +596,7 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     if (q.out) {
         out_flush_all(&q);
         if (ilpm_out_commit(q.out, rc == 0 ? err : NULL) != 0 && rc == 0)
-            rc = -2;
+            rc = ilpm_err_io(err);
     }
     ilpm_pool_end(&pool);
     medians(sum, &tm);

@@ -316,7 +316,7 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
     qsort(ord, ks.n, sizeof *ord, cmp_rows);
     ilpm_out *f = ilpm_out_open(out_path, ILPM_OUT_REPLACE, err);
     if (!f) {
-        rc = -2;
+        rc = ilpm_err_io(err);
         goto out;
     }
     if (!json) {
@@ -348,7 +348,7 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
     }
     ilpm_buf_free(&conv);
     /* A failed write is reported here. */
-    rc = ilpm_out_commit(f, err) == 0 ? 0 : -2;
+    rc = ilpm_out_commit(f, err) == 0 ? 0 : ilpm_err_io(err);
 out:
     free(ord);
     free(files);

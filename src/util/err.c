@@ -56,6 +56,13 @@ int ilpm_err_nomem(ilpm_err *err, const char *fmt, ...)
     return -1;
 }
 
+int ilpm_err_io(ilpm_err *err)
+{
+    if (err)
+        err->rc = ILPM_E_IO;
+    return -1;
+}
+
 int ilpm_rc_outcome(ilpm_rc rc)
 {
     return rc == ILPM_E_TIMEOUT       ? ILPM_TIMEOUT

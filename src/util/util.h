@@ -291,6 +291,10 @@ int ilpm_scan_uint(const char **s, long *val);
  * its time limit, the freeing of what it built included. */
 double ilpm_free_time(void);
 
+/* Marks the failure err holds as an output's (rc ILPM_E_IO: a file
+ * could not be created or written), its message kept; returns -1. */
+int ilpm_err_io(ilpm_err *err);
+
 /* grow.c: makes *p (of *cap elements of elem bytes) hold at least need,
  * doubling the capacity (16 at first); 0, or -1 on overflow or out of
  * memory with *p and *cap unchanged.  ilpm_grow_int for an int count. */
