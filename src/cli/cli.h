@@ -139,6 +139,12 @@ int ilpm_cli_batch_exit(const struct ilpm_batch_summary *s, int interrupted);
  * or a stop cut the work short.  Out of memory under --memory-limit is
  * that limit's: 2 (exit.c). */
 int ilpm_cli_err_exit(const cli *c, const ilpm_err *e);
+/* The exit status of a command line that did not parse: 2, or 1 when
+ * memory ran out. */
+int ilpm_cli_args_exit(const ilpm_err *e);
+/* The exit status of `ilpm fzn` for a run that failed with rc: 2 for
+ * the input's, else 1. */
+int ilpm_cli_fzn_error_exit(ilpm_rc rc);
 /* What a message of that kind adds: under --memory-limit, out of memory
  * names the limit; else "". */
 const char *ilpm_cli_err_note(const cli *c, ilpm_rc kind);

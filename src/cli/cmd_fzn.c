@@ -269,8 +269,7 @@ static int fzn_one(cli *c, const void *inst, const char *file, long index,
     if (r.status == ILPM_ERROR) {
         fprintf(stderr, "ilpm: %s: %s%s\n", r.file, r.error,
                 ilpm_cli_err_note(c, r.error_kind));
-        ilpm_cli_note_exit(t, r.error_kind == ILPM_E_INPUT ? EXIT_USAGE
-                                                           : EXIT_INTERNAL);
+        ilpm_cli_note_exit(t, ilpm_cli_fzn_error_exit(r.error_kind));
         ilpm_result_free(&r);
         return 0;
     }

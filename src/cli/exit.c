@@ -102,6 +102,17 @@ int ilpm_cli_err_exit(const cli *c, const ilpm_err *e)
     }
 }
 
+int ilpm_cli_args_exit(const ilpm_err *e)
+{
+    return e->rc == ILPM_E_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+}
+
+int ilpm_cli_fzn_error_exit(ilpm_rc rc)
+{
+    /* A failure that names no rc is the input's. */
+    return rc == ILPM_OK || rc == ILPM_E_INPUT ? EXIT_USAGE : EXIT_INTERNAL;
+}
+
 int ilpm_cli_batch_exit(const ilpm_batch_summary *s, int interrupted)
 {
     /* The rows' statuses, by solve's severity order: the new rows and

@@ -121,7 +121,7 @@ static int run_verb(int argc, char **argv)
         ilpm_err e = {0};
         if (ilpm_cli_fzn_args(argc, argv, &fz, &argc, &fzn_argv, &e) != 0) {
             fprintf(stderr, "ilpm: fzn %s\n", e.msg);
-            return e.rc == ILPM_E_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+            return ilpm_cli_args_exit(&e);
         }
         argv = fzn_argv;
     }
@@ -156,7 +156,7 @@ static int run_verb(int argc, char **argv)
     ilpm_err err = {0};
     if (ilpm_cli_parse(&c, argc, argv, &err) != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
-        rc = err.rc == ILPM_E_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+        rc = ilpm_cli_args_exit(&err);
         goto done;
     }
     if (c.help) {
