@@ -284,6 +284,22 @@ START_TEST(test_run_limits)
         run(queens, inst, p, &o, &r);
         ck_assert_int_eq(r.status, ILPM_STOPPED);
         ilpm_result_free(&r);
+        /* The one deadline the options carry is what every step
+         * watches: one already past ends the run with no time limit
+         * set, and one to come is kept over a spent time limit (the
+         * seconds are turned into a deadline only when none is set). */
+        o.solver.stop_flag = NULL;
+        o.solver.deadline = ilpm_now() - 1;
+        run(queens, inst, p, &o, &r);
+        ck_assert_int_eq(r.status, ILPM_TIMEOUT);
+        ilpm_result_free(&r);
+        o.solver.deadline = ilpm_now() + 600;
+        o.solver.time_limit = 1e-9;
+        run(queens, inst, p, &o, &r);
+        ck_assert_msg(r.status == ILPM_SOLVED, "%s: %s",
+                      ilpm_backend_name(o.solver.backend),
+                      ilpm_status_name(r.status));
+        ilpm_result_free(&r);
     }
     queens->free_instance(inst);
     ilpm_params_free(p);

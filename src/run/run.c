@@ -46,6 +46,13 @@ ilpm_model *ilpm_run_model_new(const ilpm_options *o)
     return m;
 }
 
+/* 1 once the run's deadline (0: none) has come: a step that cannot be
+ * cut short (a load, a build) may end past it; the run then stops. */
+static int passed(double deadline)
+{
+    return deadline > 0 && ilpm_now() >= deadline;
+}
+
 /* A deadline that ended the run (timeout, or feasible: the optimum not
  * proven) before it came: a step that cannot be cut short would have
  * ended past it, and the back end gave up early.  The result says so
@@ -274,7 +281,7 @@ static int load_step(const ilpm_puzzle *pz, const void *inst,
     /* The instance is read-only but for this cache, filled once by the
      * one thread that runs it (as the verifier's copy, model.c). */
     int rc = ilpm_run_load(pz, (void *)inst, p, so, &res->translate_ms, &err);
-    if (rc == 0 && so->deadline > 0 && ilpm_now() >= so->deadline) {
+    if (rc == 0 && passed(so->deadline)) {
         res->status = ILPM_TIMEOUT;
         return -1;
     }
@@ -316,7 +323,7 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
         ilpm_model_free(m);
         return 0; /* a model the input cannot make is an input error */
     }
-    if (so.deadline > 0 && ilpm_now() >= so.deadline) {
+    if (passed(so.deadline)) {
         res->build_ms = ms_since(t0);
         res->status = ILPM_TIMEOUT;
         ilpm_model_free(m);
@@ -409,7 +416,7 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     } else {
         c->reused++;
     }
-    if (so.deadline > 0 && ilpm_now() >= so.deadline) {
+    if (passed(so.deadline)) {
         res->build_ms = ms_since(t0);
         res->status = ILPM_TIMEOUT;
         return 0;
