@@ -118,7 +118,9 @@ int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
 ilpm_model *ilpm_cli_build_model(cli *c, const void *inst, tally *t)
 {
     ilpm_err err = {0};
-    ilpm_model *m = ilpm_run_model_new(&c->run.solver);
+    ilpm_options so = c->run.solver; /* one deadline for load and build */
+    so.deadline = ilpm_options_deadline(&so);
+    ilpm_model *m = ilpm_run_model_new(&so);
     if (!m) {
         fprintf(stderr, "ilpm: out of memory\n");
         ilpm_cli_note_exit(t, EXIT_INTERNAL);
@@ -127,8 +129,7 @@ ilpm_model *ilpm_cli_build_model(cli *c, const void *inst, tally *t)
     /* The puzzle's load step (a MathProg translation) under the limits,
      * before the build. */
     double ms;
-    if (ilpm_run_load(c->pz, (void *)inst, c->params, &c->run.solver, &ms,
-                      &err) != 0 ||
+    if (ilpm_run_load(c->pz, (void *)inst, c->params, &so, &ms, &err) != 0 ||
         c->pz->build(inst, c->params, m, &err) != 0) {
         fprintf(stderr, "ilpm: %s%s\n", err.msg, ilpm_cli_err_note(c, err.rc));
         ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
