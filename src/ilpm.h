@@ -59,13 +59,13 @@ int ilpm_err_fail(ilpm_err *err, ilpm_rc rc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* The same, of kind ILPM_E_INPUT: the input or a parameter is wrong. */
+/* The same, with rc ILPM_E_INPUT: the input or a parameter is wrong. */
 int ilpm_err_input(ilpm_err *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* The same, of kind ILPM_E_NOMEM: "out of memory ..." */
+/* The same, with rc ILPM_E_NOMEM: "out of memory ..." */
 int ilpm_err_nomem(ilpm_err *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -471,7 +471,7 @@ typedef struct ilpm_opt {
  * (table may be NULL). */
 const ilpm_opt *ilpm_opt_find(const ilpm_opt *table, const char *name);
 /* Checks a value (NULL: none given) against its row: 0, or -1 with err
- * (kind ILPM_E_INPUT) as "--decks: expected an integer from 1 to 8,
+ * (rc ILPM_E_INPUT) as "--decks: expected an integer from 1 to 8,
  * got '0'", the same words for every option of every table. */
 int ilpm_opt_check(const ilpm_opt *row, const char *value, ilpm_err *err);
 /* Checks value, then sets the row's field in base (the struct the table
@@ -515,7 +515,7 @@ int ilpm_options_set(ilpm_options *o, const char *name, const char *value,
                      ilpm_err *err);
 /* Checks what back end b would refuse in o before any model is built
  * (--sat-option names and values on CaDiCaL's own table): 0, or -1 with
- * err (kind ILPM_E_INPUT) holding one message. */
+ * err (rc ILPM_E_INPUT) holding one message. */
 int ilpm_backend_check_options(ilpm_backend b, const ilpm_options *o,
                                ilpm_err *err);
 const char *ilpm_backend_name(ilpm_backend b);
@@ -681,7 +681,7 @@ typedef struct ilpm_lp {
 /* Reads path with GLPK's reader for f (ILPM_FMT_LP: CPLEX LP; ILPM_FMT_MPS:
  * free MPS); a name ending in .gz is decompressed by GLPK where GLPK was
  * built with zlib.  name stands for path in messages (NULL: path).  0
- * and *out, or -1 with err holding GLPK's "name:line: message" (kind
+ * and *out, or -1 with err holding GLPK's "name:line: message" (rc
  * ILPM_E_INPUT). */
 int ilpm_lp_read(const char *path, const char *name, ilpm_format f,
                  ilpm_lp **out, ilpm_err *err);
@@ -726,7 +726,7 @@ typedef struct ilpm_gmpl_opts {
  * The statements before the model's solve statement run here: files
  * they write are written.  With keep, the child stays for one
  * ilpm_gmpl_postsolve (ilpm_gmpl_free ends it).  0, or -1 with err
- * holding GLPK's "file:line: message" (kind ILPM_E_INPUT). */
+ * holding GLPK's "file:line: message" (rc ILPM_E_INPUT). */
 int ilpm_gmpl_translate(const ilpm_gmpl_src *src, const ilpm_gmpl_opts *o,
                         ilpm_lp **out, ilpm_gmpl **keep, ilpm_err *err);
 /* The same without limits and without keeping the translation. */
@@ -740,7 +740,7 @@ void ilpm_gmpl_free(ilpm_gmpl *g);
  * model wrote to its standard output, the generating part included,
  * also when a statement fails; files it writes (printf ... > "f", table
  * out) are written relative to the current directory.  0; or -1 with
- * err: kind ILPM_E_INPUT when a statement of the model failed (a
+ * err: rc ILPM_E_INPUT when a statement of the model failed (a
  * `check` that does not hold: "m.mod:6: check failed"). */
 int ilpm_gmpl_postsolve(ilpm_gmpl **keep, const double *x, int ncols,
                         volatile int *stop, char **text, ilpm_err *err);

@@ -191,7 +191,7 @@ int ilpm_cli_verb_find(const char *s);
 const char *ilpm_cli_verb_closest(const char *s);
 /* Parses argv[2..] into c (c->verb set, c->params made): every option by
  * its row, then the checks that tie options together, all before any
- * instance is read.  0, or -1 with err holding one message (kind
+ * instance is read.  0, or -1 with err holding one message (rc
  * ILPM_E_NOMEM when out of memory, else ILPM_E_INPUT). */
 int ilpm_cli_parse(cli *c, int argc, char **argv, ilpm_err *err);
 /* A row of the command line's options (its own, then the solver's), as
