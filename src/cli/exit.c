@@ -41,10 +41,7 @@ int ilpm_cli_exit_code(const ilpm_result *r, out_format f)
     default:
         /* The input's or a limit's: the user can mend it; out of memory
          * and ilpm's own failures are not the input's fault. */
-        return r->error_kind == ILPM_OK || r->error_kind == ILPM_E_INPUT ||
-                       r->error_kind == ILPM_E_LIMIT
-                   ? EXIT_USAGE
-                   : EXIT_INTERNAL;
+        return ilpm_rc_users(r->error_kind) ? EXIT_USAGE : EXIT_INTERNAL;
     }
 }
 

@@ -142,10 +142,7 @@ static void job_run(void *ctx, void *state, long j, int worker,
     if (r.status != ILPM_STOPPED)
         ilpm_batch_format_row(b, &r, row);
     m->status = (int32_t)r.status;
-    m->input =
-        over || (r.status == ILPM_ERROR &&
-                 (r.error_kind == ILPM_OK || r.error_kind == ILPM_E_INPUT ||
-                  r.error_kind == ILPM_E_LIMIT));
+    m->input = over || (r.status == ILPM_ERROR && ilpm_rc_users(r.error_kind));
     m->post = r.postsolve_error[0] != 0;
     m->reused = ilpm_shape_cache_reused(cache) > reused;
     m->solve_ms = r.solve_ms;

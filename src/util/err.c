@@ -63,6 +63,12 @@ int ilpm_err_io(ilpm_err *err)
     return -1;
 }
 
+int ilpm_rc_users(ilpm_rc rc)
+{
+    return rc == ILPM_OK || rc == ILPM_E_INPUT || rc == ILPM_E_LIMIT ||
+           rc == ILPM_E_TIMEOUT || rc == ILPM_E_INTERRUPTED;
+}
+
 int ilpm_rc_outcome(ilpm_rc rc)
 {
     return rc == ILPM_E_TIMEOUT       ? ILPM_TIMEOUT

@@ -294,6 +294,11 @@ double ilpm_free_time(void);
 /* Marks the failure err holds as an output's (rc ILPM_E_IO: a file
  * could not be created or written), its message kept; returns -1. */
 int ilpm_err_io(ilpm_err *err);
+/* 1 when a run's failure with rc is the user's to mend: the input, a
+ * parameter, a limit (size, time, a stop: what the kind "limit" held),
+ * or a failure that names no rc; as exit status 2 and a batch's input
+ * errors count it. */
+int ilpm_rc_users(ilpm_rc rc);
 
 /* grow.c: makes *p (of *cap elements of elem bytes) hold at least need,
  * doubling the capacity (16 at first); 0, or -1 on overflow or out of
