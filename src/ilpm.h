@@ -26,40 +26,46 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Errors                                                               */
 
-/* What a failure was, so that a caller can tell the user's part from
- * ilpm's (the command line's exit statuses 2 and 1).  Every place that
- * reports a failure names its kind. */
-typedef enum ilpm_err_kind {
-    ILPM_ERR_INPUT,   /* the input or a parameter: the user can mend it */
-    ILPM_ERR_LIMIT,   /* past a bound the user can raise (--max-vars,   */
-                      /* --max-memory, --max-pb-nodes, a time limit)    */
-    ILPM_ERR_NOMEM,   /* an allocation failed: the machine's memory (or */
-                      /* an address-space limit) ran out, not the input */
-    ILPM_ERR_INTERNAL /* ilpm or a solver failed on sound input         */
-} ilpm_err_kind;
+/* What a call came to: ILPM_OK, or what kind of failure, so that a
+ * caller can tell the user's part from ilpm's (the command line's exit
+ * statuses, chosen in one place from it).  Every failure is reported in
+ * an ilpm_err that carries it with its message. */
+typedef enum ilpm_rc {
+    ILPM_OK = 0,
+    ILPM_E_INPUT,       /* the input or a parameter: the user can mend it */
+    ILPM_E_LIMIT,       /* past a size bound the user can raise            */
+                        /* (--max-vars, --max-memory, --max-pb-nodes)      */
+    ILPM_E_NOMEM,       /* an allocation failed: the machine's memory (or  */
+                        /* an address-space limit) ran out, not the input  */
+    ILPM_E_IO,          /* an output could not be created or written       */
+    ILPM_E_TIMEOUT,     /* the deadline came first (a time limit)          */
+    ILPM_E_INTERRUPTED, /* the stop flag was set                           */
+    ILPM_E_FAIL         /* ilpm or a solver failed on sound input          */
+} ilpm_rc;
 
 typedef struct ilpm_err {
     char msg[512];
-    /* 0 for a failure; ILPM_TIMEOUT or ILPM_STOPPED (ilpm_status) when
-     * the work was cut short by a time limit or a stop flag. */
-    int status;
-    ilpm_err_kind kind;
+    ilpm_rc rc; /* ILPM_OK until a failure is reported */
 } ilpm_err;
 
-/* Formats a message of the given kind into err (if err is not NULL)
+/* The outcome (ilpm_status) of work that failed with rc: ILPM_TIMEOUT,
+ * ILPM_STOPPED when it was cut short, else ILPM_ERROR. */
+int ilpm_rc_outcome(ilpm_rc rc);
+
+/* Formats a message of the given rc into err (if err is not NULL)
  * and returns -1. */
-int ilpm_err_fail(ilpm_err *err, ilpm_err_kind kind, const char *fmt, ...)
+int ilpm_err_fail(ilpm_err *err, ilpm_rc rc, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* The same, of kind ILPM_ERR_INPUT: the input or a parameter is wrong. */
+/* The same, with rc ILPM_E_INPUT: the input or a parameter is wrong. */
 int ilpm_err_input(ilpm_err *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* The same, of kind ILPM_ERR_NOMEM: "out of memory ..." */
+/* The same, with rc ILPM_E_NOMEM: "out of memory ..." */
 int ilpm_err_nomem(ilpm_err *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -80,14 +86,17 @@ typedef struct ilpm_watch {
     int status;         /* sticky once the work has been cut short   */
 } ilpm_watch;
 
-/* A watch over the next `seconds` (<= 0: no deadline) and stop. */
-void ilpm_watch_init(ilpm_watch *w, double seconds, volatile int *stop);
-/* 0 to go on; else -1 with err naming `what` and err->status set to
- * ILPM_TIMEOUT or ILPM_STOPPED (and so on every later call). */
+/* 0 to go on; else -1 with err naming `what` and err->rc
+ * ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED (and so on every later call). */
 int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err);
-/* A watch until deadline (ilpm_now() seconds; <= 0: none), as a driver
- * is given it. */
+/* A watch until deadline (ilpm_now() seconds; <= 0: none) and stop:
+ * every step of a run watches the one deadline its options carry. */
 void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop);
+/* Seconds left before w's deadline, <= 0 once it has come; a very large
+ * number (1e300) when w has none.  The one conversion of the deadline to
+ * seconds, for a solver that is given a duration (GLPK's tm_lim, a
+ * wait): the caller takes off its own margins (ilpm_free_time). */
+double ilpm_watch_left(const ilpm_watch *w);
 /* Looks at the stop flag and the clock now (ilpm_watch_poll reads the
  * clock at its first call, then every 256th, or more often when 256
  * polls take milliseconds): 0 to go on, else ILPM_STOPPED or
@@ -165,11 +174,16 @@ int ilpm_model_var_is_aux(const ilpm_model *m, int v);
  * storage (0: no bound).  Past them, ilpm_model_family and ilpm_add_*
  * fail with a message naming --max-vars or --max-memory. */
 void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes);
-/* Cuts building short: once `seconds` (<= 0: never) have passed or *stop
- * is set, every ilpm_add_* fails with err->status ILPM_TIMEOUT or
- * ILPM_STOPPED, and ilpm_model_interrupted says which. */
-void ilpm_model_set_deadline(ilpm_model *m, double seconds, volatile int *stop);
-int ilpm_model_interrupted(const ilpm_model *m);
+/* Cuts building short: once deadline (ilpm_now() seconds, <= 0: never)
+ * has come or *stop is set, every ilpm_add_* fails with err->rc
+ * ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED, and so does
+ * ilpm_model_cut_short. */
+void ilpm_model_set_deadline(ilpm_model *m, double deadline,
+                             volatile int *stop);
+/* 0 when building m was not cut short; else -1 with err saying so (rc
+ * ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED), for a build that went on after
+ * a refused constraint. */
+int ilpm_model_cut_short(const ilpm_model *m, ilpm_err *err);
 
 /* Subsequent constraints belong to the named group (created on first
  * use).  Returns the group id or -1. */
@@ -231,7 +245,9 @@ ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
  * under many sets of assumptions (a batch's givens): built once, each
  * call settles what the assumptions force and takes it back after. */
 typedef struct ilpm_propagator ilpm_propagator;
-ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_err *err);
+/* w, if not NULL, cuts the building short (-1 with err->rc set). */
+ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_watch *w,
+                                     ilpm_err *err);
 void ilpm_propagator_free(ilpm_propagator *p);
 /* The literals that assume[0..n) force in m at level (1 units, 2 also
  * probing; w, if not NULL, cuts probing short), the assumptions
@@ -321,6 +337,10 @@ typedef struct ilpm_options {
     int backend;              /* ilpm_backend_find("sat"); default ilp     */
     ilpm_propagate propagate; /* default auto                              */
     double time_limit;        /* seconds, <= 0 for none                    */
+    /* The time point (ilpm_now() seconds) the work stops at, 0 for none:
+     * set once from time_limit (ilpm_options_deadline) where the work
+     * starts, and then what every step watches. */
+    double deadline;
     /* With verbose, GLPK and CaDiCaL report their progress, and their
      * messages go to log(log_ctx, text) in pieces (lines, mostly) that
      * join into their output; without log they are dropped.  The library
@@ -394,7 +414,7 @@ typedef struct ilpm_opt {
  * (table may be NULL). */
 const ilpm_opt *ilpm_opt_find(const ilpm_opt *table, const char *name);
 /* Checks a value (NULL: none given) against its row: 0, or -1 with err
- * (kind ILPM_ERR_INPUT) as "--decks: expected an integer from 1 to 8,
+ * (rc ILPM_E_INPUT) as "--decks: expected an integer from 1 to 8,
  * got '0'", the same words for every option of every table. */
 int ilpm_opt_check(const ilpm_opt *row, const char *value, ilpm_err *err);
 /* Checks value, then sets the row's field in base (the struct the table
@@ -414,6 +434,10 @@ int ilpm_opt_defaults(const ilpm_opt *table, void *base, ilpm_err *err);
  * end's ilpm_backend_options), then max_memory_mb from the machine: 3/4
  * of its memory. */
 void ilpm_options_init(ilpm_options *o);
+/* The deadline of work that starts now under o: o->deadline when set,
+ * else now + o->time_limit (0: none).  The one place the time limit in
+ * seconds becomes a deadline. */
+double ilpm_options_deadline(const ilpm_options *o);
 
 /* The options every back end shares, one row each (ILPM_OPT_LOWER: those
  * of the lowering), ended by a row with name NULL.  The command line's
@@ -446,7 +470,7 @@ const char *ilpm_backend_name(int b);
 const ilpm_opt *ilpm_backend_options(int b);
 /* Checks what back end b would refuse in o before any model is built
  * (--sat-option names and values on CaDiCaL's own table): 0, or -1 with
- * err (kind ILPM_ERR_INPUT) holding one message. */
+ * err (rc ILPM_E_INPUT) holding one message. */
 int ilpm_backend_check_options(int b, const ilpm_options *o, ilpm_err *err);
 /* What a back end's statistics count, by the model it lowers to: bits,
  * so that one back end may count both. */
@@ -522,8 +546,9 @@ int64_t ilpm_solver_objective(const ilpm_solver *s);
 int ilpm_solver_block(ilpm_solver *s, ilpm_err *err);
 /* Sizes of the lowered formulation (groups included). */
 const ilpm_stats *ilpm_solver_stats(const ilpm_solver *s);
-/* Resets the deadline used by the time limit to now + limit. */
-void ilpm_solver_set_time_limit(ilpm_solver *s, double seconds);
+/* Sets the deadline of the calls that follow (ilpm_now() seconds, 0:
+ * none); ilpm_solver_new takes it from its options. */
+void ilpm_solver_set_deadline(ilpm_solver *s, double deadline);
 
 /* Counts solutions projected onto the non-aux variables, up to limit
  * (0 = no limit).  on_solution, if given, sees each one; returning
@@ -552,9 +577,10 @@ typedef enum ilpm_format {
 
 /* Writes the model to path: "-" is standard output; a device or a FIFO
  * is written in place; a regular file (a symbolic link's target) is
- * replaced only once the whole file is written.  0 on success; -1 when
- * the model cannot be written in that format; -2 when the output cannot
- * be created or written (err names the path and the reason). */
+ * replaced only once the whole file is written.  0 on success; else -1
+ * with err: rc ILPM_E_IO when the output cannot be created or written
+ * (err names the path and the reason), another when the model cannot be
+ * written in that format. */
 int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                 const char *path, ilpm_err *err);
 
@@ -585,8 +611,8 @@ typedef struct ilpm_lp {
 /* Reads path with GLPK's reader for f (ILPM_FMT_LP: CPLEX LP; ILPM_FMT_MPS:
  * free MPS); a name ending in .gz is decompressed by GLPK where GLPK was
  * built with zlib.  name stands for path in messages (NULL: path).  0
- * and *out, or -1 with err holding GLPK's "name:line: message" (kind
- * ILPM_ERR_INPUT). */
+ * and *out, or -1 with err holding GLPK's "name:line: message" (rc
+ * ILPM_E_INPUT). */
 int ilpm_lp_read(const char *path, const char *name, ilpm_format f,
                  ilpm_lp **out, ilpm_err *err);
 void ilpm_lp_free(ilpm_lp *lp);
@@ -613,7 +639,7 @@ typedef struct ilpm_gmpl ilpm_gmpl;
 
 /* What bounds a translation, and where its warnings go. */
 typedef struct ilpm_gmpl_opts {
-    double time_limit;  /* seconds from the call, <= 0: none        */
+    double deadline;    /* ilpm_now() seconds, <= 0: none           */
     volatile int *stop; /* non-zero stops it; NULL: none            */
     /* Each warning of GLPK's translator ("m.mod:13: warning: data
      * section ignored"), one line without its newline; NULL: dropped. */
@@ -626,11 +652,11 @@ typedef struct ilpm_gmpl_opts {
  * "x[3,'a']"; the objective, if any, also a free row).  GLPK's
  * translator cannot be interrupted, so it runs in a child process (which
  * inherits the address-space limit), killed when o's time limit or stop
- * comes first: then -1 with err->status ILPM_TIMEOUT or ILPM_STOPPED.
+ * comes first: then -1 with err->rc ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED.
  * The statements before the model's solve statement run here: files
  * they write are written.  With keep, the child stays for one
  * ilpm_gmpl_postsolve (ilpm_gmpl_free ends it).  0, or -1 with err
- * holding GLPK's "file:line: message" (kind ILPM_ERR_INPUT). */
+ * holding GLPK's "file:line: message" (rc ILPM_E_INPUT). */
 int ilpm_gmpl_translate(const ilpm_gmpl_src *src, const ilpm_gmpl_opts *o,
                         ilpm_lp **out, ilpm_gmpl **keep, ilpm_err *err);
 /* The same without limits and without keeping the translation. */
@@ -644,7 +670,7 @@ void ilpm_gmpl_free(ilpm_gmpl *g);
  * model wrote to its standard output, the generating part included,
  * also when a statement fails; files it writes (printf ... > "f", table
  * out) are written relative to the current directory.  0; or -1 with
- * err: kind ILPM_ERR_INPUT when a statement of the model failed (a
+ * err: rc ILPM_E_INPUT when a statement of the model failed (a
  * `check` that does not hold: "m.mod:6: check failed"). */
 int ilpm_gmpl_postsolve(ilpm_gmpl **keep, const double *x, int ncols,
                         volatile int *stop, char **text, ilpm_err *err);

@@ -59,7 +59,7 @@ static void teardown(void)
     do {                                                                       \
         ck_assert_int_eq(parse(__VA_ARGS__, NULL), -1);                        \
         ck_assert_str_eq(err.msg, want);                                       \
-        ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);                            \
+        ck_assert_int_eq(err.rc, ILPM_E_INPUT);                                \
         teardown();                                                            \
     } while (0)
 #define PARSED(...)                                                            \
@@ -96,7 +96,7 @@ END_TEST
 START_TEST(test_export_formats)
 {
     ck_assert_int_eq(parse("export", "queens", "--n", "4", NULL), -1);
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
     const char *lead = "export needs a format to write: one or more of ";
     ck_assert_int_eq(strncmp(err.msg, lead, strlen(lead)), 0);
     char msg[sizeof err.msg];

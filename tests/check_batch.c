@@ -790,7 +790,7 @@ START_TEST(test_long_keys)
     ck_assert_int_eq(ilpm_batch_run(queens, files, 1, params, &o,
                                     in_dir(out, "r.csv"), &sum, &err),
                      -1);
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
     ck_assert_msg(strstr(err.msg, "does not fit the results' file column"),
                   "%s", err.msg);
 }
@@ -817,8 +817,10 @@ START_TEST(test_merge_errors)
     const char *gone[1] = {in_dir(missing, "gone.csv")};
     ck_assert_int_eq(ilpm_batch_merge(gone, 1, out, &err), -1);
     const char *ok[1] = {a};
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT); /* the input's */
     ck_assert_int_eq(
-        ilpm_batch_merge(ok, 1, in_dir(out, "no/such/dir/m.csv"), &err), -2);
+        ilpm_batch_merge(ok, 1, in_dir(out, "no/such/dir/m.csv"), &err), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_IO); /* the output's */
 }
 END_TEST
 

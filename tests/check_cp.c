@@ -14,7 +14,7 @@
 static void open_engine(ilpm_model *m, ilpm_watch *w, cp_eng *e, cp_db *db)
 {
     ilpm_err err;
-    ilpm_watch_init(w, 0, NULL);
+    ilpm_watch_until(w, 0, NULL);
     ck_assert_int_eq(ilpm_cp_eng_init(e, m, w, &err), 0);
     ck_assert_int_eq(ilpm_cp_db_init(db, e->nv), 0);
     e->db = db;
@@ -189,7 +189,7 @@ START_TEST(test_learned_clauses_are_implied)
         for (int mode = 0; mode < 2; mode++) {
             ilpm_err err;
             ilpm_watch w;
-            ilpm_watch_init(&w, 0, NULL);
+            ilpm_watch_until(&w, 0, NULL);
             cp_eng e;
             ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
             int refuted = 0;
@@ -214,7 +214,7 @@ START_TEST(test_learned_clauses_are_implied)
             cs.learn = 1;
             cs.on_learn = check_implied;
             cs.learn_ctx = &s;
-            ilpm_watch_init(&cs.w, 0, NULL);
+            ilpm_watch_until(&cs.w, 0, NULL);
             uint8_t vals[32];
             /* The search watches the clauses meanwhile, then gives them
              * back as rows with their weights. */
@@ -339,7 +339,7 @@ START_TEST(test_auto_turns_to_learning)
     ilpm_model *m = pigeons(8, 7);
     ilpm_err err;
     ilpm_watch w;
-    ilpm_watch_init(&w, 0, NULL);
+    ilpm_watch_until(&w, 0, NULL);
     cp_eng e;
     ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
     uint8_t aux[64] = {0};
@@ -351,7 +351,7 @@ START_TEST(test_auto_turns_to_learning)
     cs.obj = -1;
     cs.mode = CP_SOLVE;
     cs.fail_budget = 50;
-    ilpm_watch_init(&cs.w, 0, NULL);
+    ilpm_watch_until(&cs.w, 0, NULL);
     uint8_t vals[64];
     ck_assert_int_eq(ilpm_cp_search_run(&cs, vals, &err), ILPM_TIMEOUT);
     ck_assert_int_eq(cs.gave_up, 1);

@@ -28,13 +28,13 @@ static const struct {
 /* Errors, by kind: a result's and a failure's (without and with
  * --memory-limit, which out of memory is then blamed on). */
 static const struct {
-    ilpm_err_kind kind;
+    ilpm_rc kind;
     int code, limited;
 } by_kind[] = {
-    {ILPM_ERR_INPUT, 2, 2},
-    {ILPM_ERR_LIMIT, 2, 2},
-    {ILPM_ERR_NOMEM, 1, 2},
-    {ILPM_ERR_INTERNAL, 1, 1},
+    {ILPM_E_INPUT, 2, 2},
+    {ILPM_E_LIMIT, 2, 2},
+    {ILPM_E_NOMEM, 1, 2},
+    {ILPM_E_FAIL, 1, 1},
 };
 
 START_TEST(test_result_codes)
@@ -70,21 +70,28 @@ START_TEST(test_failure_codes)
     memset(&c, 0, sizeof c);
     for (size_t k = 0; k < sizeof by_kind / sizeof *by_kind; k++) {
         ilpm_err e = {0};
-        e.kind = by_kind[k].kind;
+        e.rc = by_kind[k].kind;
         c.memory_limit = 0;
         ck_assert_int_eq(ilpm_cli_err_exit(&c, &e), by_kind[k].code);
         c.memory_limit = 100;
         ck_assert_int_eq(ilpm_cli_err_exit(&c, &e), by_kind[k].limited);
-        /* Cut short by a time limit or a stop, whatever the kind. */
-        e.status = ILPM_TIMEOUT;
-        ck_assert_int_eq(ilpm_cli_err_exit(&c, &e), 3);
-        e.status = ILPM_STOPPED;
-        ck_assert_int_eq(ilpm_cli_err_exit(&c, &e), 130);
     }
-    ck_assert_str_eq(ilpm_cli_err_note(&c, ILPM_ERR_INPUT), "");
-    ck_assert_str_ne(ilpm_cli_err_note(&c, ILPM_ERR_NOMEM), "");
+    /* Cut short by a time limit or a stop; an output that could not be
+     * written is not the input's. */
+    ilpm_err e = {0};
+    e.rc = ILPM_E_TIMEOUT;
+    ck_assert_int_eq(ilpm_cli_err_exit(&c, &e), 3);
+    e.rc = ILPM_E_INTERRUPTED;
+    ck_assert_int_eq(ilpm_cli_err_exit(&c, &e), 130);
+    e.rc = ILPM_E_IO;
+    ck_assert_int_eq(ilpm_cli_err_exit(&c, &e), 1);
+    /* A failure that names no rc is the input's. */
+    e.rc = ILPM_OK;
+    ck_assert_int_eq(ilpm_cli_err_exit(&c, &e), 2);
+    ck_assert_str_eq(ilpm_cli_err_note(&c, ILPM_E_INPUT), "");
+    ck_assert_str_ne(ilpm_cli_err_note(&c, ILPM_E_NOMEM), "");
     c.memory_limit = 0;
-    ck_assert_str_eq(ilpm_cli_err_note(&c, ILPM_ERR_NOMEM), "");
+    ck_assert_str_eq(ilpm_cli_err_note(&c, ILPM_E_NOMEM), "");
 }
 END_TEST
 

@@ -220,7 +220,7 @@ static void refused(const char *name, const char *text, ilpm_err *err)
     ilpm_reader *rd = ilpm_reader_mem(name, text, strlen(text));
     void *inst = NULL;
     ck_assert_int_eq(ilpm_puzzle_model.parse(rd, p, &inst, err), -1);
-    ck_assert_int_eq(err->kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err->rc, ILPM_E_INPUT);
     ilpm_reader_free(rd);
     ilpm_params_free(p);
 }

@@ -827,10 +827,14 @@ START_TEST(test_export_errors)
     ilpm_model *m = stats_model();
     ilpm_err err = {0};
     const char *bad = "/nonexistent-dir/sub/m.lp";
-    /* -2: the output failed, not the model. */
-    ck_assert_int_eq(ilpm_glpk_write(m, NULL, ILPM_FMT_LP, bad, &err), -2);
+    /* ILPM_E_IO: the output failed, not the model. */
+    ck_assert_int_eq(ilpm_glpk_write(m, NULL, ILPM_FMT_LP, bad, &err), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_IO);
     ck_assert_msg(strstr(err.msg, bad) != NULL, "message: %s", err.msg);
+    ck_assert_int_eq(ilpm_export(m, NULL, ILPM_FMT_OPB, bad, &err), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_IO);
     ck_assert_int_eq(ilpm_glpk_write(m, NULL, ILPM_FMT_CNF, "x", &err), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
     /* OPB to a stream that cannot be written. */
     FILE *f = fopen("/dev/full", "w");
     if (f) {
@@ -1363,7 +1367,7 @@ START_TEST(test_lp_read)
     ck_assert_int_eq(rc, -1);
     ck_assert_ptr_null(lp);
     ck_assert_str_eq(err.msg, "shown.lp:5: missing constraint sense");
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
 }
 END_TEST
 
@@ -1409,7 +1413,7 @@ START_TEST(test_gmpl)
     ck_assert_int_eq(ilpm_gmpl_read(&bare, &lp, &err), -1);
     ck_assert_ptr_null(lp);
     ck_assert_str_eq(err.msg, "models/gmpl/queens.mod:5: no value for n");
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
 }
 END_TEST
 
@@ -1436,19 +1440,19 @@ START_TEST(test_gmpl_limits)
     ilpm_lp *lp = NULL;
     ilpm_err err = {0};
     ilpm_gmpl_opts o = {0};
-    o.time_limit = 0.3;
+    o.deadline = ilpm_now() + 0.3;
     double t0 = ilpm_now();
     ck_assert_int_eq(ilpm_gmpl_translate(&src, &o, &lp, NULL, &err), -1);
     double took = ilpm_now() - t0;
-    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_int_eq(err.rc, ILPM_E_TIMEOUT);
     ck_assert_msg(took >= 0.3 && took < 1.5, "took %.2f s", took);
     ck_assert_ptr_null(lp);
     volatile int stop = 1;
-    o.time_limit = 0;
+    o.deadline = 0;
     o.stop = &stop;
     t0 = ilpm_now();
     ck_assert_int_eq(ilpm_gmpl_translate(&src, &o, &lp, NULL, &err), -1);
-    ck_assert_int_eq(err.status, ILPM_STOPPED);
+    ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
     ck_assert(ilpm_now() - t0 < 1.0);
     remove(mod);
 }
@@ -1476,7 +1480,7 @@ START_TEST(test_gmpl_check)
     double x[3] = {1, 0, 0};
     char *text = NULL;
     ck_assert_int_eq(ilpm_gmpl_postsolve(&keep, x, 3, NULL, &text, &err), -1);
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
     char want[320];
     snprintf(want, sizeof want, "%s:5: check failed", mod);
     ck_assert_str_eq(err.msg, want);

@@ -299,7 +299,7 @@ START_TEST(test_lp_int_encodings)
     ilpm_err err = {0};
     ck_assert_int_eq(ilpm_puzzle_model.parse(rd, p, &inst, &err), -1);
     ck_assert_msg(strstr(err.msg, "'z'") != NULL, "%s", err.msg);
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
     ilpm_reader_free(rd);
     ilpm_params_free(p);
 }
@@ -397,14 +397,14 @@ START_TEST(test_gmpl)
     snprintf(want, sizeof want, "%s:2:", mod);
     ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
     ck_assert_msg(strstr(err.msg, "y") != NULL, "%s", err.msg);
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
     /* and a run says it as an input error */
     ilpm_run_opts o;
     ilpm_run_opts_init(&o);
     ilpm_result_init(&r);
     ilpm_run_instance(&ilpm_puzzle_gmpl, inst, p, &o, &r);
     ck_assert_int_eq(r.status, ILPM_ERROR);
-    ck_assert_int_eq(r.error_kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(r.error_kind, ILPM_E_INPUT);
     ck_assert_msg(strncmp(r.error, want, strlen(want)) == 0, "%s", r.error);
     ilpm_result_free(&r);
     ilpm_puzzle_gmpl.free_instance(inst);

@@ -157,18 +157,21 @@ START_TEST(test_interrupted_build)
     ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
     int l[4] = {1, 2, 3, 4};
     ck_assert_int_eq(ilpm_add_exo(m, l, 4, &err), 0);
-    ck_assert_int_eq(ilpm_model_interrupted(m), 0);
-    ilpm_model_set_deadline(m, 1e-9, NULL);
+    ilpm_err e2 = {0};
+    ck_assert_int_eq(ilpm_model_cut_short(m, &e2), 0);
+    ck_assert_int_eq(e2.rc, ILPM_OK);
+    ilpm_model_set_deadline(m, ilpm_now() + 1e-9, NULL);
     ck_assert_int_eq(ilpm_add_exo(m, l, 4, &err), -1);
-    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_int_eq(err.rc, ILPM_E_TIMEOUT);
     ck_assert_ptr_nonnull(strstr(err.msg, "time limit reached while building"));
-    ck_assert_int_eq(ilpm_model_interrupted(m), ILPM_TIMEOUT);
+    ck_assert_int_eq(ilpm_model_cut_short(m, &e2), -1);
+    ck_assert_int_eq(e2.rc, ILPM_E_TIMEOUT);
     /* Sticky: the next call fails at once, clock or not. */
     ck_assert_int_eq(ilpm_add_clause(m, l, 2, &err), -1);
     ck_assert_int_eq(ilpm_model_ncons(m), 1);
-    /* An ordinary error afterwards carries no status. */
+    /* An ordinary error afterwards is of its own kind. */
     ilpm_err_input(&err, "plain");
-    ck_assert_int_eq(err.status, 0);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
 
     volatile int stop = 0;
     ilpm_model_set_deadline(m, 0, &stop);
@@ -176,13 +179,15 @@ START_TEST(test_interrupted_build)
     stop = 1;
     for (int i = 0; i < 300 && ilpm_add_amo(m, l, 4, &err) == 0; i++)
         ;
-    ck_assert_int_eq(err.status, ILPM_STOPPED);
-    ck_assert_int_eq(ilpm_model_interrupted(m), ILPM_STOPPED);
+    ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
+    ck_assert_int_eq(ilpm_model_cut_short(m, &e2), -1);
+    ck_assert_int_eq(e2.rc, ILPM_E_INTERRUPTED);
+    ck_assert_ptr_nonnull(strstr(e2.msg, "stopped while building"));
 }
 END_TEST
 
 /* Lowering a model past the deadline: both back ends give up with
- * err.status ILPM_TIMEOUT, and a stop flag gives ILPM_STOPPED. */
+ * err.rc ILPM_E_TIMEOUT, and a stop flag gives ILPM_E_INTERRUPTED. */
 START_TEST(test_interrupted_lowering)
 {
     int n = 300;
@@ -205,14 +210,14 @@ START_TEST(test_interrupted_lowering)
         o.time_limit = 1e-9;
         ilpm_err e = {0};
         ck_assert_ptr_null(ilpm_solver_new(m, &o, &e));
-        ck_assert_msg(e.status == ILPM_TIMEOUT, "%s: status %d, %s",
-                      ilpm_backend_name(o.backend), e.status, e.msg);
+        ck_assert_msg(e.rc == ILPM_E_TIMEOUT, "%s: status %d, %s",
+                      ilpm_backend_name(o.backend), (int)e.rc, e.msg);
         volatile int stop = 1;
         o.time_limit = 0;
         o.stop_flag = &stop;
         memset(&e, 0, sizeof e);
         ck_assert_ptr_null(ilpm_solver_new(m, &o, &e));
-        ck_assert_int_eq(e.status, ILPM_STOPPED);
+        ck_assert_int_eq(e.rc, ILPM_E_INTERRUPTED);
         /* Without limits the same model lowers and solves. */
         o.stop_flag = NULL;
         ilpm_solver *s = ilpm_solver_new(m, &o, &e);

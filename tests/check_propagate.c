@@ -336,8 +336,8 @@ START_TEST(test_probe)
     ck_assert_int_eq(forced(p, 2), 0);
     ilpm_model_free(u);
     ilpm_model_free(p);
-    /* The run's stop flag (or time limit) cuts probing short; the unit
-     * propagation stands. */
+    /* The run's stop flag (or deadline) stops the settling too (see
+     * test_settle_watched); without it, probing forces x1. */
     ilpm_options o;
     ilpm_options_init(&o);
     o.propagate = ILPM_PROP_PROBE;
@@ -345,11 +345,8 @@ START_TEST(test_probe)
     o.stop_flag = &stop;
     ilpm_model *own = NULL;
     const ilpm_model *low = ilpm_model_lowered(m, &o, &own, &err);
-    ck_assert_ptr_nonnull(own);
-    ck_assert_ptr_eq(low, own);
-    ck_assert_int_eq(forced(own, 3), 1);
-    ck_assert_int_eq(forced(own, 1), 0);
-    ilpm_model_free(own);
+    ck_assert_ptr_null(low);
+    ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
     stop = 0;
     low = ilpm_model_lowered(m, &o, &own, &err);
     ck_assert_int_eq(forced(own, 1), -1);
@@ -1079,6 +1076,44 @@ START_TEST(test_lowered)
 }
 END_TEST
 
+/* The settling before lowering (ilpm_model_lowered) and the propagator a
+ * batch keeps build their kernel under the run's watch: a stop or a
+ * deadline that has come ends them with its status, at every level,
+ * rather than the work going on unwatched. */
+START_TEST(test_settle_watched)
+{
+    int lo[1] = {1}, hi[1] = {40};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    for (int v = 1; v < 40; v++)
+        ilpm_add_impl(m, v, v + 1, &err);
+    int one = 1;
+    ilpm_add_clause(m, &one, 1, &err);
+    ilpm_options o;
+    ilpm_options_init(&o);
+    o.propagate = ILPM_PROP_UNITS;
+    volatile int stop = 1;
+    o.stop_flag = &stop;
+    ilpm_model *own = NULL;
+    memset(&err, 0, sizeof err);
+    ck_assert_ptr_null(ilpm_model_lowered(m, &o, &own, &err));
+    ck_assert_ptr_null(own);
+    ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
+    ck_assert_ptr_nonnull(strstr(err.msg, "stopped while"));
+    /* a time limit that has run out: the same with ILPM_TIMEOUT */
+    stop = 0;
+    o.time_limit = 1e-9;
+    memset(&err, 0, sizeof err);
+    ck_assert_ptr_null(ilpm_model_lowered(m, &o, &own, &err));
+    ck_assert_int_eq(err.rc, ILPM_E_TIMEOUT);
+    /* with time to spare, all 40 are forced */
+    o.time_limit = 60;
+    const ilpm_model *low = ilpm_model_lowered(m, &o, &own, &err);
+    ck_assert_ptr_nonnull(low);
+    ck_assert_int_eq(forced(own, 40), 1);
+    ilpm_model_free(own);
+}
+END_TEST
+
 /* The levels each setting asks for; assumptions under auto are left to
  * CaDiCaL, and to cp, alone. */
 START_TEST(test_levels)
@@ -1126,7 +1161,7 @@ START_TEST(test_propagator)
     ilpm_add_exo(m, ex, 3, &err);
     int seven = 7;
     ilpm_add_clause(m, &seven, 1, &err);
-    ilpm_propagator *p = ilpm_propagator_new(m, &err);
+    ilpm_propagator *p = ilpm_propagator_new(m, NULL, &err);
     ck_assert_ptr_nonnull(p);
     int *out, n;
     int a[1] = {1};
@@ -1195,7 +1230,7 @@ START_TEST(test_propagator_brute_force)
             if (all)
                 backbone[nbackbone++] = l;
         }
-        ilpm_propagator *p = ilpm_propagator_new(a, &err);
+        ilpm_propagator *p = ilpm_propagator_new(a, NULL, &err);
         ck_assert_ptr_nonnull(p);
         for (int q = 0; q < 5; q++) {
             int as[3], n = 1 + (int)(test_rnd(&seed) % 3);
@@ -1269,7 +1304,7 @@ START_TEST(test_propagator_watch)
     ilpm_add_impl(m, -4, 5, &err);
     int six = 6;
     ilpm_add_clause(m, &six, 1, &err);
-    ilpm_propagator *p = ilpm_propagator_new(m, &err);
+    ilpm_propagator *p = ilpm_propagator_new(m, NULL, &err);
     ck_assert_ptr_nonnull(p);
     int a[1] = {1}, *out, n;
     volatile int stop = 1;
@@ -1277,19 +1312,19 @@ START_TEST(test_propagator_watch)
     for (int i = 0; i < 4; i++) {
         switch (i) {
         case 0:
-            ilpm_watch_init(&w, 0, NULL);
+            ilpm_watch_until(&w, 0, NULL);
             break;
         case 1:
-            ilpm_watch_init(&w, 0, &stop);
+            ilpm_watch_until(&w, 0, &stop);
             break;
         case 2:
-            ilpm_watch_init(&w, 1e-9, NULL);
+            ilpm_watch_until(&w, ilpm_now() + 1e-9, NULL);
             while (ilpm_now() <= w.deadline)
                 ;
             break;
         default:
             stop = 0;
-            ilpm_watch_init(&w, 0, &stop);
+            ilpm_watch_until(&w, 0, &stop);
             break;
         }
         ck_assert_int_eq(ilpm_propagator_run(p, a, 1, 2, &w, &out, &n, &err),
@@ -1311,7 +1346,7 @@ START_TEST(test_propagator_refuted_model)
     ilpm_add_amo(m, l, 2, &err);
     ilpm_add_clause(m, &u[0], 1, &err);
     ilpm_add_clause(m, &u[1], 1, &err);
-    ilpm_propagator *p = ilpm_propagator_new(m, &err);
+    ilpm_propagator *p = ilpm_propagator_new(m, NULL, &err);
     ck_assert_ptr_nonnull(p);
     int *out = &u[0], n = -1, three = 3;
     ck_assert_int_eq(ilpm_propagator_run(p, NULL, 0, 1, NULL, &out, &n, &err),
@@ -1416,6 +1451,7 @@ static Suite *suite(void)
     tc = tcase_create("ilpm_model_lowered");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_lowered);
+    tcase_add_test(tc, test_settle_watched);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ilpm_propagate_level");

@@ -280,7 +280,8 @@ START_TEST(test_every_backend_stops)
         ilpm_err err = {0};
         /* Stopped before anything is built. */
         ck_assert_ptr_null(ilpm_solver_new(m, &o, &err));
-        ck_assert_msg(err.status == ILPM_STOPPED, "%s: %d", name, err.status);
+        ck_assert_msg(err.rc == ILPM_E_INTERRUPTED, "%s: %d", name,
+                      (int)err.rc);
         /* Stopped before a solve and before a count. */
         stop = 0;
         ilpm_solver *s = ilpm_solver_new(m, &o, &err);
@@ -304,14 +305,14 @@ START_TEST(test_every_backend_stops)
         /* A time limit that has passed before the driver starts. */
         o.stop_flag = NULL;
         o.time_limit = 1e-9;
-        err.status = ILPM_SOLVED;
+        err.rc = ILPM_OK;
         s = ilpm_solver_new(m, &o, &err);
         if (s) {
             ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_TIMEOUT);
             ilpm_solver_free(s);
         } else {
-            ck_assert_msg(err.status == ILPM_TIMEOUT, "%s: %d", name,
-                          err.status);
+            ck_assert_msg(err.rc == ILPM_E_TIMEOUT, "%s: %d", name,
+                          (int)err.rc);
         }
     }
     ilpm_model_free(m);

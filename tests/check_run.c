@@ -284,6 +284,22 @@ START_TEST(test_run_limits)
         run(queens, inst, p, &o, &r);
         ck_assert_int_eq(r.status, ILPM_STOPPED);
         ilpm_result_free(&r);
+        /* The one deadline the options carry is what every step
+         * watches: one already past ends the run with no time limit
+         * set, and one to come is kept over a spent time limit (the
+         * seconds are turned into a deadline only when none is set). */
+        o.solver.stop_flag = NULL;
+        o.solver.deadline = ilpm_now() - 1;
+        run(queens, inst, p, &o, &r);
+        ck_assert_int_eq(r.status, ILPM_TIMEOUT);
+        ilpm_result_free(&r);
+        o.solver.deadline = ilpm_now() + 600;
+        o.solver.time_limit = 1e-9;
+        run(queens, inst, p, &o, &r);
+        ck_assert_msg(r.status == ILPM_SOLVED, "%s: %s",
+                      ilpm_backend_name(o.solver.backend),
+                      ilpm_status_name(r.status));
+        ilpm_result_free(&r);
     }
     queens->free_instance(inst);
     ilpm_params_free(p);
@@ -334,7 +350,7 @@ START_TEST(test_run_checks_solutions)
             ck_assert(!r.verified);
             ck_assert_str_eq(r.error,
                              "solution fails the rules: rejected on purpose");
-            ck_assert_int_eq(r.error_kind, ILPM_ERR_INTERNAL);
+            ck_assert_int_eq(r.error_kind, ILPM_E_FAIL);
             ilpm_result_free(&r);
             fake = *queens;
             fake.decode = no_decode;
@@ -359,7 +375,7 @@ END_TEST
 
 /* An allocation that fails is out of memory, not "your input is wrong":
  * under an address space only 32 MB larger than the test's, building
- * the 9 million variables of 3000 queens fails with kind ILPM_ERR_NOMEM
+ * the 9 million variables of 3000 queens fails with kind ILPM_E_NOMEM
  * (exit 1), well inside --max-vars and --max-memory. */
 START_TEST(test_error_kind_nomem)
 {
@@ -388,12 +404,12 @@ START_TEST(test_error_kind_nomem)
     setrlimit(RLIMIT_AS, &old);
     ck_assert_int_eq(r.status, ILPM_ERROR);
     ck_assert_msg(strstr(r.error, "out of memory"), "%s", r.error);
-    ck_assert_int_eq(r.error_kind, ILPM_ERR_NOMEM);
+    ck_assert_int_eq(r.error_kind, ILPM_E_NOMEM);
     ilpm_result_free(&r);
     queens->free_instance(inst);
     ilpm_params_free(p);
     ilpm_err_nomem(&err, "out of memory %s", "here");
-    ck_assert_int_eq(err.kind, ILPM_ERR_NOMEM);
+    ck_assert_int_eq(err.rc, ILPM_E_NOMEM);
     ck_assert_str_eq(err.msg, "out of memory here");
 }
 END_TEST
@@ -414,15 +430,15 @@ START_TEST(test_error_kinds)
     ilpm_result_init(&r);
     ilpm_run_instance(&ilpm_puzzle_queens, inst, p, &o, &r);
     ck_assert_int_eq(r.status, ILPM_ERROR);
-    ck_assert_int_eq(r.error_kind, ILPM_ERR_LIMIT);
+    ck_assert_int_eq(r.error_kind, ILPM_E_LIMIT);
     ilpm_result_free(&r);
     ilpm_puzzle_queens.free_instance(inst);
     ilpm_params_free(p);
-    ck_assert_int_eq(ilpm_err_fail(&err, ILPM_ERR_INTERNAL, "x %d", 1), -1);
-    ck_assert_int_eq(err.kind, ILPM_ERR_INTERNAL);
+    ck_assert_int_eq(ilpm_err_fail(&err, ILPM_E_FAIL, "x %d", 1), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_FAIL);
     ck_assert_str_eq(err.msg, "x 1");
     ilpm_err_input(&err, "y");
-    ck_assert_int_eq(err.kind, ILPM_ERR_INPUT);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
 }
 END_TEST
 
@@ -747,7 +763,8 @@ START_TEST(test_walk_file)
     /* past the end */
     rd = ilpm_reader_open(path, &err);
     ilpm_instances_init(&it, queens, p, rd, 9);
-    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), -2);
+    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), -1);
+    ck_assert(it.done);
     ck_assert_str_eq(err.msg, "data/queens/completion.txt: --index 9 is past "
                               "the last instance (the file holds 4)");
     ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), 0);
@@ -756,7 +773,8 @@ START_TEST(test_walk_file)
     /* no instance at all */
     rd = ilpm_reader_open("data/bad/queens_empty.txt", &err);
     ilpm_instances_init(&it, queens, p, rd, 0);
-    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), -2);
+    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), -1);
+    ck_assert(it.done);
     ck_assert_str_eq(err.msg, "data/bad/queens_empty.txt: no instance in the "
                               "file");
     ilpm_reader_free(rd);
@@ -795,15 +813,13 @@ START_TEST(test_walk_malformed)
 END_TEST
 
 /* A parser that fails without reading on would fail the same way
- * forever: the walk ends there (-2), with the parser's message and
- * status. */
+ * forever: the walk ends there (-1 and it.done), with the parser's
+ * message and rc. */
 static int stuck_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                        ilpm_err *err)
 {
     (void)rd, (void)p, (void)inst;
-    ilpm_err_input(err, "stuck");
-    err->status = ILPM_TIMEOUT;
-    return -1;
+    return ilpm_err_fail(err, ILPM_E_TIMEOUT, "stuck");
 }
 
 /* Each instance's position, as the parser sees it. */
@@ -829,9 +845,10 @@ START_TEST(test_walk_stuck_parser)
     ilpm_instances_init(&it, &fake, p, rd, 0);
     ilpm_err err = {0};
     void *inst = NULL;
-    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), -2);
+    ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), -1);
+    ck_assert(it.done);
     ck_assert_str_eq(err.msg, "stuck");
-    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_int_eq(err.rc, ILPM_E_TIMEOUT);
     ck_assert_int_eq(ilpm_instances_next(&it, &inst, &err), 0);
     ilpm_reader_free(rd);
 

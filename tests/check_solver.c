@@ -373,7 +373,7 @@ START_TEST(test_stop_flag)
         ilpm_err err = {0};
         /* Raised before: the lowering itself stops. */
         ck_assert_ptr_null(ilpm_solver_new(m, &o, &err));
-        ck_assert_int_eq(err.status, ILPM_STOPPED);
+        ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
         stop = 0;
         ilpm_solver *s = ilpm_solver_new(m, &o, &err);
         ck_assert_ptr_nonnull(s);

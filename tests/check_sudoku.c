@@ -561,7 +561,8 @@ START_TEST(test_files_and_index)
     /* past the end: one error, and the walk is over */
     rd = ilpm_reader_open("data/sudoku/norvig_top95.txt", &err);
     ilpm_instances_init(&it, pz, p, rd, 96);
-    ck_assert_int_eq(ilpm_instances_next(&it, &one, &err), -2);
+    ck_assert_int_eq(ilpm_instances_next(&it, &one, &err), -1);
+    ck_assert(it.done);
     ck_assert_str_eq(err.msg, "data/sudoku/norvig_top95.txt: --index 96 is "
                               "past the last instance (the file holds 95)");
     ck_assert_int_eq(ilpm_instances_next(&it, &one, &err), 0);
@@ -569,7 +570,8 @@ START_TEST(test_files_and_index)
     /* a file of comments holds no instance */
     rd = ilpm_reader_mem("mem", "# c\n\n", 5);
     ilpm_instances_init(&it, pz, p, rd, 0);
-    ck_assert_int_eq(ilpm_instances_next(&it, &one, &err), -2);
+    ck_assert_int_eq(ilpm_instances_next(&it, &one, &err), -1);
+    ck_assert(it.done);
     ck_assert_str_eq(err.msg, "mem: no instance in the file");
     ilpm_reader_free(rd);
     ilpm_params_free(p);

@@ -123,12 +123,12 @@ START_TEST(test_reader_watch)
     ilpm_err err = {0};
     volatile int stop = 0;
     ilpm_watch w;
-    ilpm_watch_init(&w, 0, &stop);
+    ilpm_watch_until(&w, 0, &stop);
     ilpm_reader_set_watch(r, &w);
     ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 1);
     stop = 1;
     ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), -1);
-    ck_assert_int_eq(err.status, ILPM_STOPPED);
+    ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
     ck_assert_str_eq(err.msg, "stopped while reading mem (line 2)");
     ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), 0);
     ilpm_reader_free(r);
@@ -139,17 +139,59 @@ START_TEST(test_reader_watch)
     ck_assert_ptr_nonnull(big);
     memset(big, 'x', n);
     r = ilpm_reader_mem("big", big, n);
-    ilpm_watch_init(&w, 1e-9, NULL);
+    ilpm_watch_until(&w, ilpm_now() + 1e-9, NULL);
     w.tick = 1; /* the poll at the line's start does not read the clock */
     ilpm_reader_set_watch(r, &w);
     err = (ilpm_err){0};
     ck_assert_int_eq(ilpm_reader_line(r, &line, &len, &err), -1);
-    ck_assert_int_eq(err.status, ILPM_TIMEOUT);
+    ck_assert_int_eq(err.rc, ILPM_E_TIMEOUT);
     ck_assert_str_eq(err.msg, "time limit reached while reading big (line 1)");
     ck_assert_int_ge(ilpm_reader_offset(r, NULL), 65536);
     ck_assert_int_lt(ilpm_reader_offset(r, NULL), (int64_t)n);
     ilpm_reader_free(r);
     free(big);
+}
+END_TEST
+
+/* One status in the error record: the watch fills it, an output's
+ * failure is marked as such, and it tells a run's outcome and whose a
+ * failure is. */
+START_TEST(test_err_rc)
+{
+    ilpm_err err = {0};
+    ck_assert_int_eq(err.rc, ILPM_OK);
+    ck_assert_int_eq(ilpm_err_input(&err, "bad %d", 1), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
+    ck_assert_int_eq(ilpm_err_io(&err), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_IO);
+    ck_assert_str_eq(err.msg, "bad 1"); /* the message stays */
+    ck_assert_int_eq(ilpm_err_io(NULL), -1);
+    ilpm_watch w;
+    ilpm_watch_until(&w, ilpm_now() - 1, NULL);
+    ck_assert_int_eq(ilpm_watch_poll(&w, "testing", &err), -1);
+    ck_assert_int_eq(err.rc, ILPM_E_TIMEOUT);
+    ck_assert_str_eq(err.msg, "time limit reached while testing");
+    ck_assert(ilpm_watch_left(&w) < 0);
+    ilpm_watch_until(&w, 0, NULL);
+    ck_assert(ilpm_watch_left(&w) > 1e100); /* none */
+    ilpm_watch_until(&w, ilpm_now() + 100, NULL);
+    ck_assert(ilpm_watch_left(&w) > 99 && ilpm_watch_left(&w) <= 100);
+    ck_assert_int_eq(ilpm_rc_outcome(ILPM_E_TIMEOUT), ILPM_TIMEOUT);
+    ck_assert_int_eq(ilpm_rc_outcome(ILPM_E_INTERRUPTED), ILPM_STOPPED);
+    ck_assert_int_eq(ilpm_rc_outcome(ILPM_E_NOMEM), ILPM_ERROR);
+    ck_assert(ilpm_rc_users(ILPM_E_INPUT) && ilpm_rc_users(ILPM_E_LIMIT));
+    ck_assert(!ilpm_rc_users(ILPM_E_NOMEM) && !ilpm_rc_users(ILPM_E_IO) &&
+              !ilpm_rc_users(ILPM_E_FAIL));
+    /* The options' deadline: kept when set, else made from the seconds. */
+    ilpm_options o;
+    ilpm_options_init(&o);
+    ck_assert(ilpm_options_deadline(&o) == 0);
+    o.time_limit = 50;
+    double d = ilpm_options_deadline(&o), now = ilpm_now();
+    ck_assert(d > now + 49 && d <= now + 50);
+    o.deadline = 7;
+    ck_assert(ilpm_options_deadline(&o) == 7);
+    ck_assert(ilpm_options_deadline(NULL) == 0);
 }
 END_TEST
 
@@ -316,7 +358,7 @@ START_TEST(test_params)
     ck_assert_int_eq(v, 7);
     /* A name the table does not hold is the puzzle's bug. */
     ck_assert_int_eq(ilpm_params_int(p, rows, "x", &v, &err), -1);
-    ck_assert_int_eq(err.kind, ILPM_ERR_INTERNAL);
+    ck_assert_int_eq(err.rc, ILPM_E_FAIL);
     ilpm_params_set(p, "sym", NULL);
     ck_assert_int_eq(ilpm_params_has(p, "sym"), 1);
     ck_assert_str_eq(ilpm_params_get(p, "sym"), "");
@@ -1025,6 +1067,7 @@ int main(void)
     tcase_add_test(tc, test_reader_missing_file);
     tcase_add_test(tc, test_reader_offset);
     tcase_add_test(tc, test_reader_watch);
+    tcase_add_test(tc, test_err_rc);
     tcase_add_test(tc, test_reader_open_at);
     tcase_add_test(tc, test_reader_bom);
     tcase_add_test(tc, test_out_check);

@@ -227,7 +227,7 @@ int ilpm_fzn_lower(mdl *d, ilpm_err *err)
 {
     fzn *z = d->more;
     if (d->ncols > z->flagcap) /* every column has its flag */
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "flags missing");
+        return ilpm_err_fail(err, ILPM_E_FAIL, "flags missing");
     if (derive_bounds(d, err) != 0)
         return -1;
     for (int i = 0; i < z->ncons; i++)

@@ -193,7 +193,7 @@ static int emit_rel(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
         return 0;
     lit more[8];
     if (nc > 6)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "too many conditions");
+        return ilpm_err_fail(err, ILPM_E_FAIL, "too many conditions");
     if (nc > 0)
         memcpy(more, cond, (size_t)nc * sizeof *cond);
     int b = aux_col(d, err);

@@ -306,7 +306,7 @@ static int check_generated(const mdl *d, mdl_again *again, const int64_t *x,
                            int has_obj, int64_t obj, ilpm_err *why)
 {
     if (!again->lp)
-        return ilpm_err_fail(why, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(why, ILPM_E_FAIL,
                              "%s: the generated rows are gone", d->file);
     return ilpm_mdl_check_lp(again->lp, d, x, has_obj, obj, why);
 }
@@ -332,8 +332,8 @@ static int gmpl_load(void *inst, const ilpm_params *p, const ilpm_options *o,
     double t0 = ilpm_now();
     ilpm_gmpl_src src = {g->model, (const char *const *)g->data, g->ndata,
                          stdin_text, stdin_len};
-    ilpm_gmpl_opts go = {o ? o->time_limit : 0, o ? o->stop_flag : NULL, warn,
-                         (void *)o};
+    ilpm_gmpl_opts go = {ilpm_options_deadline(o), o ? o->stop_flag : NULL,
+                         warn, (void *)o};
     ilpm_lp *lp = NULL;
     mdl *d = NULL;
     int rc = ilpm_gmpl_translate(&src, &go, &lp, &g->tran, err);

@@ -54,8 +54,8 @@ static int place(mdl *d, int j, int64_t *nv, ilpm_err *err)
     d->nbits[j] = (int)bits;
     *nv += bits;
     if (*nv > (1 << 30))
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT,
-                             "%s: more than 2^30 variables", d->file);
+        return ilpm_err_fail(err, ILPM_E_LIMIT, "%s: more than 2^30 variables",
+                             d->file);
     return 0;
 }
 
@@ -471,11 +471,11 @@ int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
             rc = add_row(&w, r);
         if (kinds)
             kinds[i] = w.kind;
-        if (rc != 0 && !ilpm_model_interrupted(m) &&
+        if (rc != 0 && ilpm_rc_outcome(err->rc) == ILPM_ERROR &&
             strncmp(err->msg, d->file, strlen(d->file)) != 0) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
-            ilpm_err_fail(err, err->kind, "%s: %s: %s", d->file, where, msg);
+            ilpm_err_fail(err, err->rc, "%s: %s: %s", d->file, where, msg);
         }
     }
     if (rc == 0)

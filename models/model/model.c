@@ -191,12 +191,12 @@ static mdl *parse_named(ilpm_reader *rd, const ilpm_file_format *fmt, int gz,
         goto done;
     if (!(f = fopen(tmp, "w")) ||
         fwrite(ilpm_buf_str(&text), 1, text.len, f) != text.len) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL, "%s: cannot write a copy", tmp);
+        ilpm_err_fail(err, ILPM_E_FAIL, "%s: cannot write a copy", tmp);
         goto done;
     }
     if (fclose(f) != 0) {
         f = NULL;
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL, "%s: cannot write a copy", tmp);
+        ilpm_err_fail(err, ILPM_E_FAIL, "%s: cannot write a copy", tmp);
         goto done;
     }
     f = NULL;

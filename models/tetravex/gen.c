@@ -80,21 +80,17 @@ static int out_of_time(const budget *b, ilpm_err *err)
 {
     const ilpm_options *o = &b->g->solver;
     if (o->stop_flag && *o->stop_flag) {
-        ilpm_err_fail(err, ILPM_ERR_LIMIT, "--unsolvable: stopped");
-        err->status = ILPM_STOPPED;
-        return -1;
+        return ilpm_err_fail(err, ILPM_E_INTERRUPTED, "--unsolvable: stopped");
     }
     if (o->time_limit <= 0)
         return ilpm_err_input(err,
                               "--unsolvable: no %dx%d board proved "
                               "unsolvable within %.0f s",
                               b->n, b->n, UNSOLVABLE_SECONDS);
-    ilpm_err_fail(err, ILPM_ERR_LIMIT,
-                  "--unsolvable: no %dx%d board proved unsolvable within "
-                  "the time limit (%g s)",
-                  b->n, b->n, o->time_limit);
-    err->status = ILPM_TIMEOUT;
-    return -1;
+    return ilpm_err_fail(err, ILPM_E_TIMEOUT,
+                         "--unsolvable: no %dx%d board proved unsolvable "
+                         "within the time limit (%g s)",
+                         b->n, b->n, o->time_limit);
 }
 
 /* 1 if the board has no solution, 0 if it has one, -1 on error (running
@@ -103,8 +99,8 @@ static int out_of_time(const budget *b, ilpm_err *err)
  * pair as measured (docs/benchmarks.md). */
 static int proved_unsolvable(tetravex *tv, const budget *b, ilpm_err *err)
 {
-    double seconds = b->deadline - ilpm_now();
-    if (seconds <= 0 || (b->g->solver.stop_flag && *b->g->solver.stop_flag))
+    if (ilpm_now() >= b->deadline ||
+        (b->g->solver.stop_flag && *b->g->solver.stop_flag))
         return out_of_time(b, err);
     if (ilpm_tvx_classify(tv) != 0)
         return ilpm_err_nomem(err, "out of memory");
@@ -118,9 +114,10 @@ static int proved_unsolvable(tetravex *tv, const budget *b, ilpm_err *err)
     int rc = -1;
     ilpm_solver *s = NULL;
     ilpm_options o = b->g->solver;
-    o.time_limit = seconds;
-    ilpm_model_set_deadline(m, seconds, o.stop_flag);
-    if (ilpm_tvx_build(tv, p, m, err) == 0 && !ilpm_model_interrupted(m))
+    o.deadline = b->deadline;
+    ilpm_model_set_deadline(m, b->deadline, o.stop_flag);
+    int built = ilpm_tvx_build(tv, p, m, err);
+    if (ilpm_model_cut_short(m, err) == 0 && built == 0)
         s = ilpm_solver_new(m, &o, err);
     if (s) {
         ilpm_status st = ilpm_solver_solve(s, NULL, 0, err);
@@ -130,7 +127,7 @@ static int proved_unsolvable(tetravex *tv, const budget *b, ilpm_err *err)
             rc = 0;
         else if (st != ILPM_ERROR)
             rc = out_of_time(b, err);
-    } else if (err->status || ilpm_model_interrupted(m)) {
+    } else if (ilpm_rc_outcome(err->rc) != ILPM_ERROR) {
         rc = out_of_time(b, err); /* cut short while building */
     }
     ilpm_solver_free(s);
@@ -169,10 +166,9 @@ static int gen_board(tetravex *tv, int n, int digits, int unsolvable,
     }
     if (!unsolvable)
         return 0;
-    budget b = {
-        g, g->solver.time_limit > 0 ? g->solver.time_limit : UNSOLVABLE_SECONDS,
-        n};
-    b.deadline += ilpm_now();
+    budget b = {g, ilpm_options_deadline(&g->solver), n};
+    if (b.deadline <= 0)
+        b.deadline = ilpm_now() + UNSOLVABLE_SECONDS;
     for (int tries = 0; tries < UNSOLVABLE_TRIES; tries++) {
         int t = (int)ilpm_rng_below(rng, (uint64_t)cells);
         int s = (int)ilpm_rng_below(rng, 4);

@@ -45,7 +45,7 @@ typedef struct ilpm_cnf {
     size_t max_lits;
     int over_budget;
     /* The time limit and stop flag of the options: encoding stops with
-     * err->status ILPM_TIMEOUT or ILPM_STOPPED. */
+     * err->rc ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED. */
     ilpm_watch watch;
 } ilpm_cnf;
 

@@ -46,12 +46,12 @@ int ilpm_cnf_init(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
      * headers and watches, inside the solver: 12 bytes is the budget. */
     if (o->max_memory_mb > 0)
         c->max_lits = (size_t)(o->max_memory_mb * 1048576 / 12);
-    ilpm_watch_init(&c->watch, o->time_limit, o->stop_flag);
+    ilpm_watch_until(&c->watch, ilpm_options_deadline(o), o->stop_flag);
     if ((unsigned)c->amo > ILPM_AMO_PRODUCT)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "unknown at-most-one encoding %d", (int)c->amo);
     if ((unsigned)c->card > ILPM_CARD_TOTALIZER)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "unknown cardinality encoding %d", (int)c->card);
     int nv = ilpm_model_nvars(m);
     if (nv < 0 || nv > VAR_LIMIT)
@@ -230,7 +230,7 @@ static int encode_failed(ilpm_cnf *c, const ilpm_con *con, int st,
                               "than the limit of %d",
                               kind, where, VAR_LIMIT);
     case E_PBSIZE:
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT,
+        return ilpm_err_fail(err, ILPM_E_LIMIT,
                              "a linear constraint%s needs more than %" PRId64
                              " BDD nodes to encode as CNF (raise "
                              "--max-pb-nodes)",
@@ -256,7 +256,7 @@ static int encode_failed(ilpm_cnf *c, const ilpm_con *con, int st,
                               "4 conditions",
                               kind, where);
     case E_SHAPE:
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "a %s constraint%s is malformed (kind %d, "
                              "comparison %d, %d literals)",
                              kind, where, (int)con->kind, (int)con->cmp,
@@ -264,7 +264,7 @@ static int encode_failed(ilpm_cnf *c, const ilpm_con *con, int st,
     case E_NOMEM:
     default:
         if (c->over_budget)
-            return ilpm_err_fail(err, ILPM_ERR_LIMIT,
+            return ilpm_err_fail(err, ILPM_E_LIMIT,
                                  "the CNF outgrows --max-memory%s (%zu "
                                  "literals so far, encoding a constraint of "
                                  "kind %s); raise --max-memory or pick a "

@@ -221,7 +221,8 @@ int ilpm_cp_db_propagate(cp_eng *e, int l);
 /* First-UIP analysis of the conflict clause in db->confl, whose literals
  * at the current level number one or more: the learned clause into
  * db->out (asserting literal first, then one of the next level), its
- * LBD into *lbd.  Returns the level to jump back to, -2 out of memory. */
+ * LBD into *lbd.  Returns the level to jump back to (>= 0), or -1 out
+ * of memory. */
 int ilpm_cp_analyze(cp_eng *e, int *lbd);
 /* Adds db->out as a learned clause (watching its first two literals);
  * its number, -1 out of memory. */
@@ -238,7 +239,7 @@ int ilpm_cp_heap_pop_open(cp_heap *h, const uint8_t *val);
 /* The kernel with every constraint of the model, redundant groups too,
  * numbered as in the model, learned clauses and the activity order
  * hooked in (set when a search uses them: e->db, e->heap); w (the time
- * limit and stop flag) cuts it short with err->status set. */
+ * limit and stop flag) cuts it short with err->rc set. */
 static inline int ilpm_cp_eng_init(cp_eng *e, const ilpm_model *m,
                                    ilpm_watch *w, ilpm_err *err)
 {

@@ -114,7 +114,7 @@ static int on_conflict(cdcl *c, int *conflict)
     backtrack(c, maxl);
     int lbd;
     int bj = ilpm_cp_analyze(e, &lbd);
-    if (bj < -1)
+    if (bj < 0)
         return -1;
     if (c->s->on_learn)
         c->s->on_learn(c->s->learn_ctx, db->out.v, db->out.n);

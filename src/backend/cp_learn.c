@@ -238,7 +238,7 @@ int ilpm_cp_analyze(cp_eng *e, int *lbd)
     cp_ivec *out = &db->out;
     out->n = 0;
     if (cp_ivec_push(out, 0) != 0)
-        return -2;
+        return -1;
     int path = 0, p = 0, idx = e->ntrail - 1;
     cp_ivec *cur = &db->confl;
     for (;;) {
@@ -252,7 +252,7 @@ int ilpm_cp_analyze(cp_eng *e, int *lbd)
             if (e->level[v] >= e->lvl)
                 path++;
             else if (cp_ivec_push(out, q) != 0)
-                return -2;
+                return -1;
         }
         while (!db->seen[abs(e->trail[idx])])
             idx--;
@@ -264,7 +264,7 @@ int ilpm_cp_analyze(cp_eng *e, int *lbd)
         if (r <= -2)
             bump_clause(db, -2 - r);
         if (ilpm_cp_explain(e, r, p, &db->buf) != 0)
-            return -2;
+            return -1;
         cur = &db->buf;
     }
     out->v[0] = -p;
@@ -273,7 +273,7 @@ int ilpm_cp_analyze(cp_eng *e, int *lbd)
     all->n = 0;
     for (int i = 1; i < out->n; i++)
         if (cp_ivec_push(all, out->v[i]) != 0)
-            return -2;
+            return -1;
     int n = 1;
     for (int i = 1; i < out->n; i++)
         if (!redundant(e, out->v[i]))

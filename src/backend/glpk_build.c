@@ -55,7 +55,7 @@ static ilpm_glpk *driver_new(const ilpm_model *m, const ilpm_options *o,
     const ilpm_glpk_opts *g = ilpm_glpk_opts_of(&d->base.o);
     if ((unsigned)g->branch > ILPM_BRANCH_DIVE ||
         (unsigned)g->backtrack > ILPM_BACKTRACK_BESTB) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        ilpm_err_fail(err, ILPM_E_FAIL,
                       "unknown GLPK branching (%d) or backtracking (%d)",
                       (int)g->branch, (int)g->backtrack);
         free(d);
@@ -166,7 +166,7 @@ static int add_row(void *ctx, const ilpm_row *row, int group)
 static int check_con(const ilpm_glpk *d, const ilpm_con *c, ilpm_err *err)
 {
     if ((unsigned)c->kind >= ILPM_KIND_COUNT)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "GLPK lowering: unknown constraint kind %d",
                              (int)c->kind);
     if (c->n <= 0 || !c->lits)
@@ -180,7 +180,7 @@ static int check_con(const ilpm_glpk *d, const ilpm_con *c, ilpm_err *err)
     if ((c->kind == ILPM_CARD || c->kind == ILPM_CCARD ||
          c->kind == ILPM_LINEAR) &&
         c->cmp != ILPM_LE && c->cmp != ILPM_GE && c->cmp != ILPM_EQ)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "GLPK lowering: unknown comparison %d",
                              (int)c->cmp);
     if (c->kind == ILPM_LINEAR && !c->coefs)
@@ -379,7 +379,7 @@ ilpm_glpk *ilpm_glpk_build(const ilpm_model *m, const ilpm_options *o,
 int ilpm_glpk_alive(const ilpm_glpk *d, ilpm_err *err)
 {
     if (!d->P || d->gen != ilpm_glpk_gen())
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "GLPK problem lost: an earlier GLPK failure in "
                              "this thread reset GLPK; create the solver "
                              "again");

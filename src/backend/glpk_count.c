@@ -231,7 +231,7 @@ static int count_body(void *ctx, ilpm_err *err)
         ilpm_err_nomem(err, "out of memory recording solutions");
         r->st = ILPM_ERROR;
     } else if (c->escaped) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        ilpm_err_fail(err, ILPM_E_FAIL,
                       "GLPK: an integer solution escaped the count's "
                       "no-good rows");
         r->st = ILPM_ERROR;
@@ -248,7 +248,7 @@ static int count_body(void *ctx, ilpm_err *err)
         *r->complete = 1;
         r->st = ILPM_SOLVED;
     } else {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        ilpm_err_fail(err, ILPM_E_FAIL,
                       "GLPK: glp_intopt returned code %d (%s) while "
                       "counting",
                       rc, ilpm_glpk_code_name(rc));

@@ -118,7 +118,7 @@ int ilpm_glpk_run_log(ilpm_glpk_guard *g, void (*log_fn)(void *, const char *),
         /* glp_alloc's words when malloc fails, or past glp_mem_limit. */
         int nomem = strstr(msg, "no memory available") ||
                     strstr(msg, "memory limit exceeded");
-        return ilpm_err_fail(err, nomem ? ILPM_ERR_NOMEM : ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, nomem ? ILPM_E_NOMEM : ILPM_E_FAIL,
                              "GLPK failed while %s: %s%s", what,
                              nomem ? "out of memory: " : "", msg);
     }

@@ -205,7 +205,7 @@ static int postsolve(void *ctx, ilpm_err *err)
     struct mpl_ctx *c = ctx;
     if (glp_get_num_cols(c->P) != c->ncols)
         return ilpm_err_fail(
-            err, ILPM_ERR_INTERNAL, "%s: the model has %d columns, not %d",
+            err, ILPM_E_FAIL, "%s: the model has %d columns, not %d",
             c->files[0].name, glp_get_num_cols(c->P), c->ncols);
     for (int j = 1; j <= c->ncols; j++)
         glp_set_col_bnds(c->P, j, GLP_FX, c->x[j - 1], c->x[j - 1]);
@@ -215,7 +215,7 @@ static int postsolve(void *ctx, ilpm_err *err)
     p.msg_lev = GLP_MSG_OFF;
     int ret = glp_intopt(c->P, &p), st = glp_mip_status(c->P);
     if (ret != 0 || (st != GLP_OPT && st != GLP_FEAS))
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "%s: GLPK does not take the solution back (%s)",
                              c->files[0].name, ilpm_glpk_code_name(ret));
     if (glp_mpl_postsolve(c->tran, c->P, GLP_MIP) != 0)
@@ -245,7 +245,7 @@ static void send_warnings(struct mpl_ctx *c, int out)
 
 static void send_error(int out, const ilpm_err *e)
 {
-    ilpm_gmpl_send(out, GMPL_MSG_ERR, (uint32_t)e->kind + 1, e->msg,
+    ilpm_gmpl_send(out, GMPL_MSG_ERR, (uint32_t)e->rc + 1, e->msg,
                    strlen(e->msg), NULL, 0);
 }
 
@@ -295,7 +295,7 @@ static void run_postsolve(struct mpl_ctx *c, int in, int out)
     ilpm_buf_put(&head, (const char *)&mlen, sizeof mlen);
     ilpm_buf_put(&head, e.msg, mlen);
     if (!head.oom && !text.oom)
-        ilpm_gmpl_send(out, GMPL_MSG_OUT, rc == 0 ? 0 : (uint32_t)e.kind + 1,
+        ilpm_gmpl_send(out, GMPL_MSG_OUT, rc == 0 ? 0 : (uint32_t)e.rc + 1,
                        head.s, head.len, text.s, text.len);
     ilpm_buf_free(&head);
     ilpm_buf_free(&text);
@@ -331,7 +331,7 @@ void ilpm_gmpl_child(const ilpm_gmpl_src *src, int keep, int in, int out)
     c.lp = calloc(1, sizeof *c.lp);
     c.prt_fd = scratch_fd();
     if (!c.files || !c.lp || c.prt_fd < 0) {
-        ilpm_err_fail(&e, c.prt_fd < 0 ? ILPM_ERR_INTERNAL : ILPM_ERR_NOMEM,
+        ilpm_err_fail(&e, c.prt_fd < 0 ? ILPM_E_FAIL : ILPM_E_NOMEM,
                       c.prt_fd < 0 ? "cannot create a scratch file for the "
                                      "model's output"
                                    : "out of memory");

@@ -125,7 +125,7 @@ int ilpm_lp_read(const char *path, const char *name, ilpm_format f,
 {
     *out = NULL;
     if (f != ILPM_FMT_LP && f != ILPM_FMT_MPS)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "ilpm_lp_read reads LP and MPS only");
     ilpm_lp *lp = calloc(1, sizeof *lp);
     if (!lp)

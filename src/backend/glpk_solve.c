@@ -129,10 +129,9 @@ static void on_tree(glp_tree *T, void *info)
 
 int ilpm_glpk_ms_left(ilpm_glpk *d)
 {
-    double deadline = d->base.watch.deadline;
-    if (deadline <= 0)
+    if (d->base.watch.deadline <= 0)
         return -1;
-    double ms = (deadline - ilpm_now() - ilpm_free_time()) * 1000.0;
+    double ms = (ilpm_watch_left(&d->base.watch) - ilpm_free_time()) * 1000.0;
     if (ms < 1.0)
         return 0;
     return ms >= (double)INT_MAX ? INT_MAX : (int)ms;
@@ -178,7 +177,7 @@ ilpm_status ilpm_glpk_relaxation(ilpm_glpk *d, int msg_lev, ilpm_err *err)
     if (rc == GLP_ETMLIM)
         return ILPM_TIMEOUT;
     if (rc != 0) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        ilpm_err_fail(err, ILPM_E_FAIL,
                       "GLPK: glp_simplex on the LP relaxation failed "
                       "with code %d (%s)",
                       rc, ilpm_glpk_code_name(rc));
@@ -188,7 +187,7 @@ ilpm_status ilpm_glpk_relaxation(ilpm_glpk *d, int msg_lev, ilpm_err *err)
     if (st == GLP_NOFEAS)
         return ILPM_UNSAT;
     if (st != GLP_OPT) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        ilpm_err_fail(err, ILPM_E_FAIL,
                       "GLPK: LP relaxation ended with status %d", st);
         return ILPM_ERROR;
     }
@@ -258,9 +257,9 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
      * it runs only when that estimate stays within a tenth of the time
      * left; else the relaxation is solved first with tm_lim, as without
      * presolve. */
-    double deadline = d->base.watch.deadline;
-    if (presolve && deadline > 0 &&
-        (double)d->nnz * PRESOLVE_S_PER_NZ > 0.1 * (deadline - ilpm_now()))
+    if (presolve && d->base.watch.deadline > 0 &&
+        (double)d->nnz * PRESOLVE_S_PER_NZ >
+            0.1 * ilpm_watch_left(&d->base.watch))
         presolve = 0;
     if (!presolve) {
         ilpm_status st = ilpm_glpk_relaxation(d, msg_lev, err);
@@ -309,7 +308,7 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
     default:
         break;
     }
-    ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+    ilpm_err_fail(err, ILPM_E_FAIL,
                   "GLPK: glp_intopt returned code %d (%s) with MIP "
                   "status %d",
                   rc, ilpm_glpk_code_name(rc), st);
@@ -359,8 +358,8 @@ static ilpm_status glpk_solve(ilpm_driver *base, const int *assume, int n,
     if (ilpm_glpk_alive(d, err) != 0)
         return ILPM_ERROR;
     if (n < 0 || (n > 0 && !assume)) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                      "GLPK: %d assumptions without a list", n);
+        ilpm_err_fail(err, ILPM_E_FAIL, "GLPK: %d assumptions without a list",
+                      n);
         return ILPM_ERROR;
     }
     for (int i = 0; i < n; i++)

@@ -82,7 +82,7 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                               (int)f);
     ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
     if (!out)
-        return -2;
+        return ilpm_err_io(err);
     ilpm_glpk *d = ilpm_glpk_build(
         m, o, NULL, 1, f == ILPM_FMT_LP ? ILPM_GLPK_LP : ILPM_GLPK_MPS, err);
     if (!d) {
@@ -97,17 +97,16 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
     else if ((raw = ilpm_temp_file("ilpm-mps", &why)) != NULL)
         name = raw;
     else
-        ilpm_err_input(err, "%s: %s", path, why.msg);
-    int rc = name ? 0 : -2;
+        ilpm_err_fail(err, ILPM_E_IO, "%s: %s", path, why.msg);
+    int rc = name ? 0 : ilpm_err_io(err);
     ilpm_glpk_guard g;
     struct write_ctx w = {d->P, f, name, &g};
     if (rc == 0 && ilpm_glpk_run(&g, &d->base.o, write_body, &w,
                                  "writing the problem", &why) != 0) {
         if (d->gen != ilpm_glpk_gen())
             d->P = NULL;
-        ilpm_err_input(err, "%s: cannot write the %s file: %s", path, fmt,
-                       why.msg);
-        rc = -2;
+        rc = ilpm_err_fail(err, ILPM_E_IO, "%s: cannot write the %s file: %s",
+                           path, fmt, why.msg);
     } else if (rc == 0 && f == ILPM_FMT_MPS) {
         char note[256];
         snprintf(note, sizeof note, "%s%s",
@@ -119,13 +118,11 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                  d->obj[0] != 0 ? "* ilpm: column ONE is fixed at 1; it "
                                   "carries the objective constant.\n"
                                 : "");
-        if (finish_mps(raw, out, note, &why) != 0) {
-            ilpm_err_input(err, "%s: %s", path, why.msg);
-            rc = -2;
-        }
+        if (finish_mps(raw, out, note, &why) != 0)
+            rc = ilpm_err_fail(err, ILPM_E_IO, "%s: %s", path, why.msg);
     }
     if (rc == 0 && ilpm_out_commit(out, err) != 0)
-        rc = -2;
+        rc = ilpm_err_io(err);
     else if (rc != 0)
         ilpm_out_abort(out);
     if (raw) {

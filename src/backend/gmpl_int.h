@@ -17,7 +17,7 @@
 /* A message's head; len bytes of payload follow it. */
 typedef struct gmpl_msg {
     uint32_t type; /* GMPL_MSG_*                                  */
-    uint32_t kind; /* GMPL_MSG_ERR, _OUT: ilpm_err_kind + 1, 0: ok */
+    uint32_t kind; /* GMPL_MSG_ERR, _OUT: ilpm_rc + 1, 0: ok */
     uint64_t len;
 } gmpl_msg;
 

@@ -115,7 +115,7 @@ ilpm_lp *ilpm_gmpl_lp_unpack(const char *p, size_t n, ilpm_err *err)
     ilpm_lp *lp = calloc(1, sizeof *lp);
     if (!lp || n < sizeof head + sizeof(double)) {
         free(lp);
-        ilpm_err_fail(err, lp ? ILPM_ERR_INTERNAL : ILPM_ERR_NOMEM,
+        ilpm_err_fail(err, lp ? ILPM_E_FAIL : ILPM_E_NOMEM,
                       "the MathProg translator sent no problem");
         return NULL;
     }
@@ -144,7 +144,7 @@ ilpm_lp *ilpm_gmpl_lp_unpack(const char *p, size_t n, ilpm_err *err)
     lp->nrows = lp->row_name ? (int)nr : 0;
     if (c.bad) {
         ilpm_lp_free(lp);
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        ilpm_err_fail(err, ILPM_E_FAIL,
                       "the MathProg translator sent a malformed problem");
         return NULL;
     }
@@ -194,25 +194,25 @@ static int child_gone(struct ilpm_gmpl *h, ilpm_err *err)
         ;
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                      "the MathProg translator's process died (%s)",
-                      strsignal(sig));
         /* Ctrl-C or a termination from outside: a stop, not a failure. */
-        if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
-            err->status = ILPM_STOPPED;
-        return -1;
+        int stop = sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+        return ilpm_err_fail(err, stop ? ILPM_E_INTERRUPTED : ILPM_E_FAIL,
+                             "the MathProg translator's process died (%s)",
+                             strsignal(sig));
     }
-    return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+    return ilpm_err_fail(err, ILPM_E_FAIL,
                          "the MathProg translator's process ended without "
                          "an answer (exit %d)",
                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 /* Reads the next message, its payload into *payload (malloc'd): until
- * deadline (ilpm_now() seconds, 0: none) or a stop. */
+ * the deadline (ilpm_now() seconds, 0: none) or a stop. */
 static int receive(struct ilpm_gmpl *h, double deadline, volatile int *stop,
                    gmpl_msg *m, char **payload, ilpm_err *err)
 {
+    ilpm_watch w;
+    ilpm_watch_until(&w, deadline, NULL);
     char *buf = (char *)m, *data = NULL;
     size_t need = sizeof *m, got = 0;
     int head = 1;
@@ -220,18 +220,15 @@ static int receive(struct ilpm_gmpl *h, double deadline, volatile int *stop,
     for (;;) {
         if (stop && *stop) {
             free(data);
-            ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                          "stopped while translating the model");
-            err->status = ILPM_STOPPED;
-            return -1;
+            return ilpm_err_fail(err, ILPM_E_INTERRUPTED,
+                                 "stopped while translating the model");
         }
-        double now = ilpm_now();
-        if (deadline > 0 && now >= deadline) {
+        double left = ilpm_watch_left(&w);
+        if (left <= 0) {
             free(data);
-            ilpm_err_fail(err, ILPM_ERR_LIMIT,
-                          "the time limit came while translating the model");
-            err->status = ILPM_TIMEOUT;
-            return -1;
+            return ilpm_err_fail(
+                err, ILPM_E_TIMEOUT,
+                "the time limit came while translating the model");
         }
         if (got == need && head) {
             head = 0;
@@ -250,8 +247,8 @@ static int receive(struct ilpm_gmpl *h, double deadline, volatile int *stop,
             return 0;
         }
         int wait = 100;
-        if (deadline > 0 && (deadline - now) * 1000 < wait)
-            wait = (int)((deadline - now) * 1000) + 1;
+        if (left * 1000 < wait)
+            wait = (int)(left * 1000) + 1;
         struct pollfd p = {h->fd, POLLIN, 0};
         int r = poll(&p, 1, wait);
         if (r <= 0)
@@ -292,11 +289,11 @@ static int await_problem(struct ilpm_gmpl *h, const ilpm_gmpl_opts *o,
         if (m.type == GMPL_MSG_WARN)
             warn_lines(o, p);
         else if (m.type == GMPL_MSG_ERR)
-            rc = ilpm_err_fail(err, (ilpm_err_kind)(m.kind - 1), "%.500s", p);
+            rc = ilpm_err_fail(err, (ilpm_rc)(m.kind - 1), "%.500s", p);
         else if (m.type == GMPL_MSG_LP)
             rc = (*out = ilpm_gmpl_lp_unpack(p, (size_t)m.len, err)) ? 0 : -1;
         else
-            rc = ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+            rc = ilpm_err_fail(err, ILPM_E_FAIL,
                                "the MathProg translator said something "
                                "unexpected");
         free(p);
@@ -335,7 +332,7 @@ int ilpm_gmpl_translate(const ilpm_gmpl_src *src, const ilpm_gmpl_opts *o,
     *out = NULL;
     if (keep)
         *keep = NULL;
-    double deadline = o && o->time_limit > 0 ? ilpm_now() + o->time_limit : 0;
+    double deadline = o ? o->deadline : 0;
     struct ilpm_gmpl *h = calloc(1, sizeof *h);
     int sv[2];
     if (!h)
@@ -343,8 +340,7 @@ int ilpm_gmpl_translate(const ilpm_gmpl_src *src, const ilpm_gmpl_opts *o,
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
         int e = errno;
         free(h);
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "socketpair: %s",
-                             strerror(e));
+        return ilpm_err_fail(err, ILPM_E_FAIL, "socketpair: %s", strerror(e));
     }
     pid_t parent = getpid();
     fflush(NULL);
@@ -358,7 +354,7 @@ int ilpm_gmpl_translate(const ilpm_gmpl_src *src, const ilpm_gmpl_opts *o,
     if (h->pid < 0) {
         int e = errno;
         kill_child(h);
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "fork: %s", strerror(e));
+        return ilpm_err_fail(err, ILPM_E_FAIL, "fork: %s", strerror(e));
     }
     if (await_problem(h, o, deadline, out, err) != 0) {
         kill_child(h); /* cut short, or done with an error */
@@ -385,13 +381,13 @@ int ilpm_gmpl_postsolve(ilpm_gmpl **keep, const double *x, int ncols,
     *keep = NULL;
     if (!h || h->pid <= 0) {
         free(h);
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "the MathProg translation is gone");
     }
     if (ncols != h->ncols) {
         int had = h->ncols;
         kill_child(h);
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "the model has %d columns, not %d", had, ncols);
     }
     int rc = -1;
@@ -411,7 +407,7 @@ int ilpm_gmpl_postsolve(ilpm_gmpl **keep, const double *x, int ncols,
         }
     }
     if (rc == 0 && (m.type != GMPL_MSG_OUT || m.len < sizeof(uint32_t)))
-        rc = ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        rc = ilpm_err_fail(err, ILPM_E_FAIL,
                            "the MathProg translator said something "
                            "unexpected");
     if (rc == 0) {
@@ -422,13 +418,13 @@ int ilpm_gmpl_postsolve(ilpm_gmpl **keep, const double *x, int ncols,
         const char *body = p + sizeof mlen + mlen;
         *text = strdup(body);
         if (m.kind != 0)
-            rc = ilpm_err_fail(err, (ilpm_err_kind)(m.kind - 1), "%.*s",
+            rc = ilpm_err_fail(err, (ilpm_rc)(m.kind - 1), "%.*s",
                                (int)(mlen > 500 ? 500 : mlen), p + sizeof mlen);
         else if (!*text)
             rc = ilpm_err_nomem(err, "out of memory");
     }
     free(p);
-    if (rc != 0 && err->status)
+    if (rc != 0 && ilpm_rc_outcome(err->rc) != ILPM_ERROR)
         kill_child(h); /* stopped while the statements ran */
     else
         ilpm_gmpl_free(h);

@@ -38,5 +38,5 @@ void ilpm_driver_init(ilpm_driver *d, const ilpm_model *m,
     else
         ilpm_options_init(&d->o);
     d->stats = stats;
-    ilpm_watch_init(&d->watch, d->o.time_limit, d->o.stop_flag);
+    ilpm_watch_until(&d->watch, d->o.deadline, d->o.stop_flag);
 }

@@ -104,7 +104,7 @@ static double release_seconds(size_t fed)
 static int watch_with_release(ilpm_watch *w, size_t fed)
 {
     if (!w->status && w->deadline > 0 &&
-        ilpm_now() + ilpm_free_time() + release_seconds(fed) >= w->deadline)
+        ilpm_watch_left(w) <= ilpm_free_time() + release_seconds(fed))
         w->status = ILPM_TIMEOUT;
     return ilpm_watch_check(w);
 }
@@ -133,7 +133,7 @@ static int setup_fits(sat *d, int maxv, ilpm_err *err)
     if (maxv - d->fed_vars < SETUP_CHECKED_FROM || w->deadline <= 0)
         return 1;
     double need = (double)(maxv - d->fed_vars) * SETUP_SECONDS_PER_VAR,
-           left = w->deadline - ilpm_now() - ilpm_free_time() -
+           left = ilpm_watch_left(w) - ilpm_free_time() -
                   release_seconds(d->cnf.nfed);
     if (need <= left)
         return 1;
@@ -274,7 +274,7 @@ static int sat_check(const ilpm_options *o, ilpm_err *err)
         return 0;
     CCaDiCaL *s = ccadical_init();
     if (!s)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "CaDiCaL could not be initialised");
     int rc = set_options(s, list, err);
     ccadical_release(s);
@@ -298,8 +298,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
     ilpm_cnf_stats(&d->cnf, stats);
     d->s = ccadical_init();
     if (!d->s) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                      "CaDiCaL could not be initialised");
+        ilpm_err_fail(err, ILPM_E_FAIL, "CaDiCaL could not be initialised");
         sat_destroy(&d->base);
         return NULL;
     }
@@ -336,7 +335,7 @@ static ilpm_driver *sat_create(const ilpm_model *m, const ilpm_options *o,
         return NULL;
     }
     /* Later additions (bounds) follow each solve's watch. */
-    ilpm_watch_init(&d->cnf.watch, 0, o->stop_flag);
+    ilpm_watch_until(&d->cnf.watch, 0, o->stop_flag);
     return &d->base;
 }
 
@@ -431,7 +430,7 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
         guard = add_bound(d, on, olits, c, best + 1, err);
         if (!guard) {
             /* A bound cut short by the deadline leaves the best so far. */
-            st = err && err->status ? (ilpm_status)err->status : ILPM_ERROR;
+            st = err ? (ilpm_status)ilpm_rc_outcome(err->rc) : ILPM_ERROR;
             break;
         }
         st = sat_call(d, assume, n, guard);
@@ -481,7 +480,7 @@ static int sat_add(ilpm_driver *base, const ilpm_con *con, ilpm_err *err)
     d->cnf.cur_group = con->group < d->cnf.ngroups ? con->group : -1;
     /* A no-good is short and must not be lost half-way: no watch. */
     ilpm_watch w = d->cnf.watch;
-    ilpm_watch_init(&d->cnf.watch, 0, NULL);
+    ilpm_watch_until(&d->cnf.watch, 0, NULL);
     int rc = ilpm_cnf_encode(&d->cnf, con, err);
     d->cnf.cur_group = saved;
     if (feed(d, err) != 0)

@@ -181,22 +181,17 @@ static int short_block(ilpm_solver *s)
     return s->short_block;
 }
 
-/* The options with what is left of the solver's deadline as their time
- * limit: every step of building it (propagation, lowering) counts
- * against the one time limit.  0, or -1 with err once it has passed. */
+/* The options with the solver's deadline, for a step of building it
+ * (propagation, lowering): every step counts against the one deadline.
+ * 0, or -1 with err once it has passed. */
 static int time_left(const ilpm_solver *s, ilpm_options *o, const char *what,
                      ilpm_err *err)
 {
     *o = s->o;
+    o->deadline = s->deadline;
     ilpm_watch w; /* its first poll reads the clock */
     ilpm_watch_until(&w, s->deadline, s->o.stop_flag);
-    if (ilpm_watch_poll(&w, what, err) != 0)
-        return -1;
-    if (s->deadline > 0) {
-        double left = s->deadline - ilpm_now();
-        o->time_limit = left > 1e-9 ? left : 1e-9;
-    }
-    return 0;
+    return ilpm_watch_poll(&w, what, err);
 }
 
 /* The driver's watch over the run's deadline and stop flag, looked at
@@ -225,7 +220,7 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
     else
         ilpm_options_init(&s->o);
     s->ops = ilpm_backend_driver(s->o.backend);
-    ilpm_solver_set_time_limit(s, s->o.time_limit);
+    ilpm_solver_set_deadline(s, ilpm_options_deadline(&s->o));
     s->short_block = -1;
     ilpm_options left;
     const ilpm_model *low = NULL;
@@ -262,10 +257,10 @@ void ilpm_solver_free(ilpm_solver *s)
     free(s);
 }
 
-void ilpm_solver_set_time_limit(ilpm_solver *s, double seconds)
+void ilpm_solver_set_deadline(ilpm_solver *s, double deadline)
 {
-    s->o.time_limit = seconds;
-    s->deadline = seconds > 0 ? ilpm_now() + seconds : 0;
+    s->deadline = deadline > 0 ? deadline : 0;
+    s->o.deadline = s->deadline;
 }
 
 /* What assume[0..n) force in the lowered model, as the model layer
@@ -283,12 +278,12 @@ static int forced_by(ilpm_solver *s, const int *assume, int n, ilpm_err *err)
     s->forced = NULL;
     s->nforced = 0;
     s->nlast = 0;
-    if (!s->prop && !(s->prop = ilpm_propagator_new(s->low, err)))
+    ilpm_watch w;
+    ilpm_watch_until(&w, s->deadline, s->o.stop_flag); /* the run's own */
+    if (!s->prop && !(s->prop = ilpm_propagator_new(s->low, &w, err)))
         return -1;
     if (!(s->last = malloc((size_t)n * sizeof *s->last)))
         return ilpm_err_nomem(err, "out of memory propagating assumptions");
-    ilpm_watch w;
-    ilpm_watch_until(&w, s->deadline, s->o.stop_flag); /* the run's own */
     int rc = ilpm_propagator_run(
         s->prop, assume, n,
         ilpm_propagate_assumed_level(&s->o, s->ops->fix_assumed), &w,
@@ -367,7 +362,7 @@ const ilpm_stats *ilpm_solver_stats(const ilpm_solver *s)
 int ilpm_solver_block(ilpm_solver *s, ilpm_err *err)
 {
     if (!s->have_vals)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "no solution to block");
+        return ilpm_err_fail(err, ILPM_E_FAIL, "no solution to block");
     int nv = ilpm_model_nvars(s->m), n = 0;
     for (int v = 1; v <= nv; v++) {
         if (ilpm_model_var_is_aux(s->m, v))
@@ -498,14 +493,14 @@ static int write_text(const writer *w, const ilpm_model *m, const ilpm_cnf *c,
 {
     ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
     if (!out)
-        return -2;
+        return ilpm_err_io(err);
     ilpm_err why;
     if (w->text(m, c, ilpm_out_file(out), &why) != 0) {
-        ilpm_err_input(err, "%s: %s", ilpm_out_path(out), why.msg);
+        ilpm_err_fail(err, ILPM_E_IO, "%s: %s", ilpm_out_path(out), why.msg);
         ilpm_out_abort(out);
-        return -2;
+        return -1;
     }
-    return ilpm_out_commit(out, err) != 0 ? -2 : 0;
+    return ilpm_out_commit(out, err) != 0 ? ilpm_err_io(err) : 0;
 }
 
 int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,

@@ -164,9 +164,12 @@ int ilpm_cli_batch_exit(const struct ilpm_batch_summary *s, int interrupted);
  * or a stop cut the work short.  Out of memory under --memory-limit is
  * that limit's: 2 (exit.c). */
 int ilpm_cli_err_exit(const cli *c, const ilpm_err *e);
+/* The exit status of a command line that did not parse: 2, or 1 when
+ * memory ran out. */
+int ilpm_cli_args_exit(const ilpm_err *e);
 /* What a message of that kind adds: under --memory-limit, out of memory
  * names the limit; else "". */
-const char *ilpm_cli_err_note(const cli *c, ilpm_err_kind kind);
+const char *ilpm_cli_err_note(const cli *c, ilpm_rc kind);
 /* Writes s to standard output and pushes it out: 0 if everything written
  * there so far arrived, else -1 (main reports the reason). */
 int ilpm_cli_put_stdout(const char *s);
@@ -210,8 +213,8 @@ int ilpm_cli_verb_find(const char *s);
 const char *ilpm_cli_verb_closest(const char *s);
 /* Parses argv[2..] into c (c->verb set, c->params made): every option by
  * its row, then the checks that tie options together, all before any
- * instance is read.  0, or -1 with err holding one message (kind
- * ILPM_ERR_NOMEM when out of memory, else ILPM_ERR_INPUT). */
+ * instance is read.  0, or -1 with err holding one message (rc
+ * ILPM_E_NOMEM when out of memory, else ILPM_E_INPUT). */
 int ilpm_cli_parse(cli *c, int argc, char **argv, ilpm_err *err);
 /* A row of the command line's options (its own, then the solver's), as
  * help shows it: the verbs it goes with (V_*), its help with what the

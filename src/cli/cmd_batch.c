@@ -60,8 +60,8 @@ int ilpm_cmd_batch(cli *c)
         fputc('\n', stderr);
     if (rc != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
-        /* -2: the results file failed, not the input. */
-        return rc == -2 ? EXIT_INTERNAL : ilpm_cli_err_exit(c, &err);
+        /* ILPM_E_IO, the results file failed (not the input): exit 1 */
+        return ilpm_cli_err_exit(c, &err);
     }
     /* With --out -, the rows are standard output: the summary goes to
      * stderr, beside the progress line. */
@@ -108,7 +108,7 @@ int ilpm_cmd_merge(cli *c)
     int rc = ilpm_batch_merge(c->files, c->nfiles, c->out_path, &err);
     if (rc != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
-        return rc == -2 ? EXIT_INTERNAL : ilpm_cli_err_exit(c, &err);
+        return ilpm_cli_err_exit(c, &err);
     }
     return EXIT_OK;
 }

@@ -79,8 +79,9 @@ static int compare_one(cli *c, const void *inst, const char *file, long index,
     return lost;
 }
 
-/* The formulations to run: --formulation A,B or all the puzzle has. */
-static int compare_forms(cli *c, compare_ctx *x, char **owned)
+/* The formulations to run: --formulation A,B or all the puzzle has.  0,
+ * or -1 with err. */
+static int compare_forms(cli *c, compare_ctx *x, char **owned, ilpm_err *err)
 {
     const char *given = ilpm_params_get(c->params, "formulation");
     if (!c->pz->formulations)
@@ -90,7 +91,7 @@ static int compare_forms(cli *c, compare_ctx *x, char **owned)
             x->nforms++;
         x->forms = calloc((size_t)x->nforms, sizeof *x->forms);
         if (!x->forms)
-            return -1;
+            return ilpm_err_nomem(err, "out of memory");
         for (int i = 0; i < x->nforms; i++)
             x->forms[i] = c->pz->formulations[i];
         return 0;
@@ -99,27 +100,28 @@ static int compare_forms(cli *c, compare_ctx *x, char **owned)
     size_t n = strlen(given) + 1;
     x->forms = calloc(n, sizeof *x->forms);
     if (!*owned || !x->forms)
-        return -1;
+        return ilpm_err_nomem(err, "out of memory");
     for (char *tok = strtok(*owned, ","); tok; tok = strtok(NULL, ",")) {
         int ok = 0;
         for (int i = 0; c->pz->formulations[i]; i++)
             ok |= strcmp(c->pz->formulations[i], tok) == 0;
         if (!ok) {
-            fprintf(stderr,
-                    "ilpm: --formulation: %s has no formulation '%s' "
-                    "(it has",
-                    c->pz->name, tok);
+            ilpm_buf b;
+            ilpm_buf_init(&b);
+            ilpm_buf_printf(&b,
+                            "--formulation: %s has no formulation '%s' "
+                            "(it has",
+                            c->pz->name, tok);
             for (int i = 0; c->pz->formulations[i]; i++)
-                fprintf(stderr, " %s", c->pz->formulations[i]);
-            fprintf(stderr, ")\n");
-            return -2;
+                ilpm_buf_printf(&b, " %s", c->pz->formulations[i]);
+            ilpm_err_input(err, "%s)", ilpm_buf_str(&b));
+            ilpm_buf_free(&b);
+            return -1;
         }
         x->forms[x->nforms++] = tok;
     }
-    if (x->nforms == 0) {
-        fprintf(stderr, "ilpm: --formulation: no formulation named\n");
-        return -2;
-    }
+    if (x->nforms == 0)
+        return ilpm_err_input(err, "--formulation: no formulation named");
     return 0;
 }
 
@@ -152,13 +154,12 @@ int ilpm_cmd_compare(cli *c)
     memset(&x, 0, sizeof x);
     x.t.worst = EXIT_OK;
     char *owned = NULL;
-    int rc = compare_forms(c, &x, &owned);
-    if (rc != 0) {
-        if (rc == -1)
-            fprintf(stderr, "ilpm: out of memory\n");
+    ilpm_err ferr = {0};
+    if (compare_forms(c, &x, &owned, &ferr) != 0) {
+        fprintf(stderr, "ilpm: %s\n", ferr.msg);
         free(owned);
         free(x.forms);
-        return rc == -1 ? EXIT_INTERNAL : EXIT_USAGE;
+        return ilpm_cli_err_exit(c, &ferr);
     }
     char perr[512];
     if (c->plot_path && ilpm_plot_check_path(c->plot_path, perr, sizeof perr)) {

@@ -33,8 +33,7 @@ int ilpm_cmd_gen(cli *c)
     int rc = c->pz->generate(c->params, &g, &b, &err);
     ilpm_progress_stop(pg);
     if (rc != 0) {
-        fprintf(stderr, "ilpm: %s%s\n", err.msg,
-                ilpm_cli_err_note(c, err.kind));
+        fprintf(stderr, "ilpm: %s%s\n", err.msg, ilpm_cli_err_note(c, err.rc));
         ilpm_buf_free(&b);
         return ilpm_cli_err_exit(c, &err);
     }

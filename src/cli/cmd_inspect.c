@@ -102,9 +102,9 @@ int ilpm_cmd_export(cli *c)
                                              c->export_path[f], &err);
         if (rc != 0) {
             fprintf(stderr, "ilpm: %s\n", err.msg);
-            /* -2: the file could not be written, not the model. */
-            ilpm_cli_note_exit(&x.t, rc == -2 ? EXIT_INTERNAL
-                                              : ilpm_cli_err_exit(c, &err));
+            /* ILPM_E_IO, the file could not be written (not the
+             * model): exit 1. */
+            ilpm_cli_note_exit(&x.t, ilpm_cli_err_exit(c, &err));
         }
     }
     ilpm_model_free(x.m);

@@ -93,7 +93,7 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
         else
             fprintf(stderr, "ilpm: %s %s: %s%s\n", r.puzzle, r.instance,
                     r.error, ilpm_cli_err_note(c, r.error_kind));
-        if (r.error_kind == ILPM_ERR_NOMEM && c->memory_limit > 0)
+        if (r.error_kind == ILPM_E_NOMEM && c->memory_limit > 0)
             code = EXIT_USAGE; /* the limit the user set */
     }
     if (r.postsolve_error[0])

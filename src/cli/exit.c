@@ -41,10 +41,7 @@ int ilpm_cli_exit_code(const ilpm_result *r, out_format f)
     default:
         /* The input's or a limit's: the user can mend it; out of memory
          * and ilpm's own failures are not the input's fault. */
-        return r->error_kind == ILPM_ERR_INPUT ||
-                       r->error_kind == ILPM_ERR_LIMIT
-                   ? EXIT_USAGE
-                   : EXIT_INTERNAL;
+        return ilpm_rc_users(r->error_kind) ? EXIT_USAGE : EXIT_INTERNAL;
     }
 }
 
@@ -84,20 +81,27 @@ void ilpm_cli_note_exit(tally *t, int code)
 
 int ilpm_cli_err_exit(const cli *c, const ilpm_err *e)
 {
-    if (e->status == ILPM_TIMEOUT)
+    switch (e->rc) {
+    case ILPM_E_TIMEOUT:
         return EXIT_TIMEOUT;
-    if (e->status == ILPM_STOPPED)
+    case ILPM_E_INTERRUPTED:
         return EXIT_SIGNAL;
-    switch (e->kind) {
-    case ILPM_ERR_INPUT:
-    case ILPM_ERR_LIMIT:
+    case ILPM_OK: /* a failure that names no kind: the input's */
+    case ILPM_E_INPUT:
+    case ILPM_E_LIMIT:
         return EXIT_USAGE;
-    case ILPM_ERR_NOMEM:
+    case ILPM_E_NOMEM:
         return c->memory_limit > 0 ? EXIT_USAGE : EXIT_INTERNAL;
-    case ILPM_ERR_INTERNAL:
+    case ILPM_E_IO:
+    case ILPM_E_FAIL:
     default:
         return EXIT_INTERNAL;
     }
+}
+
+int ilpm_cli_args_exit(const ilpm_err *e)
+{
+    return e->rc == ILPM_E_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 }
 
 int ilpm_cli_batch_exit(const ilpm_batch_summary *s, int interrupted)

@@ -177,7 +177,7 @@ static int run_parsed(cli *c, int argc, char **argv)
     ilpm_err err = {0};
     if (ilpm_cli_parse(c, argc, argv, &err) != 0) {
         fprintf(stderr, "ilpm: %s\n", err.msg);
-        return err.kind == ILPM_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+        return ilpm_cli_args_exit(&err);
     }
     if (c->help) {
         ilpm_cli_help(stdout, c);
@@ -207,7 +207,7 @@ static int run_verb(int argc, char **argv)
         ilpm_err e = {0};
         if (ilpm_cli_fzn_args(argc, argv, &fz, &argc, &fzn_argv, &e) != 0) {
             fprintf(stderr, "ilpm: fzn %s\n", e.msg);
-            return e.kind == ILPM_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+            return ilpm_cli_args_exit(&e);
         }
         argv = fzn_argv;
         verb = ilpm_cli_verb_find(argv[1]);

@@ -68,7 +68,7 @@ static long count_runs(cli *c)
                 c->pz->free_instance(inst);
             if (r == 0)
                 break;
-            if (r == -2) {
+            if (r < 0 && it.done) {
                 /* The batch records this as one error row. */
                 n++;
                 break;

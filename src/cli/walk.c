@@ -35,10 +35,10 @@ int ilpm_cli_put_made(void (*make)(ilpm_buf *b))
     return rc;
 }
 
-const char *ilpm_cli_err_note(const cli *c, ilpm_err_kind kind)
+const char *ilpm_cli_err_note(const cli *c, ilpm_rc kind)
 {
     static char note[128];
-    if (kind != ILPM_ERR_NOMEM || c->memory_limit <= 0)
+    if (kind != ILPM_E_NOMEM || c->memory_limit <= 0)
         return "";
     snprintf(note, sizeof note,
              " (--memory-limit %g MB reached: raise it to go on)",
@@ -55,7 +55,7 @@ int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
             c->pz->from_params ? c->pz->from_params(c->params, &inst, &err) : 0;
         if (r < 0) {
             fprintf(stderr, "ilpm: %s%s\n", err.msg,
-                    ilpm_cli_err_note(c, err.kind));
+                    ilpm_cli_err_note(c, err.rc));
             ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
             return 0;
         }
@@ -77,30 +77,29 @@ int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
         ilpm_reader *rd = ilpm_reader_open(c->files[i], &err);
         if (!rd) {
             fprintf(stderr, "ilpm: %s%s\n", err.msg,
-                    ilpm_cli_err_note(c, err.kind));
+                    ilpm_cli_err_note(c, err.rc));
             ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
             continue;
         }
         ilpm_instances it;
         ilpm_instances_init(&it, c->pz, c->params, rd, c->index);
-        ilpm_instances_watch(&it, c->run.solver.time_limit,
-                             c->run.solver.stop_flag);
+        ilpm_instances_watch(&it, &c->run.solver);
         int rc = 0;
         while (rc == 0 && !cli_stop_requested) {
             void *inst = NULL;
             int r = ilpm_instances_next(&it, &inst, &err);
             if (r == 0)
                 break;
-            if (r == -2 && err.status == ILPM_TIMEOUT && c->unread) {
+            if (r < 0 && it.done && err.rc == ILPM_E_TIMEOUT && c->unread) {
                 t->instances++;
                 rc = c->unread(c, NULL, c->files[i], it.index + 1, ctx);
                 break;
             }
             if (r < 0) {
                 fprintf(stderr, "ilpm: %s%s\n", err.msg,
-                        ilpm_cli_err_note(c, err.kind));
+                        ilpm_cli_err_note(c, err.rc));
                 ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
-                if (r == -2)
+                if (it.done)
                     break;
                 continue;
             }
@@ -119,7 +118,9 @@ int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
 ilpm_model *ilpm_cli_build_model(cli *c, const void *inst, tally *t)
 {
     ilpm_err err = {0};
-    ilpm_model *m = ilpm_run_model_new(&c->run.solver);
+    ilpm_options so = c->run.solver; /* one deadline for load and build */
+    so.deadline = ilpm_options_deadline(&so);
+    ilpm_model *m = ilpm_run_model_new(&so);
     if (!m) {
         fprintf(stderr, "ilpm: out of memory\n");
         ilpm_cli_note_exit(t, EXIT_INTERNAL);
@@ -128,11 +129,9 @@ ilpm_model *ilpm_cli_build_model(cli *c, const void *inst, tally *t)
     /* The puzzle's load step (a MathProg translation) under the limits,
      * before the build. */
     double ms;
-    if (ilpm_run_load(c->pz, (void *)inst, c->params, &c->run.solver, &ms,
-                      &err) != 0 ||
+    if (ilpm_run_load(c->pz, (void *)inst, c->params, &so, &ms, &err) != 0 ||
         c->pz->build(inst, c->params, m, &err) != 0) {
-        fprintf(stderr, "ilpm: %s%s\n", err.msg,
-                ilpm_cli_err_note(c, err.kind));
+        fprintf(stderr, "ilpm: %s%s\n", err.msg, ilpm_cli_err_note(c, err.rc));
         ilpm_cli_note_exit(t, ilpm_cli_err_exit(c, &err));
         ilpm_model_free(m);
         return NULL;

@@ -133,7 +133,7 @@ static inline size_t ilpm_klix(int l)
 /* The model's constraints of the given kinds, redundant groups too, in
  * the model's order (with every kind, constraint i is the model's i); w
  * (the time limit and stop flag, or NULL) cuts it short with
- * err->status set.  Nothing is propagated yet (ilpm_kern_check). */
+ * err->rc set.  Nothing is propagated yet (ilpm_kern_check). */
 int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
                    ilpm_watch *w, ilpm_err *err);
 void ilpm_kern_free(ilpm_kern *e);

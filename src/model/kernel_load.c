@@ -92,8 +92,11 @@ static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
     return 0;
 }
 
-/* Each of the model's constraints of the given kinds to fn, polling w;
- * -1 when w fires. */
+#define NOMEM "out of memory building the propagation kernel"
+
+/* Each of the model's constraints of the given kinds to fn (non-zero:
+ * out of memory), polling w: 0, or -1 with err (w's status, or out of
+ * memory). */
 static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
                     ilpm_watch *w, ilpm_err *err,
                     int (*fn)(ilpm_kern *e, const ilpm_con *c, void *ctx),
@@ -107,9 +110,8 @@ static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
             continue;
         if (w && ilpm_watch_poll(w, "building the propagation kernel", err))
             return -1;
-        int rc = fn(e, &c, ctx);
-        if (rc != 0)
-            return rc;
+        if (fn(e, &c, ctx) != 0)
+            return ilpm_err_nomem(err, NOMEM);
     }
     return 0;
 }
@@ -119,7 +121,7 @@ static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
     size_t *t = ctx; /* terms, conditions, constraints */
     long n = count_terms(e, c);
     if (n < 0)
-        return -2;
+        return -1;
     t[0] += (size_t)n;
     t[1] += c->kind == ILPM_CCARD && c->cond;
     t[2]++;
@@ -141,7 +143,7 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
 {
     (void)ctx;
     if (c->kind == ILPM_LINEAR)
-        return ilpm_kern_add_con(e, c) < 0 ? -2 : 0;
+        return ilpm_kern_add_con(e, c) < 0 ? -1 : 0;
     /* as ilpm_kern_add_con reads each kind */
     int card = c->kind == ILPM_CARD || c->kind == ILPM_CCARD;
     ilpm_cmp cmp = ILPM_GE; /* clause, at-least-one, implication */
@@ -180,10 +182,10 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
      * arrays; then the constraints themselves. */
     size_t nl = 2 * (size_t)e->nv + 2, t[3] = {0, 0, 0};
     e->occ = calloc(nl, sizeof *e->occ);
-    int rc = e->occ ? each_con(e, m, kinds, w, err, count, t) : -2;
-    if (rc == 0)
-        rc =
-            t[2] >= INT32_MAX || make_arrays(e, t[0], t[1], t[2]) != 0 ? -2 : 0;
+    int rc = e->occ ? each_con(e, m, kinds, w, err, count, t)
+                    : ilpm_err_nomem(err, NOMEM);
+    if (rc == 0 && (t[2] >= INT32_MAX || make_arrays(e, t[0], t[1], t[2]) != 0))
+        rc = ilpm_err_nomem(err, NOMEM);
     if (rc == 0) {
         ilpm_kocc *at = e->pool;
         place(e->occ, nl, &at);
@@ -193,9 +195,7 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     }
     if (rc != 0) {
         ilpm_kern_free(e);
-        return rc == -1 ? -1
-                        : ilpm_err_nomem(err, "out of memory building the "
-                                              "propagation kernel");
+        return -1;
     }
     return 0;
 }

@@ -186,7 +186,7 @@ int ilpm_model_family(ilpm_model *m, const char *name, int ndims, const int *lo,
             count > ((int64_t)1 << 62) / span ? (int64_t)1 << 62 : count * span;
     }
     if (m->max_vars > 0 && count > m->max_vars - m->nvars)
-        return ilpm_err_fail(err, ILPM_ERR_LIMIT,
+        return ilpm_err_fail(err, ILPM_E_LIMIT,
                              "the model needs more than %" PRId64
                              " variables (family '%s' alone has %" PRId64
                              "); raise --max-vars to build it",
@@ -238,14 +238,17 @@ void ilpm_model_set_limits(ilpm_model *m, int64_t max_vars, int64_t max_bytes)
     m->max_bytes = max_bytes;
 }
 
-void ilpm_model_set_deadline(ilpm_model *m, double seconds, volatile int *stop)
+void ilpm_model_set_deadline(ilpm_model *m, double deadline, volatile int *stop)
 {
-    ilpm_watch_init(&m->watch, seconds, stop);
+    ilpm_watch_until(&m->watch, deadline, stop);
 }
 
-int ilpm_model_interrupted(const ilpm_model *m)
+int ilpm_model_cut_short(const ilpm_model *m, ilpm_err *err)
 {
-    return m->watch.status;
+    if (!m->watch.status)
+        return 0;
+    ilpm_watch w = m->watch; /* sticky: reports the same status */
+    return ilpm_watch_poll(&w, "building the model", err);
 }
 
 int ilpm_model_var(const ilpm_model *m, int fam, int i0, int i1, int i2, int i3)
@@ -260,9 +263,7 @@ int ilpm_model_var_checked(const ilpm_model *m, int fam, const int *idx,
                            ilpm_err *err)
 {
     if (fam < 0 || fam >= m->nfams)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "no family with id %d",
-                             fam),
-               0;
+        return ilpm_err_fail(err, ILPM_E_FAIL, "no family with id %d", fam), 0;
     const struct family *f = &m->fams[fam];
     for (int d = 0; d < f->ndims; d++)
         if (idx[d] < f->lo[d] || idx[d] > f->hi[d]) {
@@ -466,7 +467,7 @@ static int add(ilpm_model *m, ilpm_kind kind, ilpm_cmp cmp, int cond,
                         (int64_t)(m->nlits + (size_t)n) * 4 +
                         (int64_t)(m->ncoefs + (coefs ? (size_t)n : 0)) * 8;
         if (bytes > m->max_bytes)
-            return ilpm_err_fail(err, ILPM_ERR_LIMIT,
+            return ilpm_err_fail(err, ILPM_E_LIMIT,
                                  "the model's constraints need more than "
                                  "%" PRId64 " MB; raise --max-memory to "
                                  "build it",
@@ -537,7 +538,7 @@ int ilpm_add_impl(ilpm_model *m, int a, int b, ilpm_err *err)
 static int check_cmp(ilpm_cmp cmp, ilpm_err *err)
 {
     if (cmp != ILPM_LE && cmp != ILPM_GE && cmp != ILPM_EQ)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "unknown comparison %d",
+        return ilpm_err_fail(err, ILPM_E_FAIL, "unknown comparison %d",
                              (int)cmp);
     return 0;
 }

@@ -219,7 +219,7 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
         return ilpm_add_ccard(out, c->cond, lits, n, c->cmp, rhs, err);
     }
     default:
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        return ilpm_err_fail(err, ILPM_E_FAIL,
                              "propagation: unknown constraint kind %d",
                              (int)c->kind);
     }
@@ -252,7 +252,7 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
     if (!any)
         return NULL;
     ilpm_kern e;
-    if (ilpm_kern_init(&e, m, ILPM_KERN_CARD_KINDS, NULL, err) != 0) {
+    if (ilpm_kern_init(&e, m, ILPM_KERN_CARD_KINDS, w, err) != 0) {
         *unchanged = 0;
         return NULL;
     }
@@ -276,7 +276,10 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
     for (size_t i = 0; i < nc && rc == 0; i++) {
         ilpm_con c;
         ilpm_model_con(m, i, &c);
-        rc = add_reduced(out, m, val, &c, lits, coefs, &at, err);
+        if (w && ilpm_watch_poll(w, "propagating the model", err) != 0)
+            rc = -1;
+        else
+            rc = add_reduced(out, m, val, &c, lits, coefs, &at, err);
     }
     if (rc == 0 && (ilpm_model_group(out, "fixed", err) < 0 ||
                     ilpm_model_set_con_name(out, NULL, err) != 0))
@@ -336,14 +339,15 @@ struct ilpm_propagator {
     int refuted; /* the model alone has no solution         */
 };
 
-ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_err *err)
+ilpm_propagator *ilpm_propagator_new(const ilpm_model *m, ilpm_watch *w,
+                                     ilpm_err *err)
 {
     ilpm_propagator *p = calloc(1, sizeof *p);
     if (!p) {
         ilpm_err_nomem(err, "out of memory propagating the fixed literals");
         return NULL;
     }
-    if (ilpm_kern_init(&p->e, m, ILPM_KERN_CARD_KINDS, NULL, err) != 0) {
+    if (ilpm_kern_init(&p->e, m, ILPM_KERN_CARD_KINDS, w, err) != 0) {
         free(p);
         return NULL;
     }
@@ -400,7 +404,7 @@ const ilpm_model *ilpm_model_lowered(const ilpm_model *m, const ilpm_options *o,
         return m;
     int unchanged;
     ilpm_watch w;
-    ilpm_watch_init(&w, o ? o->time_limit : 0, o ? o->stop_flag : NULL);
+    ilpm_watch_until(&w, ilpm_options_deadline(o), o ? o->stop_flag : NULL);
     *own = propagate_model(m, level, &w, &unchanged, err);
     if (*own)
         return *own;

@@ -151,7 +151,7 @@ static int spool(struct source *s, ilpm_err *err)
     int fd = path.oom ? -1 : mkstemp(path.s);
     FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!out) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL,
+        ilpm_err_fail(err, ILPM_E_FAIL,
                       "%s: cannot make a temporary copy in %s: %s", s->file,
                       dir && *dir ? dir : "/tmp", strerror(errno));
         if (fd >= 0) {
@@ -179,11 +179,11 @@ static int spool(struct source *s, ilpm_err *err)
         werr = errno ? errno : EIO;
     if (rerr || werr) {
         if (rerr)
-            ilpm_err_fail(err, ILPM_ERR_INTERNAL, "%s: read error: %s", s->file,
+            ilpm_err_fail(err, ILPM_E_FAIL, "%s: read error: %s", s->file,
                           strerror(rerr));
         else
-            ilpm_err_fail(err, ILPM_ERR_INTERNAL, "%s: cannot write: %s",
-                          path.s, strerror(werr));
+            ilpm_err_fail(err, ILPM_E_FAIL, "%s: cannot write: %s", path.s,
+                          strerror(werr));
         remove(path.s);
         ilpm_buf_free(&path);
         return -1;
@@ -314,9 +314,11 @@ static int index_all(struct batch *b, const char *const *files, int nfiles,
                     b->pz->describe(inst, label, sizeof label);
                 b->pz->free_instance(inst);
             }
-            /* -2 (nothing more to read) is one error row too: at the
-             * index asked for, or the first of an empty file. */
-            long at = r != -2              ? it.index
+            /* What ends the walk (nothing more to read) is one error
+             * row too: at the index asked for, or the first of an empty
+             * file. */
+            int over = r < 0 && it.done;
+            long at = !over                ? it.index
                       : it.want > it.index ? it.want
                       : it.index == 0      ? 1
                                            : it.index;
@@ -326,7 +328,7 @@ static int index_all(struct batch *b, const char *const *files, int nfiles,
                 ilpm_reader_free(rd);
                 return -1;
             }
-            if (r == -2)
+            if (over)
                 break;
         }
         ilpm_reader_free(rd);
@@ -390,11 +392,11 @@ static int open_results(struct outq *q, const ilpm_batch_opts *o,
             return up;
     }
     /* Written in place as rows complete, so that a stopped batch keeps
-     * them; a failed write (a full disk) ends the batch with -2. */
+     * them; a failed write (a full disk) ends the batch (ILPM_E_IO). */
     q->out = ilpm_out_open(out_path,
                            fresh ? ILPM_OUT_IN_PLACE : ILPM_OUT_APPEND, err);
     if (!q->out)
-        return -2;
+        return ilpm_err_io(err);
     if (fresh && !o->json) {
         ilpm_buf h;
         ilpm_buf_init(&h);
@@ -402,7 +404,7 @@ static int open_results(struct outq *q, const ilpm_batch_opts *o,
         ilpm_out_write(q->out, h.s, h.len);
         ilpm_buf_free(&h);
         if (ilpm_out_flush(q->out, err) != 0)
-            return -2;
+            return ilpm_err_io(err);
     }
     return 0;
 }
@@ -430,7 +432,7 @@ static int start_queue(struct outq *q, const struct batch *b, struct times *tm,
             record(sum, tm, b->jobs[j].backend, ILPM_ERROR, 0);
             sum->input_errors++;
         }
-    return out_flush_ordered(q, err) != 0 ? -2 : 0;
+    return out_flush_ordered(q, err) != 0 ? ilpm_err_io(err) : 0;
 }
 
 /* What the scheduler's steps share. */
@@ -533,8 +535,7 @@ static int schedule(struct sched *s, const ilpm_batch_opts *o, double t0,
             ilpm_pool_signal(s->pool, SIGKILL);
         int pr = ilpm_pool_poll(s->pool, 200);
         if (pr < 0 && errno != EINTR)
-            return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "poll: %s",
-                                 strerror(errno));
+            return ilpm_err_fail(err, ILPM_E_FAIL, "poll: %s", strerror(errno));
         double now = ilpm_now();
         for (int i = 0; i < s->pool->n; i++)
             if (s->pool->w[i].pid > 0 &&
@@ -542,7 +543,7 @@ static int schedule(struct sched *s, const ilpm_batch_opts *o, double t0,
                         err) != 0)
                 return -1;
         if (out_flush_ordered(s->q, err) != 0)
-            return -2;
+            return ilpm_err_io(err);
         if (o->progress && now - last_progress > 0.2) {
             last_progress = now;
             s->sum->elapsed_s = now - t0;
@@ -599,8 +600,7 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     int upgrade = 0, rc;
     if (o->jobs < 1 || o->shard_n < 1 || o->shard_i < 0 ||
         o->shard_i >= o->shard_n)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL,
-                             "bad jobs or shard numbers");
+        return ilpm_err_fail(err, ILPM_E_FAIL, "bad jobs or shard numbers");
     rc = find_runs(&b, files, nfiles, out_path, &upgrade, sum, err);
     if (rc == 0)
         rc = open_results(&q, o, out_path, upgrade, err);
@@ -620,7 +620,7 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     if (q.out) {
         out_flush_all(&q);
         if (ilpm_out_commit(q.out, rc == 0 ? err : NULL) != 0 && rc == 0)
-            rc = -2;
+            rc = ilpm_err_io(err);
     }
     ilpm_pool_end(&pool);
     medians(sum, &tm);

@@ -47,9 +47,9 @@ void ilpm_batch_opts_init(ilpm_batch_opts *o);
 
 /* Runs the batch; returns 0 when every run was recorded (whatever its
  * status), -1 with err when the batch could not run (inputs, an old
- * results file for --resume, resources), -2 with err when the results
- * file cannot be created or written: the batch then stops, and the rows
- * written so far stay.  An interrupted batch returns 0 with fewer runs
+ * results file for --resume, resources), err->rc ILPM_E_IO when the
+ * results file cannot be created or written: the batch then stops, and
+ * the rows written so far stay.  An interrupted batch returns 0 with fewer runs
  * done.  The results file is written in place as rows complete (see
  * ilpm_out_open in util.h for "-", links and devices). */
 int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
@@ -73,8 +73,8 @@ int ilpm_results_probe(const char *path, int *json, ilpm_err *err);
  * end, a later row replacing an earlier one with the same key, in the
  * format out_path's name asks for (ilpm_results_name_format; rows of the
  * other one converted), else in the inputs' (refused when they mix).  -1 with
- * err when an input is bad, -2 when out_path cannot be written (it is then left
- * as it was; see ilpm_out_open). */
+ * err when an input is bad, err->rc ILPM_E_IO when out_path cannot be written
+ * (it is then left as it was; see ilpm_out_open). */
 int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
                      ilpm_err *err);
 

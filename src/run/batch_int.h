@@ -105,7 +105,7 @@ const rowkey *ilpm_results_doneset_has(const struct doneset *d,
                                        const char *file, long index,
                                        const char *form, const char *backend);
 /* Writes the rows of path again under the current header; -1 with err
- * when it does not read, -2 when it cannot be written. */
+ * when it does not read, err->rc ILPM_E_IO when it cannot be written. */
 int ilpm_results_rewrite(const char *path, ilpm_err *err);
 /* Parses one CSV line into at most max fields (RFC 4180 quoting, no line
  * ends inside fields); returns the count.  Fields point into line. */

@@ -124,14 +124,14 @@ static void job_run(void *ctx, void *state, long j, int worker,
         b->pz->free_instance(inst);
     } else {
         r.status = ILPM_ERROR;
-        r.error_kind = e.kind;
+        r.error_kind = e.rc;
         snprintf(r.error, sizeof r.error, "%s", e.msg);
     }
     r.worker = worker;
     /* Out of memory under the worker's limit is the limit's doing, as
      * `solve` says it: the user can raise it. */
     double limit = b->o->memory_limit_mb;
-    int over = r.status == ILPM_ERROR && r.error_kind == ILPM_ERR_NOMEM &&
+    int over = r.status == ILPM_ERROR && r.error_kind == ILPM_E_NOMEM &&
                limit > 0 && !ILPM_UNDER_ASAN;
     if (over) {
         size_t n = strlen(r.error);
@@ -142,9 +142,7 @@ static void job_run(void *ctx, void *state, long j, int worker,
     if (r.status != ILPM_STOPPED)
         ilpm_batch_format_row(b, &r, row);
     m->status = (int32_t)r.status;
-    m->input =
-        over || (r.status == ILPM_ERROR && (r.error_kind == ILPM_ERR_INPUT ||
-                                            r.error_kind == ILPM_ERR_LIMIT));
+    m->input = over || (r.status == ILPM_ERROR && ilpm_rc_users(r.error_kind));
     m->post = r.postsolve_error[0] != 0;
     m->reused = ilpm_shape_cache_reused(cache) > reused;
     m->solve_ms = r.solve_ms;

@@ -36,10 +36,13 @@ static void free_groups(char **groups)
 }
 
 static void form_stats(const ilpm_puzzle *pz, const void *inst,
-                       const ilpm_params *p, const ilpm_options *so,
+                       const ilpm_params *p, const ilpm_options *o,
                        ilpm_cmp_form *f)
 {
     ilpm_err err = {0};
+    ilpm_options one = *o; /* one deadline for load, build, settling */
+    one.deadline = ilpm_options_deadline(&one);
+    const ilpm_options *so = &one;
     ilpm_model *m = ilpm_run_model_new(so);
     if (!m) {
         snprintf(f->error, sizeof f->error, "out of memory");

@@ -1,7 +1,8 @@
 /* The walk over a file's instances that every verb and the batch share:
  * the position of each instance, --index to pick one, and the guard that
  * ends the walk when a parser reports an error without reading on (which
- * would otherwise report it forever). */
+ * would otherwise report it forever): it->done then says the walk cannot
+ * go on. */
 #include "run.h"
 
 #include <stdio.h>
@@ -17,16 +18,13 @@ void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
     it->offset = 0;
     it->lines = 0;
     it->done = 0;
-    it->limit = 0;
-    it->stop = NULL;
-    ilpm_watch_init(&it->watch, 0, NULL);
+    it->limits = NULL;
+    ilpm_watch_until(&it->watch, 0, NULL);
 }
 
-void ilpm_instances_watch(ilpm_instances *it, double seconds,
-                          volatile int *stop)
+void ilpm_instances_watch(ilpm_instances *it, const ilpm_options *o)
 {
-    it->limit = seconds;
-    it->stop = stop;
+    it->limits = o;
 }
 
 int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
@@ -36,7 +34,8 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
         ilpm_reader_set_index(it->rd, it->index + 1);
         ilpm_err perr = {0};
         void *got = NULL;
-        ilpm_watch_init(&it->watch, it->limit, it->stop);
+        ilpm_watch_until(&it->watch, ilpm_options_deadline(it->limits),
+                         it->limits ? it->limits->stop_flag : NULL);
         ilpm_reader_set_watch(it->rd, &it->watch);
         int r = it->pz->parse(it->rd, it->p, &got, &perr);
         ilpm_reader_set_watch(it->rd, NULL);
@@ -50,21 +49,21 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
             snprintf(what, sizeof what, "reading %s (line %ld)",
                      ilpm_reader_name(it->rd), ilpm_reader_lineno(it->rd) + 1);
             ilpm_watch_poll(&it->watch, what, err);
-            return -2;
+            return -1;
         }
         if (r == 0) {
             it->done = 1;
             if (it->index == 0) {
                 ilpm_err_input(err, "%s: no instance in the file",
                                ilpm_reader_name(it->rd));
-                return -2;
+                return -1;
             }
             if (it->want > it->index) {
                 ilpm_err_input(err,
                                "%s: --index %ld is past the last instance "
                                "(the file holds %ld)",
                                ilpm_reader_name(it->rd), it->want, it->index);
-                return -2;
+                return -1;
             }
             return 0;
         }
@@ -74,8 +73,8 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
              * way again. */
             it->done = 1;
             snprintf(err->msg, sizeof err->msg, "%s", perr.msg);
-            err->status = perr.status;
-            return -2;
+            err->rc = perr.rc;
+            return -1;
         }
         if (it->want && it->index < it->want) {
             if (r > 0)
@@ -86,7 +85,7 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
             it->done = 1;
         if (r < 0) {
             snprintf(err->msg, sizeof err->msg, "%s", perr.msg);
-            err->status = perr.status;
+            err->rc = perr.rc;
             return -1;
         }
         *inst = got;

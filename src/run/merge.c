@@ -362,7 +362,7 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
     }
     ilpm_out *f = ilpm_out_open(out_path, ILPM_OUT_REPLACE, err);
     if (!f) {
-        rc = -2;
+        rc = ilpm_err_io(err);
         goto out;
     }
     if (!json) {
@@ -374,7 +374,7 @@ int ilpm_batch_merge(const char *const *inputs, int n, const char *out_path,
         goto out;
     }
     /* A failed write is reported here. */
-    rc = ilpm_out_commit(f, err) == 0 ? 0 : -2;
+    rc = ilpm_out_commit(f, err) == 0 ? 0 : ilpm_err_io(err);
 out:
     free(ord);
     free(header);

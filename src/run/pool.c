@@ -62,13 +62,11 @@ static int spawn(const struct pool_job *job, struct worker *w, int id,
 {
     int down[2], up[2];
     if (pipe(down) != 0)
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "pipe: %s",
-                             strerror(errno));
+        return ilpm_err_fail(err, ILPM_E_FAIL, "pipe: %s", strerror(errno));
     if (pipe(up) != 0) {
         close(down[0]);
         close(down[1]);
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "pipe: %s",
-                             strerror(errno));
+        return ilpm_err_fail(err, ILPM_E_FAIL, "pipe: %s", strerror(errno));
     }
     fflush(NULL);
     pid_t pid = fork();
@@ -77,8 +75,7 @@ static int spawn(const struct pool_job *job, struct worker *w, int id,
         close(down[1]);
         close(up[0]);
         close(up[1]);
-        return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "fork: %s",
-                             strerror(errno));
+        return ilpm_err_fail(err, ILPM_E_FAIL, "fork: %s", strerror(errno));
     }
     if (pid == 0) {
         for (int i = 0; i < nall; i++)

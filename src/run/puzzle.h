@@ -147,11 +147,11 @@ typedef struct ilpm_puzzle {
      * its first build and under the run's limits, so that they cover it
      * (gmpl: GLPK's translation of the model, in a child process that a
      * time limit, a stop or the memory limit ends).  o gives the time
-     * limit (seconds from now), the stop flag, and the log, where
+     * deadline (o->deadline), the stop flag, and the log, where
      * warnings about the input go, verbose or not.  *ms: the time it
-     * took (the same figure once loaded).  0, or -1 with err (err->status
-     * ILPM_TIMEOUT or ILPM_STOPPED when cut short).  A build before any load
-     * loads without limits. */
+     * took (the same figure once loaded).  0, or -1 with err (err->rc
+     * ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED when cut short).  A build before any
+     * load loads without limits. */
     int (*load)(void *inst, const ilpm_params *p, const ilpm_options *o,
                 double *ms, ilpm_err *err);
     /* Optional: the input's own statements about its answer, run once,

@@ -42,7 +42,7 @@ static int check_forms(const ilpm_puzzle *pz, ilpm_puzzle_use use,
         const char *f = ilpm_params_get(p, "formulation");
         if (!f && o->implies) {
             if (ilpm_params_set(p, "formulation", o->formulation) != 0)
-                return ilpm_err_fail(err, ILPM_ERR_INTERNAL, "out of memory");
+                return ilpm_err_fail(err, ILPM_E_FAIL, "out of memory");
             continue;
         }
         if (f ? only(pz, f, o->formulation)

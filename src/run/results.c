@@ -634,7 +634,7 @@ int ilpm_results_rewrite(const char *path, ilpm_err *err)
     ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
     if (!out) {
         ilpm_results_keyset_free(&ks);
-        return -2;
+        return ilpm_err_io(err);
     }
     if (ks.header) {
         ilpm_out_write(out, ks.header, strlen(ks.header));
@@ -645,5 +645,5 @@ int ilpm_results_rewrite(const char *path, ilpm_err *err)
         ilpm_out_write(out, "\n", 1);
     }
     ilpm_results_keyset_free(&ks);
-    return ilpm_out_commit(out, err) != 0 ? -2 : 0;
+    return ilpm_out_commit(out, err) != 0 ? ilpm_err_io(err) : 0;
 }

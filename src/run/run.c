@@ -41,43 +41,55 @@ ilpm_model *ilpm_run_model_new(const ilpm_options *o)
     ilpm_model *m = ilpm_model_new();
     if (m) {
         ilpm_model_set_limits(m, o->max_vars, o->max_memory_mb * 1048576);
-        ilpm_model_set_deadline(m, o->time_limit, o->stop_flag);
+        ilpm_model_set_deadline(m, ilpm_options_deadline(o), o->stop_flag);
     }
     return m;
 }
 
-/* A time limit that ended the run (timeout, or feasible: the optimum
- * not proven) before it ran out: a step that cannot be cut short would
- * have ended past it, and the back end gave up early.  The result says
- * so (reason: one line below the text line, a JSON field). */
-static void gave_up_early(ilpm_result *res, const ilpm_err *err,
-                          const ilpm_run_opts *o)
+/* 1 once the run's deadline (0: none) has come: a step that cannot be
+ * cut short (a load, a build) may end past it; the run then stops. */
+static int passed(double deadline)
 {
-    double spent = (res->build_ms + res->solve_ms) / 1000.0;
-    if ((res->status == ILPM_TIMEOUT || res->status == ILPM_FEASIBLE) &&
-        err->status == ILPM_TIMEOUT && err->msg[0] &&
-        o->solver.time_limit > 0 && spent < o->solver.time_limit &&
-        !res->reason[0])
+    return deadline > 0 && ilpm_now() >= deadline;
+}
+
+/* A deadline that ended the run (timeout, or feasible: the optimum not
+ * proven) before it came: a step that cannot be cut short would have
+ * ended past it, and the back end gave up early.  The result says so
+ * (reason: one line below the text line, a JSON field). */
+static void gave_up_early(ilpm_result *res, const ilpm_err *err,
+                          double deadline)
+{
+    if ((res->status != ILPM_TIMEOUT && res->status != ILPM_FEASIBLE) ||
+        err->rc != ILPM_E_TIMEOUT || !err->msg[0] || deadline <= 0 ||
+        res->reason[0])
+        return;
+    ilpm_watch w;
+    ilpm_watch_until(&w, deadline, NULL);
+    double left = ilpm_watch_left(&w);
+    if (left > 0)
         snprintf(res->reason, sizeof res->reason,
-                 "gave up %.1f s before the time limit: %.200s",
-                 o->solver.time_limit - spent, err->msg);
+                 "gave up %.1f s before the time limit: %.200s", left,
+                 err->msg);
 }
 
 /* A build or lowering that failed: an error, or a timeout or stop when
  * a watch cut it short (the model's, even when a puzzle reported it in a
  * message of its own). */
-static void build_failed(ilpm_result *res, const ilpm_model *m,
-                         const ilpm_err *err, const ilpm_run_opts *o, double t0)
+static void build_failed(ilpm_result *res, const ilpm_model *m, ilpm_err *err,
+                         double deadline, double t0)
 {
     res->build_ms = ms_since(t0);
-    int st = err->status ? err->status : ilpm_model_interrupted(m);
-    if (st == ILPM_TIMEOUT || st == ILPM_STOPPED)
+    if (ilpm_rc_outcome(err->rc) == ILPM_ERROR)
+        ilpm_model_cut_short(m, err);
+    int st = ilpm_rc_outcome(err->rc);
+    if (st != ILPM_ERROR)
         res->status = (ilpm_status)st;
     else {
         snprintf(res->error, sizeof res->error, "%s", err->msg);
-        res->error_kind = err->kind;
+        res->error_kind = err->rc;
     }
-    gave_up_early(res, err, o);
+    gave_up_early(res, err, deadline);
 }
 
 static void copy_stats(ilpm_result *r, const ilpm_stats *s)
@@ -119,14 +131,14 @@ static int check_solution(void *vctx, const uint8_t *vals)
     void *sol = c->pz->decode(c->inst, c->p, c->m, vals, &e);
     if (!sol) {
         snprintf(c->res->error, sizeof c->res->error, "decode: %.480s", e.msg);
-        c->res->error_kind = ILPM_ERR_INTERNAL;
+        c->res->error_kind = ILPM_E_FAIL;
         c->failed = 1;
         return -1;
     }
     if (c->pz->verify(c->inst, c->p, sol, &e) != 0) {
         snprintf(c->res->error, sizeof c->res->error,
                  "solution fails the rules: %.480s", e.msg);
-        c->res->error_kind = ILPM_ERR_INTERNAL;
+        c->res->error_kind = ILPM_E_FAIL;
         c->failed = 1;
         c->pz->free_solution(sol);
         return -1;
@@ -183,7 +195,7 @@ static void begin(const ilpm_puzzle *pz, const void *inst, const ilpm_params *p,
 static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
                            const ilpm_params *p, const ilpm_run_opts *o,
                            ilpm_model *m, ilpm_solver *s, const int *assume,
-                           int nassume, ilpm_result *res)
+                           int nassume, double deadline, ilpm_result *res)
 {
     ilpm_err err = {0};
     copy_stats(res, ilpm_solver_stats(s));
@@ -231,7 +243,7 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
     res->solve_ms = ms_since(t1);
     if (st == ILPM_ERROR && !ctx.failed) {
         snprintf(res->error, sizeof res->error, "%s", err.msg);
-        res->error_kind = err.kind;
+        res->error_kind = err.rc;
     }
     if (ctx.failed)
         st = ILPM_ERROR;
@@ -244,7 +256,7 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         res->error[0] = '\0';
     }
     res->status = st;
-    gave_up_early(res, &err, o);
+    gave_up_early(res, &err, deadline);
     if (st == ILPM_UNSAT && pz->explain_unsat)
         pz->explain_unsat(inst, p, res->reason, sizeof res->reason);
     return st == ILPM_ERROR && ctx.failed ? -1 : 0;
@@ -257,33 +269,29 @@ int ilpm_run_load(const ilpm_puzzle *pz, void *inst, const ilpm_params *p,
     return pz->load ? pz->load(inst, p, o, ms, err) : 0;
 }
 
-/* The load step, first under the time limit: the rest of the run gets
- * what it leaves (so->time_limit).  0 to go on; else res is complete. */
+/* The load step, first under the run's deadline (so->deadline), which
+ * the rest of the run shares.  0 to go on; else res is complete. */
 static int load_step(const ilpm_puzzle *pz, const void *inst,
                      const ilpm_params *p, ilpm_options *so, ilpm_result *res)
 {
     if (!pz->load)
         return 0;
     ilpm_err err = {0};
-    double t0 = ilpm_now();
     res->has_translate = 1;
     /* The instance is read-only but for this cache, filled once by the
      * one thread that runs it (as the verifier's copy, model.c). */
     int rc = ilpm_run_load(pz, (void *)inst, p, so, &res->translate_ms, &err);
-    if (rc == 0 && so->time_limit > 0) {
-        so->time_limit -= ilpm_now() - t0;
-        if (so->time_limit <= 0) {
-            res->status = ILPM_TIMEOUT;
-            return -1;
-        }
+    if (rc == 0 && passed(so->deadline)) {
+        res->status = ILPM_TIMEOUT;
+        return -1;
     }
     if (rc == 0)
         return 0;
-    if (err.status == ILPM_TIMEOUT || err.status == ILPM_STOPPED) {
-        res->status = (ilpm_status)err.status;
+    if (ilpm_rc_outcome(err.rc) != ILPM_ERROR) {
+        res->status = (ilpm_status)ilpm_rc_outcome(err.rc);
     } else {
         snprintf(res->error, sizeof res->error, "%s", err.msg);
-        res->error_kind = err.kind;
+        res->error_kind = err.rc;
     }
     return -1;
 }
@@ -295,42 +303,40 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
     ilpm_err err = {0};
     begin(pz, inst, p, o, res);
     ilpm_options so = o->solver;
+    /* The run's one deadline: loading, building, lowering and solving
+     * all watch it. */
+    so.deadline = ilpm_options_deadline(&so);
     if (load_step(pz, inst, p, &so, res) != 0)
         return 0;
     double t0 = ilpm_now();
     ilpm_model *m = ilpm_run_model_new(&so);
     if (!m) {
         snprintf(res->error, sizeof res->error, "out of memory");
-        res->error_kind = ILPM_ERR_NOMEM;
+        res->error_kind = ILPM_E_NOMEM;
         return -1;
     }
     /* A build cut short by the watch may have been reported as done by a
      * puzzle that went on after a constraint was refused: the model's
      * own status says so. */
-    if (pz->build(inst, p, m, &err) != 0 || ilpm_model_interrupted(m)) {
-        build_failed(res, m, &err, o, t0);
+    if (pz->build(inst, p, m, &err) != 0 || ilpm_model_cut_short(m, &err)) {
+        build_failed(res, m, &err, so.deadline, t0);
         ilpm_model_free(m);
         return 0; /* a model the input cannot make is an input error */
     }
-    /* The time limit covers building and lowering the model too: the
-     * solver gets what is left. */
-    if (so.time_limit > 0) {
-        so.time_limit -= ilpm_now() - t0;
-        if (so.time_limit <= 0) {
-            res->build_ms = ms_since(t0);
-            res->status = ILPM_TIMEOUT;
-            ilpm_model_free(m);
-            return 0;
-        }
+    if (passed(so.deadline)) {
+        res->build_ms = ms_since(t0);
+        res->status = ILPM_TIMEOUT;
+        ilpm_model_free(m);
+        return 0;
     }
     ilpm_solver *s = ilpm_solver_new(m, &so, &err);
     res->build_ms = ms_since(t0);
     if (!s) {
-        build_failed(res, m, &err, o, t0);
+        build_failed(res, m, &err, so.deadline, t0);
         ilpm_model_free(m);
         return 0;
     }
-    int rc = solve_and_check(pz, inst, p, o, m, s, NULL, 0, res);
+    int rc = solve_and_check(pz, inst, p, o, m, s, NULL, 0, so.deadline, res);
     ilpm_solver_free(s);
     ilpm_model_free(m);
     return rc;
@@ -386,19 +392,21 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     ilpm_err err = {0};
     begin(pz, inst, p, o, res);
     double t0 = ilpm_now();
+    ilpm_options so = o->solver;
+    so.deadline = ilpm_options_deadline(&so);
     if (!c->s || strcmp(c->key, key) != 0 ||
         (int)c->backend != o->solver.backend) {
         cache_drop(c);
-        c->m = ilpm_run_model_new(&o->solver);
+        c->m = ilpm_run_model_new(&so);
         if (!c->m) {
             snprintf(res->error, sizeof res->error, "out of memory");
-            res->error_kind = ILPM_ERR_NOMEM;
+            res->error_kind = ILPM_E_NOMEM;
             return -1;
         }
         if (pz->build_shape(inst, p, c->m, &err) != 0 ||
-            ilpm_model_interrupted(c->m) ||
-            !(c->s = ilpm_solver_new(c->m, &o->solver, &err))) {
-            build_failed(res, c->m, &err, o, t0);
+            ilpm_model_cut_short(c->m, &err) ||
+            !(c->s = ilpm_solver_new(c->m, &so, &err))) {
+            build_failed(res, c->m, &err, so.deadline, t0);
             cache_drop(c);
             return 0;
         }
@@ -409,26 +417,22 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
     } else {
         c->reused++;
     }
-    if (o->solver.time_limit > 0) {
-        double left = o->solver.time_limit - (ilpm_now() - t0);
-        if (left <= 0) {
-            res->build_ms = ms_since(t0);
-            res->status = ILPM_TIMEOUT;
-            return 0;
-        }
-        ilpm_solver_set_time_limit(c->s, left);
-    } else {
-        ilpm_solver_set_time_limit(c->s, 0);
+    if (passed(so.deadline)) {
+        res->build_ms = ms_since(t0);
+        res->status = ILPM_TIMEOUT;
+        return 0;
     }
+    ilpm_solver_set_deadline(c->s, so.deadline);
     int *lits = NULL, n = 0;
     if (pz->givens(inst, c->m, &lits, &n, &err) != 0) {
         snprintf(res->error, sizeof res->error, "%s", err.msg);
-        res->error_kind = err.kind;
+        res->error_kind = err.rc;
         res->build_ms = ms_since(t0);
         return 0;
     }
     res->build_ms = ms_since(t0);
-    int rc = solve_and_check(pz, inst, p, o, c->m, c->s, lits, n, res);
+    int rc =
+        solve_and_check(pz, inst, p, o, c->m, c->s, lits, n, so.deadline, res);
     free(lits);
     return rc;
 }

@@ -68,10 +68,10 @@ typedef struct ilpm_result {
     double translate_ms;
     ilpm_stats stats; /* sizes of the formulation solved             */
     int have_stats;
-    char *text;               /* the solution for people (malloc'd) or NULL  */
-    char *json;               /* the solution as a JSON value or NULL        */
-    char error[512];          /* why status is ILPM_ERROR                     */
-    ilpm_err_kind error_kind; /* and whose: exit 2 unless internal   */
+    char *text;         /* the solution for people (malloc'd) or NULL  */
+    char *json;         /* the solution as a JSON value or NULL        */
+    char error[512];    /* why status is ILPM_ERROR                     */
+    ilpm_rc error_kind; /* and whose: exit 2 unless internal   */
     /* batches: the signal that cut the run off from outside ("SIGKILL":
      * its worker was killed, not the run failed), or "" */
     char stopped_by[16];
@@ -126,24 +126,25 @@ typedef struct ilpm_instances {
     long lines;      /* lines before it                               */
     int done;
     /* Each instance is read under a watch of its own (ilpm_instances_
-     * watch): the time limit from the start of its text, the stop flag. */
-    double limit;
-    volatile int *stop;
+     * watch): the deadline of limits' time limit from the start of its
+     * text, limits' stop flag. */
+    const ilpm_options *limits;
     ilpm_watch watch;
 } ilpm_instances;
 
 void ilpm_instances_init(ilpm_instances *it, const ilpm_puzzle *pz,
                          const ilpm_params *p, ilpm_reader *rd, long want);
-/* Reads each instance within `seconds` (<= 0: no limit) and until *stop
- * (NULL: none): past either, ilpm_instances_next gives -2 with
- * err->status ILPM_TIMEOUT or ILPM_STOPPED. */
-void ilpm_instances_watch(ilpm_instances *it, double seconds,
-                          volatile int *stop);
+/* Reads each instance by o's deadline (ilpm_options_deadline, from the
+ * start of its text) and until o's stop flag: past either,
+ * ilpm_instances_next gives -1 with err->rc ILPM_E_TIMEOUT or
+ * ILPM_E_INTERRUPTED, and it->done.  o must outlive the walk. */
+void ilpm_instances_watch(ilpm_instances *it, const ilpm_options *o);
 /* The next instance, at it->index: 1 with *inst (the caller frees it
- * with pz->free_instance), 0 at the end, -1 for a malformed instance
- * (err holds file:line:col; the walk goes on after it), -2 when the walk
- * cannot go on (err says why): a file with no instance at all, --index
- * past the last one, or a parser that failed without reading on. */
+ * with pz->free_instance), 0 at the end, -1 with err: a malformed
+ * instance (err holds file:line:col; the walk goes on after it), or,
+ * with it->done set, what ends the walk (err says why): a file with no
+ * instance at all, --index past the last one, a parser that failed
+ * without reading on, the deadline or a stop while reading. */
 int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err);
 
 /* The size columns of a result, in the order JSON and CSV write them

@@ -17,19 +17,18 @@
 #include <time.h>
 #include <unistd.h>
 
-static void fill(ilpm_err *err, ilpm_err_kind kind, const char *fmt, va_list ap)
+static void fill(ilpm_err *err, ilpm_rc rc, const char *fmt, va_list ap)
 {
-    err->status = 0;
-    err->kind = kind;
+    err->rc = rc;
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 }
 
-int ilpm_err_fail(ilpm_err *err, ilpm_err_kind kind, const char *fmt, ...)
+int ilpm_err_fail(ilpm_err *err, ilpm_rc rc, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        fill(err, kind, fmt, ap);
+        fill(err, rc, fmt, ap);
         va_end(ap);
     }
     return -1;
@@ -40,7 +39,7 @@ int ilpm_err_input(ilpm_err *err, const char *fmt, ...)
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        fill(err, ILPM_ERR_INPUT, fmt, ap);
+        fill(err, ILPM_E_INPUT, fmt, ap);
         va_end(ap);
     }
     return -1;
@@ -51,10 +50,30 @@ int ilpm_err_nomem(ilpm_err *err, const char *fmt, ...)
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        fill(err, ILPM_ERR_NOMEM, fmt, ap);
+        fill(err, ILPM_E_NOMEM, fmt, ap);
         va_end(ap);
     }
     return -1;
+}
+
+int ilpm_err_io(ilpm_err *err)
+{
+    if (err)
+        err->rc = ILPM_E_IO;
+    return -1;
+}
+
+int ilpm_rc_users(ilpm_rc rc)
+{
+    return rc == ILPM_OK || rc == ILPM_E_INPUT || rc == ILPM_E_LIMIT ||
+           rc == ILPM_E_TIMEOUT || rc == ILPM_E_INTERRUPTED;
+}
+
+int ilpm_rc_outcome(ilpm_rc rc)
+{
+    return rc == ILPM_E_TIMEOUT       ? ILPM_TIMEOUT
+           : rc == ILPM_E_INTERRUPTED ? ILPM_STOPPED
+                                      : ILPM_ERROR;
 }
 
 double ilpm_now(void)
@@ -108,11 +127,6 @@ static int past(const ilpm_watch *w)
 
 #define POLL_EVERY 256u
 
-void ilpm_watch_init(ilpm_watch *w, double seconds, volatile int *stop)
-{
-    ilpm_watch_until(w, seconds > 0 ? ilpm_now() + seconds : 0.0, stop);
-}
-
 void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop)
 {
     w->deadline = deadline > 0 ? deadline : 0.0;
@@ -121,6 +135,23 @@ void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop)
     w->every = POLL_EVERY;
     w->read_at = 0;
     w->status = 0;
+}
+
+/* The one place where a time limit in seconds becomes a deadline. */
+double ilpm_options_deadline(const ilpm_options *o)
+{
+    if (!o)
+        return 0;
+    if (o->deadline > 0)
+        return o->deadline;
+    return o->time_limit > 0 ? ilpm_now() + o->time_limit : 0;
+}
+
+double ilpm_watch_left(const ilpm_watch *w)
+{
+    if (w->deadline <= 0)
+        return 1e300;
+    return w->deadline - ilpm_now();
 }
 
 /* Reads the clock for ilpm_watch_poll, and sets how many polls go by
@@ -173,10 +204,8 @@ int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err)
         if (!w->status)
             return 0;
     }
-    ilpm_err_fail(err, ILPM_ERR_LIMIT, "%s while %s",
-                  w->status == ILPM_STOPPED ? "stopped" : "time limit reached",
-                  what);
-    if (err)
-        err->status = w->status;
-    return -1;
+    int stopped = w->status == ILPM_STOPPED;
+    return ilpm_err_fail(err, stopped ? ILPM_E_INTERRUPTED : ILPM_E_TIMEOUT,
+                         "%s while %s",
+                         stopped ? "stopped" : "time limit reached", what);
 }

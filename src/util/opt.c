@@ -170,8 +170,7 @@ static const ilpm_opt *given(const ilpm_params *p, const ilpm_opt *table,
 {
     const ilpm_opt *row = ilpm_opt_find(table, name);
     if (!row) {
-        ilpm_err_fail(err, ILPM_ERR_INTERNAL, "no option --%s in the table",
-                      name);
+        ilpm_err_fail(err, ILPM_E_FAIL, "no option --%s in the table", name);
         return NULL;
     }
     *v = ilpm_params_get(p, name);

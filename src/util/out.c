@@ -46,8 +46,8 @@ static void out_free(ilpm_out *o)
 
 static ilpm_out *out_fail(ilpm_out *o, ilpm_err *err, const char *what, int e)
 {
-    ilpm_err_fail(err, e == ENOMEM ? ILPM_ERR_NOMEM : ILPM_ERR_INPUT,
-                  "%s: %s%s%s", o->path, what, *what ? ": " : "", strerror(e));
+    ilpm_err_fail(err, e == ENOMEM ? ILPM_E_NOMEM : ILPM_E_INPUT, "%s: %s%s%s",
+                  o->path, what, *what ? ": " : "", strerror(e));
     out_free(o);
     return NULL;
 }
@@ -281,13 +281,13 @@ int ilpm_out_check(const char *path, const char *const *inputs, int n,
             if (!same && exists && input_stat(inputs[i], &in))
                 same = in.st_dev == st.st_dev && in.st_ino == st.st_ino;
             if (same)
-                rc = ilpm_err_input(err,
-                                  "%s is also an input of this run (%s): "
-                                  "writing it would lose what it holds; "
-                                  "choose another output",
-                                  path,
-                                  strcmp(inputs[i], "-") == 0 ? "standard input"
-                                                              : inputs[i]);
+                rc = ilpm_err_input(
+                    err,
+                    "%s is also an input of this run (%s): "
+                    "writing it would lose what it holds; "
+                    "choose another output",
+                    path,
+                    strcmp(inputs[i], "-") == 0 ? "standard input" : inputs[i]);
         }
     }
     /* A regular file (or a new one) is written beside itself and renamed
@@ -297,11 +297,11 @@ int ilpm_out_check(const char *path, const char *const *inputs, int n,
         const char *dir = folder_of(target, buf, sizeof buf);
         struct stat ds;
         if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode))
-            rc =
-                ilpm_err_input(err, "%s: no folder %s to write it in", path, dir);
+            rc = ilpm_err_input(err, "%s: no folder %s to write it in", path,
+                                dir);
         else if (access(dir, W_OK | X_OK) != 0)
             rc = ilpm_err_input(err, "%s: cannot write in folder %s: %s", path,
-                              dir, strerror(errno));
+                                dir, strerror(errno));
         else if (exists && access(target, W_OK) != 0)
             rc = ilpm_err_input(err, "%s: %s", path, strerror(errno));
     }
@@ -337,7 +337,7 @@ char *ilpm_temp_file(const char *stem, ilpm_err *err)
     ilpm_buf_printf(&b, "%s/%s-XXXXXX", dir, stem);
     int fd = b.oom ? -1 : mkstemp(b.s);
     if (fd < 0) {
-        ilpm_err_fail(err, b.oom ? ILPM_ERR_NOMEM : ILPM_ERR_INPUT,
+        ilpm_err_fail(err, b.oom ? ILPM_E_NOMEM : ILPM_E_INPUT,
                       "cannot create a temporary file in %s: %s", dir,
                       strerror(b.oom ? ENOMEM : errno));
         ilpm_buf_free(&b);

@@ -360,6 +360,7 @@ static int verror(const ilpm_reader *r, ilpm_err *err, long line, long col,
         return -1;
     char msg[400];
     vsnprintf(msg, sizeof msg, fmt, ap);
+    err->rc = ILPM_E_INPUT;
     if (col > 0)
         snprintf(err->msg, sizeof err->msg, "%s:%ld:%ld: %s", r->name, line,
                  col, msg);

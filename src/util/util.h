@@ -76,7 +76,7 @@ int ilpm_reader_line(ilpm_reader *r, const char **line, size_t *len,
                      ilpm_err *err);
 /* Reads under w (NULL: none; it must outlive its use here): a line is
  * cut short when w says time or stop, -1 with err naming the file and
- * err->status ILPM_TIMEOUT or ILPM_STOPPED; the clock is read every 64 KB
+ * err->rc ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED; the clock is read every 64 KB
  * of a line too, so that endless input (/dev/zero) is cut short as well.
  * A read a signal interrupted goes on unless w then says stop. */
 void ilpm_reader_set_watch(ilpm_reader *r, ilpm_watch *w);
@@ -294,6 +294,15 @@ int ilpm_scan_uint(const char **s, long *val);
  * work stops that long before its deadline, so that a run ends within
  * its time limit, the freeing of what it built included. */
 double ilpm_free_time(void);
+
+/* Marks the failure err holds as an output's (rc ILPM_E_IO: a file
+ * could not be created or written), its message kept; returns -1. */
+int ilpm_err_io(ilpm_err *err);
+/* 1 when a run's failure with rc is the user's to mend: the input, a
+ * parameter, a limit (size, time, a stop: what the kind "limit" held),
+ * or a failure that names no rc; as exit status 2 and a batch's input
+ * errors count it. */
+int ilpm_rc_users(ilpm_rc rc);
 
 /* grow.c: makes *p (of *cap elements of elem bytes) hold at least need,
  * doubling the capacity (16 at first); 0, or -1 on overflow or out of
