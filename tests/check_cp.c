@@ -11,20 +11,20 @@
 
 /* cp's engine over model m with a clause store, as the conflict-driven
  * search sets it up; done() frees the three. */
-static void open_engine(ilpm_model *m, ilpm_watch *w, cp_eng *e, cp_db *db)
+static void open_engine(ilpm_model *m, ilpm_watch *w, ilpm_kern *e, cp_db *db)
 {
     ilpm_err err;
     ilpm_watch_init(w, 0, NULL);
-    ck_assert_int_eq(ilpm_cp_eng_init(e, m, w, &err), 0);
+    ck_assert_int_eq(ilpm_cp_kern_init(e, m, w, &err), 0);
     ck_assert_int_eq(ilpm_cp_db_init(db, e->nv), 0);
     e->db = db;
 }
 
-static void done(ilpm_model *m, cp_eng *e, cp_db *db)
+static void done(ilpm_model *m, ilpm_kern *e, cp_db *db)
 {
     e->db = NULL;
     ilpm_cp_db_free(db);
-    ilpm_cp_eng_free(e);
+    ilpm_kern_free(e);
     ilpm_model_free(m);
 }
 
@@ -43,16 +43,16 @@ static void hand_made(int64_t a2, int *lits, int *n, int *bj)
     int64_t c[3] = {a2, 2, 1};
     ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_LE, 3, &err), 0);
     ilpm_watch w;
-    cp_eng e;
+    ilpm_kern e;
     cp_db db;
     open_engine(m, &w, &e, &db);
-    ck_assert_int_eq(ilpm_cp_eng_propagate(&e), 0);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
     e.lvl = 1;
-    ilpm_cp_eng_assign(&e, 4);
-    ck_assert_int_eq(ilpm_cp_eng_propagate(&e), 0);
+    ilpm_kern_assign(&e, 4);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
     e.lvl = 2;
-    ilpm_cp_eng_assign(&e, 1);
-    ck_assert_int_eq(ilpm_cp_eng_propagate(&e), -1);
+    ilpm_kern_assign(&e, 1);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), -1);
     ck_assert_int_eq(ilpm_cp_explain(&e, e.conf, 0, &db.confl), 0);
     int lbd;
     *bj = ilpm_cp_analyze(&e, &lbd);
@@ -99,27 +99,27 @@ START_TEST(test_reason_takes_the_earliest_literals)
     int64_t c[3] = {1, 1, 2};
     ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_LE, 1, &err), 0);
     ilpm_watch w;
-    cp_eng e;
+    ilpm_kern e;
     cp_db db;
     open_engine(m, &w, &e, &db);
     e.lvl = 1;
-    ilpm_cp_eng_assign(&e, 1);
-    ilpm_cp_eng_assign(&e, 2);
+    ilpm_kern_assign(&e, 1);
+    ilpm_kern_assign(&e, 2);
     e.lvl = 2;
-    ilpm_cp_eng_assign(&e, 3);
-    ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + CP_R_LE, 0, &db.confl), 0);
+    ilpm_kern_assign(&e, 3);
+    ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + ILPM_K_R_LE, 0, &db.confl), 0);
     ck_assert_int_eq(db.confl.n, 2);
     ck_assert_int_eq(db.confl.v[0], -1);
     ck_assert_int_eq(db.confl.v[1], -2);
     /* with x2 false, x1 is not enough: x3 joins, and x1 is then not
      * needed (2 > 1 alone), so it is dropped */
-    ilpm_cp_eng_undo(&e, 0);
+    ilpm_kern_undo(&e, 0);
     e.lvl = 1;
-    ilpm_cp_eng_assign(&e, 1);
-    ilpm_cp_eng_assign(&e, -2);
+    ilpm_kern_assign(&e, 1);
+    ilpm_kern_assign(&e, -2);
     e.lvl = 2;
-    ilpm_cp_eng_assign(&e, 3);
-    ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + CP_R_LE, 0, &db.confl), 0);
+    ilpm_kern_assign(&e, 3);
+    ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + ILPM_K_R_LE, 0, &db.confl), 0);
     ck_assert_int_eq(db.confl.n, 1);
     ck_assert_int_eq(db.confl.v[0], -3);
     done(m, &e, &db);
@@ -149,18 +149,18 @@ static void check_implied(void *ctx, const int *lits, int n)
 
 /* Every row's weights as the values on the trail make them, and the
  * number of entries in the occurrence lists. */
-static size_t weights_and_occurrences(const cp_eng *e)
+static size_t weights_and_occurrences(const ilpm_kern *e)
 {
     size_t occ = 0;
     for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++)
         occ += (size_t)e->occ[i].n;
     for (int c = 0; c < e->ncons; c++) {
-        const cp_con *x = &e->cons[c];
+        const ilpm_kcon *x = &e->cons[c];
         int64_t st = 0, sf = 0;
         for (int i = 0; i < x->n; i++) {
-            int v = cp_lval(e->val, e->lits[x->start + (size_t)i]);
-            st += v == CP_TRUE ? e->coefs[x->start + (size_t)i] : 0;
-            sf += v == CP_FALSE ? e->coefs[x->start + (size_t)i] : 0;
+            int v = ilpm_klval(e->val, e->lits[x->start + (size_t)i]);
+            st += v == ILPM_K_TRUE ? e->coefs[x->start + (size_t)i] : 0;
+            sf += v == ILPM_K_FALSE ? e->coefs[x->start + (size_t)i] : 0;
         }
         ck_assert_int_eq(x->st, st);
         ck_assert_int_eq(x->sf, sf);
@@ -190,15 +190,15 @@ START_TEST(test_learned_clauses_are_implied)
             ilpm_err err;
             ilpm_watch w;
             ilpm_watch_init(&w, 0, NULL);
-            cp_eng e;
-            ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
+            ilpm_kern e;
+            ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
             int refuted = 0;
             for (int c = 0; c < e.ncons && !refuted; c++)
-                refuted = ilpm_cp_eng_check(&e, c) != 0 ||
-                          ilpm_cp_eng_propagate(&e) != 0;
+                refuted =
+                    ilpm_kern_check(&e, c) != 0 || ilpm_kern_propagate(&e) != 0;
             if (refuted) {
                 ck_assert_int_eq(s.n, 0);
-                ilpm_cp_eng_free(&e);
+                ilpm_kern_free(&e);
                 continue;
             }
             uint8_t *aux = calloc((size_t)nv + 1, 1);
@@ -227,7 +227,7 @@ START_TEST(test_learned_clauses_are_implied)
                 ck_assert_int_eq(st, s.n ? ILPM_SOLVED : ILPM_UNSAT);
             }
             free(aux);
-            ilpm_cp_eng_free(&e);
+            ilpm_kern_free(&e);
         }
         checked += s.checked;
         free(s.v);
@@ -340,8 +340,8 @@ START_TEST(test_auto_turns_to_learning)
     ilpm_err err;
     ilpm_watch w;
     ilpm_watch_init(&w, 0, NULL);
-    cp_eng e;
-    ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
     uint8_t aux[64] = {0};
     cp_search cs;
     memset(&cs, 0, sizeof cs);
@@ -357,7 +357,7 @@ START_TEST(test_auto_turns_to_learning)
     ck_assert_int_eq(cs.gave_up, 1);
     ck_assert_uint_eq(cs.fails, 50);
     ck_assert_int_eq(e.ntrail, 0); /* the engine is as it was */
-    ilpm_cp_eng_free(&e);
+    ilpm_kern_free(&e);
 
     for (int h = 7; h <= 8; h++) {
         ilpm_model *q = h == 7 ? m : pigeons(8, h);

@@ -27,7 +27,7 @@ struct lev {
 
 typedef struct cdcl {
     cp_search *s;
-    cp_eng *e;
+    ilpm_kern *e;
     cp_db db;
     cp_heap heap;
     struct lev *dec;
@@ -54,10 +54,10 @@ static uint64_t luby(uint64_t x)
 
 static void backtrack(cdcl *c, int lvl)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     if (e->lvl <= lvl)
         return;
-    ilpm_cp_eng_undo(e, c->dec[lvl + 1].mark);
+    ilpm_kern_undo(e, c->dec[lvl + 1].mark);
     e->lvl = lvl;
     while (c->flip > lvl || (c->flip > 0 && !c->dec[c->flip].flipped))
         c->flip--;
@@ -65,14 +65,14 @@ static void backtrack(cdcl *c, int lvl)
 
 static void decide(cdcl *c, int l, int flipped)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     e->lvl++;
     c->dec[e->lvl].lit = l;
     c->dec[e->lvl].mark = e->ntrail;
     c->dec[e->lvl].flipped = flipped;
     if (flipped)
         c->flip = e->lvl;
-    ilpm_cp_eng_assign(e, l);
+    ilpm_kern_assign(e, l);
 }
 
 /* After a solution, or a conflict at a flipped level: the deepest
@@ -80,7 +80,7 @@ static void decide(cdcl *c, int l, int flipped)
  * is left (the search is complete). */
 static int next_branch(cdcl *c)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     while (e->lvl > 0 &&
            (c->dec[e->lvl].flipped ||
             (c->s->mode == CP_COUNT && c->s->aux[abs(c->dec[e->lvl].lit)])))
@@ -97,7 +97,7 @@ static int next_branch(cdcl *c)
  * is complete, -1 out of memory, else 0 (and *conflict set anew). */
 static int on_conflict(cdcl *c, int *conflict)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     cp_db *db = &c->db;
     if (ilpm_cp_explain(e, e->conf, 0, &db->confl) != 0)
         return -1;
@@ -126,7 +126,7 @@ static int on_conflict(cdcl *c, int *conflict)
         c->s->learned++;
         if (!next_branch(c))
             return 1;
-        *conflict = ilpm_cp_eng_propagate(e) != 0;
+        *conflict = ilpm_kern_propagate(e) != 0;
         return 0;
     }
     backtrack(c, counting && c->flip > bj ? c->flip : bj);
@@ -134,10 +134,10 @@ static int on_conflict(cdcl *c, int *conflict)
     if (cid < 0)
         return -1;
     c->s->learned++;
-    ilpm_cp_eng_imply(e, db->out.v[0], -2 - cid);
+    ilpm_kern_imply(e, db->out.v[0], -2 - cid);
     if (c->heap.h)
         c->heap.inc /= 0.95;
-    *conflict = ilpm_cp_eng_propagate(e) != 0;
+    *conflict = ilpm_kern_propagate(e) != 0;
     return 0;
 }
 
@@ -145,18 +145,18 @@ static int on_conflict(cdcl *c, int *conflict)
  * false (e->conf set), 1 when one was assigned. */
 static int units(cdcl *c)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     int any = 0;
     for (int i = 0; i < c->db.units.n; i++) {
         int cid = c->db.units.v[i];
         int l = c->db.lits[c->db.cl[cid].start];
-        int x = cp_lval(e->val, l);
-        if (x == CP_FALSE) {
+        int x = ilpm_klval(e->val, l);
+        if (x == ILPM_K_FALSE) {
             e->conf = -2 - cid;
             return -1;
         }
-        if (x == CP_OPEN) {
-            ilpm_cp_eng_imply(e, l, -2 - cid);
+        if (x == ILPM_K_OPEN) {
+            ilpm_kern_imply(e, l, -2 - cid);
             any = 1;
         }
     }
@@ -166,7 +166,7 @@ static int units(cdcl *c)
 /* Row x as a clause: >= 1 over its literals, or <= n - 1 over their
  * negations, every coefficient 1, no condition, no variable twice.  0
  * when it is not one; else 1 or -1, the sign of its clause literals. */
-static int clause_sign(const cp_eng *e, const cp_con *x, uint8_t *mark)
+static int clause_sign(const ilpm_kern *e, const ilpm_kcon *x, uint8_t *mark)
 {
     if (!x->unit || x->cond || x->n < 2)
         return 0;
@@ -190,13 +190,13 @@ static int clause_sign(const cp_eng *e, const cp_con *x, uint8_t *mark)
  * true at the root are left out; -1 out of memory. */
 static int watch_clauses(cdcl *c)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     cp_ivec *o = &c->db.out;
     c->gone = calloc((size_t)e->ncons + 1, 1);
     uint8_t *mark = calloc((size_t)e->nv + 1, 1);
     int rc = c->gone && mark ? 0 : -1;
     for (int r = 0; r < e->ncons && rc == 0; r++) {
-        const cp_con *x = &e->cons[r];
+        const ilpm_kcon *x = &e->cons[r];
         int sign = r == c->s->obj ? 0 : clause_sign(e, x, mark);
         if (!sign)
             continue;
@@ -204,9 +204,9 @@ static int watch_clauses(cdcl *c)
         int sat = 0;
         o->n = 0;
         for (int i = 0; i < x->n && !sat && rc == 0; i++) {
-            int v = cp_lval(e->val, sign * l[i]);
-            sat = v == CP_TRUE;
-            if (v == CP_OPEN) {
+            int v = ilpm_klval(e->val, sign * l[i]);
+            sat = v == ILPM_K_TRUE;
+            if (v == ILPM_K_OPEN) {
                 rc = ilpm_grow_int((void **)&o->v, &o->cap, o->n + 1,
                                    sizeof *o->v);
                 if (rc == 0)
@@ -223,18 +223,18 @@ static int watch_clauses(cdcl *c)
     }
     free(mark);
     if (c->gone)
-        ilpm_cp_eng_detach(e, c->gone);
+        ilpm_kern_detach(e, c->gone);
     return rc;
 }
 
 static ilpm_status finish(cdcl *c, ilpm_status st)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     e->heap = NULL;
-    ilpm_cp_eng_undo(e, c->root);
+    ilpm_kern_undo(e, c->root);
     e->lvl = 0;
     if (c->gone)
-        ilpm_cp_eng_attach(e, c->gone);
+        ilpm_kern_attach(e, c->gone);
     free(c->gone);
     e->db = NULL;
     ilpm_cp_db_free(&c->db);
@@ -249,7 +249,7 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     memset(&c, 0, sizeof c);
     c.s = s;
     c.e = s->e;
-    cp_eng *e = s->e;
+    ilpm_kern *e = s->e;
     c.root = e->ntrail;
     e->lvl = 0;
     for (int i = 0; i < c.root; i++)
@@ -274,7 +274,7 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
         for (int v = 1; v <= e->nv; v++)
             c.heap.act[v] = (double)(e->nv - v) / e->nv * 1e-3;
         for (int v = 1; v <= e->nv; v++)
-            if (e->val[v] == CP_OPEN)
+            if (e->val[v] == ILPM_K_OPEN)
                 ilpm_cp_heap_insert(&c.heap, v);
         e->heap = &c.heap;
     }
@@ -282,16 +282,16 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     s->wit_ok = 0;
     s->complete = 0;
     ilpm_status st = ILPM_UNSAT;
-    int conflict = ilpm_cp_eng_propagate(e) != 0;
+    int conflict = ilpm_kern_propagate(e) != 0;
     uint64_t since = 0, nrestart = 1, limit = 100;
     for (;;) {
         if (!conflict && s->obj >= 0)
-            conflict = ilpm_cp_eng_check(e, s->obj) != 0 ||
-                       ilpm_cp_eng_propagate(e) != 0;
+            conflict =
+                ilpm_kern_check(e, s->obj) != 0 || ilpm_kern_propagate(e) != 0;
         if (!conflict) {
             int u = units(&c);
             if (u != 0) {
-                conflict = u < 0 || ilpm_cp_eng_propagate(e) != 0;
+                conflict = u < 0 || ilpm_kern_propagate(e) != 0;
                 if (!conflict)
                     continue;
             }
@@ -344,7 +344,7 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             l = ilpm_cp_pick(s);
         if (l) {
             decide(&c, l, 0);
-            conflict = ilpm_cp_eng_propagate(e) != 0;
+            conflict = ilpm_kern_propagate(e) != 0;
             continue;
         }
         /* A solution: every variable has a value, nothing failed. */
@@ -357,7 +357,7 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             st = ILPM_SOLVED;
             break;
         }
-        conflict = ilpm_cp_eng_propagate(e) != 0;
+        conflict = ilpm_kern_propagate(e) != 0;
     }
     if (s->mode == CP_OPTIMIZE && s->found &&
         (st == ILPM_TIMEOUT || st == ILPM_STOPPED))

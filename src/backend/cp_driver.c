@@ -12,7 +12,7 @@
 
 typedef struct cp_drv {
     ilpm_driver base; /* first: m, o and the watch (backend.h) */
-    cp_eng e;
+    ilpm_kern e;
     uint8_t *aux;
     int *cand, ncand;
     int refuted; /* the model (and what was added) has no solution */
@@ -28,7 +28,7 @@ static void cp_destroy(ilpm_driver *drv)
     cp_drv *d = (cp_drv *)drv;
     if (!d)
         return;
-    ilpm_cp_eng_free(&d->e);
+    ilpm_kern_free(&d->e);
     free(d->aux);
     free(d->cand);
     free(d);
@@ -82,7 +82,7 @@ static int add_objective(cp_drv *d)
         c[i] = sense == ILPM_MAXIMIZE ? -coefs[i] : coefs[i];
         d->obj_shift += c[i] < 0 ? c[i] : 0;
     }
-    d->obj = ilpm_cp_eng_add(&d->e, c, lits, n, ILPM_LE, NO_BOUND, 0);
+    d->obj = ilpm_kern_add(&d->e, c, lits, n, ILPM_LE, NO_BOUND, 0);
     free(c);
     return d->obj < 0 ? -1 : 0;
 }
@@ -105,7 +105,7 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     }
     ilpm_driver_init(&d->base, m, o, stats);
     d->obj = -1;
-    if (ilpm_cp_eng_init(&d->e, m, &d->base.watch, err) != 0 ||
+    if (ilpm_cp_kern_init(&d->e, m, &d->base.watch, err) != 0 ||
         ilpm_stats_prepare(m, stats, err) != 0) {
         cp_destroy(&d->base);
         return NULL;
@@ -168,13 +168,13 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
     cp_drv *d = (cp_drv *)drv;
     if (d->refuted)
         return ILPM_UNSAT;
-    cp_eng *e = &d->e;
+    ilpm_kern *e = &d->e;
     int base = e->ntrail;
     int conflict = 0;
     for (int i = 0; i < n && !conflict; i++)
-        conflict = ilpm_cp_eng_assign(e, assume[i]) != 0;
-    if (conflict || ilpm_cp_eng_propagate(e) != 0) {
-        ilpm_cp_eng_undo(e, base);
+        conflict = ilpm_kern_assign(e, assume[i]) != 0;
+    if (conflict || ilpm_kern_propagate(e) != 0) {
+        ilpm_kern_undo(e, base);
         return ILPM_UNSAT;
     }
     optimize = optimize && d->obj >= 0;
@@ -197,13 +197,13 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
         st = ilpm_cp_search_run(&dfs, vals, err);
         if (!dfs.gave_up) {
             report(d, &dfs, t0);
-            ilpm_cp_eng_undo(e, base);
+            ilpm_kern_undo(e, base);
             return st;
         }
         s.w = dfs.w;
     }
     st = ilpm_cp_search_run(&s, vals, err);
-    ilpm_cp_eng_undo(e, base);
+    ilpm_kern_undo(e, base);
     if (optimize) {
         e->cons[d->obj].k = NO_BOUND;
         if (s.found) {
@@ -248,7 +248,7 @@ static ilpm_status cp_count(ilpm_driver *drv, const ilpm_model *m,
 static int cp_add(ilpm_driver *drv, const ilpm_con *con, ilpm_err *err)
 {
     cp_drv *d = (cp_drv *)drv;
-    int c = ilpm_cp_eng_add_con(&d->e, con);
+    int c = ilpm_kern_add_con(&d->e, con);
     if (c < 0)
         return ilpm_err_nomem(err, "out of memory adding a constraint");
     settle(d, c);

@@ -25,11 +25,11 @@ struct dec {
  * open literals; -1 when there is none. */
 static int smallest(const cp_search *s)
 {
-    const cp_eng *e = s->e;
+    const ilpm_kern *e = s->e;
     int best = -1;
     int64_t bo = INT64_MAX;
     for (int i = 0; i < s->ncand; i++) {
-        const cp_con *x = &e->cons[s->cand[i]];
+        const ilpm_kcon *x = &e->cons[s->cand[i]];
         if (x->st != 0)
             continue;
         int64_t open = x->total - x->sf;
@@ -45,12 +45,12 @@ static int smallest(const cp_search *s)
 
 /* How much making l true narrows the rest: the open weight of the
  * at-most constraints it sits in, whose other literals it would take. */
-static int64_t impact(const cp_eng *e, int l)
+static int64_t impact(const ilpm_kern *e, int l)
 {
-    const cp_list *p = &e->occ[cp_lix(l)];
+    const ilpm_klist *p = &e->occ[ilpm_klix(l)];
     int64_t sum = 0;
     for (int i = 0; i < p->n; i++) {
-        const cp_con *x = &e->cons[p->v[i].c];
+        const ilpm_kcon *x = &e->cons[p->v[i].c];
         if (x->le && x->k - x->st < x->total - x->st - x->sf)
             sum += x->total - x->st - x->sf;
     }
@@ -71,18 +71,18 @@ static uint32_t next_rand(cp_search *s)
  * what is left to place (the centre of a large n-Queens board). */
 static int choose(cp_search *s, int c)
 {
-    const cp_eng *e = s->e;
-    const cp_con *x = &e->cons[c];
+    const ilpm_kern *e = s->e;
+    const ilpm_kcon *x = &e->cons[c];
     int best = 0;
     int64_t bi = INT64_MAX;
     for (int i = 0; i < x->n; i++) {
         int l = e->lits[x->start + (size_t)i];
-        if (cp_lval(e->val, l) != CP_OPEN)
+        if (ilpm_klval(e->val, l) != ILPM_K_OPEN)
             continue;
         if (s->mode == CP_COUNT && !s->wit_ok)
             return l;
         if (s->mode == CP_COUNT) {
-            if (cp_lval(s->wit, l) == CP_TRUE)
+            if (ilpm_klval(s->wit, l) == ILPM_K_TRUE)
                 return l;
             continue;
         }
@@ -100,7 +100,7 @@ static int choose(cp_search *s, int c)
 /* The next decision, or 0 when every variable has a value. */
 int ilpm_cp_pick(cp_search *s)
 {
-    const cp_eng *e = s->e;
+    const ilpm_kern *e = s->e;
     if (s->strategy == ILPM_SEARCH_FIRST_FAIL) {
         int c = smallest(s);
         int l = c >= 0 ? choose(s, c) : 0;
@@ -115,9 +115,9 @@ int ilpm_cp_pick(cp_search *s)
      * own. */
     for (int pass = s->mode == CP_COUNT ? 0 : 1; pass < 2; pass++)
         for (int v = 1; v <= e->nv; v++)
-            if (e->val[v] == CP_OPEN &&
+            if (e->val[v] == ILPM_K_OPEN &&
                 (s->mode != CP_COUNT || (s->aux[v] != 0) == pass))
-                return s->wit_ok && s->wit[v] != CP_TRUE ? -v : v;
+                return s->wit_ok && s->wit[v] != ILPM_K_TRUE ? -v : v;
     return 0;
 }
 
@@ -134,25 +134,25 @@ static int out_of_time(cp_search *s)
  * else 0; *budget counts the tries down. */
 static int probe_con(cp_search *s, int c, int64_t *budget)
 {
-    cp_eng *e = s->e;
-    const cp_con *x = &e->cons[c];
+    ilpm_kern *e = s->e;
+    const ilpm_kcon *x = &e->cons[c];
     int narrowed = 0;
     for (int i = 0; i<x->n && * budget> 0; i++) {
         int l = e->lits[x->start + (size_t)i];
-        if (cp_lval(e->val, l) != CP_OPEN)
+        if (ilpm_klval(e->val, l) != ILPM_K_OPEN)
             continue;
         if (out_of_time(s)) {
             *budget = 0;
             break;
         }
         int mark = e->ntrail;
-        ilpm_cp_eng_assign(e, l);
-        int failed = ilpm_cp_eng_propagate(e) != 0;
-        ilpm_cp_eng_undo(e, mark);
+        ilpm_kern_assign(e, l);
+        int failed = ilpm_kern_propagate(e) != 0;
+        ilpm_kern_undo(e, mark);
         --*budget;
         s->probes++;
         if (failed) {
-            if (ilpm_cp_eng_assign(e, -l) != 0 || ilpm_cp_eng_propagate(e) != 0)
+            if (ilpm_kern_assign(e, -l) != 0 || ilpm_kern_propagate(e) != 0)
                 return -1;
             narrowed = 1;
         }
@@ -172,14 +172,14 @@ static int by_open(const void *x, const void *y)
  * while that narrows something.  -1 when the node has no solution. */
 static int lookahead(cp_search *s)
 {
-    cp_eng *e = s->e;
+    ilpm_kern *e = s->e;
     int64_t budget = s->lookahead;
     int narrowed = 1;
     while (narrowed && budget > 0) {
         narrowed = 0;
         int n = 0;
         for (int i = 0; i < s->ncand; i++) {
-            const cp_con *x = &e->cons[s->cand[i]];
+            const ilpm_kcon *x = &e->cons[s->cand[i]];
             if (x->st == 0) {
                 s->order[2 * n] = x->total - x->sf;
                 s->order[2 * n++ + 1] = s->cand[i];
@@ -196,15 +196,15 @@ static int lookahead(cp_search *s)
     return 0;
 }
 
-static void take(const cp_eng *e, uint8_t *vals)
+static void take(const ilpm_kern *e, uint8_t *vals)
 {
     for (int v = 1; v <= e->nv; v++)
-        vals[v] = e->val[v] == CP_TRUE;
+        vals[v] = e->val[v] == ILPM_K_TRUE;
 }
 
 int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st)
 {
-    cp_eng *e = s->e;
+    ilpm_kern *e = s->e;
     s->found = 1;
     if (s->mode == CP_SOLVE) {
         take(e, vals);
@@ -265,7 +265,7 @@ static int find_witness(cp_search *s, ilpm_status *st, ilpm_err *err)
     s->fails += sub.fails;
     if (r == ILPM_SOLVED) {
         for (int v = 1; v <= s->e->nv; v++)
-            s->wit[v] = vals[v] ? CP_TRUE : CP_FALSE;
+            s->wit[v] = vals[v] ? ILPM_K_TRUE : ILPM_K_FALSE;
         s->wit_ok = 1;
     }
     free(vals);
@@ -279,7 +279,7 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
 {
     if (s->learn)
         return ilpm_cp_cdcl_run(s, vals, err);
-    cp_eng *e = s->e;
+    ilpm_kern *e = s->e;
     int root = e->ntrail;
     struct dec *d = malloc(((size_t)e->nv + 1) * sizeof *d);
     s->order = s->lookahead > 0
@@ -300,7 +300,7 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     }
     int nd = 0;
     ilpm_status st = ILPM_UNSAT;
-    int conflict = ilpm_cp_eng_propagate(e) != 0;
+    int conflict = ilpm_kern_propagate(e) != 0;
     s->complete = 0;
     /* A search for one solution restarts after a growing number of
      * failures, ties broken at random from then on: first solutions are
@@ -311,8 +311,8 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     s->rng = 2463534242u;
     for (;;) {
         if (!conflict && s->obj >= 0)
-            conflict = ilpm_cp_eng_check(e, s->obj) != 0 ||
-                       ilpm_cp_eng_propagate(e) != 0;
+            conflict =
+                ilpm_kern_check(e, s->obj) != 0 || ilpm_kern_propagate(e) != 0;
         if (!conflict && s->lookahead > 0)
             conflict = lookahead(s) != 0;
         if (!conflict && s->wit && !s->wit_ok) {
@@ -333,8 +333,8 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
                 d[nd].lit = l;
                 d[nd].mark = e->ntrail;
                 d[nd++].second = 0;
-                ilpm_cp_eng_assign(e, l);
-                conflict = ilpm_cp_eng_propagate(e) != 0;
+                ilpm_kern_assign(e, l);
+                conflict = ilpm_kern_propagate(e) != 0;
                 continue;
             }
             /* A solution: every variable has a value, nothing failed. */
@@ -358,7 +358,7 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
                 restart_at = s->fails + interval;
                 s->restarts++;
                 nd = 0;
-                ilpm_cp_eng_undo(e, root);
+                ilpm_kern_undo(e, root);
                 conflict = 0;
                 continue;
             }
@@ -374,16 +374,16 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             break;
         }
         struct dec *t = &d[nd - 1];
-        ilpm_cp_eng_undo(e, t->mark);
+        ilpm_kern_undo(e, t->mark);
         t->second = 1;
         s->wit_ok = 0;
-        ilpm_cp_eng_assign(e, -t->lit);
-        conflict = ilpm_cp_eng_propagate(e) != 0;
+        ilpm_kern_assign(e, -t->lit);
+        conflict = ilpm_kern_propagate(e) != 0;
     }
     if (s->mode == CP_OPTIMIZE && s->found &&
         (st == ILPM_TIMEOUT || st == ILPM_STOPPED))
         st = ILPM_FEASIBLE;
-    ilpm_cp_eng_undo(e, root);
+    ilpm_kern_undo(e, root);
     free(d);
     free(s->order);
     free(s->wit);

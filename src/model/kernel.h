@@ -57,10 +57,6 @@ typedef struct ilpm_kcon {
     int64_t st, sf; /* weight of the true and false literals */
 } ilpm_kcon;
 
-/* What a layer above keeps beside the kernel (defined there). */
-struct ilpm_kern_db;
-struct ilpm_kern_heap;
-
 typedef struct ilpm_kern {
     int nv;
     ilpm_kcon *cons;
@@ -96,15 +92,15 @@ typedef struct ilpm_kern {
     ilpm_kocc *pool;    /* the model's occurrences, in the arena */
     ilpm_klist **moved; /* the lists that left it for the heap  */
     size_t nmoved, capmoved;
-    /* A clause store (NULL: none): db_propagate sees each literal the
-     * kernel propagates, before its constraints; nonzero is a conflict,
-     * its reason in conf. */
-    struct ilpm_kern_db *db;
+    /* A clause store (NULL: none), opaque here: db_propagate sees each
+     * literal the kernel propagates, before its constraints; nonzero is
+     * a conflict, its reason in conf. */
+    void *db;
     int (*db_propagate)(struct ilpm_kern *e, int l);
-    /* A branching order (NULL: none): undo gives each variable it frees
-     * to heap_insert. */
-    struct ilpm_kern_heap *heap;
-    void (*heap_insert)(struct ilpm_kern_heap *h, int v);
+    /* A branching order (NULL: none), opaque here: undo gives each
+     * variable it frees to heap_insert. */
+    void *heap;
+    void (*heap_insert)(void *heap, int v);
     struct ilpm_kterm *scratch; /* ilpm_kern_add's terms */
     size_t capscratch;
 } ilpm_kern;
