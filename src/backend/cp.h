@@ -8,7 +8,9 @@
  * Here: the depth-first search (cp_search.c), the conflict-driven one
  * (cp_cdcl.c) with its explanations, learned clauses and activity order
  * (cp_learn.c), which hang on the kernel's clause store and branching
- * order, and the driver (cp_driver.c). */
+ * order, what both searches share (cp_branch.c: branching, solutions,
+ * outcomes; neither search calls the other), and the driver
+ * (cp_driver.c), which picks the search. */
 #ifndef ILPM_CP_H
 #define ILPM_CP_H
 
@@ -73,11 +75,16 @@ static inline void ilpm_cp_undo_due(cp_search *s)
         w->status = ILPM_TIMEOUT;
 }
 
-/* Runs the search from the engine's current (propagated) state, which it
- * restores; vals[1..nv] receives the (last, best) solution.  ILPM_SOLVED
- * (a solution, or CP_COUNT done), ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE,
- * ILPM_TIMEOUT, ILPM_STOPPED or ILPM_ERROR (out of memory, or fn). */
+/* Runs the search s->learn selects (cp_driver.c) from the kernel's
+ * current (propagated) state, which it restores; vals[1..nv] receives the
+ * (last, best) solution.  ILPM_SOLVED (a solution, or CP_COUNT done),
+ * ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE, ILPM_TIMEOUT, ILPM_STOPPED or
+ * ILPM_ERROR (out of memory, or fn). */
 ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+/* cp_search.c: the depth-first search, as ilpm_cp_search_run. */
+ilpm_status ilpm_cp_dfs_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+
+/* cp_branch.c: what both searches share. */
 /* A solution on the trail, as the mode takes it: kept (solve, and
  * optimise, whose bound it tightens to one below its value), or counted
  * and shown to s->fn.  1 when the search ends with *st (solved, the
@@ -86,6 +93,12 @@ int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st);
 /* The next decision by --search's rule, or 0 when every variable has a
  * value. */
 int ilpm_cp_pick(cp_search *s);
+/* The outcome of a search that ran out of branches: a count done, the
+ * optimum found, or no solution. */
+ilpm_status ilpm_cp_exhausted(const cp_search *s);
+/* Status st of a search that ended, except that an optimisation cut
+ * short (ILPM_TIMEOUT, ILPM_STOPPED) after a solution is ILPM_FEASIBLE. */
+ilpm_status ilpm_cp_cut_short(const cp_search *s, ilpm_status st);
 
 /* cp_learn.c: reasons explained, conflict analysis, learned clauses. */
 typedef struct cp_ivec {
@@ -171,7 +184,7 @@ static inline int ilpm_cp_kern_init(ilpm_kern *e, const ilpm_model *m,
     return 0;
 }
 
-/* cp_cdcl.c: the conflict-driven search behind ilpm_cp_search_run. */
+/* cp_cdcl.c: the conflict-driven search, as ilpm_cp_search_run. */
 ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err);
 
 #endif

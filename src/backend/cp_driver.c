@@ -123,6 +123,12 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     return &d->base;
 }
 
+ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
+{
+    return s->learn ? ilpm_cp_cdcl_run(s, vals, err)
+                    : ilpm_cp_dfs_run(s, vals, err);
+}
+
 /* --learn auto: the failures the depth-first search may take before a
  * search for one solution turns to learning. */
 #define AUTO_FAILS 1000

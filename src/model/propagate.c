@@ -136,6 +136,24 @@ struct naming {
     const char *name;
 };
 
+/* Sets the group and name of out's next constraint to c's; -1 on
+ * error. */
+static int name_next(ilpm_model *out, const ilpm_model *m, const ilpm_con *c,
+                     struct naming *at, ilpm_err *err)
+{
+    if (c->group != at->group) {
+        if (ilpm_model_group(out, ilpm_model_group_name(m, c->group), err) < 0)
+            return -1;
+        at->group = c->group;
+    }
+    if (c->name != at->name) {
+        if (ilpm_model_set_con_name(out, c->name, err) != 0)
+            return -1;
+        at->name = c->name;
+    }
+    return 0;
+}
+
 /* Adds c to out without its fixed literals; 1 when c cannot hold (the
  * propagation missed a conflict), -1 on error. */
 static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
@@ -154,16 +172,8 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
             lits[n++] = c->lits[i];
         }
     }
-    if (c->group != at->group) {
-        if (ilpm_model_group(out, ilpm_model_group_name(m, c->group), err) < 0)
-            return -1;
-        at->group = c->group;
-    }
-    if (c->name != at->name) {
-        if (ilpm_model_set_con_name(out, c->name, err) != 0)
-            return -1;
-        at->name = c->name;
-    }
+    if (name_next(out, m, c, at, err) != 0)
+        return -1;
     switch (c->kind) {
     case ILPM_CLAUSE:
     case ILPM_ALO:
