@@ -3,6 +3,7 @@
  * random models implied (checked by brute force over all assignments),
  * and counts and optima with learning on and off against brute force. */
 #include "cp.h"
+#include "ilpm_int.h"
 
 #define ILPM_TESTUTIL_RANDOM
 #include "testutil.h"
@@ -378,6 +379,98 @@ START_TEST(test_auto_turns_to_learning)
 }
 END_TEST
 
+/* The literals ilpm_model_lowered's settled copy of m fixes (its group
+ * "fixed"), as values in val[1..nv] (ILPM_K_*); 1 when that copy is the
+ * refutation (x1 and -x1), else 0. */
+static int copy_fixed(const ilpm_model *m, int level, uint8_t *val)
+{
+    ilpm_options o;
+    ilpm_options_init(&o);
+    o.propagate = level == 1 ? ILPM_PROP_UNITS : ILPM_PROP_AUTO;
+    ilpm_err err;
+    ilpm_model *own = NULL;
+    const ilpm_model *low = ilpm_model_lowered(m, &o, &own, &err);
+    ck_assert_msg(low != NULL, "%s", err.msg);
+    memset(val, ILPM_K_OPEN, (size_t)ilpm_model_nvars(m) + 1);
+    int refuted = 0;
+    for (size_t i = 0; own && i < ilpm_model_ncons(own); i++) {
+        ilpm_con c;
+        ilpm_model_con(own, i, &c);
+        if (c.n != 1 ||
+            strcmp(ilpm_model_group_name(own, c.group), "fixed") != 0)
+            continue;
+        int v = abs(c.lits[0]), x = c.lits[0] > 0 ? ILPM_K_TRUE : ILPM_K_FALSE;
+        refuted |= val[v] != ILPM_K_OPEN && val[v] != x;
+        val[v] = (uint8_t)x;
+    }
+    ilpm_model_free(own);
+    return refuted;
+}
+
+/* cp settles a model's givens on the kernel it searches on: one kernel
+ * per solver (the settled copy and a second kernel over it before),
+ * fixing what the settled copy fixes, with the counts of brute force,
+ * on random models of every kind with givens. */
+START_TEST(test_one_kernel_settles_and_searches)
+{
+    rng_state = 33;
+    int compared = 0, fixed = 0;
+    for (int iter = 0; iter < 300; iter++) {
+        int nx = 2 + (int)rnd(9), na = (int)rnd(3);
+        ilpm_model *m = random_model(nx, na, 0);
+        ilpm_err err;
+        ck_assert_int_eq(ilpm_model_group(m, "given", &err) >= 0, 1);
+        for (int g = 0; g < 1 + (int)rnd(2); g++) {
+            int l = rnd_lit(nx + na);
+            ck_assert_int_eq(ilpm_add_clause(m, &l, 1, &err), 0);
+        }
+        uint64_t want;
+        int feasible;
+        int64_t best = 0;
+        brute(m, nx, &want, &feasible, &best);
+        for (int level = 1; level <= 2; level++) {
+            /* What the kernel fixes is what the settled copy fixes. */
+            uint8_t cval[32];
+            int crefuted = copy_fixed(m, level, cval);
+            ilpm_watch w;
+            ilpm_watch_init(&w, 0, NULL);
+            ilpm_kern e;
+            ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+            int rc = ilpm_kern_settle_givens(&e, m, level, &w, &err);
+            ck_assert_int_ge(rc, 0);
+            if (rc == 0 && !crefuted) {
+                for (int v = 1; v <= e.nv; v++)
+                    ck_assert_msg(e.val[v] == cval[v],
+                                  "iter %d level %d: x%d is %d, the copy's %d",
+                                  iter, level, v, e.val[v], cval[v]);
+                compared++;
+                fixed += e.ntrail;
+            }
+            ck_assert(!(rc && want));
+            ilpm_kern_free(&e);
+
+            ilpm_options o;
+            ilpm_options_init(&o);
+            o.backend = ILPM_BACKEND_CP;
+            o.propagate = level == 1 ? ILPM_PROP_UNITS : ILPM_PROP_AUTO;
+            uint64_t built = ilpm_kern_built;
+            ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            uint64_t got;
+            ck_assert_int_eq(ilpm_solver_count(s, 0, &got, NULL, NULL, &err),
+                             ILPM_SOLVED);
+            ck_assert_msg(got == want, "iter %d: count %llu, want %llu", iter,
+                          (unsigned long long)got, (unsigned long long)want);
+            ck_assert_uint_eq(ilpm_kern_built - built, 1);
+            ilpm_solver_free(s);
+        }
+        ilpm_model_free(m);
+    }
+    ck_assert_int_gt(compared, 100);
+    ck_assert_int_gt(fixed, 100);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cp");
@@ -388,6 +481,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_learned_clauses_are_implied);
     tcase_add_test(t, test_counts_and_optima_learn_on_and_off);
     tcase_add_test(t, test_auto_turns_to_learning);
+    tcase_add_test(t, test_one_kernel_settles_and_searches);
     suite_add_tcase(s, t);
     return s;
 }

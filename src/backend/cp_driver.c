@@ -5,6 +5,7 @@
  * back, and a constraint added between calls joins the engine for good.
  * Counting runs in one exhaustive search, without blocking clauses. */
 #include "cp.h"
+#include "ilpm_int.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -95,6 +96,18 @@ static void settle(cp_drv *d, int from)
         d->refuted = ilpm_kern_settle(&d->e, from) != 0;
 }
 
+/* First-fail's constraints true at the base stay true in every search:
+ * they are left out (the settled copy of a model that other back ends
+ * get holds none of them either). */
+static void drop_satisfied(cp_drv *d)
+{
+    int n = 0;
+    for (int i = 0; i < d->ncand; i++)
+        if (d->e.cons[d->cand[i]].st == 0)
+            d->cand[n++] = d->cand[i];
+    d->ncand = n;
+}
+
 static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
                               ilpm_stats *stats, ilpm_err *err)
 {
@@ -105,8 +118,14 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     }
     ilpm_driver_init(&d->base, m, o, stats);
     d->obj = -1;
-    if (ilpm_cp_kern_init(&d->e, m, &d->base.watch, err) != 0 ||
-        ilpm_stats_prepare(m, stats, err) != 0) {
+    /* The model as given (ilpm_cp_ops.settles): its givens are settled
+     * on the kernel the search runs on, built once. */
+    int rc = ilpm_cp_kern_init(&d->e, m, &d->base.watch, err);
+    if (rc == 0)
+        rc = ilpm_kern_settle_givens(&d->e, m, ilpm_propagate_level(o),
+                                     &d->base.watch, err);
+    d->refuted = rc > 0;
+    if (rc < 0 || ilpm_stats_prepare(m, stats, err) != 0) {
         cp_destroy(&d->base);
         return NULL;
     }
@@ -120,6 +139,7 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
         return NULL;
     }
     settle(d, 0);
+    drop_satisfied(d);
     return &d->base;
 }
 
@@ -269,4 +289,5 @@ const ilpm_driver_ops ilpm_cp_ops = {
     .count = cp_count,
     .reports = ILPM_REPORTS_NONE,
     .fix_assumed = 0, /* its search starts by propagating them */
+    .settles = 1,
 };

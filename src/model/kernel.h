@@ -132,6 +132,9 @@ static inline size_t ilpm_klix(int l)
  * err->status set.  Nothing is propagated yet (ilpm_kern_check). */
 int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
                    ilpm_watch *w, ilpm_err *err);
+/* How many kernels this thread has begun to build (ilpm_kern_init): the
+ * tests count them (one per cp solver). */
+extern _Thread_local uint64_t ilpm_kern_built;
 void ilpm_kern_free(ilpm_kern *e);
 /* Makes the arrays that a search reads (reasons, levels, places on the
  * trail, phases), from then on kept for every assignment; called before
@@ -189,6 +192,18 @@ void ilpm_kern_attach(ilpm_kern *e, const uint8_t *gone);
 /* Looks at every constraint from number from on once (unit clauses,
  * bounds met already), propagating after each; -1 on a conflict. */
 int ilpm_kern_settle(ilpm_kern *e, int from);
+
+/* propagate.c: the settling of givens that ilpm_model_lowered does at
+ * level (1: units, 2: probing too), done instead on e, a kernel over every
+ * constraint of m in m's order (ILPM_KERN_ALL_KINDS, nothing assigned
+ * yet), for a back end that searches on that kernel (cp) rather than on
+ * a settled copy of m: as there, only the cardinality kinds take part
+ * (the others are set aside meanwhile, then counted in again, not yet
+ * looked at), and an equality row whose coefficients' gcd refutes it
+ * counts as a conflict.  1 when m has no solution, 0 when it may have,
+ * with what the givens force on e's trail; -1 out of memory (err). */
+int ilpm_kern_settle_givens(ilpm_kern *e, const ilpm_model *m, int level,
+                            ilpm_watch *w, ilpm_err *err);
 
 /* probe.c: failed-literal probing of every open variable, then clause
  * probing, within a work budget (w, if not NULL, cuts it short); -1 when
