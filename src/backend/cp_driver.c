@@ -96,16 +96,25 @@ static void settle(cp_drv *d, int from)
         d->refuted = ilpm_kern_settle(&d->e, from) != 0;
 }
 
-/* First-fail's constraints true at the base stay true in every search:
- * they are left out (the settled copy of a model that other back ends
- * get holds none of them either). */
-static void drop_satisfied(cp_drv *d)
+/* What the model forces, settled for good: the kernel compacted as a
+ * kernel over the settled copy of the model would be (when there is room
+ * for the numbering), first-fail's constraints that hold at the base left
+ * out. */
+static void settle_base(cp_drv *d)
 {
+    settle(d, 0);
+    int *renum = malloc(((size_t)d->e.ncons + 1) * sizeof *renum);
+    if (d->refuted || !renum) {
+        free(renum);
+        return;
+    }
+    ilpm_kern_compact(&d->e, renum);
     int n = 0;
     for (int i = 0; i < d->ncand; i++)
-        if (d->e.cons[d->cand[i]].st == 0)
-            d->cand[n++] = d->cand[i];
+        if (renum[d->cand[i]] >= 0)
+            d->cand[n++] = renum[d->cand[i]];
     d->ncand = n;
+    free(renum);
 }
 
 static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
@@ -133,13 +142,20 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     d->aux = calloc((size_t)nv + 1, 1);
     for (int v = 1; d->aux && v <= nv; v++)
         d->aux[v] = (uint8_t)ilpm_model_var_is_aux(m, v);
-    if (!d->aux || find_candidates(d) != 0 || add_objective(d) != 0) {
+    if (!d->aux || find_candidates(d) != 0) {
         ilpm_err_nomem(err, "out of memory creating the cp driver");
         cp_destroy(&d->base);
         return NULL;
     }
-    settle(d, 0);
-    drop_satisfied(d);
+    settle_base(d);
+    /* The objective after: its value counts the fixed literals. */
+    if (add_objective(d) != 0) {
+        ilpm_err_nomem(err, "out of memory creating the cp driver");
+        cp_destroy(&d->base);
+        return NULL;
+    }
+    if (d->obj >= 0)
+        settle(d, d->obj);
     return &d->base;
 }
 

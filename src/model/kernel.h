@@ -189,6 +189,15 @@ void ilpm_kern_undo(ilpm_kern *e, int mark);
  * puts them back with their weights counted anew from the values. */
 void ilpm_kern_detach(ilpm_kern *e, const uint8_t *gone);
 void ilpm_kern_attach(ilpm_kern *e, const uint8_t *gone);
+/* Takes out what the trail fixes, for good (a search that never undoes
+ * it): the terms of fixed literals (k moved by the weight of the true
+ * ones) and the constraints that hold whatever the open literals become,
+ * the rest packed and renumbered in order (renum[c], room for e->ncons:
+ * c's new number, -1 when gone), so that the kernel weighs, scans and
+ * fills the cache as a kernel over the model's settled copy would.  Called
+ * with the trail propagated, nothing above it; what the trail holds
+ * counts as forced by the model from then on (ILPM_K_DECIDED). */
+void ilpm_kern_compact(ilpm_kern *e, int *renum);
 /* Looks at every constraint from number from on once (unit clauses,
  * bounds met already), propagating after each; -1 on a conflict. */
 int ilpm_kern_settle(ilpm_kern *e, int from);
