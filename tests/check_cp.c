@@ -407,6 +407,44 @@ static int copy_fixed(const ilpm_model *m, int level, uint8_t *val)
     return refuted;
 }
 
+/* Compacts e (settled) and checks what it holds: open literals only, no
+ * constraint that holds for good, the constraints kept renumbered in
+ * order and the values unchanged. */
+static void compacted(ilpm_kern *e)
+{
+    int ncons = e->ncons, ntrail = e->ntrail;
+    int renum[64];
+    ck_assert_int_le(ncons, 64);
+    ilpm_kern_compact(e, renum);
+    ck_assert_int_eq(e->ntrail, ntrail);
+    int next = 0;
+    for (int c = 0; c < ncons; c++)
+        if (renum[c] >= 0)
+            ck_assert_int_eq(renum[c], next++);
+    ck_assert_int_eq(next, e->ncons);
+    size_t terms = 0;
+    for (int c = 0; c < e->ncons; c++) {
+        const ilpm_kcon *x = &e->cons[c];
+        ck_assert_int_gt(x->n, 0);
+        ck_assert(x->st == 0 && x->sf == 0);
+        ck_assert_msg(!((!x->ge || x->k <= 0) && (!x->le || x->total <= x->k)),
+                      "constraint %d holds for good", c);
+        for (int i = 0; i < x->n; i++)
+            ck_assert_int_eq(ilpm_klval(e->val, e->lits[x->start + (size_t)i]),
+                             ILPM_K_OPEN);
+        ck_assert_uint_eq(x->start, terms);
+        terms += (size_t)x->n;
+    }
+    ck_assert_uint_eq(e->nlits, terms);
+    for (int v = 1; v <= e->nv; v++)
+        for (int s = 0; s < 2; s++) {
+            const ilpm_klist *p = &e->occ[ilpm_klix(s ? -v : v)];
+            ck_assert(e->val[v] == ILPM_K_OPEN || p->n == 0);
+            for (int i = 0; i < p->n; i++)
+                ck_assert_int_lt(p->v[i].c, e->ncons);
+        }
+}
+
 /* cp settles a model's givens on the kernel it searches on: one kernel
  * per solver (the settled copy and a second kernel over it before),
  * fixing what the settled copy fixes, with the counts of brute force,
@@ -447,6 +485,8 @@ START_TEST(test_one_kernel_settles_and_searches)
                 fixed += e.ntrail;
             }
             ck_assert(!(rc && want));
+            if (rc == 0 && ilpm_kern_settle(&e, 0) == 0)
+                compacted(&e);
             ilpm_kern_free(&e);
 
             ilpm_options o;
