@@ -3,6 +3,7 @@
  * random models implied (checked by brute force over all assignments),
  * and counts and optima with learning on and off against brute force. */
 #include "cp.h"
+#include "ilpm_int.h"
 
 #define ILPM_TESTUTIL_RANDOM
 #include "testutil.h"
@@ -11,20 +12,20 @@
 
 /* cp's engine over model m with a clause store, as the conflict-driven
  * search sets it up; done() frees the three. */
-static void open_engine(ilpm_model *m, ilpm_watch *w, cp_eng *e, cp_db *db)
+static void open_engine(ilpm_model *m, ilpm_watch *w, ilpm_kern *e, cp_db *db)
 {
     ilpm_err err;
     ilpm_watch_until(w, 0, NULL);
-    ck_assert_int_eq(ilpm_cp_eng_init(e, m, w, &err), 0);
+    ck_assert_int_eq(ilpm_cp_kern_init(e, m, w, &err), 0);
     ck_assert_int_eq(ilpm_cp_db_init(db, e->nv), 0);
     e->db = db;
 }
 
-static void done(ilpm_model *m, cp_eng *e, cp_db *db)
+static void done(ilpm_model *m, ilpm_kern *e, cp_db *db)
 {
     e->db = NULL;
     ilpm_cp_db_free(db);
-    ilpm_cp_eng_free(e);
+    ilpm_kern_free(e);
     ilpm_model_free(m);
 }
 
@@ -43,16 +44,16 @@ static void hand_made(int64_t a2, int *lits, int *n, int *bj)
     int64_t c[3] = {a2, 2, 1};
     ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_LE, 3, &err), 0);
     ilpm_watch w;
-    cp_eng e;
+    ilpm_kern e;
     cp_db db;
     open_engine(m, &w, &e, &db);
-    ck_assert_int_eq(ilpm_cp_eng_propagate(&e), 0);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
     e.lvl = 1;
-    ilpm_cp_eng_assign(&e, 4);
-    ck_assert_int_eq(ilpm_cp_eng_propagate(&e), 0);
+    ilpm_kern_assign(&e, 4);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
     e.lvl = 2;
-    ilpm_cp_eng_assign(&e, 1);
-    ck_assert_int_eq(ilpm_cp_eng_propagate(&e), -1);
+    ilpm_kern_assign(&e, 1);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), -1);
     ck_assert_int_eq(ilpm_cp_explain(&e, e.conf, 0, &db.confl), 0);
     int lbd;
     *bj = ilpm_cp_analyze(&e, &lbd);
@@ -99,27 +100,27 @@ START_TEST(test_reason_takes_the_earliest_literals)
     int64_t c[3] = {1, 1, 2};
     ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_LE, 1, &err), 0);
     ilpm_watch w;
-    cp_eng e;
+    ilpm_kern e;
     cp_db db;
     open_engine(m, &w, &e, &db);
     e.lvl = 1;
-    ilpm_cp_eng_assign(&e, 1);
-    ilpm_cp_eng_assign(&e, 2);
+    ilpm_kern_assign(&e, 1);
+    ilpm_kern_assign(&e, 2);
     e.lvl = 2;
-    ilpm_cp_eng_assign(&e, 3);
-    ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + CP_R_LE, 0, &db.confl), 0);
+    ilpm_kern_assign(&e, 3);
+    ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + ILPM_K_R_LE, 0, &db.confl), 0);
     ck_assert_int_eq(db.confl.n, 2);
     ck_assert_int_eq(db.confl.v[0], -1);
     ck_assert_int_eq(db.confl.v[1], -2);
     /* with x2 false, x1 is not enough: x3 joins, and x1 is then not
      * needed (2 > 1 alone), so it is dropped */
-    ilpm_cp_eng_undo(&e, 0);
+    ilpm_kern_undo(&e, 0);
     e.lvl = 1;
-    ilpm_cp_eng_assign(&e, 1);
-    ilpm_cp_eng_assign(&e, -2);
+    ilpm_kern_assign(&e, 1);
+    ilpm_kern_assign(&e, -2);
     e.lvl = 2;
-    ilpm_cp_eng_assign(&e, 3);
-    ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + CP_R_LE, 0, &db.confl), 0);
+    ilpm_kern_assign(&e, 3);
+    ck_assert_int_eq(ilpm_cp_explain(&e, 0 * 4 + ILPM_K_R_LE, 0, &db.confl), 0);
     ck_assert_int_eq(db.confl.n, 1);
     ck_assert_int_eq(db.confl.v[0], -3);
     done(m, &e, &db);
@@ -149,18 +150,18 @@ static void check_implied(void *ctx, const int *lits, int n)
 
 /* Every row's weights as the values on the trail make them, and the
  * number of entries in the occurrence lists. */
-static size_t weights_and_occurrences(const cp_eng *e)
+static size_t weights_and_occurrences(const ilpm_kern *e)
 {
     size_t occ = 0;
     for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++)
         occ += (size_t)e->occ[i].n;
     for (int c = 0; c < e->ncons; c++) {
-        const cp_con *x = &e->cons[c];
+        const ilpm_kcon *x = &e->cons[c];
         int64_t st = 0, sf = 0;
         for (int i = 0; i < x->n; i++) {
-            int v = cp_lval(e->val, e->lits[x->start + (size_t)i]);
-            st += v == CP_TRUE ? e->coefs[x->start + (size_t)i] : 0;
-            sf += v == CP_FALSE ? e->coefs[x->start + (size_t)i] : 0;
+            int v = ilpm_klval(e->val, e->lits[x->start + (size_t)i]);
+            st += v == ILPM_K_TRUE ? e->coefs[x->start + (size_t)i] : 0;
+            sf += v == ILPM_K_FALSE ? e->coefs[x->start + (size_t)i] : 0;
         }
         ck_assert_int_eq(x->st, st);
         ck_assert_int_eq(x->sf, sf);
@@ -190,15 +191,15 @@ START_TEST(test_learned_clauses_are_implied)
             ilpm_err err;
             ilpm_watch w;
             ilpm_watch_until(&w, 0, NULL);
-            cp_eng e;
-            ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
+            ilpm_kern e;
+            ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
             int refuted = 0;
             for (int c = 0; c < e.ncons && !refuted; c++)
-                refuted = ilpm_cp_eng_check(&e, c) != 0 ||
-                          ilpm_cp_eng_propagate(&e) != 0;
+                refuted =
+                    ilpm_kern_check(&e, c) != 0 || ilpm_kern_propagate(&e) != 0;
             if (refuted) {
                 ck_assert_int_eq(s.n, 0);
-                ilpm_cp_eng_free(&e);
+                ilpm_kern_free(&e);
                 continue;
             }
             uint8_t *aux = calloc((size_t)nv + 1, 1);
@@ -227,7 +228,7 @@ START_TEST(test_learned_clauses_are_implied)
                 ck_assert_int_eq(st, s.n ? ILPM_SOLVED : ILPM_UNSAT);
             }
             free(aux);
-            ilpm_cp_eng_free(&e);
+            ilpm_kern_free(&e);
         }
         checked += s.checked;
         free(s.v);
@@ -340,8 +341,8 @@ START_TEST(test_auto_turns_to_learning)
     ilpm_err err;
     ilpm_watch w;
     ilpm_watch_until(&w, 0, NULL);
-    cp_eng e;
-    ck_assert_int_eq(ilpm_cp_eng_init(&e, m, &w, &err), 0);
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
     uint8_t aux[64] = {0};
     cp_search cs;
     memset(&cs, 0, sizeof cs);
@@ -357,7 +358,7 @@ START_TEST(test_auto_turns_to_learning)
     ck_assert_int_eq(cs.gave_up, 1);
     ck_assert_uint_eq(cs.fails, 50);
     ck_assert_int_eq(e.ntrail, 0); /* the engine is as it was */
-    ilpm_cp_eng_free(&e);
+    ilpm_kern_free(&e);
 
     for (int h = 7; h <= 8; h++) {
         ilpm_model *q = h == 7 ? m : pigeons(8, h);
@@ -378,6 +379,138 @@ START_TEST(test_auto_turns_to_learning)
 }
 END_TEST
 
+/* The literals ilpm_model_lowered's settled copy of m fixes (its group
+ * "fixed"), as values in val[1..nv] (ILPM_K_*); 1 when that copy is the
+ * refutation (x1 and -x1), else 0. */
+static int copy_fixed(const ilpm_model *m, int level, uint8_t *val)
+{
+    ilpm_options o;
+    ilpm_options_init(&o);
+    o.propagate = level == 1 ? ILPM_PROP_UNITS : ILPM_PROP_AUTO;
+    ilpm_err err;
+    ilpm_model *own = NULL;
+    const ilpm_model *low = ilpm_model_lowered(m, &o, &own, &err);
+    ck_assert_msg(low != NULL, "%s", err.msg);
+    memset(val, ILPM_K_OPEN, (size_t)ilpm_model_nvars(m) + 1);
+    int refuted = 0;
+    for (size_t i = 0; own && i < ilpm_model_ncons(own); i++) {
+        ilpm_con c;
+        ilpm_model_con(own, i, &c);
+        if (c.n != 1 ||
+            strcmp(ilpm_model_group_name(own, c.group), "fixed") != 0)
+            continue;
+        int v = abs(c.lits[0]), x = c.lits[0] > 0 ? ILPM_K_TRUE : ILPM_K_FALSE;
+        refuted |= val[v] != ILPM_K_OPEN && val[v] != x;
+        val[v] = (uint8_t)x;
+    }
+    ilpm_model_free(own);
+    return refuted;
+}
+
+/* Compacts e (settled) and checks what it holds: open literals only, no
+ * constraint that holds for good, the constraints kept renumbered in
+ * order and the values unchanged. */
+static void compacted(ilpm_kern *e)
+{
+    int ncons = e->ncons, ntrail = e->ntrail;
+    int renum[64];
+    ck_assert_int_le(ncons, 64);
+    ilpm_kern_compact(e, renum);
+    ck_assert_int_eq(e->ntrail, ntrail);
+    int next = 0;
+    for (int c = 0; c < ncons; c++)
+        if (renum[c] >= 0)
+            ck_assert_int_eq(renum[c], next++);
+    ck_assert_int_eq(next, e->ncons);
+    size_t terms = 0;
+    for (int c = 0; c < e->ncons; c++) {
+        const ilpm_kcon *x = &e->cons[c];
+        ck_assert_int_gt(x->n, 0);
+        ck_assert(x->st == 0 && x->sf == 0);
+        ck_assert_msg(!((!x->ge || x->k <= 0) && (!x->le || x->total <= x->k)),
+                      "constraint %d holds for good", c);
+        for (int i = 0; i < x->n; i++)
+            ck_assert_int_eq(ilpm_klval(e->val, e->lits[x->start + (size_t)i]),
+                             ILPM_K_OPEN);
+        ck_assert_uint_eq(x->start, terms);
+        terms += (size_t)x->n;
+    }
+    ck_assert_uint_eq(e->nlits, terms);
+    for (int v = 1; v <= e->nv; v++)
+        for (int s = 0; s < 2; s++) {
+            const ilpm_klist *p = &e->occ[ilpm_klix(s ? -v : v)];
+            ck_assert(e->val[v] == ILPM_K_OPEN || p->n == 0);
+            for (int i = 0; i < p->n; i++)
+                ck_assert_int_lt(p->v[i].c, e->ncons);
+        }
+}
+
+/* cp settles a model's givens on the kernel it searches on: one kernel
+ * per solver (the settled copy and a second kernel over it before),
+ * fixing what the settled copy fixes, with the counts of brute force,
+ * on random models of every kind with givens. */
+START_TEST(test_one_kernel_settles_and_searches)
+{
+    rng_state = 33;
+    int compared = 0, fixed = 0;
+    for (int iter = 0; iter < 300; iter++) {
+        int nx = 2 + (int)rnd(9), na = (int)rnd(3);
+        ilpm_model *m = random_model(nx, na, 0);
+        ilpm_err err;
+        ck_assert_int_eq(ilpm_model_group(m, "given", &err) >= 0, 1);
+        for (int g = 0; g < 1 + (int)rnd(2); g++) {
+            int l = rnd_lit(nx + na);
+            ck_assert_int_eq(ilpm_add_clause(m, &l, 1, &err), 0);
+        }
+        uint64_t want;
+        int feasible;
+        int64_t best = 0;
+        brute(m, nx, &want, &feasible, &best);
+        for (int level = 1; level <= 2; level++) {
+            /* What the kernel fixes is what the settled copy fixes. */
+            uint8_t cval[32];
+            int crefuted = copy_fixed(m, level, cval);
+            ilpm_watch w;
+            ilpm_watch_until(&w, 0, NULL);
+            ilpm_kern e;
+            ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+            int rc = ilpm_kern_settle_givens(&e, m, level, &w, &err);
+            ck_assert_int_ge(rc, 0);
+            if (rc == 0 && !crefuted) {
+                for (int v = 1; v <= e.nv; v++)
+                    ck_assert_msg(e.val[v] == cval[v],
+                                  "iter %d level %d: x%d is %d, the copy's %d",
+                                  iter, level, v, e.val[v], cval[v]);
+                compared++;
+                fixed += e.ntrail;
+            }
+            ck_assert(!(rc && want));
+            if (rc == 0 && ilpm_kern_settle(&e, 0) == 0)
+                compacted(&e);
+            ilpm_kern_free(&e);
+
+            ilpm_options o;
+            ilpm_options_init(&o);
+            o.backend = ILPM_BACKEND_CP;
+            o.propagate = level == 1 ? ILPM_PROP_UNITS : ILPM_PROP_AUTO;
+            uint64_t built = ilpm_kern_built;
+            ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            uint64_t got;
+            ck_assert_int_eq(ilpm_solver_count(s, 0, &got, NULL, NULL, &err),
+                             ILPM_SOLVED);
+            ck_assert_msg(got == want, "iter %d: count %llu, want %llu", iter,
+                          (unsigned long long)got, (unsigned long long)want);
+            ck_assert_uint_eq(ilpm_kern_built - built, 1);
+            ilpm_solver_free(s);
+        }
+        ilpm_model_free(m);
+    }
+    ck_assert_int_gt(compared, 100);
+    ck_assert_int_gt(fixed, 100);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cp");
@@ -388,6 +521,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_learned_clauses_are_implied);
     tcase_add_test(t, test_counts_and_optima_learn_on_and_off);
     tcase_add_test(t, test_auto_turns_to_learning);
+    tcase_add_test(t, test_one_kernel_settles_and_searches);
     suite_add_tcase(s, t);
     return s;
 }

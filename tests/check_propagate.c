@@ -1398,7 +1398,7 @@ START_TEST(test_kernel_grows_past_arena)
     ck_assert_int_eq(e.ntrail, 0);
     hook_calls = 0;
     e.db_propagate = count_hook;
-    e.db = (struct ilpm_kern_db *)&hook_calls; /* any non-NULL store */
+    e.db = (void *)&hook_calls; /* any non-NULL store */
     /* x1 forces x2, which forces each of x3..x8 (3(-x2) + 2 x >= 2):
      * more than one of them true fails the at-most-one */
     ck_assert_int_eq(ilpm_kern_assign(&e, v[0]), 0);

@@ -183,6 +183,10 @@ typedef struct ilpm_driver_ops {
      * presolves them away); 0 when it takes assumptions as they are and
      * propagates them itself (ilpm_propagate_assumed_level). */
     int fix_assumed;
+    /* 1 when it settles the model's givens itself, on the kernel it
+     * searches on (cp: ilpm_kern_settle_givens), and so is created on the
+     * model as given rather than on its settled copy. */
+    int settles;
 } ilpm_driver_ops;
 
 /* Every driver named in the back-end list (backends.h). */

@@ -8,7 +8,9 @@
  * Here: the depth-first search (cp_search.c), the conflict-driven one
  * (cp_cdcl.c) with its explanations, learned clauses and activity order
  * (cp_learn.c), which hang on the kernel's clause store and branching
- * order, and the driver (cp_driver.c). */
+ * order, what both searches share (cp_branch.c: branching, solutions,
+ * outcomes; neither search calls the other), and the driver
+ * (cp_driver.c), which picks the search. */
 #ifndef ILPM_CP_H
 #define ILPM_CP_H
 
@@ -20,94 +22,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* The kernel under the names the cp files use. */
-typedef ilpm_kocc cp_occ;
-typedef ilpm_klist cp_list;
-typedef ilpm_kcon cp_con;
-typedef ilpm_kern cp_eng;
-
-enum { CP_OPEN = ILPM_K_OPEN, CP_TRUE = ILPM_K_TRUE, CP_FALSE = ILPM_K_FALSE };
-/* Reasons: kernel.h. */
-enum { CP_DECIDED = ILPM_K_DECIDED };
-enum {
-    CP_R_LE = ILPM_K_R_LE,
-    CP_R_GE = ILPM_K_R_GE,
-    CP_R_CLE = ILPM_K_R_CLE,
-    CP_R_CGE = ILPM_K_R_CGE
-};
-
-static inline int cp_lval(const uint8_t *val, int l)
-{
-    return ilpm_klval(val, l);
-}
-
-static inline size_t cp_lix(int l)
-{
-    return ilpm_klix(l);
-}
-
-static inline void ilpm_cp_eng_free(cp_eng *e)
-{
-    ilpm_kern_free(e);
-}
-
-static inline int ilpm_cp_eng_add(cp_eng *e, const int64_t *coefs,
-                                  const int *lits, int n, ilpm_cmp cmp,
-                                  int64_t k, int cond)
-{
-    return ilpm_kern_add(e, coefs, lits, n, cmp, k, cond);
-}
-
-/* Model constraint c (the same number as in the model when added in
- * order); -1 when out of memory. */
-static inline int ilpm_cp_eng_add_con(cp_eng *e, const ilpm_con *c)
-{
-    return ilpm_kern_add_con(e, c);
-}
-
-static inline int ilpm_cp_eng_assign(cp_eng *e, int l)
-{
-    return ilpm_kern_assign(e, l);
-}
-
-static inline int ilpm_cp_eng_imply(cp_eng *e, int l, int r)
-{
-    return ilpm_kern_imply(e, l, r);
-}
-
-static inline int ilpm_cp_eng_propagate(cp_eng *e)
-{
-    return ilpm_kern_propagate(e);
-}
-
-static inline int ilpm_cp_eng_check(cp_eng *e, int c)
-{
-    return ilpm_kern_check(e, c);
-}
-
-static inline void ilpm_cp_eng_undo(cp_eng *e, int mark)
-{
-    ilpm_kern_undo(e, mark);
-}
-
-/* Takes the constraints c with gone[c] out of the occurrence lists (their
- * weights are no longer kept: a search watches them as clauses), and
- * puts them back with their weights counted anew. */
-static inline void ilpm_cp_eng_detach(cp_eng *e, const uint8_t *gone)
-{
-    ilpm_kern_detach(e, gone);
-}
-
-static inline void ilpm_cp_eng_attach(cp_eng *e, const uint8_t *gone)
-{
-    ilpm_kern_attach(e, gone);
-}
-
 /* cp_search.c: one depth-first search. */
 typedef enum cp_mode { CP_SOLVE, CP_COUNT, CP_OPTIMIZE } cp_mode;
 
 typedef struct cp_search {
-    cp_eng *e;
+    ilpm_kern *e;
     const uint8_t *aux; /* aux[v]: not a puzzle variable            */
     const int *cand;    /* first-fail's constraints                 */
     int ncand;
@@ -157,11 +76,16 @@ static inline void ilpm_cp_undo_due(cp_search *s)
         w->status = ILPM_TIMEOUT;
 }
 
-/* Runs the search from the engine's current (propagated) state, which it
- * restores; vals[1..nv] receives the (last, best) solution.  ILPM_SOLVED
- * (a solution, or CP_COUNT done), ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE,
- * ILPM_TIMEOUT, ILPM_STOPPED or ILPM_ERROR (out of memory, or fn). */
+/* Runs the search s->learn selects (cp_driver.c) from the kernel's
+ * current (propagated) state, which it restores; vals[1..nv] receives the
+ * (last, best) solution.  ILPM_SOLVED (a solution, or CP_COUNT done),
+ * ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE, ILPM_TIMEOUT, ILPM_STOPPED or
+ * ILPM_ERROR (out of memory, or fn). */
 ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+/* cp_search.c: the depth-first search, as ilpm_cp_search_run. */
+ilpm_status ilpm_cp_dfs_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+
+/* cp_branch.c: what both searches share. */
 /* A solution on the trail, as the mode takes it: kept (solve, and
  * optimise, whose bound it tightens to one below its value), or counted
  * and shown to s->fn.  1 when the search ends with *st (solved, the
@@ -170,6 +94,12 @@ int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st);
 /* The next decision by --search's rule, or 0 when every variable has a
  * value. */
 int ilpm_cp_pick(cp_search *s);
+/* The outcome of a search that ran out of branches: a count done, the
+ * optimum found, or no solution. */
+ilpm_status ilpm_cp_exhausted(const cp_search *s);
+/* Status st of a search that ended, except that an optimisation cut
+ * short (ILPM_TIMEOUT, ILPM_STOPPED) after a solution is ILPM_FEASIBLE. */
+ilpm_status ilpm_cp_cut_short(const cp_search *s, ilpm_status st);
 
 /* cp_learn.c: reasons explained, conflict analysis, learned clauses. */
 typedef struct cp_ivec {
@@ -183,7 +113,7 @@ typedef struct cp_clause {
     float act;
 } cp_clause;
 
-typedef struct ilpm_kern_db {
+typedef struct cp_db {
     int *lits;
     size_t nlits, caplits;
     cp_clause *cl;
@@ -201,7 +131,7 @@ typedef struct ilpm_kern_db {
     int nv;
 } cp_db;
 
-typedef struct ilpm_kern_heap {
+typedef struct cp_heap {
     int *h, *pos; /* pos[v] < 0: not in the heap */
     int n;
     double *act;
@@ -213,26 +143,27 @@ typedef struct ilpm_kern_heap {
  * clause into out: p first, then literals false now that imply it (for
  * a constraint, those set earliest, until they suffice, less those the
  * sum does not need; e->db is its scratch).  -1 when out of memory. */
-int ilpm_cp_explain(cp_eng *e, int r, int p, cp_ivec *out);
+int ilpm_cp_explain(ilpm_kern *e, int r, int p, cp_ivec *out);
 int ilpm_cp_db_init(cp_db *db, int nv);
 void ilpm_cp_db_free(cp_db *db);
 /* Learned clauses watching -l, now false; -1 on a conflict. */
-int ilpm_cp_db_propagate(cp_eng *e, int l);
+int ilpm_cp_db_propagate(ilpm_kern *e, int l);
 /* First-UIP analysis of the conflict clause in db->confl, whose literals
  * at the current level number one or more: the learned clause into
  * db->out (asserting literal first, then one of the next level), its
  * LBD into *lbd.  Returns the level to jump back to (>= 0), or -1 out
  * of memory. */
-int ilpm_cp_analyze(cp_eng *e, int *lbd);
+int ilpm_cp_analyze(ilpm_kern *e, int *lbd);
 /* Adds db->out as a learned clause (watching its first two literals);
  * its number, -1 out of memory. */
-int ilpm_cp_db_add(cp_eng *e, int lbd);
+int ilpm_cp_db_add(ilpm_kern *e, int lbd);
 /* Deletes half of the learned clauses, worst LBD and activity first,
  * keeping those that are a reason now; -1 out of memory. */
-int ilpm_cp_db_reduce(cp_eng *e);
+int ilpm_cp_db_reduce(ilpm_kern *e);
 int ilpm_cp_heap_init(cp_heap *h, int nv);
 void ilpm_cp_heap_free(cp_heap *h);
-void ilpm_cp_heap_insert(cp_heap *h, int v);
+/* Puts v back (the kernel's heap_insert hook: heap is a cp_heap). */
+void ilpm_cp_heap_insert(void *heap, int v);
 /* The open variable of highest activity, 0 when none is left. */
 int ilpm_cp_heap_pop_open(cp_heap *h, const uint8_t *val);
 
@@ -240,8 +171,8 @@ int ilpm_cp_heap_pop_open(cp_heap *h, const uint8_t *val);
  * numbered as in the model, learned clauses and the activity order
  * hooked in (set when a search uses them: e->db, e->heap); w (the time
  * limit and stop flag) cuts it short with err->rc set. */
-static inline int ilpm_cp_eng_init(cp_eng *e, const ilpm_model *m,
-                                   ilpm_watch *w, ilpm_err *err)
+static inline int ilpm_cp_kern_init(ilpm_kern *e, const ilpm_model *m,
+                                    ilpm_watch *w, ilpm_err *err)
 {
     if (ilpm_kern_init(e, m, ILPM_KERN_ALL_KINDS, w, err) != 0)
         return -1;
@@ -255,7 +186,7 @@ static inline int ilpm_cp_eng_init(cp_eng *e, const ilpm_model *m,
     return 0;
 }
 
-/* cp_cdcl.c: the conflict-driven search behind ilpm_cp_search_run. */
+/* cp_cdcl.c: the conflict-driven search, as ilpm_cp_search_run. */
 ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err);
 
 #endif

@@ -27,7 +27,7 @@ struct lev {
 
 typedef struct cdcl {
     cp_search *s;
-    cp_eng *e;
+    ilpm_kern *e;
     cp_db db;
     cp_heap heap;
     struct lev *dec;
@@ -35,6 +35,8 @@ typedef struct cdcl {
     int nperm;     /* how many clauses of the db they are           */
     int flip;      /* the highest flipped level, 0: none */
     int root;
+    int use_heap;                    /* branching by activity */
+    uint64_t since, nrestart, limit; /* Luby restarts */
 } cdcl;
 
 static uint64_t luby(uint64_t x)
@@ -54,10 +56,10 @@ static uint64_t luby(uint64_t x)
 
 static void backtrack(cdcl *c, int lvl)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     if (e->lvl <= lvl)
         return;
-    ilpm_cp_eng_undo(e, c->dec[lvl + 1].mark);
+    ilpm_kern_undo(e, c->dec[lvl + 1].mark);
     e->lvl = lvl;
     while (c->flip > lvl || (c->flip > 0 && !c->dec[c->flip].flipped))
         c->flip--;
@@ -65,14 +67,14 @@ static void backtrack(cdcl *c, int lvl)
 
 static void decide(cdcl *c, int l, int flipped)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     e->lvl++;
     c->dec[e->lvl].lit = l;
     c->dec[e->lvl].mark = e->ntrail;
     c->dec[e->lvl].flipped = flipped;
     if (flipped)
         c->flip = e->lvl;
-    ilpm_cp_eng_assign(e, l);
+    ilpm_kern_assign(e, l);
 }
 
 /* After a solution, or a conflict at a flipped level: the deepest
@@ -80,7 +82,7 @@ static void decide(cdcl *c, int l, int flipped)
  * is left (the search is complete). */
 static int next_branch(cdcl *c)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     while (e->lvl > 0 &&
            (c->dec[e->lvl].flipped ||
             (c->s->mode == CP_COUNT && c->s->aux[abs(c->dec[e->lvl].lit)])))
@@ -97,7 +99,7 @@ static int next_branch(cdcl *c)
  * is complete, -1 out of memory, else 0 (and *conflict set anew). */
 static int on_conflict(cdcl *c, int *conflict)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     cp_db *db = &c->db;
     if (ilpm_cp_explain(e, e->conf, 0, &db->confl) != 0)
         return -1;
@@ -126,7 +128,7 @@ static int on_conflict(cdcl *c, int *conflict)
         c->s->learned++;
         if (!next_branch(c))
             return 1;
-        *conflict = ilpm_cp_eng_propagate(e) != 0;
+        *conflict = ilpm_kern_propagate(e) != 0;
         return 0;
     }
     backtrack(c, counting && c->flip > bj ? c->flip : bj);
@@ -134,10 +136,10 @@ static int on_conflict(cdcl *c, int *conflict)
     if (cid < 0)
         return -1;
     c->s->learned++;
-    ilpm_cp_eng_imply(e, db->out.v[0], -2 - cid);
+    ilpm_kern_imply(e, db->out.v[0], -2 - cid);
     if (c->heap.h)
         c->heap.inc /= 0.95;
-    *conflict = ilpm_cp_eng_propagate(e) != 0;
+    *conflict = ilpm_kern_propagate(e) != 0;
     return 0;
 }
 
@@ -145,18 +147,18 @@ static int on_conflict(cdcl *c, int *conflict)
  * false (e->conf set), 1 when one was assigned. */
 static int units(cdcl *c)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     int any = 0;
     for (int i = 0; i < c->db.units.n; i++) {
         int cid = c->db.units.v[i];
         int l = c->db.lits[c->db.cl[cid].start];
-        int x = cp_lval(e->val, l);
-        if (x == CP_FALSE) {
+        int x = ilpm_klval(e->val, l);
+        if (x == ILPM_K_FALSE) {
             e->conf = -2 - cid;
             return -1;
         }
-        if (x == CP_OPEN) {
-            ilpm_cp_eng_imply(e, l, -2 - cid);
+        if (x == ILPM_K_OPEN) {
+            ilpm_kern_imply(e, l, -2 - cid);
             any = 1;
         }
     }
@@ -166,7 +168,7 @@ static int units(cdcl *c)
 /* Row x as a clause: >= 1 over its literals, or <= n - 1 over their
  * negations, every coefficient 1, no condition, no variable twice.  0
  * when it is not one; else 1 or -1, the sign of its clause literals. */
-static int clause_sign(const cp_eng *e, const cp_con *x, uint8_t *mark)
+static int clause_sign(const ilpm_kern *e, const ilpm_kcon *x, uint8_t *mark)
 {
     if (!x->unit || x->cond || x->n < 2)
         return 0;
@@ -190,13 +192,13 @@ static int clause_sign(const cp_eng *e, const cp_con *x, uint8_t *mark)
  * true at the root are left out; -1 out of memory. */
 static int watch_clauses(cdcl *c)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     cp_ivec *o = &c->db.out;
     c->gone = calloc((size_t)e->ncons + 1, 1);
     uint8_t *mark = calloc((size_t)e->nv + 1, 1);
     int rc = c->gone && mark ? 0 : -1;
     for (int r = 0; r < e->ncons && rc == 0; r++) {
-        const cp_con *x = &e->cons[r];
+        const ilpm_kcon *x = &e->cons[r];
         int sign = r == c->s->obj ? 0 : clause_sign(e, x, mark);
         if (!sign)
             continue;
@@ -204,9 +206,9 @@ static int watch_clauses(cdcl *c)
         int sat = 0;
         o->n = 0;
         for (int i = 0; i < x->n && !sat && rc == 0; i++) {
-            int v = cp_lval(e->val, sign * l[i]);
-            sat = v == CP_TRUE;
-            if (v == CP_OPEN) {
+            int v = ilpm_klval(e->val, sign * l[i]);
+            sat = v == ILPM_K_TRUE;
+            if (v == ILPM_K_OPEN) {
                 rc = ilpm_grow_int((void **)&o->v, &o->cap, o->n + 1,
                                    sizeof *o->v);
                 if (rc == 0)
@@ -223,18 +225,18 @@ static int watch_clauses(cdcl *c)
     }
     free(mark);
     if (c->gone)
-        ilpm_cp_eng_detach(e, c->gone);
+        ilpm_kern_detach(e, c->gone);
     return rc;
 }
 
 static ilpm_status finish(cdcl *c, ilpm_status st)
 {
-    cp_eng *e = c->e;
+    ilpm_kern *e = c->e;
     e->heap = NULL;
-    ilpm_cp_eng_undo(e, c->root);
+    ilpm_kern_undo(e, c->root);
     e->lvl = 0;
     if (c->gone)
-        ilpm_cp_eng_attach(e, c->gone);
+        ilpm_kern_attach(e, c->gone);
     free(c->gone);
     e->db = NULL;
     ilpm_cp_db_free(&c->db);
@@ -243,58 +245,148 @@ static ilpm_status finish(cdcl *c, ilpm_status st)
     return st;
 }
 
-ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
+/* Sets the search up: the decisions, the clause store with the model's
+ * clauses in it, the activity order; -1 when out of memory (err set,
+ * finish frees what was made). */
+static int cdcl_open(cdcl *c, cp_search *s, ilpm_err *err)
 {
-    cdcl c;
-    memset(&c, 0, sizeof c);
-    c.s = s;
-    c.e = s->e;
-    cp_eng *e = s->e;
-    c.root = e->ntrail;
+    ilpm_kern *e = s->e;
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->e = e;
+    c->root = e->ntrail;
     e->lvl = 0;
-    for (int i = 0; i < c.root; i++)
+    for (int i = 0; i < c->root; i++)
         e->level[abs(e->trail[i])] = 0;
-    c.dec = calloc((size_t)e->nv + 2, sizeof *c.dec);
-    int use_heap = s->strategy == ILPM_SEARCH_ACTIVITY && s->mode != CP_COUNT;
-    if (s->strategy == ILPM_SEARCH_ACTIVITY && !use_heap)
+    c->dec = calloc((size_t)e->nv + 2, sizeof *c->dec);
+    c->use_heap = s->strategy == ILPM_SEARCH_ACTIVITY && s->mode != CP_COUNT;
+    if (s->strategy == ILPM_SEARCH_ACTIVITY && !c->use_heap)
         s->strategy = ILPM_SEARCH_FIRST_FAIL;
-    int ok = c.dec && ilpm_cp_db_init(&c.db, e->nv) == 0 &&
-             (!use_heap || ilpm_cp_heap_init(&c.heap, e->nv) == 0);
-    if (!ok) {
-        ilpm_err_nomem(err, "out of memory for the cp search");
-        return finish(&c, ILPM_ERROR);
+    int ok = c->dec && ilpm_cp_db_init(&c->db, e->nv) == 0 &&
+             (!c->use_heap || ilpm_cp_heap_init(&c->heap, e->nv) == 0);
+    if (ok) {
+        e->db = &c->db;
+        ok = watch_clauses(c) == 0;
     }
-    e->db = &c.db;
-    if (watch_clauses(&c) != 0) {
-        ilpm_err_nomem(err, "out of memory for the cp search");
-        return finish(&c, ILPM_ERROR);
-    }
-    if (use_heap) {
+    if (!ok)
+        return ilpm_err_nomem(err, "out of memory for the cp search");
+    if (c->use_heap) {
         /* The model's order starts it: earlier variables first. */
         for (int v = 1; v <= e->nv; v++)
-            c.heap.act[v] = (double)(e->nv - v) / e->nv * 1e-3;
+            c->heap.act[v] = (double)(e->nv - v) / e->nv * 1e-3;
         for (int v = 1; v <= e->nv; v++)
-            if (e->val[v] == CP_OPEN)
-                ilpm_cp_heap_insert(&c.heap, v);
-        e->heap = &c.heap;
+            if (e->val[v] == ILPM_K_OPEN)
+                ilpm_cp_heap_insert(&c->heap, v);
+        e->heap = &c->heap;
     }
     s->wit = NULL;
     s->wit_ok = 0;
     s->complete = 0;
+    c->nrestart = 1;
+    c->limit = 100;
+    return 0;
+}
+
+/* Before a node: the objective's bound and the learned units.  1 on a
+ * conflict, 0 without; 2 when units were assigned and propagated without
+ * one (the node is looked at again). */
+static int cdcl_checks(cdcl *c)
+{
+    ilpm_kern *e = c->e;
+    if (c->s->obj >= 0 &&
+        (ilpm_kern_check(e, c->s->obj) != 0 || ilpm_kern_propagate(e) != 0))
+        return 1;
+    int u = units(c);
+    if (u == 0)
+        return 0;
+    return u < 0 || ilpm_kern_propagate(e) != 0 ? 1 : 2;
+}
+
+/* A conflict, counted and resolved: 1 when the search ends (*st set),
+ * else 0 with *conflict set anew. */
+static int cdcl_conflict(cdcl *c, int *conflict, ilpm_status *st, ilpm_err *err)
+{
+    cp_search *s = c->s;
+    s->fails++;
+    c->since++;
+    int rc = c->e->lvl == 0 ? 1 : on_conflict(c, conflict);
+    if (rc < 0) {
+        ilpm_err_nomem(err, "out of memory for the cp search");
+        *st = ILPM_ERROR;
+        return 1;
+    }
+    if (rc > 0) {
+        s->complete = 1;
+        *st = ilpm_cp_exhausted(s);
+        return 1;
+    }
+    return 0;
+}
+
+/* Between nodes: a restart when it is due (1: back at the root), the
+ * learned clauses reduced when they outgrow their room (-1 when out of
+ * memory, err set); else 0. */
+static int cdcl_tidy(cdcl *c, ilpm_err *err)
+{
+    if (c->s->mode != CP_COUNT && c->since >= c->limit) {
+        c->since = 0;
+        c->limit = 100 * luby(++c->nrestart);
+        c->s->restarts++;
+        backtrack(c, 0);
+        return 1;
+    }
+    cp_db *db = &c->db;
+    if ((int64_t)db->ncl - db->units.n - c->nperm >= db->max_learnt) {
+        if (ilpm_cp_db_reduce(c->e) != 0)
+            return ilpm_err_nomem(err, "out of memory for the cp search");
+        db->max_learnt += 300;
+    }
+    return 0;
+}
+
+/* A decision taken (1 on a conflict, 0 without) or, with every variable
+ * set, a solution and the branch after it (the same); -1 when the search
+ * ends (*st set). */
+static int cdcl_node(cdcl *c, uint8_t *vals, ilpm_status *st)
+{
+    cp_search *s = c->s;
+    ilpm_kern *e = c->e;
+    s->nodes++;
+    int l = 0;
+    if (c->use_heap) {
+        int v = ilpm_cp_heap_pop_open(&c->heap, e->val);
+        l = v == 0 ? 0 : e->phase[v] ? v : -v;
+    } else
+        l = ilpm_cp_pick(s);
+    if (l) {
+        decide(c, l, 0);
+        return ilpm_kern_propagate(e) != 0;
+    }
+    /* A solution: every variable has a value, nothing failed. */
+    if (ilpm_cp_solution(s, vals, st))
+        return -1;
+    if (s->mode == CP_OPTIMIZE)
+        return 0; /* the bound's row fails at once */
+    if (!next_branch(c)) {
+        s->complete = 1;
+        *st = ILPM_SOLVED;
+        return -1;
+    }
+    return ilpm_kern_propagate(e) != 0;
+}
+
+ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
+{
+    cdcl c;
+    if (cdcl_open(&c, s, err) != 0)
+        return finish(&c, ILPM_ERROR);
+    ilpm_kern *e = s->e;
     ilpm_status st = ILPM_UNSAT;
-    int conflict = ilpm_cp_eng_propagate(e) != 0;
-    uint64_t since = 0, nrestart = 1, limit = 100;
+    int conflict = ilpm_kern_propagate(e) != 0;
     for (;;) {
-        if (!conflict && s->obj >= 0)
-            conflict = ilpm_cp_eng_check(e, s->obj) != 0 ||
-                       ilpm_cp_eng_propagate(e) != 0;
-        if (!conflict) {
-            int u = units(&c);
-            if (u != 0) {
-                conflict = u < 0 || ilpm_cp_eng_propagate(e) != 0;
-                if (!conflict)
-                    continue;
-            }
+        if (!conflict && (conflict = cdcl_checks(&c)) == 2) {
+            conflict = 0;
+            continue;
         }
         ilpm_cp_undo_due(s);
         if (ilpm_watch_poll(&s->w, "searching", NULL) != 0) {
@@ -302,65 +394,19 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             break;
         }
         if (conflict) {
-            s->fails++;
-            since++;
-            int rc = e->lvl == 0 ? 1 : on_conflict(&c, &conflict);
-            if (rc < 0) {
-                ilpm_err_nomem(err, "out of memory for the cp search");
-                st = ILPM_ERROR;
+            if (cdcl_conflict(&c, &conflict, &st, err) != 0)
                 break;
-            }
-            if (rc > 0) {
-                s->complete = 1;
-                st = s->mode == CP_COUNT ? ILPM_SOLVED
-                     : s->mode == CP_OPTIMIZE
-                         ? (s->found ? ILPM_OPTIMAL : ILPM_UNSAT)
-                         : ILPM_UNSAT;
-                break;
-            }
             continue;
         }
-        if (s->mode != CP_COUNT && since >= limit) {
-            since = 0;
-            limit = 100 * luby(++nrestart);
-            s->restarts++;
-            backtrack(&c, 0);
+        int rc = cdcl_tidy(&c, err);
+        if (rc > 0)
             continue;
-        }
-        if ((int64_t)c.db.ncl - c.db.units.n - c.nperm >= c.db.max_learnt) {
-            if (ilpm_cp_db_reduce(e) != 0) {
-                ilpm_err_nomem(err, "out of memory for the cp search");
-                st = ILPM_ERROR;
-                break;
-            }
-            c.db.max_learnt += 300;
-        }
-        s->nodes++;
-        int l = 0;
-        if (use_heap) {
-            int v = ilpm_cp_heap_pop_open(&c.heap, e->val);
-            l = v == 0 ? 0 : e->phase[v] ? v : -v;
-        } else
-            l = ilpm_cp_pick(s);
-        if (l) {
-            decide(&c, l, 0);
-            conflict = ilpm_cp_eng_propagate(e) != 0;
-            continue;
-        }
-        /* A solution: every variable has a value, nothing failed. */
-        if (ilpm_cp_solution(s, vals, &st))
-            break;
-        if (s->mode == CP_OPTIMIZE)
-            continue; /* the bound's row fails at once */
-        if (!next_branch(&c)) {
-            s->complete = 1;
-            st = ILPM_SOLVED;
+        if (rc < 0) {
+            st = ILPM_ERROR;
             break;
         }
-        conflict = ilpm_cp_eng_propagate(e) != 0;
+        if ((conflict = cdcl_node(&c, vals, &st)) < 0)
+            break;
     }
-    if (s->mode == CP_OPTIMIZE && s->found &&
-        (st == ILPM_TIMEOUT || st == ILPM_STOPPED))
-        st = ILPM_FEASIBLE;
-    return finish(&c, st);
+    return finish(&c, ilpm_cp_cut_short(s, st));
 }

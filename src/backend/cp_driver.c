@@ -5,6 +5,7 @@
  * back, and a constraint added between calls joins the engine for good.
  * Counting runs in one exhaustive search, without blocking clauses. */
 #include "cp.h"
+#include "ilpm_int.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -13,7 +14,7 @@
 
 typedef struct cp_drv {
     ilpm_driver base; /* first: m, o and the watch (backend.h) */
-    cp_eng e;
+    ilpm_kern e;
     uint8_t *aux;
     int *cand, ncand;
     int refuted; /* the model (and what was added) has no solution */
@@ -29,7 +30,7 @@ static void cp_destroy(ilpm_driver *drv)
     cp_drv *d = (cp_drv *)drv;
     if (!d)
         return;
-    ilpm_cp_eng_free(&d->e);
+    ilpm_kern_free(&d->e);
     free(d->aux);
     free(d->cand);
     free(d);
@@ -83,7 +84,7 @@ static int add_objective(cp_drv *d)
         c[i] = sense == ILPM_MAXIMIZE ? -coefs[i] : coefs[i];
         d->obj_shift += c[i] < 0 ? c[i] : 0;
     }
-    d->obj = ilpm_cp_eng_add(&d->e, c, lits, n, ILPM_LE, NO_BOUND, 0);
+    d->obj = ilpm_kern_add(&d->e, c, lits, n, ILPM_LE, NO_BOUND, 0);
     free(c);
     return d->obj < 0 ? -1 : 0;
 }
@@ -96,6 +97,27 @@ static void settle(cp_drv *d, int from)
         d->refuted = ilpm_kern_settle(&d->e, from) != 0;
 }
 
+/* What the model forces, settled for good: the kernel compacted as a
+ * kernel over the settled copy of the model would be (when there is room
+ * for the numbering), first-fail's constraints that hold at the base left
+ * out. */
+static void settle_base(cp_drv *d)
+{
+    settle(d, 0);
+    int *renum = malloc(((size_t)d->e.ncons + 1) * sizeof *renum);
+    if (d->refuted || !renum) {
+        free(renum);
+        return;
+    }
+    ilpm_kern_compact(&d->e, renum);
+    int n = 0;
+    for (int i = 0; i < d->ncand; i++)
+        if (renum[d->cand[i]] >= 0)
+            d->cand[n++] = renum[d->cand[i]];
+    d->ncand = n;
+    free(renum);
+}
+
 static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
                               ilpm_stats *stats, ilpm_err *err)
 {
@@ -106,8 +128,14 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     }
     ilpm_driver_init(&d->base, m, o, stats);
     d->obj = -1;
-    if (ilpm_cp_eng_init(&d->e, m, &d->base.watch, err) != 0 ||
-        ilpm_stats_prepare(m, stats, err) != 0) {
+    /* The model as given (ilpm_cp_ops.settles): its givens are settled
+     * on the kernel the search runs on, built once. */
+    int rc = ilpm_cp_kern_init(&d->e, m, &d->base.watch, err);
+    if (rc == 0)
+        rc = ilpm_kern_settle_givens(&d->e, m, ilpm_propagate_level(o),
+                                     &d->base.watch, err);
+    d->refuted = rc > 0;
+    if (rc < 0 || ilpm_stats_prepare(m, stats, err) != 0) {
         cp_destroy(&d->base);
         return NULL;
     }
@@ -115,13 +143,27 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     d->aux = calloc((size_t)nv + 1, 1);
     for (int v = 1; d->aux && v <= nv; v++)
         d->aux[v] = (uint8_t)ilpm_model_var_is_aux(m, v);
-    if (!d->aux || find_candidates(d) != 0 || add_objective(d) != 0) {
+    if (!d->aux || find_candidates(d) != 0) {
         ilpm_err_nomem(err, "out of memory creating the cp driver");
         cp_destroy(&d->base);
         return NULL;
     }
-    settle(d, 0);
+    settle_base(d);
+    /* The objective after: its value counts the fixed literals. */
+    if (add_objective(d) != 0) {
+        ilpm_err_nomem(err, "out of memory creating the cp driver");
+        cp_destroy(&d->base);
+        return NULL;
+    }
+    if (d->obj >= 0)
+        settle(d, d->obj);
     return &d->base;
+}
+
+ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
+{
+    return s->learn ? ilpm_cp_cdcl_run(s, vals, err)
+                    : ilpm_cp_dfs_run(s, vals, err);
 }
 
 /* --learn auto: the failures the depth-first search may take before a
@@ -170,13 +212,13 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
     cp_drv *d = (cp_drv *)drv;
     if (d->refuted)
         return ILPM_UNSAT;
-    cp_eng *e = &d->e;
+    ilpm_kern *e = &d->e;
     int base = e->ntrail;
     int conflict = 0;
     for (int i = 0; i < n && !conflict; i++)
-        conflict = ilpm_cp_eng_assign(e, assume[i]) != 0;
-    if (conflict || ilpm_cp_eng_propagate(e) != 0) {
-        ilpm_cp_eng_undo(e, base);
+        conflict = ilpm_kern_assign(e, assume[i]) != 0;
+    if (conflict || ilpm_kern_propagate(e) != 0) {
+        ilpm_kern_undo(e, base);
         return ILPM_UNSAT;
     }
     optimize = optimize && d->obj >= 0;
@@ -200,13 +242,13 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
         st = ilpm_cp_search_run(&dfs, vals, err);
         if (!dfs.gave_up) {
             report(d, &dfs, t0);
-            ilpm_cp_eng_undo(e, base);
+            ilpm_kern_undo(e, base);
             return st;
         }
         s.w = dfs.w;
     }
     st = ilpm_cp_search_run(&s, vals, err);
-    ilpm_cp_eng_undo(e, base);
+    ilpm_kern_undo(e, base);
     if (optimize) {
         e->cons[d->obj].k = NO_BOUND;
         if (s.found) {
@@ -251,7 +293,7 @@ static ilpm_status cp_count(ilpm_driver *drv, const ilpm_model *m,
 static int cp_add(ilpm_driver *drv, const ilpm_con *con, ilpm_err *err)
 {
     cp_drv *d = (cp_drv *)drv;
-    int c = ilpm_cp_eng_add_con(&d->e, con);
+    int c = ilpm_kern_add_con(&d->e, con);
     if (c < 0)
         return ilpm_err_nomem(err, "out of memory adding a constraint");
     settle(d, c);
@@ -307,4 +349,5 @@ const ilpm_driver_ops ilpm_cp_ops = {
     .count = cp_count,
     .reports = ILPM_REPORTS_NONE,
     .fix_assumed = 0, /* its search starts by propagating them */
+    .settles = 1,
 };

@@ -32,14 +32,15 @@ static int by_place(const void *x, const void *y)
  * learned clauses that jump further back and hold in more places (on
  * the bench's knapsacks up to 4.5x fewer conflicts than taking the
  * largest coefficients first, docs/benchmarks.md). */
-int ilpm_cp_explain(cp_eng *e, int r, int p, cp_ivec *out)
+int ilpm_cp_explain(ilpm_kern *e, int r, int p, cp_ivec *out)
 {
     out->n = 0;
     if (p && cp_ivec_push(out, p) != 0)
         return -1;
     if (r <= -2) {
-        const cp_clause *c = &e->db->cl[-2 - r];
-        const int *l = e->db->lits + c->start;
+        const cp_db *db = e->db;
+        const cp_clause *c = &db->cl[-2 - r];
+        const int *l = db->lits + c->start;
         for (int i = 0; i < c->n; i++)
             if (l[i] != p && cp_ivec_push(out, l[i]) != 0)
                 return -1;
@@ -47,16 +48,16 @@ int ilpm_cp_explain(cp_eng *e, int r, int p, cp_ivec *out)
     }
     if (r < 0)
         return 0;
-    const cp_con *x = &e->cons[r / 4];
+    const ilpm_kcon *x = &e->cons[r / 4];
     int kind = r % 4;
     const int *lits = e->lits + x->start;
     const int64_t *a = e->coefs + x->start;
     int limit = p ? e->tpos[abs(p)] : INT_MAX;
     if (x->cond && p != -x->cond && cp_ivec_push(out, -x->cond) != 0)
         return -1;
-    int le = kind == CP_R_LE || kind == CP_R_CLE;
+    int le = kind == ILPM_K_R_LE || kind == ILPM_K_R_CLE;
     int64_t need = le ? x->k : x->total - x->k;
-    if (p && kind <= CP_R_GE) {
+    if (p && kind <= ILPM_K_R_GE) {
         int64_t aj = 0;
         for (int i = 0; i < x->n; i++)
             if (lits[i] == (le ? -p : p) && a[i] > aj)
@@ -69,7 +70,7 @@ int ilpm_cp_explain(cp_eng *e, int r, int p, cp_ivec *out)
     int nk = 0;
     for (int i = 0; i < x->n; i++) {
         int l = lits[i];
-        if (cp_lval(e->val, l) != (le ? CP_TRUE : CP_FALSE) ||
+        if (ilpm_klval(e->val, l) != (le ? ILPM_K_TRUE : ILPM_K_FALSE) ||
             e->tpos[abs(l)] >= limit)
             continue;
         if (nk == db->capkeys && ilpm_grow_int((void **)&db->keys, &db->capkeys,
@@ -150,19 +151,19 @@ void ilpm_cp_db_free(cp_db *db)
  * whose truth spares looking at the clause. */
 static int watch(cp_db *db, int l, int cid, int blocker)
 {
-    cp_ivec *w = &db->watch[cp_lix(l)];
+    cp_ivec *w = &db->watch[ilpm_klix(l)];
     return cp_ivec_push(w, cid) != 0 || cp_ivec_push(w, blocker) != 0 ? -1 : 0;
 }
 
-int ilpm_cp_db_propagate(cp_eng *e, int l)
+int ilpm_cp_db_propagate(ilpm_kern *e, int l)
 {
     cp_db *db = e->db;
-    cp_ivec *ws = &db->watch[cp_lix(-l)];
+    cp_ivec *ws = &db->watch[ilpm_klix(-l)];
     int i = 0, j = 0;
     while (i < ws->n) {
         int cid = ws->v[i], blocker = ws->v[i + 1];
         i += 2;
-        if (cp_lval(e->val, blocker) == CP_TRUE) {
+        if (ilpm_klval(e->val, blocker) == ILPM_K_TRUE) {
             ws->v[j++] = cid;
             ws->v[j++] = blocker;
             continue;
@@ -173,13 +174,13 @@ int ilpm_cp_db_propagate(cp_eng *e, int l)
             cl[0] = cl[1];
             cl[1] = -l;
         }
-        if (cp_lval(e->val, cl[0]) == CP_TRUE) {
+        if (ilpm_klval(e->val, cl[0]) == ILPM_K_TRUE) {
             ws->v[j++] = cid;
             ws->v[j++] = cl[0];
             continue;
         }
         int k = 2;
-        while (k < c->n && cp_lval(e->val, cl[k]) == CP_FALSE)
+        while (k < c->n && ilpm_klval(e->val, cl[k]) == ILPM_K_FALSE)
             k++;
         if (k < c->n) {
             cl[1] = cl[k];
@@ -191,14 +192,14 @@ int ilpm_cp_db_propagate(cp_eng *e, int l)
         }
         ws->v[j++] = cid;
         ws->v[j++] = cl[0];
-        if (cp_lval(e->val, cl[0]) == CP_FALSE) {
+        if (ilpm_klval(e->val, cl[0]) == ILPM_K_FALSE) {
             e->conf = -2 - cid;
             while (i < ws->n)
                 ws->v[j++] = ws->v[i++];
             ws->n = j;
             return -1;
         }
-        ilpm_cp_eng_imply(e, cl[0], -2 - cid);
+        ilpm_kern_imply(e, cl[0], -2 - cid);
     }
     ws->n = j;
     return 0;
@@ -216,10 +217,10 @@ static void bump_clause(cp_db *db, int cid)
 
 /* A literal of the learned clause is redundant when its reason's other
  * literals are in the clause already or fixed at level 0. */
-static int redundant(cp_eng *e, int q)
+static int redundant(ilpm_kern *e, int q)
 {
     int v = abs(q);
-    if (e->reason[v] == CP_DECIDED)
+    if (e->reason[v] == ILPM_K_DECIDED)
         return 0;
     cp_db *db = e->db;
     if (ilpm_cp_explain(e, e->reason[v], -q, &db->buf) != 0)
@@ -232,7 +233,7 @@ static int redundant(cp_eng *e, int q)
     return 1;
 }
 
-int ilpm_cp_analyze(cp_eng *e, int *lbd)
+int ilpm_cp_analyze(ilpm_kern *e, int *lbd)
 {
     cp_db *db = e->db;
     cp_ivec *out = &db->out;
@@ -305,7 +306,7 @@ int ilpm_cp_analyze(cp_eng *e, int *lbd)
     return bj;
 }
 
-int ilpm_cp_db_add(cp_eng *e, int lbd)
+int ilpm_cp_db_add(ilpm_kern *e, int lbd)
 {
     cp_db *db = e->db;
     const cp_ivec *out = &db->out;
@@ -345,12 +346,12 @@ int ilpm_cp_db_add(cp_eng *e, int lbd)
 }
 
 /* Clause cid is the reason of its first literal now. */
-static int locked(const cp_eng *e, int cid)
+static int locked(const ilpm_kern *e, int cid)
 {
     const cp_db *db = e->db;
     const cp_clause *c = &db->cl[cid];
     int l = db->lits[c->start], v = abs(l);
-    return cp_lval(e->val, l) == CP_TRUE && e->reason[v] == -2 - cid;
+    return ilpm_klval(e->val, l) == ILPM_K_TRUE && e->reason[v] == -2 - cid;
 }
 
 static const cp_clause *sort_base;
@@ -365,7 +366,7 @@ static int worse(const void *x, const void *y)
     return (p->act > q->act) - (p->act < q->act);
 }
 
-int ilpm_cp_db_reduce(cp_eng *e)
+int ilpm_cp_db_reduce(ilpm_kern *e)
 {
     cp_db *db = e->db;
     int *idx = malloc(((size_t)db->ncl + 1) * sizeof *idx);
@@ -485,8 +486,9 @@ static void down(cp_heap *h, int i)
     h->pos[v] = i;
 }
 
-void ilpm_cp_heap_insert(cp_heap *h, int v)
+void ilpm_cp_heap_insert(void *heap, int v)
 {
+    cp_heap *h = heap;
     if (h->pos[v] >= 0)
         return;
     h->h[h->n] = v;
@@ -515,7 +517,7 @@ int ilpm_cp_heap_pop_open(cp_heap *h, const uint8_t *val)
             h->h[0] = h->h[h->n];
             down(h, 0);
         }
-        if (val[v] == CP_OPEN)
+        if (val[v] == ILPM_K_OPEN)
             return v;
     }
     return 0;

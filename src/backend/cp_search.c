@@ -1,16 +1,13 @@
-/* The cp back end's search (cp.h): depth first with chronological
- * backtracking over the engine's trail.  A decision is a literal, tried
+/* The cp back end's depth-first search (cp.h), with chronological
+ * backtracking over the kernel's trail.  A decision is a literal, tried
  * true and then false, so that the two subtrees share no solution and a
- * count needs no blocking (a decision may be a negative literal,
- * tried false first).  Branching follows the model's structure:
- * first-fail takes the open at-least-one (exactly-one, clause) over puzzle
- * variables with the fewest open literals, as DLX and Gecode's first-fail
- * do, and its first open literal; input takes the first open variable.
- * A count takes the puzzle's variables before the auxiliary ones, so
- * that, projected onto them, it stops at the first completion of each
- * assignment of them, and checks each node with a search for one
- * solution (find_witness).  Optimisation is branch and bound: the objective is
- * a constraint whose bound each solution tightens. */
+ * count needs no blocking (a decision may be a negative literal, tried
+ * false first); the branching rules are cp_branch.c's.  A count takes
+ * the puzzle's variables before the auxiliary ones, so that, projected
+ * onto them, it stops at the first completion of each assignment of
+ * them, and checks each node with a search for one solution
+ * (find_witness).  Optimisation is branch and bound: the objective is a
+ * constraint whose bound each solution tightens. */
 #include "cp.h"
 
 #include <string.h>
@@ -20,106 +17,6 @@ struct dec {
     int mark;   /* the trail before the decision */
     int second; /* now in its second branch (lit false) */
 };
-
-/* The first-fail constraint: open (no literal true yet) with the fewest
- * open literals; -1 when there is none. */
-static int smallest(const cp_search *s)
-{
-    const cp_eng *e = s->e;
-    int best = -1;
-    int64_t bo = INT64_MAX;
-    for (int i = 0; i < s->ncand; i++) {
-        const cp_con *x = &e->cons[s->cand[i]];
-        if (x->st != 0)
-            continue;
-        int64_t open = x->total - x->sf;
-        if (open < bo) {
-            bo = open;
-            best = s->cand[i];
-            if (open <= 2)
-                break; /* none smaller survives propagation */
-        }
-    }
-    return best;
-}
-
-/* How much making l true narrows the rest: the open weight of the
- * at-most constraints it sits in, whose other literals it would take. */
-static int64_t impact(const cp_eng *e, int l)
-{
-    const cp_list *p = &e->occ[cp_lix(l)];
-    int64_t sum = 0;
-    for (int i = 0; i < p->n; i++) {
-        const cp_con *x = &e->cons[p->v[i].c];
-        if (x->le && x->k - x->st < x->total - x->st - x->sf)
-            sum += x->total - x->st - x->sf;
-    }
-    return sum;
-}
-
-static uint32_t next_rand(cp_search *s)
-{
-    s->rng ^= s->rng << 13;
-    s->rng ^= s->rng >> 17;
-    s->rng ^= s->rng << 5;
-    return s->rng;
-}
-
-/* The value to try first within constraint c: its first open literal
- * when every branch must be explored anyway (counting), else the open
- * literal that narrows the rest least, which keeps the most room for
- * what is left to place (the centre of a large n-Queens board). */
-static int choose(cp_search *s, int c)
-{
-    const cp_eng *e = s->e;
-    const cp_con *x = &e->cons[c];
-    int best = 0;
-    int64_t bi = INT64_MAX;
-    for (int i = 0; i < x->n; i++) {
-        int l = e->lits[x->start + (size_t)i];
-        if (cp_lval(e->val, l) != CP_OPEN)
-            continue;
-        if (s->mode == CP_COUNT && !s->wit_ok)
-            return l;
-        if (s->mode == CP_COUNT) {
-            if (cp_lval(s->wit, l) == CP_TRUE)
-                return l;
-            continue;
-        }
-        int64_t im = impact(e, l);
-        /* After a restart, ties go by a coin, so that the search takes
-         * another path each time. */
-        if (im < bi || (im == bi && s->restarts && (next_rand(s) & 1))) {
-            bi = im;
-            best = l;
-        }
-    }
-    return best;
-}
-
-/* The next decision, or 0 when every variable has a value. */
-int ilpm_cp_pick(cp_search *s)
-{
-    const cp_eng *e = s->e;
-    if (s->strategy == ILPM_SEARCH_FIRST_FAIL) {
-        int c = smallest(s);
-        int l = c >= 0 ? choose(s, c) : 0;
-        if (l)
-            return l;
-    }
-    /* Only a count, projected onto the puzzle's variables, needs them
-     * first; a search for one solution takes the model's order, in which
-     * the puzzle's variables may be counts that the auxiliary ones fix
-     * (Machiavelli's planes), so that deciding them first would try
-     * every assignment of the counts, each refuted by a search of its
-     * own. */
-    for (int pass = s->mode == CP_COUNT ? 0 : 1; pass < 2; pass++)
-        for (int v = 1; v <= e->nv; v++)
-            if (e->val[v] == CP_OPEN &&
-                (s->mode != CP_COUNT || (s->aux[v] != 0) == pass))
-                return s->wit_ok && s->wit[v] != CP_TRUE ? -v : v;
-    return 0;
-}
 
 /* A probe can cost as much as a node: the clock is read at each
  * (ilpm_watch_check), not at every 256th as ilpm_watch_poll does; the
@@ -134,25 +31,25 @@ static int out_of_time(cp_search *s)
  * else 0; *budget counts the tries down. */
 static int probe_con(cp_search *s, int c, int64_t *budget)
 {
-    cp_eng *e = s->e;
-    const cp_con *x = &e->cons[c];
+    ilpm_kern *e = s->e;
+    const ilpm_kcon *x = &e->cons[c];
     int narrowed = 0;
     for (int i = 0; i<x->n && * budget> 0; i++) {
         int l = e->lits[x->start + (size_t)i];
-        if (cp_lval(e->val, l) != CP_OPEN)
+        if (ilpm_klval(e->val, l) != ILPM_K_OPEN)
             continue;
         if (out_of_time(s)) {
             *budget = 0;
             break;
         }
         int mark = e->ntrail;
-        ilpm_cp_eng_assign(e, l);
-        int failed = ilpm_cp_eng_propagate(e) != 0;
-        ilpm_cp_eng_undo(e, mark);
+        ilpm_kern_assign(e, l);
+        int failed = ilpm_kern_propagate(e) != 0;
+        ilpm_kern_undo(e, mark);
         --*budget;
         s->probes++;
         if (failed) {
-            if (ilpm_cp_eng_assign(e, -l) != 0 || ilpm_cp_eng_propagate(e) != 0)
+            if (ilpm_kern_assign(e, -l) != 0 || ilpm_kern_propagate(e) != 0)
                 return -1;
             narrowed = 1;
         }
@@ -172,14 +69,14 @@ static int by_open(const void *x, const void *y)
  * while that narrows something.  -1 when the node has no solution. */
 static int lookahead(cp_search *s)
 {
-    cp_eng *e = s->e;
+    ilpm_kern *e = s->e;
     int64_t budget = s->lookahead;
     int narrowed = 1;
     while (narrowed && budget > 0) {
         narrowed = 0;
         int n = 0;
         for (int i = 0; i < s->ncand; i++) {
-            const cp_con *x = &e->cons[s->cand[i]];
+            const ilpm_kcon *x = &e->cons[s->cand[i]];
             if (x->st == 0) {
                 s->order[2 * n] = x->total - x->sf;
                 s->order[2 * n++ + 1] = s->cand[i];
@@ -192,44 +89,6 @@ static int lookahead(cp_search *s)
                 return -1;
             narrowed = rc;
         }
-    }
-    return 0;
-}
-
-static void take(const cp_eng *e, uint8_t *vals)
-{
-    for (int v = 1; v <= e->nv; v++)
-        vals[v] = e->val[v] == CP_TRUE;
-}
-
-int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st)
-{
-    cp_eng *e = s->e;
-    s->found = 1;
-    if (s->mode == CP_SOLVE) {
-        take(e, vals);
-        *st = ILPM_SOLVED;
-        return 1;
-    }
-    if (s->mode == CP_OPTIMIZE) {
-        take(e, vals);
-        s->best = e->cons[s->obj].st + s->obj_shift;
-        e->cons[s->obj].k = e->cons[s->obj].st - 1;
-        return 0;
-    }
-    s->count++;
-    if (s->live)
-        *s->live = s->count;
-    if (s->fn) {
-        take(e, vals);
-        if (s->fn(s->ctx, vals) != 0) {
-            *st = ILPM_ERROR;
-            return 1;
-        }
-    }
-    if (s->limit && s->count >= s->limit) {
-        *st = ILPM_SOLVED;
-        return 1;
     }
     return 0;
 }
@@ -259,13 +118,13 @@ static int find_witness(cp_search *s, ilpm_status *st, ilpm_err *err)
         *st = ILPM_ERROR;
         return -1;
     }
-    ilpm_status r = ilpm_cp_search_run(&sub, vals, err);
+    ilpm_status r = ilpm_cp_dfs_run(&sub, vals, err);
     s->w = sub.w;
     s->nodes += sub.nodes;
     s->fails += sub.fails;
     if (r == ILPM_SOLVED) {
         for (int v = 1; v <= s->e->nv; v++)
-            s->wit[v] = vals[v] ? CP_TRUE : CP_FALSE;
+            s->wit[v] = vals[v] ? ILPM_K_TRUE : ILPM_K_FALSE;
         s->wit_ok = 1;
     }
     free(vals);
@@ -275,13 +134,24 @@ static int find_witness(cp_search *s, ilpm_status *st, ilpm_err *err)
     return -1;
 }
 
-ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
+/* The search's state: the decisions on the trail above root. */
+typedef struct dfs {
+    cp_search *s;
+    ilpm_kern *e;
+    struct dec *d;
+    int nd;
+    int root;
+    uint64_t interval, restart_at; /* see dfs_open */
+} dfs;
+
+static int dfs_open(dfs *f, cp_search *s, ilpm_err *err)
 {
-    if (s->learn)
-        return ilpm_cp_cdcl_run(s, vals, err);
-    cp_eng *e = s->e;
-    int root = e->ntrail;
-    struct dec *d = malloc(((size_t)e->nv + 1) * sizeof *d);
+    ilpm_kern *e = s->e;
+    memset(f, 0, sizeof *f);
+    f->s = s;
+    f->e = e;
+    f->root = e->ntrail;
+    f->d = malloc(((size_t)e->nv + 1) * sizeof *f->d);
     s->order = s->lookahead > 0
                    ? malloc(((size_t)s->ncand + 1) * 2 * sizeof *s->order)
                    : NULL;
@@ -290,104 +160,161 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
         has_aux |= s->aux[v] != 0;
     s->wit = has_aux ? malloc((size_t)e->nv + 1) : NULL;
     s->wit_ok = 0;
-    if (!d || (s->lookahead > 0 && !s->order) || (has_aux && !s->wit)) {
-        free(d);
+    if (!f->d || (s->lookahead > 0 && !s->order) || (has_aux && !s->wit)) {
+        free(f->d);
         free(s->order);
         free(s->wit);
+        s->order = NULL;
         s->wit = NULL;
-        ilpm_err_nomem(err, "out of memory for the cp search");
-        return ILPM_ERROR;
+        return ilpm_err_nomem(err, "out of memory for the cp search");
     }
-    int nd = 0;
-    ilpm_status st = ILPM_UNSAT;
-    int conflict = ilpm_cp_eng_propagate(e) != 0;
     s->complete = 0;
     /* A search for one solution restarts after a growing number of
      * failures, ties broken at random from then on: first solutions are
      * heavy-tailed without (n-Queens 800, L(2,35)); the limit grows by
      * half each time, so the search stays complete. */
-    uint64_t interval = 2000;
-    uint64_t restart_at = s->mode == CP_SOLVE ? interval : UINT64_MAX;
+    f->interval = 2000;
+    f->restart_at = s->mode == CP_SOLVE ? f->interval : UINT64_MAX;
     s->rng = 2463534242u;
-    for (;;) {
-        if (!conflict && s->obj >= 0)
-            conflict = ilpm_cp_eng_check(e, s->obj) != 0 ||
-                       ilpm_cp_eng_propagate(e) != 0;
-        if (!conflict && s->lookahead > 0)
-            conflict = lookahead(s) != 0;
-        if (!conflict && s->wit && !s->wit_ok) {
-            int rc = find_witness(s, &st, err);
-            if (rc < 0)
-                break;
-            conflict = rc == 0;
-        }
-        if (!conflict) {
-            ilpm_cp_undo_due(s);
-            if (ilpm_watch_poll(&s->w, "searching", NULL) != 0) {
-                st = (ilpm_status)s->w.status;
-                break;
-            }
-            s->nodes++;
-            int l = ilpm_cp_pick(s);
-            if (l) {
-                d[nd].lit = l;
-                d[nd].mark = e->ntrail;
-                d[nd++].second = 0;
-                ilpm_cp_eng_assign(e, l);
-                conflict = ilpm_cp_eng_propagate(e) != 0;
-                continue;
-            }
-            /* A solution: every variable has a value, nothing failed. */
-            if (ilpm_cp_solution(s, vals, &st))
-                break;
-            if (s->mode == CP_COUNT) {
-                /* Another completion of the auxiliary variables is the
-                 * same projected solution. */
-                while (nd && s->aux[abs(d[nd - 1].lit)])
-                    nd--;
-            }
-        } else {
-            s->fails++;
-            if (s->fail_budget && s->fails >= s->fail_budget) {
-                s->gave_up = 1;
-                st = ILPM_TIMEOUT;
-                break;
-            }
-            if (s->fails >= restart_at) {
-                interval += interval / 2;
-                restart_at = s->fails + interval;
-                s->restarts++;
-                nd = 0;
-                ilpm_cp_eng_undo(e, root);
-                conflict = 0;
-                continue;
-            }
-        }
-        while (nd && d[nd - 1].second)
-            nd--;
-        if (nd == 0) {
-            s->complete = 1;
-            st = s->mode == CP_COUNT ? ILPM_SOLVED
-                 : s->mode == CP_OPTIMIZE
-                     ? (s->found ? ILPM_OPTIMAL : ILPM_UNSAT)
-                     : ILPM_UNSAT;
-            break;
-        }
-        struct dec *t = &d[nd - 1];
-        ilpm_cp_eng_undo(e, t->mark);
-        t->second = 1;
-        s->wit_ok = 0;
-        ilpm_cp_eng_assign(e, -t->lit);
-        conflict = ilpm_cp_eng_propagate(e) != 0;
-    }
-    if (s->mode == CP_OPTIMIZE && s->found &&
-        (st == ILPM_TIMEOUT || st == ILPM_STOPPED))
-        st = ILPM_FEASIBLE;
-    ilpm_cp_eng_undo(e, root);
-    free(d);
+    return 0;
+}
+
+static ilpm_status dfs_close(dfs *f, ilpm_status st)
+{
+    cp_search *s = f->s;
+    st = ilpm_cp_cut_short(s, st);
+    ilpm_kern_undo(f->e, f->root);
+    free(f->d);
     free(s->order);
     free(s->wit);
     s->order = NULL;
     s->wit = NULL;
     return st;
+}
+
+/* What a node must pass before it branches: the objective's bound,
+ * lookahead and, for a count over auxiliary variables, a witness.  1
+ * when it fails, 0 when it passes, -1 when the search ends (*st set). */
+static int node_fails(cp_search *s, ilpm_status *st, ilpm_err *err)
+{
+    ilpm_kern *e = s->e;
+    if (s->obj >= 0 &&
+        (ilpm_kern_check(e, s->obj) != 0 || ilpm_kern_propagate(e) != 0))
+        return 1;
+    if (s->lookahead > 0 && lookahead(s) != 0)
+        return 1;
+    if (s->wit && !s->wit_ok) {
+        int rc = find_witness(s, st, err);
+        return rc < 0 ? -1 : rc == 0;
+    }
+    return 0;
+}
+
+/* A node that passed its checks: a decision taken (1 on a conflict, 0
+ * without) or, with every variable set, a solution (2: the search goes
+ * on from it); -1 when the search ends (*st set). */
+static int dfs_node(dfs *f, uint8_t *vals, ilpm_status *st)
+{
+    cp_search *s = f->s;
+    ilpm_kern *e = f->e;
+    ilpm_cp_undo_due(s);
+    if (ilpm_watch_poll(&s->w, "searching", NULL) != 0) {
+        *st = (ilpm_status)s->w.status;
+        return -1;
+    }
+    s->nodes++;
+    int l = ilpm_cp_pick(s);
+    if (l) {
+        f->d[f->nd].lit = l;
+        f->d[f->nd].mark = e->ntrail;
+        f->d[f->nd++].second = 0;
+        ilpm_kern_assign(e, l);
+        return ilpm_kern_propagate(e) != 0;
+    }
+    /* A solution: every variable has a value, nothing failed. */
+    if (ilpm_cp_solution(s, vals, st))
+        return -1;
+    if (s->mode == CP_COUNT) {
+        /* Another completion of the auxiliary variables is the same
+         * projected solution. */
+        while (f->nd && s->aux[abs(f->d[f->nd - 1].lit)])
+            f->nd--;
+    }
+    return 2;
+}
+
+/* A failure, counted: 1 when the search gives up (its failure budget),
+ * -1 when it restarts (back at the root), else 0. */
+static int dfs_failed(dfs *f, ilpm_status *st)
+{
+    cp_search *s = f->s;
+    s->fails++;
+    if (s->fail_budget && s->fails >= s->fail_budget) {
+        s->gave_up = 1;
+        *st = ILPM_TIMEOUT;
+        return 1;
+    }
+    if (s->fails >= f->restart_at) {
+        f->interval += f->interval / 2;
+        f->restart_at = s->fails + f->interval;
+        s->restarts++;
+        f->nd = 0;
+        ilpm_kern_undo(f->e, f->root);
+        return -1;
+    }
+    return 0;
+}
+
+/* Takes the deepest decision still in its first branch into its second:
+ * 1 on a conflict, 0 without; -1 when none is left (the search is
+ * complete, *st its outcome). */
+static int dfs_flip(dfs *f, ilpm_status *st)
+{
+    cp_search *s = f->s;
+    while (f->nd && f->d[f->nd - 1].second)
+        f->nd--;
+    if (f->nd == 0) {
+        s->complete = 1;
+        *st = ilpm_cp_exhausted(s);
+        return -1;
+    }
+    struct dec *t = &f->d[f->nd - 1];
+    ilpm_kern_undo(f->e, t->mark);
+    t->second = 1;
+    s->wit_ok = 0;
+    ilpm_kern_assign(f->e, -t->lit);
+    return ilpm_kern_propagate(f->e) != 0;
+}
+
+ilpm_status ilpm_cp_dfs_run(cp_search *s, uint8_t *vals, ilpm_err *err)
+{
+    dfs f;
+    if (dfs_open(&f, s, err) != 0)
+        return ILPM_ERROR;
+    ilpm_status st = ILPM_UNSAT;
+    int conflict = ilpm_kern_propagate(s->e) != 0;
+    for (;;) {
+        if (!conflict && (conflict = node_fails(s, &st, err)) < 0)
+            break;
+        if (!conflict) {
+            int rc = dfs_node(&f, vals, &st);
+            if (rc < 0)
+                break;
+            if (rc < 2) {
+                conflict = rc;
+                continue;
+            }
+        } else {
+            int rc = dfs_failed(&f, &st);
+            if (rc > 0)
+                break;
+            if (rc < 0) {
+                conflict = 0;
+                continue;
+            }
+        }
+        if ((conflict = dfs_flip(&f, &st)) < 0)
+            break;
+    }
+    return dfs_close(&f, st);
 }

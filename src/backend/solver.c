@@ -225,7 +225,7 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
     ilpm_options left;
     const ilpm_model *low = NULL;
     if (time_left(s, &left, "propagating the model", err) == 0)
-        low = ilpm_model_lowered(m, &left, &s->own, err);
+        low = s->ops->settles ? m : ilpm_model_lowered(m, &left, &s->own, err);
     if (!low) {
         ilpm_solver_free(s);
         return NULL;

@@ -57,10 +57,6 @@ typedef struct ilpm_kcon {
     int64_t st, sf; /* weight of the true and false literals */
 } ilpm_kcon;
 
-/* What a layer above keeps beside the kernel (defined there). */
-struct ilpm_kern_db;
-struct ilpm_kern_heap;
-
 typedef struct ilpm_kern {
     int nv;
     ilpm_kcon *cons;
@@ -96,15 +92,15 @@ typedef struct ilpm_kern {
     ilpm_kocc *pool;    /* the model's occurrences, in the arena */
     ilpm_klist **moved; /* the lists that left it for the heap  */
     size_t nmoved, capmoved;
-    /* A clause store (NULL: none): db_propagate sees each literal the
-     * kernel propagates, before its constraints; nonzero is a conflict,
-     * its reason in conf. */
-    struct ilpm_kern_db *db;
+    /* A clause store (NULL: none), opaque here: db_propagate sees each
+     * literal the kernel propagates, before its constraints; nonzero is
+     * a conflict, its reason in conf. */
+    void *db;
     int (*db_propagate)(struct ilpm_kern *e, int l);
-    /* A branching order (NULL: none): undo gives each variable it frees
-     * to heap_insert. */
-    struct ilpm_kern_heap *heap;
-    void (*heap_insert)(struct ilpm_kern_heap *h, int v);
+    /* A branching order (NULL: none), opaque here: undo gives each
+     * variable it frees to heap_insert. */
+    void *heap;
+    void (*heap_insert)(void *heap, int v);
     struct ilpm_kterm *scratch; /* ilpm_kern_add's terms */
     size_t capscratch;
 } ilpm_kern;
@@ -136,6 +132,9 @@ static inline size_t ilpm_klix(int l)
  * err->rc set.  Nothing is propagated yet (ilpm_kern_check). */
 int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
                    ilpm_watch *w, ilpm_err *err);
+/* How many kernels this thread has begun to build (ilpm_kern_init): the
+ * tests count them (one per cp solver). */
+extern _Thread_local uint64_t ilpm_kern_built;
 void ilpm_kern_free(ilpm_kern *e);
 /* Makes the arrays that a search reads (reasons, levels, places on the
  * trail, phases), from then on kept for every assignment; called before
@@ -190,9 +189,30 @@ void ilpm_kern_undo(ilpm_kern *e, int mark);
  * puts them back with their weights counted anew from the values. */
 void ilpm_kern_detach(ilpm_kern *e, const uint8_t *gone);
 void ilpm_kern_attach(ilpm_kern *e, const uint8_t *gone);
+/* Takes out what the trail fixes, for good (a search that never undoes
+ * it): the terms of fixed literals (k moved by the weight of the true
+ * ones) and the constraints that hold whatever the open literals become,
+ * the rest packed and renumbered in order (renum[c], room for e->ncons:
+ * c's new number, -1 when gone), so that the kernel weighs, scans and
+ * fills the cache as a kernel over the model's settled copy would.  Called
+ * with the trail propagated, nothing above it; what the trail holds
+ * counts as forced by the model from then on (ILPM_K_DECIDED). */
+void ilpm_kern_compact(ilpm_kern *e, int *renum);
 /* Looks at every constraint from number from on once (unit clauses,
  * bounds met already), propagating after each; -1 on a conflict. */
 int ilpm_kern_settle(ilpm_kern *e, int from);
+
+/* propagate.c: the settling of givens that ilpm_model_lowered does at
+ * level (1: units, 2: probing too), done instead on e, a kernel over every
+ * constraint of m in m's order (ILPM_KERN_ALL_KINDS, nothing assigned
+ * yet), for a back end that searches on that kernel (cp) rather than on
+ * a settled copy of m: as there, only the cardinality kinds take part
+ * (the others are set aside meanwhile, then counted in again, not yet
+ * looked at), and an equality row whose coefficients' gcd refutes it
+ * counts as a conflict.  1 when m has no solution, 0 when it may have,
+ * with what the givens force on e's trail; -1 out of memory (err). */
+int ilpm_kern_settle_givens(ilpm_kern *e, const ilpm_model *m, int level,
+                            ilpm_watch *w, ilpm_err *err);
 
 /* probe.c: failed-literal probing of every open variable, then clause
  * probing, within a work budget (w, if not NULL, cuts it short); -1 when

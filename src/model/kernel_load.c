@@ -172,9 +172,12 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
     return 0;
 }
 
+_Thread_local uint64_t ilpm_kern_built;
+
 int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
                    ilpm_watch *w, ilpm_err *err)
 {
+    ilpm_kern_built++;
     memset(e, 0, sizeof *e);
     e->nv = ilpm_model_nvars(m);
     /* Two passes, as a compressed sparse row is built: each literal's

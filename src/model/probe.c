@@ -20,10 +20,14 @@ static int try_lit(ilpm_kern *e, int l)
 }
 
 /* The probing work allowed: a few passes over the model's occurrences,
- * at least enough for a 25x25 Sudoku, at most about a tenth of a second. */
+ * at least enough for a 25x25 Sudoku, at most about a tenth of a second.
+ * The occurrences counted are those in the lists (as many as the terms,
+ * but for the constraints the settling of givens sets aside). */
 static uint64_t probe_budget(const ilpm_kern *e)
 {
-    uint64_t occ = e->nlits;
+    uint64_t occ = 0;
+    for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++)
+        occ += (uint64_t)e->occ[i].n;
     uint64_t b = 64 * occ;
     if (b < 4000000u)
         b = 4000000u;

@@ -2,7 +2,9 @@
  * the propagation kernel (kernel.c, which the cp back end searches on
  * too; probing in probe.c): the givens of a puzzle (Sudoku clues, placed
  * queens, a Tetravex corner) arrive as unit clauses, and what they force is
- * settled here once, before either lowering sees the model.  Two steps:
+ * settled here once, before either lowering sees the model (the cp back
+ * end settles them the same way on the kernel it then searches on:
+ * ilpm_kern_settle_givens).  Two steps:
  *  - unit propagation through clauses, at-most-one, exactly-one,
  *    implications and cardinality constraints (all read as "sum of
  *    literals cmp k"), with the weight of the true and of the false
@@ -136,6 +138,24 @@ struct naming {
     const char *name;
 };
 
+/* Sets the group and name of out's next constraint to c's; -1 on
+ * error. */
+static int name_next(ilpm_model *out, const ilpm_model *m, const ilpm_con *c,
+                     struct naming *at, ilpm_err *err)
+{
+    if (c->group != at->group) {
+        if (ilpm_model_group(out, ilpm_model_group_name(m, c->group), err) < 0)
+            return -1;
+        at->group = c->group;
+    }
+    if (c->name != at->name) {
+        if (ilpm_model_set_con_name(out, c->name, err) != 0)
+            return -1;
+        at->name = c->name;
+    }
+    return 0;
+}
+
 /* Adds c to out without its fixed literals; 1 when c cannot hold (the
  * propagation missed a conflict), -1 on error. */
 static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
@@ -154,16 +174,8 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
             lits[n++] = c->lits[i];
         }
     }
-    if (c->group != at->group) {
-        if (ilpm_model_group(out, ilpm_model_group_name(m, c->group), err) < 0)
-            return -1;
-        at->group = c->group;
-    }
-    if (c->name != at->name) {
-        if (ilpm_model_set_con_name(out, c->name, err) != 0)
-            return -1;
-        at->name = c->name;
-    }
+    if (name_next(out, m, c, at, err) != 0)
+        return -1;
     switch (c->kind) {
     case ILPM_CLAUSE:
     case ILPM_ALO:
@@ -225,6 +237,27 @@ static int add_reduced(ilpm_model *out, const ilpm_model *m, const uint8_t *val,
     }
 }
 
+/* What settling m takes: *any when m has givens (nothing is forced
+ * without a one-literal clause or exactly-one), *maxn its longest
+ * constraint; 1 when an equality row is refuted by its coefficients
+ * alone, else 0. */
+static int scan_givens(const ilpm_model *m, int *any, size_t *maxn)
+{
+    size_t nc = ilpm_model_ncons(m);
+    int infeasible = 0;
+    *any = 0;
+    *maxn = 1;
+    for (size_t i = 0; i < nc && !infeasible; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        *any |= c.n == 1 && (c.kind == ILPM_CLAUSE || c.kind == ILPM_ALO ||
+                             c.kind == ILPM_EXO);
+        infeasible = gcd_infeasible(&c, NULL);
+        *maxn = (size_t)c.n > *maxn ? (size_t)c.n : *maxn;
+    }
+    return infeasible;
+}
+
 static ilpm_model *propagate_model(const ilpm_model *m, int level,
                                    ilpm_watch *w, int *unchanged, ilpm_err *err)
 {
@@ -233,19 +266,9 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
     int nv = ilpm_model_nvars(m);
     if (nv < 1)
         return NULL;
-    /* Nothing is forced without a one-literal clause or exactly-one; an
-     * equality row may still be refuted by its coefficients alone. */
-    int any = 0, infeasible = 0;
-    size_t maxn = 1; /* the longest constraint */
-    for (size_t i = 0; i < nc && !infeasible; i++) {
-        ilpm_con c;
-        ilpm_model_con(m, i, &c);
-        any |= c.n == 1 && (c.kind == ILPM_CLAUSE || c.kind == ILPM_ALO ||
-                            c.kind == ILPM_EXO);
-        infeasible = gcd_infeasible(&c, NULL);
-        maxn = (size_t)c.n > maxn ? (size_t)c.n : maxn;
-    }
-    if (infeasible) {
+    int any;
+    size_t maxn;
+    if (scan_givens(m, &any, &maxn)) {
         *unchanged = 0;
         return refuted(m, err);
     }
@@ -300,6 +323,75 @@ static ilpm_model *propagate_model(const ilpm_model *m, int level,
     }
     *unchanged = 0;
     return out;
+}
+
+/* Sets aside the constraints of e (numbered as m's) whose kind the
+ * settling of givens leaves to the back ends (ILPM_KERN_CARD_KINDS):
+ * out of the occurrence lists, with no side that binds (so that settling
+ * and probing pass them by), each side kept in aside[c] (1: <=, 2: >=,
+ * 4: set aside).  0 when there is none, 1 when some were, -1 out of
+ * memory. */
+static int set_aside(ilpm_kern *e, const ilpm_model *m, uint8_t **aside)
+{
+    size_t nc = ilpm_model_ncons(m);
+    *aside = NULL;
+    int n = 0;
+    for (size_t i = 0; i < nc; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        if (ILPM_KERN_CARD_KINDS & (1u << c.kind))
+            continue;
+        if (!*aside && !(*aside = calloc((size_t)e->ncons + 1, 1)))
+            return -1;
+        ilpm_kcon *x = &e->cons[i];
+        (*aside)[i] = (uint8_t)(4 | x->le | x->ge << 1);
+        x->le = x->ge = 0;
+        n++;
+    }
+    if (n)
+        ilpm_kern_detach(e, *aside);
+    return n > 0;
+}
+
+/* Takes back what set_aside set aside, its weights counted anew. */
+static void take_back(ilpm_kern *e, uint8_t *aside)
+{
+    for (int c = 0; c < e->ncons; c++)
+        if (aside[c]) {
+            e->cons[c].le = aside[c] & 1;
+            e->cons[c].ge = (aside[c] >> 1) & 1;
+        }
+    ilpm_kern_attach(e, aside);
+    free(aside);
+}
+
+int ilpm_kern_settle_givens(ilpm_kern *e, const ilpm_model *m, int level,
+                            ilpm_watch *w, ilpm_err *err)
+{
+    int any;
+    size_t maxn;
+    if (level == 0 || ilpm_model_nvars(m) < 1)
+        return 0;
+    if (scan_givens(m, &any, &maxn))
+        return 1;
+    if (!any)
+        return 0;
+    uint8_t *aside;
+    int rc = set_aside(e, m, &aside);
+    if (rc < 0)
+        return ilpm_err_nomem(err, "out of memory propagating the fixed "
+                                   "literals");
+    int conflict = ilpm_kern_settle(e, 0) != 0 ||
+                   (level >= 2 && ilpm_kern_probe(e, w) != 0);
+    if (aside)
+        take_back(e, aside);
+    size_t nc = ilpm_model_ncons(m);
+    for (size_t i = 0; i < nc && !conflict && e->ntrail > 0; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        conflict = gcd_infeasible(&c, e->val);
+    }
+    return conflict;
 }
 
 ilpm_model *ilpm_model_propagate(const ilpm_model *m, int level, int *unchanged,
