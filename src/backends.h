@@ -12,7 +12,7 @@
 #ifndef ILPM_BACKENDS_H
 #define ILPM_BACKENDS_H
 
-#include "ilpm.h"
+#include "ilpm_int.h"
 
 #define ILPM_BACKENDS(X)                                                       \
     X(ILP, "ilp", "as an ILP with GLPK", ilpm_glpk_ops)                        \

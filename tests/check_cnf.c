@@ -6,7 +6,7 @@
  * check is a small DPLL below, so no SAT solver is trusted here.
  */
 #include "backend.h"
-#include "ilpm.h"
+#include "ilpm_int.h"
 
 #include "testutil.h"
 #include <check.h>

@@ -129,6 +129,51 @@ START_TEST(test_readers_read_data)
 }
 END_TEST
 
+/* ilpm_model_read, the library's way in: every readable format's sample
+ * by its extension and by its name gives the model the `model` puzzle
+ * builds of it (binary integers: --int-encoding binary), and a name or
+ * an extension the table lacks is refused with the table's names. */
+START_TEST(test_model_read_public)
+{
+    for (int i = 0; ilpm_file_formats[i]; i++) {
+        const ilpm_file_format *f = ilpm_file_formats[i];
+        if (!f->reader)
+            continue;
+        char path[512];
+        ck_assert(sample_of(f, path, sizeof path));
+        ilpm_params *p = ilpm_params_new();
+        ck_assert_int_eq(ilpm_params_set(p, "int-encoding", "binary"), 0);
+        void *inst = parse_file(path, NULL, p);
+        ilpm_model *want = ilpm_model_new();
+        ilpm_err err = {0};
+        ck_assert_int_eq(ilpm_puzzle_model.build(inst, p, want, &err), 0);
+        for (int named = 0; named < 2; named++) {
+            ilpm_model *m = NULL;
+            ck_assert_msg(
+                ilpm_model_read(path, named ? f->name : NULL, &m, &err) == 0,
+                "%s: %s", path, err.msg);
+            ck_assert_int_eq(ilpm_model_nvars(m), ilpm_model_nvars(want));
+            ck_assert_uint_eq(ilpm_model_ncons(m), ilpm_model_ncons(want));
+            ilpm_model_free(m);
+        }
+        ilpm_model_free(want);
+        ilpm_puzzle_model.free_instance(inst);
+        ilpm_params_free(p);
+    }
+    ilpm_model *m = (ilpm_model *)1;
+    ilpm_err err = {0};
+    ck_assert_int_eq(ilpm_model_read("data/models/x.lp", "nosuch", &m, &err),
+                     -1);
+    ck_assert_ptr_null(m);
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "lp, mps"));
+    ck_assert_int_eq(ilpm_model_read("README.md", NULL, &m, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "README.md"));
+    ck_assert_int_eq(ilpm_model_read("data/no/such.lp", NULL, &m, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "data/no/such.lp"));
+}
+END_TEST
+
 /* The count of solutions and the optimum (when m has an objective and
  * the count is not 0) of m on back end b. */
 static uint64_t model_count(const ilpm_model *m, ilpm_backend b, int64_t *best)
@@ -287,6 +332,7 @@ int main(void)
     tcase_add_test(tc, test_rows_whole);
     tcase_add_test(tc, test_readers_read_data);
     tcase_add_test(tc, test_writers_read_back);
+    tcase_add_test(tc, test_model_read_public);
     tcase_add_test(tc, test_unknown_name_lists_table);
     suite_add_tcase(s, tc);
     return run_suite(s);

@@ -5,7 +5,7 @@
  * against GLPK's own readers and, when installed, glpsol and cbc. */
 #include "backend.h"
 #include "glpk_int.h"
-#include "ilpm.h"
+#include "ilpm_int.h"
 
 #include "testutil.h"
 #include <check.h>

@@ -1,6 +1,6 @@
 /* Tests of the constraint-builder layer (src/model): families, names,
  * groups, constraint storage, misuse reported as errors, the checker. */
-#include "ilpm.h"
+#include "ilpm_int.h"
 
 #include "testutil.h"
 #include <check.h>

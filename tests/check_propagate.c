@@ -6,7 +6,7 @@
  * held against brute force over every assignment.  The kernel under it
  * (src/model/kernel.c): constraints added past what its arena holds,
  * weights taken back by undo, the clause-store hook. */
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "ilpm_int.h"
 #include "kernel.h"
 

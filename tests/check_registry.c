@@ -5,7 +5,7 @@
 #include "backend.h"
 #include "cp_opts.h"
 #include "glpk_int.h"
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "ilpm_int.h"
 #include "run.h"
 

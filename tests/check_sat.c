@@ -4,7 +4,7 @@
  * encoding; assumptions that hold for one call only; objective bounds
  * that leave the model as it was; time limits, stop requests (the watch
  * behind CaDiCaL's terminate callback), --sat-option and the log. */
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "sat_int.h"
 #include "util.h"
 

@@ -2,7 +2,7 @@
  * projected counts and optima of random small models against brute force,
  * assumptions, time limits and stop requests. */
 #include "cp_opts.h"
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "sat_int.h"
 
 #define ILPM_TESTUTIL_RANDOM

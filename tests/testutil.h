@@ -12,7 +12,7 @@
 #include "backends.h"
 
 #ifdef ILPM_TESTUTIL_RANDOM
-#include "ilpm.h"
+#include "ilpm_int.h"
 /* Random small models, shared by the solver and cp tests. */
 static uint64_t rng_state = 12345;
 

@@ -7,6 +7,7 @@
 #ifndef ILPM_MDL_H
 #define ILPM_MDL_H
 
+#include "ilpm_readers.h"
 #include "format.h"
 #include "puzzle.h"
 

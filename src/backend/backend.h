@@ -13,7 +13,7 @@
 #define ILPM_BACKEND_H
 
 #include "backends.h"
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "sat_int.h"
 
 #include <stdio.h>

@@ -149,6 +149,14 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
         return NULL;
     }
     settle_base(d);
+    /* What the settling fixed, as the settled copy's unit clauses say it
+     * for the other back ends (stats.fixed). */
+    if (stats && !d->refuted && ilpm_propagate_level(o) > 0) {
+        int64_t fixed = 0;
+        for (int v = 1; v <= nv; v++)
+            fixed += ilpm_klval(d->e.val, v) != ILPM_K_OPEN;
+        stats->fixed = fixed;
+    }
     /* The objective after: its value counts the fixed literals. */
     if (add_objective(d) != 0) {
         ilpm_err_nomem(err, "out of memory creating the cp driver");

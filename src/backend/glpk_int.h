@@ -9,6 +9,7 @@
 #define ILPM_GLPK_INT_H
 
 #include "backend.h"
+#include "ilpm_readers.h"
 #include "util.h"
 
 #include <glpk.h>

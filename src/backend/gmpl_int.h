@@ -8,7 +8,7 @@
 #ifndef ILPM_GMPL_INT_H
 #define ILPM_GMPL_INT_H
 
-#include "ilpm.h"
+#include "ilpm_readers.h"
 #include "util.h"
 
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* A model's values judged by the model itself: the objective's value and
  * whether every constraint holds (tests, and the solvers' own checks;
  * puzzles verify their solutions without the model). */
-#include "ilpm.h"
+#include "ilpm_int.h"
 
 static int lit_val(const uint8_t *vals, int l)
 {

@@ -17,7 +17,7 @@
 #ifndef ILPM_KERNEL_H
 #define ILPM_KERNEL_H
 
-#include "ilpm.h"
+#include "ilpm_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>

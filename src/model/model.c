@@ -1,7 +1,7 @@
 /* The constraint-builder layer: families of 0/1 variables, constraints that
  * keep their kind and group, and an optional linear objective.  The model
  * is solver-neutral; src/backend lowers it to GLPK rows or CNF clauses. */
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "util.h"
 
 #include <inttypes.h>

@@ -13,7 +13,7 @@
 #ifndef ILPM_FORMAT_H
 #define ILPM_FORMAT_H
 
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "util.h"
 
 /* What a format can carry (ilpm_file_format.carries). */

@@ -8,7 +8,7 @@
 #ifndef ILPM_PUZZLE_H
 #define ILPM_PUZZLE_H
 
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "util.h"
 
 /* What a puzzle offers beyond solving (ilpm_puzzle.caps). */

@@ -5,7 +5,7 @@
 #define ILPM_RUN_H
 
 #include "backends.h"
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "puzzle.h"
 #include "util.h"
 

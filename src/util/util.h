@@ -14,6 +14,120 @@
 #include <stdio.h>
 
 /* ------------------------------------------------------------------ */
+/* Errors, the clock and the deadline watch                             */
+
+/* Formats a message of the given rc into err (if err is not NULL)
+ * and returns -1. */
+int ilpm_err_fail(ilpm_err *err, ilpm_rc rc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The same, with rc ILPM_E_INPUT: the input or a parameter is wrong. */
+int ilpm_err_input(ilpm_err *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The same, with rc ILPM_E_NOMEM: "out of memory ..." */
+int ilpm_err_nomem(ilpm_err *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* A deadline and a stop flag that long work polls: building a model,
+ * lowering it to GLPK or CNF, feeding the solver. */
+typedef struct ilpm_watch {
+    double deadline;    /* ilpm_now() seconds; 0 for none            */
+    volatile int *stop; /* non-zero stops the work; NULL for none    */
+    unsigned tick;      /* polls since the clock was read            */
+    unsigned every;     /* the clock is read every `every` polls:    */
+    double read_at;     /* 256, fewer while polls are slow (err.c)   */
+    int status;         /* sticky once the work has been cut short   */
+} ilpm_watch;
+
+/* 0 to go on; else -1 with err naming `what` and err->rc
+ * ILPM_E_TIMEOUT or ILPM_E_INTERRUPTED (and so on every later call). */
+int ilpm_watch_poll(ilpm_watch *w, const char *what, ilpm_err *err);
+/* A watch until deadline (ilpm_now() seconds; <= 0: none) and stop:
+ * every step of a run watches the one deadline its options carry. */
+void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop);
+/* Seconds left before w's deadline, <= 0 once it has come; a very large
+ * number (1e300) when w has none.  The one conversion of the deadline to
+ * seconds, for a solver that is given a duration (GLPK's tm_lim, a
+ * wait): the caller takes off its own margins (ilpm_free_time). */
+double ilpm_watch_left(const ilpm_watch *w);
+/* Looks at the stop flag and the clock now (ilpm_watch_poll reads the
+ * clock at its first call, then every 256th, or more often when 256
+ * polls take milliseconds): 0 to go on, else ILPM_STOPPED or
+ * ILPM_TIMEOUT, which sticks. */
+int ilpm_watch_check(ilpm_watch *w);
+
+/* ------------------------------------------------------------------ */
+/* Option rows                                                          */
+
+/* One row per option, one row type for every table: the solver's
+ * (ilpm_options_table), the command line's, each puzzle's.  A row is the
+ * one place where an option's name, value, range, default and help are
+ * written: the parser, --help, the defaults and the range checks all
+ * read it (as kissat's options.h). */
+typedef enum ilpm_opt_type {
+    ILPM_OPT_FLAG,   /* no value: its int field 1 (ILPM_OPT_OFF: 0)    */
+    ILPM_OPT_INT,    /* an integer from lo to hi: an int64_t field     */
+    ILPM_OPT_REAL,   /* a number of unit, > 0 and >= lo, <= hi: double */
+    ILPM_OPT_CHOICE, /* one of choices: an int (enum) field, its index */
+    ILPM_OPT_TEXT    /* any text, its reader checks it: const char *   */
+} ilpm_opt_type;
+
+/* ilpm_opt.flags; bits 16 and up are the table owner's */
+#define ILPM_OPT_INSTANCE 1u /* gives the instance (queens --n), no FILE */
+#define ILPM_OPT_PLAY 2u     /* means something to `play` only          */
+#define ILPM_OPT_REPEAT 4u   /* again: values joined by ILPM_OPT_SEP    */
+#define ILPM_OPT_LIST 8u     /* a comma list; again: adds to it         */
+#define ILPM_OPT_OFF 16u     /* a flag that turns its field off         */
+#define ILPM_OPT_LOWER 32u   /* acts on the lowering (stats, export too) */
+#define ILPM_OPT_GEN 64u     /* read by a generator that solves too     */
+#define ILPM_OPT_INPUT 128u  /* names a file the run reads (gmpl --data) */
+#define ILPM_OPT_SEP '\n'
+
+typedef struct ilpm_opt {
+    const char *name; /* as the command line spells it, without "--"   */
+    const char *arg;  /* the value in help ("N"); NULL: a flag's none,
+                         a choice's names joined by '|'                */
+    ilpm_opt_type type;
+    int64_t lo, hi; /* ILPM_OPT_INT, ILPM_OPT_REAL                     */
+    /* The default as the option would be given ("sat", "2"); NULL:
+     * none, the field stays 0 (NULL, off) or a puzzle decides. */
+    const char *def;
+    const char *const *choices; /* ILPM_OPT_CHOICE, NULL-ended         */
+    const char *unit;           /* ILPM_OPT_REAL: "seconds"            */
+    unsigned flags;             /* ILPM_OPT_*                          */
+    /* The verbs it goes with, in the bits of the front end that owns the
+     * table (the command line's V_*); 0 in the library's and the
+     * puzzles' tables, whose verbs the command line gives. */
+    unsigned verbs;
+    size_t offset;    /* of its field (0 for puzzles: kept as text)    */
+    const char *help; /* without range and default: help adds them    */
+} ilpm_opt;
+
+/* The row named name in a table ended by a row with name NULL, or NULL
+ * (table may be NULL). */
+const ilpm_opt *ilpm_opt_find(const ilpm_opt *table, const char *name);
+/* Checks a value (NULL: none given) against its row: 0, or -1 with err
+ * (rc ILPM_E_INPUT) as "--decks: expected an integer from 1 to 8,
+ * got '0'", the same words for every option of every table. */
+int ilpm_opt_check(const ilpm_opt *row, const char *value, ilpm_err *err);
+/* Checks value, then sets the row's field in base (the struct the table
+ * describes): 0, or -1 with err and base unchanged.  A text is kept as
+ * the pointer given. */
+int ilpm_opt_set(const ilpm_opt *row, void *base, const char *value,
+                 ilpm_err *err);
+/* Sets every field of base to its row's default: 0, or -1 with err when
+ * a row's default does not pass its own check (a bug in the table). */
+int ilpm_opt_defaults(const ilpm_opt *table, void *base, ilpm_err *err);
+
+/* ------------------------------------------------------------------ */
 /* Growable NUL-terminated string.  A failed allocation sets oom and   */
 /* leaves the text as it was; callers check oom once at the end.       */
 

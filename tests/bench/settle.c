@@ -11,7 +11,7 @@
  * settled model fixes, C its constraints, D a hash of every one of them;
  * "unchanged" or "refuted" instead when so), then "total S" (seconds,
  * the sum of the fastest times). */
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "puzzle.h"
 #include "util.h"
 

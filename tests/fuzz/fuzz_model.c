@@ -4,7 +4,7 @@
  * agree with brute force on satisfiability, the optimum and the
  * projected count. */
 #include "cp_opts.h"
-#include "ilpm.h"
+#include "ilpm_int.h"
 #include "sat_int.h"
 
 #include <stdio.h>
