@@ -533,6 +533,11 @@ void ilpm_solver_set_time_limit(ilpm_solver *s, double seconds);
 typedef int (*ilpm_solution_fn)(void *ctx, const uint8_t *vals);
 ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
                               ilpm_solution_fn fn, void *ctx, ilpm_err *err);
+/* Optimisation: fn (NULL: none) sees each improving solution as the back
+ * end finds it, during ilpm_solver_optimize (GLPK's new incumbents, each
+ * tightened bound's solution on SAT, each branch-and-bound improvement on
+ * cp); non-zero from it ends the search with ILPM_ERROR. */
+void ilpm_solver_on_incumbent(ilpm_solver *s, ilpm_solution_fn fn, void *ctx);
 /* 1 when the last ilpm_solver_count ran out of solutions, so that its
  * count is exact; 0 when the limit, a time limit, a stop or an error
  * ended it first (its ILPM_SOLVED alone does not tell a count that
