@@ -204,12 +204,10 @@ const char *ilpm_backend_name(int b);
 
 /* Sizes of one formulation, overall and per group. */
 typedef struct ilpm_group_stats {
-    int64_t cons; /* model constraints in the group         */
-    int64_t rows; /* ILP rows                                */
-    int64_t nonzeros;
-    int64_t clauses; /* CNF clauses                             */
-    int64_t literals;
-    int64_t aux_vars; /* CNF auxiliary variables                */
+    int64_t cons;              /* model constraints in the group */
+    int64_t rows, nonzeros;    /* ILP rows                       */
+    int64_t clauses, literals; /* CNF clauses                    */
+    int64_t aux_vars;          /* CNF auxiliary variables        */
 } ilpm_group_stats;
 
 typedef struct ilpm_stats {
@@ -217,9 +215,7 @@ typedef struct ilpm_stats {
     int64_t aux_vars; /* model vars in AUX families + CNF aux vars */
     int64_t rows, nonzeros;
     int64_t clauses, literals;
-    /* model variables a unit clause fixes in what the back end receives:
-     * the givens and what propagation forced, settled before any search */
-    int64_t fixed;
+    int64_t fixed; /* variables fixed before search: givens, propagation */
     int ngroups;
     ilpm_group_stats *groups; /* ngroups entries, owned by the stats */
 } ilpm_stats;
@@ -265,6 +261,9 @@ void ilpm_solver_set_deadline(ilpm_solver *s, double deadline);
 typedef int (*ilpm_solution_fn)(void *ctx, const uint8_t *vals);
 ilpm_status ilpm_solver_count(ilpm_solver *s, uint64_t limit, uint64_t *count,
                               ilpm_solution_fn fn, void *ctx, ilpm_err *err);
+/* Optimisation: fn (NULL: none) sees each improving solution as the back
+ * end finds it; non-zero from it ends the search with ILPM_ERROR. */
+void ilpm_solver_on_incumbent(ilpm_solver *s, ilpm_solution_fn fn, void *ctx);
 /* 1 when the last count ran out of solutions (exact); 0 when the limit,
  * a time limit, a stop or an error ended it first. */
 int ilpm_solver_count_complete(const ilpm_solver *s);

@@ -150,6 +150,79 @@ START_TEST(test_random_optima_agree_with_brute_force)
 }
 END_TEST
 
+/* What an optimisation's incumbent hook saw. */
+struct incumbents {
+    const ilpm_model *m;
+    int n, bad, worse, refuse;
+    int64_t last;
+};
+
+static int on_incumbent(void *ctx, const uint8_t *vals)
+{
+    struct incumbents *in = ctx;
+    int64_t o = ilpm_model_objective_value(in->m, vals);
+    int max =
+        ilpm_model_objective_get(in->m, NULL, NULL, NULL) == ILPM_MAXIMIZE;
+    in->bad += !ilpm_model_check(in->m, vals, NULL);
+    in->worse += in->n > 0 && (max ? o <= in->last : o >= in->last);
+    in->last = o;
+    in->n++;
+    return in->refuse;
+}
+
+/* Every back end shows each improving solution to the hook as it finds
+ * it: each a solution, each better than the one before, the last the
+ * optimum; a hook that refuses one ends the search with ILPM_ERROR. */
+START_TEST(test_incumbents)
+{
+    rng_state = 777;
+    for (int iter = 0; iter < 100; iter++) {
+        int nx = 1 + (int)rnd(6), na = (int)rnd(3);
+        ilpm_model *m = random_model(nx, na, 1);
+        uint64_t cnt;
+        int feasible;
+        int64_t best = 0;
+        brute(m, nx, &cnt, &feasible, &best);
+        for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
+            ilpm_options o;
+            ilpm_options_init(&o);
+            o.backend = configs[c].b;
+            ilpm_sat_opts_in(&o)->amo = configs[c].amo;
+            ilpm_cp_opts_in(&o)->search = configs[c].search;
+            ilpm_err err = {0};
+            ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            struct incumbents in = {m, 0, 0, 0, 0, 0};
+            ilpm_solver_on_incumbent(s, on_incumbent, &in);
+            ilpm_status st = ilpm_solver_optimize(s, NULL, 0, &err);
+            ck_assert_int_eq(st, feasible ? ILPM_OPTIMAL : ILPM_UNSAT);
+            ck_assert_msg(in.bad == 0 && in.worse == 0,
+                          "iter %d config %zu: %d not solutions, %d no better",
+                          iter, c, in.bad, in.worse);
+            if (feasible) {
+                ck_assert_msg(in.n >= 1 && in.last == best,
+                              "iter %d config %zu: %d incumbents, last %lld, "
+                              "want %lld",
+                              iter, c, in.n, (long long)in.last,
+                              (long long)best);
+                /* A satisfaction solve shows none. */
+                in.n = 0;
+                ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err),
+                                 ILPM_SOLVED);
+                ck_assert_int_eq(in.n, 0);
+                in.refuse = 1;
+                ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err),
+                                 ILPM_ERROR);
+                ck_assert_int_eq(in.n, 1);
+                ck_assert(err.msg[0] != '\0');
+            }
+            ilpm_solver_free(s);
+        }
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
 /* x1..x4 with exactly-two: 6 solutions; assumptions pick among them. */
 static ilpm_model *two_of_four(void)
 {
@@ -485,6 +558,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_random_counts_agree_with_brute_force);
     tcase_add_test(tc, test_random_optima_agree_with_brute_force);
+    tcase_add_test(tc, test_incumbents);
     tcase_add_test(tc, test_assumptions);
     tcase_add_test(tc, test_count_limit_and_callback);
     tcase_add_test(tc, test_time_limit_reports_count_so_far);

@@ -53,6 +53,46 @@ for b in $BACKENDS; do
     check "queens 3 -a on $b: unsatisfiable" equals out "$(cat "$tmp/q3")" '=====UNSATISFIABLE====='
 done
 
+# A stop: on SIGTERM (MiniZinc's, 1 s after its -t) the best solution so
+# far is printed and ilpm ends within 0.5 s; with -i each improving one
+# is printed as found, so that a SIGKILL after it loses nothing.
+# knapsack60.fzn: no back end proves its optimum within seconds, each
+# finds solutions within one.
+for b in $BACKENDS; do
+    for i in 1 2 3; do
+        flag=
+        [ "$i" = 2 ] && flag=-i
+        "$ILPM" fzn $flag --backend "$b" data/fzn/knapsack60.fzn >"$tmp/sig" 2>"$tmp/err" &
+        pid=$!
+        sleep 1
+        cp "$tmp/sig" "$tmp/before"
+        start=$(date +%s%N)
+        kill -TERM "$pid"
+        wait "$pid"
+        rc=$?
+        ms=$((($(date +%s%N) - start) / 1000000))
+        check "SIGTERM $flag on $b ($i): ends within 0.5 s ($ms ms)" test "$ms" -le 500
+        check "SIGTERM $flag on $b ($i): exit 130" equals rc "$rc" 130
+        check "SIGTERM $flag on $b ($i): a solution" grep -qx -- '----------' "$tmp/sig"
+        check "SIGTERM $flag on $b ($i): not complete" not_complete "$tmp/sig"
+        check "SIGTERM $flag on $b ($i): the format" fzn_format "$tmp/sig"
+        if [ -n "$flag" ]; then
+            check "-i on $b: solutions printed before SIGTERM" \
+                grep -qx -- '----------' "$tmp/before"
+        fi
+    done
+    start=$(date +%s%N)
+    "$ILPM" fzn -i -t 1000 --backend "$b" data/fzn/knapsack60.fzn >"$tmp/t" 2>"$tmp/err"
+    rc=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    check "knapsack 60 -t 1000 on $b: ends within 2.5 s ($ms ms)" test "$ms" -le 2500
+    check "knapsack 60 -t 1000 on $b: exit 0" equals rc "$rc" 0
+    check "knapsack 60 -t 1000 -i on $b: improving solutions" \
+        test "$(count_solutions "$tmp/t")" -ge 2
+    check "knapsack 60 -t 1000 on $b: not complete" not_complete "$tmp/t"
+    check "knapsack 60 -t 1000 on $b: the format" fzn_format "$tmp/t"
+done
+
 # The same files through ilpm's own verbs.
 out=$("$ILPM" solve model data/fzn/knapsack01.fzn --format json)
 check "solve model knapsack01.fzn: JSON" grep -q '"objective":309,.*"X_INTRODUCED_11_":1' <<<"$out"
@@ -147,6 +187,40 @@ for b in $BACKENDS; do
             sed -n 's/^_objective = \(.*\);$/\1/p' | tail -n 1)
         check "$1 on $b: an optimum" test -n "$want"
         check "$1 on $b: Gecode's optimum" equals objective "$got" "$want"
+    done
+done
+
+# Improving solutions (-i, and -a on a model with an objective): each
+# better than the one before, the last followed by "==========" and equal
+# to Gecode's optimum; without either, the final solution alone.
+improving() { # FILE min|max
+    sed -n 's/^_objective = \(.*\);$/\1/p' "$1" |
+        awk -v s="$2" 'NR > 1 && (s == "min" ? $1 >= p : $1 <= p) { bad = 1 }
+            { p = $1 } END { exit bad || NR == 0 }'
+}
+objective_of() { sed -n 's/^_objective = \(.*\);$/\1/p' "$1" | tail -n 1; }
+for c in "golomb.mzn min -D m=4" "knapsack01.mzn max $M/knapsack_20.dzn"; do
+    set -- $c
+    minizinc --solver gecode --output-mode dzn --output-objective "$M/$1" "${@:3}" \
+        >"$tmp/gecode" 2>/dev/null
+    want=$(objective_of "$tmp/gecode")
+    check "$1: Gecode's optimum" test -n "$want"
+    for b in $BACKENDS; do
+        for f in -i -a; do
+            mzn --ilpm-backend "$b" $f --output-mode dzn --output-objective \
+                "$M/$1" "${@:3}" >"$tmp/imp"
+            check "$1 $f on $b: each solution improves" improving "$tmp/imp" "$2"
+            check "$1 $f on $b: proven" equals last "$(tail -n 1 "$tmp/imp")" "=========="
+            check "$1 $f on $b: Gecode's optimum" equals objective \
+                "$(objective_of "$tmp/imp")" "$want"
+            if [ "$1" = knapsack01.mzn ]; then
+                check "$1 $f on $b: improving solutions" \
+                    test "$(count_solutions "$tmp/imp")" -ge 2
+            fi
+        done
+        mzn --ilpm-backend "$b" --output-mode dzn --output-objective "$M/$1" "${@:3}" >"$tmp/imp"
+        check "$1 on $b: the final solution alone" equals count \
+            "$(count_solutions "$tmp/imp")" 1
     done
 done
 

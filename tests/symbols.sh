@@ -53,5 +53,21 @@ if [ -n "$undeclared" ]; then
   printf '%s\n' "$undeclared" >&2
   exit 1
 fi
+# The installed header is the public API alone: at most 300 lines, and
+# no back end's own option in the shared options (each back end keeps
+# its own, set by name).
+hdr=$src/src/ilpm.h
+lines=$(wc -l <"$hdr")
+if [ "$lines" -gt 300 ]; then
+  echo "src/ilpm.h has $lines lines: the public header stays within 300" >&2
+  exit 1
+fi
+fields=$(sed -n '/^typedef struct ilpm_options {/,/^} ilpm_options;/p' "$hdr" |
+  grep -nwE 'amo|card|cuts|branch|backtrack|presolve|sat_options|max_pb_nodes|search|learn|lookahead')
+if [ -n "$fields" ]; then
+  echo "back-end option fields in ilpm.h's ilpm_options (keep them with the back end):" >&2
+  printf '%s\n' "$fields" >&2
+  exit 1
+fi
 n=$(printf '%s\n' "$nm_out" | awk 'NF == 3' | wc -l)
 echo "ok: $n exported symbols, all ilpm_, all declared in a header"

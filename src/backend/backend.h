@@ -133,7 +133,19 @@ typedef struct ilpm_driver {
     ilpm_options o;      /* its own copy of the options              */
     ilpm_stats *stats;   /* the caller's, filled at creation; or NULL */
     ilpm_watch watch;
+    /* Optimising: sees each improving solution as the search finds it
+     * (vals[1..nvars]), or NULL (solver.c sets it before each solve).
+     * Non-zero from it ends the search with ILPM_ERROR. */
+    ilpm_solution_fn incumbent;
+    void *incumbent_ctx;
 } ilpm_driver;
+
+/* An improving solution, shown to d's incumbent hook if it has one: 0 to
+ * go on, non-zero to end the search with ILPM_ERROR. */
+static inline int ilpm_driver_incumbent(ilpm_driver *d, const uint8_t *vals)
+{
+    return d->incumbent ? d->incumbent(d->incumbent_ctx, vals) : 0;
+}
 
 /* The base of a new driver: m, a copy of o (NULL: the defaults), stats
  * and a watch over o's time limit and stop flag. */

@@ -36,7 +36,7 @@ typedef struct cp_search {
     int64_t obj_shift; /* objective = weight of its true terms + this */
     cp_mode mode;
     uint64_t limit;      /* CP_COUNT: stop after this many (0: none) */
-    ilpm_solution_fn fn; /* CP_COUNT: sees each solution             */
+    ilpm_solution_fn fn; /* CP_COUNT, CP_OPTIMIZE: sees each solution */
     uint64_t *live;      /* CP_COUNT: the count so far, before fn    */
     void *ctx;
     ilpm_watch w;

@@ -127,6 +127,10 @@ int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st)
         take(e, vals);
         s->best = e->cons[s->obj].st + s->obj_shift;
         e->cons[s->obj].k = e->cons[s->obj].st - 1;
+        if (s->fn && s->fn(s->ctx, vals) != 0) {
+            *st = ILPM_ERROR;
+            return 1;
+        }
         return 0;
     }
     s->count++;

@@ -234,6 +234,10 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
         e->cons[d->obj].k = NO_BOUND;
     cp_search s;
     search_init(d, &s, optimize ? CP_OPTIMIZE : CP_SOLVE);
+    if (optimize) {
+        s.fn = d->base.incumbent;
+        s.ctx = d->base.incumbent_ctx;
+    }
     double t0 = ilpm_now();
     ilpm_status st;
     /* --learn auto, one solution: first the depth-first search for a

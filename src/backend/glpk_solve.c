@@ -32,6 +32,7 @@ struct solve_ctx {
     int cover;              /* cover cuts requested for this search        */
     int empty_tree;         /* presolve left no column: see on_tree        */
     int dive;               /* branch by ilpm_glpk_dive                      */
+    int refused;            /* the incumbent hook ended the search          */
     ilpm_glpk_guard *guard; /* the one glp_intopt runs under */
 };
 
@@ -109,6 +110,18 @@ int ilpm_glpk_intopt(ilpm_glpk *d, glp_iocp *p, ilpm_glpk_guard *g)
     return rc;
 }
 
+/* A new incumbent of the tree's problem (the model's own columns: there
+ * is no presolve when the hook is set, see run_mip) to the hook. */
+static int incumbent(struct solve_ctx *c, glp_prob *P)
+{
+    ilpm_glpk *d = c->d;
+    if (!c->vals || glp_get_num_cols(P) < d->nvars)
+        return 0;
+    for (int v = 1; v <= d->nvars; v++)
+        c->vals[v] = glp_mip_col_val(P, v) > 0.5;
+    return ilpm_driver_incumbent(&d->base, c->vals);
+}
+
 static void on_tree(glp_tree *T, void *info)
 {
     struct solve_ctx *c = info;
@@ -124,6 +137,12 @@ static void on_tree(glp_tree *T, void *info)
     }
     if (c->dive && glp_ios_reason(T) == GLP_IBRANCH)
         ilpm_glpk_dive(T);
+    if (glp_ios_reason(T) == GLP_IBINGO && c->optimize &&
+        c->d->base.incumbent && incumbent(c, glp_ios_get_prob(T)) != 0) {
+        c->refused = 1;
+        glp_ios_terminate(T);
+        return;
+    }
     ilpm_glpk_watch(c->d, T);
 }
 
@@ -261,6 +280,10 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
         (double)d->nnz * PRESOLVE_S_PER_NZ >
             0.1 * ilpm_watch_left(&d->base.watch))
         presolve = 0;
+    /* The presolved problem's columns are not the model's: incumbents
+     * are read from the model's own. */
+    if (c->optimize && d->base.incumbent)
+        presolve = 0;
     if (!presolve) {
         ilpm_status st = ilpm_glpk_relaxation(d, msg_lev, err);
         if (st != ILPM_SOLVED)
@@ -280,6 +303,8 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
             return ILPM_TIMEOUT;
         p.cov_cuts = GLP_OFF;
     } while (rc == GLP_ESTOP && c->empty_tree);
+    if (c->refused)
+        return ILPM_ERROR;
     int st = glp_mip_status(d->P);
     int found = st == GLP_OPT || st == GLP_FEAS;
     switch (rc) {

@@ -419,6 +419,10 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
     while (st == ILPM_SOLVED) {
         found = 1;
         read_vals(d, vals);
+        if (ilpm_driver_incumbent(&d->base, vals) != 0) {
+            st = ILPM_ERROR;
+            break;
+        }
         best = 0;
         for (int i = 0; i < on; i++) {
             int l = olits[i];

@@ -40,7 +40,9 @@ struct ilpm_solver {
     int short_block;
     int *block;
     int64_t *block_coefs;
-    int count_complete; /* the last count ran out of solutions */
+    int count_complete;         /* the last count ran out of solutions */
+    ilpm_solution_fn incumbent; /* ilpm_solver_on_incumbent */
+    void *incumbent_ctx;
 };
 
 /* Literal sets of all-positive, non-aux constraints, sorted, for telling
@@ -321,8 +323,14 @@ static ilpm_status run(ilpm_solver *s, const int *assume, int n, int optimize,
         assume = s->forced;
         n = s->nforced;
     }
+    s->d->incumbent = optimize ? s->incumbent : NULL;
+    s->d->incumbent_ctx = s->incumbent_ctx;
     ilpm_status st =
         s->ops->solve(s->d, assume, n, optimize, s->vals, &s->obj, err);
+    s->d->incumbent = NULL;
+    if (st == ILPM_ERROR && err && !err->msg[0])
+        ilpm_err_fail(err, ILPM_E_FAIL,
+                      "the optimisation's incumbent was refused");
     s->have_vals =
         st == ILPM_SOLVED || st == ILPM_OPTIMAL || st == ILPM_FEASIBLE;
     if (s->have_vals)
@@ -342,6 +350,12 @@ ilpm_status ilpm_solver_optimize(ilpm_solver *s, const int *assume, int n,
     if (ilpm_model_objective_get(s->m, NULL, NULL, NULL) == ILPM_NONE)
         return run(s, assume, n, 0, err);
     return run(s, assume, n, 1, err);
+}
+
+void ilpm_solver_on_incumbent(ilpm_solver *s, ilpm_solution_fn fn, void *ctx)
+{
+    s->incumbent = fn;
+    s->incumbent_ctx = ctx;
 }
 
 const uint8_t *ilpm_solver_values(const ilpm_solver *s)

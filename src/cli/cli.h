@@ -81,6 +81,7 @@ typedef enum out_format { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_DIMACS } out_format;
 /* fzn's standard flags (ilpm_cmd_fzn.c): -a, -n N, -s. */
 typedef struct cli_fzn {
     int all, stats;
+    int intermediate; /* -i: every improving solution of an optimisation */
     int64_t num;
 } cli_fzn;
 

@@ -34,10 +34,10 @@ static const struct fz_flag {
     const char *flag, *long_flag, *arg, *help;
 } fz_flags[] = {
     {FZF_ALL, "-a", "--all-solutions", NULL,
-     "every solution (with an objective: the optimum, as -i)"},
+     "every solution (with an objective: as -i)"},
     {FZF_NUM, "-n", "--num-solutions", "N", "at most N solutions"},
     {FZF_INTERMEDIATE, "-i", "--intermediate", NULL,
-     "with an objective: the best solution found (ilpm prints the last one)"},
+     "with an objective: each improving solution as found"},
     {FZF_FREE, "-f", "--free-search", NULL,
      "accepted: ilpm never follows search annotations"},
     {FZF_STATS, "-s", "--statistics", NULL,
@@ -135,6 +135,9 @@ static int translate_flag(const struct fz_flag *f, const char *given,
             return -1;
         fz->num = x;
         return 0;
+    case FZF_INTERMEDIATE:
+        fz->intermediate = 1;
+        return 0;
     case FZF_STATS:
         fz->stats = 1;
         return 0;
@@ -162,7 +165,7 @@ static int translate_flag(const struct fz_flag *f, const char *given,
         v[(*n)++] = "--backend";
         v[(*n)++] = (char *)val;
         return 0;
-    default: /* -i, -f: what ilpm does anyway */
+    default: /* -f: what ilpm does anyway */
         return 0;
     }
 }
@@ -226,10 +229,22 @@ int ilpm_cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc,
     return 0;
 }
 
-/* Each solution of a count as it comes. */
+/* What fzn_one has printed: the last solution of an optimisation's
+ * improving ones (-a, -i), which the final one need not repeat. */
+struct printed {
+    char *last;
+    uint64_t n;
+};
+
+/* Each solution of a count, or improving one, as it comes. */
 static int print_solution(void *ctx, const char *text)
 {
-    (void)ctx;
+    struct printed *p = ctx;
+    free(p->last);
+    p->last = strdup(text);
+    if (!p->last)
+        return -1;
+    p->n++;
     ilpm_buf b;
     ilpm_buf_init(&b);
     ilpm_buf_puts(&b, text);
@@ -275,22 +290,30 @@ static int fzn_one(cli *c, const void *inst, const char *file, long index,
     ilpm_run_opts o = c->run;
     o.count_satisfaction_only = 1;
     o.limit = fz->all ? 0 : (uint64_t)fz->num;
+    o.incumbents = fz->all || fz->intermediate;
+    struct printed shown = {NULL, 0};
     o.on_solution = print_solution;
+    o.solution_ctx = &shown;
     ilpm_run_instance(c->pz, inst, c->params, &o, &r);
     if (r.status == ILPM_ERROR) {
         fprintf(stderr, "ilpm: %s: %s%s\n", r.file, r.error,
                 ilpm_cli_err_note(c, r.error_kind));
         ilpm_cli_note_exit(t, ilpm_cli_exit_code(&r, FMT_TEXT));
         ilpm_result_free(&r);
+        free(shown.last);
         return 0;
     }
     ilpm_buf b;
     ilpm_buf_init(&b);
-    uint64_t solutions = r.has_count ? r.count : r.text != NULL;
-    if (!r.has_count && r.text) { /* one solution (an optimum, or any) */
+    uint64_t solutions = r.has_count ? r.count : shown.n;
+    /* One solution (an optimum, or any), unless the last improving one
+     * printed was it. */
+    if (!r.has_count && r.text && (!shown.last || strcmp(shown.last, r.text))) {
         ilpm_buf_puts(&b, r.text);
         ilpm_buf_puts(&b, "----------\n");
+        solutions++;
     }
+    free(shown.last);
     if (r.status == ILPM_UNSAT)
         ilpm_buf_puts(&b, "=====UNSATISFIABLE=====\n");
     else if (r.status == ILPM_OPTIMAL ||

@@ -118,8 +118,9 @@ struct check_ctx {
     int no_post; /* ilpm_run_opts no_post */
     volatile int *stop;
     int failed;
-    const ilpm_run_opts *progress; /* counting with a progress hook */
-    const ilpm_run_opts *each;     /* counting with a solution hook */
+    const ilpm_run_opts *progress;   /* counting with a progress hook */
+    const ilpm_run_opts *each;       /* counting with a solution hook */
+    const ilpm_run_opts *incumbents; /* optimising with a solution hook */
 };
 
 /* Decodes and verifies one solution; renders it when asked and none has
@@ -173,6 +174,20 @@ static int check_solution(void *vctx, const uint8_t *vals)
     return rc;
 }
 
+/* An incumbent of an optimisation: verified and shown to the solution
+ * hook, the result's text left to the final solution. */
+static int check_incumbent(void *vctx, const uint8_t *vals)
+{
+    struct check_ctx *c = vctx;
+    int render = c->render;
+    c->render = 0;
+    c->each = c->incumbents;
+    int rc = check_solution(c, vals);
+    c->render = render;
+    c->each = NULL;
+    return rc;
+}
+
 static void begin(const ilpm_puzzle *pz, const void *inst, const ilpm_params *p,
                   const ilpm_run_opts *o, ilpm_result *res)
 {
@@ -204,7 +219,8 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
     struct check_ctx ctx = {pz,       inst,       p,
                             m,        res,        o->render,
                             counting, o->no_post, o->solver.stop_flag,
-                            0,        NULL,       NULL};
+                            0,        NULL,       NULL,
+                            NULL};
     double t1 = ilpm_now();
     ilpm_status st;
     if (counting) {
@@ -223,8 +239,13 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         if (st == ILPM_SOLVED && res->count == 0)
             st = ILPM_UNSAT;
     } else {
+        if (has_obj && o->incumbents && o->on_solution) {
+            ctx.incumbents = o;
+            ilpm_solver_on_incumbent(s, check_incumbent, &ctx);
+        }
         st = has_obj ? ilpm_solver_optimize(s, assume, nassume, &err)
                      : ilpm_solver_solve(s, assume, nassume, &err);
+        ilpm_solver_on_incumbent(s, NULL, NULL);
         const uint8_t *vals = ilpm_solver_values(s);
         if (vals) {
             res->verified = check_solution(&ctx, vals) == 0;

@@ -36,6 +36,10 @@ typedef struct ilpm_run_opts {
      * objective is optimised (MiniZinc's -a, "all solutions" or "every
      * improving one"). */
     int count_satisfaction_only;
+    /* Optimising (a model with an objective, not counted): each improving
+     * solution the back end finds, verified, goes to on_solution as it is
+     * found (MiniZinc's -i); non-zero from it ends the run. */
+    int incumbents;
 } ilpm_run_opts;
 
 void ilpm_run_opts_init(ilpm_run_opts *o);
