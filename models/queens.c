@@ -121,6 +121,75 @@ static void skip_instance(ilpm_reader *rd)
     }
 }
 
+/* A number v at column col of line that is outside 1..hi, said as the
+ * digits were given when too large (a long run reads as LONG_MAX). */
+static void out_of_range(ilpm_reader *rd, const char *line, long col, long v,
+                         int hi, const char *what, ilpm_err *err)
+{
+    const char *t = line + col - 1;
+    int len = (int)strspn(t, "0123456789");
+    if (v > hi)
+        ilpm_reader_error(rd, err, col, "%s %.*s is too large (at most %d)",
+                          what, len > 40 ? 40 : len, t, hi);
+    else
+        ilpm_reader_error(rd, err, col, "%s %ld is outside 1..%d", what, v, hi);
+}
+
+/* The queen of a line "row column" placed on q: 0, or -1 with err. */
+static int add_queen(ilpm_reader *rd, queens *q, const char *line,
+                     const long *v, const long *col, ilpm_err *err)
+{
+    for (int i = 0; i < 2; i++)
+        if (v[i] < 1 || v[i] > q->n) {
+            out_of_range(rd, line, col[i], v[i], q->n, i ? "column" : "row",
+                         err);
+            return -1;
+        }
+    for (int i = 0; i < q->nfixed; i++)
+        if (q->fixed[2 * i] == v[0] && q->fixed[2 * i + 1] == v[1]) {
+            ilpm_reader_error(rd, err, col[0],
+                              "queen at row %ld, column %ld is placed "
+                              "twice",
+                              v[0], v[1]);
+            return -1;
+        }
+    if (q->nfixed >= q->n) {
+        ilpm_reader_error(rd, err, col[0],
+                          "more than %d pre-placed queens on a %dx%d "
+                          "board",
+                          q->n, q->n, q->n);
+        return -1;
+    }
+    if (!q->fixed && !(q->fixed = malloc(2 * (size_t)q->n * sizeof(int))))
+        return ilpm_err_nomem(err, "out of memory");
+    q->fixed[2 * q->nfixed] = (int)v[0];
+    q->fixed[2 * q->nfixed + 1] = (int)v[1];
+    q->nfixed++;
+    return 0;
+}
+
+/* The board of the first line: a new instance, or NULL with err. */
+static queens *board(ilpm_reader *rd, const char *line, int k, const long *v,
+                     const long *col, ilpm_err *err)
+{
+    if (k != 1) {
+        ilpm_reader_error(rd, err, col[0],
+                          "expected the board size n alone on "
+                          "the first line");
+        return NULL;
+    }
+    if (v[0] < 1 || v[0] > QUEENS_MAX_N) {
+        out_of_range(rd, line, col[0], v[0], QUEENS_MAX_N, "board size", err);
+        return NULL;
+    }
+    queens *q = queens_alloc((int)v[0]);
+    if (!q)
+        ilpm_err_nomem(err, "out of memory");
+    else
+        q->line = ilpm_reader_lineno(rd);
+    return q;
+}
+
 static int queens_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                         ilpm_err *err)
 {
@@ -137,73 +206,16 @@ static int queens_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
         if (k < 0)
             goto bad;
         if (!q) {
-            if (k != 1) {
-                ilpm_reader_error(rd, err, col[0],
-                                  "expected the board size n alone on "
-                                  "the first line");
+            if (!(q = board(rd, line, k, v, col, err)))
                 goto bad;
-            }
-            if (v[0] < 1 || v[0] > QUEENS_MAX_N) {
-                /* The digits as given: a long run reads as LONG_MAX. */
-                const char *t = line + col[0] - 1;
-                int len = (int)strspn(t, "0123456789");
-                if (v[0] > QUEENS_MAX_N)
-                    ilpm_reader_error(rd, err, col[0],
-                                      "board size %.*s is too large (at "
-                                      "most %d)",
-                                      len > 40 ? 40 : len, t, QUEENS_MAX_N);
-                else
-                    ilpm_reader_error(rd, err, col[0],
-                                      "board size %ld is outside 1..%d", v[0],
-                                      QUEENS_MAX_N);
-                goto bad;
-            }
-            q = queens_alloc((int)v[0]);
-            if (!q)
-                return ilpm_err_nomem(err, "out of memory");
-            q->line = ilpm_reader_lineno(rd);
             continue;
         }
         if (k == 1) { /* the next instance starts here */
             ilpm_reader_unread(rd);
             break;
         }
-        for (int i = 0; i < 2; i++)
-            if (v[i] < 1 || v[i] > q->n) {
-                const char *t = line + col[i] - 1;
-                int len = (int)strspn(t, "0123456789");
-                if (v[i] > q->n)
-                    ilpm_reader_error(
-                        rd, err, col[i], "%s %.*s is too large (at most %d)",
-                        i ? "column" : "row", len > 40 ? 40 : len, t, q->n);
-                else
-                    ilpm_reader_error(rd, err, col[i],
-                                      "%s %ld is outside 1..%d",
-                                      i ? "column" : "row", v[i], q->n);
-                goto bad;
-            }
-        for (int i = 0; i < q->nfixed; i++)
-            if (q->fixed[2 * i] == v[0] && q->fixed[2 * i + 1] == v[1]) {
-                ilpm_reader_error(rd, err, col[0],
-                                  "queen at row %ld, column %ld is placed "
-                                  "twice",
-                                  v[0], v[1]);
-                goto bad;
-            }
-        if (q->nfixed >= q->n) {
-            ilpm_reader_error(rd, err, col[0],
-                              "more than %d pre-placed queens on a %dx%d "
-                              "board",
-                              q->n, q->n, q->n);
+        if (add_queen(rd, q, line, v, col, err) != 0)
             goto bad;
-        }
-        if (!q->fixed && !(q->fixed = malloc(2 * (size_t)q->n * sizeof(int)))) {
-            queens_free(q);
-            return ilpm_err_nomem(err, "out of memory");
-        }
-        q->fixed[2 * q->nfixed] = (int)v[0];
-        q->fixed[2 * q->nfixed + 1] = (int)v[1];
-        q->nfixed++;
     }
     if (r < 0)
         goto bad;

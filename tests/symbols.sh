@@ -6,8 +6,9 @@
 # exported that no caller can see: an export without a declaration is
 # either a leftover or a private function that should be static.  The
 # headers are read through the preprocessor, so names made by macros
-# count.  The weak DW.ref.* entries are emitted by the C++ compiler for
-# exception handling in sat_guard.cpp and are not ours to name; under
+# count, and those of the test hooks too (-Dtest_hooks builds).  The
+# weak DW.ref.* entries are emitted by the C++ compiler for exception
+# handling in sat_guard.cpp and are not ours to name; under
 # AddressSanitizer each global also gets an __odr_asan.NAME marker, which
 # must name one of ours.
 set -u
@@ -39,7 +40,7 @@ while IFS= read -r d; do incs+=("-I$d"); done < <(
 declared=$(mktemp)
 trap 'rm -f "$declared"' EXIT
 while IFS= read -r h; do
-  if ! cc -E -P -std=c11 -D_POSIX_C_SOURCE=200809L "${incs[@]}" "$h" 2>/dev/null; then
+  if ! cc -E -P -std=c11 -D_POSIX_C_SOURCE=200809L -DILPM_TEST_HOOKS "${incs[@]}" "$h" 2>/dev/null; then
     echo "cannot preprocess $h" >&2
     exit 1
   fi

@@ -88,13 +88,85 @@ static int apply_dict(mdl *d, mdl_dict *x, ilpm_err *err)
     return rc ? ilpm_err_nomem(err, "out of memory") : 0;
 }
 
+/* Where the clauses stand: declared, read, the line of the open one (0:
+ * none) and its right-hand side, 1 - its negative literals. */
+typedef struct clauses {
+    long declared, seen, open_line;
+    int64_t rhs;
+} clauses;
+
+/* The literal at s (column col of line), one more term of the open
+ * clause, or its closing 0.  0, or -1 with err. */
+static int literal(ilpm_reader *rd, mdl *d, const char *line, const char **sp,
+                   clauses *c, ilpm_err *err)
+{
+    const char *s = *sp;
+    long col = (long)(s - line) + 1;
+    int neg = *s == '-';
+    if (neg)
+        s++;
+    long v;
+    if (ilpm_scan_uint(&s, &v) == 0 || (*s && *s != ' ' && *s != '\t')) {
+        char b[8];
+        return ilpm_reader_error(rd, err, col,
+                                 "expected a literal (an integer), got %s",
+                                 ilpm_show_char(*s, b, sizeof b));
+    }
+    *sp = s;
+    if (v == 0) {
+        if (neg)
+            return ilpm_reader_error(rd, err, col, "-0 is no literal");
+        if (++c->seen > c->declared)
+            return ilpm_reader_error(rd, err, col,
+                                     "more clauses than the %ld the "
+                                     "header declares",
+                                     c->declared);
+        if (ilpm_mdl_end_row(d, ILPM_GE, c->rhs, c->open_line, -1) != 0)
+            return ilpm_err_nomem(err, "out of memory");
+        c->rhs = 1;
+        c->open_line = 0;
+        return 0;
+    }
+    /* The literal as given: a long run of digits reads as LONG_MAX. */
+    if (v > d->ncols)
+        return ilpm_reader_error(
+            rd, err, col,
+            "literal %.*s is past the %d variables the header declares",
+            (int)(s - line - col + 1 > 40 ? 40 : s - line - col + 1),
+            line + col - 1, d->ncols);
+    if (!c->open_line)
+        c->open_line = ilpm_reader_lineno(rd);
+    /* A clause of more than MDL_MAX_SUM literals cannot be read into
+     * memory: no sum check is needed. */
+    if (neg)
+        c->rhs--;
+    if (ilpm_mdl_add_term(d, (int)v - 1, neg ? -1 : 1) != 0)
+        return ilpm_err_nomem(err, "out of memory");
+    return 0;
+}
+
+/* What the file said once it is read: 0, or -1 with err. */
+static int ended(ilpm_reader *rd, const clauses *c, ilpm_err *err)
+{
+    if (c->declared < 0)
+        return ilpm_reader_error(rd, err, 0, "no 'p cnf' header");
+    if (c->open_line)
+        return ilpm_reader_error_at(rd, err, c->open_line, 0,
+                                    "the last clause has no closing 0");
+    if (c->seen != c->declared)
+        return ilpm_reader_error(rd, err, 0,
+                                 "the header declares %ld clauses, the file "
+                                 "holds %ld",
+                                 c->declared, c->seen);
+    return 0;
+}
+
 static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
 {
     int ours = 0;
     const char *line;
     size_t len;
-    long nclauses = -1, seen = 0, open_line = 0;
-    int64_t rhs = 1; /* of the clause being read: 1 - its negative literals */
+    clauses c = {-1, 0, 0, 1};
     int r;
     while ((r = ilpm_reader_line(rd, &line, &len, err)) == 1) {
         const char *s = blank(line);
@@ -102,78 +174,25 @@ static int parse(ilpm_reader *rd, mdl *d, mdl_dict *dict, ilpm_err *err)
             ours = strcmp(line, "c ilpm DIMACS export") == 0;
         if (*s == 'c' && ours && dict_line(s, dict) != 0)
             return ilpm_err_nomem(err, "out of memory");
-        if (*s == 'c' || (*s == '\0' && nclauses < 0))
+        if (*s == 'c' || (*s == '\0' && c.declared < 0))
             continue;
         if (*s == '%')
             break;
-        if (nclauses < 0) {
+        if (c.declared < 0) {
             if (*s != 'p')
                 return ilpm_reader_error(rd, err, (long)(s - line) + 1,
                                          "expected the header 'p cnf "
                                          "VARIABLES CLAUSES' first");
-            if (header(rd, s, d, &nclauses, err) != 0)
+            if (header(rd, s, d, &c.declared, err) != 0)
                 return -1;
             continue;
         }
-        while (*(s = blank(s))) {
-            long col = (long)(s - line) + 1;
-            int neg = *s == '-';
-            if (neg)
-                s++;
-            long v;
-            if (ilpm_scan_uint(&s, &v) == 0 ||
-                (*s && *s != ' ' && *s != '\t')) {
-                char b[8];
-                return ilpm_reader_error(rd, err, col,
-                                         "expected a literal (an integer), "
-                                         "got %s",
-                                         ilpm_show_char(*s, b, sizeof b));
-            }
-            if (v == 0) {
-                if (neg)
-                    return ilpm_reader_error(rd, err, col, "-0 is no literal");
-                if (++seen > nclauses)
-                    return ilpm_reader_error(rd, err, col,
-                                             "more clauses than the %ld the "
-                                             "header declares",
-                                             nclauses);
-                if (ilpm_mdl_end_row(d, ILPM_GE, rhs, open_line, -1) != 0)
-                    return ilpm_err_nomem(err, "out of memory");
-                rhs = 1;
-                open_line = 0;
-                continue;
-            }
-            /* The literal as given: a long run of digits reads as
-             * LONG_MAX. */
-            if (v > d->ncols)
-                return ilpm_reader_error(
-                    rd, err, col,
-                    "literal %.*s is past the %d variables the header "
-                    "declares",
-                    (int)(s - line - col + 1 > 40 ? 40 : s - line - col + 1),
-                    line + col - 1, d->ncols);
-            if (!open_line)
-                open_line = ilpm_reader_lineno(rd);
-            /* A clause of more than MDL_MAX_SUM literals cannot be read
-             * into memory: no sum check is needed. */
-            if (neg)
-                rhs--;
-            if (ilpm_mdl_add_term(d, (int)v - 1, neg ? -1 : 1) != 0)
-                return ilpm_err_nomem(err, "out of memory");
-        }
+        while (*(s = blank(s)))
+            if (literal(rd, d, line, &s, &c, err) != 0)
+                return -1;
     }
-    if (r < 0)
+    if (r < 0 || ended(rd, &c, err) != 0)
         return -1;
-    if (nclauses < 0)
-        return ilpm_reader_error(rd, err, 0, "no 'p cnf' header");
-    if (open_line)
-        return ilpm_reader_error_at(rd, err, open_line, 0,
-                                    "the last clause has no closing 0");
-    if (seen != nclauses)
-        return ilpm_reader_error(rd, err, 0,
-                                 "the header declares %ld clauses, the file "
-                                 "holds %ld",
-                                 nclauses, seen);
     return apply_dict(d, dict, err);
 }
 

@@ -228,6 +228,32 @@ static int var_value(ps *p, const dtype *t, const char *name, val *rhs,
     return 0;
 }
 
+/* 1 when the declaration of name (at line:col) is one ilpm does not
+ * take, said in p: a second one, a float or set variable, a parameter
+ * without a value. */
+static int refused(ps *p, const dtype *t, const char *name, int has_rhs,
+                   long line, long col)
+{
+    if (ilpm_fzr_sym_find(p->z->syms, name))
+        ilpm_fzr_fail(p, line, col, "'%s' is declared twice", name);
+    else if (t->isfloat && t->var)
+        ilpm_fzr_fail(
+            p, line, col,
+            "variable '%s' is a float: ilpm solves models over Booleans and "
+            "integers",
+            name);
+    else if (t->isset && t->var)
+        ilpm_fzr_fail(p, line, col,
+                      "variable '%s' is a set of int: ilpm does not take set "
+                      "variables",
+                      name);
+    else if (!t->var && !has_rhs)
+        ilpm_fzr_fail(p, line, col, "parameter '%s' has no value", name);
+    else
+        return 0;
+    return 1;
+}
+
 static int decl(ps *p)
 {
     dtype t;
@@ -260,29 +286,8 @@ static int decl(ps *p)
     }
     if (p->failed || ilpm_fzr_expect(p, ";") != 0)
         goto named;
-    if (ilpm_fzr_sym_find(p->z->syms, name)) {
-        ilpm_fzr_fail(p, line, col, "'%s' is declared twice", name);
+    if (refused(p, &t, name, has_rhs, line, col))
         goto named;
-    }
-    if (t.isfloat && t.var) {
-        ilpm_fzr_fail(
-            p, line, col,
-            "variable '%s' is a float: ilpm solves models over Booleans and "
-            "integers",
-            name);
-        goto named;
-    }
-    if (t.isset && t.var) {
-        ilpm_fzr_fail(p, line, col,
-                      "variable '%s' is a set of int: ilpm does not take set "
-                      "variables",
-                      name);
-        goto named;
-    }
-    if (!t.var && !has_rhs) {
-        ilpm_fzr_fail(p, line, col, "parameter '%s' has no value", name);
-        goto named;
-    }
     sym *s = ilpm_fzr_sym_add(p->z->syms, name);
     if (!s) {
         ilpm_fzr_nomem(p);
