@@ -159,6 +159,11 @@ int ilpm_rc_outcome(ilpm_rc rc);
  * else now + o->time_limit (0: none).  The one place the time limit in
  * seconds becomes a deadline. */
 double ilpm_options_deadline(const ilpm_options *o);
+/* The seconds a supervisor (a batch's parent) waits for one run under o
+ * before it takes the run as hung: its time limit, plus the steps around
+ * the solve (half as long again, and 5 s); 0 for none.  With
+ * ilpm_options_deadline, the limit's only conversions (util/err.c). */
+double ilpm_options_kill_after(const ilpm_options *o);
 
 /* The options every back end shares, one row each (ILPM_OPT_LOWER: those
  * of the lowering), ended by a row with name NULL.  The command line's

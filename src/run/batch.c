@@ -610,11 +610,8 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
         rc = ilpm_pool_start(&pool, &job,
                              o->jobs < b.njobs ? o->jobs : (int)b.njobs, err);
     if (rc == 0) {
-        /* A run may take its time limit, plus model building; past half
-         * as long again (and 5 s) the parent stops waiting. */
         struct sched s = {&b, &q, &tm, &pool, sum, 0, 0};
-        if (o->run.solver.time_limit > 0)
-            s.hard = o->run.solver.time_limit * 1.5 + 5.0;
+        s.hard = ilpm_options_kill_after(&o->run.solver);
         rc = schedule(&s, o, t0, err);
     }
     if (q.out) {

@@ -147,6 +147,11 @@ double ilpm_options_deadline(const ilpm_options *o)
     return o->time_limit > 0 ? ilpm_now() + o->time_limit : 0;
 }
 
+double ilpm_options_kill_after(const ilpm_options *o)
+{
+    return o && o->time_limit > 0 ? o->time_limit * 1.5 + 5.0 : 0;
+}
+
 double ilpm_watch_left(const ilpm_watch *w)
 {
     if (w->deadline <= 0)
