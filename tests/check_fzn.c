@@ -319,6 +319,97 @@ START_TEST(test_bad_files)
 }
 END_TEST
 
+/* The `fzn` puzzle is the model puzzle held to FlatZinc: the same
+ * functions but parse, which refuses a file of another format. */
+START_TEST(test_fzn_puzzle)
+{
+    const ilpm_puzzle *f = &ilpm_puzzle_fzn, *m = &ilpm_puzzle_model;
+    ck_assert_ptr_eq(ilpm_puzzle_find("fzn"), f);
+    ck_assert(f->build == m->build && f->decode == m->decode);
+    ck_assert(f->verify == m->verify && f->render == m->render);
+    ck_assert(f->render_json == m->render_json);
+    ck_assert(f->free_instance == m->free_instance);
+    ck_assert(f->free_solution == m->free_solution);
+    ck_assert(f->describe == m->describe);
+    ck_assert(f->objective_scale == m->objective_scale);
+    ck_assert(f->stats_json == m->stats_json);
+    ck_assert(f->parse != NULL && f->parse != m->parse);
+
+    ilpm_params *p = ilpm_params_new();
+    ilpm_err err = {0};
+    static const char opb[] = "+1 x1 +1 x2 >= 1;\n";
+    ilpm_reader *rd = ilpm_reader_mem("t.opb", opb, strlen(opb));
+    void *inst = NULL;
+    ck_assert_int_eq(f->parse(rd, p, &inst, &err), -1);
+    ck_assert_str_eq(err.msg, "t.opb: this puzzle reads fzn files alone, "
+                              "not opb (solve model reads every format)");
+    ilpm_reader_free(rd);
+    /* Standard input, with no extension: FlatZinc. */
+    static const char fz[] = "var bool: x :: output_var;\nsolve satisfy;\n";
+    rd = ilpm_reader_mem("-", fz, strlen(fz));
+    ck_assert_int_eq(f->parse(rd, p, &inst, &err), 1);
+    ck_assert_str_eq(ilpm_mdl_inst_rows(inst)->fmt->name, "fzn");
+    f->free_instance(inst);
+    ilpm_reader_free(rd);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* Whether m has a group of that name. */
+static int has_group(const ilpm_model *m, const char *name)
+{
+    for (int g = 0; g < ilpm_model_ngroups(m); g++)
+        if (strcmp(ilpm_model_group_name(m, g), name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The groups of the model pz builds of text (named name). */
+static ilpm_model *built(const ilpm_puzzle *pz, const char *name,
+                         const char *text)
+{
+    ilpm_params *p = ilpm_params_new();
+    ilpm_err err = {0};
+    ilpm_reader *rd = ilpm_reader_mem(name, text, strlen(text));
+    void *inst = NULL;
+    ck_assert_msg(pz->parse(rd, p, &inst, &err) == 1, "%s", err.msg);
+    ilpm_model *m = ilpm_model_new();
+    ck_assert_msg(pz->build(inst, p, m, &err) == 0, "%s", err.msg);
+    pz->free_instance(inst);
+    ilpm_reader_free(rd);
+    ilpm_params_free(p);
+    return m;
+}
+
+/* Each builtin's constraints are a group of its name, a domain with
+ * holes is "domain"; the other formats keep a group per kind. */
+START_TEST(test_groups_per_builtin)
+{
+    ilpm_model *m = built(&ilpm_puzzle_fzn, "t.fzn",
+                          "var bool: a :: output_var;\n"
+                          "var bool: b :: output_var;\n"
+                          "var bool: c :: output_var;\n"
+                          "var {1, 3, 5}: x :: output_var;\n"
+                          "var 0..4: y :: output_var;\n"
+                          "constraint bool_clause([a, b], [c]);\n"
+                          "constraint array_bool_or([a, b, c], true);\n"
+                          "constraint int_lin_le([1, 1], [x, y], 6);\n"
+                          "solve satisfy;\n");
+    static const char *const want[] = {"bool_clause", "array_bool_or",
+                                       "int_lin_le", "domain"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(has_group(m, want[i]), "no group %s", want[i]);
+    ck_assert(!has_group(m, "clause") && !has_group(m, "linear"));
+    ck_assert(!has_group(m, "alo") && !has_group(m, "set_in"));
+    ilpm_model_free(m);
+    m = built(&ilpm_puzzle_model, "t.opb",
+              "+1 x1 +1 x2 >= 1;\n+1 x1 -1 x2 >= 0;\n+2 x1 +1 x3 <= 2;\n");
+    ck_assert(has_group(m, "alo") && has_group(m, "clause"));
+    ck_assert(has_group(m, "linear"));
+    ilpm_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fzn");
@@ -328,6 +419,8 @@ int main(void)
     tcase_add_test(tc, test_projection_and_objectives);
     tcase_add_test(tc, test_parse_parts);
     tcase_add_test(tc, test_bad_files);
+    tcase_add_test(tc, test_fzn_puzzle);
+    tcase_add_test(tc, test_groups_per_builtin);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

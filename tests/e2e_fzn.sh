@@ -99,6 +99,78 @@ check "solve model knapsack01.fzn: JSON" grep -q '"objective":309,.*"X_INTRODUCE
 out=$("$ILPM" solve model data/fzn/queens6.fzn --count --backend sat)
 check "solve model queens6.fzn --count" grep -q 'count 4;' <<<"$out"
 
+# --- the fzn puzzle: solve, stats, export, compare and batch on .fzn ------
+check "ilpm list shows the fzn puzzle" grep -q '^fzn  ' <("$ILPM" list)
+# (GLPK counts by a solve per solution: queens 6 takes it over a second.)
+for b in $BACKENDS; do
+    count=--count want='solved, verified, count 4;'
+    [ "$b" = ilp ] && count= want='solved, verified;'
+    "$ILPM" solve fzn data/fzn/queens6.fzn $count --backend "$b" >"$tmp/o" 2>"$tmp/err"
+    check "solve fzn queens6 $count on $b: exit 0" equals rc $? 0
+    check "solve fzn queens6 $count on $b: $want" grep -q "^fzn queens6.fzn .*: $want" "$tmp/o"
+    "$ILPM" solve fzn data/fzn/knapsack01.fzn --backend "$b" >"$tmp/o" 2>"$tmp/err"
+    check "solve fzn knapsack01 on $b: the optimum" grep -q 'optimal, verified, objective 309;' "$tmp/o"
+done
+"$ILPM" solve fzn data/fzn/queens6.fzn --format json >"$tmp/o"
+check "solve fzn --format json: the output variables" grep -q '"solution":{"q":\[' "$tmp/o"
+"$ILPM" solve fzn data/models/knapsack.lp >"$tmp/o" 2>"$tmp/err"
+check "solve fzn FILE.lp: exit 2" equals rc $? 2
+check "solve fzn FILE.lp: one message" equals err "$(cat "$tmp/err")" \
+    "ilpm: data/models/knapsack.lp: this puzzle reads fzn files alone, not lp (solve model reads every format)"
+check "solve fzn FILE.lp: nothing on stdout" equals out "$(cat "$tmp/o")" ""
+"$ILPM" solve fzn data/fzn/queens6.fzn --input-format lp >"$tmp/o" 2>"$tmp/err"
+check "solve fzn --input-format: exit 2" equals rc $? 2
+
+# Sizes per builtin: each builtin's rows in a group of its name, a domain
+# with holes in "domain"; LP rows keep their groups per kind.
+printf '%s\n' 'var bool: a :: output_var;' 'var bool: b :: output_var;' \
+    'var bool: c :: output_var;' 'var {1, 3, 5}: x :: output_var;' \
+    'var 0..4: y :: output_var;' 'constraint bool_clause([a, b], [c]);' \
+    'constraint array_bool_or([a, b, c], true);' \
+    'constraint int_lin_le([1, 1], [x, y], 6);' 'solve satisfy;' >"$tmp/kinds.fzn"
+"$ILPM" stats fzn "$tmp/kinds.fzn" --format csv >"$tmp/st" 2>"$tmp/err"
+check "stats fzn: exit 0" equals rc $? 0
+for g in bool_clause array_bool_or int_lin_le domain; do
+    check "stats fzn: a row for $g" grep -q ",$g,[0-9]" "$tmp/st"
+done
+check "stats fzn: no group per kind" equals kinds "$(grep -cE ',(clause|alo|linear|set_in),[0-9]' "$tmp/st")" 0
+"$ILPM" stats fzn "$tmp/kinds.fzn" >"$tmp/st" 2>"$tmp/err"
+check "stats fzn text: bool_clause's sizes" grep -qE '^bool_clause +1 \| +1 +3 \| +1 ' "$tmp/st"
+"$ILPM" stats model data/models/knapsack.lp --format csv >"$tmp/st" 2>"$tmp/err"
+check "stats model FILE.lp: groups per kind as before" equals groups \
+    "$(grep -oE ',[a-z_]+,[0-9]' "$tmp/st" | cut -d, -f2 | sort | tr '\n' ' ')" "amo card linear total "
+
+# export: the LP of a .fzn reads back with the same count.
+"$ILPM" export fzn data/fzn/queens6.fzn --lp "$tmp/q6.lp" 2>"$tmp/err"
+check "export fzn --lp: exit 0" equals rc $? 0
+"$ILPM" solve model "$tmp/q6.lp" --count --backend sat >"$tmp/o" 2>"$tmp/err"
+check "export fzn --lp: solve model counts 4" grep -q 'count 4;' "$tmp/o"
+
+# compare: every back end, the same answer.
+"$ILPM" compare fzn data/fzn/knapsack01.fzn >"$tmp/o" 2>"$tmp/err"
+check "compare fzn: exit 0" equals rc $? 0
+check "compare fzn: the back ends agree" grep -q '^  agreement: yes (3 runs' "$tmp/o"
+check "compare fzn: 309 on each" equals optima "$(grep -cE '^  -  +(ilp|sat|cp) +optimal +yes +309 ' "$tmp/o")" 3
+check "compare fzn: sizes per builtin" grep -qE '^    int_lin_eq +\|' "$tmp/o"
+
+# batch: a row per file; a bad file is a failure row, the others go on.
+csv_rows() { # FILE: base name, status, verified, objective, error (its path's folder left out)
+    python3 -c 'import csv, os, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(os.path.basename(r["file"]), r["status"], r["verified"], r["objective"] or "-", r["error"].rsplit("/", 1)[-1] or "-")' "$1"
+}
+"$ILPM" batch fzn data/fzn/queens6.fzn data/fzn/knapsack01.fzn --out "$tmp/r.csv" >"$tmp/o" 2>"$tmp/err"
+check "batch fzn: exit 0" equals rc $? 0
+check "batch fzn: two rows" equals rows "$(csv_rows "$tmp/r.csv")" \
+    "$(printf '%s\n' 'queens6.fzn solved true - -' 'knapsack01.fzn optimal true 309 -')"
+printf 'var 1..3: x;\nconstraint int_le(x, y);\nsolve satisfy;\n' >"$tmp/bad.fzn"
+"$ILPM" batch fzn data/fzn/queens6.fzn "$tmp/bad.fzn" data/fzn/knapsack01.fzn \
+    --out "$tmp/r2.csv" >"$tmp/o" 2>"$tmp/err"
+check "batch fzn with a bad file: exit 2" equals rc $? 2
+check "batch fzn with a bad file: its row, the others solved" equals rows "$(csv_rows "$tmp/r2.csv")" \
+    "$(printf '%s\n' 'queens6.fzn solved true - -' "bad.fzn error false - bad.fzn:2:22: '"'y'"' is not declared" \
+        'knapsack01.fzn optimal true 309 -')"
+
 # --- mistakes: one message on stderr, exit 2, nothing on stdout -----------
 printf 'var 1..3: x;\nconstraint int_le(x, y);\nsolve satisfy;\n' >"$tmp/bad.fzn"
 "$ILPM" fzn "$tmp/bad.fzn" >"$tmp/out" 2>"$tmp/err"

@@ -36,6 +36,8 @@ typedef struct fz_con {
     int nargs;
     fz_arg *args;
     long line, col; /* where the constraint begins */
+    int domain;     /* a domain with holes (group "domain"), not a
+                     * constraint of the file */
 } fz_con;
 
 /* What a solution prints: output_var (dims == 0) or output_array. */

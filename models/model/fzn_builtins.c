@@ -230,9 +230,14 @@ int ilpm_fzn_lower(mdl *d, ilpm_err *err)
         return ilpm_err_fail(err, ILPM_E_FAIL, "flags missing");
     if (derive_bounds(d, err) != 0)
         return -1;
-    for (int i = 0; i < z->ncons; i++)
+    /* Each builtin's rows in a group of its name (stats and compare show
+     * sizes per builtin); a domain with holes in "domain". */
+    for (int i = 0; i < z->ncons; i++) {
+        d->row_group = z->cons[i].domain ? "domain" : z->cons[i].b->name;
         if (z->cons[i].b->lower(d, &z->cons[i], err) != 0)
             return -1;
+    }
+    d->row_group = NULL;
     if (z->nouts > 0) {
         if (!(d->aux = malloc((size_t)d->ncols + 1)))
             return ilpm_err_nomem(err, "%s: out of memory", d->file);

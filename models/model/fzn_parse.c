@@ -152,7 +152,11 @@ static int domain_con(ps *p, const dtype *t, fz_term x, long line, long col)
         free(args);
         return -1;
     }
-    return add_con(p, ilpm_fzn_builtin("set_in", 2, NULL), args, 2, line, col);
+    if (add_con(p, ilpm_fzn_builtin("set_in", 2, NULL), args, 2, line, col) !=
+        0)
+        return -1;
+    p->z->cons[p->z->ncons - 1].domain = 1;
+    return 0;
 }
 
 static int add_out(ps *p, const char *name, int isbool, const anns *a,
@@ -330,7 +334,7 @@ static int add_con(ps *p, const fz_builtin *b, fz_arg *args, int nargs,
         free(args);
         return ilpm_fzr_nomem(p);
     }
-    z->cons[z->ncons++] = (fz_con){b, nargs, args, line, col};
+    z->cons[z->ncons++] = (fz_con){b, nargs, args, line, col, 0};
     return 0;
 }
 

@@ -108,9 +108,10 @@ typedef struct lower {
     int ntouched;
     int *lits;
     int64_t *coefs;
-    int contradiction; /* added already */
-    const char *where; /* the row, for messages */
-    const char *kind;  /* group of the last constraint added */
+    int contradiction;     /* added already */
+    const char *where;     /* the row, for messages */
+    const char *kind;      /* group of the last constraint added */
+    const char *row_group; /* the row's own group (mdl_row.group) */
 } lower;
 
 static int oom(lower *w)
@@ -126,9 +127,13 @@ static int too_large(lower *w)
                           w->d->file, w->where);
 }
 
+/* The group of what comes next: the row's own when it has one, the
+ * kind's (name) else; kinds records the kind either way. */
 static int group(lower *w, const char *name)
 {
     w->kind = name;
+    if (w->row_group)
+        name = w->row_group;
     return ilpm_model_group(w->m, name, w->err) < 0 ? -1 : 0;
 }
 
@@ -139,10 +144,14 @@ static int contradiction(lower *w)
     w->contradiction = 1;
     int v = w->base + 1;
     int neg = -v;
-    if (group(w, "infeasible") != 0 || ilpm_add_clause(w->m, &v, 1, w->err) ||
-        ilpm_add_clause(w->m, &neg, 1, w->err))
-        return -1;
-    return 0;
+    /* "infeasible" whatever row found it. */
+    const char *own = w->row_group;
+    w->row_group = NULL;
+    int rc = group(w, "infeasible") != 0 ||
+             ilpm_add_clause(w->m, &v, 1, w->err) ||
+             ilpm_add_clause(w->m, &neg, 1, w->err);
+    w->row_group = own;
+    return rc ? -1 : 0;
 }
 
 /* Adds a * column j to the row being gathered; the constant part goes to
@@ -414,7 +423,7 @@ static int objective(lower *w)
 int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
                    ilpm_err *err)
 {
-    lower w = {d, m, err, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL};
+    lower w = {.d = d, .m = m, .err = err};
     /* Variables 1..nmain are the answer's ("x"), the rest aux; a model
      * needs a variable for its contradiction, so a file without one gets
      * an aux variable that counts do not see. */
@@ -465,6 +474,7 @@ int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
             snprintf(where, sizeof where, "line %ld", r->line);
         w.where = where;
         w.kind = "none"; /* true whatever the values: left out */
+        w.row_group = r->group;
         rc = ilpm_model_set_con_name(
             m, r->name >= 0 ? d->row_name[r->name] : NULL, err);
         if (rc == 0)
@@ -478,6 +488,7 @@ int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
             ilpm_err_fail(err, err->rc, "%s: %s: %s", d->file, where, msg);
         }
     }
+    w.row_group = NULL;
     if (rc == 0)
         rc = ilpm_model_set_con_name(m, NULL, err);
     if (rc == 0)

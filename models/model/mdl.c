@@ -162,6 +162,7 @@ int ilpm_mdl_end_row(mdl *d, ilpm_cmp cmp, int64_t rhs, long line, int name)
     r->rhs = rhs;
     r->line = line;
     r->name = name;
+    r->group = d->row_group;
     return 0;
 }
 

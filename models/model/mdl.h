@@ -33,6 +33,9 @@ typedef struct mdl_row {
     int64_t rhs;
     long line; /* line in the file; 0 where the format gives none  */
     int name;  /* row's name in names[] (LP, MPS); -1 if none     */
+    /* The group its constraints go to (FlatZinc: the builtin it comes
+     * from); NULL: its kind's (clause, linear, ..., lower.c). */
+    const char *group;
 } mdl_row;
 
 typedef struct mdl_names mdl_names; /* name -> column (opb.c) */
@@ -74,6 +77,9 @@ typedef struct mdl {
      * release (FlatZinc: the constraints as the file states them and
      * its output items, fzn.h); NULL for the others. */
     void *more;
+    /* The group of the rows ended from now on (mdl_row.group): set by a
+     * reader that names its rows' groups (fzn_builtins.c), else NULL. */
+    const char *row_group;
 
     /* Filled by ilpm_mdl_layout: the model's variables of each column. */
     mdl_enc enc;
@@ -158,6 +164,15 @@ int ilpm_mdl_inst_new(mdl *d, const ilpm_params *p, void **inst, ilpm_err *err);
 struct mdl_again *ilpm_mdl_inst_again(void *inst);
 const mdl *ilpm_mdl_inst_rows(const void *inst);
 void ilpm_mdl_inst_free(void *inst);
+/* The `model` puzzle's parse and describe (the `fzn` puzzle's too):
+ * parse_as reads only's format when only is not NULL (fzn_puzzle.c),
+ * else the one --input-format or the name's extension gives. */
+int ilpm_mdl_pz_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
+                      ilpm_err *err);
+int ilpm_mdl_pz_parse_as(ilpm_reader *rd, const ilpm_params *p,
+                         const ilpm_file_format *only, void **inst,
+                         ilpm_err *err);
+void ilpm_mdl_pz_describe(const void *inst, char *buf, size_t size);
 int ilpm_mdl_pz_build(const void *inst, const ilpm_params *p, ilpm_model *m,
                       ilpm_err *err);
 void ilpm_mdl_pz_stats_json(const void *inst, const ilpm_params *p,

@@ -303,15 +303,29 @@ const mdl *ilpm_mdl_inst_rows(const void *inst)
     return ((const model_inst *)inst)->d;
 }
 
-/* The format of the file rd reads: --input-format's row, or the one its
- * name's extension says; NULL with err (the table's names in it). */
-static const ilpm_file_format *
-choose_format(ilpm_reader *rd, const ilpm_params *p, int *gz, ilpm_err *err)
+/* The format of the file rd reads: only's when not NULL (a name whose
+ * extension is another row's is refused), else --input-format's row, or
+ * the one its name's extension says; NULL with err (the table's names in
+ * it). */
+static const ilpm_file_format *choose_format(ilpm_reader *rd,
+                                             const ilpm_params *p,
+                                             const ilpm_file_format *only,
+                                             int *gz, ilpm_err *err)
 {
     const char *name = ilpm_reader_name(rd);
-    int xz, choice;
+    int xz, choice = -1;
     const ilpm_file_format *f = ilpm_format_of_path(name, gz, &xz);
-    if (ilpm_params_choice(p, model_opts, "input-format", &choice, err) != 0)
+    if (only && f && f != only) {
+        ilpm_err_input(err,
+                       "%s: this puzzle reads %s files alone, not %s (solve "
+                       "model reads every format)",
+                       name, only->name, f->name);
+        return NULL;
+    }
+    if (only)
+        f = only;
+    else if (ilpm_params_choice(p, model_opts, "input-format", &choice, err) !=
+             0)
         return NULL;
     if (choice >= 0)
         f = ilpm_file_formats[choice];
@@ -345,13 +359,14 @@ choose_format(ilpm_reader *rd, const ilpm_params *p, int *gz, ilpm_err *err)
     return f;
 }
 
-static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
-                       ilpm_err *err)
+int ilpm_mdl_pz_parse_as(ilpm_reader *rd, const ilpm_params *p,
+                         const ilpm_file_format *only, void **inst,
+                         ilpm_err *err)
 {
     if (ilpm_mdl_file_done(rd, err))
         return 0;
     int gz;
-    const ilpm_file_format *fmt = choose_format(rd, p, &gz, err);
+    const ilpm_file_format *fmt = choose_format(rd, p, only, &gz, err);
     if (!fmt) {
         ilpm_err e;
         drain(rd, NULL, &e);
@@ -375,7 +390,13 @@ static int model_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
     return 1;
 }
 
-static void model_describe(const void *inst, char *buf, size_t size)
+int ilpm_mdl_pz_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
+                      ilpm_err *err)
+{
+    return ilpm_mdl_pz_parse_as(rd, p, NULL, inst, err);
+}
+
+void ilpm_mdl_pz_describe(const void *inst, char *buf, size_t size)
 {
     const mdl *d = ((const model_inst *)inst)->d;
     const char *base = strrchr(d->file, '/');
@@ -618,9 +639,9 @@ const ilpm_puzzle ilpm_puzzle_model = {
         "N};\n"
         "solve --format dimacs prints the SAT competition's s, o and v lines.",
     .examples = model_examples,
-    .parse = model_parse,
+    .parse = ilpm_mdl_pz_parse,
     .free_instance = ilpm_mdl_inst_free,
-    .describe = model_describe,
+    .describe = ilpm_mdl_pz_describe,
     .build = ilpm_mdl_pz_build,
     .decode = ilpm_mdl_pz_decode,
     .verify = ilpm_mdl_pz_verify,
