@@ -233,11 +233,13 @@ int ilpm_fzn_lower(mdl *d, ilpm_err *err)
     /* Each builtin's rows in a group of its name (stats and compare show
      * sizes per builtin); a domain with holes in "domain". */
     for (int i = 0; i < z->ncons; i++) {
-        d->row_group = z->cons[i].domain ? "domain" : z->cons[i].b->name;
+        if (ilpm_mdl_row_group(d, z->cons[i].domain ? "domain"
+                                                    : z->cons[i].b->name) != 0)
+            return ilpm_err_nomem(err, "%s: out of memory", d->file);
         if (z->cons[i].b->lower(d, &z->cons[i], err) != 0)
             return -1;
     }
-    d->row_group = NULL;
+    ilpm_mdl_row_group(d, NULL);
     if (z->nouts > 0) {
         if (!(d->aux = malloc((size_t)d->ncols + 1)))
             return ilpm_err_nomem(err, "%s: out of memory", d->file);

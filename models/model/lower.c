@@ -474,7 +474,7 @@ int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
             snprintf(where, sizeof where, "line %ld", r->line);
         w.where = where;
         w.kind = "none"; /* true whatever the values: left out */
-        w.row_group = r->group;
+        w.row_group = r->group ? d->groups[r->group - 1] : NULL;
         rc = ilpm_model_set_con_name(
             m, r->name >= 0 ? d->row_name[r->name] : NULL, err);
         if (rc == 0)

@@ -52,6 +52,7 @@ void ilpm_mdl_free(mdl *d)
     free(d->hi);
     free(d->rows);
     free(d->row_name);
+    free(d->groups);
     free(d->col);
     free(d->coef);
     free(d->obj);
@@ -144,6 +145,21 @@ int ilpm_mdl_add_term(mdl *d, int col, int64_t coef)
     d->termcap = capc < capf ? capc : capf;
     d->col[d->nterms] = col;
     d->coef[d->nterms++] = coef;
+    return 0;
+}
+
+int ilpm_mdl_row_group(mdl *d, const char *name)
+{
+    int g = 0;
+    while (name && g < d->ngroups && strcmp(d->groups[g], name) != 0)
+        g++;
+    if (name && g == d->ngroups) {
+        if (ilpm_grow_int((void **)&d->groups, &d->groupcap, g + 1,
+                          sizeof *d->groups) != 0)
+            return -1;
+        d->groups[d->ngroups++] = name;
+    }
+    d->row_group = name ? g + 1 : 0;
     return 0;
 }
 

@@ -33,9 +33,11 @@ typedef struct mdl_row {
     int64_t rhs;
     long line; /* line in the file; 0 where the format gives none  */
     int name;  /* row's name in names[] (LP, MPS); -1 if none     */
-    /* The group its constraints go to (FlatZinc: the builtin it comes
-     * from); NULL: its kind's (clause, linear, ..., lower.c). */
-    const char *group;
+    /* The group its constraints go to, 1 + its index in mdl.groups
+     * (FlatZinc: the builtin it comes from); 0: its kind's (clause,
+     * linear, ..., lower.c).  In the padding after name: rows stay 40
+     * bytes. */
+    int group;
 } mdl_row;
 
 typedef struct mdl_names mdl_names; /* name -> column (opb.c) */
@@ -77,9 +79,11 @@ typedef struct mdl {
      * release (FlatZinc: the constraints as the file states them and
      * its output items, fzn.h); NULL for the others. */
     void *more;
-    /* The group of the rows ended from now on (mdl_row.group): set by a
-     * reader that names its rows' groups (fzn_builtins.c), else NULL. */
-    const char *row_group;
+    /* The groups a reader puts its rows in (fzn_builtins.c), not
+     * owned (the names outlive d); row_group: the mdl_row.group of the
+     * rows ended from now on (ilpm_mdl_row_group), 0 for none. */
+    const char **groups;
+    int ngroups, groupcap, row_group;
 
     /* Filled by ilpm_mdl_layout: the model's variables of each column. */
     mdl_enc enc;
@@ -97,6 +101,9 @@ int ilpm_mdl_add_col(mdl *d, const char *name, int64_t lo, int64_t hi);
 /* Column by name, added as 0/1 when new (opb.c); -1 out of memory. */
 int ilpm_mdl_col_by_name(mdl *d, const char *name, size_t len);
 int ilpm_mdl_add_term(mdl *d, int col, int64_t coef);
+/* The rows ended from now on go to group name (a string that outlives
+ * d), or to their kind's with NULL; -1 out of memory. */
+int ilpm_mdl_row_group(mdl *d, const char *name);
 /* Closes the terms added since the last row into a row. */
 int ilpm_mdl_end_row(mdl *d, ilpm_cmp cmp, int64_t rhs, long line, int name);
 const char *ilpm_mdl_col_label(const mdl *d, int j, char *buf, size_t size);
