@@ -195,6 +195,65 @@ START_TEST(test_builtins)
 }
 END_TEST
 
+/* x in -4..4, y in -2..2 (zero among them), z in -4..4, and one
+ * constraint. */
+#define XYZ(con)                                                               \
+    "var -4..4: x :: output_var;\nvar -2..2: y :: output_var;\n"               \
+    "var -4..4: z :: output_var;\nconstraint " con ";\nsolve satisfy;\n"
+
+/* The same with y in the domain given. */
+#define YDOM(dom, con)                                                         \
+    "var -4..4: x :: output_var;\nvar " dom ": y :: output_var;\n"             \
+    "var -4..4: z :: output_var;\nconstraint " con ";\nsolve satisfy;\n"
+
+/* int_div, int_mod, int_pow, array_int_maximum and _minimum: variables
+ * and constants in each place, divisors and exponents of both signs and
+ * zero, results bounded by their definitions. */
+START_TEST(test_arith_builtins)
+{
+    static const char *const cases[] = {
+        XYZ("int_div(x, y, z)"),
+        XYZ("int_mod(x, y, z)"),
+        XYZ("int_div(x, -3, z)"),
+        XYZ("int_mod(x, 3, z)"),
+        XYZ("int_div(3, y, z)"),
+        XYZ("int_mod(-3, y, z)"),
+        /* divisors of one sign */
+        YDOM("1..3", "int_div(x, y, z)"),
+        YDOM("1..3", "int_mod(x, y, z)"),
+        YDOM("-3..-1", "int_div(x, y, z)"),
+        YDOM("-3..0", "int_mod(x, y, z)"),
+        YDOM("0..0", "int_div(x, y, z)"),
+        XYZ("int_div(z, y, 1)"),
+        XYZ("int_mod(z, y, -1)"),
+        XYZ("int_pow(x, y, z)"),
+        XYZ("int_pow(y, x, z)"),
+        XYZ("int_pow(x, 2, z)"),
+        XYZ("int_pow(-2, y, z)"),
+        XYZ("array_int_maximum(z, [x, y, 1])"),
+        XYZ("array_int_minimum(z, [x, y, x, 0])"),
+        XYZ("array_int_maximum(z, [x, y])"),
+        XYZ("array_int_minimum(x, [y])"),
+        XYZ("array_int_maximum(1, [x, z])"),
+        /* results without a domain: bounded by their definitions */
+        "var -4..4: x :: output_var;\nvar -2..2: y :: output_var;\n"
+        "var int: q :: output_var;\nvar int: m :: output_var;\n"
+        "constraint int_div(x, y, q);\nconstraint int_mod(x, y, m);\n"
+        "solve satisfy;\n",
+        "var -2..2: x :: output_var;\nvar -1..3: y :: output_var;\n"
+        "var int: p :: output_var;\nvar int: m :: output_var;\n"
+        "constraint int_pow(x, y, p);\n"
+        "constraint array_int_minimum(m, [x, y, p]);\nsolve satisfy;\n",
+        /* an objective over a quotient */
+        "var -4..4: x :: output_var;\nvar 1..3: y :: output_var;\n"
+        "var -4..4: q :: output_var;\nconstraint int_div(x, y, q);\n"
+        "constraint int_mod(x, y, 1);\nsolve minimize q;\n",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        agree(cases[i]);
+}
+END_TEST
+
 START_TEST(test_projection_and_objectives)
 {
     /* Counts are over the output variables: t is not one. */
@@ -416,6 +475,7 @@ int main(void)
     TCase *tc = tcase_create("fzn");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_builtins);
+    tcase_add_test(tc, test_arith_builtins);
     tcase_add_test(tc, test_projection_and_objectives);
     tcase_add_test(tc, test_parse_parts);
     tcase_add_test(tc, test_bad_files);

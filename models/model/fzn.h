@@ -88,8 +88,9 @@ const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known);
 #define FZ_IMPLS(X)                                                            \
     X(lin)                                                                     \
     X(cmp)                                                                     \
-    X(not ) X(andor) X(clause) X(xor) X(plus) X(abs) X(minmax) X(times)        \
-        X(element) X(set_in)
+    X(not )                                                                    \
+    X(andor) X(clause) X(xor) X(plus) X(abs) X(minmax) X(times) X(element)     \
+        X(set_in) X(divmod) X(pow) X(extremum)
 #define FZ_DECLARE(n)                                                          \
     int ilpm_fzl_##n(mdl *d, const fz_con *c, ilpm_err *err);                  \
     int ilpm_fzh_##n(const fz_con *c, const int64_t *x);
@@ -117,5 +118,13 @@ void ilpm_fzn_render_json(const mdl *d, const int64_t *x, ilpm_buf *out);
 
 /* fzn_lower.c's tools, for the builtins: the value range of a term. */
 void ilpm_fz_range(const mdl *d, fz_term t, int64_t *lo, int64_t *hi);
+/* x^y as int_pow means it (y < 0: 1 div x^-y) into *z: 1, or 0 when
+ * undefined (x = 0, y < 0) or past 2^60 in magnitude. */
+int ilpm_fz_pow(int64_t x, int64_t y, int64_t *z);
+/* The range of int_div's quotient (mod 0) or int_mod's remainder (mod 1)
+ * for a in alo..ahi, b in blo..bhi: 1, or 0 when b can only be 0
+ * (fzn_builtins.c). */
+int ilpm_fz_divmod_range(int64_t alo, int64_t ahi, int64_t blo, int64_t bhi,
+                         int mod, int64_t *lo, int64_t *hi);
 
 #endif

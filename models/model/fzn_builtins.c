@@ -53,6 +53,11 @@ static const fz_builtin builtins[] = {
     ROW(int_min, minmax, 0, "sss"),
     ROW(int_max, minmax, 1, "sss"),
     ROW(int_times, times, 0, "sss"),
+    ROW(int_div, divmod, 0, "sss"),
+    ROW(int_mod, divmod, 1, "sss"),
+    ROW(int_pow, pow, 0, "sss"),
+    ROW(array_int_maximum, extremum, 1, "sa"),
+    ROW(array_int_minimum, extremum, 0, "sa"),
     ROW(array_int_element, element, 0, "sas"),
     ROW(array_var_int_element, element, 0, "sas"),
     ROW(array_bool_element, element, 0, "sas"),
@@ -124,6 +129,79 @@ static int from_sum(mdl *d, const int64_t *a, const fz_term *t, int n)
     __int128 ql = l >= 0 ? (l + m - 1) / m : -((-l) / m);
     __int128 qh = h >= 0 ? h / m : -((-h + m - 1) / m);
     return tighten(d, t[u], ql, qh);
+}
+
+int ilpm_fz_divmod_range(int64_t alo, int64_t ahi, int64_t blo, int64_t bhi,
+                         int mod, int64_t *lo, int64_t *hi)
+{
+    /* b's values other than 0: the ends of its negative and positive
+     * parts, where a / b is extreme */
+    int64_t bs[4] = {blo, bhi < 0 ? bhi : -1, blo > 0 ? blo : 1, bhi};
+    __int128 qlo = FZ_LIMIT, qhi = -FZ_LIMIT, m = 0;
+    for (int k = 0; k < 4; k++) {
+        if (bs[k] == 0 || bs[k] < blo || bs[k] > bhi || (k < 2) != (bs[k] < 0))
+            continue;
+        __int128 b = bs[k], q1 = alo / b, q2 = ahi / b;
+        if (q1 > q2) {
+            __int128 t = q1;
+            q1 = q2;
+            q2 = t;
+        }
+        qlo = q1 < qlo ? q1 : qlo;
+        qhi = q2 > qhi ? q2 : qhi;
+        m = (b < 0 ? -b : b) > m ? (b < 0 ? -b : b) : m;
+    }
+    if (m == 0)
+        return 0;
+    /* |r| < |b| and |r| <= |a|, r of a's sign */
+    __int128 am = -(__int128)alo > ahi ? -(__int128)alo : ahi;
+    __int128 r = am < m - 1 ? am : m - 1;
+    *lo = (int64_t)(mod ? (alo >= 0 ? 0 : -r) : qlo);
+    *hi = (int64_t)(mod ? (ahi <= 0 ? 0 : r) : qhi);
+    return 1;
+}
+
+/* The result's range of int_div, int_mod, int_pow (args[2]) and
+ * array_int_maximum, _minimum (args[0]); 0 when an argument it
+ * depends on is unbounded or the values are too many to try. */
+static int result_range(mdl *d, const fz_con *c, __int128 *lo, __int128 *hi)
+{
+    const fz_builtin *b = c->b;
+    int ext = b->lower == ilpm_fzl_extremum;
+    const fz_arg *in = ext ? &c->args[1] : c->args;
+    int64_t l[2], h[2];
+    *lo = FZ_LIMIT;
+    *hi = -FZ_LIMIT;
+    for (int k = 0; k < (ext ? in->n : 2); k++) {
+        fz_term t = ext ? in->t[k] : c->args[k].t[0];
+        if (unbounded(d, t))
+            return 0;
+        ilpm_fz_range(d, t, &l[k & 1], &h[k & 1]);
+        *lo = l[k & 1] < *lo ? l[k & 1] : *lo;
+        *hi = h[k & 1] > *hi ? h[k & 1] : *hi;
+    }
+    int64_t ql = 0, qh = 0;
+    if (b->lower == ilpm_fzl_divmod)
+        ilpm_fz_divmod_range(l[0], h[0], l[1], h[1], b->op, &ql, &qh);
+    if (b->lower == ilpm_fzl_divmod || (ext && in->n == 0))
+        *lo = ql, *hi = qh; /* no value at all: 0..0, and no solution */
+    if (b->lower != ilpm_fzl_pow)
+        return 1;
+    if (((__int128)h[0] - l[0] + 1) * ((__int128)h[1] - l[1] + 1) > 1 << 16)
+        return 0;
+    *lo = FZ_LIMIT;
+    *hi = -FZ_LIMIT;
+    for (int64_t x = l[0]; x <= h[0]; x++)
+        for (int64_t y = l[1]; y <= h[1]; y++) {
+            int64_t z;
+            if (ilpm_fz_pow(x, y, &z)) {
+                *lo = z < *lo ? z : *lo;
+                *hi = z > *hi ? z : *hi;
+            }
+        }
+    if (*lo > *hi)
+        *lo = *hi = 0;
+    return 1;
 }
 
 /* One pass over the equalities; the number of columns bounded. */
@@ -201,6 +279,12 @@ static int bound_pass(mdl *d)
             }
             if (ok)
                 found += tighten(d, c->args[2].t[0], lo, hi);
+        } else if (b->lower == ilpm_fzl_divmod || b->lower == ilpm_fzl_pow ||
+                   b->lower == ilpm_fzl_extremum) {
+            fz_term r = c->args[b->lower == ilpm_fzl_extremum ? 0 : 2].t[0];
+            __int128 lo, hi;
+            if (unbounded(d, r) && result_range(d, c, &lo, &hi))
+                found += tighten(d, r, lo, hi);
         }
     }
     return found;

@@ -112,6 +112,60 @@ int ilpm_fzh_times(const fz_con *c, const int64_t *x)
            val(c->args[2].t[0], x);
 }
 
+int ilpm_fz_pow(int64_t x, int64_t y, int64_t *z)
+{
+    if (y < 0) { /* 1 div x^-y */
+        *z = x == 1 ? 1 : x == -1 ? (y % 2 ? -1 : 1) : 0;
+        return x != 0;
+    }
+    __int128 p = 1;
+    for (int64_t i = 0; i < y && p != 0; i++) {
+        if (x == 1 || x == -1) { /* no loop of y steps for these */
+            p = x == 1 || y % 2 == 0 ? 1 : -1;
+            break;
+        }
+        p *= x;
+        if (p > ((__int128)1 << 60) || p < -((__int128)1 << 60))
+            return 0;
+    }
+    *z = (int64_t)p;
+    return 1;
+}
+
+/* int_div(a, b, q) and int_mod(a, b, m) (op 1): the quotient truncated
+ * toward zero, the remainder of the dividend's sign; none for b = 0. */
+int ilpm_fzh_divmod(const fz_con *c, const int64_t *x)
+{
+    __int128 a = val(c->args[0].t[0], x), b = val(c->args[1].t[0], x);
+    if (b == 0)
+        return 0;
+    return (c->b->op ? a % b : a / b) == val(c->args[2].t[0], x);
+}
+
+/* int_pow(x, y, z): z = x^y; for y < 0, 1 div x^-y (none for x = 0). */
+int ilpm_fzh_pow(const fz_con *c, const int64_t *x)
+{
+    int64_t z;
+    return ilpm_fz_pow(val(c->args[0].t[0], x), val(c->args[1].t[0], x), &z) &&
+           z == val(c->args[2].t[0], x);
+}
+
+/* array_int_maximum(m, xs) (op 1) and array_int_minimum(m, xs): none for
+ * an empty xs. */
+int ilpm_fzh_extremum(const fz_con *c, const int64_t *x)
+{
+    const fz_arg *xs = &c->args[1];
+    if (xs->n == 0)
+        return 0;
+    int64_t m = val(xs->t[0], x);
+    for (int i = 1; i < xs->n; i++) {
+        int64_t v = val(xs->t[i], x);
+        if (c->b->op ? v > m : v < m)
+            m = v;
+    }
+    return m == val(c->args[0].t[0], x);
+}
+
 int ilpm_fzh_element(const fz_con *c, const int64_t *x)
 {
     int64_t i = val(c->args[0].t[0], x);

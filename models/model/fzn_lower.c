@@ -377,10 +377,9 @@ static int rel2(mdl *d, const fz_con *c, const lit *cond, int nc, int64_t a1,
     return rc;
 }
 
-/* int_abs(a, b): b = |a|; s picks the sign where a may take both. */
-int ilpm_fzl_abs(mdl *d, const fz_con *c, ilpm_err *err)
+/* b = |a|; s picks the sign where a may take both. */
+static int absval(mdl *d, const fz_con *c, fz_term a, fz_term b, ilpm_err *err)
 {
-    fz_term a = c->args[0].t[0], b = c->args[1].t[0];
     int64_t lo, hi;
     ilpm_fz_range(d, a, &lo, &hi);
     if (lo >= 0 || hi <= 0)
@@ -396,21 +395,55 @@ int ilpm_fzl_abs(mdl *d, const fz_con *c, ilpm_err *err)
            rel2(d, c, &neg, 1, 1, a, 0, zero, R_LE, err);
 }
 
-/* int_min(a, b, m) (op 0) and int_max (op 1): m below (above) both and
- * equal to one, s picking which. */
+/* int_abs(a, b): b = |a|. */
+int ilpm_fzl_abs(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    return absval(d, c, c->args[0].t[0], c->args[1].t[0], err);
+}
+
+/* m the largest (max 1) or smallest of xs[0..n): on that side of each,
+ * and equal to the one the auxiliary columns pick (for two, one column
+ * and its negation). */
+static int extremum(mdl *d, const fz_con *c, fz_term m, const fz_term *xs,
+                    int n, int max, ilpm_err *err)
+{
+    int rel = max ? R_GE : R_LE, first = -1;
+    lin pick = {0};
+    if (n == 0) /* no element: no solution */
+        return emit_rel(d, c, NULL, 0, &pick, R_GE, 1, err);
+    for (int i = 0; i < n; i++)
+        if (rel2(d, c, NULL, 0, 1, m, -1, xs[i], rel, err) != 0)
+            return -1;
+    if (n == 1)
+        return rel2(d, c, NULL, 0, 1, m, -1, xs[0], R_EQ, err);
+    for (int i = 0; i < (n == 2 ? 1 : n); i++) {
+        int s = aux_col(d, err);
+        if (s < 0)
+            return lin_free(&pick), -1;
+        first = i == 0 ? s : first;
+        lin_add(&pick, 1, (fz_term){s, 1});
+    }
+    int rc = n > 2 ? emit_rel(d, c, NULL, 0, &pick, R_EQ, 1, err) : 0;
+    lin_free(&pick);
+    for (int i = 0; i < n && rc == 0; i++) {
+        lit on = n == 2 ? (lit){first, i} : (lit){first + i, 0};
+        rc = rel2(d, c, &on, 1, 1, m, -1, xs[i], R_EQ, err);
+    }
+    return rc;
+}
+
+/* int_min(a, b, m) (op 0) and int_max (op 1). */
 int ilpm_fzl_minmax(mdl *d, const fz_con *c, ilpm_err *err)
 {
-    fz_term a = c->args[0].t[0], b = c->args[1].t[0], m = c->args[2].t[0];
-    int rel = c->b->op ? R_GE : R_LE;
-    if (rel2(d, c, NULL, 0, 1, m, -1, a, rel, err) ||
-        rel2(d, c, NULL, 0, 1, m, -1, b, rel, err))
-        return -1;
-    int s = aux_col(d, err);
-    if (s < 0)
-        return -1;
-    lit pos = {s, 0}, neg = {s, 1};
-    return rel2(d, c, &pos, 1, 1, m, -1, a, R_EQ, err) ||
-           rel2(d, c, &neg, 1, 1, m, -1, b, R_EQ, err);
+    fz_term xs[2] = {c->args[0].t[0], c->args[1].t[0]};
+    return extremum(d, c, c->args[2].t[0], xs, 2, c->b->op, err);
+}
+
+/* array_int_maximum(m, xs) (op 1) and array_int_minimum(m, xs). */
+int ilpm_fzl_extremum(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    return extremum(d, c, c->args[0].t[0], c->args[1].t, c->args[1].n, c->b->op,
+                    err);
 }
 
 /* The most values one indicator set may have. */
@@ -451,11 +484,11 @@ static int indicators(mdl *d, const fz_con *c, fz_term x, const int64_t *vals,
     return rc;
 }
 
-/* int_times(a, b, p): p = v b under the indicator of a = v, over the
- * factor with fewer values. */
-int ilpm_fzl_times(mdl *d, const fz_con *c, ilpm_err *err)
+/* p = a b: p = v b under the indicator of a = v, over the factor with
+ * fewer values. */
+static int product(mdl *d, const fz_con *c, fz_term a, fz_term b, fz_term p,
+                   ilpm_err *err)
 {
-    fz_term a = c->args[0].t[0], b = c->args[1].t[0], p = c->args[2].t[0];
     int64_t alo, ahi, blo, bhi;
     ilpm_fz_range(d, a, &alo, &ahi);
     ilpm_fz_range(d, b, &blo, &bhi);
@@ -477,6 +510,126 @@ int ilpm_fzl_times(mdl *d, const fz_con *c, ilpm_err *err)
             return -1;
     }
     return 0;
+}
+
+/* int_times(a, b, p): p = a b. */
+int ilpm_fzl_times(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    return product(d, c, c->args[0].t[0], c->args[1].t[0], c->args[2].t[0],
+                   err);
+}
+
+/* If cond: sum of a_i t_i (n terms) rel rhs. */
+static int rel_n(mdl *d, const fz_con *c, const lit *cond, int nc,
+                 const int64_t *a, const fz_term *t, int n, int rel,
+                 __int128 rhs, ilpm_err *err)
+{
+    lin l = {0};
+    for (int i = 0; i < n; i++)
+        lin_add(&l, a[i], t[i]);
+    int rc = emit_rel(d, c, cond, nc, &l, rel, rhs, err);
+    lin_free(&l);
+    return rc;
+}
+
+/* int_div(a, b, q) and int_mod(a, b, r) (op 1): a = q b + r with b != 0,
+ * |r| < |b| and r of a's sign; the one of q, r not an argument an
+ * auxiliary column, q b int_times' product. */
+int ilpm_fzl_divmod(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    fz_term a = c->args[0].t[0], b = c->args[1].t[0], q = c->args[2].t[0];
+    fz_term r = q, zero = {0, 0}, p = b;
+    int64_t alo, ahi, blo, bhi, lo, hi;
+    ilpm_fz_range(d, a, &alo, &ahi);
+    ilpm_fz_range(d, b, &blo, &bhi);
+    if (!ilpm_fz_divmod_range(alo, ahi, blo, bhi, !c->b->op, &lo, &hi)) {
+        lin none = {0}; /* b = 0: no solution */
+        return emit_rel(d, c, NULL, 0, &none, R_GE, 1, err);
+    }
+    int aux = aux_int(d, lo, hi, err);
+    if (aux < 0)
+        return -1;
+    *(c->b->op ? &q : &r) = (fz_term){aux, 1};
+    if (blo <= 0 && bhi >= 0 && rel2(d, c, NULL, 0, 1, b, 0, b, R_NE, err))
+        return -1;
+    if (b.var) { /* p = q b */
+        int j = aux_int(d, (int64_t)-FZ_BIG, (int64_t)FZ_BIG, err);
+        ilpm_fz_range(d, q, &lo, &hi);
+        __int128 m = (__int128)(-lo > hi ? -lo : hi) *
+                     (-blo > bhi ? -(__int128)blo : bhi);
+        if (j < 0 || m > FZ_BIG)
+            return j < 0 ? -1 : too_big(d, c, err);
+        d->lo[j] = (int64_t)-m;
+        d->hi[j] = (int64_t)m;
+        p = (fz_term){j, 1};
+        if (product(d, c, q, b, p, err) != 0)
+            return -1;
+    }
+    int64_t k[3] = {1, b.var ? -1 : -b.v, -1};
+    fz_term t[3] = {a, b.var ? p : q, r};
+    if (rel_n(d, c, NULL, 0, k, t, 3, R_EQ, 0, err) != 0)
+        return -1;
+    if (alo >= 0 || ahi <= 0) { /* r of a's sign */
+        if (rel2(d, c, NULL, 0, 1, r, 0, zero, alo >= 0 ? R_GE : R_LE, err))
+            return -1;
+    } else { /* s: a >= 0 and r >= 0, else both <= 0 */
+        int s = aux_col(d, err);
+        lit pos = {s, 0}, neg = {s, 1};
+        if (s < 0 || rel2(d, c, &pos, 1, 1, a, 0, zero, R_GE, err) ||
+            rel2(d, c, &pos, 1, 1, r, 0, zero, R_GE, err) ||
+            rel2(d, c, &neg, 1, 1, a, 0, zero, R_LE, err) ||
+            rel2(d, c, &neg, 1, 1, r, 0, zero, R_LE, err))
+            return -1;
+    }
+    fz_term m = b; /* |r| <= |b| - 1, |b| a column where b takes both signs */
+    int64_t sign = bhi <= 0 ? -1 : 1;
+    if (blo < 0 && bhi > 0) {
+        int j = aux_int(d, 0, -blo > bhi ? -blo : bhi, err);
+        if (j < 0 || absval(d, c, b, (fz_term){j, 1}, err) != 0)
+            return -1;
+        m = (fz_term){j, 1};
+    }
+    int64_t up[2] = {1, -sign}, down[2] = {-1, -sign};
+    fz_term rm[2] = {r, m};
+    return rel_n(d, c, NULL, 0, up, rm, 2, R_LE, -1, err) ||
+           rel_n(d, c, NULL, 0, down, rm, 2, R_LE, -1, err);
+}
+
+/* int_pow(x, y, z): under the indicator of y = k, z = sum of x^k over the
+ * indicators of x's values, those where x^k is undefined excluded. */
+int ilpm_fzl_pow(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    fz_term x = c->args[0].t[0], y = c->args[1].t[0], z = c->args[2].t[0];
+    int64_t xlo, xhi, ylo, yhi;
+    ilpm_fz_range(d, x, &xlo, &xhi);
+    ilpm_fz_range(d, y, &ylo, &yhi);
+    int fx = 0, fy = 0, rc = 0;
+    if (((__int128)xhi - xlo + 1) * ((__int128)yhi - ylo + 1) > FZ_MAX_IND)
+        return ilpm_err_input(err,
+                              "%s:%ld:%ld: '%s': more than %d pairs of "
+                              "values of base and exponent",
+                              d->file, c->line, c->col, c->b->name, FZ_MAX_IND);
+    if ((x.var && indicators(d, c, x, NULL, xlo, xhi, &fx, err) != 0) ||
+        (y.var && indicators(d, c, y, NULL, ylo, yhi, &fy, err) != 0))
+        return -1;
+    for (int64_t k = ylo; k <= yhi && rc == 0; k++) {
+        lin l = {0}, none = {0};
+        lin_add(&l, -1, z);
+        for (int64_t v = xlo; v <= xhi; v++) {
+            fz_term dv = x.var ? (fz_term){fx + (v - xlo), 1} : (fz_term){1, 0};
+            int64_t pw;
+            if (ilpm_fz_pow(v, k, &pw))
+                lin_add(&l, pw, dv);
+            else
+                lin_add(&none, 1, dv);
+        }
+        lit on = {fy + (int)(k - ylo), 0};
+        rc = emit_rel(d, c, &on, y.var, &l, R_EQ, 0, err) ||
+             emit_rel(d, c, &on, y.var, &none, R_LE, 0, err);
+        lin_free(&l);
+        lin_free(&none);
+    }
+    return rc;
 }
 
 /* array_[var_]{int,bool}_element(i, xs, r): r = xs[i], the index's
