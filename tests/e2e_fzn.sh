@@ -262,6 +262,39 @@ for b in $BACKENDS; do
     done
 done
 
+# int_div, int_mod, int_pow and the extrema (models/mzn/divmod.mzn): the
+# linear library decomposes them (minizinc --solver ilpm), MiniZinc's
+# standard library leaves the first three in the FlatZinc for ilpm's own
+# builtins (ilpm fzn).  Counts with -a equal Gecode's on sat and cp; GLPK
+# counts by a solve per solution (seconds here): one answer on ilp,
+# accepted by Gecode.
+want=$(minizinc --solver gecode -a "$M/divmod.mzn" "$M/divmod.dzn" 2>/dev/null | grep -c -- '^----------$')
+check "divmod: Gecode finds solutions" test "$want" -gt 1
+minizinc -c -G std "$M/divmod.mzn" "$M/divmod.dzn" --fzn "$tmp/dm.fzn" --ozn "$tmp/dm.ozn" 2>"$tmp/err"
+check "divmod with the standard library: int_div, int_mod, int_pow" \
+    both grep -q '^constraint int_div(' "$tmp/dm.fzn" -- both grep -q '^constraint int_mod(' \
+    "$tmp/dm.fzn" -- grep -q '^constraint int_pow(' "$tmp/dm.fzn"
+# FILE holds an answer ("a = 3; b = -1; ...;"), and Gecode accepts it.
+divmod_accepted() {
+    local fix
+    fix=$(sed -n 's/; \([a-z]\)/ \/\\ \1/g; s/^a = /constraint a = /p' "$1" | head -n 1)
+    [ -n "$fix" ] && gecode_accepts "$M/divmod.mzn" "$fix" "$M/divmod.dzn"
+}
+for b in $BACKENDS; do
+    if [ "$b" = ilp ]; then
+        mzn --ilpm-backend ilp "$M/divmod.mzn" "$M/divmod.dzn" >"$tmp/dm"
+        check "divmod on ilp: Gecode accepts it" divmod_accepted "$tmp/dm"
+        "$ILPM" fzn --backend ilp "$tmp/dm.fzn" | minizinc --ozn-file "$tmp/dm.ozn" >"$tmp/dm"
+        check "divmod.fzn of the standard library on ilp: Gecode accepts it" \
+            divmod_accepted "$tmp/dm"
+        continue
+    fi
+    got=$(mzn --ilpm-backend "$b" -a "$M/divmod.mzn" "$M/divmod.dzn" | grep -c -- '^----------$')
+    check "divmod.mzn -a on $b: Gecode's count" equals count "$got" "$want"
+    got=$("$ILPM" fzn -a --backend "$b" "$tmp/dm.fzn" | grep -c -- '^----------$')
+    check "divmod.fzn of the standard library -a on $b: Gecode's count" equals count "$got" "$want"
+done
+
 # Improving solutions (-i, and -a on a model with an objective): each
 # better than the one before, the last followed by "==========" and equal
 # to Gecode's optimum; without either, the final solution alone.
