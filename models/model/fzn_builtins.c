@@ -204,6 +204,20 @@ static int result_range(mdl *d, const fz_con *c, __int128 *lo, __int128 *hi)
     return 1;
 }
 
+/* The result of int_div, int_mod, int_pow or an array extremum bounded:
+ * 1 if it was unbounded and is now. */
+static int from_result(mdl *d, const fz_con *c)
+{
+    const fz_builtin *b = c->b;
+    if (b->lower != ilpm_fzl_divmod && b->lower != ilpm_fzl_pow &&
+        b->lower != ilpm_fzl_extremum)
+        return 0;
+    fz_term r = c->args[b->lower == ilpm_fzl_extremum ? 0 : 2].t[0];
+    __int128 lo, hi;
+    return unbounded(d, r) && result_range(d, c, &lo, &hi) &&
+           tighten(d, r, lo, hi);
+}
+
 /* One pass over the equalities; the number of columns bounded. */
 static int bound_pass(mdl *d)
 {
@@ -279,13 +293,8 @@ static int bound_pass(mdl *d)
             }
             if (ok)
                 found += tighten(d, c->args[2].t[0], lo, hi);
-        } else if (b->lower == ilpm_fzl_divmod || b->lower == ilpm_fzl_pow ||
-                   b->lower == ilpm_fzl_extremum) {
-            fz_term r = c->args[b->lower == ilpm_fzl_extremum ? 0 : 2].t[0];
-            __int128 lo, hi;
-            if (unbounded(d, r) && result_range(d, c, &lo, &hi))
-                found += tighten(d, r, lo, hi);
-        }
+        } else
+            found += from_result(d, c);
     }
     return found;
 }
