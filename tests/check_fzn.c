@@ -195,16 +195,16 @@ START_TEST(test_builtins)
 }
 END_TEST
 
-/* x in -4..4, y in -2..2 (zero among them), z in -4..4, and one
+/* x in -3..3, y in -2..2 (zero among them), z in -3..3, and one
  * constraint. */
 #define XYZ(con)                                                               \
-    "var -4..4: x :: output_var;\nvar -2..2: y :: output_var;\n"               \
-    "var -4..4: z :: output_var;\nconstraint " con ";\nsolve satisfy;\n"
+    "var -3..3: x :: output_var;\nvar -2..2: y :: output_var;\n"               \
+    "var -3..3: z :: output_var;\nconstraint " con ";\nsolve satisfy;\n"
 
 /* The same with y in the domain given. */
 #define YDOM(dom, con)                                                         \
-    "var -4..4: x :: output_var;\nvar " dom ": y :: output_var;\n"             \
-    "var -4..4: z :: output_var;\nconstraint " con ";\nsolve satisfy;\n"
+    "var -3..3: x :: output_var;\nvar " dom ": y :: output_var;\n"             \
+    "var -3..3: z :: output_var;\nconstraint " con ";\nsolve satisfy;\n"
 
 /* int_div, int_mod, int_pow, array_int_maximum and _minimum: variables
  * and constants in each place, divisors and exponents of both signs and
@@ -236,7 +236,7 @@ START_TEST(test_arith_builtins)
         XYZ("array_int_minimum(x, [y])"),
         XYZ("array_int_maximum(1, [x, z])"),
         /* results without a domain: bounded by their definitions */
-        "var -4..4: x :: output_var;\nvar -2..2: y :: output_var;\n"
+        "var -3..3: x :: output_var;\nvar -2..2: y :: output_var;\n"
         "var int: q :: output_var;\nvar int: m :: output_var;\n"
         "constraint int_div(x, y, q);\nconstraint int_mod(x, y, m);\n"
         "solve satisfy;\n",
@@ -245,8 +245,8 @@ START_TEST(test_arith_builtins)
         "constraint int_pow(x, y, p);\n"
         "constraint array_int_minimum(m, [x, y, p]);\nsolve satisfy;\n",
         /* an objective over a quotient */
-        "var -4..4: x :: output_var;\nvar 1..3: y :: output_var;\n"
-        "var -4..4: q :: output_var;\nconstraint int_div(x, y, q);\n"
+        "var -3..3: x :: output_var;\nvar 1..3: y :: output_var;\n"
+        "var -3..3: q :: output_var;\nconstraint int_div(x, y, q);\n"
         "constraint int_mod(x, y, 1);\nsolve minimize q;\n",
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)

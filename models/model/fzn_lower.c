@@ -534,65 +534,59 @@ static int rel_n(mdl *d, const fz_con *c, const lit *cond, int nc,
 
 /* int_div(a, b, q) and int_mod(a, b, r) (op 1): a = q b + r with b != 0,
  * |r| < |b| and r of a's sign; the one of q, r not an argument an
- * auxiliary column, q b int_times' product. */
+ * auxiliary column.  As int_times: the indicators of b's values (0 left
+ * out) and a = v q + r under that of v; |r| <= sum (|v| - 1) d_v. */
 int ilpm_fzl_divmod(mdl *d, const fz_con *c, ilpm_err *err)
 {
     fz_term a = c->args[0].t[0], b = c->args[1].t[0], q = c->args[2].t[0];
-    fz_term r = q, zero = {0, 0}, p = b;
+    fz_term r = q, zero = {0, 0};
     int64_t alo, ahi, blo, bhi, lo, hi;
     ilpm_fz_range(d, a, &alo, &ahi);
     ilpm_fz_range(d, b, &blo, &bhi);
+    int first = 0, rc = 0;
     if (!ilpm_fz_divmod_range(alo, ahi, blo, bhi, !c->b->op, &lo, &hi)) {
         lin none = {0}; /* b = 0: no solution */
         return emit_rel(d, c, NULL, 0, &none, R_GE, 1, err);
     }
-    int aux = aux_int(d, lo, hi, err);
-    if (aux < 0)
-        return -1;
+    if ((__int128)bhi - blo >= FZ_MAX_IND) /* indicators' own message */
+        return indicators(d, c, b, NULL, blo, bhi, &first, err);
+    int aux = aux_int(d, lo, hi, err), n = 0;
+    int64_t *vals = malloc((size_t)(bhi - blo + 1) * sizeof *vals);
+    if (aux < 0 || !vals)
+        return free(vals), aux < 0 ? -1 : nomem(d, err);
     *(c->b->op ? &q : &r) = (fz_term){aux, 1};
-    if (blo <= 0 && bhi >= 0 && rel2(d, c, NULL, 0, 1, b, 0, b, R_NE, err))
-        return -1;
-    if (b.var) { /* p = q b */
-        int j = aux_int(d, (int64_t)-FZ_BIG, (int64_t)FZ_BIG, err);
-        ilpm_fz_range(d, q, &lo, &hi);
-        __int128 m = (__int128)(-lo > hi ? -lo : hi) *
-                     (-blo > bhi ? -(__int128)blo : bhi);
-        if (j < 0 || m > FZ_BIG)
-            return j < 0 ? -1 : too_big(d, c, err);
-        d->lo[j] = (int64_t)-m;
-        d->hi[j] = (int64_t)m;
-        p = (fz_term){j, 1};
-        if (product(d, c, q, b, p, err) != 0)
-            return -1;
+    for (int64_t v = blo; v <= bhi; v++)
+        if (v != 0)
+            vals[n++] = v;
+    if (b.var)
+        rc = indicators(d, c, b, vals, n, 0, &first, err);
+    lin up = {0}, down = {0};
+    lin_add(&up, 1, r);
+    lin_add(&down, -1, r);
+    for (int i = 0; i < n && rc == 0; i++) {
+        fz_term dv = b.var ? (fz_term){first + i, 1} : (fz_term){1, 0};
+        lit on = {first + i, 0};
+        int64_t k[3] = {1, -vals[i], -1};
+        fz_term t[3] = {a, q, r};
+        int64_t m = vals[i] < 0 ? -vals[i] : vals[i];
+        lin_add(&up, 1 - m, dv);
+        lin_add(&down, 1 - m, dv);
+        rc = rel_n(d, c, &on, b.var, k, t, 3, R_EQ, 0, err);
     }
-    int64_t k[3] = {1, b.var ? -1 : -b.v, -1};
-    fz_term t[3] = {a, b.var ? p : q, r};
-    if (rel_n(d, c, NULL, 0, k, t, 3, R_EQ, 0, err) != 0)
-        return -1;
-    if (alo >= 0 || ahi <= 0) { /* r of a's sign */
-        if (rel2(d, c, NULL, 0, 1, r, 0, zero, alo >= 0 ? R_GE : R_LE, err))
-            return -1;
-    } else { /* s: a >= 0 and r >= 0, else both <= 0 */
-        int s = aux_col(d, err);
-        lit pos = {s, 0}, neg = {s, 1};
-        if (s < 0 || rel2(d, c, &pos, 1, 1, a, 0, zero, R_GE, err) ||
-            rel2(d, c, &pos, 1, 1, r, 0, zero, R_GE, err) ||
-            rel2(d, c, &neg, 1, 1, a, 0, zero, R_LE, err) ||
-            rel2(d, c, &neg, 1, 1, r, 0, zero, R_LE, err))
-            return -1;
-    }
-    fz_term m = b; /* |r| <= |b| - 1, |b| a column where b takes both signs */
-    int64_t sign = bhi <= 0 ? -1 : 1;
-    if (blo < 0 && bhi > 0) {
-        int j = aux_int(d, 0, -blo > bhi ? -blo : bhi, err);
-        if (j < 0 || absval(d, c, b, (fz_term){j, 1}, err) != 0)
-            return -1;
-        m = (fz_term){j, 1};
-    }
-    int64_t up[2] = {1, -sign}, down[2] = {-1, -sign};
-    fz_term rm[2] = {r, m};
-    return rel_n(d, c, NULL, 0, up, rm, 2, R_LE, -1, err) ||
-           rel_n(d, c, NULL, 0, down, rm, 2, R_LE, -1, err);
+    rc = rc || emit_rel(d, c, NULL, 0, &up, R_LE, 0, err) ||
+         emit_rel(d, c, NULL, 0, &down, R_LE, 0, err);
+    free(vals);
+    lin_free(&up);
+    lin_free(&down);
+    if (rc || alo >= 0 || ahi <= 0) /* r of a's sign */
+        return rc ||
+               rel2(d, c, NULL, 0, 1, r, 0, zero, alo >= 0 ? R_GE : R_LE, err);
+    int s = aux_col(d, err); /* s: a >= 0 and r >= 0, else both <= 0 */
+    lit pos = {s, 0}, neg = {s, 1};
+    return s < 0 || rel2(d, c, &pos, 1, 1, a, 0, zero, R_GE, err) ||
+           rel2(d, c, &pos, 1, 1, r, 0, zero, R_GE, err) ||
+           rel2(d, c, &neg, 1, 1, a, 0, zero, R_LE, err) ||
+           rel2(d, c, &neg, 1, 1, r, 0, zero, R_LE, err);
 }
 
 /* int_pow(x, y, z): under the indicator of y = k, z = sum of x^k over the
