@@ -227,7 +227,6 @@ START_TEST(test_arith_builtins)
         XYZ("int_div(z, y, 1)"),
         XYZ("int_mod(z, y, -1)"),
         XYZ("int_pow(x, y, z)"),
-        XYZ("int_pow(y, x, z)"),
         XYZ("int_pow(x, 2, z)"),
         XYZ("int_pow(-2, y, z)"),
         XYZ("array_int_maximum(z, [x, y, 1])"),
@@ -237,8 +236,10 @@ START_TEST(test_arith_builtins)
         XYZ("array_int_maximum(1, [x, z])"),
         /* results without a domain: bounded by their definitions */
         "var -3..3: x :: output_var;\nvar -2..2: y :: output_var;\n"
-        "var int: q :: output_var;\nvar int: m :: output_var;\n"
-        "constraint int_div(x, y, q);\nconstraint int_mod(x, y, m);\n"
+        "var int: q :: output_var;\nconstraint int_div(x, y, q);\n"
+        "solve satisfy;\n",
+        "var -3..3: x :: output_var;\nvar -2..2: y :: output_var;\n"
+        "var int: m :: output_var;\nconstraint int_mod(x, y, m);\n"
         "solve satisfy;\n",
         "var -2..2: x :: output_var;\nvar -1..3: y :: output_var;\n"
         "var int: p :: output_var;\nvar int: m :: output_var;\n"
