@@ -361,6 +361,10 @@ START_TEST(test_bad_files)
          "t.fzn:2:28: a string that does not end on its line"},
         {"var 1..3: x;\nx = 2;\n", "t.fzn:2:1: expected a type, found 'x'"},
         {"var 1..3: x @;\n", "t.fzn:1:13: unexpected character '@'"},
+        {"var 1..1000: x;\nvar 0..100: y;\nvar 0..9: z;\n"
+         "constraint int_pow(x, y, z);\nsolve satisfy;\n",
+         "t.fzn:4:12: 'int_pow': more than 65536 pairs of values of base and "
+         "exponent"},
         {"array [1..268435456] of var bool: a;\nsolve satisfy;\n",
          "t.fzn:1:35: 'a': more than 16777216 variables: too many for ilpm"},
     };
