@@ -85,12 +85,11 @@ enum { FZ_LE, FZ_GE, FZ_EQ, FZ_NE, FZ_STRICT = 4 };
 const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known);
 
 /* The lowerings (fzn_lower.c) and meanings (fzn_eval.c), X(name). */
+// clang-format off
 #define FZ_IMPLS(X)                                                            \
-    X(lin)                                                                     \
-    X(cmp)                                                                     \
-    X(not )                                                                    \
-    X(andor) X(clause) X(xor) X(plus) X(abs) X(minmax) X(times) X(element)     \
-        X(set_in) X(divmod) X(pow) X(extremum)
+    X(lin) X(cmp) X(not) X(andor) X(clause) X(xor) X(plus) X(abs) X(minmax)    \
+    X(times) X(element) X(set_in) X(divmod) X(pow) X(extremum)
+// clang-format on
 #define FZ_DECLARE(n)                                                          \
     int ilpm_fzl_##n(mdl *d, const fz_con *c, ilpm_err *err);                  \
     int ilpm_fzh_##n(const fz_con *c, const int64_t *x);
