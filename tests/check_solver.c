@@ -65,6 +65,18 @@ static const struct {
 #undef F
 };
 
+/* The options of configuration c: its back end and its encodings or
+ * search. */
+static void config_options(ilpm_options *o, size_t c)
+{
+    ilpm_options_init(o);
+    o->backend = configs[c].b;
+    ilpm_sat_opts_in(o)->amo = configs[c].amo;
+    ilpm_sat_opts_in(o)->card = configs[c].card;
+    ilpm_cp_opts_in(o)->search = configs[c].search;
+    ilpm_cp_opts_in(o)->lookahead = configs[c].lookahead;
+}
+
 START_TEST(test_random_counts_agree_with_brute_force)
 {
     rng_state = 777;
@@ -77,12 +89,7 @@ START_TEST(test_random_counts_agree_with_brute_force)
         brute(m, nx, &want, &feasible, &best);
         for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
             ilpm_options o;
-            ilpm_options_init(&o);
-            o.backend = configs[c].b;
-            ilpm_sat_opts_in(&o)->amo = configs[c].amo;
-            ilpm_sat_opts_in(&o)->card = configs[c].card;
-            ilpm_cp_opts_in(&o)->search = configs[c].search;
-            ilpm_cp_opts_in(&o)->lookahead = configs[c].lookahead;
+            config_options(&o, c);
             o.propagate = configs[c].prop;
             ilpm_err err;
             ilpm_solver *s = ilpm_solver_new(m, &o, &err);
@@ -118,12 +125,7 @@ START_TEST(test_random_optima_agree_with_brute_force)
         brute(m, nx, &cnt, &feasible, &best);
         for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
             ilpm_options o;
-            ilpm_options_init(&o);
-            o.backend = configs[c].b;
-            ilpm_sat_opts_in(&o)->amo = configs[c].amo;
-            ilpm_sat_opts_in(&o)->card = configs[c].card;
-            ilpm_cp_opts_in(&o)->search = configs[c].search;
-            ilpm_cp_opts_in(&o)->lookahead = configs[c].lookahead;
+            config_options(&o, c);
             o.propagate = configs[c].prop;
             ilpm_err err;
             ilpm_solver *s = ilpm_solver_new(m, &o, &err);
@@ -185,10 +187,7 @@ START_TEST(test_incumbents)
         brute(m, nx, &cnt, &feasible, &best);
         for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
             ilpm_options o;
-            ilpm_options_init(&o);
-            o.backend = configs[c].b;
-            ilpm_sat_opts_in(&o)->amo = configs[c].amo;
-            ilpm_cp_opts_in(&o)->search = configs[c].search;
+            config_options(&o, c);
             ilpm_err err = {0};
             ilpm_solver *s = ilpm_solver_new(m, &o, &err);
             ck_assert_msg(s != NULL, "%s", err.msg);

@@ -194,6 +194,15 @@ void ilpm_mdl_pz_render_json(const void *inst, const void *sol, ilpm_buf *out);
 /* The power of ten the file's objective was scaled by (obj_scale). */
 int64_t ilpm_mdl_pz_objective_scale(const void *inst, const ilpm_params *p);
 void ilpm_mdl_sol_free(void *sol);
+/* The members of a puzzle descriptor that `model` and `fzn` share: all
+ * but their names, help, options and parse. */
+#define ILPM_MDL_PZ_MEMBERS                                                    \
+    .free_instance = ilpm_mdl_inst_free, .describe = ilpm_mdl_pz_describe,     \
+    .build = ilpm_mdl_pz_build, .decode = ilpm_mdl_pz_decode,                  \
+    .verify = ilpm_mdl_pz_verify, .render = ilpm_mdl_pz_render,                \
+    .render_json = ilpm_mdl_pz_render_json,                                    \
+    .objective_scale = ilpm_mdl_pz_objective_scale,                            \
+    .free_solution = ilpm_mdl_sol_free, .stats_json = ilpm_mdl_pz_stats_json
 
 /* check.c: the file read again (into again, on the first call), and
  * vals[0..ncols) checked against its rows, bounds and objective (obj: the
