@@ -23,7 +23,7 @@
 #define LANGFORD_MIN_K 2
 #define LANGFORD_MAX_K 10
 #define LANGFORD_MIN_N 1
-#define LANGFORD_MAX_N 200
+#define LANGFORD_MAX_N 1000
 
 /* positions is the default: the exact cover is smaller and, on the
  * benchmark ladder (tests/bench/peers.sh), solves L(2,n) to n = 64 on

@@ -160,8 +160,8 @@ static size_t weights_and_occurrences(const ilpm_kern *e)
         int64_t st = 0, sf = 0;
         for (int i = 0; i < x->n; i++) {
             int v = ilpm_klval(e->val, e->lits[x->start + (size_t)i]);
-            st += v == ILPM_K_TRUE ? e->coefs[x->start + (size_t)i] : 0;
-            sf += v == ILPM_K_FALSE ? e->coefs[x->start + (size_t)i] : 0;
+            st += v == ILPM_K_TRUE ? ilpm_kcoefs(e, x)[i] : 0;
+            sf += v == ILPM_K_FALSE ? ilpm_kcoefs(e, x)[i] : 0;
         }
         ck_assert_int_eq(x->st, st);
         ck_assert_int_eq(x->sf, sf);

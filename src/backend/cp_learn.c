@@ -51,7 +51,7 @@ int ilpm_cp_explain(ilpm_kern *e, int r, int p, cp_ivec *out)
     const ilpm_kcon *x = &e->cons[r / 4];
     int kind = r % 4;
     const int *lits = e->lits + x->start;
-    const int64_t *a = e->coefs + x->start;
+    const int64_t *a = ilpm_kcoefs(e, x);
     int limit = p ? e->tpos[abs(p)] : INT_MAX;
     if (x->cond && p != -x->cond && cp_ivec_push(out, -x->cond) != 0)
         return -1;

@@ -53,6 +53,8 @@ void ilpm_kern_free(ilpm_kern *e)
     free(e->phase);
     free(e->arena);
     free(e->scratch);
+    free(e->ones);
+    free(e->big);
     memset(e, 0, sizeof *e);
 }
 
@@ -81,13 +83,31 @@ static int grow_list(ilpm_kern *e, ilpm_klist *l)
     return 0;
 }
 
+/* Coefficient a as an occurrence holds it (ilpm_kocc), into *x: itself
+ * when it fits in 31 bits, else its place in big, which grows; -1 when
+ * out of memory. */
+static int occ_a(ilpm_kern *e, int64_t a, int32_t *x)
+{
+    if (a <= INT32_MAX) {
+        *x = (int32_t)a;
+        return 0;
+    }
+    if (e->nbig >= INT32_MAX ||
+        ilpm_grow((void **)&e->big, &e->capbig, e->nbig + 1, sizeof *e->big))
+        return -1;
+    e->big[e->nbig] = a;
+    *x = (int32_t)(-1 - (int64_t)e->nbig++);
+    return 0;
+}
+
 /* Appends (c, a) to list l. */
 static inline int push(ilpm_kern *e, ilpm_klist *l, int c, int64_t a)
 {
-    if (l->n == l->cap && grow_list(e, l) != 0)
+    int32_t x;
+    if ((l->n == l->cap && grow_list(e, l) != 0) || occ_a(e, a, &x) != 0)
         return -1;
     l->v[l->n].c = c;
-    l->v[l->n++].a = a;
+    l->v[l->n++].a = x;
     return 0;
 }
 
@@ -136,36 +156,58 @@ static int grow_cons(ilpm_kern *e, int need)
     return 0;
 }
 
-/* Room for need terms in lits and coefs. */
-static int grow_lits(ilpm_kern *e, size_t need)
+/* Room for need elements of elem bytes in *p, of *cap. */
+static int grow_terms(ilpm_kern *e, void **p, size_t *cap, size_t need,
+                      size_t elem)
 {
-    if (need <= e->caplits)
+    if (need <= *cap)
         return 0;
-    size_t cap = e->caplits ? 2 * e->caplits : 4096;
-    while (cap < need)
-        cap *= 2;
-    if (regrow(e, (void **)&e->lits, e->caplits * sizeof *e->lits,
-               cap * sizeof *e->lits) != 0 ||
-        regrow(e, (void **)&e->coefs, e->caplits * sizeof *e->coefs,
-               cap * sizeof *e->coefs) != 0)
+    size_t n = *cap ? 2 * *cap : 4096;
+    while (n < need)
+        n *= 2;
+    if (regrow(e, p, *cap * elem, n * elem) != 0)
         return -1;
-    e->caplits = cap;
+    *cap = n;
     return 0;
 }
 
-/* The terms of sum coefs[i] lits[i] into e's lits and coefs from nlits
- * on, as kernel.h has them: positive coefficients, decreasing.  Their
- * number; k less by what folding took out. */
+/* Room for n more terms in lits and, with coefficients (coefs), in
+ * coefs; ones as long as n. */
+static int grow_lits(ilpm_kern *e, size_t n, int coefs)
+{
+    if (grow_terms(e, (void **)&e->lits, &e->caplits, e->nlits + n,
+                   sizeof *e->lits) != 0 ||
+        (coefs && grow_terms(e, (void **)&e->coefs, &e->capcoefs,
+                             e->ncoefs + n, sizeof *e->coefs) != 0))
+        return -1;
+    return ilpm_kern_ones(e, n);
+}
+
+int ilpm_kern_ones(ilpm_kern *e, size_t n)
+{
+    if (n <= e->nones)
+        return 0;
+    int64_t *o = realloc(e->ones, n * sizeof *o);
+    if (!o)
+        return -1;
+    for (size_t i = e->nones; i < n; i++)
+        o[i] = 1;
+    e->ones = o;
+    e->nones = n;
+    return 0;
+}
+
+/* The terms of sum coefs[i] lits[i] into e's lits from nlits on and, with
+ * coefficients, coefs from ncoefs on (kept unless all are 1), as
+ * kernel.h has them: positive coefficients, decreasing.  Their number; k
+ * less by what folding took out. */
 static int terms(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
                  int64_t *k)
 {
     int *ol = e->lits + e->nlits;
-    int64_t *oa = e->coefs + e->nlits;
+    int64_t *oa = e->coefs + e->ncoefs;
     if (!coefs) {
-        for (int i = 0; i < n; i++) {
-            ol[i] = lits[i];
-            oa[i] = 1;
-        }
+        memcpy(ol, lits, (size_t)n * sizeof *ol);
         return n;
     }
     struct ilpm_kterm *t = e->scratch;
@@ -195,7 +237,7 @@ int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
                   ilpm_cmp cmp, int64_t k, int cond)
 {
     if (grow_cons(e, e->ncons + 1) != 0 ||
-        grow_lits(e, e->nlits + (size_t)n) != 0 ||
+        grow_lits(e, (size_t)n, coefs != NULL) != 0 ||
         (coefs && ilpm_grow((void **)&e->scratch, &e->capscratch, (size_t)n + 1,
                             sizeof *e->scratch) != 0))
         return -1;
@@ -203,21 +245,19 @@ int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
     e->dirty[c] = 0;
     int m = terms(e, coefs, lits, n, &k);
     const int *ol = e->lits + e->nlits;
-    const int64_t *oa = e->coefs + e->nlits;
+    const int64_t *oa = coefs ? e->coefs + e->ncoefs : e->ones;
     /* The sums in locals: the stores into the lists below would make
      * the compiler write them back for each term. */
     int64_t total = 0, st = 0, sf = 0;
     int unit = 1;
-    ilpm_klist *occ = e->occ;
     for (int i = 0; i < m; i++) {
         total += oa[i];
         unit &= oa[i] == 1;
-        ilpm_klist *p = &occ[ilpm_klix(ol[i])];
-        if (p->n == p->cap && grow_list(e, p) != 0)
-            return -1;
-        p->v[p->n].c = c;
-        p->v[p->n++].a = oa[i];
     }
+    ilpm_klist *occ = e->occ;
+    for (int i = 0; i < m; i++)
+        if (push(e, &occ[ilpm_klix(ol[i])], c, oa[i]) != 0)
+            return -1;
     /* The weights count every value on the trail (none as the model's
      * constraints are loaded). */
     for (int i = 0; e->ntrail && i < m; i++) {
@@ -276,9 +316,9 @@ int ilpm_kern_imply(ilpm_kern *e, int l, int r)
      * exact; the constraints are looked at when l is propagated. */
     const ilpm_klist *p = &e->occ[ilpm_klix(l)], *q = &e->occ[ilpm_klix(-l)];
     for (int i = 0; i < p->n; i++)
-        e->cons[p->v[i].c].st += p->v[i].a;
+        e->cons[p->v[i].c].st += ilpm_kocc_a(e, p->v[i]);
     for (int i = 0; i < q->n; i++)
-        e->cons[q->v[i].c].sf += q->v[i].a;
+        e->cons[q->v[i].c].sf += ilpm_kocc_a(e, q->v[i]);
     return 0;
 }
 
@@ -317,7 +357,7 @@ static int check_sides(ilpm_kern *e, int c, int sides)
     if (cv != ILPM_K_TRUE || x->st + x->sf == x->total)
         return 0;
     const int *lits = e->lits + x->start;
-    const int64_t *a = e->coefs + x->start;
+    const int64_t *a = ilpm_kcoefs(e, x);
     int i = 0, m = 0;
     if (x->le && (sides & 1)) {
         int64_t slack = x->k - x->st;
@@ -421,9 +461,9 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
         const ilpm_klist *p = &e->occ[ilpm_klix(l)];
         const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
         for (int i = 0; i < p->n; i++)
-            e->cons[p->v[i].c].st -= p->v[i].a;
+            e->cons[p->v[i].c].st -= ilpm_kocc_a(e, p->v[i]);
         for (int i = 0; i < q->n; i++)
-            e->cons[q->v[i].c].sf -= q->v[i].a;
+            e->cons[q->v[i].c].sf -= ilpm_kocc_a(e, q->v[i]);
         int v = abs(l);
         e->val[v] = ILPM_K_OPEN;
         if (e->phase)
@@ -440,7 +480,7 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
  * is implied (nor, with a condition, is the condition). */
 static inline int idle(const ilpm_kern *e, const ilpm_kcon *x)
 {
-    int64_t a = x->n ? e->coefs[x->start] : 0;
+    int64_t a = x->n ? ilpm_kcoefs(e, x)[0] : 0;
     return (!x->le || x->st + a <= x->k) &&
            (!x->ge || x->total - x->sf - a >= x->k);
 }
@@ -476,9 +516,10 @@ void ilpm_kern_attach(ilpm_kern *e, const uint8_t *gone)
             continue;
         ilpm_kcon *x = &e->cons[c];
         x->st = x->sf = 0;
+        const int64_t *ca = ilpm_kcoefs(e, x);
         for (int i = 0; i < x->n; i++) {
             int l = e->lits[x->start + (size_t)i];
-            int64_t a = e->coefs[x->start + (size_t)i];
+            int64_t a = ca[i];
             int v = ilpm_klval(e->val, l);
             x->st += v == ILPM_K_TRUE ? a : 0;
             x->sf += v == ILPM_K_FALSE ? a : 0;
@@ -503,11 +544,13 @@ static void compact_con(ilpm_kern *e, ilpm_kcon *x)
 {
     int gone = holds_for_good(e, x), n = 0;
     int *l = e->lits + x->start;
-    int64_t *a = e->coefs + x->start;
+    int64_t *a = x->unit ? NULL : e->coefs + x->cstart;
     for (int i = 0; i < x->n && !gone; i++)
         if (ilpm_klval(e->val, l[i]) == ILPM_K_OPEN) {
             l[n] = l[i];
-            a[n++] = a[i];
+            if (a)
+                a[n] = a[i];
+            n++;
         }
     x->n = n;
     x->k = gone ? 0 : x->k - x->st;
@@ -521,21 +564,26 @@ static void compact_con(ilpm_kern *e, ilpm_kcon *x)
 static void pack_cons(ilpm_kern *e, int *renum)
 {
     int j = 0;
-    size_t at = 0;
+    size_t at = 0, cat = 0;
     for (int c = 0; c < e->ncons; c++) {
         ilpm_kcon x = e->cons[c];
         renum[c] = x.n > 0 ? j : -1;
         if (x.n == 0)
             continue;
         memmove(e->lits + at, e->lits + x.start, (size_t)x.n * sizeof *e->lits);
-        memmove(e->coefs + at, e->coefs + x.start,
-                (size_t)x.n * sizeof *e->coefs);
+        if (!x.unit) {
+            memmove(e->coefs + cat, e->coefs + x.cstart,
+                    (size_t)x.n * sizeof *e->coefs);
+            x.cstart = cat;
+            cat += (size_t)x.n;
+        }
         x.start = at;
         at += (size_t)x.n;
         e->cons[j++] = x;
     }
     e->ncons = j;
     e->nlits = at;
+    e->ncoefs = cat;
 }
 
 /* List p with the occurrences of the constraints kept, renumbered; a

@@ -34,9 +34,12 @@ enum { ILPM_K_OPEN = 0, ILPM_K_TRUE = 1, ILPM_K_FALSE = 2 };
 enum { ILPM_K_DECIDED = -1 };
 enum { ILPM_K_R_LE = 0, ILPM_K_R_GE = 1, ILPM_K_R_CLE = 2, ILPM_K_R_CGE = 3 };
 
+/* An occurrence, 8 bytes (a model's non-zeros are most of its memory):
+ * the constraint, and the literal's coefficient there when it fits in 31
+ * bits, else -1 - i for the kernel's big[i] (ilpm_kocc_a). */
 typedef struct ilpm_kocc {
-    int c;     /* constraint */
-    int64_t a; /* the literal's coefficient there */
+    int32_t c; /* constraint */
+    int32_t a; /* the literal's coefficient there, or -1 - i: big[i] */
 } ilpm_kocc;
 
 /* A literal's occurrences: inside the kernel's arena as built from the
@@ -48,10 +51,11 @@ typedef struct ilpm_klist {
 } ilpm_klist;
 
 typedef struct ilpm_kcon {
-    size_t start; /* into lits and coefs */
+    size_t start;  /* into lits */
+    size_t cstart; /* into coefs, unless unit (ilpm_kcoefs) */
     int n;
     uint8_t le, ge; /* the sides that bind (both for =) */
-    uint8_t unit;   /* every coefficient 1 */
+    uint8_t unit;   /* every coefficient 1, none stored */
     int cond;       /* 0, or the literal the constraint is conditional on */
     int64_t k, total;
     int64_t st, sf; /* weight of the true and false literals */
@@ -62,8 +66,15 @@ typedef struct ilpm_kern {
     ilpm_kcon *cons;
     int ncons, capcons;
     int *lits;
-    int64_t *coefs;
     size_t nlits, caplits;
+    /* The coefficients of the constraints that are not unit (a unit
+     * one's read as ones[0..n): 1 each, stored once for all). */
+    int64_t *coefs;
+    size_t ncoefs, capcoefs;
+    int64_t *ones;
+    size_t nones;
+    int64_t *big; /* the occurrences' coefficients beyond 31 bits */
+    size_t nbig, capbig;
     ilpm_klist *occ;  /* per literal index: its terms                 */
     ilpm_klist *cocc; /* per literal index: constraints it conditions
                          (NULL until a constraint has a condition) */
@@ -114,6 +125,19 @@ static inline int ilpm_klval(const uint8_t *val, int l)
     return x == ILPM_K_TRUE ? ILPM_K_FALSE : ILPM_K_TRUE;
 }
 
+/* Constraint x's coefficients, x->n of them. */
+static inline const int64_t *ilpm_kcoefs(const ilpm_kern *e,
+                                         const ilpm_kcon *x)
+{
+    return x->unit ? e->ones : e->coefs + x->cstart;
+}
+
+/* The coefficient of occurrence o. */
+static inline int64_t ilpm_kocc_a(const ilpm_kern *e, ilpm_kocc o)
+{
+    return o.a >= 0 ? o.a : e->big[-1 - (int64_t)o.a];
+}
+
 /* Literal l as an index: 2v for v, 2v+1 for -v. */
 static inline size_t ilpm_klix(int l)
 {
@@ -140,6 +164,8 @@ void ilpm_kern_free(ilpm_kern *e);
  * trail, phases), from then on kept for every assignment; called before
  * the first one.  -1 when out of memory. */
 int ilpm_kern_keep_reasons(ilpm_kern *e);
+/* ones at least n long; -1 when out of memory. */
+int ilpm_kern_ones(ilpm_kern *e, size_t n);
 /* Adds sum coefs[i] lits[i] cmp k (coefs NULL: all 1) under cond (0:
  * none), any signs.  Returns the constraint's number, -1 when out of
  * memory. */
@@ -151,8 +177,9 @@ int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c);
  * false already. */
 int ilpm_kern_imply(ilpm_kern *e, int l, int r);
 /* The record of constraint number num, whose n terms were just written
- * at the end of lits and coefs: filled, and the constraint and its terms
- * counted in (st and sf are left 0 for the caller). */
+ * at the end of lits and, unless unit, of coefs: filled, and the
+ * constraint and its terms counted in (st and sf are left 0 for the
+ * caller). */
 static inline ilpm_kcon *ilpm_kern_record(ilpm_kern *e, int num, int n,
                                           ilpm_cmp cmp, int unit, int cond,
                                           int64_t k, int64_t total)
@@ -160,6 +187,7 @@ static inline ilpm_kcon *ilpm_kern_record(ilpm_kern *e, int num, int n,
     ilpm_kcon *x = &e->cons[num];
     memset(x, 0, sizeof *x);
     x->start = e->nlits;
+    x->cstart = e->ncoefs;
     x->n = n;
     x->le = cmp != ILPM_GE;
     x->ge = cmp != ILPM_LE;
@@ -168,6 +196,7 @@ static inline ilpm_kcon *ilpm_kern_record(ilpm_kern *e, int num, int n,
     x->k = k;
     x->total = total;
     e->nlits += (size_t)n;
+    e->ncoefs += unit ? 0 : (size_t)n;
     e->ncons++;
     return x;
 }

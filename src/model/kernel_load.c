@@ -55,9 +55,10 @@ static void place(ilpm_klist *ls, size_t n, ilpm_kocc **at)
 /* The kernel's arrays, as large as the model's constraints need; their
  * occurrence lists share one block, the arena: one allocation and one
  * free for any number of literals. */
-static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
+static int make_arrays(ilpm_kern *e, const size_t *t)
 {
-    size_t nv = (size_t)e->nv + 1, nt = nterms + 1, nc = ncons + 1;
+    size_t nterms = t[0], nconds = t[1];
+    size_t nv = (size_t)e->nv + 1, nt = nterms + 1, nc = t[2] + 1;
     struct {
         void **p;
         size_t n, elem;
@@ -65,7 +66,7 @@ static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
     } part[] = {
         {(void **)&e->pool, nterms + nconds, sizeof *e->pool, 0},
         {(void **)&e->cons, nc, sizeof *e->cons, 0},
-        {(void **)&e->coefs, nt, sizeof *e->coefs, 0},
+        {(void **)&e->coefs, t[3] + 1, sizeof *e->coefs, 0},
         {(void **)&e->lits, nt, sizeof *e->lits, 0},
         {(void **)&e->lazy, nc, sizeof *e->lazy, 0},
         {(void **)&e->trail, nv, sizeof *e->trail, 0},
@@ -89,7 +90,8 @@ static int make_arrays(ilpm_kern *e, size_t nterms, size_t nconds, size_t ncons)
     }
     e->capcons = (int)nc;
     e->caplits = nt;
-    return 0;
+    e->capcoefs = t[3] + 1;
+    return ilpm_kern_ones(e, t[4]);
 }
 
 #define NOMEM "out of memory building the propagation kernel"
@@ -118,18 +120,21 @@ static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
 
 static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
 {
-    size_t *t = ctx; /* terms, conditions, constraints */
+    /* terms, conditions, constraints, weighted terms, longest */
+    size_t *t = ctx;
     long n = count_terms(e, c);
     if (n < 0)
         return -1;
     t[0] += (size_t)n;
     t[1] += c->kind == ILPM_CCARD && c->cond;
     t[2]++;
+    t[3] += c->kind == ILPM_LINEAR ? (size_t)n : 0;
+    t[4] = (size_t)n > t[4] ? (size_t)n : t[4];
     return 0;
 }
 
 /* Appends (c, a) to list p, whose room was counted. */
-static inline void put(ilpm_klist *p, int c, int64_t a)
+static inline void put(ilpm_klist *p, int c, int32_t a)
 {
     p->v[p->n].c = c;
     p->v[p->n++].a = a;
@@ -158,12 +163,10 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
     int neg0 = c->kind == ILPM_IMPL; /* a -> b is the clause (-a | b) */
     int n = c->n, num = e->ncons;
     int *ol = e->lits + e->nlits;
-    int64_t *oa = e->coefs + e->nlits;
     ilpm_klist *occ = e->occ;
     for (int i = 0; i < n; i++) {
         int l = i == 0 && neg0 ? -c->lits[0] : c->lits[i];
         ol[i] = l;
-        oa[i] = 1;
         put(&occ[ilpm_klix(l)], num, 1);
     }
     if (cond)
@@ -183,11 +186,11 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     /* Two passes, as a compressed sparse row is built: each literal's
      * occurrences (the room of its list) and the totals, which size the
      * arrays; then the constraints themselves. */
-    size_t nl = 2 * (size_t)e->nv + 2, t[3] = {0, 0, 0};
+    size_t nl = 2 * (size_t)e->nv + 2, t[5] = {0, 0, 0, 0, 0};
     e->occ = calloc(nl, sizeof *e->occ);
     int rc = e->occ ? each_con(e, m, kinds, w, err, count, t)
                     : ilpm_err_nomem(err, NOMEM);
-    if (rc == 0 && (t[2] >= INT32_MAX || make_arrays(e, t[0], t[1], t[2]) != 0))
+    if (rc == 0 && (t[2] >= INT32_MAX || make_arrays(e, t) != 0))
         rc = ilpm_err_nomem(err, NOMEM);
     if (rc == 0) {
         ilpm_kocc *at = e->pool;
