@@ -637,7 +637,7 @@ const ilpm_puzzle ilpm_puzzle_langford = {
     .opts = langford_opts,
     .input_help =
         "langford --n N [--k K], or FILE: one 'k n' pair per line (k 2-10,\n"
-        "n 1-200); '#' starts a comment.  Counts include a sequence and its\n"
+        "n 1-1000); '#' starts a comment.  Counts include a sequence and its\n"
         "reverse unless --symmetry.  Solution JSON: the sequence as an\n"
         "array, e.g. [4,1,3,1,2,4,3,2] for L(2,4).",
     .examples = langford_examples,

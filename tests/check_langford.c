@@ -493,7 +493,7 @@ static const struct {
     {"langford_k_out_of_range.txt",
      "langford_k_out_of_range.txt:2:1: k = 11 is too large (at most 10)"},
     {"langford_n_out_of_range.txt",
-     "langford_n_out_of_range.txt:2:3: n = 201 is too large (at most 200)"},
+     "langford_n_out_of_range.txt:2:3: n = 1001 is too large (at most 1000)"},
     {"langford_not_a_number.txt",
      "langford_not_a_number.txt:1:3: n: expected a number, got 'four'"},
     {"langford_missing_field.txt",
@@ -520,12 +520,12 @@ START_TEST(test_bad_files)
     static const char *const more[][2] = {
         {"x 4\n", "mem:1:1: k: expected a number, got 'x'"},
         {"1 4\n", "mem:1:1: k = 1 is out of range (2 to 10)"},
-        {"2 0\n", "mem:1:3: n = 0 is out of range (1 to 200)"},
-        {"2 -3\n", "mem:1:3: n = -3 is out of range (1 to 200)"},
+        {"2 0\n", "mem:1:3: n = 0 is out of range (1 to 1000)"},
+        {"2 -3\n", "mem:1:3: n = -3 is out of range (1 to 1000)"},
         {"2 99999999999999\n",
-         "mem:1:3: n = 99999999999999 is too large (at most 200)"},
+         "mem:1:3: n = 99999999999999 is too large (at most 1000)"},
         {"2 99999999999999999999\n",
-         "mem:1:3: n = 99999999999999999999 is too large (at most 200)"},
+         "mem:1:3: n = 99999999999999999999 is too large (at most 1000)"},
         {"2 4x\n", "mem:1:3: n: expected a number, got '4x'"},
         {"2 # n is missing\n", "mem:1:3: missing n: expected 'k n'"},
         /* A control byte is shown escaped, never raw. */
@@ -550,9 +550,9 @@ END_TEST
 START_TEST(test_bad_params)
 {
     static const char *const bad[][3] = {
-        {"0", "2", "--n: expected an integer from 1 to 200, got '0'"},
-        {"201", "2", "--n: '201' is too large (at most 200)"},
-        {"x", "2", "--n: expected an integer from 1 to 200, got 'x'"},
+        {"0", "2", "--n: expected an integer from 1 to 1000, got '0'"},
+        {"1001", "2", "--n: '1001' is too large (at most 1000)"},
+        {"x", "2", "--n: expected an integer from 1 to 1000, got 'x'"},
         {"4", "1", "--k: expected an integer from 2 to 10, got '1'"},
         {"4", "11", "--k: '11' is too large (at most 10)"},
         {"4", "", "--k: expected an integer from 2 to 10, got ''"},
@@ -568,6 +568,17 @@ START_TEST(test_bad_params)
         ck_assert_int_eq(pz->from_params(p, &inst, &err), -1);
         ck_assert_str_eq(err.msg, bad[i][2]);
         ilpm_params_free(p);
+    }
+    /* the largest n, 1000, is taken (its model is built in the e2e
+     * tests) */
+    {
+        ilpm_params *q = ilpm_params_new();
+        ilpm_params_set(q, "n", "1000");
+        ilpm_err err;
+        void *inst = NULL;
+        ck_assert_int_eq(pz->from_params(q, &inst, &err), 1);
+        pz->free_instance(inst);
+        ilpm_params_free(q);
     }
     /* no parameters: a file is needed; --n alone means k = 2 */
     ilpm_params *p = ilpm_params_new();

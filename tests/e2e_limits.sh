@@ -85,6 +85,28 @@ for i in $(seq 3); do
     mem "queens 1500 cp (run $i)" "$ILPM" solve queens --n 1500 --backend cp
 done
 
+# cp's kernel keeps 8 bytes per occurrence and no coefficient of a unit
+# row: queens 1000 on cp fits in 170 MB of address space (it needed
+# about 200 MB with 16-byte occurrences and every coefficient stored).
+if [ "$asan" -eq 1 ]; then
+    echo "SKIP: queens 1000 cp in 170 MB: no --memory-limit under AddressSanitizer"
+else
+    timed "queens 1000 cp in 170 MB" 0 60 "$ILPM" solve queens --n 1000 \
+        --backend cp --memory-limit 170 --format csv
+fi
+
+# langford --n goes up to 1000: L(2,1000) is taken and built (the time
+# limit ends it on the default back end); on cp, without learning, it is
+# solved in about a second (left out of CI's quick passes).
+timed "langford --n 1000 taken" 3 5 "$ILPM" solve langford --n 1000 \
+    --time-limit 0.3 --format json &&
+    has "langford --n 1000 times out" "$out" '"status":"timeout"'
+if [ -z "${ILPM_TEST_QUICK:-}" ]; then
+    timed "L(2,1000) on cp" 0 30 "$ILPM" solve langford --n 1000 \
+        --backend cp --learn off &&
+        has "L(2,1000) verified" "$out" "\(positions, cp\): solved, verified"
+fi
+
 # gen: the solver calls that prove a board unsolvable follow --time-limit
 # (exit 3, as solve's time limit) and --backend, and a SIGTERM ends them
 # at once (exit 130).

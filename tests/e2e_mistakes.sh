@@ -251,6 +251,8 @@ mistake 2 "^ilpm: --memory-limit: '99999999999999999999' is too large \(at most 
     "$ILPM" batch sudoku $top95 --memory-limit 99999999999999999999 --out "$tmp/ml.csv"
 mistake 2 "--n: '99999999999999999999' is too large \(at most 1000000\)" \
     "$ILPM" solve queens --n 99999999999999999999
+mistake 2 "^ilpm: --n: '1001' is too large \(at most 1000\)$" \
+    "$ILPM" solve langford --n 1001 --backend cp
 mistake 2 "--max-vars: '99999999999999999999' is too large \(at most 1073741823\)" \
     "$ILPM" solve queens --n 8 --max-vars 99999999999999999999
 mistake 2 "--index: '99999999999999999999' is too large \(at most" \
