@@ -177,8 +177,8 @@ static int grow_lits(ilpm_kern *e, size_t n, int coefs)
 {
     if (grow_terms(e, (void **)&e->lits, &e->caplits, e->nlits + n,
                    sizeof *e->lits) != 0 ||
-        (coefs && grow_terms(e, (void **)&e->coefs, &e->capcoefs,
-                             e->ncoefs + n, sizeof *e->coefs) != 0))
+        (coefs && grow_terms(e, (void **)&e->coefs, &e->capcoefs, e->ncoefs + n,
+                             sizeof *e->coefs) != 0))
         return -1;
     return ilpm_kern_ones(e, n);
 }

@@ -126,8 +126,7 @@ static inline int ilpm_klval(const uint8_t *val, int l)
 }
 
 /* Constraint x's coefficients, x->n of them. */
-static inline const int64_t *ilpm_kcoefs(const ilpm_kern *e,
-                                         const ilpm_kcon *x)
+static inline const int64_t *ilpm_kcoefs(const ilpm_kern *e, const ilpm_kcon *x)
 {
     return x->unit ? e->ones : e->coefs + x->cstart;
 }

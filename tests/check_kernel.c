@@ -1,0 +1,287 @@
+/* Tests of the propagation kernel's storage (src/model/kernel*.c): the
+ * occurrences of 8 bytes (coefficients beyond 31 bits in a side table),
+ * no stored coefficient for a unit row, and on random models of every
+ * kind (coefficients up to 2^40 among them) the same literals fixed as
+ * bounds propagation straight over the model's constraints fixes, after
+ * each of a few decisions, with every weight back at 0 once undone. */
+#include "kernel.h"
+
+#define ILPM_TESTUTIL_RANDOM
+#include "testutil.h"
+#include <check.h>
+#include <string.h>
+
+/* l's value under val (ILPM_K_*). */
+static int lv(const uint8_t *val, int l)
+{
+    return ilpm_klval(val, l);
+}
+
+/* Makes l true in val: 1 when it changed, 0 when it was, -1 when it is
+ * false. */
+static int ref_set(uint8_t *val, int l)
+{
+    int x = lv(val, l);
+    if (x != ILPM_K_OPEN)
+        return x == ILPM_K_TRUE ? 0 : -1;
+    val[abs(l)] = l > 0 ? ILPM_K_TRUE : ILPM_K_FALSE;
+    return 1;
+}
+
+/* Model constraint c as "cond -> sum a_i l_i cmp k" with a_i > 0, into
+ * a, l (room for c->n); its length. */
+static int as_sum(const ilpm_con *c, int64_t *a, int *l, int *le, int *ge,
+                  int64_t *k)
+{
+    ilpm_cmp cmp = c->cmp;
+    *k = c->rhs;
+    switch (c->kind) {
+    case ILPM_CLAUSE:
+    case ILPM_ALO:
+    case ILPM_IMPL:
+        cmp = ILPM_GE;
+        *k = 1;
+        break;
+    case ILPM_AMO:
+        cmp = ILPM_LE;
+        *k = 1;
+        break;
+    case ILPM_EXO:
+        cmp = ILPM_EQ;
+        *k = 1;
+        break;
+    default:
+        break;
+    }
+    *le = cmp != ILPM_GE;
+    *ge = cmp != ILPM_LE;
+    int n = 0;
+    for (int i = 0; i < c->n; i++) {
+        int64_t x = c->kind == ILPM_LINEAR ? c->coefs[i] : 1;
+        int lit = c->kind == ILPM_IMPL && i == 0 ? -c->lits[0] : c->lits[i];
+        if (x == 0)
+            continue;
+        a[n] = x < 0 ? -x : x;
+        l[n] = x < 0 ? -lit : lit;
+        *k -= x < 0 ? x : 0;
+        n++;
+    }
+    return n;
+}
+
+/* One pass of bounds propagation over c: 1 when it fixed something, 0
+ * when not, -1 on a conflict. */
+static int ref_con(const ilpm_con *c, uint8_t *val)
+{
+    int64_t a[16], k, st = 0, sf = 0, total = 0;
+    int l[16], le, ge;
+    int n = as_sum(c, a, l, &le, &ge, &k);
+    int cv = c->cond ? lv(val, c->cond) : ILPM_K_TRUE;
+    if (cv == ILPM_K_FALSE)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        total += a[i];
+        st += lv(val, l[i]) == ILPM_K_TRUE ? a[i] : 0;
+        sf += lv(val, l[i]) == ILPM_K_FALSE ? a[i] : 0;
+    }
+    if ((le && st > k) || (ge && total - sf < k))
+        return cv == ILPM_K_TRUE ? -1 : ref_set(val, -c->cond);
+    if (cv != ILPM_K_TRUE)
+        return 0;
+    int changed = 0;
+    for (int i = 0; i < n; i++) {
+        if (lv(val, l[i]) != ILPM_K_OPEN)
+            continue;
+        int f = le && st + a[i] > k, t = ge && total - sf - a[i] < k;
+        if (f && t)
+            return -1;
+        if (f || t) {
+            val[abs(l[i])] =
+                (uint8_t)((l[i] > 0) == t ? ILPM_K_TRUE : ILPM_K_FALSE);
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* Bounds propagation to its fixpoint: 0, or -1 on a conflict. */
+static int ref_propagate(const ilpm_model *m, uint8_t *val)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < ilpm_model_ncons(m); i++) {
+            ilpm_con c;
+            ilpm_model_con(m, i, &c);
+            int rc = ref_con(&c, val);
+            if (rc < 0)
+                return -1;
+            changed |= rc;
+        }
+    }
+    return 0;
+}
+
+/* A coefficient: small, or beyond 31 bits (up to 2^40), either sign. */
+static int64_t rnd_coef(void)
+{
+    int64_t a = rnd(2) ? 1 + (int64_t)rnd(5)
+                       : ((int64_t)1 << 31) +
+                             (int64_t)rnd(1u << 30) * (int64_t)(1 + rnd(512));
+    return rnd(3) == 0 ? -a : a;
+}
+
+/* A random model over nv variables, of every constraint kind. */
+static ilpm_model *mixed_model(int nv)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo = 1, hi = nv;
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
+    int nc = 1 + (int)rnd(6);
+    for (int c = 0; c < nc; c++) {
+        int l[8], n = 1 + (int)rnd(6);
+        int64_t a[8], sum = 0;
+        for (int i = 0; i < n; i++) {
+            l[i] = rnd_lit(nv);
+            a[i] = rnd_coef();
+            sum += rnd(2) ? a[i] : 0;
+        }
+        int rc = 0;
+        ilpm_cmp cmp = (ilpm_cmp)rnd(3);
+        switch (rnd(8)) {
+        case 0:
+            rc = ilpm_add_clause(m, l, n, &err);
+            break;
+        case 1:
+            rc = ilpm_add_amo(m, l, n, &err);
+            break;
+        case 2:
+            rc = ilpm_add_exo(m, l, n, &err);
+            break;
+        case 3:
+            rc = ilpm_add_impl(m, l[0], rnd_lit(nv), &err);
+            break;
+        case 4:
+            rc = ilpm_add_card(m, l, n, cmp, (int)rnd(4), &err);
+            break;
+        case 5:
+            rc = ilpm_add_ccard(m, rnd_lit(nv), l, n, cmp, (int)rnd(4), &err);
+            break;
+        default:
+            rc = ilpm_add_linear(m, a, l, n, cmp, sum + (int64_t)rnd(3) - 1,
+                                 &err);
+        }
+        ck_assert_int_eq(rc, 0);
+    }
+    return m;
+}
+
+/* The kernel's values against val; the weights as the values make them. */
+static void same(const ilpm_kern *e, const uint8_t *val)
+{
+    for (int v = 1; v <= e->nv; v++)
+        ck_assert_int_eq(e->val[v], val[v]);
+    for (int c = 0; c < e->ncons; c++) {
+        const ilpm_kcon *x = &e->cons[c];
+        const int64_t *a = ilpm_kcoefs(e, x);
+        int64_t st = 0, sf = 0;
+        for (int i = 0; i < x->n; i++) {
+            int y = lv(e->val, e->lits[x->start + (size_t)i]);
+            st += y == ILPM_K_TRUE ? a[i] : 0;
+            sf += y == ILPM_K_FALSE ? a[i] : 0;
+        }
+        ck_assert_int_eq(x->st, st);
+        ck_assert_int_eq(x->sf, sf);
+    }
+}
+
+START_TEST(test_same_propagation_as_bounds)
+{
+    rng_state = 7;
+    int conflicts = 0, fixed = 0, bigs = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        int nv = 3 + (int)rnd(8);
+        ilpm_model *m = mixed_model(nv);
+        ilpm_err err;
+        ilpm_kern e;
+        ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err),
+                         0);
+        bigs += e.nbig > 0;
+        uint8_t val[16] = {0};
+        int kc = ilpm_kern_settle(&e, 0) != 0, rc = ref_propagate(m, val) != 0;
+        for (int d = 0; d < 3 && !kc; d++) {
+            ck_assert_int_eq(rc, 0);
+            same(&e, val);
+            int v = 1 + (int)rnd((unsigned)nv);
+            if (val[v] != ILPM_K_OPEN)
+                continue;
+            int l = rnd(2) ? v : -v;
+            ck_assert_int_eq(ilpm_kern_assign(&e, l), 0);
+            ck_assert_int_eq(ref_set(val, l), 1);
+            kc = ilpm_kern_propagate(&e) != 0;
+            rc = ref_propagate(m, val) != 0;
+        }
+        ck_assert_int_eq(kc, rc);
+        conflicts += kc;
+        if (!kc) {
+            same(&e, val);
+            fixed += e.ntrail;
+        }
+        /* undone, every weight is 0 again */
+        ilpm_kern_undo(&e, 0);
+        memset(val, 0, sizeof val);
+        same(&e, val);
+        ilpm_kern_free(&e);
+        ilpm_model_free(m);
+    }
+    /* the test saw each case */
+    ck_assert_int_gt(conflicts, 100);
+    ck_assert_int_gt(fixed, 1000);
+    ck_assert_int_gt(bigs, 100);
+}
+END_TEST
+
+START_TEST(test_compact_storage)
+{
+    /* 8 bytes an occurrence; unit rows store no coefficient; a weighted
+     * row stores its own, those beyond 31 bits once more aside. */
+    ck_assert_uint_eq(sizeof(ilpm_kocc), 8);
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo = 1, hi = 6;
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
+    int l[6] = {1, 2, 3, 4, 5, 6};
+    ck_assert_int_eq(ilpm_add_exo(m, l, 6, &err), 0);
+    ck_assert_int_eq(ilpm_add_card(m, l + 1, 4, ILPM_LE, 2, &err), 0);
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
+    ck_assert_uint_eq(e.ncoefs, 0);
+    ck_assert_uint_eq(e.nbig, 0);
+    ilpm_kern_free(&e);
+    int64_t a[3] = {(int64_t)1 << 35, 3, -((int64_t)1 << 33)};
+    ck_assert_int_eq(ilpm_add_linear(m, a, l, 3, ILPM_LE, 5, &err), 0);
+    ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
+    ck_assert_uint_eq(e.ncoefs, 3);
+    ck_assert_uint_eq(e.nbig, 2);
+    /* x1 true weighs 2^35 > 5 + 2^33: it cannot be */
+    ck_assert_int_eq(ilpm_kern_settle(&e, 0), 0);
+    ck_assert_int_eq(e.val[1], ILPM_K_FALSE);
+    ilpm_kern_free(&e);
+    ilpm_model_free(m);
+}
+END_TEST
+
+static Suite *kernel_suite(void)
+{
+    Suite *s = suite_create("kernel");
+    TCase *t = tcase_create("core");
+    tcase_add_test(t, test_same_propagation_as_bounds);
+    tcase_add_test(t, test_compact_storage);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(kernel_suite());
+}
