@@ -20,6 +20,7 @@ typedef struct cp_drv {
     int refuted; /* the model (and what was added) has no solution */
     int obj;     /* the objective's bound constraint, or -1 */
     int64_t obj_shift;
+    int undo_to; /* -1, or where a search cut short left the trail */
 } cp_drv;
 
 /* A bound that never binds, with room for the coefficients folded in. */
@@ -128,6 +129,7 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     }
     ilpm_driver_init(&d->base, m, o, stats);
     d->obj = -1;
+    d->undo_to = -1;
     /* The model as given (ilpm_cp_ops.settles): its givens are settled
      * on the kernel the search runs on, built once. */
     int rc = ilpm_cp_kern_init(&d->e, m, &d->base.watch, err);
@@ -166,6 +168,26 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     if (d->obj >= 0)
         settle(d, d->obj);
     return &d->base;
+}
+
+/* A search cut short by the time limit or a stop leaves its trail (on
+ * queens 5000, 21 million literals: seconds to take back, past the
+ * limit); the next call takes it back first, and freeing needs nothing
+ * of it. */
+static void take_back(cp_drv *d)
+{
+    if (d->undo_to >= 0)
+        ilpm_kern_undo(&d->e, d->undo_to);
+    d->undo_to = -1;
+}
+
+/* The trail back to base after search s, or left for take_back. */
+static void undo_after(cp_drv *d, const cp_search *s, int base)
+{
+    if (s->w.status)
+        d->undo_to = base;
+    else
+        ilpm_kern_undo(&d->e, base);
 }
 
 ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
@@ -218,6 +240,7 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
                             ilpm_err *err)
 {
     cp_drv *d = (cp_drv *)drv;
+    take_back(d);
     if (d->refuted)
         return ILPM_UNSAT;
     ilpm_kern *e = &d->e;
@@ -254,13 +277,13 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
         st = ilpm_cp_search_run(&dfs, vals, err);
         if (!dfs.gave_up) {
             report(d, &dfs, t0);
-            ilpm_kern_undo(e, base);
+            undo_after(d, &dfs, base);
             return st;
         }
         s.w = dfs.w;
     }
     st = ilpm_cp_search_run(&s, vals, err);
-    ilpm_kern_undo(e, base);
+    undo_after(d, &s, base);
     if (optimize) {
         e->cons[d->obj].k = NO_BOUND;
         if (s.found) {
@@ -284,6 +307,7 @@ static ilpm_status cp_count(ilpm_driver *drv, const ilpm_model *m,
     (void)m, (void)short_block;
     *count = 0;
     *complete = 0;
+    take_back(d);
     if (d->refuted) {
         *complete = 1;
         return ILPM_SOLVED;
@@ -295,7 +319,10 @@ static ilpm_status cp_count(ilpm_driver *drv, const ilpm_model *m,
     s.ctx = ctx;
     s.live = count;
     double t0 = ilpm_now();
+    int base = d->e.ntrail;
     ilpm_status st = ilpm_cp_search_run(&s, vals, err);
+    if (s.w.status)
+        d->undo_to = base; /* what the count left, as undo_after */
     *count = s.count;
     *complete = s.complete;
     report(d, &s, t0);
@@ -305,6 +332,7 @@ static ilpm_status cp_count(ilpm_driver *drv, const ilpm_model *m,
 static int cp_add(ilpm_driver *drv, const ilpm_con *con, ilpm_err *err)
 {
     cp_drv *d = (cp_drv *)drv;
+    take_back(d);
     int c = ilpm_kern_add_con(&d->e, con);
     if (c < 0)
         return ilpm_err_nomem(err, "out of memory adding a constraint");
