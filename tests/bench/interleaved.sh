@@ -15,7 +15,8 @@
 # Build the old one from a commit in its own worktree, e.g.
 #   git worktree add /tmp/old 2c5b54a && meson setup /tmp/old/build \
 #       /tmp/old --buildtype=debugoptimized && ninja -C /tmp/old/build
-# REPS defaults to 5.  ONLY="regex" keeps the commands it matches.
+# REPS defaults to 5.  ONLY="regex" keeps the commands it matches;
+# CMDS=FILE runs FILE's commands (one a line, '#' a comment) instead.
 set -u
 
 if [ $# -lt 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
@@ -49,6 +50,9 @@ done
 cmds+=("solve queens --n 256 --backend sat" "solve queens --n 2000 --backend cp"
     "solve langford --k 2 --n 12 --count --backend cp"
     "solve queens --n 12 --count --backend cp")
+if [ -n "${CMDS:-}" ]; then
+    mapfile -t cmds < <(grep -v '^ *\(#\|$\)' "$CMDS")
+fi
 
 # ms CMD...: wall milliseconds, or "exit N" for a status other than 0/10.
 ms() {
