@@ -50,6 +50,10 @@ typedef struct cp_search {
      * limit), returning ILPM_TIMEOUT with gave_up set. */
     uint64_t fail_budget;
     int gave_up;
+    /* Depth first, having found a solution: the trail left as it ends,
+     * for the driver to take back when it is used again (undoing a
+     * solution of queens 5000 is 25 million literals). */
+    int keep_trail;
     /* Sees each learned clause (the tests check it is implied). */
     void (*on_learn)(void *ctx, const int *lits, int n);
     void *learn_ctx;

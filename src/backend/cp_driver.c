@@ -170,10 +170,10 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     return &d->base;
 }
 
-/* A search cut short by the time limit or a stop leaves its trail (on
- * queens 5000, 21 million literals: seconds to take back, past the
- * limit); the next call takes it back first, and freeing needs nothing
- * of it. */
+/* A search for one solution, or one cut short by the time limit or a
+ * stop, leaves its trail (on queens 5000, up to 25 million literals:
+ * seconds to take back, past the limit); the next call takes it back
+ * first, and freeing needs nothing of it. */
 static void take_back(cp_drv *d)
 {
     if (d->undo_to >= 0)
@@ -184,7 +184,7 @@ static void take_back(cp_drv *d)
 /* The trail back to base after search s, or left for take_back. */
 static void undo_after(cp_drv *d, const cp_search *s, int base)
 {
-    if (s->w.status)
+    if (s->w.status || s->keep_trail)
         d->undo_to = base;
     else
         ilpm_kern_undo(&d->e, base);
@@ -257,6 +257,7 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
         e->cons[d->obj].k = NO_BOUND;
     cp_search s;
     search_init(d, &s, optimize ? CP_OPTIMIZE : CP_SOLVE);
+    s.keep_trail = 1;
     if (optimize) {
         s.fn = d->base.incumbent;
         s.ctx = d->base.incumbent_ctx;
@@ -274,6 +275,7 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
         dfs.learn = 0;
         dfs.strategy = ILPM_SEARCH_FIRST_FAIL;
         dfs.fail_budget = AUTO_FAILS;
+        dfs.keep_trail = 1;
         st = ilpm_cp_search_run(&dfs, vals, err);
         if (!dfs.gave_up) {
             report(d, &dfs, t0);

@@ -183,9 +183,10 @@ static ilpm_status dfs_close(dfs *f, ilpm_status st)
 {
     cp_search *s = f->s;
     st = ilpm_cp_cut_short(s, st);
-    /* Cut short, the trail stays: the driver takes it back when it is
-     * used again (cp_driver.c's take_back), outside the time limit. */
-    if (!s->w.status)
+    /* Cut short or kept, the trail stays: the driver takes it back when
+     * it is used again (cp_driver.c's take_back), outside the time
+     * limit. */
+    if (!s->w.status && !(s->keep_trail && s->found))
         ilpm_kern_undo(f->e, f->root);
     free(f->d);
     free(s->order);
