@@ -332,6 +332,56 @@ static ilpm_model *pigeons(int p, int h)
     return m;
 }
 
+/* A depth-first search that found its solution leaves its trail when
+ * asked (keep_trail: the driver takes it back when called again), else
+ * undoes it; through the solver, solutions found one after another (each
+ * blocked, the trail taken back before the block is added) are all of
+ * them. */
+START_TEST(test_solution_leaves_the_trail)
+{
+    ilpm_model *m = pigeons(4, 4);
+    ilpm_err err;
+    ilpm_watch w;
+    ilpm_watch_until(&w, 0, NULL);
+    uint8_t aux[32] = {0}, vals[32];
+    for (int keep = 0; keep < 2; keep++) {
+        ilpm_kern e;
+        ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+        cp_search cs;
+        memset(&cs, 0, sizeof cs);
+        cs.e = &e;
+        cs.aux = aux;
+        cs.strategy = ILPM_SEARCH_INPUT;
+        cs.obj = -1;
+        cs.mode = CP_SOLVE;
+        cs.keep_trail = keep;
+        ilpm_watch_until(&cs.w, 0, NULL);
+        ck_assert_int_eq(ilpm_cp_search_run(&cs, vals, &err), ILPM_SOLVED);
+        ck_assert_int_eq(e.ntrail, keep ? e.nv : 0);
+        ilpm_kern_undo(&e, 0);
+        weights_and_occurrences(&e);
+        ilpm_kern_free(&e);
+    }
+    for (int learn = 0; learn < 2; learn++) {
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = ILPM_BACKEND_CP;
+        ilpm_cp_opts_in(&o)->learn = learn ? ILPM_LEARN_AUTO : ILPM_LEARN_OFF;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        ck_assert_msg(s != NULL, "%s", err.msg);
+        int n = 0;
+        while (ilpm_solver_solve(s, NULL, 0, &err) == ILPM_SOLVED) {
+            ck_assert(ilpm_model_check(m, ilpm_solver_values(s), NULL));
+            ck_assert_int_eq(ilpm_solver_block(s, &err), 0);
+            n++;
+        }
+        ck_assert_int_eq(n, 24); /* 4! */
+        ilpm_solver_free(s);
+    }
+    ilpm_model_free(m);
+}
+END_TEST
+
 /* The depth-first search stops at its failure budget, saying so; --learn
  * auto then answers through learning (and, when the depth-first search
  * finds a solution within the budget, through it). */
@@ -521,6 +571,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_learned_clauses_are_implied);
     tcase_add_test(t, test_counts_and_optima_learn_on_and_off);
     tcase_add_test(t, test_auto_turns_to_learning);
+    tcase_add_test(t, test_solution_leaves_the_trail);
     tcase_add_test(t, test_one_kernel_settles_and_searches);
     suite_add_tcase(s, t);
     return s;
