@@ -2,6 +2,7 @@
  * are output.c's).  Every solution a back end returns is decoded and
  * checked by the puzzle's own verifier before it is reported. */
 #include "run.h"
+#include "portfolio.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@ void ilpm_run_opts_init(ilpm_run_opts *o)
     memset(o, 0, sizeof *o);
     ilpm_options_init(&o->solver);
     o->render = 1;
+    o->seed = -1;
 }
 
 void ilpm_result_init(ilpm_result *r)
@@ -283,6 +285,55 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
     return st == ILPM_ERROR && ctx.failed ? -1 : 0;
 }
 
+int ilpm_run_accept(const ilpm_puzzle *pz, const void *inst,
+                    const ilpm_params *p, const ilpm_run_opts *o,
+                    const ilpm_model *m, const uint8_t *vals, int incumbent,
+                    ilpm_result *res)
+{
+    size_t bad = 0;
+    if (!ilpm_model_check(m, vals, &bad)) {
+        snprintf(res->error, sizeof res->error,
+                 "the answer breaks constraint %zu of the model", bad + 1);
+        res->error_kind = ILPM_E_FAIL;
+        return -1;
+    }
+    struct check_ctx ctx = {
+        pz, inst, p,    m,   res, o->render, 0, o->no_post, o->solver.stop_flag,
+        0,  NULL, NULL, NULL};
+    if (incumbent) {
+        ctx.incumbents = o->incumbents && o->on_solution ? o : NULL;
+        return check_incumbent(&ctx, vals);
+    }
+    if (check_solution(&ctx, vals) != 0)
+        return -1;
+    if (ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE) {
+        res->has_objective = 1;
+        res->objective = ilpm_model_objective_value(m, vals);
+        res->objective_scale =
+            pz->objective_scale ? pz->objective_scale(inst, p) : 1;
+        if (pz->describe_objective)
+            pz->describe_objective(inst, p, res->objective, res->objective_text,
+                                   sizeof res->objective_text);
+    }
+    return 0;
+}
+
+int ilpm_run_count_model(const ilpm_puzzle *pz, const void *inst,
+                         const ilpm_params *p, const ilpm_run_opts *o,
+                         ilpm_model *m, const ilpm_options *so,
+                         ilpm_result *res)
+{
+    ilpm_err err = {0};
+    ilpm_solver *s = ilpm_solver_new(m, so, &err);
+    if (!s) {
+        build_failed(res, m, &err, so->deadline, ilpm_now());
+        return 0;
+    }
+    int rc = solve_and_check(pz, inst, p, o, m, s, NULL, 0, so->deadline, res);
+    ilpm_solver_free(s);
+    return rc;
+}
+
 int ilpm_run_load(const ilpm_puzzle *pz, void *inst, const ilpm_params *p,
                   const ilpm_options *o, double *ms, ilpm_err *err)
 {
@@ -322,6 +373,13 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
                       ilpm_result *res)
 {
     ilpm_err err = {0};
+    ilpm_run_opts single;
+    if (o->solver.backend == ILPM_BACKEND_AUTO &&
+        ilpm_portfolio_single(o) != ILPM_BACKEND_AUTO) {
+        single = *o;
+        single.solver.backend = ilpm_portfolio_single(o);
+        o = &single;
+    }
     begin(pz, inst, p, o, res);
     ilpm_options so = o->solver;
     /* The run's one deadline: loading, building, lowering and solving
@@ -349,6 +407,16 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
         res->status = ILPM_TIMEOUT;
         ilpm_model_free(m);
         return 0;
+    }
+    if (so.backend == ILPM_BACKEND_AUTO) {
+        res->build_ms = ms_since(t0);
+        int has_obj =
+            ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
+        int rc = o->count && !(o->count_satisfaction_only && has_obj)
+                     ? ilpm_portfolio_count(pz, inst, p, o, m, &so, res)
+                     : ilpm_portfolio_solve(pz, inst, p, o, m, &so, res);
+        ilpm_model_free(m);
+        return rc;
     }
     ilpm_solver *s = ilpm_solver_new(m, &so, &err);
     res->build_ms = ms_since(t0);
@@ -407,7 +475,8 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
 {
     char key[256];
     /* Counting adds blocking clauses for good: it needs its own model. */
-    if (!c || o->count || !pz->shape || !pz->build_shape || !pz->givens ||
+    if (!c || o->count || o->solver.backend == ILPM_BACKEND_AUTO ||
+        !pz->shape || !pz->build_shape || !pz->givens ||
         pz->shape(inst, p, key, sizeof key) != 0)
         return ilpm_run_instance(pz, inst, p, o, res);
     ilpm_err err = {0};
