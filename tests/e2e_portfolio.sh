@@ -1,0 +1,90 @@
+#!/bin/bash
+# --backend auto end to end: the run ends within its time limit and
+# leaves no process behind, SIGTERM stops every member, the member that
+# answered is named, and a bad --threads is refused with exit 2.
+# Usage: e2e_portfolio.sh ILPM
+ILPM=${1:?usage: e2e_portfolio.sh ILPM}
+. "$(dirname "$0")/e2e_lib.sh"
+
+# The binary under a name of this run's own, so that its processes (the
+# members have the same command line) are told from anyone else's.
+bin="$tmp/ilpm-portfolio-$$"
+ln -s "$(cd "$(dirname "$ILPM")" && pwd)/$(basename "$ILPM")" "$bin"
+
+# left: the processes of this run's binary still there (none after a run)
+left() { pgrep -f -- "$bin" | wc -l; }
+# none_left: no member left running, orphaned or as a zombie
+none_left() { [ "$(left)" -eq 0 ]; }
+
+# ends_within MS CMD...: CMD ends (any status) within MS milliseconds
+ends_within() {
+    local max=$1
+    shift
+    local t0 t1
+    t0=$(date +%s%N)
+    "$@" >"$tmp/out" 2>&1
+    t1=$(date +%s%N)
+    local ms=$(((t1 - t0) / 1000000))
+    [ "$ms" -le "$max" ] || echo "took $ms ms: $*"
+    [ "$ms" -le "$max" ]
+}
+
+# --time-limit 1 holds over every member (limit + 0.5 s), three times,
+# on a search (L(3,20), which no member answers within 1 s) and a
+# count (queens 16 by cubes).
+for i in 1 2 3; do
+    check "time limit 1 s, search ($i)" ends_within 1500 \
+        "$bin" solve langford --n 20 --k 3 --backend auto --threads 2 --time-limit 1
+    check "time limit: timeout ($i)" grep -q ": timeout;" "$tmp/out"
+    check "time limit: no member left ($i)" none_left
+    check "time limit 1 s, count ($i)" ends_within 1500 \
+        "$bin" solve queens --n 16 --count --backend auto --threads 2 --time-limit 1
+    check "time limit: count so far ($i)" grep -q "count at least [0-9]* (time limit)" "$tmp/out"
+    check "time limit: no member left after the count ($i)" none_left
+done
+
+# SIGTERM to the parent alone: it stops every member, exits 130.
+stop_run() {
+    "$bin" solve langford --n 20 --k 3 --backend auto --threads 2 --time-limit 60 \
+        >"$tmp/sig.out" 2>&1 &
+    local pid=$! n=0
+    while [ "$(pgrep -P "$pid" | wc -l)" -lt 2 ] && [ $n -lt 100 ]; do
+        sleep 0.05
+        n=$((n + 1))
+    done
+    local members
+    members=$(pgrep -P "$pid" | wc -l)
+    kill -TERM "$pid"
+    wait "$pid"
+    local code=$?
+    [ "$members" -eq 2 ] || echo "members running: $members"
+    [ "$code" -eq 130 ] || echo "exit $code"
+    [ "$members" -eq 2 ] && [ "$code" -eq 130 ]
+}
+check "SIGTERM: exit 130 with both members running" stop_run
+check "SIGTERM: stopped" grep -q ": stopped;" "$tmp/sig.out"
+check "SIGTERM: no member left" none_left
+
+# The member that answered, in the text line and the JSON record.
+check "member named in the text" ends_within 20000 \
+    "$bin" solve queens --n 20 --backend auto --threads 2
+check "member named: auto" grep -Eq "^queens n=20 \(auto: (cp learn=off|sat target=2)\): solved, verified" "$tmp/out"
+check "member in JSON" ends_within 20000 \
+    "$bin" solve queens --n 20 --backend auto --threads 2 --format json
+check "member in JSON: field" grep -Eq '"member":"(cp learn=off|sat target=2)"' "$tmp/out"
+check "no member left after answers" none_left
+
+# A bad --threads: one message naming the option, exit 2.
+bad_threads() {
+    "$ILPM" solve queens --n 8 --backend auto --threads "$1" >"$tmp/bad.out" 2>&1
+    local code=$?
+    [ "$code" -eq 2 ] &&
+        grep -q -- "^ilpm: --threads: expected an integer from 1 to 64, got '$1'$" "$tmp/bad.out" &&
+        [ "$(wc -l <"$tmp/bad.out")" -eq 1 ]
+}
+check "--threads 0 refused" bad_threads 0
+check "--threads x refused" bad_threads x
+check "--threads 65 refused" bad_threads 65
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
