@@ -78,13 +78,12 @@ check "no member left after answers" none_left
 bad_threads() {
     "$ILPM" solve queens --n 8 --backend auto --threads "$1" >"$tmp/bad.out" 2>&1
     local code=$?
-    [ "$code" -eq 2 ] &&
-        grep -q -- "^ilpm: --threads: expected an integer from 1 to 64, got '$1'$" "$tmp/bad.out" &&
+    [ "$code" -eq 2 ] && grep -q -- "^ilpm: --threads: $2$" "$tmp/bad.out" &&
         [ "$(wc -l <"$tmp/bad.out")" -eq 1 ]
 }
-check "--threads 0 refused" bad_threads 0
-check "--threads x refused" bad_threads x
-check "--threads 65 refused" bad_threads 65
+check "--threads 0 refused" bad_threads 0 "expected an integer from 1 to 64, got '0'"
+check "--threads x refused" bad_threads x "expected an integer from 1 to 64, got 'x'"
+check "--threads 65 refused" bad_threads 65 "'65' is too large (at most 64)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
