@@ -16,6 +16,9 @@ left() { pgrep -f -- "$bin" | wc -l; }
 # none_left: no member left running, orphaned or as a zombie
 none_left() { [ "$(left)" -eq 0 ]; }
 
+# not_in FILE RE: no line of FILE matches RE
+not_in() { ! grep -Eq "$2" "$1"; }
+
 # ends_within MS CMD...: CMD ends (any status) within MS milliseconds
 ends_within() {
     local max=$1
@@ -73,6 +76,18 @@ check "member in JSON" ends_within 20000 \
     "$bin" solve queens --n 20 --backend auto --threads 2 --format json
 check "member in JSON: field" grep -Eq '"member":"(cp learn=off|sat target=2)"' "$tmp/out"
 check "no member left after answers" none_left
+
+# fzn: -p N (N > 1) runs the portfolio, -r seeds it, -f is accepted.
+check "fzn -p 2 -r 5 -f" ends_within 20000 \
+    "$bin" fzn -p 2 -r 5 -f -v data/fzn/queens6.fzn
+check "fzn -p 2: a member answered" grep -Eq "^auto: (cp learn=off|sat target=2) answered \(solved\)$" "$tmp/out"
+check "fzn -p 2: the answer" grep -q "^q = array1d(1..6, \[" "$tmp/out"
+check "fzn -p 1: cp alone" ends_within 20000 "$bin" fzn -p 1 -v data/fzn/queens6.fzn
+check "fzn -p 1: no portfolio" not_in "$tmp/out" "^auto:"
+check "fzn -p 2 with an optimum" ends_within 20000 \
+    "$bin" fzn -p 2 -s data/fzn/knapsack01.fzn
+check "fzn -p 2: optimum proved" grep -q "^==========$" "$tmp/out"
+check "no member left after fzn" none_left
 
 # A bad --threads: one message naming the option, exit 2.
 bad_threads() {

@@ -177,6 +177,15 @@ static const ilpm_opt own[] = {
      .offset = OFF(run.threads),
      .help = "with --backend auto: the members run at once (default: the "
              "number of cores; batch: 1 per worker; 1: ilp alone)"},
+    {.name = "seed",
+     .arg = "S",
+     .type = ILPM_OPT_INT,
+     .lo = 0,
+     .hi = 1000000000000000, /* as fzn's -r takes it */
+     .verbs = V_SOLVE,
+     .offset = OFF(run.seed),
+     .help = "with --backend auto: the seed of the members that take one "
+             "(CaDiCaL's seed option)"},
     {.name = "memory-limit",
      .arg = "MB",
      .type = ILPM_OPT_REAL,

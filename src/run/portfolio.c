@@ -42,7 +42,7 @@ static const ilpm_member optimise[] = {
 int ilpm_portfolio_threads(const ilpm_run_opts *o)
 {
     if (o->threads > 0)
-        return o->threads;
+        return o->threads < 64 ? (int)o->threads : 64;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     return cores > 0 ? (int)cores : 1;
 }
@@ -88,7 +88,7 @@ void ilpm_portfolio_member_options(const ilpm_member *mb,
         if (ilpm_options_get(so, "sat-option", have, sizeof have) != 0)
             have[0] = '\0';
         snprintf(seeded, sizeof seeded, "%s%sseed=%ld", have,
-                 have[0] ? "," : "", o->seed % 2147483647);
+                 have[0] ? "," : "", (long)(o->seed % 2147483647));
         (void)ilpm_options_set(so, "sat-option", seeded, &e);
     }
     if (n > 1 && so->max_memory_mb / n >= 16)

@@ -46,9 +46,9 @@ typedef struct ilpm_run_opts {
     int incumbents;
     /* --backend auto: its members (0: the number of online cores; 1:
      * ilp alone, as without auto) and the seed of those that take one
-     * (-1: their own). */
-    int threads;
-    long seed;
+     * (-1: their own); int64_t, as the command line's rows fill them. */
+    int64_t threads;
+    int64_t seed;
 } ilpm_run_opts;
 
 void ilpm_run_opts_init(ilpm_run_opts *o);
