@@ -223,7 +223,8 @@ START_TEST(test_one_thread_is_ilp)
     o.solver.backend = ILPM_BACKEND_ILP;
     run(&ilpm_puzzle_queens, q, p, &o, &b);
     ck_assert_int_eq(a.backend, ILPM_BACKEND_ILP);
-    ck_assert_str_eq(a.member, "");
+    ck_assert_str_eq(a.member, "ilp");
+    ck_assert_str_eq(b.member, "");
     ck_assert_int_eq(a.status, b.status);
     ck_assert_str_eq(a.text, b.text);
     ck_assert_str_eq(a.json, b.json);

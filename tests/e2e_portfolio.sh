@@ -89,6 +89,24 @@ check "fzn -p 2 with an optimum" ends_within 20000 \
 check "fzn -p 2: optimum proved" grep -q "^==========$" "$tmp/out"
 check "no member left after fzn" none_left
 
+# batch: one thread per worker unless --threads says (auto is then ilp
+# alone); rows say auto, and the member in JSON.
+printf '6\n8\n' >"$tmp/q.txt"
+check "batch auto, one thread per worker" ends_within 20000 \
+    "$bin" batch queens "$tmp/q.txt" --backend auto --out - --format json
+ilp_alone() { [ "$(grep -c '"backend":"auto","status":"solved","member":"ilp","verified":true' "$1")" -eq 2 ]; }
+check "batch auto: ilp alone" ilp_alone "$tmp/out"
+check "batch auto --threads 2" ends_within 20000 \
+    "$bin" batch queens "$tmp/q.txt" --backend auto --threads 2 --out - --format json
+members_in() { [ "$(grep -Ec '"backend":"auto","status":"solved","member":"(cp learn=off|sat target=2)","verified":true' "$1")" -eq 2 ]; }
+check "batch auto --threads 2: members" members_in "$tmp/out"
+check "no member left after the batch" none_left
+# Slurm: a task's cores are its workers times their threads.
+check "slurm: cores of auto --threads 2" ends_within 20000 \
+    "$bin" batch queens "$tmp/q.txt" --slurm 2 --out "$tmp/r.csv" --backend auto --threads 2 --jobs 3
+check "slurm: 6 cores a task" grep -q '^#SBATCH --cpus-per-task=6$' "$tmp/out"
+check "slurm: --threads passed on" grep -q "'--threads' '2'" "$tmp/out"
+
 # A bad --threads: one message naming the option, exit 2.
 bad_threads() {
     "$ILPM" solve queens --n 8 --backend auto --threads "$1" >"$tmp/bad.out" 2>&1

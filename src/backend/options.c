@@ -174,7 +174,7 @@ int ilpm_backend_find(const char *s)
 
 unsigned ilpm_backend_set_parse(const char *s)
 {
-    int b = parse_in(backend_names, s);
+    int b = ilpm_backend_find(s);
     if (b >= 0)
         return ILPM_BACKEND_BIT(b);
     if (s && strcmp(s, "both") == 0)

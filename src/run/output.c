@@ -28,7 +28,9 @@ const ilpm_size_column ilpm_size_columns[] = {
 
 int ilpm_backend_fills(ilpm_backend b, const ilpm_size_column *c)
 {
-    return ((unsigned)ilpm_backend_report(b) & c->needs) == c->needs;
+    /* auto: the columns every back end fills (its members differ) */
+    unsigned has = b < ILPM_BACKEND_COUNT ? ilpm_backend_report(b) : 0;
+    return (has & c->needs) == c->needs;
 }
 
 int64_t *ilpm_size_field(ilpm_stats *s, const ilpm_size_column *c)

@@ -381,6 +381,9 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
         o = &single;
     }
     begin(pz, inst, p, o, res);
+    if (o == &single) /* auto on one thread: this back end alone */
+        snprintf(res->member, sizeof res->member, "%s",
+                 ilpm_backend_name(o->solver.backend));
     ilpm_options so = o->solver;
     /* The run's one deadline: loading, building, lowering and solving
      * all watch it. */

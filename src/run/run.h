@@ -14,6 +14,9 @@ struct ilpm_result;
 /* --backend auto: the portfolio (portfolio.h), a choice of the run
  * layer over the real back ends, numbered after them. */
 #define ILPM_BACKEND_AUTO ILPM_BACKEND_COUNT
+/* The choices of --backend: the back ends, then auto (a batch counts
+ * its runs by choice). */
+#define ILPM_RUN_BACKENDS (ILPM_BACKEND_COUNT + 1)
 
 typedef struct ilpm_run_opts {
     ilpm_options solver;
