@@ -107,6 +107,11 @@ check "slurm: cores of auto --threads 2" ends_within 20000 \
 check "slurm: 6 cores a task" grep -q '^#SBATCH --cpus-per-task=6$' "$tmp/out"
 check "slurm: --threads passed on" grep -q "'--threads' '2'" "$tmp/out"
 
+# gen: a generator's solver calls take auto as sat (its default)
+check "gen with auto" ends_within 20000 \
+    "$bin" gen tetravex --n 4 --backend auto --count 2 --seed 1 --unsolvable
+check "gen with auto: boards" grep -c "^# tetravex 4x4" "$tmp/out"
+
 # A bad --threads: one message naming the option, exit 2.
 bad_threads() {
     "$ILPM" solve queens --n 8 --backend auto --threads "$1" >"$tmp/bad.out" 2>&1
