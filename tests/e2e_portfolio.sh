@@ -107,6 +107,14 @@ check "slurm: cores of auto --threads 2" ends_within 20000 \
 check "slurm: 6 cores a task" grep -q '^#SBATCH --cpus-per-task=6$' "$tmp/out"
 check "slurm: --threads passed on" grep -q "'--threads' '2'" "$tmp/out"
 
+# Optimisation: each better checked incumbent logged (--verbose), the
+# first member to prove the optimum answers, with lseu's optimum.
+check "optimisation: lseu" ends_within 20000 \
+    "$bin" solve model data/models/lseu.mps --backend auto --threads 2 --verbose
+check "optimisation: incumbents" grep -Eq "^auto: incumbent [0-9]+ from (ilp|sat)$" "$tmp/out"
+check "optimisation: proved" grep -Eq "^auto: (ilp|sat) answered \(optimal\)$" "$tmp/out"
+check "optimisation: 1120" grep -Eq "\(auto: (ilp|sat)\): optimal, verified, objective 1120;" "$tmp/out"
+
 # gen: a generator's solver calls take auto as sat (its default)
 check "gen with auto" ends_within 20000 \
     "$bin" gen tetravex --n 4 --backend auto --count 2 --seed 1 --unsolvable

@@ -422,6 +422,9 @@ static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
                 memcpy(r->best, vals, (size_t)nv + 1);
                 r->best_obj = obj;
                 r->best_member = i;
+                char o[32];
+                snprintf(o, sizeof o, "%lld", (long long)obj);
+                note(r, "auto: incumbent %s from %s\n", o, r->mbs[i].name);
             }
         }
         return 0;
