@@ -46,8 +46,11 @@ static void run(const ilpm_puzzle *pz, const void *inst, const ilpm_params *p,
     ck_assert_msg(ilpm_run_instance(pz, inst, p, o, r) == 0, "%s", r->error);
 }
 
+/* The race and the cubes, without the first member's moment alone
+ * (ilpm_portfolio_quick_s), which answers these small instances. */
 static void auto_opts(ilpm_run_opts *o, int threads)
 {
+    ilpm_portfolio_quick_s = 0;
     ilpm_run_opts_init(o);
     o->solver.backend = ILPM_BACKEND_AUTO;
     o->threads = threads;
@@ -163,6 +166,7 @@ static void same_count(const ilpm_puzzle *pz, const void *inst,
     ilpm_result one, cubes;
     run(pz, inst, p, &o, &one);
     o.solver.backend = ILPM_BACKEND_AUTO;
+    ilpm_portfolio_quick_s = 0;
     for (int threads = 2; threads <= 3; threads++) {
         o.threads = threads;
         run(pz, inst, p, &o, &cubes);
@@ -282,6 +286,43 @@ START_TEST(test_members)
 }
 END_TEST
 
+/* An easy instance is answered by the first member alone in the
+ * process (no fork), with the same checks; a hard one goes on to the
+ * race after that moment. */
+START_TEST(test_quick_alone)
+{
+    ilpm_params *p = ilpm_params_new();
+    void *q = from_params(&ilpm_puzzle_queens, p, "n", "8", NULL, NULL);
+    ilpm_run_opts o;
+    auto_opts(&o, 2);
+    ilpm_portfolio_quick_s = 5;
+    ilpm_result r;
+    run(&ilpm_puzzle_queens, q, p, &o, &r);
+    ck_assert_int_eq(r.status, ILPM_SOLVED);
+    ck_assert(r.verified);
+    ck_assert_str_eq(r.member, "cp learn=off");
+    ck_assert_int_eq(r.backend, ILPM_BACKEND_CP);
+    ilpm_result_free(&r);
+    o.count = 1;
+    run(&ilpm_puzzle_queens, q, p, &o, &r);
+    ck_assert_uint_eq(r.count, 92);
+    ck_assert(r.count_complete);
+    ck_assert_str_eq(r.member, "cp");
+    ilpm_result_free(&r);
+    no_children();
+    /* past the moment: the cubes count it */
+    ilpm_portfolio_quick_s = 1e-9;
+    run(&ilpm_puzzle_queens, q, p, &o, &r);
+    ck_assert_uint_eq(r.count, 92);
+    ck_assert_str_eq(r.member, "cp x2");
+    ilpm_result_free(&r);
+    no_children();
+    ilpm_portfolio_quick_s = 0.05;
+    ilpm_puzzle_queens.free_instance(q);
+    ilpm_params_free(p);
+}
+END_TEST
+
 /* A solver alone refuses auto (it is the run layer's). */
 START_TEST(test_solver_refuses_auto)
 {
@@ -309,6 +350,7 @@ int main(void)
     tcase_add_test(tc, test_one_thread_is_ilp);
     tcase_add_test(tc, test_members);
     tcase_add_test(tc, test_solver_refuses_auto);
+    tcase_add_test(tc, test_quick_alone);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -20,6 +20,7 @@
 #endif
 
 int ilpm_portfolio_test_corrupt = -1;
+double ilpm_portfolio_quick_s = 0.05;
 
 /* Best first, by the measurements of docs/benchmarks.md ("The portfolio"):
  * without an objective the plain depth-first cp (Langford) and CaDiCaL

@@ -103,6 +103,11 @@ int ilpm_run_count_model(const ilpm_puzzle *pz, const void *inst,
                          ilpm_model *m, const ilpm_options *so,
                          ilpm_result *res);
 
+/* Before any fork, the first member (a count: cp) runs alone in the
+ * process for this many seconds (default 0.05; 0: never), so that an
+ * easy instance costs no fork; past it, the race or the cubes. */
+extern double ilpm_portfolio_quick_s;
+
 /* Test hook: the member of this index (-1: none) sends a wrong answer
  * (its first variable flipped), which the parent must refuse. */
 extern int ilpm_portfolio_test_corrupt;

@@ -334,6 +334,62 @@ int ilpm_run_count_model(const ilpm_puzzle *pz, const void *inst,
     return rc;
 }
 
+/* auto: the first member alone in this process for a moment, so that an
+ * easy instance (a grid settled by probing, a small count) is answered
+ * without a fork.  1 when it answered (res filled), else 0 (res as it
+ * was, the time spent lost). */
+static int quick_try(const ilpm_puzzle *pz, const void *inst,
+                     const ilpm_params *p, const ilpm_run_opts *o,
+                     ilpm_model *m, const ilpm_options *so, int counting,
+                     ilpm_result *res)
+{
+    int has_obj = ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
+    /* its incumbents would come again from the race */
+    if (has_obj && !counting && o->incumbents && o->on_solution)
+        return 0;
+    const ilpm_member *mb = NULL;
+    ilpm_run_opts ro = *o;
+    ro.solver = *so;
+    if (counting) {
+        ro.solver.backend = ILPM_BACKEND_CP;
+    } else {
+        ilpm_portfolio_members(has_obj, 1, &mb);
+        ilpm_portfolio_member_options(mb, o, 1, &ro.solver);
+        ro.solver.stop_flag = so->stop_flag;
+    }
+    if (ilpm_portfolio_quick_s <= 0)
+        return 0;
+    double end = ilpm_now() + ilpm_portfolio_quick_s;
+    if (ro.solver.deadline <= 0 || ro.solver.deadline > end)
+        ro.solver.deadline = end;
+    ilpm_err err = {0};
+    ilpm_solver *s = ilpm_solver_new(m, &ro.solver, &err);
+    if (!s)
+        return 0;
+    ilpm_result r = *res; /* its identity; nothing allocated yet */
+    solve_and_check(pz, inst, p, &ro, m, s, NULL, 0, ro.solver.deadline, &r);
+    ilpm_solver_free(s);
+    int done = counting ? r.status == ILPM_UNSAT ||
+                              (r.status == ILPM_SOLVED &&
+                               (r.count_complete || o->limit > 0))
+                        : r.status == ILPM_SOLVED || r.status == ILPM_OPTIMAL ||
+                              r.status == ILPM_UNSAT;
+    if (!done) {
+        ilpm_result_free(&r);
+        return 0;
+    }
+    *res = r;
+    res->backend = ro.solver.backend;
+    snprintf(res->member, sizeof res->member, "%s", mb ? mb->name : "cp");
+    if (o->solver.verbose && o->solver.log) {
+        char line[128];
+        snprintf(line, sizeof line, "auto: %s answered (%s) alone\n",
+                 res->member, ilpm_status_name(res->status));
+        o->solver.log(o->solver.log_ctx, line);
+    }
+    return 1;
+}
+
 int ilpm_run_load(const ilpm_puzzle *pz, void *inst, const ilpm_params *p,
                   const ilpm_options *o, double *ms, ilpm_err *err)
 {
@@ -415,9 +471,10 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
         res->build_ms = ms_since(t0);
         int has_obj =
             ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
-        int rc = o->count && !(o->count_satisfaction_only && has_obj)
-                     ? ilpm_portfolio_count(pz, inst, p, o, m, &so, res)
-                     : ilpm_portfolio_solve(pz, inst, p, o, m, &so, res);
+        int counting = o->count && !(o->count_satisfaction_only && has_obj);
+        int rc = quick_try(pz, inst, p, o, m, &so, counting, res) ? 0
+                 : counting ? ilpm_portfolio_count(pz, inst, p, o, m, &so, res)
+                            : ilpm_portfolio_solve(pz, inst, p, o, m, &so, res);
         ilpm_model_free(m);
         return rc;
     }
