@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 static void *parse_text(const ilpm_puzzle *pz, const ilpm_params *p,
@@ -323,6 +324,49 @@ START_TEST(test_quick_alone)
 }
 END_TEST
 
+static void send_limit(void *arg, int fd)
+{
+    (void)arg;
+    struct rlimit rl;
+    getrlimit(RLIMIT_AS, &rl);
+    uint64_t v = (uint64_t)rl.rlim_cur;
+    (void)ilpm_portfolio_write(fd, &v, sizeof v);
+}
+
+/* Each of n members may take an n-th of the address space the process
+ * has left under its limit (--memory-limit): what a member sees. */
+START_TEST(test_memory_share)
+{
+    if (ILPM_UNDER_ASAN)
+        return; /* its shadow memory needs the address space unlimited */
+    struct rlimit old;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+    struct rlimit rl = old;
+    rl.rlim_cur = (rlim_t)64 << 30; /* 64 GB: far above what is used */
+    if (old.rlim_max != RLIM_INFINITY && old.rlim_max < rl.rlim_cur)
+        return;
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);
+    for (int n = 1; n <= 4; n *= 2) {
+        int fd;
+        pid_t pid = ilpm_portfolio_spawn(send_limit, NULL, n, &fd);
+        ck_assert_int_gt(pid, 0);
+        uint64_t got = 0;
+        ck_assert_int_eq(ilpm_portfolio_read(fd, &got, sizeof got), 0);
+        close(fd);
+        ilpm_portfolio_kill(pid);
+        if (n == 1) {
+            ck_assert_uint_eq(got, rl.rlim_cur);
+        } else {
+            /* used + (limit - used) / n, used well under 1 GB */
+            ck_assert_uint_ge(got, rl.rlim_cur / n);
+            ck_assert_uint_le(got, rl.rlim_cur / n + ((uint64_t)1 << 30));
+        }
+    }
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+    no_children();
+}
+END_TEST
+
 /* A solver alone refuses auto (it is the run layer's). */
 START_TEST(test_solver_refuses_auto)
 {
@@ -351,6 +395,7 @@ int main(void)
     tcase_add_test(tc, test_members);
     tcase_add_test(tc, test_solver_refuses_auto);
     tcase_add_test(tc, test_quick_alone);
+    tcase_add_test(tc, test_memory_share);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
