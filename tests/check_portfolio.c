@@ -240,6 +240,14 @@ START_TEST(test_one_thread_is_ilp)
 }
 END_TEST
 
+/* Writes over the stack below the caller's frame. */
+static __attribute__((noinline)) void scribble(void)
+{
+    volatile char b[8192];
+    for (size_t i = 0; i < sizeof b; i++)
+        b[i] = 'x';
+}
+
 /* The members: best first, at most --threads; each member's options
  * (its settings, the seed, its share of --max-memory). */
 START_TEST(test_members)
@@ -271,6 +279,22 @@ START_TEST(test_members)
     ck_assert_int_eq(so.backend, ILPM_BACKEND_CP);
     ck_assert_int_eq(ilpm_options_get(&so, "learn", buf, sizeof buf), 0);
     ck_assert_str_eq(buf, "off");
+
+    /* CaDiCaL's options add to the user's own, and stay after the call */
+    ck_assert_int_eq(ilpm_options_set(&o.solver, "sat-option", "phase=0", NULL),
+                     0);
+    o.seed = -1;
+    ilpm_options sat = o.solver;
+    ilpm_portfolio_member_options(&mb[1], &o, 2, &sat);
+    scribble();
+    ck_assert_int_eq(ilpm_options_get(&sat, "sat-option", buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "phase=0,target=2");
+    o.seed = 7;
+    sat = o.solver;
+    ilpm_portfolio_member_options(&mb[1], &o, 2, &sat);
+    scribble();
+    ck_assert_int_eq(ilpm_options_get(&sat, "sat-option", buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "phase=0,target=2,seed=7");
 
     /* threads: the run's, else the cores'; a count with a hook for each
      * solution stays in this process (cp) */

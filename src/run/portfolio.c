@@ -72,7 +72,11 @@ void ilpm_portfolio_member_options(const ilpm_member *mb,
     so->backend = mb->backend;
     so->stop_flag = NULL; /* the parent stops a member by SIGKILL */
     ilpm_err e = {0};
-    char have[256], both[320];
+    /* The options keep a text option's pointer: these outlive the call
+     * (one member's options at a time: a member has a process of its
+     * own, and the parent reads them at once). */
+    static char both[320];
+    char have[256];
     for (int i = 0; i < 2 && mb->opt[i]; i++) {
         const char *v = mb->val[i];
         /* CaDiCaL's options add to the user's own. */
@@ -84,7 +88,7 @@ void ilpm_portfolio_member_options(const ilpm_member *mb,
         }
         (void)ilpm_options_set(so, mb->opt[i], v, &e);
     }
-    static char seeded[320]; /* a member's own process: one at a time */
+    static char seeded[320];
     if (o->seed >= 0 && mb->backend == ILPM_BACKEND_SAT) {
         if (ilpm_options_get(so, "sat-option", have, sizeof have) != 0)
             have[0] = '\0';
