@@ -552,12 +552,17 @@ static void *langford_decode(const void *inst, const ilpm_params *p,
                     goto bad;
             }
         } else {
-            int start = 0, cnt = 0;
-            for (int q = 1; q <= nk; q++) {
-                int var = ilpm_model_var(m, Y, v, q, 0, 0); /* 0: outside */
-                if (var && vals[var])
+            /* Y[v, lo..hi] are consecutive variables: one lookup per
+             * value (a count decodes every solution). */
+            int start = 0, cnt = 0, ylo[ILPM_MAX_DIMS], yhi[ILPM_MAX_DIMS];
+            unsigned flags;
+            ilpm_model_family_info(m, Y, ylo, yhi, &flags);
+            int q0 = ylo[1] > 1 ? ylo[1] : 1, q1 = yhi[1] < nk ? yhi[1] : nk;
+            int first = ilpm_model_var(m, Y, v, q0, 0, 0); /* 0: outside */
+            const uint8_t *row = first ? vals + first - q0 : vals;
+            for (int q = q0; first && q <= q1; q++)
+                if (row[q])
                     start = q, cnt++;
-            }
             if (cnt != 1) {
                 ilpm_err_input(err, "value %d has %d first positions", v, cnt);
                 goto bad;

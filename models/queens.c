@@ -347,9 +347,13 @@ static void *queens_decode(const void *inst, const ilpm_params *p,
         return NULL;
     }
     s->n = q->n;
-    for (int r = 1; r <= q->n; r++)
-        for (int c = 1; c <= q->n; c++)
-            if (vals[ilpm_model_var(m, Q, r, c, 0, 0)]) {
+    for (int r = 1; r <= q->n; r++) {
+        /* Q[r, 1..n] are consecutive variables: one lookup per row (a
+         * count decodes every solution). */
+        int first = ilpm_model_var(m, Q, r, 1, 0, 0);
+        const uint8_t *row = vals + first - 1;
+        for (int c = 1; first && c <= q->n; c++)
+            if (row[c]) {
                 if (s->col[r]) {
                     free(s->col);
                     free(s);
@@ -358,6 +362,7 @@ static void *queens_decode(const void *inst, const ilpm_params *p,
                 }
                 s->col[r] = c;
             }
+    }
     return s;
 }
 

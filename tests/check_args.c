@@ -401,8 +401,8 @@ START_TEST(test_wrong_verb_or_backend)
     REFUSED("--search applies to --backend cp, not both (ilp and sat)", "batch",
             "queens", QUEENS, "--out", "r.csv", "--backend", "both", "--search",
             "input");
-    REFUSED("--backend: expected ilp, sat, cp, both or all, got 'x'", "batch",
-            "queens", QUEENS, "--out", "r.csv", "--backend", "x");
+    REFUSED("--backend: expected ilp, sat, cp, auto, both or all, got 'x'",
+            "batch", "queens", QUEENS, "--out", "r.csv", "--backend", "x");
     REFUSED("--value goes with 'ilpm play machiavelli' only", "solve",
             "machiavelli", "data/machiavelli/play.txt", "--value");
     REFUSED("--n gives the instance itself; it does not go with a FILE of "

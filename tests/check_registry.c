@@ -6,7 +6,6 @@
 #include "cp_opts.h"
 #include "glpk_int.h"
 #include "ilpm_int.h"
-#include "ilpm_int.h"
 #include "run.h"
 
 #include "testutil.h"
@@ -80,8 +79,12 @@ START_TEST(test_names_and_drivers)
         for (int c = 0; c < b; c++)
             ck_assert_str_ne(name, ilpm_backend_name((ilpm_backend)c));
     }
-    ck_assert_ptr_null(names[ILPM_BACKEND_COUNT]);
-    ck_assert_str_eq(ilpm_backend_name(ILPM_BACKEND_COUNT), "unknown");
+    /* then auto, the run layer's portfolio, which is no back end */
+    ck_assert_str_eq(names[ILPM_BACKEND_COUNT], "auto");
+    ck_assert_ptr_null(names[ILPM_BACKEND_COUNT + 1]);
+    ck_assert_str_eq(ilpm_backend_name(ILPM_BACKEND_COUNT), "auto");
+    ck_assert_int_eq(ilpm_backend_find("auto"), -1);
+    ck_assert_str_eq(ilpm_backend_name(ILPM_BACKEND_COUNT + 1), "unknown");
     ck_assert_int_eq(ilpm_backend_find("both"), -1);
     ck_assert_ptr_null(ilpm_backend_options(ILPM_BACKEND_COUNT));
     ck_assert_uint_eq(ilpm_backend_set_parse("both"), ILPM_BACKENDS_BOTH);

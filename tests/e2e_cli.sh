@@ -238,7 +238,7 @@ run "model over --max-memory" 2 "$ILPM" solve queens --n 2000 --max-memory 16 --
 run "unknown option" 2 "$ILPM" solve queens --n 4 --frobnicate &&
     has "unknown option message" "$err" "unknown option '--frobnicate' for solve queens"
 run "bad backend" 2 "$ILPM" solve queens --n 4 --backend cplex &&
-    has "bad backend message" "$err" "--backend: expected one of ilp, sat, cp, got 'cplex'"
+    has "bad backend message" "$err" "--backend: expected one of ilp, sat, cp, auto, got 'cplex'"
 run "unknown puzzle" 2 "$ILPM" solve chess &&
     has "unknown puzzle message" "$err" "unknown puzzle 'chess'"
 run "no instance" 2 "$ILPM" solve queens &&

@@ -358,7 +358,7 @@ done
 # So are the values of options.
 mistake 2 "^ilpm: --n: expected an integer from 1 to 1000000, got '\\\\x1b\\[31mRED'$" "$ILPM" solve queens --n "$E"
 check "--n: no raw escape byte in the message" no_escape_byte
-mistake 2 "^ilpm: --backend: expected one of ilp, sat, cp, got '\\\\x1b\\[31mRED'$" "$ILPM" solve queens --n 4 --backend "$E"
+mistake 2 "^ilpm: --backend: expected one of ilp, sat, cp, auto, got '\\\\x1b\\[31mRED'$" "$ILPM" solve queens --n 4 --backend "$E"
 check "--backend: no raw escape byte in the message" no_escape_byte
 mistake 2 "^ilpm: --time-limit: expected seconds > 0 \\(a decimal number\\), got '\\\\x1b\\[31mRED'$" "$ILPM" solve queens --n 4 --time-limit "$E"
 check "--time-limit: no raw escape byte in the message" no_escape_byte

@@ -16,8 +16,13 @@
 #define BACKEND_HELP(id, name, help, driver) help " (" name "), "
 #define BACKEND_OPT_HELP                                                       \
     "solve " ILPM_BACKENDS(BACKEND_HELP) "as the back-end registry lists "     \
-                                         "them (docs/layout.md)"
-static const char *const backend_names[] = {ILPM_BACKENDS(BACKEND_NAME) NULL};
+                                         "them (docs/layout.md); auto: "       \
+                                         "several at once, the first "         \
+                                         "verified answer (--threads)"
+/* The real back ends, then auto: the run layer's portfolio over them
+ * (src/run/portfolio.h), which a solver alone refuses. */
+static const char *const backend_names[] = {ILPM_BACKENDS(BACKEND_NAME) "auto",
+                                            NULL};
 static const char *const propagate_names[] = {ILPM_PROPAGATES(ILPM_ENUM_NAME_)
                                                   NULL};
 static const char *const status_names[] = {ILPM_STATUSES(ILPM_ENUM_NAME_)};
@@ -158,17 +163,18 @@ int ilpm_backend_count(void)
 
 const char *ilpm_backend_name(int b)
 {
-    return name_of(backend_names, ILPM_BACKEND_COUNT, b);
+    return name_of(backend_names, ILPM_BACKEND_COUNT + 1, b);
 }
 
 int ilpm_backend_find(const char *s)
 {
-    return parse_in(backend_names, s);
+    int b = parse_in(backend_names, s);
+    return b < ILPM_BACKEND_COUNT ? b : -1;
 }
 
 unsigned ilpm_backend_set_parse(const char *s)
 {
-    int b = parse_in(backend_names, s);
+    int b = ilpm_backend_find(s);
     if (b >= 0)
         return ILPM_BACKEND_BIT(b);
     if (s && strcmp(s, "both") == 0)

@@ -221,6 +221,13 @@ ilpm_solver *ilpm_solver_new(const ilpm_model *m, const ilpm_options *o,
         s->o = *o;
     else
         ilpm_options_init(&s->o);
+    if ((unsigned)s->o.backend >= ILPM_BACKEND_COUNT) {
+        /* auto is the run layer's portfolio, not one solver. */
+        ilpm_solver_free(s);
+        ilpm_err_input(err, "--backend: a solver is one of the back ends "
+                            "(auto runs several: ilpm solve)");
+        return NULL;
+    }
     s->ops = ilpm_backend_driver(s->o.backend);
     ilpm_solver_set_deadline(s, ilpm_options_deadline(&s->o));
     s->short_block = -1;

@@ -83,6 +83,7 @@ typedef struct cli_fzn {
     int all, stats;
     int intermediate; /* -i: every improving solution of an optimisation */
     int64_t num;
+    int64_t parallel; /* -p N: N > 1 runs --backend auto on N threads */
 } cli_fzn;
 
 /* Filled by the parser from the rows of the options (args.c): an int

@@ -40,6 +40,8 @@ int ilpm_cmd_batch(cli *c)
     o.run = c->run;
     o.run.solver.stop_flag = NULL; /* workers install their own */
     o.backends = c->backends;
+    /* One worker per core, each run on one thread unless --threads says */
+    o.run.threads = c->run.threads > 0 ? c->run.threads : 1;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = c->jobs > 0 ? (int)c->jobs : (int)(cores > 0 ? cores : 1);
     o.memory_limit_mb = c->memory_limit;
@@ -76,7 +78,7 @@ int ilpm_cmd_batch(cli *c)
             fprintf(f, " %ld %s", s.by_status[st],
                     ilpm_status_name((ilpm_status)st));
     fprintf(f, "\n");
-    for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
+    for (int b = 0; b < ILPM_RUN_BACKENDS; b++)
         if (s.runs[b])
             fprintf(f, "  %s: %ld runs, solve ms median %.2f, total %.1f\n",
                     ilpm_backend_name((ilpm_backend)b), s.runs[b],

@@ -45,9 +45,10 @@ static const struct fz_flag {
     {FZF_VERBOSE, "-v", "--verbose-solving", NULL,
      "progress on standard error (ilpm's --verbose)"},
     {FZF_PARALLEL, "-p", "--parallel", "N",
-     "accepted: each run uses one engine on one thread"},
+     "N > 1: ilpm's portfolio (--backend auto --threads N) unless "
+     "--ilpm-backend names one"},
     {FZF_SEED, "-r", "--random-seed", "SEED",
-     "accepted: ilpm's engines are deterministic"},
+     "the seed of the portfolio's members that take one (--seed)"},
     {FZF_TIME, "-t", NULL, "MS", "time limit in milliseconds"},
     {FZF_BACKEND, "--ilpm-backend", NULL, "B",
      "ilp, sat or cp (ilpm's --backend, a name MiniZinc leaves free); "
@@ -145,8 +146,18 @@ static int translate_flag(const struct fz_flag *f, const char *given,
         v[(*n)++] = "--verbose";
         return 0;
     case FZF_PARALLEL:
+        if (fz_int(given, val, 1, &x, err) != 0)
+            return -1;
+        fz->parallel = x;
+        v[(*n)++] = "--threads";
+        v[(*n)++] = (char *)val;
+        return 0;
     case FZF_SEED:
-        return fz_int(given, val, f->id == FZF_PARALLEL, &x, err);
+        if (fz_int(given, val, 0, &x, err) != 0)
+            return -1;
+        v[(*n)++] = "--seed";
+        v[(*n)++] = (char *)val;
+        return 0;
     case FZF_TIME: {
         if (fz_int(given, val, 1, &x, err) != 0)
             return -1;
@@ -171,7 +182,8 @@ static int translate_flag(const struct fz_flag *f, const char *given,
 }
 
 /* What fzn adds after the translated flags: cp unless told (the engine
- * that fits FlatZinc's models best by measurement, docs/fzn.md), the
+ * that fits FlatZinc's models best by measurement, docs/fzn.md), or with
+ * -p N > 1 the portfolio of N members, the
  * input format, and --count for -a or -n. */
 static void add_defaults(const cli_fzn *fz, char **v, int *n)
 {
@@ -181,7 +193,7 @@ static void add_defaults(const cli_fzn *fz, char **v, int *n)
                   strncmp(v[i], "--backend=", 10) == 0;
     if (!chosen) {
         v[(*n)++] = "--backend";
-        v[(*n)++] = "cp";
+        v[(*n)++] = fz->parallel > 1 ? "auto" : "cp";
     }
     v[(*n)++] = "--input-format";
     v[(*n)++] = "fzn";

@@ -20,7 +20,9 @@ int ilpm_cmd_gen(cli *c)
     /* The solver calls of a generator run on CaDiCaL unless told: the
      * fastest at proving boards unsolvable (docs/benchmarks.md). */
     ilpm_gen_opts g = {c->run.solver, NULL, NULL};
-    if (!ilpm_cli_given(c, "backend"))
+    /* A generator's calls are single solves on one solver: auto (the
+     * run layer's portfolio) is sat there too. */
+    if (!ilpm_cli_given(c, "backend") || g.solver.backend == ILPM_BACKEND_AUTO)
         g.solver.backend = ILPM_BACKEND_SAT;
     progress *pg = ilpm_progress_start();
     if (pg) {

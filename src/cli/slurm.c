@@ -166,7 +166,12 @@ static void script_array(ilpm_buf *b, cli *c, const char *exe, const char *dir,
     ilpm_buf_puts(b, "array=$(sbatch --parsable <<ILPM_ARRAY\n#!/bin/bash\n");
     ilpm_buf_puts(b, "#SBATCH --job-name=ilpm-batch\n");
     ilpm_buf_printf(b, "#SBATCH --array=0-%ld\n", n - 1);
-    ilpm_buf_printf(b, "#SBATCH --cpus-per-task=%ld\n", jobs);
+    /* --backend auto --threads N: N cores for each worker's members */
+    long threads =
+        c->run.solver.backend == ILPM_BACKEND_AUTO && c->run.threads > 1
+            ? (long)c->run.threads
+            : 1;
+    ilpm_buf_printf(b, "#SBATCH --cpus-per-task=%ld\n", jobs * threads);
     if (minutes > 0)
         ilpm_buf_printf(b, "#SBATCH --time=%ld\n", minutes);
     if (mem > 0)

@@ -48,8 +48,8 @@ struct outq {
 };
 
 struct times {
-    double *v[ILPM_BACKEND_COUNT];
-    long n[ILPM_BACKEND_COUNT];
+    double *v[ILPM_RUN_BACKENDS];
+    long n[ILPM_RUN_BACKENDS];
 };
 
 static void record(ilpm_batch_summary *s, struct times *tm, ilpm_backend b,
@@ -203,7 +203,7 @@ static int add_task(struct batch *b, const struct doneset *done,
     unsigned set =
         o->backends ? o->backends : ILPM_BACKEND_BIT(o->run.solver.backend);
     int added = 0;
-    for (int k = 0; k < ILPM_BACKEND_COUNT; k++) {
+    for (int k = 0; k < ILPM_RUN_BACKENDS; k++) {
         if (!(set & ILPM_BACKEND_BIT(k)))
             continue;
         ilpm_backend be = (ilpm_backend)k;
@@ -415,11 +415,11 @@ static int start_queue(struct outq *q, const struct batch *b, struct times *tm,
                        ilpm_batch_summary *sum, ilpm_err *err)
 {
     q->rows = calloc((size_t)b->njobs + 1, sizeof *q->rows);
-    long per[ILPM_BACKEND_COUNT] = {0};
+    long per[ILPM_RUN_BACKENDS] = {0};
     for (long j = 0; j < b->njobs; j++)
         per[b->jobs[j].backend]++;
     int oom = !q->rows;
-    for (int k = 0; k < ILPM_BACKEND_COUNT; k++)
+    for (int k = 0; k < ILPM_RUN_BACKENDS; k++)
         oom |= !(tm->v[k] = malloc(((size_t)per[k] + 1) * sizeof(double)));
     if (oom)
         return ilpm_err_nomem(err, "out of memory");
@@ -555,7 +555,7 @@ static int schedule(struct sched *s, const ilpm_batch_opts *o, double t0,
 /* The median solve time of each back end, from the times recorded. */
 static void medians(ilpm_batch_summary *sum, struct times *tm)
 {
-    for (int k = 0; k < ILPM_BACKEND_COUNT; k++) {
+    for (int k = 0; k < ILPM_RUN_BACKENDS; k++) {
         if (tm->v[k] && tm->n[k] > 0) {
             qsort(tm->v[k], (size_t)tm->n[k], sizeof(double), cmp_double);
             sum->median_ms[k] =

@@ -20,9 +20,9 @@ typedef struct ilpm_batch_summary {
     long replaced;         /* workers that died or overran, replaced    */
     long reused;           /* runs that reused a shape's model          */
     double elapsed_s;
-    /* Per back end (ILP, SAT): runs, total and median solve ms. */
-    long runs[ILPM_BACKEND_COUNT];
-    double total_ms[ILPM_BACKEND_COUNT], median_ms[ILPM_BACKEND_COUNT];
+    /* Per back end (ILP, SAT, CP, auto): runs, total and median solve ms. */
+    long runs[ILPM_RUN_BACKENDS];
+    double total_ms[ILPM_RUN_BACKENDS], median_ms[ILPM_RUN_BACKENDS];
 } ilpm_batch_summary;
 
 typedef struct ilpm_batch_opts {

@@ -109,7 +109,9 @@ static void job_run(void *ctx, void *state, long j, int worker,
         for (;;)
             pause();
 #endif
-    ilpm_shape_cache *cache = ws ? ws->cache[jb->backend] : NULL;
+    /* auto (the portfolio) forks its members on a model of each run */
+    ilpm_shape_cache *cache =
+        ws && jb->backend < ILPM_BACKEND_COUNT ? ws->cache[jb->backend] : NULL;
     ilpm_run_opts ro = b->o->run;
     ro.solver.stop_flag = stop;
     ro.solver.backend = jb->backend;
@@ -128,6 +130,10 @@ static void job_run(void *ctx, void *state, long j, int worker,
         snprintf(r.error, sizeof r.error, "%s", e.msg);
     }
     r.worker = worker;
+    /* A row of auto says so (its member, in JSON, who answered): --resume
+     * finds it by the back end asked for. */
+    if (jb->backend == ILPM_BACKEND_AUTO)
+        r.backend = ILPM_BACKEND_AUTO;
     /* Out of memory under the worker's limit is the limit's doing, as
      * `solve` says it: the user can raise it. */
     double limit = b->o->memory_limit_mb;

@@ -28,7 +28,9 @@ const ilpm_size_column ilpm_size_columns[] = {
 
 int ilpm_backend_fills(ilpm_backend b, const ilpm_size_column *c)
 {
-    return ((unsigned)ilpm_backend_report(b) & c->needs) == c->needs;
+    /* auto: the columns every back end fills (its members differ) */
+    unsigned has = b < ILPM_BACKEND_COUNT ? ilpm_backend_report(b) : 0;
+    return (has & c->needs) == c->needs;
 }
 
 int64_t *ilpm_size_field(ilpm_stats *s, const ilpm_size_column *c)
@@ -78,6 +80,10 @@ void ilpm_result_json(const ilpm_result *r, ilpm_buf *b)
     }
     ilpm_buf_printf(b, ",\"backend\":\"%s\",\"status\":\"%s\"",
                     ilpm_backend_name(r->backend), ilpm_status_name(r->status));
+    if (r->member[0]) {
+        ilpm_buf_puts(b, ",\"member\":");
+        ilpm_buf_json_str(b, r->member);
+    }
     ilpm_buf_printf(b, ",\"verified\":%s", r->verified ? "true" : "false");
     if (r->has_count)
         ilpm_buf_printf(b, ",\"count\":%" PRIu64 ",\"count_complete\":%s",
@@ -186,9 +192,11 @@ void ilpm_result_csv(const ilpm_result *r, ilpm_buf *b)
 void ilpm_result_text(const ilpm_result *r, ilpm_buf *b)
 {
     char obj[32];
-    ilpm_buf_printf(b, "%s %s (%s%s%s): %s", r->puzzle, r->instance,
+    ilpm_buf_printf(b, "%s %s (%s%s%s%s%s): %s", r->puzzle, r->instance,
                     r->formulation, r->formulation[0] ? ", " : "",
-                    ilpm_backend_name(r->backend), ilpm_status_name(r->status));
+                    r->member[0] ? "auto: " : "",
+                    r->member[0] ? r->member : ilpm_backend_name(r->backend),
+                    "", ilpm_status_name(r->status));
     if (has_solution(r) || (r->has_count && r->count > 0))
         ilpm_buf_puts(b, r->verified ? ", verified" : ", NOT verified");
     if (r->has_count && r->count_complete)

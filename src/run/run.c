@@ -2,6 +2,7 @@
  * are output.c's).  Every solution a back end returns is decoded and
  * checked by the puzzle's own verifier before it is reported. */
 #include "run.h"
+#include "portfolio.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@ void ilpm_run_opts_init(ilpm_run_opts *o)
     memset(o, 0, sizeof *o);
     ilpm_options_init(&o->solver);
     o->render = 1;
+    o->seed = -1;
 }
 
 void ilpm_result_init(ilpm_result *r)
@@ -283,6 +285,111 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
     return st == ILPM_ERROR && ctx.failed ? -1 : 0;
 }
 
+int ilpm_run_accept(const ilpm_puzzle *pz, const void *inst,
+                    const ilpm_params *p, const ilpm_run_opts *o,
+                    const ilpm_model *m, const uint8_t *vals, int incumbent,
+                    ilpm_result *res)
+{
+    size_t bad = 0;
+    if (!ilpm_model_check(m, vals, &bad)) {
+        snprintf(res->error, sizeof res->error,
+                 "the answer breaks constraint %zu of the model", bad + 1);
+        res->error_kind = ILPM_E_FAIL;
+        return -1;
+    }
+    struct check_ctx ctx = {
+        pz, inst, p,    m,   res, o->render, 0, o->no_post, o->solver.stop_flag,
+        0,  NULL, NULL, NULL};
+    if (incumbent) {
+        ctx.incumbents = o->incumbents && o->on_solution ? o : NULL;
+        return check_incumbent(&ctx, vals);
+    }
+    if (check_solution(&ctx, vals) != 0)
+        return -1;
+    if (ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE) {
+        res->has_objective = 1;
+        res->objective = ilpm_model_objective_value(m, vals);
+        res->objective_scale =
+            pz->objective_scale ? pz->objective_scale(inst, p) : 1;
+        if (pz->describe_objective)
+            pz->describe_objective(inst, p, res->objective, res->objective_text,
+                                   sizeof res->objective_text);
+    }
+    return 0;
+}
+
+int ilpm_run_count_model(const ilpm_puzzle *pz, const void *inst,
+                         const ilpm_params *p, const ilpm_run_opts *o,
+                         ilpm_model *m, const ilpm_options *so,
+                         ilpm_result *res)
+{
+    ilpm_err err = {0};
+    ilpm_solver *s = ilpm_solver_new(m, so, &err);
+    if (!s) {
+        build_failed(res, m, &err, so->deadline, ilpm_now());
+        return 0;
+    }
+    int rc = solve_and_check(pz, inst, p, o, m, s, NULL, 0, so->deadline, res);
+    ilpm_solver_free(s);
+    return rc;
+}
+
+/* auto: the first member alone in this process for a moment, so that an
+ * easy instance (a grid settled by probing, a small count) is answered
+ * without a fork.  1 when it answered (res filled), else 0 (res as it
+ * was, the time spent lost). */
+static int quick_try(const ilpm_puzzle *pz, const void *inst,
+                     const ilpm_params *p, const ilpm_run_opts *o,
+                     ilpm_model *m, const ilpm_options *so, int counting,
+                     ilpm_result *res)
+{
+    int has_obj = ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
+    /* its incumbents would come again from the race */
+    if (has_obj && !counting && o->incumbents && o->on_solution)
+        return 0;
+    const ilpm_member *mb = NULL;
+    ilpm_run_opts ro = *o;
+    ro.solver = *so;
+    if (counting) {
+        ro.solver.backend = ILPM_BACKEND_CP;
+    } else {
+        ilpm_portfolio_members(has_obj, 1, &mb);
+        ilpm_portfolio_member_options(mb, o, 1, &ro.solver);
+        ro.solver.stop_flag = so->stop_flag;
+    }
+    if (ilpm_portfolio_quick_s <= 0)
+        return 0;
+    double end = ilpm_now() + ilpm_portfolio_quick_s;
+    if (ro.solver.deadline <= 0 || ro.solver.deadline > end)
+        ro.solver.deadline = end;
+    ilpm_err err = {0};
+    ilpm_solver *s = ilpm_solver_new(m, &ro.solver, &err);
+    if (!s)
+        return 0;
+    ilpm_result r = *res; /* its identity; nothing allocated yet */
+    solve_and_check(pz, inst, p, &ro, m, s, NULL, 0, ro.solver.deadline, &r);
+    ilpm_solver_free(s);
+    int done = counting ? r.status == ILPM_UNSAT ||
+                              (r.status == ILPM_SOLVED &&
+                               (r.count_complete || o->limit > 0))
+                        : r.status == ILPM_SOLVED || r.status == ILPM_OPTIMAL ||
+                              r.status == ILPM_UNSAT;
+    if (!done) {
+        ilpm_result_free(&r);
+        return 0;
+    }
+    *res = r;
+    res->backend = ro.solver.backend;
+    snprintf(res->member, sizeof res->member, "%s", mb ? mb->name : "cp");
+    if (o->solver.verbose && o->solver.log) {
+        char line[128];
+        snprintf(line, sizeof line, "auto: %s answered (%s) alone\n",
+                 res->member, ilpm_status_name(res->status));
+        o->solver.log(o->solver.log_ctx, line);
+    }
+    return 1;
+}
+
 int ilpm_run_load(const ilpm_puzzle *pz, void *inst, const ilpm_params *p,
                   const ilpm_options *o, double *ms, ilpm_err *err)
 {
@@ -322,7 +429,17 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
                       ilpm_result *res)
 {
     ilpm_err err = {0};
+    ilpm_run_opts single;
+    if (o->solver.backend == ILPM_BACKEND_AUTO &&
+        ilpm_portfolio_single(o) != ILPM_BACKEND_AUTO) {
+        single = *o;
+        single.solver.backend = ilpm_portfolio_single(o);
+        o = &single;
+    }
     begin(pz, inst, p, o, res);
+    if (o == &single) /* auto on one thread: this back end alone */
+        snprintf(res->member, sizeof res->member, "%s",
+                 ilpm_backend_name(o->solver.backend));
     ilpm_options so = o->solver;
     /* The run's one deadline: loading, building, lowering and solving
      * all watch it. */
@@ -349,6 +466,17 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
         res->status = ILPM_TIMEOUT;
         ilpm_model_free(m);
         return 0;
+    }
+    if (so.backend == ILPM_BACKEND_AUTO) {
+        res->build_ms = ms_since(t0);
+        int has_obj =
+            ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
+        int counting = o->count && !(o->count_satisfaction_only && has_obj);
+        int rc = quick_try(pz, inst, p, o, m, &so, counting, res) ? 0
+                 : counting ? ilpm_portfolio_count(pz, inst, p, o, m, &so, res)
+                            : ilpm_portfolio_solve(pz, inst, p, o, m, &so, res);
+        ilpm_model_free(m);
+        return rc;
     }
     ilpm_solver *s = ilpm_solver_new(m, &so, &err);
     res->build_ms = ms_since(t0);
@@ -407,7 +535,8 @@ int ilpm_run_instance_cached(const ilpm_puzzle *pz, const void *inst,
 {
     char key[256];
     /* Counting adds blocking clauses for good: it needs its own model. */
-    if (!c || o->count || !pz->shape || !pz->build_shape || !pz->givens ||
+    if (!c || o->count || o->solver.backend == ILPM_BACKEND_AUTO ||
+        !pz->shape || !pz->build_shape || !pz->givens ||
         pz->shape(inst, p, key, sizeof key) != 0)
         return ilpm_run_instance(pz, inst, p, o, res);
     ilpm_err err = {0};

@@ -11,6 +11,13 @@
 
 struct ilpm_result;
 
+/* --backend auto: the portfolio (portfolio.h), a choice of the run
+ * layer over the real back ends, numbered after them. */
+#define ILPM_BACKEND_AUTO ILPM_BACKEND_COUNT
+/* The choices of --backend: the back ends, then auto (a batch counts
+ * its runs by choice). */
+#define ILPM_RUN_BACKENDS (ILPM_BACKEND_COUNT + 1)
+
 typedef struct ilpm_run_opts {
     ilpm_options solver;
     int count;      /* count solutions instead of finding one      */
@@ -40,6 +47,11 @@ typedef struct ilpm_run_opts {
      * solution the back end finds, verified, goes to on_solution as it is
      * found (MiniZinc's -i); non-zero from it ends the run. */
     int incumbents;
+    /* --backend auto: its members (0: the number of online cores; 1:
+     * ilp alone, as without auto) and the seed of those that take one
+     * (-1: their own); int64_t, as the command line's rows fill them. */
+    int64_t threads;
+    int64_t seed;
 } ilpm_run_opts;
 
 void ilpm_run_opts_init(ilpm_run_opts *o);
@@ -86,6 +98,8 @@ typedef struct ilpm_result {
     char count_note[256];
     /* unsat: why, when the puzzle can tell (one line), or "" */
     char reason[256];
+    /* --backend auto: the member that answered ("sat target=2"), or "" */
+    char member[32];
 } ilpm_result;
 
 void ilpm_result_init(ilpm_result *r);

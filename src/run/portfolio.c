@@ -1,0 +1,583 @@
+/* --backend auto (portfolio.h): the members, their processes and pipes,
+ * and the race for one answer.  A member sends each improving solution
+ * (an incumbent) and its final answer as a message: a header, its
+ * formulation's group sizes and the 0/1 values.  Nothing a member sends
+ * is taken before the parent has checked it against the model and the
+ * puzzle's rules (ilpm_run_accept). */
+#include "portfolio.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+int ilpm_portfolio_test_corrupt = -1;
+double ilpm_portfolio_quick_s = 0.05;
+
+/* Best first, by the measurements of docs/benchmarks.md ("The portfolio"):
+ * without an objective the plain depth-first cp (Langford) and CaDiCaL
+ * with target phases (25x25 Sudoku) lead; with one, GLPK's bound proves
+ * most optima and CaDiCaL's the rest (stein45). */
+static const ilpm_member satisfy[] = {
+    {ILPM_BACKEND_CP, "cp learn=off", {"learn"}, {"off"}},
+    {ILPM_BACKEND_SAT, "sat target=2", {"sat-option"}, {"target=2"}},
+    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
+    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
+    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
+};
+static const ilpm_member optimise[] = {
+    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
+    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
+    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
+};
+#define MAX_MEMBERS 5
+
+int ilpm_portfolio_threads(const ilpm_run_opts *o)
+{
+    if (o->threads > 0)
+        return o->threads < 64 ? (int)o->threads : 64;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 0 ? (int)cores : 1;
+}
+
+int ilpm_portfolio_single(const ilpm_run_opts *o)
+{
+    if (ilpm_portfolio_threads(o) <= 1)
+        return ILPM_BACKEND_ILP;
+    if (o->count && (o->on_solution || o->progress))
+        return ILPM_BACKEND_CP;
+    return ILPM_BACKEND_AUTO;
+}
+
+int ilpm_portfolio_members(int has_objective, int n, const ilpm_member **out)
+{
+    *out = has_objective ? optimise : satisfy;
+    int all = has_objective ? (int)(sizeof optimise / sizeof *optimise)
+                            : (int)(sizeof satisfy / sizeof *satisfy);
+    return n < all ? n : all;
+}
+
+void ilpm_portfolio_member_options(const ilpm_member *mb,
+                                   const ilpm_run_opts *o, int n,
+                                   ilpm_options *so)
+{
+    so->backend = mb->backend;
+    so->stop_flag = NULL; /* the parent stops a member by SIGKILL */
+    ilpm_err e = {0};
+    /* The options keep a text option's pointer: these outlive the call
+     * (one member's options at a time: a member has a process of its
+     * own, and the parent reads them at once). */
+    static char both[320];
+    char have[256];
+    for (int i = 0; i < 2 && mb->opt[i]; i++) {
+        const char *v = mb->val[i];
+        /* CaDiCaL's options add to the user's own. */
+        if (strcmp(mb->opt[i], "sat-option") == 0 &&
+            ilpm_options_get(so, "sat-option", have, sizeof have) == 0 &&
+            have[0]) {
+            snprintf(both, sizeof both, "%s,%s", have, v);
+            v = both;
+        }
+        (void)ilpm_options_set(so, mb->opt[i], v, &e);
+    }
+    static char seeded[320];
+    if (o->seed >= 0 && mb->backend == ILPM_BACKEND_SAT) {
+        if (ilpm_options_get(so, "sat-option", have, sizeof have) != 0)
+            have[0] = '\0';
+        snprintf(seeded, sizeof seeded, "%s%sseed=%ld", have,
+                 have[0] ? "," : "", (long)(o->seed % 2147483647));
+        (void)ilpm_options_set(so, "sat-option", seeded, &e);
+    }
+    if (n > 1 && so->max_memory_mb / n >= 16)
+        so->max_memory_mb /= n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Processes                                                            */
+
+/* An n-th of the address space the process may still take. */
+static void share_memory(int n)
+{
+    struct rlimit rl;
+    if (n <= 1 || getrlimit(RLIMIT_AS, &rl) != 0 ||
+        rl.rlim_cur == RLIM_INFINITY)
+        return;
+    long pages = 0, size = sysconf(_SC_PAGESIZE);
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    rlim_t used = (rlim_t)pages * (rlim_t)(size > 0 ? size : 4096);
+    if (used >= rl.rlim_cur)
+        return;
+    rl.rlim_cur = used + (rl.rlim_cur - used) / (rlim_t)n;
+    setrlimit(RLIMIT_AS, &rl);
+}
+
+pid_t ilpm_portfolio_spawn(void (*body)(void *arg, int fd), void *arg, int n,
+                           int *fd)
+{
+    int p[2];
+    if (pipe(p) != 0)
+        return -1;
+    pid_t parent = getpid();
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+        if (getppid() != parent)
+            _exit(1);
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+        signal(SIGPIPE, SIG_IGN);
+        alarm(0);
+        share_memory(n);
+        body(arg, p[1]);
+        close(p[1]);
+        _exit(0);
+    }
+    close(p[1]);
+    if (pid < 0) {
+        close(p[0]);
+        return -1;
+    }
+    *fd = p[0];
+    return pid;
+}
+
+void ilpm_portfolio_kill(pid_t pid)
+{
+    if (pid <= 0)
+        return;
+    kill(pid, SIGKILL);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+}
+
+int ilpm_portfolio_write(int fd, const void *buf, size_t n)
+{
+    const char *s = buf;
+    while (n > 0) {
+        ssize_t k = write(fd, s, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        s += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+int ilpm_portfolio_read(int fd, void *buf, size_t n)
+{
+    char *s = buf;
+    while (n > 0) {
+        ssize_t k = read(fd, s, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        s += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+int ilpm_portfolio_wait(const int *fds, int n, int ms)
+{
+    struct pollfd pf[64];
+    int k = 0, at[64];
+    for (int i = 0; i < n && k < 64; i++)
+        if (fds[i] >= 0) {
+            pf[k].fd = fds[i];
+            pf[k].events = POLLIN;
+            at[k++] = i;
+        }
+    if (k == 0 || poll(pf, (nfds_t)k, ms) <= 0)
+        return -1;
+    for (int i = 0; i < k; i++)
+        if (pf[i].revents)
+            return at[i];
+    return -1;
+}
+
+int ilpm_portfolio_send(int fd, ilpm_pf_msg *h, const ilpm_stats *st,
+                        const uint8_t *vals)
+{
+    if (st) {
+        h->stats = *st;
+        h->has_stats = 1;
+    } else {
+        h->stats.ngroups = 0;
+    }
+    if (!vals)
+        h->nvars = 0;
+    if (ilpm_portfolio_write(fd, h, sizeof *h) != 0)
+        return -1;
+    if (st && st->ngroups > 0 &&
+        ilpm_portfolio_write(fd, st->groups,
+                             (size_t)st->ngroups * sizeof *st->groups) != 0)
+        return -1;
+    return h->nvars > 0 ? ilpm_portfolio_write(fd, vals + 1, (size_t)h->nvars)
+                        : 0;
+}
+
+int ilpm_portfolio_recv(int fd, ilpm_pf_msg *h, uint8_t **vals)
+{
+    *vals = NULL;
+    if (ilpm_portfolio_read(fd, h, sizeof *h) != 0)
+        return -1;
+    h->error[sizeof h->error - 1] = '\0';
+    h->stats.groups = NULL;
+    if (h->stats.ngroups < 0 || h->nvars < 0)
+        return -1;
+    if (h->stats.ngroups > 0) {
+        size_t n = (size_t)h->stats.ngroups * sizeof *h->stats.groups;
+        h->stats.groups = malloc(n);
+        if (!h->stats.groups || ilpm_portfolio_read(fd, h->stats.groups, n)) {
+            free(h->stats.groups);
+            h->stats.groups = NULL;
+            return -1;
+        }
+    }
+    if (h->nvars > 0) {
+        *vals = malloc((size_t)h->nvars + 1);
+        if (!*vals || ilpm_portfolio_read(fd, *vals + 1, (size_t)h->nvars)) {
+            free(*vals);
+            *vals = NULL;
+            ilpm_stats_free(&h->stats);
+            return -1;
+        }
+        (*vals)[0] = 0;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The race                                                             */
+
+struct member_run {
+    const ilpm_member *mb;
+    int index, n;
+    const ilpm_run_opts *o;
+    const ilpm_options *so;
+    ilpm_model *m;
+    int fd;
+};
+
+static int send_incumbent(void *ctx, const uint8_t *vals)
+{
+    struct member_run *r = ctx;
+    ilpm_pf_msg h;
+    memset(&h, 0, sizeof h);
+    h.type = ILPM_PF_INCUMBENT;
+    h.status = ILPM_FEASIBLE;
+    h.nvars = ilpm_model_nvars(r->m);
+    h.objective = ilpm_model_objective_value(r->m, vals);
+    return ilpm_portfolio_send(r->fd, &h, NULL, vals);
+}
+
+/* A member's process: its solve on the model, each incumbent and the
+ * final answer sent to the parent. */
+static void member_body(void *arg, int fd)
+{
+    struct member_run *r = arg;
+    r->fd = fd;
+    ilpm_options so = *r->so;
+    ilpm_portfolio_member_options(r->mb, r->o, r->n, &so);
+    ilpm_err err = {0};
+    ilpm_pf_msg h;
+    memset(&h, 0, sizeof h);
+    h.type = ILPM_PF_FINAL;
+    ilpm_solver *s = ilpm_solver_new(r->m, &so, &err);
+    if (!s) {
+        h.status = ilpm_rc_outcome(err.rc);
+        h.rc = err.rc;
+        snprintf(h.error, sizeof h.error, "%s", err.msg);
+        (void)ilpm_portfolio_send(fd, &h, NULL, NULL);
+        return;
+    }
+    int has_obj = ilpm_model_objective_get(r->m, NULL, NULL, NULL) != ILPM_NONE;
+    ilpm_status st;
+    if (has_obj) {
+        ilpm_solver_on_incumbent(s, send_incumbent, r);
+        st = ilpm_solver_optimize(s, NULL, 0, &err);
+    } else {
+        st = ilpm_solver_solve(s, NULL, 0, &err);
+    }
+    const uint8_t *vals = ilpm_solver_values(s);
+    uint8_t *wrong = NULL;
+    h.status = st;
+    h.rc = err.rc;
+    snprintf(h.error, sizeof h.error, "%s", err.msg);
+    h.nvars = ilpm_model_nvars(r->m);
+    if (vals &&
+        (st == ILPM_SOLVED || st == ILPM_OPTIMAL || st == ILPM_FEASIBLE)) {
+        h.objective = ilpm_solver_objective(s);
+        if (ilpm_portfolio_test_corrupt == r->index && h.nvars > 0 &&
+            (wrong = malloc((size_t)h.nvars + 1)) != NULL) {
+            memcpy(wrong, vals, (size_t)h.nvars + 1);
+            wrong[1] ^= 1;
+            vals = wrong;
+        }
+    } else {
+        vals = NULL;
+    }
+    (void)ilpm_portfolio_send(fd, &h, ilpm_solver_stats(s), vals);
+    free(wrong);
+    ilpm_solver_free(s);
+}
+
+struct race {
+    const ilpm_puzzle *pz;
+    const void *inst;
+    const ilpm_params *p;
+    const ilpm_run_opts *o;
+    const ilpm_model *m;
+    ilpm_result *res;
+    ilpm_sense sense;
+    const ilpm_member *mbs;
+    int n;
+    pid_t pid[MAX_MEMBERS];
+    int fd[MAX_MEMBERS];
+    uint8_t *best; /* the best verified incumbent, or NULL */
+    int64_t best_obj;
+    int best_member;
+    ilpm_pf_msg stats_of; /* the sizes reported with the answer taken */
+    int winner, timeouts, errors;
+    ilpm_pf_msg first_error; /* of member error_member */
+    int error_member;
+};
+
+static void note(const struct race *r, const char *fmt, const char *member,
+                 const char *what)
+{
+    const ilpm_options *so = &r->o->solver;
+    if (!so->verbose || !so->log)
+        return;
+    char line[512];
+    snprintf(line, sizeof line, fmt, member, what);
+    so->log(so->log_ctx, line);
+}
+
+static int better(const struct race *r, int64_t obj)
+{
+    return !r->best ||
+           (r->sense == ILPM_MAXIMIZE ? obj > r->best_obj : obj < r->best_obj);
+}
+
+/* A member's (verified or not) values: taken when they pass. */
+static int take(struct race *r, int i, const uint8_t *vals, int incumbent)
+{
+    int rc = ilpm_run_accept(r->pz, r->inst, r->p, r->o, r->m, vals, incumbent,
+                             r->res);
+    if (rc != 0) {
+        note(r, "auto: the answer of %s is refused: %s\n", r->mbs[i].name,
+             r->res->error);
+        r->res->error[0] = '\0';
+        r->res->error_kind = ILPM_OK;
+    }
+    return rc;
+}
+
+static void keep_stats(struct race *r, ilpm_pf_msg *h)
+{
+    if (!h->has_stats)
+        return;
+    ilpm_stats_free(&r->stats_of.stats);
+    r->stats_of = *h;
+    h->stats.groups = NULL;
+}
+
+/* One message of member i: 1 when it settles the run. */
+static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
+{
+    int nv = ilpm_model_nvars(r->m);
+    if (vals && h->nvars != nv)
+        return 0;
+    /* The objective a member claims is its values' own. */
+    if (vals && r->sense != ILPM_NONE &&
+        h->objective != ilpm_model_objective_value(r->m, vals)) {
+        note(r, "auto: the answer of %s is refused: %s\n", r->mbs[i].name,
+             "its objective is not its values'");
+        return 0;
+    }
+    if (h->type == ILPM_PF_INCUMBENT || h->status == ILPM_FEASIBLE) {
+        if (h->type == ILPM_PF_FINAL)
+            keep_stats(r, h);
+        int64_t obj = vals ? ilpm_model_objective_value(r->m, vals) : 0;
+        if (vals && better(r, obj) && take(r, i, vals, 1) == 0) {
+            if (!r->best)
+                r->best = malloc((size_t)nv + 1);
+            if (r->best) {
+                memcpy(r->best, vals, (size_t)nv + 1);
+                r->best_obj = obj;
+                r->best_member = i;
+                char o[32];
+                snprintf(o, sizeof o, "%lld", (long long)obj);
+                note(r, "auto: incumbent %s from %s\n", o, r->mbs[i].name);
+            }
+        }
+        return 0;
+    }
+    switch ((ilpm_status)h->status) {
+    case ILPM_SOLVED:
+    case ILPM_OPTIMAL:
+        if (!vals || take(r, i, vals, 0) != 0)
+            return 0;
+        break;
+    case ILPM_UNSAT:
+        break;
+    case ILPM_TIMEOUT:
+    case ILPM_STOPPED:
+        r->timeouts++;
+        return 0;
+    default:
+        if (r->errors++ == 0) {
+            r->first_error = *h;
+            r->first_error.stats.groups = NULL;
+            r->error_member = i;
+        }
+        note(r, "auto: %s failed: %s\n", r->mbs[i].name, h->error);
+        return 0;
+    }
+    keep_stats(r, h);
+    r->winner = i;
+    r->res->status = (ilpm_status)h->status;
+    r->res->verified = h->status != ILPM_UNSAT;
+    return 1;
+}
+
+/* The grace past the deadline for members' last words (their searches
+ * watch the same deadline). */
+#define GRACE_S 0.25
+
+/* Reads messages until one settles the run, every member has ended,
+ * the deadline (and its grace) has passed or the stop flag is set. */
+static void race_loop(struct race *r, double deadline)
+{
+    volatile int *stop = r->o->solver.stop_flag;
+    int alive = r->n;
+    while (alive > 0 && !(stop && *stop)) {
+        int ms = 50;
+        if (deadline > 0) {
+            double left = deadline + GRACE_S - ilpm_now();
+            if (left <= 0)
+                break;
+            if (left * 1000 < ms)
+                ms = (int)(left * 1000) + 1;
+        }
+        int i = ilpm_portfolio_wait(r->fd, r->n, ms);
+        if (i < 0)
+            continue;
+        ilpm_pf_msg h;
+        uint8_t *vals;
+        if (ilpm_portfolio_recv(r->fd[i], &h, &vals) != 0) {
+            /* Ended without a word: killed (its memory share) or crashed. */
+            note(r, "auto: %s ended without an answer%s\n", r->mbs[i].name, "");
+            close(r->fd[i]);
+            r->fd[i] = -1;
+            alive--;
+            continue;
+        }
+        int done = on_message(r, i, &h, vals);
+        ilpm_stats_free(&h.stats);
+        free(vals);
+        if (done)
+            return;
+        if (h.type == ILPM_PF_FINAL) {
+            close(r->fd[i]);
+            r->fd[i] = -1;
+            alive--;
+        }
+    }
+}
+
+/* No member settled the run: the best incumbent (not proven), a
+ * timeout, a stop, or the first member's error when all failed. */
+static void unsettled(struct race *r, double deadline)
+{
+    ilpm_result *res = r->res;
+    volatile int *stop = r->o->solver.stop_flag;
+    if (r->best && take(r, r->best_member, r->best, 0) == 0) {
+        res->status = ILPM_FEASIBLE;
+        res->verified = 1;
+        r->winner = r->best_member;
+    } else if (stop && *stop) {
+        res->status = ILPM_STOPPED;
+    } else if (r->timeouts > 0 || r->errors == 0 ||
+               (deadline > 0 && ilpm_now() >= deadline)) {
+        res->status = ILPM_TIMEOUT;
+    } else {
+        res->status = ILPM_ERROR;
+        snprintf(res->error, sizeof res->error, "%s: %.400s",
+                 r->mbs[r->error_member].name, r->first_error.error);
+        res->error_kind = (ilpm_rc)r->first_error.rc;
+    }
+}
+
+int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
+                         const ilpm_params *p, const ilpm_run_opts *o,
+                         ilpm_model *m, const ilpm_options *so,
+                         ilpm_result *res)
+{
+    struct race r;
+    memset(&r, 0, sizeof r);
+    r.pz = pz, r.inst = inst, r.p = p, r.o = o, r.m = m, r.res = res;
+    r.sense = ilpm_model_objective_get(m, NULL, NULL, NULL);
+    r.n = ilpm_portfolio_members(r.sense != ILPM_NONE,
+                                 ilpm_portfolio_threads(o), &r.mbs);
+    r.winner = -1;
+    struct member_run runs[MAX_MEMBERS];
+    double t0 = ilpm_now();
+    for (int i = 0; i < r.n; i++) {
+        runs[i] = (struct member_run){&r.mbs[i], i, r.n, o, so, m, -1};
+        r.pid[i] = ilpm_portfolio_spawn(member_body, &runs[i], r.n, &r.fd[i]);
+        if (r.pid[i] < 0) {
+            r.fd[i] = -1;
+            if (r.errors++ == 0)
+                r.error_member = i;
+            snprintf(r.first_error.error, sizeof r.first_error.error,
+                     "cannot start a process: %s", strerror(errno));
+            r.first_error.rc = ILPM_E_FAIL;
+        }
+    }
+    race_loop(&r, so->deadline);
+    for (int i = 0; i < r.n; i++) {
+        ilpm_portfolio_kill(r.pid[i]);
+        if (r.fd[i] >= 0)
+            close(r.fd[i]);
+    }
+    if (r.winner < 0)
+        unsettled(&r, so->deadline);
+    res->solve_ms = (ilpm_now() - t0) * 1000.0;
+    if (r.winner >= 0) {
+        res->backend = r.mbs[r.winner].backend;
+        snprintf(res->member, sizeof res->member, "%s", r.mbs[r.winner].name);
+        note(&r, "auto: %s answered (%s)\n", res->member,
+             ilpm_status_name(res->status));
+    }
+    if (r.stats_of.has_stats) {
+        ilpm_stats_free(&res->stats);
+        res->stats = r.stats_of.stats;
+        res->have_stats = 1;
+    }
+    if (res->status == ILPM_UNSAT && pz->explain_unsat)
+        pz->explain_unsat(inst, p, res->reason, sizeof res->reason);
+    free(r.best);
+    return 0;
+}

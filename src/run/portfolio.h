@@ -1,0 +1,115 @@
+/* portfolio.h: --backend auto, the run layer's choice over the real back
+ * ends (backends.h).  Each member is a back end with a setting of its
+ * own options, run in a process of its own (GLPK's state is global):
+ * the parent verifies every answer a member sends over its pipe before
+ * it takes it, keeps the best verified objective, and kills and reaps
+ * every member once one has proved its answer.  A count is split into
+ * cubes (the first decisions on the answer's variables), counted by the
+ * members in turn and summed. */
+#ifndef ILPM_PORTFOLIO_H
+#define ILPM_PORTFOLIO_H
+
+#include "run.h"
+
+#include <sys/types.h>
+
+/* One member: back end, its name in results ("sat target=2") and up to
+ * two of its options set by name (NULL: none). */
+typedef struct ilpm_member {
+    ilpm_backend backend;
+    const char *name;
+    const char *opt[2], *val[2];
+} ilpm_member;
+
+/* The threads (members) a run under o uses: o->threads, or the number
+ * of online cores when 0. */
+int ilpm_portfolio_threads(const ilpm_run_opts *o);
+/* The back end a run with --backend auto uses in this process, when it
+ * does not fork: ilp with one thread (today's default), cp for a count
+ * whose solutions go to a hook as they come; ILPM_BACKEND_AUTO when it
+ * forks. */
+int ilpm_portfolio_single(const ilpm_run_opts *o);
+/* The members of a portfolio of n threads for a model with or without
+ * an objective, best first (chosen by measurement, docs/benchmarks.md):
+ * how many (at most n), into *out. */
+int ilpm_portfolio_members(int has_objective, int n, const ilpm_member **out);
+/* The options of member mb over base, for one of n members: its back end
+ * and settings, the seed of o (sat), an n-th of --max-memory. */
+void ilpm_portfolio_member_options(const ilpm_member *mb,
+                                   const ilpm_run_opts *o, int n,
+                                   ilpm_options *so);
+
+/* Races the members on the built model m (so: the run's options with
+ * its deadline) and fills res as ilpm_run_instance does. */
+int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
+                         const ilpm_params *p, const ilpm_run_opts *o,
+                         ilpm_model *m, const ilpm_options *so,
+                         ilpm_result *res);
+/* Counts m by cubes over o's threads and sums (portfolio_count.c). */
+int ilpm_portfolio_count(const ilpm_puzzle *pz, const void *inst,
+                         const ilpm_params *p, const ilpm_run_opts *o,
+                         ilpm_model *m, const ilpm_options *so,
+                         ilpm_result *res);
+
+/* Processes: a child that runs body(arg, fd) with fd the write end of a
+ * pipe whose read end *fd the parent keeps; it dies with its parent and
+ * leaves SIGINT and SIGTERM to it.  The child's address space is given
+ * an n-th of what the process may still take (RLIMIT_AS).  Its pid, or
+ * -1. */
+pid_t ilpm_portfolio_spawn(void (*body)(void *arg, int fd), void *arg, int n,
+                           int *fd);
+/* SIGKILL and reap (pid <= 0: nothing). */
+void ilpm_portfolio_kill(pid_t pid);
+/* All of buf to fd, or of fd into buf: 0, or -1 (EOF, error). */
+int ilpm_portfolio_write(int fd, const void *buf, size_t n);
+int ilpm_portfolio_read(int fd, void *buf, size_t n);
+/* Waits up to ms for one of fds[0..n) (-1: skip) to be readable: its
+ * index, or -1. */
+int ilpm_portfolio_wait(const int *fds, int n, int ms);
+
+/* A member's message: an incumbent or its final answer, then the
+ * formulation's group sizes and the values vals[1..nvars]. */
+enum { ILPM_PF_INCUMBENT = 1, ILPM_PF_FINAL = 2 };
+typedef struct ilpm_pf_msg {
+    int type;
+    int status; /* ilpm_status */
+    int rc;     /* ilpm_rc of an error */
+    int nvars;  /* values that follow (0: none) */
+    int verified, count_complete, has_stats;
+    int64_t objective;
+    uint64_t count;
+    ilpm_stats stats; /* stats.ngroups sizes follow */
+    char error[512];
+} ilpm_pf_msg;
+/* 0, or -1 when the parent is gone. */
+int ilpm_portfolio_send(int fd, ilpm_pf_msg *h, const ilpm_stats *st,
+                        const uint8_t *vals);
+/* Into h, h->stats.groups (malloc'd) and *vals (malloc'd, 1-based, or
+ * NULL): 0, or -1 when the member ended without one. */
+int ilpm_portfolio_recv(int fd, ilpm_pf_msg *h, uint8_t **vals);
+
+/* Runs in run.c's own verifier: vals, an answer a member sent, checked
+ * against the model's constraints and the puzzle's rules; an incumbent
+ * goes to o's solution hook, a final answer is rendered into res (and
+ * its objective set).  0 when it passes; else res->error says why. */
+int ilpm_run_accept(const ilpm_puzzle *pz, const void *inst,
+                    const ilpm_params *p, const ilpm_run_opts *o,
+                    const ilpm_model *m, const uint8_t *vals, int incumbent,
+                    ilpm_result *res);
+/* The count of one model in this process, as ilpm_run_instance makes it
+ * (each solution verified): for a member counting one cube. */
+int ilpm_run_count_model(const ilpm_puzzle *pz, const void *inst,
+                         const ilpm_params *p, const ilpm_run_opts *o,
+                         ilpm_model *m, const ilpm_options *so,
+                         ilpm_result *res);
+
+/* Before any fork, the first member (a count: cp) runs alone in the
+ * process for this many seconds (default 0.05; 0: never), so that an
+ * easy instance costs no fork; past it, the race or the cubes. */
+extern double ilpm_portfolio_quick_s;
+
+/* Test hook: the member of this index (-1: none) sends a wrong answer
+ * (its first variable flipped), which the parent must refuse. */
+extern int ilpm_portfolio_test_corrupt;
+
+#endif

@@ -1,0 +1,259 @@
+/* A count over the portfolio's threads (portfolio.h): the answer's
+ * variables v1, v2, ... vK (the first K that are not auxiliary) cut the
+ * solutions into K+1 cubes that do not meet and together hold them all:
+ * cube i sets v1..v(i-1) to 0 and vi to 1, cube K sets all K to 0.
+ * The cubes are the work queue: each goes to a process of its own (a
+ * fork of the built model, which adds the cube's unit clauses, counts
+ * with cp and verifies every solution as a count in one process does),
+ * as many at once as there are threads, and the counts are summed.  On
+ * puzzles whose first variables are an exactly-one (a cell's values, a
+ * queen's row) each cube is one first decision, so the work divides
+ * evenly. */
+#include "portfolio.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* At most this many cubes (a fork and a lowering each). */
+#define MAX_CUBES 64
+#define MAX_THREADS 64
+#define GRACE_S 0.25
+
+struct cube_run {
+    const ilpm_puzzle *pz;
+    const void *inst;
+    const ilpm_params *p;
+    const ilpm_run_opts *o;
+    const ilpm_options *so;
+    ilpm_model *m;
+    const int *vars; /* v1..vK */
+    int k, cube, n;
+};
+
+/* The member's process: the cube's literals as unit clauses on its copy
+ * of the model, then the count. */
+static void cube_body(void *arg, int fd)
+{
+    struct cube_run *c = arg;
+    ilpm_err err = {0};
+    ilpm_pf_msg h;
+    memset(&h, 0, sizeof h);
+    h.type = ILPM_PF_FINAL;
+    int ok = ilpm_model_group(c->m, "cube", &err) >= 0;
+    for (int j = 0; ok && j < c->cube && j < c->k; j++) {
+        int lit = -c->vars[j];
+        ok = ilpm_add_clause(c->m, &lit, 1, &err) == 0;
+    }
+    if (ok && c->cube < c->k)
+        ok = ilpm_add_clause(c->m, &c->vars[c->cube], 1, &err) == 0;
+    if (!ok) {
+        h.status = ilpm_rc_outcome(err.rc);
+        h.rc = err.rc;
+        snprintf(h.error, sizeof h.error, "%s", err.msg);
+        (void)ilpm_portfolio_send(fd, &h, NULL, NULL);
+        return;
+    }
+    ilpm_run_opts o = *c->o;
+    o.render = 0;
+    o.solver.backend = ILPM_BACKEND_CP;
+    o.solver.stop_flag = NULL;
+    ilpm_options so = *c->so;
+    so.backend = ILPM_BACKEND_CP;
+    so.stop_flag = NULL;
+    if (c->n > 1 && so.max_memory_mb / c->n >= 16)
+        so.max_memory_mb /= c->n;
+    ilpm_result r;
+    ilpm_result_init(&r);
+    ilpm_run_count_model(c->pz, c->inst, c->p, &o, c->m, &so, &r);
+    h.status = r.status;
+    h.rc = r.error_kind;
+    h.count = r.count;
+    h.count_complete = r.count_complete;
+    h.verified = r.verified;
+    snprintf(h.error, sizeof h.error, "%s", r.error);
+    (void)ilpm_portfolio_send(fd, &h, r.have_stats ? &r.stats : NULL, NULL);
+    ilpm_result_free(&r);
+}
+
+struct tally {
+    uint64_t count;
+    int complete, failed, timeouts, stopped, have_stats;
+    ilpm_stats stats;
+    char error[512];
+    int error_rc;
+};
+
+/* Cube i's final message into t. */
+static void add_cube(struct tally *t, ilpm_pf_msg *h)
+{
+    t->count += h->count;
+    if (!h->count_complete && h->status != ILPM_UNSAT)
+        t->complete = 0;
+    if (h->status == ILPM_TIMEOUT)
+        t->timeouts++;
+    else if (h->status == ILPM_STOPPED)
+        t->stopped++;
+    else if (h->status == ILPM_ERROR && !t->failed++) {
+        snprintf(t->error, sizeof t->error, "%s", h->error);
+        t->error_rc = h->rc;
+    }
+    if (h->has_stats && !t->have_stats) {
+        t->stats = h->stats;
+        h->stats.groups = NULL;
+        t->have_stats = 1;
+    }
+}
+
+/* The first k variables of the answer (not auxiliary) into vars. */
+static int cube_vars(const ilpm_model *m, int *vars, int max)
+{
+    int k = 0, nv = ilpm_model_nvars(m);
+    for (int v = 1; v <= nv && k < max; v++)
+        if (!ilpm_model_var_is_aux(m, v))
+            vars[k++] = v;
+    return k;
+}
+
+/* The result of the count from its tally. */
+static void count_result(const ilpm_run_opts *o, struct tally *t, int all_done,
+                         ilpm_result *res)
+{
+    res->has_count = 1;
+    res->count = t->count;
+    res->count_complete = all_done && t->complete && !t->failed;
+    volatile int *stop = o->solver.stop_flag;
+    if (o->limit > 0 && t->count >= o->limit) {
+        res->count = o->limit;
+        res->count_complete = 0;
+        res->status = ILPM_SOLVED;
+    } else if (t->failed) {
+        res->status = ILPM_ERROR;
+        snprintf(res->error, sizeof res->error, "%s", t->error);
+        res->error_kind = (ilpm_rc)t->error_rc;
+    } else if (stop && *stop) {
+        res->status = ILPM_STOPPED;
+    } else if (!all_done || t->timeouts) {
+        res->status = ILPM_TIMEOUT;
+    } else {
+        res->status = t->count > 0 ? ILPM_SOLVED : ILPM_UNSAT;
+    }
+    res->verified = res->count > 0 && !t->failed;
+    if (t->have_stats) {
+        ilpm_stats_free(&res->stats);
+        res->stats = t->stats;
+        res->have_stats = 1;
+    }
+}
+
+/* The cubes in flight: slot i runs cube cube_of[i] in pid[i]. */
+struct queue {
+    struct cube_run runs[MAX_CUBES];
+    pid_t pid[MAX_THREADS];
+    int fd[MAX_THREADS], cube_of[MAX_THREADS];
+    int n, k, next, running, done;
+    int vars[MAX_CUBES - 1];
+};
+
+/* Fills the free slots with the next cubes: 0, or -1 with t->error. */
+static int hand_out(struct queue *q, const struct cube_run *base,
+                    struct tally *t)
+{
+    for (int i = 0; i < q->n && q->next <= q->k; i++) {
+        if (q->pid[i] > 0)
+            continue;
+        q->runs[q->next] = *base;
+        q->runs[q->next].cube = q->next;
+        q->pid[i] =
+            ilpm_portfolio_spawn(cube_body, &q->runs[q->next], q->n, &q->fd[i]);
+        if (q->pid[i] < 0) {
+            snprintf(t->error, sizeof t->error, "cannot start a process: %s",
+                     strerror(errno));
+            t->failed = 1;
+            t->error_rc = ILPM_E_FAIL;
+            return -1;
+        }
+        q->cube_of[i] = q->next;
+        q->next++;
+        q->running++;
+    }
+    return 0;
+}
+
+/* The answer of slot i (or its end without one) into t. */
+static void collect(struct queue *q, int i, struct tally *t)
+{
+    ilpm_pf_msg h;
+    uint8_t *vals;
+    if (ilpm_portfolio_recv(q->fd[i], &h, &vals) != 0) {
+        memset(&h, 0, sizeof h);
+        h.status = ILPM_ERROR;
+        h.rc = ILPM_E_FAIL;
+        snprintf(h.error, sizeof h.error,
+                 "the count of cube %d ended without an answer", q->cube_of[i]);
+    }
+    add_cube(t, &h);
+    ilpm_stats_free(&h.stats);
+    free(vals);
+    close(q->fd[i]);
+    ilpm_portfolio_kill(q->pid[i]);
+    q->fd[i] = -1;
+    q->pid[i] = -1;
+    q->running--;
+    q->done++;
+}
+
+int ilpm_portfolio_count(const ilpm_puzzle *pz, const void *inst,
+                         const ilpm_params *p, const ilpm_run_opts *o,
+                         ilpm_model *m, const ilpm_options *so,
+                         ilpm_result *res)
+{
+    struct queue *q = calloc(1, sizeof *q);
+    if (!q) {
+        snprintf(res->error, sizeof res->error, "out of memory");
+        res->error_kind = ILPM_E_NOMEM;
+        return -1;
+    }
+    q->k = cube_vars(m, q->vars, MAX_CUBES - 1);
+    q->n = ilpm_portfolio_threads(o);
+    if (q->n > MAX_THREADS)
+        q->n = MAX_THREADS;
+    for (int i = 0; i < q->n; i++)
+        q->pid[i] = -1, q->fd[i] = -1;
+    struct cube_run base = {pz, inst, p, o, so, m, q->vars, q->k, 0, q->n};
+    struct tally t;
+    memset(&t, 0, sizeof t);
+    t.complete = 1;
+    volatile int *stop = o->solver.stop_flag;
+    double t0 = ilpm_now(), deadline = so->deadline;
+    while (q->done <= q->k && !(stop && *stop) && !t.failed &&
+           !(o->limit > 0 && t.count >= o->limit)) {
+        if (hand_out(q, &base, &t) != 0 || q->running == 0)
+            break;
+        int ms = 50;
+        if (deadline > 0) {
+            double left = deadline + GRACE_S - ilpm_now();
+            if (left <= 0)
+                break;
+            if (left * 1000 < ms)
+                ms = (int)(left * 1000) + 1;
+        }
+        int i = ilpm_portfolio_wait(q->fd, q->n, ms);
+        if (i >= 0)
+            collect(q, i, &t);
+    }
+    for (int i = 0; i < q->n; i++) {
+        ilpm_portfolio_kill(q->pid[i]);
+        if (q->fd[i] >= 0)
+            close(q->fd[i]);
+    }
+    res->solve_ms = (ilpm_now() - t0) * 1000.0;
+    count_result(o, &t, q->done == q->k + 1, res);
+    res->backend = ILPM_BACKEND_CP;
+    snprintf(res->member, sizeof res->member, "cp x%d", q->n);
+    if (pz->count_note)
+        pz->count_note(inst, res->count_note, sizeof res->count_note);
+    free(q);
+    return 0;
+}

@@ -1,0 +1,425 @@
+/* Tests of --backend auto (src/run/portfolio.c, portfolio_count.c): the
+ * first verified answer wins and names its member, a member's wrong
+ * answer is refused, a count by cubes over processes equals the count in
+ * one, --threads 1 is ilp's run as without auto, the members' options,
+ * and no child process is left behind. */
+#include "portfolio.h"
+#include "puzzles.h"
+#include "run.h"
+
+#include "testutil.h"
+#include "util.h"
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+static void *parse_text(const ilpm_puzzle *pz, const ilpm_params *p,
+                        const char *text)
+{
+    ilpm_reader *rd = ilpm_reader_mem("mem", text, strlen(text));
+    ilpm_err err;
+    void *inst = NULL;
+    ck_assert_msg(pz->parse(rd, p, &inst, &err) == 1, "%s", err.msg);
+    ilpm_reader_free(rd);
+    return inst;
+}
+
+static void *from_params(const ilpm_puzzle *pz, ilpm_params *p, const char *a,
+                         const char *va, const char *b, const char *vb)
+{
+    ilpm_params_set(p, a, va);
+    if (b)
+        ilpm_params_set(p, b, vb);
+    void *inst = NULL;
+    ilpm_err err;
+    ck_assert_int_eq(pz->from_params(p, &inst, &err), 1);
+    return inst;
+}
+
+static void run(const ilpm_puzzle *pz, const void *inst, const ilpm_params *p,
+                const ilpm_run_opts *o, ilpm_result *r)
+{
+    ilpm_result_init(r);
+    ck_assert_msg(ilpm_run_instance(pz, inst, p, o, r) == 0, "%s", r->error);
+}
+
+/* The race and the cubes, without the first member's moment alone
+ * (ilpm_portfolio_quick_s), which answers these small instances. */
+static void auto_opts(ilpm_run_opts *o, int threads)
+{
+    ilpm_portfolio_quick_s = 0;
+    ilpm_run_opts_init(o);
+    o->solver.backend = ILPM_BACKEND_AUTO;
+    o->threads = threads;
+}
+
+/* Every child was reaped: none is left, zombie or running. */
+static void no_children(void)
+{
+    errno = 0;
+    ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+    ck_assert_int_eq(errno, ECHILD);
+}
+
+START_TEST(test_first_verified_answer)
+{
+    ilpm_params *p = ilpm_params_new();
+    void *q = from_params(&ilpm_puzzle_queens, p, "n", "8", NULL, NULL);
+    ilpm_run_opts o;
+    auto_opts(&o, 2);
+    ilpm_result r;
+    run(&ilpm_puzzle_queens, q, p, &o, &r);
+    ck_assert_int_eq(r.status, ILPM_SOLVED);
+    ck_assert(r.verified);
+    ck_assert_ptr_nonnull(r.text);
+    /* The member that answered, and its back end as the result's. */
+    ck_assert(strcmp(r.member, "cp learn=off") == 0 ||
+              strcmp(r.member, "sat target=2") == 0);
+    ck_assert_int_eq(r.backend,
+                     r.member[0] == 'c' ? ILPM_BACKEND_CP : ILPM_BACKEND_SAT);
+    ck_assert(r.have_stats);
+    ck_assert_int_eq(r.stats.vars, 64);
+    ilpm_buf b;
+    ilpm_buf_init(&b);
+    ilpm_result_json(&r, &b);
+    ck_assert_ptr_nonnull(strstr(ilpm_buf_str(&b), "\"member\":\""));
+    ilpm_buf_clear(&b);
+    ilpm_result_text(&r, &b);
+    ck_assert_ptr_nonnull(strstr(ilpm_buf_str(&b), "(auto: "));
+    ilpm_buf_free(&b);
+    ilpm_result_free(&r);
+    no_children();
+
+    /* unsat: proved by the first member to end */
+    void *three = from_params(&ilpm_puzzle_queens, p, "n", "3", NULL, NULL);
+    run(&ilpm_puzzle_queens, three, p, &o, &r);
+    ck_assert_int_eq(r.status, ILPM_UNSAT);
+    ck_assert(!r.verified);
+    ilpm_result_free(&r);
+    no_children();
+    ilpm_puzzle_queens.free_instance(q);
+    ilpm_puzzle_queens.free_instance(three);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* A member whose answer breaks the rules is refused: the other one's
+ * answer is taken, on satisfaction and on optimisation. */
+START_TEST(test_wrong_answer_refused)
+{
+    ilpm_params *p = ilpm_params_new();
+    void *q = from_params(&ilpm_puzzle_queens, p, "n", "10", NULL, NULL);
+    ilpm_run_opts o;
+    auto_opts(&o, 2);
+    ilpm_result r;
+    for (int bad = 0; bad < 2; bad++) {
+        ilpm_portfolio_test_corrupt = bad;
+        run(&ilpm_puzzle_queens, q, p, &o, &r);
+        ilpm_portfolio_test_corrupt = -1;
+        ck_assert_int_eq(r.status, ILPM_SOLVED);
+        ck_assert(r.verified);
+        ck_assert_str_eq(r.member, bad == 0 ? "sat target=2" : "cp learn=off");
+        ck_assert_str_eq(r.error, "");
+        ilpm_result_free(&r);
+        no_children();
+    }
+    ilpm_puzzle_queens.free_instance(q);
+    ilpm_params_free(p);
+
+    /* setcover.mps: ilp's answer (member 0) made wrong; sat's proof
+     * stands, with the file's optimum. */
+    p = ilpm_params_new();
+    ilpm_params_set(p, "file", "data/models/setcover.mps");
+    ilpm_reader *rd = ilpm_reader_open("data/models/setcover.mps", NULL);
+    ck_assert_ptr_nonnull(rd);
+    void *inst = NULL;
+    ilpm_err err;
+    ck_assert_msg(ilpm_puzzle_model.parse(rd, p, &inst, &err) == 1, "%s",
+                  err.msg);
+    ilpm_reader_free(rd);
+    ilpm_portfolio_test_corrupt = 0;
+    run(&ilpm_puzzle_model, inst, p, &o, &r);
+    ilpm_portfolio_test_corrupt = -1;
+    ck_assert_int_eq(r.status, ILPM_OPTIMAL);
+    ck_assert(r.verified);
+    ck_assert(r.has_objective);
+    ck_assert_int_eq(r.objective, 2);
+    ilpm_result_free(&r);
+    no_children();
+    ilpm_puzzle_model.free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* The count of pz's instance on cp in one process, and by cubes. */
+static void same_count(const ilpm_puzzle *pz, const void *inst,
+                       const ilpm_params *p, uint64_t want)
+{
+    ilpm_run_opts o;
+    ilpm_run_opts_init(&o);
+    o.solver.backend = ILPM_BACKEND_CP;
+    o.count = 1;
+    o.render = 0;
+    ilpm_result one, cubes;
+    run(pz, inst, p, &o, &one);
+    o.solver.backend = ILPM_BACKEND_AUTO;
+    ilpm_portfolio_quick_s = 0;
+    for (int threads = 2; threads <= 3; threads++) {
+        o.threads = threads;
+        run(pz, inst, p, &o, &cubes);
+        ck_assert_int_eq(cubes.status, one.status);
+        ck_assert_uint_eq(cubes.count, one.count);
+        ck_assert_uint_eq(cubes.count, want);
+        ck_assert(cubes.count_complete);
+        ck_assert_int_eq(cubes.verified, one.verified);
+        ilpm_result_free(&cubes);
+        no_children();
+    }
+    /* --limit holds over the cubes */
+    o.limit = want > 3 ? want - 3 : 1;
+    o.threads = 2;
+    run(pz, inst, p, &o, &cubes);
+    ck_assert_uint_eq(cubes.count, want ? o.limit : 0);
+    ck_assert(!cubes.count_complete || !want);
+    ilpm_result_free(&cubes);
+    ilpm_result_free(&one);
+    no_children();
+}
+
+START_TEST(test_count_by_cubes)
+{
+    ilpm_params *p = ilpm_params_new();
+    void *q = from_params(&ilpm_puzzle_queens, p, "n", "9", NULL, NULL);
+    same_count(&ilpm_puzzle_queens, q, p, 352);
+    ilpm_puzzle_queens.free_instance(q);
+    q = from_params(&ilpm_puzzle_queens, p, "n", "3", NULL, NULL);
+    same_count(&ilpm_puzzle_queens, q, p, 0);
+    ilpm_puzzle_queens.free_instance(q);
+    ilpm_params_free(p);
+
+    p = ilpm_params_new();
+    void *l = from_params(&ilpm_puzzle_langford, p, "n", "8", "k", "2");
+    same_count(&ilpm_puzzle_langford, l, p, 300);
+    ilpm_puzzle_langford.free_instance(l);
+    ilpm_params_free(p);
+
+    p = ilpm_params_new();
+    void *s = parse_text(&ilpm_puzzle_sudoku, p, "1...............\n");
+    same_count(&ilpm_puzzle_sudoku, s, p, 72);
+    ilpm_puzzle_sudoku.free_instance(s);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* --threads 1: ilp alone in this process, the same record as --backend
+ * ilp gives (but for the times). */
+START_TEST(test_one_thread_is_ilp)
+{
+    ilpm_params *p = ilpm_params_new();
+    void *q = from_params(&ilpm_puzzle_queens, p, "n", "12", NULL, NULL);
+    ilpm_run_opts o;
+    auto_opts(&o, 1);
+    ilpm_result a, b;
+    run(&ilpm_puzzle_queens, q, p, &o, &a);
+    o.solver.backend = ILPM_BACKEND_ILP;
+    run(&ilpm_puzzle_queens, q, p, &o, &b);
+    ck_assert_int_eq(a.backend, ILPM_BACKEND_ILP);
+    ck_assert_str_eq(a.member, "ilp");
+    ck_assert_str_eq(b.member, "");
+    ck_assert_int_eq(a.status, b.status);
+    ck_assert_str_eq(a.text, b.text);
+    ck_assert_str_eq(a.json, b.json);
+    ilpm_result_free(&a);
+    ilpm_result_free(&b);
+    ilpm_puzzle_queens.free_instance(q);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* Writes over the stack below the caller's frame. */
+static __attribute__((noinline)) void scribble(void)
+{
+    volatile char b[8192];
+    for (size_t i = 0; i < sizeof b; i++)
+        b[i] = 'x';
+}
+
+/* The members: best first, at most --threads; each member's options
+ * (its settings, the seed, its share of --max-memory). */
+START_TEST(test_members)
+{
+    const ilpm_member *mb;
+    ck_assert_int_eq(ilpm_portfolio_members(0, 2, &mb), 2);
+    ck_assert_str_eq(mb[0].name, "cp learn=off");
+    ck_assert_str_eq(mb[1].name, "sat target=2");
+    ck_assert_int_eq(ilpm_portfolio_members(0, 64, &mb), 5);
+    ck_assert_int_eq(ilpm_portfolio_members(1, 2, &mb), 2);
+    ck_assert_str_eq(mb[0].name, "ilp");
+    ck_assert_str_eq(mb[1].name, "sat");
+    ck_assert_int_eq(ilpm_portfolio_members(1, 8, &mb), 3);
+
+    ilpm_run_opts o;
+    auto_opts(&o, 2);
+    o.seed = 7;
+    o.solver.max_memory_mb = 1000;
+    ilpm_portfolio_members(0, 2, &mb);
+    ilpm_options so = o.solver;
+    ilpm_portfolio_member_options(&mb[1], &o, 2, &so);
+    char buf[256];
+    ck_assert_int_eq(so.backend, ILPM_BACKEND_SAT);
+    ck_assert_int_eq(ilpm_options_get(&so, "sat-option", buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "target=2,seed=7");
+    ck_assert_int_eq(so.max_memory_mb, 500);
+    so = o.solver;
+    ilpm_portfolio_member_options(&mb[0], &o, 2, &so);
+    ck_assert_int_eq(so.backend, ILPM_BACKEND_CP);
+    ck_assert_int_eq(ilpm_options_get(&so, "learn", buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "off");
+
+    /* CaDiCaL's options add to the user's own, and stay after the call */
+    ck_assert_int_eq(ilpm_options_set(&o.solver, "sat-option", "phase=0", NULL),
+                     0);
+    o.seed = -1;
+    ilpm_options sat = o.solver;
+    ilpm_portfolio_member_options(&mb[1], &o, 2, &sat);
+    scribble();
+    ck_assert_int_eq(ilpm_options_get(&sat, "sat-option", buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "phase=0,target=2");
+    o.seed = 7;
+    sat = o.solver;
+    ilpm_portfolio_member_options(&mb[1], &o, 2, &sat);
+    scribble();
+    ck_assert_int_eq(ilpm_options_get(&sat, "sat-option", buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "phase=0,target=2,seed=7");
+
+    /* threads: the run's, else the cores'; a count with a hook for each
+     * solution stays in this process (cp) */
+    o.threads = 0;
+    ck_assert_int_ge(ilpm_portfolio_threads(&o), 1);
+    o.threads = 3;
+    ck_assert_int_eq(ilpm_portfolio_single(&o), ILPM_BACKEND_AUTO);
+    o.threads = 1;
+    ck_assert_int_eq(ilpm_portfolio_single(&o), ILPM_BACKEND_ILP);
+    ck_assert_str_eq(ilpm_backend_name(ILPM_BACKEND_AUTO), "auto");
+    ck_assert_int_eq(ilpm_backend_find("auto"), -1);
+    ck_assert_int_eq(ilpm_options_set(&so, "backend", "auto", NULL), 0);
+    ck_assert_int_eq(so.backend, ILPM_BACKEND_AUTO);
+}
+END_TEST
+
+/* An easy instance is answered by the first member alone in the
+ * process (no fork), with the same checks; a hard one goes on to the
+ * race after that moment. */
+START_TEST(test_quick_alone)
+{
+    ilpm_params *p = ilpm_params_new();
+    void *q = from_params(&ilpm_puzzle_queens, p, "n", "8", NULL, NULL);
+    ilpm_run_opts o;
+    auto_opts(&o, 2);
+    ilpm_portfolio_quick_s = 5;
+    ilpm_result r;
+    run(&ilpm_puzzle_queens, q, p, &o, &r);
+    ck_assert_int_eq(r.status, ILPM_SOLVED);
+    ck_assert(r.verified);
+    ck_assert_str_eq(r.member, "cp learn=off");
+    ck_assert_int_eq(r.backend, ILPM_BACKEND_CP);
+    ilpm_result_free(&r);
+    o.count = 1;
+    run(&ilpm_puzzle_queens, q, p, &o, &r);
+    ck_assert_uint_eq(r.count, 92);
+    ck_assert(r.count_complete);
+    ck_assert_str_eq(r.member, "cp");
+    ilpm_result_free(&r);
+    no_children();
+    /* past the moment: the cubes count it */
+    ilpm_portfolio_quick_s = 1e-9;
+    run(&ilpm_puzzle_queens, q, p, &o, &r);
+    ck_assert_uint_eq(r.count, 92);
+    ck_assert_str_eq(r.member, "cp x2");
+    ilpm_result_free(&r);
+    no_children();
+    ilpm_portfolio_quick_s = 0.05;
+    ilpm_puzzle_queens.free_instance(q);
+    ilpm_params_free(p);
+}
+END_TEST
+
+static void send_limit(void *arg, int fd)
+{
+    (void)arg;
+    struct rlimit rl;
+    getrlimit(RLIMIT_AS, &rl);
+    uint64_t v = (uint64_t)rl.rlim_cur;
+    (void)ilpm_portfolio_write(fd, &v, sizeof v);
+}
+
+/* Each of n members may take an n-th of the address space the process
+ * has left under its limit (--memory-limit): what a member sees. */
+START_TEST(test_memory_share)
+{
+    if (ILPM_UNDER_ASAN)
+        return; /* its shadow memory needs the address space unlimited */
+    struct rlimit old;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+    struct rlimit rl = old;
+    rl.rlim_cur = (rlim_t)64 << 30; /* 64 GB: far above what is used */
+    if (old.rlim_max != RLIM_INFINITY && old.rlim_max < rl.rlim_cur)
+        return;
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);
+    for (int n = 1; n <= 4; n *= 2) {
+        int fd;
+        pid_t pid = ilpm_portfolio_spawn(send_limit, NULL, n, &fd);
+        ck_assert_int_gt(pid, 0);
+        uint64_t got = 0;
+        ck_assert_int_eq(ilpm_portfolio_read(fd, &got, sizeof got), 0);
+        close(fd);
+        ilpm_portfolio_kill(pid);
+        if (n == 1) {
+            ck_assert_uint_eq(got, rl.rlim_cur);
+        } else {
+            /* used + (limit - used) / n, used well under 1 GB */
+            ck_assert_uint_ge(got, rl.rlim_cur / n);
+            ck_assert_uint_le(got, rl.rlim_cur / n + ((uint64_t)1 << 30));
+        }
+    }
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+    no_children();
+}
+END_TEST
+
+/* A solver alone refuses auto (it is the run layer's). */
+START_TEST(test_solver_refuses_auto)
+{
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {2};
+    ilpm_err err = {0};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    ilpm_options o;
+    ilpm_options_init(&o);
+    o.backend = ILPM_BACKEND_AUTO;
+    ck_assert_ptr_null(ilpm_solver_new(m, &o, &err));
+    ck_assert_int_eq(err.rc, ILPM_E_INPUT);
+    ilpm_model_free(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("portfolio");
+    TCase *tc = tcase_create("ilpm_portfolio");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_first_verified_answer);
+    tcase_add_test(tc, test_wrong_answer_refused);
+    tcase_add_test(tc, test_count_by_cubes);
+    tcase_add_test(tc, test_one_thread_is_ilp);
+    tcase_add_test(tc, test_members);
+    tcase_add_test(tc, test_solver_refuses_auto);
+    tcase_add_test(tc, test_quick_alone);
+    tcase_add_test(tc, test_memory_share);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}

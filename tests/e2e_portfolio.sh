@@ -1,0 +1,141 @@
+#!/bin/bash
+# --backend auto end to end: the run ends within its time limit and
+# leaves no process behind, SIGTERM stops every member, the member that
+# answered is named, and a bad --threads is refused with exit 2.
+# Usage: e2e_portfolio.sh ILPM
+ILPM=${1:?usage: e2e_portfolio.sh ILPM}
+. "$(dirname "$0")/e2e_lib.sh"
+
+# The binary under a name of this run's own, so that its processes (the
+# members have the same command line) are told from anyone else's.
+bin="$tmp/ilpm-portfolio-$$"
+ln -s "$(cd "$(dirname "$ILPM")" && pwd)/$(basename "$ILPM")" "$bin"
+
+# left: the processes of this run's binary still there (none after a run)
+left() { pgrep -f -- "$bin" | wc -l; }
+# none_left: no member left running, orphaned or as a zombie
+none_left() { [ "$(left)" -eq 0 ]; }
+
+# not_in FILE RE: no line of FILE matches RE
+not_in() { ! grep -Eq "$2" "$1"; }
+
+# ends_within MS CMD...: CMD ends (any status) within MS milliseconds
+ends_within() {
+    local max=$1
+    shift
+    local t0 t1
+    t0=$(date +%s%N)
+    "$@" >"$tmp/out" 2>&1
+    t1=$(date +%s%N)
+    local ms=$(((t1 - t0) / 1000000))
+    [ "$ms" -le "$max" ] || echo "took $ms ms: $*"
+    [ "$ms" -le "$max" ]
+}
+
+# --time-limit 1 holds over every member (limit + 0.5 s), three times,
+# on a search (L(3,20), which no member answers within 1 s) and a
+# count (queens 16 by cubes).
+for i in 1 2 3; do
+    check "time limit 1 s, search ($i)" ends_within 1500 \
+        "$bin" solve langford --n 20 --k 3 --backend auto --threads 2 --time-limit 1
+    check "time limit: timeout ($i)" grep -q ": timeout;" "$tmp/out"
+    check "time limit: no member left ($i)" none_left
+    check "time limit 1 s, count ($i)" ends_within 1500 \
+        "$bin" solve queens --n 16 --count --backend auto --threads 2 --time-limit 1
+    check "time limit: count so far ($i)" grep -q "count at least [0-9]* (time limit)" "$tmp/out"
+    check "time limit: no member left after the count ($i)" none_left
+done
+
+# SIGTERM to the parent alone: it stops every member, exits 130.
+stop_run() {
+    "$bin" solve langford --n 20 --k 3 --backend auto --threads 2 --time-limit 60 \
+        >"$tmp/sig.out" 2>&1 &
+    local pid=$! n=0
+    while [ "$(pgrep -P "$pid" | wc -l)" -lt 2 ] && [ $n -lt 100 ]; do
+        sleep 0.05
+        n=$((n + 1))
+    done
+    local members
+    members=$(pgrep -P "$pid" | wc -l)
+    kill -TERM "$pid"
+    wait "$pid"
+    local code=$?
+    [ "$members" -eq 2 ] || echo "members running: $members"
+    [ "$code" -eq 130 ] || echo "exit $code"
+    [ "$members" -eq 2 ] && [ "$code" -eq 130 ]
+}
+check "SIGTERM: exit 130 with both members running" stop_run
+check "SIGTERM: stopped" grep -q ": stopped;" "$tmp/sig.out"
+check "SIGTERM: no member left" none_left
+
+# The member that answered, in the text line and the JSON record.
+check "member named in the text" ends_within 20000 \
+    "$bin" solve queens --n 20 --backend auto --threads 2
+check "member named: auto" grep -Eq "^queens n=20 \(auto: (cp learn=off|sat target=2)\): solved, verified" "$tmp/out"
+check "member in JSON" ends_within 20000 \
+    "$bin" solve queens --n 20 --backend auto --threads 2 --format json
+check "member in JSON: field" grep -Eq '"member":"(cp learn=off|sat target=2)"' "$tmp/out"
+check "no member left after answers" none_left
+
+# fzn: -p N (N > 1) runs the portfolio, -r seeds it, -f is accepted.
+check "fzn -p 2 -r 5 -f" ends_within 20000 \
+    "$bin" fzn -p 2 -r 5 -f -v data/fzn/queens6.fzn
+check "fzn -p 2: a member answered" grep -Eq "^auto: (cp learn=off|sat target=2) answered \(solved\)( alone)?$" "$tmp/out"
+check "fzn -p 2: the answer" grep -q "^q = array1d(1..6, \[" "$tmp/out"
+check "fzn -p 1: cp alone" ends_within 20000 "$bin" fzn -p 1 -v data/fzn/queens6.fzn
+check "fzn -p 1: no portfolio" not_in "$tmp/out" "^auto:"
+check "fzn -p 2 with an optimum" ends_within 20000 \
+    "$bin" fzn -p 2 -s data/fzn/knapsack01.fzn
+check "fzn -p 2: optimum proved" grep -q "^==========$" "$tmp/out"
+check "no member left after fzn" none_left
+
+# batch: one thread per worker unless --threads says (auto is then ilp
+# alone); rows say auto, and the member in JSON.
+printf '6\n8\n' >"$tmp/q.txt"
+check "batch auto, one thread per worker" ends_within 20000 \
+    "$bin" batch queens "$tmp/q.txt" --backend auto --out - --format json
+ilp_alone() { [ "$(grep -c '"backend":"auto","status":"solved","member":"ilp","verified":true' "$1")" -eq 2 ]; }
+check "batch auto: ilp alone" ilp_alone "$tmp/out"
+check "batch auto --threads 2" ends_within 20000 \
+    "$bin" batch queens "$tmp/q.txt" --backend auto --threads 2 --out - --format json
+members_in() { [ "$(grep -Ec '"backend":"auto","status":"solved","member":"(cp learn=off|sat target=2)","verified":true' "$1")" -eq 2 ]; }
+check "batch auto --threads 2: members" members_in "$tmp/out"
+check "no member left after the batch" none_left
+# Slurm: a task's cores are its workers times their threads.
+check "slurm: cores of auto --threads 2" ends_within 20000 \
+    "$bin" batch queens "$tmp/q.txt" --slurm 2 --out "$tmp/r.csv" --backend auto --threads 2 --jobs 3
+check "slurm: 6 cores a task" grep -q '^#SBATCH --cpus-per-task=6$' "$tmp/out"
+check "slurm: --threads passed on" grep -q "'--threads' '2'" "$tmp/out"
+
+# Optimisation: each better checked incumbent logged (--verbose), the
+# first member to prove the optimum answers, with lseu's optimum.
+check "optimisation: lseu" ends_within 20000 \
+    "$bin" solve model data/models/lseu.mps --backend auto --threads 2 --verbose
+# (ilp alone proves it within its first 0.05 s on a fast machine: then no
+# race and no incumbent to log)
+raced() {
+    grep -Eq "^auto: ilp answered \(optimal\) alone$" "$1" ||
+        { grep -Eq "^auto: incumbent [0-9]+ from (ilp|sat)$" "$1" &&
+            grep -Eq "^auto: (ilp|sat) answered \(optimal\)$" "$1"; }
+}
+check "optimisation: incumbents, proved" raced "$tmp/out"
+check "optimisation: 1120" grep -Eq "\(auto: (ilp|sat)\): optimal, verified, objective 1120;" "$tmp/out"
+
+# gen: a generator's solver calls take auto as sat (its default)
+check "gen with auto" ends_within 20000 \
+    "$bin" gen tetravex --n 4 --backend auto --count 2 --seed 1 --unsolvable
+check "gen with auto: boards" grep -c "^# tetravex 4x4" "$tmp/out"
+
+# A bad --threads: one message naming the option, exit 2.
+bad_threads() {
+    "$ILPM" solve queens --n 8 --backend auto --threads "$1" >"$tmp/bad.out" 2>&1
+    local code=$?
+    [ "$code" -eq 2 ] && grep -q -- "^ilpm: --threads: $2$" "$tmp/bad.out" &&
+        [ "$(wc -l <"$tmp/bad.out")" -eq 1 ]
+}
+check "--threads 0 refused" bad_threads 0 "expected an integer from 1 to 64, got '0'"
+check "--threads x refused" bad_threads x "expected an integer from 1 to 64, got 'x'"
+check "--threads 65 refused" bad_threads 65 "'65' is too large (at most 64)"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
