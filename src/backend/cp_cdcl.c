@@ -199,7 +199,9 @@ static int watch_clauses(cdcl *c)
     int rc = c->gone && mark ? 0 : -1;
     for (int r = 0; r < e->ncons && rc == 0; r++) {
         const ilpm_kcon *x = &e->cons[r];
-        int sign = r == c->s->obj ? 0 : clause_sign(e, x, mark);
+        int sign = r == c->s->obj || r == c->s->lp.row - 1
+                       ? 0
+                       : clause_sign(e, x, mark);
         if (!sign)
             continue;
         const int *l = e->lits + x->start;
@@ -293,8 +295,7 @@ static int cdcl_open(cdcl *c, cp_search *s, ilpm_err *err)
 static int cdcl_checks(cdcl *c)
 {
     ilpm_kern *e = c->e;
-    if (c->s->obj >= 0 &&
-        (ilpm_kern_check(e, c->s->obj) != 0 || ilpm_kern_propagate(e) != 0))
+    if (ilpm_cp_bound_fails(c->s))
         return 1;
     int u = units(c);
     if (u == 0)

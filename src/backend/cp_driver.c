@@ -8,6 +8,7 @@
 #include "ilpm_int.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,8 @@ typedef struct cp_drv {
     int refuted; /* the model (and what was added) has no solution */
     int obj;     /* the objective's bound constraint, or -1 */
     int64_t obj_shift;
+    cp_lp lp; /* the LP bound's row, asked of GLPK once (lp_tried) */
+    int lp_tried;
 } cp_drv;
 
 /* A bound that never binds, with room for the coefficients folded in. */
@@ -87,6 +90,63 @@ static int add_objective(cp_drv *d)
     d->obj = ilpm_kern_add(&d->e, c, lits, n, ILPM_LE, NO_BOUND, 0);
     free(c);
     return d->obj < 0 ? -1 : 0;
+}
+
+/* The LP relaxation's bound as a row over the reduced costs, "sum rc_v
+ * x_v + sum -rc_v (1 - x_v) <= best - 1 - z", scaled by lp->scale and
+ * rounded down (which keeps it implied): what the LP's reduced costs
+ * fix, and a proof at once when the incumbent meets the LP's value. */
+void ilpm_cp_lp_row(ilpm_kern *e, const ilpm_model *m, const ilpm_options *o,
+                    int obj, cp_lp *lp)
+{
+    memset(lp, 0, sizeof *lp);
+    int nv = ilpm_model_nvars(m);
+    double *rc = calloc(2 * (size_t)nv + 2, sizeof *rc);
+    int64_t *c = malloc(((size_t)nv + 1) * sizeof *c);
+    int *lits = malloc(((size_t)nv + 1) * sizeof *lits);
+    ilpm_lp_bound b = {.rc = rc, .x = rc ? rc + nv + 1 : NULL};
+    ilpm_err err;
+    int n = 0;
+    double t0 = ilpm_now();
+    if (!rc || !c || !lits || ilpm_glpk_lp_bound(m, o, &b, &err) != ILPM_SOLVED)
+        goto out;
+    /* room for the scaled row and the objective's range */
+    double sum = fabs(b.z) + 1;
+    for (int v = 1; v <= nv; v++)
+        sum += fabs(rc[v]);
+    for (int i = 0; i < e->cons[obj].n; i++)
+        sum += (double)e->coefs[e->cons[obj].start + (size_t)i];
+    double scale = ldexp(1.0, 52) / sum;
+    scale = scale > 1048576.0 ? 1048576.0 : scale;
+    for (int v = 1; v <= nv; v++) {
+        /* the LP's values are the search's first phases */
+        if (e->phase)
+            e->phase[v] = b.x[v] > 0.5;
+        int64_t a = (int64_t)floor(scale * fabs(rc[v]));
+        int l = rc[v] > 0 ? v : -v;
+        if (a > 0 && ilpm_klval(e->val, l) == ILPM_K_OPEN) {
+            c[n] = a;
+            lits[n++] = l;
+        } else if (a > 0 && ilpm_klval(e->val, l) == ILPM_K_TRUE) {
+            b.z += fabs(rc[v]); /* a term the base fixed true */
+        }
+    }
+    lp->bound = 1;
+    lp->z = b.z - b.slack;
+    lp->scale = scale;
+    int r = n > 0 ? ilpm_kern_add(e, c, lits, n, ILPM_LE, NO_BOUND, 0) : -1;
+    lp->row = r + 1;
+    if (ilpm_reports(o)) {
+        char line[160];
+        snprintf(line, sizeof line,
+                 "cp: LP bound %.6g (slack %.3g), %d reduced costs, %.3f s\n",
+                 b.z, b.slack, n, ilpm_now() - t0);
+        o->log(o->log_ctx, line);
+    }
+out:
+    free(rc);
+    free(c);
+    free(lits);
 }
 
 /* Looks at every constraint once (unit clauses, bounds met already) and
@@ -194,6 +254,8 @@ static void search_init(cp_drv *d, cp_search *s, cp_mode mode)
     if (!s->learn && s->strategy == ILPM_SEARCH_ACTIVITY)
         s->strategy = ILPM_SEARCH_FIRST_FAIL;
     s->obj = mode == CP_OPTIMIZE ? d->obj : -1;
+    if (mode == CP_OPTIMIZE)
+        s->lp = d->lp;
     s->obj_shift = d->obj_shift;
     s->mode = mode;
     s->w = d->base.watch;
@@ -221,6 +283,12 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
     if (d->refuted)
         return ILPM_UNSAT;
     ilpm_kern *e = &d->e;
+    /* before the assumptions: the row counts what the base fixed */
+    if (optimize && d->obj >= 0 && !d->lp_tried &&
+        ilpm_cp_opts_of(&d->base.o)->lp_bound) {
+        d->lp_tried = 1;
+        ilpm_cp_lp_row(e, d->base.m, &d->base.o, d->obj, &d->lp);
+    }
     int base = e->ntrail;
     int conflict = 0;
     for (int i = 0; i < n && !conflict; i++)
@@ -232,6 +300,8 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
     optimize = optimize && d->obj >= 0;
     if (optimize)
         e->cons[d->obj].k = NO_BOUND;
+    if (d->lp.row)
+        e->cons[d->lp.row - 1].k = NO_BOUND;
     cp_search s;
     search_init(d, &s, optimize ? CP_OPTIMIZE : CP_SOLVE);
     if (optimize) {
@@ -263,6 +333,8 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
     ilpm_kern_undo(e, base);
     if (optimize) {
         e->cons[d->obj].k = NO_BOUND;
+        if (d->lp.row)
+            e->cons[d->lp.row - 1].k = NO_BOUND;
         if (s.found) {
             ilpm_sense sense =
                 ilpm_model_objective_get(d->base.m, NULL, NULL, NULL);
@@ -314,6 +386,7 @@ static int cp_add(ilpm_driver *drv, const ilpm_con *con, ilpm_err *err)
 
 static const char *const search_names[] = {ILPM_SEARCHES(ILPM_ENUM_NAME_) NULL};
 static const char *const learn_names[] = {ILPM_LEARNS(ILPM_ENUM_NAME_) NULL};
+static const char *const lp_bound_names[] = {"off", "on", NULL};
 
 #define FIELD(f) offsetof(ilpm_cp_opts, f)
 
@@ -346,6 +419,13 @@ static const ilpm_opt cp_opts[] = {
      .def = "0",
      .offset = FIELD(lookahead),
      .help = "cp: up to N failed-literal probes at every node (0: none)"},
+    {.name = "lp-bound",
+     .type = ILPM_OPT_CHOICE,
+     .def = "on",
+     .choices = lp_bound_names,
+     .offset = FIELD(lp_bound),
+     .help = "cp, optimising: GLPK's LP relaxation solved once, its value "
+             "and reduced costs a row that bounds the search (off: none)"},
     {.name = NULL},
 };
 
