@@ -487,6 +487,60 @@ START_TEST(test_lp_bound_ends_the_search)
 }
 END_TEST
 
+/* What the cp search logs: the clauses learned, of its last line. */
+static void log_learned(void *ctx, const char *text)
+{
+    const char *f = strstr(text, " restarts, ");
+    if (f)
+        *(long *)ctx = strtol(f + 11, NULL, 10);
+}
+
+/* --learn auto, optimising: a model of unit coefficients only (rows and
+ * objective: the pairs of test_lp_bound_ends_the_search, a count to
+ * minimise) is searched depth first, learning nothing; with one weight
+ * of 2 in the objective it learns. */
+START_TEST(test_auto_optimum_learns_with_weights)
+{
+    ilpm_err err;
+    for (int weighted = 0; weighted < 2; weighted++) {
+        ilpm_model *m = ilpm_model_new();
+        int lo[1] = {1}, hi[1] = {24};
+        ck_assert_int_eq(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+        int l[24];
+        int64_t c[24];
+        for (int i = 0; i < 24; i++) {
+            l[i] = i + 1;
+            c[i] = 1;
+        }
+        c[0] += weighted;
+        for (int i = 0; i < 24; i += 2)
+            ck_assert_int_eq(ilpm_add_clause(m, l + i, 2, &err), 0);
+        ck_assert_int_eq(ilpm_model_objective(m, ILPM_MINIMIZE, c, l, 24, &err),
+                         0);
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = ILPM_BACKEND_CP;
+        o.propagate = ILPM_PROP_NONE;
+        o.verbose = 1;
+        o.log = log_learned;
+        long learned = -1;
+        o.log_ctx = &learned;
+        ilpm_cp_opts_in(&o)->learn = ILPM_LEARN_AUTO;
+        ilpm_cp_opts_in(&o)->lp_bound = 0;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        ck_assert_msg(s != NULL, "%s", err.msg);
+        ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err), ILPM_OPTIMAL);
+        ck_assert_int_eq(ilpm_solver_objective(s), 12);
+        if (weighted)
+            ck_assert_int_gt(learned, 0);
+        else
+            ck_assert_int_eq(learned, 0);
+        ilpm_solver_free(s);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
 /* p pigeons in h holes, each pigeon in one hole, each hole holding at
  * most one: variable (i - 1) * h + j puts pigeon i in hole j. */
 static ilpm_model *pigeons(int p, int h)
@@ -700,6 +754,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_auto_turns_to_learning);
     tcase_add_test(t, test_optimum_learned_clauses_are_implied);
     tcase_add_test(t, test_lp_bound_ends_the_search);
+    tcase_add_test(t, test_auto_optimum_learns_with_weights);
     tcase_add_test(t, test_one_kernel_settles_and_searches);
     suite_add_tcase(s, t);
     return s;

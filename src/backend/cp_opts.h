@@ -12,9 +12,9 @@
  * Gecode's first-fail), input the first open variable, activity (VSIDS)
  * the variable most bumped by recent conflicts, its saved phase (with
  * learning; a count takes first-fail).  cp learning: auto learns when
- * solving and optimising, and counts by the depth-first search, where
- * every branch is visited anyway and a learned clause costs more than
- * it prunes.  X(ID, "name"): the enum and its names. */
+ * solving and optimising with weights, and counts by the depth-first
+ * search, where every branch is visited anyway and a learned clause
+ * costs more than it prunes.  X(ID, "name"): the enum and its names. */
 #define ILPM_SEARCHES(X) X(ILPM_SEARCH_FIRST_FAIL, "first-fail")               \
     X(ILPM_SEARCH_INPUT, "input") X(ILPM_SEARCH_ACTIVITY, "activity")
 #define ILPM_LEARNS(X)                                                         \
