@@ -8,6 +8,7 @@
 #define ILPM_TESTUTIL_RANDOM
 #include "testutil.h"
 #include <check.h>
+#include <math.h>
 #include <string.h>
 
 /* cp's engine over model m with a clause store, as the conflict-driven
@@ -437,6 +438,41 @@ START_TEST(test_optimum_learned_clauses_are_implied)
 }
 END_TEST
 
+/* The LP's rows saturated: "2 x1 + x2 >= 1" (or "-2 x1 - x2 <= -1") is
+ * "x1 + x2 >= 1" on 0/1 points, so min 3 x1 + 2 x2 has the LP bound 2,
+ * not 1.5 (x1 = 1/2); a row with the negations folded in likewise. */
+START_TEST(test_lp_bound_saturates_rows)
+{
+    for (int form = 0; form < 3; form++) {
+        ilpm_err err;
+        ilpm_model *m = ilpm_model_new();
+        int lo[1] = {1}, hi[1] = {2};
+        ck_assert_int_eq(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+        int l[2] = {1, 2};
+        int64_t c[2] = {2, 1}, neg[2] = {-2, -1}, obj[2] = {3, 2};
+        int rc = form == 0   ? ilpm_add_linear(m, c, l, 2, ILPM_GE, 1, &err)
+                 : form == 1 ? ilpm_add_linear(m, neg, l, 2, ILPM_LE, -1, &err)
+                             : 0;
+        if (form == 2) {
+            /* 2 (1 - x1) + (1 - x2) <= 2: the same row over negations */
+            int nl[2] = {-1, -2};
+            rc = ilpm_add_linear(m, c, nl, 2, ILPM_LE, 2, &err);
+        }
+        ck_assert_int_eq(rc, 0);
+        ck_assert_int_eq(
+            ilpm_model_objective(m, ILPM_MINIMIZE, obj, l, 2, &err), 0);
+        ilpm_options o;
+        ilpm_options_init(&o);
+        double rcs[3];
+        ilpm_lp_bound b = {.rc = rcs};
+        ck_assert_int_eq(ilpm_glpk_lp_bound(m, &o, &b, &err), ILPM_SOLVED);
+        ck_assert_msg(fabs(b.z - 2.0) < 1e-9, "form %d: LP bound %g", form,
+                      b.z);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
 /* What the cp search logs (--verbose): the failures of its last line. */
 static void log_fails(void *ctx, const char *text)
 {
@@ -754,6 +790,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_auto_turns_to_learning);
     tcase_add_test(t, test_optimum_learned_clauses_are_implied);
     tcase_add_test(t, test_lp_bound_ends_the_search);
+    tcase_add_test(t, test_lp_bound_saturates_rows);
     tcase_add_test(t, test_auto_optimum_learns_with_weights);
     tcase_add_test(t, test_one_kernel_settles_and_searches);
     suite_add_tcase(s, t);

@@ -4,12 +4,52 @@
 #include "glpk_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 struct lp_ctx {
     ilpm_glpk *d;
     ilpm_lp_bound *b;
     ilpm_status st;
 };
+
+/* Row i of P, one-sided over binary columns, with its coefficients
+ * saturated: read as "sum a_j l_j >= d" over literals (a_j > 0), no a_j
+ * needs to pass d, so each is cut to d (as the pseudo-Boolean solvers
+ * do).  Every 0/1 point keeps its side and the LP gets tighter (p0201:
+ * 6875 against 7125, its OPB twin's, whose reader saturates).  ind and
+ * val have room for every column. */
+static void saturate(glp_prob *P, int i, int *ind, double *val)
+{
+    int type = glp_get_row_type(P, i);
+    if (type != GLP_UP && type != GLP_LO)
+        return;
+    double sign = type == GLP_LO ? 1.0 : -1.0; /* as ">=" */
+    int n = glp_get_mat_row(P, i, ind, val);
+    double d =
+        sign * (type == GLP_LO ? glp_get_row_lb(P, i) : glp_get_row_ub(P, i));
+    for (int j = 1; j <= n; j++)
+        d -= sign * val[j] < 0 ? sign * val[j] : 0; /* a negation's 1 */
+    if (d <= 0 || d != floor(d))
+        return;
+    int cut = 0;
+    double shift = 0;
+    for (int j = 1; j <= n; j++) {
+        double a = sign * val[j];
+        if (fabs(a) > d) {
+            a = a < 0 ? -d : d;
+            val[j] = sign * a;
+            cut = 1;
+        }
+        shift += a < 0 ? a : 0;
+    }
+    if (!cut)
+        return;
+    glp_set_mat_row(P, i, n, ind, val);
+    if (type == GLP_LO)
+        glp_set_row_bnds(P, i, GLP_LO, d + shift, 0.0);
+    else
+        glp_set_row_bnds(P, i, GLP_UP, 0.0, -(d + shift));
+}
 
 /* Reads the optimal basis: the value, and each column's reduced cost
  * where it is of the sign its bound allows (at 0: >= 0, at 1: <= 0); a
@@ -20,6 +60,18 @@ static int lp_body(void *ctx, ilpm_err *err)
     struct lp_ctx *c = ctx;
     ilpm_glpk *d = c->d;
     ilpm_lp_bound *b = c->b;
+    int nc = glp_get_num_cols(d->P);
+    int *ind = malloc(((size_t)nc + 1) * sizeof *ind);
+    double *val = malloc(((size_t)nc + 1) * sizeof *val);
+    if (!ind || !val) {
+        free(ind);
+        free(val);
+        return ilpm_err_nomem(err, "out of memory for the LP relaxation");
+    }
+    for (int i = 1; i <= glp_get_num_rows(d->P); i++)
+        saturate(d->P, i, ind, val);
+    free(ind);
+    free(val);
     c->st = ilpm_glpk_relaxation(d, GLP_MSG_OFF, err);
     if (c->st != ILPM_SOLVED)
         return 0;
