@@ -482,8 +482,8 @@ static void log_fails(void *ctx, const char *text)
 }
 
 /* min sum x_i over 12 pairs, each "x_2i-1 + x_2i >= 1": the LP's value,
- * 12, is the optimum, so the first solution of 12 ends the search at
- * once; without the LP bound, refuting 11 takes failures. */
+ * 12, is the optimum, so once GLPK is asked (after 1000 failures) the
+ * search ends at once; without the LP bound, refuting 11 takes 2049. */
 START_TEST(test_lp_bound_ends_the_search)
 {
     ilpm_err err;
@@ -517,9 +517,54 @@ START_TEST(test_lp_bound_ends_the_search)
         ck_assert_int_eq(ilpm_solver_objective(s), 12);
         ilpm_solver_free(s);
     }
-    ck_assert_int_le(fails[1], 1);
-    ck_assert_int_gt(fails[0], 12);
+    ck_assert_int_le(fails[1], 1001);
+    ck_assert_int_gt(fails[0], 2000);
     ilpm_model_free(m);
+}
+END_TEST
+
+static void log_lp(void *ctx, const char *text)
+{
+    if (strstr(text, "LP bound"))
+        *(int *)ctx = 1;
+}
+
+/* An optimisation that ends within 1000 failures does not ask GLPK (4
+ * pairs: a few failures), one that does not (12 pairs) asks it once. */
+START_TEST(test_lp_bound_asked_late)
+{
+    for (int pairs = 4; pairs <= 12; pairs += 8) {
+        ilpm_err err;
+        ilpm_model *m = ilpm_model_new();
+        int lo[1] = {1}, hi[1] = {2 * pairs};
+        ck_assert_int_eq(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+        int l[24];
+        int64_t c[24];
+        for (int i = 0; i < 2 * pairs; i++) {
+            l[i] = i + 1;
+            c[i] = 1;
+        }
+        for (int i = 0; i < 2 * pairs; i += 2)
+            ck_assert_int_eq(ilpm_add_clause(m, l + i, 2, &err), 0);
+        ck_assert_int_eq(
+            ilpm_model_objective(m, ILPM_MINIMIZE, c, l, 2 * pairs, &err), 0);
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = ILPM_BACKEND_CP;
+        o.propagate = ILPM_PROP_NONE;
+        o.verbose = 1;
+        o.log = log_lp;
+        int asked = 0;
+        o.log_ctx = &asked;
+        ilpm_cp_opts_in(&o)->learn = ILPM_LEARN_ON;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        ck_assert_msg(s != NULL, "%s", err.msg);
+        ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err), ILPM_OPTIMAL);
+        ck_assert_int_eq(ilpm_solver_objective(s), pairs);
+        ck_assert_int_eq(asked, pairs == 12);
+        ilpm_solver_free(s);
+        ilpm_model_free(m);
+    }
 }
 END_TEST
 
@@ -791,6 +836,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_optimum_learned_clauses_are_implied);
     tcase_add_test(t, test_lp_bound_ends_the_search);
     tcase_add_test(t, test_lp_bound_saturates_rows);
+    tcase_add_test(t, test_lp_bound_asked_late);
     tcase_add_test(t, test_auto_optimum_learns_with_weights);
     tcase_add_test(t, test_one_kernel_settles_and_searches);
     suite_add_tcase(s, t);

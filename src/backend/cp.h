@@ -55,8 +55,8 @@ typedef struct cp_search {
     /* out */
     uint32_t rng;
     int learn; /* conflict-driven (cp_cdcl.c), else depth first */
-    /* Depth first, CP_SOLVE: give up after this many failures (0: no
-     * limit), returning ILPM_TIMEOUT with gave_up set. */
+    /* Give up after this many failures (0: no limit), returning
+     * ILPM_TIMEOUT with gave_up set. */
     uint64_t fail_budget;
     int gave_up;
     /* Sees each learned clause (the tests check it is implied). */
@@ -103,6 +103,10 @@ int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st);
 /* The next decision by --search's rule, or 0 when every variable has a
  * value. */
 int ilpm_cp_pick(cp_search *s);
+/* CP_OPTIMIZE with a solution: the objective's row and the LP bound's
+ * row bounded below s->best (the objective's row fails at once when the
+ * LP's value is met). */
+void ilpm_cp_bound(cp_search *s);
 /* Before a node of an optimisation: the objective's bound and the LP
  * bound's row checked, and propagated; 1 on a conflict, else 0. */
 int ilpm_cp_bound_fails(cp_search *s);
@@ -200,9 +204,9 @@ static inline int ilpm_cp_kern_init(ilpm_kern *e, const ilpm_model *m,
 
 /* cp_driver.c: GLPK's LP relaxation of m (ilpm_glpk_lp_bound) as a row
  * of e over the reduced costs, for the objective's row obj (the LP's
- * values set as the first phases), into *lp; the base's values must be
- * the only ones on e's trail.  lp->row stays 0 when GLPK gives no bound
- * (time, memory, GLPK's failure): the search goes on without it. */
+ * values set as the first phases), into *lp.  lp->bound stays 0 when
+ * GLPK gives no bound (time, memory, GLPK's failure): the search goes on
+ * without it. */
 void ilpm_cp_lp_row(ilpm_kern *e, const ilpm_model *m, const ilpm_options *o,
                     int obj, cp_lp *lp);
 

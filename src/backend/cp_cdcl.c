@@ -310,6 +310,11 @@ static int cdcl_conflict(cdcl *c, int *conflict, ilpm_status *st, ilpm_err *err)
     cp_search *s = c->s;
     s->fails++;
     c->since++;
+    if (s->fail_budget && s->fails >= s->fail_budget && c->e->lvl > 0) {
+        s->gave_up = 1;
+        *st = ILPM_TIMEOUT;
+        return 1;
+    }
     int rc = c->e->lvl == 0 ? 1 : on_conflict(c, conflict);
     if (rc < 0) {
         ilpm_err_nomem(err, "out of memory for the cp search");
