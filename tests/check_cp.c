@@ -8,6 +8,7 @@
 #define ILPM_TESTUTIL_RANDOM
 #include "testutil.h"
 #include <check.h>
+#include <math.h>
 #include <string.h>
 
 /* cp's engine over model m with a clause store, as the conflict-driven
@@ -295,6 +296,10 @@ START_TEST(test_counts_and_optima_learn_on_and_off)
             ilpm_solver_free(s);
             if (!(iter & 1))
                 continue;
+            /* optima under every learning setting, with and without the
+             * LP bound */
+            ilpm_cp_opts_in(&o)->learn = (ilpm_learn)(c % 3);
+            ilpm_cp_opts_in(&o)->lp_bound = c / 3;
             s = ilpm_solver_new(m, &o, &err);
             st = ilpm_solver_optimize(s, NULL, 0, &err);
             ck_assert_int_eq(st, feasible ? ILPM_OPTIMAL : ILPM_UNSAT);
@@ -305,6 +310,313 @@ START_TEST(test_counts_and_optima_learn_on_and_off)
                               (long long)best);
             ilpm_solver_free(s);
         }
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
+/* The objective's row as the driver adds it (minimisation form, negative
+ * coefficients folded): its number, and the shift into *shift. */
+static int objective_row(ilpm_kern *e, const ilpm_model *m, int64_t *shift)
+{
+    int n;
+    const int *lits;
+    const int64_t *coefs;
+    ilpm_sense sense = ilpm_model_objective_get(m, &n, &lits, &coefs);
+    int64_t c[16];
+    *shift = 0;
+    for (int i = 0; i < n; i++) {
+        c[i] = sense == ILPM_MAXIMIZE ? -coefs[i] : coefs[i];
+        *shift += c[i] < 0 ? c[i] : 0;
+    }
+    return ilpm_kern_add(e, c, lits, n, ILPM_LE, INT64_MAX / 4, 0);
+}
+
+/* The solutions a learned clause of an optimisation must keep: those
+ * better than the incumbent (every one before the first). */
+struct opt_sols {
+    struct sols all;
+    int64_t *obj; /* per solution, in minimisation form */
+    const cp_search *s;
+};
+
+static void check_implied_below(void *ctx, const int *lits, int n)
+{
+    struct opt_sols *o = ctx;
+    for (int i = 0; i < o->all.n; i++) {
+        if (o->s->found && o->obj[i] >= o->s->best)
+            continue;
+        const uint8_t *row = o->all.v + (size_t)i * (size_t)(o->all.nv + 1);
+        int sat = 0;
+        for (int j = 0; j < n && !sat; j++)
+            sat = (lits[j] > 0) == (row[abs(lits[j])] != 0);
+        ck_assert_msg(sat,
+                      "a learned clause cuts a solution of %lld below "
+                      "the incumbent %lld",
+                      (long long)o->obj[i], (long long)o->s->best);
+    }
+    o->all.checked++;
+}
+
+/* Branch and bound with learning, the objective's row and the LP bound's
+ * row (GLPK's reduced costs) in the kernel: every learned clause keeps
+ * every solution better than the incumbent of its time, and the optimum
+ * is brute force's. */
+START_TEST(test_optimum_learned_clauses_are_implied)
+{
+    rng_state = 7;
+    int checked = 0, with_lp = 0, rows = 0;
+    for (int iter = 0; iter < 300; iter++) {
+        int nx = 3 + (int)rnd(9), na = (int)rnd(3);
+        ilpm_model *m = random_model(nx, na, 1);
+        ilpm_sense sense = ilpm_model_objective_get(m, NULL, NULL, NULL);
+        int nv = ilpm_model_nvars(m);
+        struct opt_sols os = {
+            {malloc(((size_t)1 << nv) * (size_t)(nv + 1)), 0, nv, 0},
+            malloc(((size_t)1 << nv) * sizeof(int64_t)),
+            NULL};
+        ck_assert_ptr_nonnull(os.all.v);
+        ck_assert_ptr_nonnull(os.obj);
+        int64_t want = INT64_MAX;
+        for (unsigned a = 0; a < (1u << nv); a++) {
+            uint8_t *row = os.all.v + (size_t)os.all.n * (size_t)(nv + 1);
+            for (int v = 1; v <= nv; v++)
+                row[v] = (a >> (v - 1)) & 1;
+            if (!ilpm_model_check(m, row, NULL))
+                continue;
+            int64_t f = ilpm_model_objective_value(m, row);
+            os.obj[os.all.n++] = sense == ILPM_MAXIMIZE ? -f : f;
+            want = os.obj[os.all.n - 1] < want ? os.obj[os.all.n - 1] : want;
+        }
+        ilpm_err err;
+        ilpm_watch w;
+        ilpm_watch_until(&w, 0, NULL);
+        ilpm_kern e;
+        ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+        int refuted = 0;
+        for (int c = 0; c < e.ncons && !refuted; c++)
+            refuted =
+                ilpm_kern_check(&e, c) != 0 || ilpm_kern_propagate(&e) != 0;
+        cp_search cs;
+        memset(&cs, 0, sizeof cs);
+        if (!refuted) {
+            cs.obj = objective_row(&e, m, &cs.obj_shift);
+            ilpm_options o;
+            ilpm_options_init(&o);
+            ilpm_cp_lp_row(&e, m, &o, cs.obj, &cs.lp);
+            with_lp += cs.lp.bound;
+            rows += cs.lp.row != 0;
+        }
+        if (refuted) {
+            ck_assert_int_eq(os.all.n, 0);
+        } else {
+            uint8_t aux[32] = {0};
+            cs.e = &e;
+            cs.aux = aux;
+            cs.strategy = (ilpm_search)(iter % 3);
+            cs.mode = CP_OPTIMIZE;
+            cs.learn = 1;
+            cs.on_learn = check_implied_below;
+            cs.learn_ctx = &os;
+            os.s = &cs;
+            ilpm_watch_until(&cs.w, 0, NULL);
+            uint8_t vals[32];
+            ilpm_status st = ilpm_cp_search_run(&cs, vals, &err);
+            ck_assert_int_eq(st, os.all.n ? ILPM_OPTIMAL : ILPM_UNSAT);
+            if (os.all.n)
+                ck_assert_int_eq(cs.best, want);
+        }
+        checked += os.all.checked;
+        ilpm_kern_free(&e);
+        free(os.all.v);
+        free(os.obj);
+        ilpm_model_free(m);
+    }
+    ck_assert_int_gt(checked, 100);
+    ck_assert_int_gt(with_lp, 100);
+    ck_assert_int_gt(rows, 50); /* reduced costs made a row */
+}
+END_TEST
+
+/* The LP's rows saturated: "2 x1 + x2 >= 1" (or "-2 x1 - x2 <= -1") is
+ * "x1 + x2 >= 1" on 0/1 points, so min 3 x1 + 2 x2 has the LP bound 2,
+ * not 1.5 (x1 = 1/2); a row with the negations folded in likewise. */
+START_TEST(test_lp_bound_saturates_rows)
+{
+    for (int form = 0; form < 3; form++) {
+        ilpm_err err;
+        ilpm_model *m = ilpm_model_new();
+        int lo[1] = {1}, hi[1] = {2};
+        ck_assert_int_eq(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+        int l[2] = {1, 2};
+        int64_t c[2] = {2, 1}, neg[2] = {-2, -1}, obj[2] = {3, 2};
+        int rc = form == 0   ? ilpm_add_linear(m, c, l, 2, ILPM_GE, 1, &err)
+                 : form == 1 ? ilpm_add_linear(m, neg, l, 2, ILPM_LE, -1, &err)
+                             : 0;
+        if (form == 2) {
+            /* 2 (1 - x1) + (1 - x2) <= 2: the same row over negations */
+            int nl[2] = {-1, -2};
+            rc = ilpm_add_linear(m, c, nl, 2, ILPM_LE, 2, &err);
+        }
+        ck_assert_int_eq(rc, 0);
+        ck_assert_int_eq(
+            ilpm_model_objective(m, ILPM_MINIMIZE, obj, l, 2, &err), 0);
+        ilpm_options o;
+        ilpm_options_init(&o);
+        double rcs[3];
+        ilpm_lp_bound b = {.rc = rcs};
+        ck_assert_int_eq(ilpm_glpk_lp_bound(m, &o, &b, &err), ILPM_SOLVED);
+        ck_assert_msg(fabs(b.z - 2.0) < 1e-9, "form %d: LP bound %g", form,
+                      b.z);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
+/* What the cp search logs (--verbose): the failures of its last line. */
+static void log_fails(void *ctx, const char *text)
+{
+    const char *f = strstr(text, " nodes, ");
+    if (f)
+        *(long *)ctx = strtol(f + 8, NULL, 10);
+}
+
+/* min sum x_i over 12 pairs, each "x_2i-1 + x_2i >= 1": the LP's value,
+ * 12, is the optimum, so once GLPK is asked (after 1000 failures) the
+ * search ends at once; without the LP bound, refuting 11 takes 2049. */
+START_TEST(test_lp_bound_ends_the_search)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {24};
+    ck_assert_int_eq(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    int l[24];
+    int64_t c[24];
+    for (int i = 0; i < 24; i++) {
+        l[i] = i + 1;
+        c[i] = 1;
+    }
+    for (int i = 0; i < 24; i += 2)
+        ck_assert_int_eq(ilpm_add_clause(m, l + i, 2, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective(m, ILPM_MINIMIZE, c, l, 24, &err), 0);
+    long fails[2];
+    for (int lp = 0; lp < 2; lp++) {
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = ILPM_BACKEND_CP;
+        o.propagate = ILPM_PROP_NONE;
+        o.verbose = 1;
+        o.log = log_fails;
+        o.log_ctx = &fails[lp];
+        ilpm_cp_opts_in(&o)->learn = ILPM_LEARN_ON;
+        ilpm_cp_opts_in(&o)->lp_bound = lp;
+        fails[lp] = -1;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        ck_assert_msg(s != NULL, "%s", err.msg);
+        ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err), ILPM_OPTIMAL);
+        ck_assert_int_eq(ilpm_solver_objective(s), 12);
+        ilpm_solver_free(s);
+    }
+    ck_assert_int_le(fails[1], 1001);
+    ck_assert_int_gt(fails[0], 2000);
+    ilpm_model_free(m);
+}
+END_TEST
+
+static void log_lp(void *ctx, const char *text)
+{
+    if (strstr(text, "LP bound"))
+        *(int *)ctx = 1;
+}
+
+/* An optimisation that ends within 1000 failures does not ask GLPK (4
+ * pairs: a few failures), one that does not (12 pairs) asks it once. */
+START_TEST(test_lp_bound_asked_late)
+{
+    for (int pairs = 4; pairs <= 12; pairs += 8) {
+        ilpm_err err;
+        ilpm_model *m = ilpm_model_new();
+        int lo[1] = {1}, hi[1] = {2 * pairs};
+        ck_assert_int_eq(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+        int l[24];
+        int64_t c[24];
+        for (int i = 0; i < 2 * pairs; i++) {
+            l[i] = i + 1;
+            c[i] = 1;
+        }
+        for (int i = 0; i < 2 * pairs; i += 2)
+            ck_assert_int_eq(ilpm_add_clause(m, l + i, 2, &err), 0);
+        ck_assert_int_eq(
+            ilpm_model_objective(m, ILPM_MINIMIZE, c, l, 2 * pairs, &err), 0);
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = ILPM_BACKEND_CP;
+        o.propagate = ILPM_PROP_NONE;
+        o.verbose = 1;
+        o.log = log_lp;
+        int asked = 0;
+        o.log_ctx = &asked;
+        ilpm_cp_opts_in(&o)->learn = ILPM_LEARN_ON;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        ck_assert_msg(s != NULL, "%s", err.msg);
+        ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err), ILPM_OPTIMAL);
+        ck_assert_int_eq(ilpm_solver_objective(s), pairs);
+        ck_assert_int_eq(asked, pairs == 12);
+        ilpm_solver_free(s);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
+/* What the cp search logs: the clauses learned, of its last line. */
+static void log_learned(void *ctx, const char *text)
+{
+    const char *f = strstr(text, " restarts, ");
+    if (f)
+        *(long *)ctx = strtol(f + 11, NULL, 10);
+}
+
+/* --learn auto, optimising: a model of unit coefficients only (rows and
+ * objective: the pairs of test_lp_bound_ends_the_search, a count to
+ * minimise) is searched depth first, learning nothing; with one weight
+ * of 2 in the objective it learns. */
+START_TEST(test_auto_optimum_learns_with_weights)
+{
+    ilpm_err err;
+    for (int weighted = 0; weighted < 2; weighted++) {
+        ilpm_model *m = ilpm_model_new();
+        int lo[1] = {1}, hi[1] = {24};
+        ck_assert_int_eq(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+        int l[24];
+        int64_t c[24];
+        for (int i = 0; i < 24; i++) {
+            l[i] = i + 1;
+            c[i] = 1;
+        }
+        c[0] += weighted;
+        for (int i = 0; i < 24; i += 2)
+            ck_assert_int_eq(ilpm_add_clause(m, l + i, 2, &err), 0);
+        ck_assert_int_eq(ilpm_model_objective(m, ILPM_MINIMIZE, c, l, 24, &err),
+                         0);
+        ilpm_options o;
+        ilpm_options_init(&o);
+        o.backend = ILPM_BACKEND_CP;
+        o.propagate = ILPM_PROP_NONE;
+        o.verbose = 1;
+        o.log = log_learned;
+        long learned = -1;
+        o.log_ctx = &learned;
+        ilpm_cp_opts_in(&o)->learn = ILPM_LEARN_AUTO;
+        ilpm_cp_opts_in(&o)->lp_bound = 0;
+        ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+        ck_assert_msg(s != NULL, "%s", err.msg);
+        ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err), ILPM_OPTIMAL);
+        ck_assert_int_eq(ilpm_solver_objective(s), 12);
+        if (weighted)
+            ck_assert_int_gt(learned, 0);
+        else
+            ck_assert_int_eq(learned, 0);
+        ilpm_solver_free(s);
         ilpm_model_free(m);
     }
 }
@@ -572,6 +884,11 @@ static Suite *suite(void)
     tcase_add_test(t, test_counts_and_optima_learn_on_and_off);
     tcase_add_test(t, test_auto_turns_to_learning);
     tcase_add_test(t, test_solution_leaves_the_trail);
+    tcase_add_test(t, test_optimum_learned_clauses_are_implied);
+    tcase_add_test(t, test_lp_bound_ends_the_search);
+    tcase_add_test(t, test_lp_bound_saturates_rows);
+    tcase_add_test(t, test_lp_bound_asked_late);
+    tcase_add_test(t, test_auto_optimum_learns_with_weights);
     tcase_add_test(t, test_one_kernel_settles_and_searches);
     suite_add_tcase(s, t);
     return s;

@@ -229,6 +229,18 @@ int ilpm_glpk_stats(const ilpm_model *m, const ilpm_options *o,
 /* Writes LP or MPS through GLPK's own writers; returns as ilpm_export. */
 int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
                     const char *path, ilpm_err *err);
+/* The LP relaxation of a model with an objective (glpk_lp.c), in
+ * minimisation form: every solution x has objective >= z - slack +
+ * sum over v of rc[v] x_v if rc[v] > 0, -rc[v] (1 - x_v) if rc[v] < 0
+ * (reduced costs at the bound the LP takes; rc has nvars + 1 entries,
+ * the caller's; x, when not NULL, as many: the LP's values).  ILPM_SOLVED, ILPM_UNSAT (no LP solution),
+ * ILPM_TIMEOUT (o's deadline) or ILPM_ERROR (err set). */
+typedef struct ilpm_lp_bound {
+    double z, slack;
+    double *rc, *x;
+} ilpm_lp_bound;
+ilpm_status ilpm_glpk_lp_bound(const ilpm_model *m, const ilpm_options *o,
+                               ilpm_lp_bound *b, ilpm_err *err);
 /* Writes OPB (linear pseudo-Boolean, PB competition format). */
 int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err);
 

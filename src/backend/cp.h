@@ -22,6 +22,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* The LP relaxation's bound: with `bound`, no solution is below z; as
+ * a row of the kernel over the reduced costs: 1 + its number (0: none),
+ * its k tightened by each solution to floor(scale * (best - 1 - z)). */
+typedef struct cp_lp {
+    int bound, row;
+    double z, scale;
+} cp_lp;
+
 /* cp_search.c: one depth-first search. */
 typedef enum cp_mode { CP_SOLVE, CP_COUNT, CP_OPTIMIZE } cp_mode;
 
@@ -34,6 +42,7 @@ typedef struct cp_search {
     int64_t lookahead; /* probes per node, 0: none                 */
     int obj;           /* the objective's bound constraint, or -1  */
     int64_t obj_shift; /* objective = weight of its true terms + this */
+    cp_lp lp;          /* CP_OPTIMIZE: the LP bound's row, if any */
     cp_mode mode;
     uint64_t limit;      /* CP_COUNT: stop after this many (0: none) */
     ilpm_solution_fn fn; /* CP_COUNT, CP_OPTIMIZE: sees each solution */
@@ -46,8 +55,8 @@ typedef struct cp_search {
     /* out */
     uint32_t rng;
     int learn; /* conflict-driven (cp_cdcl.c), else depth first */
-    /* Depth first, CP_SOLVE: give up after this many failures (0: no
-     * limit), returning ILPM_TIMEOUT with gave_up set. */
+    /* Give up after this many failures (0: no limit), returning
+     * ILPM_TIMEOUT with gave_up set. */
     uint64_t fail_budget;
     int gave_up;
     /* Depth first, having found a solution: the trail left as it ends,
@@ -98,6 +107,13 @@ int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st);
 /* The next decision by --search's rule, or 0 when every variable has a
  * value. */
 int ilpm_cp_pick(cp_search *s);
+/* CP_OPTIMIZE with a solution: the objective's row and the LP bound's
+ * row bounded below s->best (the objective's row fails at once when the
+ * LP's value is met). */
+void ilpm_cp_bound(cp_search *s);
+/* Before a node of an optimisation: the objective's bound and the LP
+ * bound's row checked, and propagated; 1 on a conflict, else 0. */
+int ilpm_cp_bound_fails(cp_search *s);
 /* The outcome of a search that ran out of branches: a count done, the
  * optimum found, or no solution. */
 ilpm_status ilpm_cp_exhausted(const cp_search *s);
@@ -189,6 +205,14 @@ static inline int ilpm_cp_kern_init(ilpm_kern *e, const ilpm_model *m,
     e->heap_insert = ilpm_cp_heap_insert;
     return 0;
 }
+
+/* cp_driver.c: GLPK's LP relaxation of m (ilpm_glpk_lp_bound) as a row
+ * of e over the reduced costs, for the objective's row obj (the LP's
+ * values set as the first phases), into *lp.  lp->bound stays 0 when
+ * GLPK gives no bound (time, memory, GLPK's failure): the search goes on
+ * without it. */
+void ilpm_cp_lp_row(ilpm_kern *e, const ilpm_model *m, const ilpm_options *o,
+                    int obj, cp_lp *lp);
 
 /* cp_cdcl.c: the conflict-driven search, as ilpm_cp_search_run. */
 ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err);

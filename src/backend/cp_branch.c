@@ -8,6 +8,8 @@
  * takes the puzzle's variables before the auxiliary ones. */
 #include "cp.h"
 
+#include <math.h>
+
 /* The first-fail constraint: open (no literal true yet) with the fewest
  * open literals; -1 when there is none. */
 static int smallest(const cp_search *s)
@@ -126,7 +128,7 @@ int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st)
     if (s->mode == CP_OPTIMIZE) {
         take(e, vals);
         s->best = e->cons[s->obj].st + s->obj_shift;
-        e->cons[s->obj].k = e->cons[s->obj].st - 1;
+        ilpm_cp_bound(s);
         if (s->fn && s->fn(s->ctx, vals) != 0) {
             *st = ILPM_ERROR;
             return 1;
@@ -148,6 +150,30 @@ int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st)
         return 1;
     }
     return 0;
+}
+
+void ilpm_cp_bound(cp_search *s)
+{
+    ilpm_kern *e = s->e;
+    e->cons[s->obj].k = s->best - s->obj_shift - 1;
+    if (s->lp.bound && (double)(s->best - 1) < s->lp.z)
+        e->cons[s->obj].k = -1; /* the LP's bound is met: optimal */
+    if (s->lp.row) {
+        /* past the row's total (never binding) when that is less */
+        double k = floor(s->lp.scale * ((double)(s->best - 1) - s->lp.z));
+        ilpm_kcon *x = &e->cons[s->lp.row - 1];
+        x->k = k < 0 ? -1 : k < (double)x->total ? (int64_t)k : x->total;
+    }
+}
+
+int ilpm_cp_bound_fails(cp_search *s)
+{
+    ilpm_kern *e = s->e;
+    if (s->obj < 0)
+        return 0;
+    return ilpm_kern_check(e, s->obj) != 0 ||
+           (s->lp.row && ilpm_kern_check(e, s->lp.row - 1) != 0) ||
+           ilpm_kern_propagate(e) != 0;
 }
 
 ilpm_status ilpm_cp_exhausted(const cp_search *s)

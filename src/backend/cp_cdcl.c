@@ -199,7 +199,9 @@ static int watch_clauses(cdcl *c)
     int rc = c->gone && mark ? 0 : -1;
     for (int r = 0; r < e->ncons && rc == 0; r++) {
         const ilpm_kcon *x = &e->cons[r];
-        int sign = r == c->s->obj ? 0 : clause_sign(e, x, mark);
+        int sign = r == c->s->obj || r == c->s->lp.row - 1
+                       ? 0
+                       : clause_sign(e, x, mark);
         if (!sign)
             continue;
         const int *l = e->lits + x->start;
@@ -293,8 +295,7 @@ static int cdcl_open(cdcl *c, cp_search *s, ilpm_err *err)
 static int cdcl_checks(cdcl *c)
 {
     ilpm_kern *e = c->e;
-    if (c->s->obj >= 0 &&
-        (ilpm_kern_check(e, c->s->obj) != 0 || ilpm_kern_propagate(e) != 0))
+    if (ilpm_cp_bound_fails(c->s))
         return 1;
     int u = units(c);
     if (u == 0)
@@ -309,6 +310,11 @@ static int cdcl_conflict(cdcl *c, int *conflict, ilpm_status *st, ilpm_err *err)
     cp_search *s = c->s;
     s->fails++;
     c->since++;
+    if (s->fail_budget && s->fails >= s->fail_budget && c->e->lvl > 0) {
+        s->gave_up = 1;
+        *st = ILPM_TIMEOUT;
+        return 1;
+    }
     int rc = c->e->lvl == 0 ? 1 : on_conflict(c, conflict);
     if (rc < 0) {
         ilpm_err_nomem(err, "out of memory for the cp search");

@@ -12,9 +12,9 @@
  * Gecode's first-fail), input the first open variable, activity (VSIDS)
  * the variable most bumped by recent conflicts, its saved phase (with
  * learning; a count takes first-fail).  cp learning: auto learns when
- * solving and optimising, and counts by the depth-first search, where
- * every branch is visited anyway and a learned clause costs more than
- * it prunes.  X(ID, "name"): the enum and its names. */
+ * solving and optimising with weights, and counts by the depth-first
+ * search, where every branch is visited anyway and a learned clause
+ * costs more than it prunes.  X(ID, "name"): the enum and its names. */
 #define ILPM_SEARCHES(X) X(ILPM_SEARCH_FIRST_FAIL, "first-fail")               \
     X(ILPM_SEARCH_INPUT, "input") X(ILPM_SEARCH_ACTIVITY, "activity")
 #define ILPM_LEARNS(X)                                                         \
@@ -27,6 +27,7 @@ typedef struct ilpm_cp_opts {
     ilpm_search search; /* branching, default activity            */
     ilpm_learn learn;   /* conflict-driven learning, default auto */
     int64_t lookahead;  /* failed-literal probes per node, 0 none */
+    int lp_bound;       /* optimising: GLPK's LP bound (1, default) */
 } ilpm_cp_opts;
 _Static_assert(sizeof(ilpm_cp_opts) <= ILPM_BACKEND_AREA,
                "the cp options outgrow their area of ilpm_options");

@@ -201,9 +201,7 @@ static ilpm_status dfs_close(dfs *f, ilpm_status st)
  * when it fails, 0 when it passes, -1 when the search ends (*st set). */
 static int node_fails(cp_search *s, ilpm_status *st, ilpm_err *err)
 {
-    ilpm_kern *e = s->e;
-    if (s->obj >= 0 &&
-        (ilpm_kern_check(e, s->obj) != 0 || ilpm_kern_propagate(e) != 0))
+    if (ilpm_cp_bound_fails(s))
         return 1;
     if (s->lookahead > 0 && lookahead(s) != 0)
         return 1;
