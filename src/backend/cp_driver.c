@@ -120,8 +120,9 @@ void ilpm_cp_lp_row(ilpm_kern *e, const ilpm_model *m, const ilpm_options *o,
     double sum = fabs(b.z) + 1;
     for (int v = 1; v <= nv; v++)
         sum += fabs(rc[v]);
+    const int64_t *oc = ilpm_kcoefs(e, &e->cons[obj]);
     for (int i = 0; i < e->cons[obj].n; i++)
-        sum += (double)e->coefs[e->cons[obj].start + (size_t)i];
+        sum += (double)oc[i];
     double scale = ldexp(1.0, 52) / sum;
     scale = scale > 1048576.0 ? 1048576.0 : scale;
     for (int v = 1; v <= nv; v++) {
