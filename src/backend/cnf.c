@@ -305,6 +305,29 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
     return encode_failed(c, con, st, kind, where, err);
 }
 
+/* Runs an encoder of cnf_enc.h that is not a constraint of the model
+ * (the objective of cnf_obj.c) as encode_named runs one: undone when it
+ * fails, its status turned into the same messages, with what saying
+ * what it encodes. */
+int ilpm_cnf_encode_with(ilpm_cnf *c, int (*enc)(ilpm_cnf *, void *), void *arg,
+                         const char *what, ilpm_err *err)
+{
+    char where[160];
+    snprintf(where, sizeof where, " (%s)", what);
+    size_t nlits = c->nlits;
+    int64_t nclauses = c->nclauses;
+    int nvars = c->nvars, nguards = c->nguards;
+    int st = enc(c, arg);
+    if (st == 0)
+        return 0;
+    c->nlits = nlits;
+    c->nclauses = nclauses;
+    c->nvars = nvars;
+    c->nguards = nguards;
+    ilpm_con con = {.kind = ILPM_LINEAR, .cmp = ILPM_LE, .group = -1};
+    return encode_failed(c, &con, st, ilpm_kind_name(con.kind), where, err);
+}
+
 int ilpm_cnf_encode(ilpm_cnf *c, const ilpm_con *con, ilpm_err *err)
 {
     return encode_named(c, con, NULL, NULL, err);
