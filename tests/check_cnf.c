@@ -503,6 +503,36 @@ START_TEST(test_linear_wide)
 END_TEST
 
 /* The equality path and normalisation corner cases, by hand. */
+/* Linear rows past row_nodes BDD nodes (here every one that needs a
+ * node) go to the adders of cnf_obj.c: still exact, for <=, >= and =,
+ * under a guard too, and the count of nodes decides (a row of equal
+ * weights stays a counter). */
+START_TEST(test_linear_adders)
+{
+    seed(1300);
+    for (int it = 0; it < 300; it++) {
+        int nv = rnd(2, 7);
+        ilpm_model *m = model_with(nv);
+        add_random(m, nv, ILPM_LINEAR);
+        ilpm_options o =
+            opts((ilpm_amo_enc)rnd(0, 3), (ilpm_card_enc)rnd(0, 1));
+        ilpm_cnf c;
+        ilpm_err err;
+        ilpm_con con;
+        ilpm_model_con(m, 0, &con);
+        ck_assert_int_eq(ilpm_cnf_init(&c, m, &o, &err), 0);
+        c.row_nodes = 1;
+        int g = it % 2 ? rnd_lit(nv) : 0;
+        if (g)
+            c.guards[c.nguards++] = g;
+        ck_assert_msg(ilpm_cnf_encode(&c, &con, &err) == 0, "%s", err.msg);
+        check_all(m, &c, g);
+        ilpm_cnf_release(&c);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
 START_TEST(test_linear_cases)
 {
     ilpm_options o = opts(ILPM_AMO_AUTO, ILPM_CARD_SEQ);
@@ -1045,6 +1075,7 @@ static Suite *cnf_suite(void)
     tcase_add_loop_test(tc, test_linear_wide, ILPM_CARD_SEQ,
                         ILPM_CARD_TOTALIZER + 1);
     tcase_add_test(tc, test_linear_cases);
+    tcase_add_test(tc, test_linear_adders);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ilpm_cnf_add");

@@ -22,6 +22,10 @@
 static const char *const amo_names[] = {ILPM_AMO_ENCS(ILPM_ENUM_NAME_)};
 static const char *const card_names[] = {ILPM_CARD_ENCS(ILPM_ENUM_NAME_)};
 
+/* The BDD nodes of one linear row before the adders take it over
+ * (docs/benchmarks.md, "SAT optimisation on the six MIPLIB files"). */
+#define ROW_NODES 5000
+
 /* ------------------------------------------------------------------ */
 /* The clause store                                                     */
 
@@ -42,6 +46,7 @@ int ilpm_cnf_init(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
     c->max_pb_nodes = so->max_pb_nodes > 0
                           ? so->max_pb_nodes
                           : ilpm_sat_opts_of(&def)->max_pb_nodes;
+    c->row_nodes = ROW_NODES;
     /* A literal costs 4 bytes here and about as much again, with clause
      * headers and watches, inside the solver: 12 bytes is the budget. */
     if (o->max_memory_mb > 0)

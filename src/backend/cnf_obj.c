@@ -57,9 +57,11 @@ void ilpm_cnf_obj_release(ilpm_cnf_obj *o)
 }
 
 /* Maximising sum c_i [l_i] is minimising sum -c_i [l_i]; a negative
- * coefficient a on x is a + (-a) [-x], its constant moved into shift. */
-int ilpm_cnf_obj_init(ilpm_cnf_obj *o, int n, const int *lits,
-                      const int64_t *coefs, ilpm_err *err)
+ * coefficient a on x is a + (-a) [-x], its constant moved into shift
+ * (times sign, +1 or -1, on every coefficient).  0, E_NOMEM or
+ * E_BIGCOEF (o released). */
+static int setup(ilpm_cnf_obj *o, int n, const int *lits, const int64_t *coefs,
+                 int sign)
 {
     memset(o, 0, sizeof *o);
     struct oterm *t = malloc((size_t)n * sizeof *t + sizeof *t);
@@ -68,7 +70,7 @@ int ilpm_cnf_obj_init(ilpm_cnf_obj *o, int n, const int *lits,
     if (!t || !o->lits || !o->w) {
         free(t);
         ilpm_cnf_obj_release(o);
-        return ilpm_err_nomem(err, "out of memory for the objective");
+        return E_NOMEM;
     }
     int64_t sum = 0;
     for (int i = 0; i < n; i++) {
@@ -77,10 +79,9 @@ int ilpm_cnf_obj_init(ilpm_cnf_obj *o, int n, const int *lits,
             (sum += a < 0 ? -a : a) > OBJ_LIMIT) {
             free(t);
             ilpm_cnf_obj_release(o);
-            return ilpm_err_input(err, "the objective's coefficients add up "
-                                       "to more than 2^60, too large for "
-                                       "the CNF encoding");
+            return E_BIGCOEF;
         }
+        a *= sign;
         int l = lits[i];
         /* cost term -a [l]; on -x: -a (1 - [x]) = -a + a [x] */
         t[i] = l > 0 ? (struct oterm){l, -a} : (struct oterm){-l, a};
@@ -117,6 +118,19 @@ int ilpm_cnf_obj_init(ilpm_cnf_obj *o, int n, const int *lits,
     o->unary = 1;
     for (int i = 0; i < m; i++)
         o->unary &= o->w[i] == 1;
+    return 0;
+}
+
+int ilpm_cnf_obj_init(ilpm_cnf_obj *o, int n, const int *lits,
+                      const int64_t *coefs, ilpm_err *err)
+{
+    int st = setup(o, n, lits, coefs, 1);
+    if (st == E_NOMEM)
+        return ilpm_err_nomem(err, "out of memory for the objective");
+    if (st)
+        return ilpm_err_input(err, "the objective's coefficients add up to "
+                                   "more than 2^60, too large for the CNF "
+                                   "encoding");
     o->direct = 1;
     o->on = n;
     o->olits = lits;
@@ -337,11 +351,14 @@ static int bound_direct(ilpm_cnf *c, ilpm_cnf_obj *o, int64_t b, int guard,
     int64_t saved_nodes = c->max_pb_nodes;
     size_t before = c->nfed + c->nlits;
     ilpm_err e = {0};
+    int64_t saved_row = c->row_nodes;
     c->max_pb_nodes = saved_nodes < DIRECT_NODES ? saved_nodes : DIRECT_NODES;
+    c->row_nodes = 0; /* past DIRECT_NODES: the network, not a row's adders */
     c->guards[c->nguards++] = guard;
     int rc = ilpm_cnf_encode_as(c, &con, "the objective's bound", &e);
     c->nguards--;
     c->max_pb_nodes = saved_nodes;
+    c->row_nodes = saved_row;
     if (rc == 0) {
         o->direct_lits += (int64_t)(c->nfed + c->nlits - before);
         if (o->direct_lits > DIRECT_LITS)
@@ -393,4 +410,35 @@ int ilpm_cnf_obj_bound(ilpm_cnf *c, ilpm_cnf_obj *o, int64_t b, int guard,
         ilpm_cnf_encode_with(c, compare, &jb, "the objective's bound", err);
     c->nguards = saved;
     return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Linear rows too large for a BDD                                      */
+
+/* sign * sum coefs[i] [lits[i]] >= b through a network of its own. */
+static int row_ge(ilpm_cnf *c, const ilpm_con *con, int sign, int64_t b)
+{
+    ilpm_cnf_obj o;
+    TRY(setup(&o, con->n, con->lits, con->coefs, sign));
+    int64_t r = o.shift - b;
+    int64_t K = r >= 0 ? r / o.g : -((-r + o.g - 1) / o.g);
+    struct job jb = {&o, K};
+    int st = 0;
+    if (K < 0)
+        st = empty(c);
+    else if (!o.unary || K < o.n)
+        st = build(c, &jb);
+    if (!st && K >= 0 && (!o.unary || K < o.n))
+        st = compare(c, &jb);
+    ilpm_cnf_obj_release(&o);
+    return st;
+}
+
+int ilpm_enc_linear_adders(ilpm_cnf *c, const ilpm_con *con)
+{
+    if (con->cmp != ILPM_GE) /* <= r: -sum >= -r */
+        TRY(row_ge(c, con, -1, -con->rhs));
+    if (con->cmp != ILPM_LE)
+        TRY(row_ge(c, con, 1, con->rhs));
+    return 0;
 }
