@@ -24,7 +24,7 @@ static const char *const card_names[] = {ILPM_CARD_ENCS(ILPM_ENUM_NAME_)};
 
 /* The BDD nodes of one linear row before the adders take it over
  * (docs/benchmarks.md, "SAT optimisation on the six MIPLIB files"). */
-#define ROW_NODES 5000
+#define ROW_NODES 20000
 
 /* ------------------------------------------------------------------ */
 /* The clause store                                                     */
