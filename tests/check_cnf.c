@@ -6,6 +6,7 @@
  * check is a small DPLL below, so no SAT solver is trusted here.
  */
 #include "backend.h"
+#include "cnf_obj.h"
 #include "ilpm_int.h"
 
 #include "testutil.h"
@@ -502,6 +503,36 @@ START_TEST(test_linear_wide)
 END_TEST
 
 /* The equality path and normalisation corner cases, by hand. */
+/* Linear rows past row_nodes BDD nodes (here every one that needs a
+ * node) go to the adders of cnf_obj.c: still exact, for <=, >= and =,
+ * under a guard too, and the count of nodes decides (a row of equal
+ * weights stays a counter). */
+START_TEST(test_linear_adders)
+{
+    seed(1300);
+    for (int it = 0; it < 300; it++) {
+        int nv = rnd(2, 7);
+        ilpm_model *m = model_with(nv);
+        add_random(m, nv, ILPM_LINEAR);
+        ilpm_options o =
+            opts((ilpm_amo_enc)rnd(0, 3), (ilpm_card_enc)rnd(0, 1));
+        ilpm_cnf c;
+        ilpm_err err;
+        ilpm_con con;
+        ilpm_model_con(m, 0, &con);
+        ck_assert_int_eq(ilpm_cnf_init(&c, m, &o, &err), 0);
+        c.row_nodes = 1;
+        int g = it % 2 ? rnd_lit(nv) : 0;
+        if (g)
+            c.guards[c.nguards++] = g;
+        ck_assert_msg(ilpm_cnf_encode(&c, &con, &err) == 0, "%s", err.msg);
+        check_all(m, &c, g);
+        ilpm_cnf_release(&c);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
 START_TEST(test_linear_cases)
 {
     ilpm_options o = opts(ILPM_AMO_AUTO, ILPM_CARD_SEQ);
@@ -947,6 +978,83 @@ END_TEST
 
 /* ------------------------------------------------------------------ */
 
+/* The objective of an optimisation (cnf_obj.c): for random objectives
+ * (equal, small and wide weights, repeated variables, negations) and a
+ * rising sequence of bounds b, each under its own guard, the CNF with
+ * the guard set extends an assignment iff its objective is >= b; the
+ * bounds before, retired by -guard, no longer bind.  Both the bounds
+ * encoded on their own (direct) and the network built once. */
+static int64_t obj_value(const int *l, const int64_t *w, int n,
+                         const uint8_t *vals)
+{
+    int64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v += (l[i] > 0 ? vals[l[i]] : !vals[-l[i]]) ? w[i] : 0;
+    return v;
+}
+
+START_TEST(test_objective_bounds)
+{
+    seed(1200 + (uint64_t)_i);
+    for (int it = 0; it < 60; it++) {
+        int nv = rnd(2, 7), n = rnd(1, 10), shape = it % 3;
+        ilpm_model *m = model_with(nv);
+        int l[10];
+        int64_t w[10];
+        for (int i = 0; i < n; i++) {
+            l[i] = rnd_lit(nv);
+            w[i] = shape == 0 ? 3
+                   : shape == 1
+                       ? rnd(-9, 9)
+                       : (int64_t)(next() % (1ull << 41)) - ((int64_t)1 << 40);
+        }
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        uint8_t vals[16];
+        for (uint32_t a = 0; a < (1u << nv); a++) {
+            for (int v = 1; v <= nv; v++)
+                vals[v] = (uint8_t)((a >> (v - 1)) & 1);
+            int64_t x = obj_value(l, w, n, vals);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        ilpm_options o = opts(ILPM_AMO_AUTO, ILPM_CARD_SEQ);
+        ilpm_cnf c;
+        ilpm_err err;
+        ilpm_cnf_obj ob;
+        ck_assert_int_eq(ilpm_cnf_init(&c, m, &o, &err), 0);
+        ck_assert_int_eq(ilpm_cnf_obj_init(&ob, n, l, w, &err), 0);
+        ob.direct = _i == 0;
+        /* lo - 1, then bounds up to hi + 1, by steps of the spread */
+        int64_t step = (hi - lo) / 5 + 1;
+        for (int64_t b = lo - 1; b <= hi + step; b += step) {
+            int64_t bb = b > hi ? hi + 1 : b;
+            int g = ilpm_cnf_new_var(&c);
+            ck_assert_msg(ilpm_cnf_obj_bound(&c, &ob, bb, g, &err) == 0, "%s",
+                          err.msg);
+            size_t mark = c.nlits;
+            ck_assert_int_eq(ilpm_cnf_add(&c, &g, 1), 0);
+            for (uint32_t a = 0; a < (1u << nv); a++) {
+                for (int v = 1; v <= nv; v++)
+                    vals[v] = (uint8_t)((a >> (v - 1)) & 1);
+                int want = obj_value(l, w, n, vals) >= bb;
+                ck_assert_msg(sat_under(&c, vals, nv) == want,
+                              "it %d shape %d bound %lld assignment %#x: "
+                              "want %d",
+                              it, shape, (long long)bb, (unsigned)a, want);
+            }
+            c.nlits = mark;
+            int ng = -g;
+            ck_assert_int_eq(ilpm_cnf_add(&c, &ng, 1), 0);
+            if (bb > hi)
+                break;
+        }
+        ilpm_cnf_obj_release(&ob);
+        ilpm_cnf_release(&c);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
 static Suite *cnf_suite(void)
 {
     Suite *s = suite_create("cnf");
@@ -967,6 +1075,7 @@ static Suite *cnf_suite(void)
     tcase_add_loop_test(tc, test_linear_wide, ILPM_CARD_SEQ,
                         ILPM_CARD_TOTALIZER + 1);
     tcase_add_test(tc, test_linear_cases);
+    tcase_add_test(tc, test_linear_adders);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ilpm_cnf_add");
@@ -985,6 +1094,7 @@ static Suite *cnf_suite(void)
     tcase_add_test(tc, test_group_stats);
     tcase_add_test(tc, test_pb_too_large);
     tcase_add_test(tc, test_from_model);
+    tcase_add_loop_test(tc, test_objective_bounds, 0, 2);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ilpm_cnf_write_dimacs");

@@ -473,6 +473,213 @@ START_TEST(test_memory_limit)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* Objectives of wide weights (cnf_obj.c)                               */
+
+/* A random model over nv variables (nv <= 16): a few clauses and one
+ * cardinality row, and an objective of nt terms with weights up to
+ * 2^30 each way, whose bounds no small BDD encodes. */
+static ilpm_model *wide_model(int nv, int nt, ilpm_sense sense)
+{
+    ilpm_err err = {0};
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {nv};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    int l[64];
+    int64_t w[64];
+    for (int k = 0; k < 3; k++) {
+        for (int j = 0; j < 3; j++)
+            l[j] = rnd_lit(nv);
+        ck_assert_int_eq(ilpm_add_clause(m, l, 3, &err), 0);
+    }
+    for (int j = 0; j < nv; j++)
+        l[j] = j + 1;
+    ck_assert_int_eq(ilpm_add_card(m, l, nv, ILPM_GE, nv / 3, &err), 0);
+    for (int j = 0; j < nt; j++) {
+        l[j] = rnd_lit(nv);
+        w[j] = ((int64_t)rnd(1u << 30) << 1) - ((int64_t)1 << 30);
+    }
+    ck_assert_int_eq(ilpm_model_objective(m, sense, w, l, nt, &err), 0);
+    return m;
+}
+
+/* The best objective over every assignment (0 if none is feasible). */
+static int brute_best(const ilpm_model *m, int64_t *best)
+{
+    int nv = ilpm_model_nvars(m), found = 0;
+    int max = ilpm_model_objective_get(m, NULL, NULL, NULL) == ILPM_MAXIMIZE;
+    uint8_t vals[32];
+    for (unsigned a = 0; a < (1u << nv); a++) {
+        for (int v = 1; v <= nv; v++)
+            vals[v] = (a >> (v - 1)) & 1;
+        if (!ilpm_model_check(m, vals, NULL))
+            continue;
+        int64_t o = ilpm_model_objective_value(m, vals);
+        if (!found || (max ? o > *best : o < *best))
+            *best = o;
+        found = 1;
+    }
+    return found;
+}
+
+struct incs {
+    const ilpm_model *m;
+    int n, worse;
+    int64_t last;
+};
+
+static int on_inc(void *ctx, const uint8_t *vals)
+{
+    struct incs *in = ctx;
+    int64_t o = ilpm_model_objective_value(in->m, vals);
+    int max =
+        ilpm_model_objective_get(in->m, NULL, NULL, NULL) == ILPM_MAXIMIZE;
+    in->worse += in->n > 0 && (max ? o <= in->last : o >= in->last);
+    in->last = o;
+    in->n++;
+    return 0;
+}
+
+/* With --max-pb-nodes 5 no bound of these objectives fits one BDD (the
+ * bounds used to be refused so); the adders prove the optimum, equal to
+ * brute force's, through incumbents that strictly improve, and the model
+ * is whole afterwards. */
+START_TEST(test_optimize_wide_weights)
+{
+    rng_state = 4100 + (unsigned)_i;
+    ilpm_err err = {0};
+    for (int iter = 0; iter < 8; iter++) {
+        int nv = 8 + (int)rnd(7), nt = nv + (int)rnd(8);
+        ilpm_sense se = iter % 2 ? ILPM_MINIMIZE : ILPM_MAXIMIZE;
+        ilpm_model *m = wide_model(nv, nt, se);
+        int64_t best = 0;
+        int feasible = brute_best(m, &best);
+        ilpm_options o;
+        sat_options(&o, iter % NENCS);
+        ilpm_sat_opts_in(&o)->max_pb_nodes = 5;
+        ilpm_solver *s = new_solver(m, &o);
+        struct incs in = {m, 0, 0, 0};
+        ilpm_solver_on_incumbent(s, on_inc, &in);
+        ilpm_status st = ilpm_solver_optimize(s, NULL, 0, &err);
+        ck_assert_msg(st == (feasible ? ILPM_OPTIMAL : ILPM_UNSAT),
+                      "iter %d: status %d (%s)", iter, (int)st, err.msg);
+        if (feasible) {
+            ck_assert_msg(ilpm_solver_objective(s) == best,
+                          "iter %d: objective %lld, want %lld", iter,
+                          (long long)ilpm_solver_objective(s), (long long)best);
+            ck_assert(ilpm_model_check(m, ilpm_solver_values(s), NULL));
+            ck_assert_int_ge(in.n, 1);
+            ck_assert_int_eq(in.worse, 0);
+            ck_assert(in.last == best);
+            /* the bounds are retired: the worst solution is there again */
+            ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_SOLVED);
+        }
+        ilpm_solver_free(s);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
+/* An objective over 300 variables with wide weights, all but 12 of them
+ * fixed by unit clauses, under --max-memory 4: a bound as one BDD
+ * needed more than the 2,000,000 nodes of --max-pb-nodes (and ended the
+ * optimisation as an error); the adders (about 150,000 literals) fit in
+ * the budget, and the optimum is brute force's over the 12. */
+START_TEST(test_objective_memory)
+{
+    ilpm_err err = {0};
+    enum { N = 300, FREE = 12 };
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {N};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    static int l[N];
+    static int64_t w[N];
+    rng_state = 77;
+    for (int i = 0; i < N; i++) {
+        l[i] = i + 1;
+        w[i] = ((int64_t)rnd(1u << 20) << 1) - ((int64_t)1 << 20);
+        int u = rnd(2) ? i + 1 : -(i + 1);
+        if (i >= FREE)
+            ck_assert_int_eq(ilpm_add_clause(m, &u, 1, &err), 0);
+    }
+    int c[3] = {1, -2, 3};
+    ck_assert_int_eq(ilpm_add_clause(m, c, 3, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective(m, ILPM_MINIMIZE, w, l, N, &err), 0);
+    /* brute force over the free 12, the others as their units say */
+    int64_t want = INT64_MAX;
+    uint8_t vals[N + 1];
+    for (int i = FREE; i < N; i++) {
+        ilpm_con con;
+        ilpm_model_con(m, (size_t)(i - FREE), &con);
+        vals[con.lits[0] > 0 ? con.lits[0] : -con.lits[0]] = con.lits[0] > 0;
+    }
+    for (unsigned a = 0; a < 1u << FREE; a++) {
+        for (int v = 1; v <= FREE; v++)
+            vals[v] = (a >> (v - 1)) & 1;
+        if (ilpm_model_check(m, vals, NULL)) {
+            int64_t o = ilpm_model_objective_value(m, vals);
+            want = o < want ? o : want;
+        }
+    }
+    ilpm_options o;
+    sat_options(&o, 0);
+    o.max_memory_mb = 4;
+    ilpm_solver *s = new_solver(m, &o);
+    ilpm_status st = ilpm_solver_optimize(s, NULL, 0, &err);
+    ck_assert_msg(st == ILPM_OPTIMAL, "status %d: %s", (int)st, err.msg);
+    ck_assert_int_eq(ilpm_solver_objective(s), want);
+    ilpm_solver_free(s);
+    /* a budget the objective's network does not fit either: refused as
+     * a limit, as any constraint past it */
+    o.max_memory_mb = 1;
+    s = new_solver(m, &o);
+    st = ilpm_solver_optimize(s, NULL, 0, &err);
+    ck_assert_int_eq(st, ILPM_ERROR);
+    ck_assert_int_eq(err.rc, ILPM_E_LIMIT);
+    ck_assert_msg(strstr(err.msg, "max-memory") != NULL, "%s", err.msg);
+    ilpm_solver_free(s);
+    ilpm_model_free(m);
+}
+END_TEST
+
+/* A deadline that falls while the objective's network is built (half a
+ * million terms, whose one BDD was refused outright): the optimisation
+ * ends in time, with its first solution. */
+START_TEST(test_objective_time_limit)
+{
+    ilpm_err err = {0};
+    enum { N = 500000 };
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {N};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    int *l = malloc(N * sizeof *l);
+    int64_t *w = malloc(N * sizeof *w);
+    ck_assert(l && w);
+    rng_state = 78;
+    for (int i = 0; i < N; i++) {
+        l[i] = i + 1;
+        w[i] = 1 + (int64_t)rnd(1u << 30);
+    }
+    int c[2] = {1, 2};
+    ck_assert_int_eq(ilpm_add_clause(m, c, 2, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective(m, ILPM_MAXIMIZE, w, l, N, &err), 0);
+    ilpm_options o;
+    sat_options(&o, 0);
+    ilpm_solver *s = new_solver(m, &o);
+    double limit = 0.3, t0 = ilpm_now();
+    ilpm_solver_set_deadline(s, t0 + limit);
+    ilpm_status st = ilpm_solver_optimize(s, NULL, 0, &err);
+    double took = ilpm_now() - t0;
+    ck_assert_msg(st == ILPM_FEASIBLE || st == ILPM_TIMEOUT, "status %d: %s",
+                  (int)st, err.msg);
+    ck_assert_msg(took < limit + 0.5 * test_slowdown(), "took %.2f s", took);
+    ilpm_solver_free(s);
+    free(l);
+    free(w);
+    ilpm_model_free(m);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* --sat-option and the log                                             */
 
 START_TEST(test_sat_options)
@@ -567,6 +774,9 @@ int main(void)
     tcase_add_test(tc, test_time_limit);
     tcase_add_test(tc, test_stop_flag);
     tcase_add_test(tc, test_memory_limit);
+    tcase_add_loop_test(tc, test_optimize_wide_weights, 0, 2);
+    tcase_add_test(tc, test_objective_memory);
+    tcase_add_test(tc, test_objective_time_limit);
     suite_add_tcase(su, tc);
     tc = tcase_create("options");
     tcase_add_test(tc, test_sat_options);

@@ -40,6 +40,9 @@ typedef struct ilpm_cnf {
     ilpm_amo_enc amo;
     ilpm_card_enc card;
     int64_t max_pb_nodes;
+    /* A linear row whose BDD passes this many nodes (when below
+     * max_pb_nodes) is encoded by adders instead (cnf_obj.c). */
+    int64_t row_nodes;
     /* Literals the CNF may hold (0: no bound), from --max-memory; past it
      * ilpm_cnf_add fails and sets over_budget. */
     size_t max_lits;

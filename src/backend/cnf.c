@@ -22,6 +22,10 @@
 static const char *const amo_names[] = {ILPM_AMO_ENCS(ILPM_ENUM_NAME_)};
 static const char *const card_names[] = {ILPM_CARD_ENCS(ILPM_ENUM_NAME_)};
 
+/* The BDD nodes of one linear row before the adders take it over
+ * (docs/benchmarks.md, "SAT optimisation on the six MIPLIB files"). */
+#define ROW_NODES 20000
+
 /* ------------------------------------------------------------------ */
 /* The clause store                                                     */
 
@@ -42,6 +46,7 @@ int ilpm_cnf_init(ilpm_cnf *c, const ilpm_model *m, const ilpm_options *o,
     c->max_pb_nodes = so->max_pb_nodes > 0
                           ? so->max_pb_nodes
                           : ilpm_sat_opts_of(&def)->max_pb_nodes;
+    c->row_nodes = ROW_NODES;
     /* A literal costs 4 bytes here and about as much again, with clause
      * headers and watches, inside the solver: 12 bytes is the budget. */
     if (o->max_memory_mb > 0)
@@ -303,6 +308,29 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
     if (g)
         *g = saved;
     return encode_failed(c, con, st, kind, where, err);
+}
+
+/* Runs an encoder of cnf_enc.h that is not a constraint of the model
+ * (the objective of cnf_obj.c) as encode_named runs one: undone when it
+ * fails, its status turned into the same messages, with what saying
+ * what it encodes. */
+int ilpm_cnf_encode_with(ilpm_cnf *c, int (*enc)(ilpm_cnf *, void *), void *arg,
+                         const char *what, ilpm_err *err)
+{
+    char where[160];
+    snprintf(where, sizeof where, " (%s)", what);
+    size_t nlits = c->nlits;
+    int64_t nclauses = c->nclauses;
+    int nvars = c->nvars, nguards = c->nguards;
+    int st = enc(c, arg);
+    if (st == 0)
+        return 0;
+    c->nlits = nlits;
+    c->nclauses = nclauses;
+    c->nvars = nvars;
+    c->nguards = nguards;
+    ilpm_con con = {.kind = ILPM_LINEAR, .cmp = ILPM_LE, .group = -1};
+    return encode_failed(c, &con, st, ilpm_kind_name(con.kind), where, err);
 }
 
 int ilpm_cnf_encode(ilpm_cnf *c, const ilpm_con *con, ilpm_err *err)

@@ -99,4 +99,12 @@ int ilpm_enc_card(ilpm_cnf *c, const int *x, int n, ilpm_cmp cmp, int64_t k);
 /* cnf_pb.c: a linear constraint with coefficients. */
 int ilpm_enc_linear(ilpm_cnf *c, const ilpm_con *con);
 
+/* cnf_obj.c: a linear constraint (<=, >= or =) by adders and a
+ * comparator, for rows whose BDD passes c->row_nodes. */
+int ilpm_enc_linear_adders(ilpm_cnf *c, const ilpm_con *con);
+/* cnf.c: an encoder that is not one of the model's constraints, run
+ * with a constraint's undo and messages (what: " (the objective)"). */
+int ilpm_cnf_encode_with(ilpm_cnf *c, int (*enc)(ilpm_cnf *, void *), void *arg,
+                         const char *what, ilpm_err *err);
+
 #endif

@@ -433,7 +433,12 @@ int ilpm_enc_linear(ilpm_cnf *c, const ilpm_con *con)
     int m = pb_terms(con, t, &r);
     for (int i = 0; i < m; i++)
         W += t[i].w;
+    /* A BDD past c->row_nodes (below --max-pb-nodes) gives way to the
+     * adders of cnf_obj.c: smaller, though they propagate less. */
     int64_t budget = c->max_pb_nodes;
+    int adders = c->row_nodes > 0 && c->row_nodes < budget;
+    if (adders)
+        budget = c->row_nodes;
     switch (con->cmp) {
     case ILPM_LE:
         st = pb_le(c, t, m, r, &budget);
@@ -452,5 +457,7 @@ int ilpm_enc_linear(ilpm_cnf *c, const ilpm_con *con)
         break;
     }
     free(t);
+    if (st == E_PBSIZE && adders)
+        st = ilpm_enc_linear_adders(c, con);
     return st;
 }

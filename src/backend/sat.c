@@ -5,6 +5,7 @@
  * solver stays usable afterwards.  Only this file includes ccadical.h. */
 #define _GNU_SOURCE /* fopencookie */
 #include "backend.h"
+#include "cnf_obj.h"
 #include "sat_guard.h"
 #include "util.h"
 
@@ -375,28 +376,26 @@ static void retire(sat *d, int guard)
 }
 
 /* Adds "objective >= bound" (in maximisation form) under a fresh guard
- * literal, which it returns (0 on error). */
-static int add_bound(sat *d, int n, const int *lits, const int64_t *coefs,
-                     int64_t bound, ilpm_err *err)
+ * literal, which it returns (0 on error): the objective's network is
+ * built at the first bound, later ones add a few clauses each. */
+static int add_bound(sat *d, ilpm_cnf_obj *obj, int64_t bound, ilpm_err *err)
 {
     int guard = ilpm_cnf_new_var(&d->cnf);
     if (guard <= 0) {
         ilpm_err_input(err, "out of variables for the objective bound");
         return 0;
     }
-    ilpm_con c = {ILPM_LINEAR, ILPM_GE, -1, 0, n, lits, coefs, bound, NULL};
     int saved = d->cnf.cur_group;
     d->cnf.cur_group = -1;
-    d->cnf.guards[0] = guard;
-    d->cnf.nguards = 1;
-    int rc = ilpm_cnf_encode_as(&d->cnf, &c, "the objective's bound", err);
-    d->cnf.nguards = 0;
+    int rc = ilpm_cnf_obj_bound(&d->cnf, obj, bound, guard, err);
     d->cnf.cur_group = saved;
     if (feed(d, rc == 0 ? err : NULL) != 0)
         rc = -1;
     return rc == 0 ? guard : 0;
 }
 
+/* Solution-improving search: each solution's value plus one becomes the
+ * bound of the next call, until none is left (optimal) or the limit. */
 static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
                                 int64_t *obj, ilpm_err *err)
 {
@@ -405,7 +404,8 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
     const int64_t *ocoefs;
     ilpm_sense sense =
         ilpm_model_objective_get(d->base.m, &on, &olits, &ocoefs);
-    int64_t *c = malloc((size_t)on * sizeof *c);
+    int64_t *c = malloc((size_t)on * sizeof *c + sizeof *c);
+    ilpm_cnf_obj cost;
     if (!c) {
         ilpm_err_nomem(err, "out of memory");
         return ILPM_ERROR;
@@ -413,6 +413,10 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
     /* Work in maximisation form: minimising f is maximising -f. */
     for (int i = 0; i < on; i++)
         c[i] = sense == ILPM_MINIMIZE ? -ocoefs[i] : ocoefs[i];
+    if (ilpm_cnf_obj_init(&cost, on, olits, c, err) != 0) {
+        free(c);
+        return ILPM_ERROR;
+    }
     ilpm_status st = sat_call(d, assume, n, 0);
     int found = 0, guard = 0;
     int64_t best = 0;
@@ -431,7 +435,7 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
         }
         if (guard)
             retire(d, guard);
-        guard = add_bound(d, on, olits, c, best + 1, err);
+        guard = add_bound(d, &cost, best + 1, err);
         if (!guard) {
             /* A bound cut short by the deadline leaves the best so far. */
             st = err ? (ilpm_status)ilpm_rc_outcome(err->rc) : ILPM_ERROR;
@@ -442,6 +446,7 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
     /* Retire the last bound so later calls see the model unchanged. */
     if (guard)
         retire(d, guard);
+    ilpm_cnf_obj_release(&cost);
     free(c);
     if (!found)
         return st;
