@@ -259,7 +259,7 @@ START_TEST(test_members)
     ck_assert_int_eq(ilpm_portfolio_members(0, 64, &mb), 5);
     ck_assert_int_eq(ilpm_portfolio_members(1, 2, &mb), 2);
     ck_assert_str_eq(mb[0].name, "ilp");
-    ck_assert_str_eq(mb[1].name, "sat");
+    ck_assert_str_eq(mb[1].name, "cp");
     ck_assert_int_eq(ilpm_portfolio_members(1, 8, &mb), 3);
 
     ilpm_run_opts o;

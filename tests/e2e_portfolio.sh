@@ -115,8 +115,8 @@ check "optimisation: lseu" ends_within 20000 \
 # race and no incumbent to log)
 raced() {
     grep -Eq "^auto: ilp answered \(optimal\) alone$" "$1" ||
-        { grep -Eq "^auto: incumbent [0-9]+ from (ilp|sat)$" "$1" &&
-            grep -Eq "^auto: (ilp|sat) answered \(optimal\)$" "$1"; }
+        { grep -Eq "^auto: incumbent [0-9]+ from (ilp|cp|sat)$" "$1" &&
+            grep -Eq "^auto: (ilp|cp|sat) answered \(optimal\)$" "$1"; }
 }
 check "optimisation: incumbents, proved" raced "$tmp/out"
 check "optimisation: 1120" grep -Eq "\(auto: (ilp|sat)\): optimal, verified, objective 1120;" "$tmp/out"
