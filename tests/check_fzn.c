@@ -474,6 +474,40 @@ START_TEST(test_groups_per_builtin)
 }
 END_TEST
 
+/* The value indicators of x are its variables (mdl.direct): shared by
+ * int_eq_reif, int_ne_reif and element, whose result y takes its own
+ * over constants; a Boolean outside the answer stated equal to an
+ * indicator (int_eq_reif, then bool2int) takes its variable, one of the
+ * answer keeps its own.  Counts and optima as brute force finds them. */
+START_TEST(test_shared_indicators)
+{
+    static const char text[] =
+        "var 1..4: x :: output_var;\nvar 0..9: y :: output_var;\n"
+        "var bool: b;\nvar 0..1: i;\nvar bool: c :: output_var;\n"
+        "var bool: e :: output_var;\n"
+        "constraint int_eq_reif(x, 2, b);\nconstraint bool2int(b, i);\n"
+        "constraint int_eq_reif(x, 4, c);\nconstraint int_ne_reif(x, 3, e);\n"
+        "constraint array_int_element(x, [3, 5, 5, 7], y);\n"
+        "solve maximize y;\n";
+    agree(text);
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "input-format", "fzn");
+    ilpm_err err = {0};
+    void *inst = parse(p, text, &err);
+    ck_assert_msg(inst != NULL, "%s", err.msg);
+    const mdl *d = ilpm_mdl_inst_rows(inst);
+    enum { X, Y, B, I, C };
+    ck_assert(d->direct && d->direct[X] > 0 && d->direct[Y] > 0);
+    ck_assert_int_eq(d->nbits[X], 4);
+    ck_assert_int_eq(d->nbits[Y], 10);
+    ck_assert_int_eq(d->first[B], d->first[X] + 1);
+    ck_assert_int_eq(d->first[I], d->first[B]);
+    ck_assert(d->first[C] != d->first[X] + 3);
+    ilpm_puzzle_model.free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fzn");
@@ -486,6 +520,7 @@ int main(void)
     tcase_add_test(tc, test_bad_files);
     tcase_add_test(tc, test_fzn_puzzle);
     tcase_add_test(tc, test_groups_per_builtin);
+    tcase_add_test(tc, test_shared_indicators);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -1,0 +1,215 @@
+/* The value indicators of FlatZinc's integer variables, made once per
+ * variable and shared by the builtins that take them (int_eq_reif,
+ * int_ne_reif, element, set_in): exactly one per value, and the variable
+ * made of them (mdl.direct, fzn_builtins.c).  A 0/1 column outside the
+ * answer stated equal to another (bool2int, bool_eq, int_eq_reif on a
+ * value) takes that column's variable (mdl.same): one column per value,
+ * as ilpm's MiniZinc library (models/mznlib/ilpm) leaves them. */
+#include "fzn_lin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The most values of a column whose indicators are shared: a larger
+ * one takes indicators of the values a builtin needs, for it alone. */
+#define FZ_SHARED_IND 1024
+
+/* Whether x is a variable whose indicators are shared. */
+int shared_ind(const mdl *d, fz_term x)
+{
+    return x.var && d->hi[x.v] - d->lo[x.v] < FZ_SHARED_IND;
+}
+
+/* The indicators of column x's values lo..hi (its range), made once and
+ * shared by every builtin that takes them (element, set_in, int_eq_reif):
+ * the first into *first.  Their rows go to the group int_values. */
+int value_ind(mdl *d, const fz_con *c, int x, int *first, ilpm_err *err)
+{
+    fzn *z = d->more;
+    if (x < z->indcap && z->ind[x] > 0) {
+        *first = z->ind[x] - 1;
+        return 0;
+    }
+    int cap = z->indcap;
+    if (ilpm_grow_int((void **)&z->ind, &cap, x + 1, sizeof *z->ind) != 0)
+        return nomem(d, err);
+    memset(z->ind + z->indcap, 0, (size_t)(cap - z->indcap) * sizeof *z->ind);
+    z->indcap = cap;
+    if (ilpm_mdl_row_group(d, "int_values") != 0)
+        return nomem(d, err);
+    /* Three values or more: x is made of them (fzn_builtins.c's
+     * direct_columns), no row ties them. */
+    if (indicators_link(d, c, (fz_term){x, 1}, NULL, d->lo[x], d->hi[x], first,
+                        d->hi[x] - d->lo[x] < 2, err) != 0)
+        return -1;
+    z->ind[x] = *first + 1;
+    return ilpm_mdl_row_group(d, c->domain ? "domain" : c->b->name) != 0
+               ? nomem(d, err)
+               : 0;
+}
+
+/* Column a takes b's variable (fzn.same), when a is a 0/1 column of
+ * the file outside the answer with no indicators and b another 0/1
+ * column: 1 if so, 0 if not, -1 out of memory. */
+int same_col(mdl *d, int a, int b)
+{
+    fzn *z = d->more;
+    while (b < z->samecap && z->same[b] > 0)
+        b = z->same[b] - 1;
+    if (a == b || a >= z->ncols_read || !d->aux || !d->aux[a] ||
+        d->lo[a] != 0 || d->hi[a] != 1 || d->lo[b] != 0 || d->hi[b] != 1 ||
+        (a < z->samecap && z->same[a] > 0) || (a < z->indcap && z->ind[a]))
+        return 0;
+    int cap = z->samecap;
+    if (ilpm_grow_int((void **)&z->same, &cap, a + 1, sizeof *z->same) != 0)
+        return -1;
+    memset(z->same + z->samecap, 0,
+           (size_t)(cap - z->samecap) * sizeof *z->same);
+    z->samecap = cap;
+    z->same[a] = b + 1;
+    return 1;
+}
+
+/* r <-> (x = v) (rel R_EQ) or (x != v): r is the indicator of v (the
+ * same column when it can be, else an equality of the two), or its
+ * negation. */
+int eq_value(mdl *d, const fz_con *c, int x, int64_t v, int rel, fz_term r,
+             ilpm_err *err)
+{
+    int first;
+    if (value_ind(d, c, x, &first, err) != 0)
+        return -1;
+    int ind = first + (int)(v - d->lo[x]), same = 0;
+    if (rel == R_EQ && r.var && (same = same_col(d, (int)r.v, ind)) != 0)
+        return same < 0 ? nomem(d, err) : 0;
+    lin l = {0};
+    lin_add(&l, 1, (fz_term){ind, 1});
+    lin_add(&l, rel == R_EQ ? -1 : 1, r);
+    int rc = emit_rel(d, c, NULL, 0, &l, R_EQ, rel == R_EQ ? 0 : 1, err);
+    lin_free(&l);
+    return rc;
+}
+
+static int constants(const fz_arg *xs)
+{
+    for (int k = 0; k < xs->n; k++)
+        if (xs->t[k].var)
+            return 0;
+    return 1;
+}
+
+/* r = xs[i] over constants, on the indicators of i (from first, for the
+ * indices lo..hi) and of r: i = k implies r = xs[k], and r = w implies i
+ * is one of the k with xs[k] = w (clauses both). */
+static int element_values(mdl *d, const fz_con *c, int first, int64_t lo,
+                          int64_t hi, const fz_arg *xs, int r, ilpm_err *err)
+{
+    int rfirst, rc = 0;
+    if (value_ind(d, c, r, &rfirst, err) != 0)
+        return -1;
+    int64_t rlo = d->lo[r], rhi = d->hi[r];
+    for (int64_t k = lo; k <= hi && rc == 0; k++) {
+        lin l = {0};
+        int64_t w = xs->t[k - 1].v;
+        lin_add(&l, 1, (fz_term){first + (int)(k - lo), 1});
+        if (w >= rlo && w <= rhi)
+            lin_add(&l, -1, (fz_term){rfirst + (int)(w - rlo), 1});
+        rc = emit_rel(d, c, NULL, 0, &l, R_LE, 0, err);
+        lin_free(&l);
+    }
+    for (int64_t w = rlo; w <= rhi && rc == 0; w++) {
+        lin l = {0};
+        lin_add(&l, 1, (fz_term){rfirst + (int)(w - rlo), 1});
+        for (int64_t k = lo; k <= hi; k++)
+            if (xs->t[k - 1].v == w)
+                lin_add(&l, -1, (fz_term){first + (int)(k - lo), 1});
+        rc = emit_rel(d, c, NULL, 0, &l, R_LE, 0, err);
+        lin_free(&l);
+    }
+    return rc;
+}
+
+/* array_[var_]{int,bool}_element(i, xs, r): r = xs[i], the index's
+ * indicators over 1..n choosing the element. */
+int ilpm_fzl_element(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    fz_term i = c->args[0].t[0], r = c->args[2].t[0];
+    const fz_arg *xs = &c->args[1];
+    int64_t lo, hi;
+    ilpm_fz_range(d, i, &lo, &hi);
+    if (lo < 1)
+        lo = 1;
+    if (hi > xs->n)
+        hi = xs->n;
+    if (lo > hi) { /* no index is in the array: no solution */
+        lin none = {0};
+        return emit_rel(d, c, NULL, 0, &none, R_GE, 1, err);
+    }
+    int first;
+    if (shared_ind(d, i)) { /* x's own, those past the array excluded */
+        lin out = {0};
+        if (value_ind(d, c, (int)i.v, &first, err) != 0)
+            return -1;
+        for (int64_t v = d->lo[i.v]; v <= d->hi[i.v]; v++)
+            if (v < lo || v > hi)
+                lin_add(&out, 1, (fz_term){first + (int)(v - d->lo[i.v]), 1});
+        first += (int)(lo - d->lo[i.v]);
+        int rc = emit_rel(d, c, NULL, 0, &out, R_LE, 0, err);
+        lin_free(&out);
+        if (rc != 0)
+            return -1;
+    } else if (indicators(d, c, i, NULL, lo, hi, &first, err) != 0)
+        return -1;
+    if (shared_ind(d, r) && constants(xs))
+        return element_values(d, c, first, lo, hi, xs, (int)r.v, err);
+    for (int64_t k = lo; k <= hi; k++) {
+        lit on = {first + (int)(k - lo), 0};
+        if (rel2(d, c, &on, 1, 1, r, -1, xs->t[k - 1], R_EQ, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* set_in(x, S) and set_in_reif(x, S, r). */
+int ilpm_fzl_set_in(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    fz_term x = c->args[0].t[0];
+    const fz_arg *s = &c->args[1];
+    int64_t lo, hi;
+    ilpm_fz_range(d, x, &lo, &hi);
+    fz_term one = {1, 0}, r = c->nargs == 3 ? c->args[2].t[0] : one;
+    if (!s->elems) { /* a range: both bounds, or r <-> within both */
+        fz_term slo = {s->lo, 0}, shi = {s->hi, 0};
+        if (!r.var && r.v)
+            return rel2(d, c, NULL, 0, 1, x, -1, slo, R_GE, err) ||
+                   rel2(d, c, NULL, 0, 1, x, -1, shi, R_LE, err);
+        lin in = {0};
+        /* in: r <-> (x >= lo) and (x <= hi), the two as 0/1 columns. */
+        int ge = aux_col(d, err), le = ge < 0 ? -1 : aux_col(d, err);
+        if (le < 0)
+            return -1;
+        lin lx = {0};
+        lin_add(&lx, 1, x);
+        int rc = emit_reif(d, c, (fz_term){ge, 1}, &lx, R_GE, s->lo, err) ||
+                 emit_reif(d, c, (fz_term){le, 1}, &lx, R_LE, s->hi, err);
+        lin_add(&in, 1, (fz_term){ge, 1});
+        lin_add(&in, 1, (fz_term){le, 1});
+        rc = rc || emit_reif(d, c, r, &in, R_GE, 2, err);
+        lin_free(&lx);
+        lin_free(&in);
+        return rc;
+    }
+    /* Holes: the indicators of x's values, r the sum of those in S. */
+    int first;
+    if (shared_ind(d, x) ? value_ind(d, c, (int)x.v, &first, err)
+                         : indicators(d, c, x, NULL, lo, hi, &first, err))
+        return -1;
+    lin in = {0};
+    for (int k = 0; k < s->n; k++)
+        if (s->elems[k] >= lo && s->elems[k] <= hi)
+            lin_add(&in, 1, (fz_term){first + (int)(s->elems[k] - lo), 1});
+    lin_add(&in, -1, r);
+    int rc = emit_rel(d, c, NULL, 0, &in, R_EQ, 0, err);
+    lin_free(&in);
+    return rc;
+}
