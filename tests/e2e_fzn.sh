@@ -224,10 +224,17 @@ gecode_accepts() {
     minizinc --solver gecode "$tmp/fix.mzn" "$@" 2>/dev/null | grep -q -- '^----------$'
 }
 check "the default back end is cp" grep -q 'backend="cp"' <(mzn -s "$M/tetravex.mzn" "$M/tetravex_3.dzn")
+# ilpm's own library (models/mznlib/ilpm): Tetravex's element constraints
+# kept, its alldifferent as value indicators (int_eq_reif), not pairs.
+minizinc -c --solver ilpm "$M/tetravex.mzn" "$M/tetravex_3.dzn" --fzn "$tmp/tv.fzn" \
+    --ozn /dev/null 2>/dev/null
+kept_by_library() {
+    grep -q '^constraint array_int_element(' "$1" && grep -q '^constraint int_eq_reif(' "$1" &&
+        ! grep -q '^constraint int_lin_ne(' "$1"
+}
+check "ilpm's library keeps element and value indicators" kept_by_library "$tmp/tv.fzn"
 for b in $BACKENDS; do
-    # GLPK is slow on Tetravex's element rows (docs/fzn.md): 3x3 for it.
     n=4
-    [ "$b" = ilp ] && n=3
     mzn --ilpm-backend "$b" "$M/tetravex.mzn" "$M/tetravex_$n.dzn" >"$tmp/t4"
     g=$(sed -n 's/^griglia = \(.*\);$/\1/p' "$tmp/t4")
     check "tetravex $n on $b: a board" test -n "$g"
@@ -260,6 +267,18 @@ for b in $BACKENDS; do
         check "$1 on $b: an optimum" test -n "$want"
         check "$1 on $b: Gecode's optimum" equals objective "$got" "$want"
     done
+done
+
+# Set variables (models/mzn/sets.mzn): a 0/1 per element in ilpm's
+# library; counts with -a equal Gecode's, an answer Gecode accepts.
+want=$(minizinc --solver gecode -a "$M/sets.mzn" 2>/dev/null | grep -c -- '^----------$')
+check "sets: Gecode finds solutions" test "$want" -gt 1
+for b in $BACKENDS; do
+    got=$(mzn --ilpm-backend "$b" -a "$M/sets.mzn" | grep -c -- '^----------$')
+    check "sets.mzn -a on $b: Gecode's count" equals count "$got" "$want"
+    fix=$(mzn --ilpm-backend "$b" "$M/sets.mzn" | sed -n 's/^\([abc]\) = \(.*\);$/constraint \1 = \2;/p')
+    check "sets.mzn on $b: Gecode accepts it" both test "$(echo "$fix" | wc -l)" -eq 3 \
+        -- gecode_accepts "$M/sets.mzn" "$fix"
 done
 
 # int_div, int_mod, int_pow and the extrema (models/mzn/divmod.mzn): the
