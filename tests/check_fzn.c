@@ -478,7 +478,8 @@ END_TEST
  * int_eq_reif, int_ne_reif and element, whose result y takes its own
  * over constants; a Boolean outside the answer stated equal to an
  * indicator (int_eq_reif, then bool2int) takes its variable, one of the
- * answer keeps its own.  Counts and optima as brute force finds them. */
+ * answer keeps its own; two variables related by x +- y = k, != k, = or
+ * != take theirs.  Counts and optima as brute force finds them. */
 START_TEST(test_shared_indicators)
 {
     static const char text[] =
@@ -504,6 +505,25 @@ START_TEST(test_shared_indicators)
     ck_assert_int_eq(d->first[I], d->first[B]);
     ck_assert(d->first[C] != d->first[X] + 3);
     ilpm_puzzle_model.free_instance(inst);
+    /* Two variables related by a x + b y = k or != k (a, b = +-1), or
+     * int_eq, int_ne: on their value indicators, made for it. */
+    static const char *const pairs[] = {
+        "int_lin_eq([1, -1], [a, b], 2)", "int_lin_eq([1, 1], [a, b], 1)",
+        "int_lin_ne([-1, 1], [a, b], 1)", "int_ne(a, b)", "int_eq(a, b)"};
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+        char t[400];
+        snprintf(t, sizeof t,
+                 "var -2..3: a :: output_var;\nvar -2..3: b :: output_var;\n"
+                 "constraint %s;\nsolve satisfy;\n",
+                 pairs[i]);
+        agree(t);
+        inst = parse(p, t, &err);
+        ck_assert_msg(inst != NULL, "%s", err.msg);
+        d = ilpm_mdl_inst_rows(inst);
+        ck_assert_msg(d->direct && d->direct[0] > 0 && d->direct[1] > 0, "%s",
+                      pairs[i]);
+        ilpm_puzzle_model.free_instance(inst);
+    }
     ilpm_params_free(p);
 }
 END_TEST

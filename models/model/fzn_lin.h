@@ -42,6 +42,7 @@ enum { R_LE = FZ_LE, R_GE = FZ_GE, R_EQ = FZ_EQ, R_NE = FZ_NE };
 #define value_ind ilpm_fz_value_ind
 #define same_col ilpm_fz_same_col
 #define eq_value ilpm_fz_eq_value
+#define pair_values ilpm_fz_pair_values
 
 void lin_add(lin *l, int64_t a, fz_term t);
 void lin_free(lin *l);
@@ -78,5 +79,11 @@ int same_col(mdl *d, int a, int b);
 /* r <-> (x = v) (rel R_EQ) or (x != v), v in x's range. */
 int eq_value(mdl *d, const fz_con *c, int x, int64_t v, int rel, fz_term r,
              ilpm_err *err);
+/* a x + b y rel k (R_EQ or R_NE) with a, b = +-1, on the indicators of
+ * x's and y's values (made if need be, over at most FZ_PAIR_VALUES
+ * values): 0 done, 1 when x and y do not qualify (nothing written), -1
+ * with err. */
+int pair_values(mdl *d, const fz_con *c, int64_t a, int x, int64_t b, int y,
+                __int128 k, int rel, ilpm_err *err);
 
 #endif

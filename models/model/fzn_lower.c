@@ -238,9 +238,16 @@ int ilpm_fzl_lin(mdl *d, const fz_con *c, ilpm_err *err)
         lin_add(&l, as->t[i].v, xs->t[i]);
     }
     lin_add(&l, -1, c->args[2].t[0]);
-    int rc = c->nargs == 4
-                 ? emit_reif(d, c, c->args[3].t[0], &l, rel_of(c), 0, err)
-                 : emit_rel(d, c, NULL, 0, &l, rel_of(c), 0, err);
+    int rc = c->nargs == 3 && l.n == 2 && !l.oom
+                 ? pair_values(d, c, l.t[0].coef, l.t[0].col, l.t[1].coef,
+                               l.t[1].col, -l.k, rel_of(c), err)
+                 : 1;
+    if (rc != 1) {
+        lin_free(&l);
+        return rc;
+    }
+    rc = c->nargs == 4 ? emit_reif(d, c, c->args[3].t[0], &l, rel_of(c), 0, err)
+                       : emit_rel(d, c, NULL, 0, &l, rel_of(c), 0, err);
     lin_free(&l);
     return rc;
 }
@@ -260,6 +267,11 @@ int ilpm_fzl_cmp(mdl *d, const fz_con *c, ilpm_err *err)
             same = same_col(d, (int)a.v, (int)b.v);
         if (same != 0)
             return same < 0 ? nomem(d, err) : 0;
+    }
+    if (c->nargs == 2 && a.var && b.var) {
+        int rc = pair_values(d, c, 1, (int)a.v, -1, (int)b.v, 0, rel, err);
+        if (rc != 1)
+            return rc;
     }
     lin l = {0};
     lin_add(&l, 1, c->args[0].t[0]);

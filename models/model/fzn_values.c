@@ -213,3 +213,56 @@ int ilpm_fzl_set_in(mdl *d, const fz_con *c, ilpm_err *err)
     lin_free(&in);
     return rc;
 }
+
+/* The most values of a variable whose indicators a pair relation makes
+ * (pair_values); one with them already takes them at any size. */
+#define FZ_PAIR_VALUES 64
+
+/* Whether x's indicators may carry a relation of x and another. */
+static int pair_ind(const mdl *d, int x)
+{
+    const fzn *z = d->more;
+    int64_t n = d->hi[x] - d->lo[x] + 1;
+    return n >= 3 && n <= FZ_SHARED_IND &&
+           ((x < z->indcap && z->ind[x] > 0) || n <= FZ_PAIR_VALUES);
+}
+
+/* For each value v of x (from xf, its first indicator), the value w of
+ * y (from yf) with a v + b w = k: "x = v implies y = w" (no such w: x !=
+ * v) for R_EQ, "not both" for R_NE. */
+static int pair_rows(mdl *d, const fz_con *c, int64_t a, int x, int xf,
+                     int64_t b, int y, int yf, __int128 k, int rel,
+                     ilpm_err *err)
+{
+    int rc = 0;
+    for (int64_t v = d->lo[x]; v <= d->hi[x] && rc == 0; v++) {
+        __int128 w = (k - (__int128)a * v) * b; /* b = +-1 */
+        int in = w >= d->lo[y] && w <= d->hi[y];
+        if (rel == R_NE && !in)
+            continue;
+        lin l = {0};
+        lin_add(&l, 1, (fz_term){xf + (int)(v - d->lo[x]), 1});
+        if (in)
+            lin_add(&l, rel == R_EQ ? -1 : 1,
+                    (fz_term){yf + (int)(w - d->lo[y]), 1});
+        rc = emit_rel(d, c, NULL, 0, &l, R_LE, rel == R_EQ || !in ? 0 : 1, err);
+        lin_free(&l);
+    }
+    return rc;
+}
+
+int pair_values(mdl *d, const fz_con *c, int64_t a, int x, int64_t b, int y,
+                __int128 k, int rel, ilpm_err *err)
+{
+    if ((rel != R_EQ && rel != R_NE) || x == y || (a != 1 && a != -1) ||
+        (b != 1 && b != -1) || !pair_ind(d, x) || !pair_ind(d, y))
+        return 1;
+    int xf, yf;
+    if (value_ind(d, c, x, &xf, err) != 0 || value_ind(d, c, y, &yf, err) != 0)
+        return -1;
+    if (pair_rows(d, c, a, x, xf, b, y, yf, k, rel, err) != 0)
+        return -1;
+    /* Each value of y has its support among x's too (the rows for x
+     * alone say it for !=). */
+    return rel == R_EQ ? pair_rows(d, c, b, y, yf, a, x, xf, k, rel, err) : 0;
+}
