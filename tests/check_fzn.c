@@ -524,6 +524,13 @@ START_TEST(test_shared_indicators)
                       pairs[i]);
         ilpm_puzzle_model.free_instance(inst);
     }
+    /* set_in_reif on a range (among's x[i] in S): the sum of the
+     * indicators of S's values. */
+    inst = parse(p, ABR("set_in_reif(b, -1..1, r)"), &err);
+    ck_assert_msg(inst != NULL, "%s", err.msg);
+    d = ilpm_mdl_inst_rows(inst);
+    ck_assert(d->direct && d->direct[1] > 0);
+    ilpm_puzzle_model.free_instance(inst);
     ilpm_params_free(p);
 }
 END_TEST

@@ -170,6 +170,8 @@ int ilpm_fzl_element(mdl *d, const fz_con *c, ilpm_err *err)
     return 0;
 }
 
+static int pair_ind(const mdl *d, int x);
+
 /* set_in(x, S) and set_in_reif(x, S, r). */
 int ilpm_fzl_set_in(mdl *d, const fz_con *c, ilpm_err *err)
 {
@@ -178,7 +180,9 @@ int ilpm_fzl_set_in(mdl *d, const fz_con *c, ilpm_err *err)
     int64_t lo, hi;
     ilpm_fz_range(d, x, &lo, &hi);
     fz_term one = {1, 0}, r = c->nargs == 3 ? c->args[2].t[0] : one;
-    if (!s->elems) { /* a range: both bounds, or r <-> within both */
+    /* A range: both bounds, or r <-> within both, unless x's values
+     * have indicators to sum. */
+    if (!s->elems && ((!r.var && r.v) || !x.var || !pair_ind(d, (int)x.v))) {
         fz_term slo = {s->lo, 0}, shi = {s->hi, 0};
         if (!r.var && r.v)
             return rel2(d, c, NULL, 0, 1, x, -1, slo, R_GE, err) ||
@@ -199,15 +203,17 @@ int ilpm_fzl_set_in(mdl *d, const fz_con *c, ilpm_err *err)
         lin_free(&in);
         return rc;
     }
-    /* Holes: the indicators of x's values, r the sum of those in S. */
+    /* The indicators of x's values, r the sum of those in S. */
     int first;
     if (shared_ind(d, x) ? value_ind(d, c, (int)x.v, &first, err)
                          : indicators(d, c, x, NULL, lo, hi, &first, err))
         return -1;
     lin in = {0};
-    for (int k = 0; k < s->n; k++)
-        if (s->elems[k] >= lo && s->elems[k] <= hi)
-            lin_add(&in, 1, (fz_term){first + (int)(s->elems[k] - lo), 1});
+    for (int64_t k = 0; k < (s->elems ? s->n : s->hi - s->lo + 1); k++) {
+        int64_t v = s->elems ? s->elems[k] : s->lo + k;
+        if (v >= lo && v <= hi)
+            lin_add(&in, 1, (fz_term){first + (int)(v - lo), 1});
+    }
     lin_add(&in, -1, r);
     int rc = emit_rel(d, c, NULL, 0, &in, R_EQ, 0, err);
     lin_free(&in);
