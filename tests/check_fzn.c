@@ -524,6 +524,18 @@ START_TEST(test_shared_indicators)
                       pairs[i]);
         ilpm_puzzle_model.free_instance(inst);
     }
+    /* Variables of many values keep their encoding for the pair: made of
+     * indicators, they would be so in every sum they are in. */
+    inst = parse(p,
+                 "var 0..49: a;\nvar 0..49: b;\nvar 0..49: c;\n"
+                 "constraint int_lin_ne([1, -1], [a, b], 0);\n"
+                 "constraint int_lin_ne([1, -2, 1], [a, b, c], 0);\n"
+                 "solve satisfy;\n",
+                 &err);
+    ck_assert_msg(inst != NULL, "%s", err.msg);
+    d = ilpm_mdl_inst_rows(inst);
+    ck_assert(!d->direct || (d->direct[0] == 0 && d->direct[1] == 0));
+    ilpm_puzzle_model.free_instance(inst);
     /* set_in_reif on a range (among's x[i] in S): the sum of the
      * indicators of S's values. */
     inst = parse(p, ABR("set_in_reif(b, -1..1, r)"), &err);

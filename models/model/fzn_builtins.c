@@ -316,6 +316,15 @@ static int derive_bounds(mdl *d, ilpm_err *err)
     return 0;
 }
 
+/* The builtins that make value indicators (fzn_values.c), lowered
+ * first so that the others (int_lin_eq of two terms, ...) find them
+ * whatever the file's order. */
+static int makes_indicators(const fz_con *c)
+{
+    return c->b->lower == ilpm_fzl_element || c->b->lower == ilpm_fzl_set_in ||
+           (c->b->lower == ilpm_fzl_cmp && c->nargs == 3);
+}
+
 /* d->aux: every column outside the answer but the output variables. */
 static int mark_answer(mdl *d)
 {
@@ -375,13 +384,16 @@ int ilpm_fzn_lower(mdl *d, ilpm_err *err)
         return ilpm_err_nomem(err, "%s: out of memory", d->file);
     /* Each builtin's rows in a group of its name (stats and compare show
      * sizes per builtin); a domain with holes in "domain". */
-    for (int i = 0; i < z->ncons; i++) {
-        if (ilpm_mdl_row_group(d, z->cons[i].domain ? "domain"
-                                                    : z->cons[i].b->name) != 0)
-            return ilpm_err_nomem(err, "%s: out of memory", d->file);
-        if (z->cons[i].b->lower(d, &z->cons[i], err) != 0)
-            return -1;
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < z->ncons; i++) {
+            if (makes_indicators(&z->cons[i]) != (pass == 0))
+                continue;
+            if (ilpm_mdl_row_group(d, z->cons[i].domain ? "domain"
+                                                        : z->cons[i].b->name))
+                return ilpm_err_nomem(err, "%s: out of memory", d->file);
+            if (z->cons[i].b->lower(d, &z->cons[i], err) != 0)
+                return -1;
+        }
     ilpm_mdl_row_group(d, NULL);
     if (direct_columns(d) != 0 || (z->nouts > 0 && mark_answer(d) != 0))
         return ilpm_err_nomem(err, "%s: out of memory", d->file);

@@ -80,7 +80,7 @@ int same_col(mdl *d, int a, int b);
 int eq_value(mdl *d, const fz_con *c, int x, int64_t v, int rel, fz_term r,
              ilpm_err *err);
 /* a x + b y rel k (R_EQ or R_NE) with a, b = +-1, on the indicators of
- * x's and y's values (made if need be, over at most FZ_PAIR_VALUES
+ * x's and y's values (made if need be, over at most FZ_PAIR_VALUES = 16
  * values): 0 done, 1 when x and y do not qualify (nothing written), -1
  * with err. */
 int pair_values(mdl *d, const fz_con *c, int64_t a, int x, int64_t b, int y,

@@ -221,8 +221,11 @@ int ilpm_fzl_set_in(mdl *d, const fz_con *c, ilpm_err *err)
 }
 
 /* The most values of a variable whose indicators a pair relation makes
- * (pair_values); one with them already takes them at any size. */
-#define FZ_PAIR_VALUES 64
+ * (pair_values); one with them already takes them at any size.  More
+ * would make the variable of its indicators in every linear row it is
+ * in: Golomb's marks (50 values) in sums of four took 65 million
+ * clauses. */
+#define FZ_PAIR_VALUES 16
 
 /* Whether x's indicators may carry a relation of x and another. */
 static int pair_ind(const mdl *d, int x)
