@@ -250,7 +250,7 @@ for b in $BACKENDS; do
     # Sizes that GLPK counts quickly too (it counts by a solve per
     # solution: L(2,7) takes minutes).
     for c in "queens.mzn -D n=6" "langford.mzn -D k=2;n=4" "magic_sequence.mzn -D n=5" \
-        "tetravex.mzn $M/tetravex_3.dzn"; do
+        "tetravex.mzn $M/tetravex_3.dzn" "cardinality.mzn"; do
         set -- $c
         want=$(minizinc --solver gecode -a "$M/$1" "${@:2}" 2>/dev/null | grep -c -- '^----------$')
         got=$(mzn --ilpm-backend "$b" -a "$M/$1" "${@:2}" | grep -c -- '^----------$')
@@ -281,10 +281,9 @@ for b in $BACKENDS; do
         -- gecode_accepts "$M/sets.mzn" "$fix"
 done
 
-# int_div, int_mod, int_pow and the extrema (models/mzn/divmod.mzn): the
-# linear library decomposes them (minizinc --solver ilpm), MiniZinc's
-# standard library leaves the first three in the FlatZinc for ilpm's own
-# builtins (ilpm fzn).  Counts with -a equal Gecode's on sat and cp; GLPK
+# int_div, int_mod, int_pow and the extrema (models/mzn/divmod.mzn): ilpm's
+# library (minizinc --solver ilpm) and MiniZinc's standard one (ilpm fzn)
+# leave the first three in the FlatZinc for ilpm's own builtins.  Counts with -a equal Gecode's on sat and cp; GLPK
 # counts by a solve per solution (seconds here): one answer on ilp,
 # accepted by Gecode.
 want=$(minizinc --solver gecode -a "$M/divmod.mzn" "$M/divmod.dzn" 2>/dev/null | grep -c -- '^----------$')
