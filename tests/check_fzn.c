@@ -524,6 +524,19 @@ START_TEST(test_shared_indicators)
                       pairs[i]);
         ilpm_puzzle_model.free_instance(inst);
     }
+    /* ilpm_all_different_int (ilpm's MiniZinc library's alldifferent):
+     * exactly one per value (as many values as terms), at most one (a
+     * constant among them), the pairs (many values). */
+    static const char *const alldiff[] = {
+        "var 1..3: a :: output_var;\nvar 1..3: b :: output_var;\n"
+        "var 1..3: c :: output_var;\n"
+        "constraint ilpm_all_different_int([a, b, c]);\nsolve satisfy;\n",
+        "var 1..4: a :: output_var;\nvar 0..4: b :: output_var;\n"
+        "constraint ilpm_all_different_int([a, 2, b]);\nsolve satisfy;\n",
+        "var 0..9: a :: output_var;\nvar 3..20: b :: output_var;\n"
+        "constraint ilpm_all_different_int([b, a]);\nsolve maximize a;\n"};
+    for (size_t i = 0; i < sizeof alldiff / sizeof *alldiff; i++)
+        agree(alldiff[i]);
     /* Variables of many values keep their encoding for the pair: made of
      * indicators, they would be so in every sum they are in. */
     inst = parse(p,

@@ -225,14 +225,14 @@ gecode_accepts() {
 }
 check "the default back end is cp" grep -q 'backend="cp"' <(mzn -s "$M/tetravex.mzn" "$M/tetravex_3.dzn")
 # ilpm's own library (models/mznlib/ilpm): Tetravex's element constraints
-# kept, its alldifferent as value indicators (int_eq_reif), not pairs.
+# kept, its alldifferent ilpm's own builtin, not pairs.
 minizinc -c --solver ilpm "$M/tetravex.mzn" "$M/tetravex_3.dzn" --fzn "$tmp/tv.fzn" \
     --ozn /dev/null 2>/dev/null
 kept_by_library() {
-    grep -q '^constraint array_int_element(' "$1" && grep -q '^constraint int_eq_reif(' "$1" &&
-        ! grep -q '^constraint int_lin_ne(' "$1"
+    grep -q '^constraint array_int_element(' "$1" &&
+        grep -q '^constraint ilpm_all_different_int(' "$1" && ! grep -q '^constraint int_lin_ne(' "$1"
 }
-check "ilpm's library keeps element and value indicators" kept_by_library "$tmp/tv.fzn"
+check "ilpm's library keeps element and alldifferent" kept_by_library "$tmp/tv.fzn"
 for b in $BACKENDS; do
     n=4
     mzn --ilpm-backend "$b" "$M/tetravex.mzn" "$M/tetravex_$n.dzn" >"$tmp/t4"

@@ -64,6 +64,8 @@ static const fz_builtin builtins[] = {
     ROW(array_var_bool_element, element, 0, "sas"),
     ROW(set_in, set_in, 0, "sS"),
     ROW(set_in_reif, set_in, 0, "sSs"),
+    /* ilpm's MiniZinc library's (models/mznlib/ilpm). */
+    ROW(ilpm_all_different_int, alldiff, 0, "a"),
 };
 
 const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known)
@@ -322,6 +324,7 @@ static int derive_bounds(mdl *d, ilpm_err *err)
 static int makes_indicators(const fz_con *c)
 {
     return c->b->lower == ilpm_fzl_element || c->b->lower == ilpm_fzl_set_in ||
+           c->b->lower == ilpm_fzl_alldiff ||
            (c->b->lower == ilpm_fzl_cmp && c->nargs == 3);
 }
 

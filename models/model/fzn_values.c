@@ -275,3 +275,65 @@ int pair_values(mdl *d, const fz_con *c, int64_t a, int x, int64_t b, int y,
      * alone say it for !=). */
     return rel == R_EQ ? pair_rows(d, c, b, y, yf, a, x, xf, k, rel, err) : 0;
 }
+
+/* The terms' values all differ two by two (pair_values, else a row and a
+ * side column each, as int_ne). */
+static int pairwise(mdl *d, const fz_con *c, const fz_arg *a, ilpm_err *err)
+{
+    for (int i = 0; i < a->n; i++)
+        for (int j = i + 1; j < a->n; j++) {
+            fz_term x = a->t[i], y = a->t[j];
+            int rc = x.var && y.var ? pair_values(d, c, 1, (int)x.v, -1,
+                                                  (int)y.v, 0, R_NE, err)
+                                    : 1;
+            if (rc == 1)
+                rc = rel2(d, c, NULL, 0, 1, x, -1, y, R_NE, err);
+            if (rc != 0)
+                return -1;
+        }
+    return 0;
+}
+
+/* ilpm_all_different_int(xs): over few values (at most twice as many as
+ * terms), at most one term per value on the variables' value indicators,
+ * exactly one when there are as many values as terms; over more, the
+ * pairs differ. */
+int ilpm_fzl_alldiff(mdl *d, const fz_con *c, ilpm_err *err)
+{
+    const fz_arg *a = &c->args[0];
+    int64_t lo = INT64_MAX, hi = INT64_MIN, tlo, thi;
+    for (int i = 0; i < a->n; i++) {
+        ilpm_fz_range(d, a->t[i], &tlo, &thi);
+        lo = tlo < lo ? tlo : lo;
+        hi = thi > hi ? thi : hi;
+    }
+    if (a->n < 2)
+        return 0;
+    __int128 nv = (__int128)hi - lo + 1;
+    int ok = nv <= 2 * (__int128)a->n && nv <= FZ_SHARED_IND;
+    for (int i = 0; i < a->n && ok; i++)
+        ok = !a->t[i].var || shared_ind(d, a->t[i]);
+    if (!ok)
+        return pairwise(d, c, a, err);
+    int *first = malloc((size_t)a->n * sizeof *first), rc = 0;
+    if (!first)
+        return nomem(d, err);
+    for (int i = 0; i < a->n && rc == 0; i++)
+        if (a->t[i].var)
+            rc = value_ind(d, c, (int)a->t[i].v, &first[i], err);
+    for (int64_t v = lo; v <= hi && rc == 0; v++) {
+        lin l = {0};
+        int64_t k = 0; /* the constants equal to v */
+        for (int i = 0; i < a->n; i++) {
+            fz_term t = a->t[i];
+            if (!t.var)
+                k += t.v == v;
+            else if (v >= d->lo[t.v] && v <= d->hi[t.v])
+                lin_add(&l, 1, (fz_term){first[i] + (int)(v - d->lo[t.v]), 1});
+        }
+        rc = emit_rel(d, c, NULL, 0, &l, nv == a->n ? R_EQ : R_LE, 1 - k, err);
+        lin_free(&l);
+    }
+    free(first);
+    return rc;
+}
