@@ -4,7 +4,8 @@
 # (compilation included) and the solutions printed, as a Markdown table.
 # Usage: tests/bench/minizinc.sh [BUILD]   (from the source root;
 # LIMIT=60 seconds per call; ONLY=REGEX runs the models whose name
-# matches)
+# matches; REPEAT=3 keeps the best of three calls, a call cut by the
+# limit not repeated)
 set -u
 build=${1:-build}
 limit=${LIMIT:-60}
@@ -35,10 +36,16 @@ for r in "${runs[@]}"; do
     row="| $name |"
     for s in "${solvers[@]}"; do
         read -r -a sv <<<"$s"
-        t0=$(date +%s%N)
-        n=$(timeout "$limit" minizinc --solver "${sv[@]}" "${args[@]}" 2>/dev/null |
-            grep -c -- '^----------$')
-        ms=$((($(date +%s%N) - t0) / 1000000))
+        best=
+        for ((k = 0; k < ${REPEAT:-1}; k++)); do
+            t0=$(date +%s%N)
+            n=$(timeout "$limit" minizinc --solver "${sv[@]}" "${args[@]}" 2>/dev/null |
+                grep -c -- '^----------$')
+            ms=$((($(date +%s%N) - t0) / 1000000))
+            [ -z "$best" ] || [ "$ms" -lt "$best" ] && best=$ms bestn=$n
+            [ "$ms" -ge $((limit * 1000)) ] && break
+        done
+        ms=$best n=$bestn
         if [ "$ms" -ge $((limit * 1000)) ]; then
             row="$row $n in ${limit} s |"
         else
