@@ -1,19 +1,36 @@
 #!/usr/bin/env bash
 # The choices of ilpm's MiniZinc library, one at a time: each model of
 # models/mzn compiled with a library (MiniZinc's linear one, its standard
-# one alone, ilpm's), then solved by `ilpm fzn` on cp and sat of each
-# build given (say one per commit of the lowering): solve time in ms of
-# the FlatZinc alone (compilation apart), "-" past the limit.
-# Usage: tests/bench/mznlib.sh BUILD...   (from the source root;
-# LIMIT=10 seconds per call, LIBS="linear std ilpm", ONLY=REGEX models)
+# one alone, ilpm's as first written, ilpm's), then solved by `ilpm fzn`
+# on cp and sat of each build given (say one per commit of the lowering):
+# solve time in ms of the FlatZinc alone (compilation apart), "-" past the
+# limit or unread.
+# Usage: tests/bench/mznlib.sh [LABEL=]BUILD...   (from the source root;
+# LIMIT=10 seconds per call, LIBS="linear std mzn ilpm", ONLY=REGEX
+# models; mzn: ilpm's library with alldifferent as MiniZinc sums)
 set -u
 limit=${LIMIT:-10}
-libs=${LIBS:-linear std ilpm}
+libs=${LIBS:-linear std mzn ilpm}
 M=models/mzn
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/std" "$tmp/solvers"
+mkdir -p "$tmp/std" "$tmp/mzn" "$tmp/solvers"
 echo "% the standard library alone" >"$tmp/std/redefinitions.mzn"
+# ilpm's library with alldifferent written in MiniZinc, as it was first
+# (ilpm_all_different_int's rows, which builds before it cannot read).
+cp models/mznlib/ilpm/redefinitions.mzn "$tmp/mzn/"
+cat >"$tmp/mzn/fzn_all_different_int.mzn" <<'MZN'
+predicate fzn_all_different_int(array[int] of var int: x) =
+    let { set of int: vals = dom_array(x) } in
+    if card(vals) <= 2 * length(x) then
+        forall(v in vals) (
+            let { var int: k = sum(i in index_set(x) where v in dom(x[i]))
+                                  (bool2int(x[i] = v)) } in
+            if card(vals) = length(x) then k = 1 else k <= 1 endif)
+    else
+        forall(i, j in index_set(x) where i < j) (x[i] != x[j])
+    endif;
+MZN
 runs=(
     "tetravex 6x6#$M/tetravex.mzn $M/tetravex_6.dzn"
     "tetravex 8x8#$M/tetravex.mzn $M/tetravex_8.dzn"
@@ -31,6 +48,7 @@ for lib in $libs; do
     case $lib in
     linear) ml=-Glinear ;;
     std) ml=$tmp/std ;;
+    mzn) ml=$tmp/mzn ;;
     ilpm) ml=$PWD/models/mznlib/ilpm ;;
     esac
     printf '{"id":"bench.%s","name":"bench-%s","version":"1","mznlib":"%s","executable":"true","supportsFzn":true}\n' \
@@ -39,8 +57,12 @@ done
 export MZN_SOLVER_PATH=$tmp/solvers
 head="| model | library |"
 line="|---|---|"
-for b in "$@"; do
-    c=$(git -C "$b/.." log -1 --format=%h 2>/dev/null || echo "$b")
+builds=()
+for a in "$@"; do
+    b=${a#*=}
+    c=${a%%=*}
+    [ "$c" = "$a" ] && c=$(git -C "$b/.." log -1 --format=%h 2>/dev/null || echo "$b")
+    builds+=("$b")
     head="$head $c cp | $c sat |"
     line="$line---|---|"
 done
@@ -57,7 +79,7 @@ for r in "${runs[@]}"; do
         minizinc -c --solver "bench.$lib" "${args[@]}" --fzn "$tmp/m.fzn" --ozn /dev/null \
             2>/dev/null || continue
         row="| $name | $lib |"
-        for b in "$@"; do
+        for b in "${builds[@]}"; do
             for e in cp sat; do
                 t0=$(date +%s%N)
                 n=$(timeout "$limit" "$b/ilpm" fzn $flag --ilpm-backend "$e" "$tmp/m.fzn" \
