@@ -537,6 +537,19 @@ START_TEST(test_shared_indicators)
         "constraint ilpm_all_different_int([b, a]);\nsolve maximize a;\n"};
     for (size_t i = 0; i < sizeof alldiff / sizeof *alldiff; i++)
         agree(alldiff[i]);
+    /* x = y + k over y's values shifted: x is made of y's indicators (the
+     * same variables), whatever the order of the constraints. */
+    static const char shifted[] =
+        "var 1..4: y :: output_var;\nvar 3..6: x;\nvar 1..4: w :: output_var;\n"
+        "constraint ilpm_all_different_int([x, 4, w]);\n"
+        "constraint int_lin_eq([1, -1], [x, y], 2);\nsolve maximize w;\n";
+    agree(shifted);
+    inst = parse(p, shifted, &err);
+    ck_assert_msg(inst != NULL, "%s", err.msg);
+    d = ilpm_mdl_inst_rows(inst);
+    ck_assert_int_eq(d->first[1], d->first[0]);
+    ck_assert_int_eq(d->nbits[1], 4);
+    ilpm_puzzle_model.free_instance(inst);
     /* Variables of many values keep their encoding for the pair: made of
      * indicators, they would be so in every sum they are in. */
     inst = parse(p,

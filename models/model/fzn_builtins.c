@@ -319,13 +319,24 @@ static int derive_bounds(mdl *d, ilpm_err *err)
 }
 
 /* The builtins that make value indicators (fzn_values.c), lowered
- * first so that the others (int_lin_eq of two terms, ...) find them
- * whatever the file's order. */
+ * before the others (int_lin_ne of two terms, ...), so that those find
+ * them whatever the file's order. */
 static int makes_indicators(const fz_con *c)
 {
     return c->b->lower == ilpm_fzl_element || c->b->lower == ilpm_fzl_set_in ||
            c->b->lower == ilpm_fzl_alldiff ||
            (c->b->lower == ilpm_fzl_cmp && c->nargs == 3);
+}
+
+/* Which pass lowers c: 0 the equalities of two variables (x = y + k,
+ * whose x may take y's indicators, fzn_values.c's shift), 1 the
+ * builtins that make indicators, 2 the rest. */
+static int pass_of(const fz_con *c)
+{
+    if (c->nargs == 3 && c->b->lower == ilpm_fzl_lin && c->b->op == FZ_EQ &&
+        c->args[1].n == 2)
+        return 0;
+    return makes_indicators(c) ? 1 : 2;
 }
 
 /* d->aux: every column outside the answer but the output variables. */
@@ -387,9 +398,9 @@ int ilpm_fzn_lower(mdl *d, ilpm_err *err)
         return ilpm_err_nomem(err, "%s: out of memory", d->file);
     /* Each builtin's rows in a group of its name (stats and compare show
      * sizes per builtin); a domain with holes in "domain". */
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 3; pass++)
         for (int i = 0; i < z->ncons; i++) {
-            if (makes_indicators(&z->cons[i]) != (pass == 0))
+            if (pass_of(&z->cons[i]) != pass)
                 continue;
             if (ilpm_mdl_row_group(d, z->cons[i].domain ? "domain"
                                                         : z->cons[i].b->name))

@@ -23,6 +23,20 @@ int shared_ind(const mdl *d, fz_term x)
 /* The indicators of column x's values lo..hi (its range), made once and
  * shared by every builtin that takes them (element, set_in, int_eq_reif):
  * the first into *first.  Their rows go to the group int_values. */
+/* Room in fzn.ind for column x: 0, or -1 out of memory. */
+static int ind_room(mdl *d, int x)
+{
+    fzn *z = d->more;
+    int cap = z->indcap;
+    if (x < cap)
+        return 0;
+    if (ilpm_grow_int((void **)&z->ind, &cap, x + 1, sizeof *z->ind) != 0)
+        return -1;
+    memset(z->ind + z->indcap, 0, (size_t)(cap - z->indcap) * sizeof *z->ind);
+    z->indcap = cap;
+    return 0;
+}
+
 int value_ind(mdl *d, const fz_con *c, int x, int *first, ilpm_err *err)
 {
     fzn *z = d->more;
@@ -30,11 +44,8 @@ int value_ind(mdl *d, const fz_con *c, int x, int *first, ilpm_err *err)
         *first = z->ind[x] - 1;
         return 0;
     }
-    int cap = z->indcap;
-    if (ilpm_grow_int((void **)&z->ind, &cap, x + 1, sizeof *z->ind) != 0)
+    if (ind_room(d, x) != 0)
         return nomem(d, err);
-    memset(z->ind + z->indcap, 0, (size_t)(cap - z->indcap) * sizeof *z->ind);
-    z->indcap = cap;
     if (ilpm_mdl_row_group(d, "int_values") != 0)
         return nomem(d, err);
     /* Three values or more: x is made of them (fzn_builtins.c's
@@ -260,12 +271,34 @@ static int pair_rows(mdl *d, const fz_con *c, int64_t a, int x, int xf,
     return rc;
 }
 
+/* x = y + k where y has value indicators and x has none, over y's
+ * values shifted: x takes y's (both are made of them, mdl.direct), no
+ * row needed; 1 if so. */
+static int shift(mdl *d, const fz_con *c, int x, int y, __int128 k,
+                 ilpm_err *err)
+{
+    fzn *z = d->more;
+    int first;
+    if ((x < z->indcap && z->ind[x] > 0) || d->hi[y] - d->lo[y] < 2 ||
+        d->lo[x] != d->lo[y] + k || d->hi[x] != d->hi[y] + k)
+        return 0;
+    if (value_ind(d, c, y, &first, err) != 0 || ind_room(d, x) != 0)
+        return -1;
+    z->ind[x] = first + 1;
+    return 1;
+}
+
 int pair_values(mdl *d, const fz_con *c, int64_t a, int x, int64_t b, int y,
                 __int128 k, int rel, ilpm_err *err)
 {
     if ((rel != R_EQ && rel != R_NE) || x == y || (a != 1 && a != -1) ||
         (b != 1 && b != -1) || !pair_ind(d, x) || !pair_ind(d, y))
         return 1;
+    int rc = rel == R_EQ && a == -b ? shift(d, c, x, y, k * a, err) : 0;
+    if (rc == 0 && rel == R_EQ && a == -b)
+        rc = shift(d, c, y, x, -k * a, err);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
     int xf, yf;
     if (value_ind(d, c, x, &xf, err) != 0 || value_ind(d, c, y, &yf, err) != 0)
         return -1;

@@ -67,11 +67,13 @@ static int place_with(mdl *d, int j, int64_t *nv, ilpm_err *err)
     if (k < 0)
         return place(d, j, nv, err);
     int n = (int)(d->hi[j] - d->lo[j] + 1), v0 = (int)*nv + 1;
+    if (d->first[k] > 0) /* placed with another column made of them */
+        v0 = d->first[k], n = 0;
     for (int i = 0; i < n; i++)
         if (place(d, k + i, nv, err) != 0)
             return -1;
     d->first[j] = v0;
-    d->nbits[j] = n;
+    d->nbits[j] = (int)(d->hi[j] - d->lo[j] + 1);
     return 0;
 }
 

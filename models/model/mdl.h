@@ -89,7 +89,8 @@ typedef struct mdl {
      * first of column j's (those of lo..hi, in order, exactly one of
      * them true), and -1 on each of those; 0 elsewhere, NULL for none.
      * Such a column takes those columns' variables (weights 0, 1, 2,
-     * ...) rather than variables of its encoding. */
+     * ...) rather than variables of its encoding.  Two columns may be
+     * made of the same ones (x = y + k: fzn_values.c). */
     int *direct;
     /* same[j]: 1 + the column whose variable 0/1 column j takes (it is
      * equal to it); 0: its own.  NULL for none. */
