@@ -474,6 +474,105 @@ START_TEST(test_groups_per_builtin)
 }
 END_TEST
 
+/* The value indicators of x are its variables (mdl.direct): shared by
+ * int_eq_reif, int_ne_reif and element, whose result y takes its own
+ * over constants; a Boolean outside the answer stated equal to an
+ * indicator (int_eq_reif, then bool2int) takes its variable, one of the
+ * answer keeps its own; two variables related by x +- y = k, != k, = or
+ * != take theirs.  Counts and optima as brute force finds them. */
+START_TEST(test_shared_indicators)
+{
+    static const char text[] =
+        "var 1..4: x :: output_var;\nvar 0..9: y :: output_var;\n"
+        "var bool: b;\nvar 0..1: i;\nvar bool: c :: output_var;\n"
+        "var bool: e :: output_var;\n"
+        "constraint int_eq_reif(x, 2, b);\nconstraint bool2int(b, i);\n"
+        "constraint int_eq_reif(x, 4, c);\nconstraint int_ne_reif(x, 3, e);\n"
+        "constraint array_int_element(x, [3, 5, 5, 7], y);\n"
+        "solve maximize y;\n";
+    agree(text);
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "input-format", "fzn");
+    ilpm_err err = {0};
+    void *inst = parse(p, text, &err);
+    ck_assert_msg(inst != NULL, "%s", err.msg);
+    const mdl *d = ilpm_mdl_inst_rows(inst);
+    enum { X, Y, B, I, C };
+    ck_assert(d->direct && d->direct[X] > 0 && d->direct[Y] > 0);
+    ck_assert_int_eq(d->nbits[X], 4);
+    ck_assert_int_eq(d->nbits[Y], 10);
+    ck_assert_int_eq(d->first[B], d->first[X] + 1);
+    ck_assert_int_eq(d->first[I], d->first[B]);
+    ck_assert(d->first[C] != d->first[X] + 3);
+    ilpm_puzzle_model.free_instance(inst);
+    /* Two variables related by a x + b y = k or != k (a, b = +-1), or
+     * int_eq, int_ne: on their value indicators, made for it. */
+    static const char *const pairs[] = {
+        "int_lin_eq([1, -1], [a, b], 2)", "int_lin_eq([1, 1], [a, b], 1)",
+        "int_lin_ne([-1, 1], [a, b], 1)", "int_ne(a, b)", "int_eq(a, b)"};
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+        char t[400];
+        snprintf(t, sizeof t,
+                 "var -2..3: a :: output_var;\nvar -2..3: b :: output_var;\n"
+                 "constraint %s;\nsolve satisfy;\n",
+                 pairs[i]);
+        agree(t);
+        inst = parse(p, t, &err);
+        ck_assert_msg(inst != NULL, "%s", err.msg);
+        d = ilpm_mdl_inst_rows(inst);
+        ck_assert_msg(d->direct && d->direct[0] > 0 && d->direct[1] > 0, "%s",
+                      pairs[i]);
+        ilpm_puzzle_model.free_instance(inst);
+    }
+    /* ilpm_all_different_int (ilpm's MiniZinc library's alldifferent):
+     * exactly one per value (as many values as terms), at most one (a
+     * constant among them), the pairs (many values). */
+    static const char *const alldiff[] = {
+        "var 1..3: a :: output_var;\nvar 1..3: b :: output_var;\n"
+        "var 1..3: c :: output_var;\n"
+        "constraint ilpm_all_different_int([a, b, c]);\nsolve satisfy;\n",
+        "var 1..4: a :: output_var;\nvar 0..4: b :: output_var;\n"
+        "constraint ilpm_all_different_int([a, 2, b]);\nsolve satisfy;\n",
+        "var 0..9: a :: output_var;\nvar 3..20: b :: output_var;\n"
+        "constraint ilpm_all_different_int([b, a]);\nsolve maximize a;\n"};
+    for (size_t i = 0; i < sizeof alldiff / sizeof *alldiff; i++)
+        agree(alldiff[i]);
+    /* x = y + k over y's values shifted: x is made of y's indicators (the
+     * same variables), whatever the order of the constraints. */
+    static const char shifted[] =
+        "var 1..4: y :: output_var;\nvar 3..6: x;\nvar 1..4: w :: output_var;\n"
+        "constraint ilpm_all_different_int([x, 4, w]);\n"
+        "constraint int_lin_eq([1, -1], [x, y], 2);\nsolve maximize w;\n";
+    agree(shifted);
+    inst = parse(p, shifted, &err);
+    ck_assert_msg(inst != NULL, "%s", err.msg);
+    d = ilpm_mdl_inst_rows(inst);
+    ck_assert_int_eq(d->first[1], d->first[0]);
+    ck_assert_int_eq(d->nbits[1], 4);
+    ilpm_puzzle_model.free_instance(inst);
+    /* Variables of many values keep their encoding for the pair: made of
+     * indicators, they would be so in every sum they are in. */
+    inst = parse(p,
+                 "var 0..49: a;\nvar 0..49: b;\nvar 0..49: c;\n"
+                 "constraint int_lin_ne([1, -1], [a, b], 0);\n"
+                 "constraint int_lin_ne([1, -2, 1], [a, b, c], 0);\n"
+                 "solve satisfy;\n",
+                 &err);
+    ck_assert_msg(inst != NULL, "%s", err.msg);
+    d = ilpm_mdl_inst_rows(inst);
+    ck_assert(!d->direct || (d->direct[0] == 0 && d->direct[1] == 0));
+    ilpm_puzzle_model.free_instance(inst);
+    /* set_in_reif on a range (among's x[i] in S): the sum of the
+     * indicators of S's values. */
+    inst = parse(p, ABR("set_in_reif(b, -1..1, r)"), &err);
+    ck_assert_msg(inst != NULL, "%s", err.msg);
+    d = ilpm_mdl_inst_rows(inst);
+    ck_assert(d->direct && d->direct[1] > 0);
+    ilpm_puzzle_model.free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fzn");
@@ -486,6 +585,7 @@ int main(void)
     tcase_add_test(tc, test_bad_files);
     tcase_add_test(tc, test_fzn_puzzle);
     tcase_add_test(tc, test_groups_per_builtin);
+    tcase_add_test(tc, test_shared_indicators);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

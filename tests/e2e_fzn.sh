@@ -224,10 +224,17 @@ gecode_accepts() {
     minizinc --solver gecode "$tmp/fix.mzn" "$@" 2>/dev/null | grep -q -- '^----------$'
 }
 check "the default back end is cp" grep -q 'backend="cp"' <(mzn -s "$M/tetravex.mzn" "$M/tetravex_3.dzn")
+# ilpm's own library (models/mznlib/ilpm): Tetravex's element constraints
+# kept, its alldifferent ilpm's own builtin, not pairs.
+minizinc -c --solver ilpm "$M/tetravex.mzn" "$M/tetravex_3.dzn" --fzn "$tmp/tv.fzn" \
+    --ozn /dev/null 2>/dev/null
+kept_by_library() {
+    grep -q '^constraint array_int_element(' "$1" &&
+        grep -q '^constraint ilpm_all_different_int(' "$1" && ! grep -q '^constraint int_lin_ne(' "$1"
+}
+check "ilpm's library keeps element and alldifferent" kept_by_library "$tmp/tv.fzn"
 for b in $BACKENDS; do
-    # GLPK is slow on Tetravex's element rows (docs/fzn.md): 3x3 for it.
     n=4
-    [ "$b" = ilp ] && n=3
     mzn --ilpm-backend "$b" "$M/tetravex.mzn" "$M/tetravex_$n.dzn" >"$tmp/t4"
     g=$(sed -n 's/^griglia = \(.*\);$/\1/p' "$tmp/t4")
     check "tetravex $n on $b: a board" test -n "$g"
@@ -243,7 +250,7 @@ for b in $BACKENDS; do
     # Sizes that GLPK counts quickly too (it counts by a solve per
     # solution: L(2,7) takes minutes).
     for c in "queens.mzn -D n=6" "langford.mzn -D k=2;n=4" "magic_sequence.mzn -D n=5" \
-        "tetravex.mzn $M/tetravex_3.dzn"; do
+        "tetravex.mzn $M/tetravex_3.dzn" "cardinality.mzn"; do
         set -- $c
         want=$(minizinc --solver gecode -a "$M/$1" "${@:2}" 2>/dev/null | grep -c -- '^----------$')
         got=$(mzn --ilpm-backend "$b" -a "$M/$1" "${@:2}" | grep -c -- '^----------$')
@@ -262,10 +269,21 @@ for b in $BACKENDS; do
     done
 done
 
-# int_div, int_mod, int_pow and the extrema (models/mzn/divmod.mzn): the
-# linear library decomposes them (minizinc --solver ilpm), MiniZinc's
-# standard library leaves the first three in the FlatZinc for ilpm's own
-# builtins (ilpm fzn).  Counts with -a equal Gecode's on sat and cp; GLPK
+# Set variables (models/mzn/sets.mzn): a 0/1 per element in ilpm's
+# library; counts with -a equal Gecode's, an answer Gecode accepts.
+want=$(minizinc --solver gecode -a "$M/sets.mzn" 2>/dev/null | grep -c -- '^----------$')
+check "sets: Gecode finds solutions" test "$want" -gt 1
+for b in $BACKENDS; do
+    got=$(mzn --ilpm-backend "$b" -a "$M/sets.mzn" | grep -c -- '^----------$')
+    check "sets.mzn -a on $b: Gecode's count" equals count "$got" "$want"
+    fix=$(mzn --ilpm-backend "$b" "$M/sets.mzn" | sed -n 's/^\([abc]\) = \(.*\);$/constraint \1 = \2;/p')
+    check "sets.mzn on $b: Gecode accepts it" both test "$(echo "$fix" | wc -l)" -eq 3 \
+        -- gecode_accepts "$M/sets.mzn" "$fix"
+done
+
+# int_div, int_mod, int_pow and the extrema (models/mzn/divmod.mzn): ilpm's
+# library (minizinc --solver ilpm) and MiniZinc's standard one (ilpm fzn)
+# leave the first three in the FlatZinc for ilpm's own builtins.  Counts with -a equal Gecode's on sat and cp; GLPK
 # counts by a solve per solution (seconds here): one answer on ilp,
 # accepted by Gecode.
 want=$(minizinc --solver gecode -a "$M/divmod.mzn" "$M/divmod.dzn" 2>/dev/null | grep -c -- '^----------$')

@@ -65,6 +65,16 @@ struct fzn {
     fz_term obj;
     long solve_line;
     int ncols_read; /* columns of the file's own variables */
+    /* The value indicators of a column, shared by the builtins that
+     * take them (fzn_lower.c): ind[j] is 1 + the first of column j's,
+     * one per value of its range, 0 while it has none. */
+    int *ind;
+    int indcap;
+    /* same[j]: 1 + the 0/1 column whose variable column j (a 0/1
+     * column outside the answer) takes, stated equal to it by
+     * bool2int, bool_eq or int_eq_reif on a value; 0: its own. */
+    int *same;
+    int samecap;
 };
 enum { FZ_BOOL = 1, FZ_UNBOUNDED = 2 };
 
@@ -88,7 +98,7 @@ const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known);
 // clang-format off
 #define FZ_IMPLS(X)                                                            \
     X(lin) X(cmp) X(not) X(andor) X(clause) X(xor) X(plus) X(abs) X(minmax)    \
-    X(times) X(element) X(set_in) X(divmod) X(pow) X(extremum)
+    X(times) X(element) X(set_in) X(divmod) X(pow) X(extremum) X(alldiff)
 // clang-format on
 #define FZ_DECLARE(n)                                                          \
     int ilpm_fzl_##n(mdl *d, const fz_con *c, ilpm_err *err);                  \

@@ -64,6 +64,8 @@ static const fz_builtin builtins[] = {
     ROW(array_var_bool_element, element, 0, "sas"),
     ROW(set_in, set_in, 0, "sS"),
     ROW(set_in_reif, set_in, 0, "sSs"),
+    /* ilpm's MiniZinc library's (models/mznlib/ilpm). */
+    ROW(ilpm_all_different_int, alldiff, 0, "a"),
 };
 
 const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known)
@@ -316,6 +318,73 @@ static int derive_bounds(mdl *d, ilpm_err *err)
     return 0;
 }
 
+/* The builtins that make value indicators (fzn_values.c), lowered
+ * before the others (int_lin_ne of two terms, ...), so that those find
+ * them whatever the file's order. */
+static int makes_indicators(const fz_con *c)
+{
+    return c->b->lower == ilpm_fzl_element || c->b->lower == ilpm_fzl_set_in ||
+           c->b->lower == ilpm_fzl_alldiff ||
+           (c->b->lower == ilpm_fzl_cmp && c->nargs == 3);
+}
+
+/* Which pass lowers c: 0 the equalities of two variables (x = y + k,
+ * whose x may take y's indicators, fzn_values.c's shift), 1 the
+ * builtins that make indicators, 2 the rest. */
+static int pass_of(const fz_con *c)
+{
+    if (c->nargs == 3 && c->b->lower == ilpm_fzl_lin && c->b->op == FZ_EQ &&
+        c->args[1].n == 2)
+        return 0;
+    return makes_indicators(c) ? 1 : 2;
+}
+
+/* d->aux: every column outside the answer but the output variables. */
+static int mark_answer(mdl *d)
+{
+    const fzn *z = d->more;
+    unsigned char *aux = realloc(d->aux, (size_t)d->ncols + 1);
+    if (!aux)
+        return -1;
+    d->aux = aux;
+    memset(d->aux, 1, (size_t)d->ncols + 1);
+    for (int i = 0; i < z->nouts; i++)
+        for (int k = 0; k < z->outs[i].n; k++)
+            if (z->outs[i].t[k].var)
+                d->aux[z->outs[i].t[k].v] = 0;
+    return 0;
+}
+
+/* The integer columns (of three values or more) that have value
+ * indicators take them as their variables (mdl.direct): no bits of
+ * their own, no rows tying bits to indicators. */
+static int direct_columns(mdl *d)
+{
+    const fzn *z = d->more;
+    for (int j = 0; j < z->samecap && j < d->ncols; j++) {
+        if (z->same[j] == 0)
+            continue;
+        if (!d->same &&
+            !(d->same = calloc((size_t)d->ncols + 1, sizeof *d->same)))
+            return -1;
+        int r = z->same[j] - 1;
+        while (r < z->samecap && z->same[r] > 0)
+            r = z->same[r] - 1;
+        d->same[j] = r + 1;
+    }
+    for (int x = 0; x < z->indcap && x < d->ncols; x++) {
+        if (z->ind[x] == 0 || d->hi[x] - d->lo[x] < 2)
+            continue;
+        if (!d->direct &&
+            !(d->direct = calloc((size_t)d->ncols + 1, sizeof *d->direct)))
+            return -1;
+        d->direct[x] = z->ind[x];
+        for (int64_t i = 0; i <= d->hi[x] - d->lo[x]; i++)
+            d->direct[z->ind[x] - 1 + i] = -1;
+    }
+    return 0;
+}
+
 int ilpm_fzn_lower(mdl *d, ilpm_err *err)
 {
     fzn *z = d->more;
@@ -323,25 +392,25 @@ int ilpm_fzn_lower(mdl *d, ilpm_err *err)
         return ilpm_err_fail(err, ILPM_E_FAIL, "flags missing");
     if (derive_bounds(d, err) != 0)
         return -1;
+    /* The answer's columns known while lowering (fzn_lower.c's
+     * same_col leaves them their own variables). */
+    if (z->nouts > 0 && mark_answer(d) != 0)
+        return ilpm_err_nomem(err, "%s: out of memory", d->file);
     /* Each builtin's rows in a group of its name (stats and compare show
      * sizes per builtin); a domain with holes in "domain". */
-    for (int i = 0; i < z->ncons; i++) {
-        if (ilpm_mdl_row_group(d, z->cons[i].domain ? "domain"
-                                                    : z->cons[i].b->name) != 0)
-            return ilpm_err_nomem(err, "%s: out of memory", d->file);
-        if (z->cons[i].b->lower(d, &z->cons[i], err) != 0)
-            return -1;
-    }
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < z->ncons; i++) {
+            if (pass_of(&z->cons[i]) != pass)
+                continue;
+            if (ilpm_mdl_row_group(d, z->cons[i].domain ? "domain"
+                                                        : z->cons[i].b->name))
+                return ilpm_err_nomem(err, "%s: out of memory", d->file);
+            if (z->cons[i].b->lower(d, &z->cons[i], err) != 0)
+                return -1;
+        }
     ilpm_mdl_row_group(d, NULL);
-    if (z->nouts > 0) {
-        if (!(d->aux = malloc((size_t)d->ncols + 1)))
-            return ilpm_err_nomem(err, "%s: out of memory", d->file);
-        memset(d->aux, 1, (size_t)d->ncols + 1);
-        for (int i = 0; i < z->nouts; i++)
-            for (int k = 0; k < z->outs[i].n; k++)
-                if (z->outs[i].t[k].var)
-                    d->aux[z->outs[i].t[k].v] = 0;
-    }
+    if (direct_columns(d) != 0 || (z->nouts > 0 && mark_answer(d) != 0))
+        return ilpm_err_nomem(err, "%s: out of memory", d->file);
     d->sense = z->sense;
     if (z->sense != ILPM_NONE) {
         if (!(d->obj = calloc((size_t)d->ncols + 1, sizeof *d->obj)))

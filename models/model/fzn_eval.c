@@ -87,6 +87,17 @@ int ilpm_fzh_xor(const fz_con *c, const int64_t *x)
     return odd;
 }
 
+/* ilpm_all_different_int(xs): the values differ two by two. */
+int ilpm_fzh_alldiff(const fz_con *c, const int64_t *x)
+{
+    const fz_arg *a = &c->args[0];
+    for (int i = 0; i < a->n; i++)
+        for (int j = i + 1; j < a->n; j++)
+            if (val(a->t[i], x) == val(a->t[j], x))
+                return 0;
+    return 1;
+}
+
 int ilpm_fzh_plus(const fz_con *c, const int64_t *x)
 {
     return (__int128)val(c->args[0].t[0], x) + val(c->args[1].t[0], x) ==

@@ -7,7 +7,7 @@
  * takes an auxiliary 0/1 column choosing the side.  Auxiliary columns
  * are outside the answer: counts are projected onto the output
  * variables. */
-#include "fzn.h"
+#include "fzn_lin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,21 +22,7 @@ void ilpm_fz_range(const mdl *d, fz_term t, int64_t *lo, int64_t *hi)
     *hi = t.var ? d->hi[t.v] : t.v;
 }
 
-/* A linear sum: terms as added (a column may come twice), merged once
- * before a row is written (lin_merge). */
-typedef struct lin_term {
-    int col;
-    int64_t coef;
-} lin_term;
-
-typedef struct lin {
-    int n, cap;
-    lin_term *t;
-    __int128 k; /* the constant part */
-    int nomem;
-} lin;
-
-static void lin_add(lin *l, int64_t a, fz_term t)
+void lin_add(lin *l, int64_t a, fz_term t)
 {
     if (!t.var) {
         l->k += (__int128)a * t.v;
@@ -48,7 +34,7 @@ static void lin_add(lin *l, int64_t a, fz_term t)
         int cap = l->cap ? 2 * l->cap : 8;
         lin_term *nt = realloc(l->t, (size_t)cap * sizeof *nt);
         if (!nt) {
-            l->nomem = 1;
+            l->oom = 1;
             return;
         }
         l->t = nt;
@@ -86,7 +72,7 @@ static int lin_merge(lin *l)
     return 0;
 }
 
-static void lin_free(lin *l)
+void lin_free(lin *l)
 {
     free(l->t);
     memset(l, 0, sizeof *l);
@@ -103,11 +89,6 @@ static void lin_range(const mdl *d, const lin *l, __int128 *lo, __int128 *hi)
     }
 }
 
-/* A literal: column col true (neg 0) or false (neg 1). */
-typedef struct lit {
-    int col, neg;
-} lit;
-
 static int too_big(const mdl *d, const fz_con *c, ilpm_err *err)
 {
     return ilpm_err_input(err,
@@ -116,13 +97,13 @@ static int too_big(const mdl *d, const fz_con *c, ilpm_err *err)
                           d->file, c->line, c->col, c->b->name);
 }
 
-static int nomem(const mdl *d, ilpm_err *err)
+int nomem(const mdl *d, ilpm_err *err)
 {
     return ilpm_err_nomem(err, "%s: out of memory", d->file);
 }
 
 /* A 0/1 column outside the answer. */
-static int aux_col(mdl *d, ilpm_err *err)
+int aux_col(mdl *d, ilpm_err *err)
 {
     char name[40];
     fzn *z = d->more;
@@ -144,7 +125,7 @@ static int emit_if(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
                    int ge, __int128 rhs, ilpm_err *err)
 {
     __int128 lo, hi;
-    if (l->nomem)
+    if (l->oom)
         return nomem(d, err);
     if (lin_merge(l) != 0)
         return too_big(d, c, err);
@@ -173,11 +154,9 @@ static int emit_if(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
     return 0;
 }
 
-enum { R_LE = FZ_LE, R_GE = FZ_GE, R_EQ = FZ_EQ, R_NE = FZ_NE };
-
 /* If cond: l rel rhs. */
-static int emit_rel(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
-                    int rel, __int128 rhs, ilpm_err *err)
+int emit_rel(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l, int rel,
+             __int128 rhs, ilpm_err *err)
 {
     if (rel == R_LE || rel == R_GE)
         return emit_if(d, c, cond, nc, l, rel == R_GE, rhs, err);
@@ -207,8 +186,8 @@ static int emit_rel(mdl *d, const fz_con *c, const lit *cond, int nc, lin *l,
 }
 
 /* r <-> (l rel rhs); r a term (a constant r drops a side). */
-static int emit_reif(mdl *d, const fz_con *c, fz_term r, lin *l, int rel,
-                     __int128 rhs, ilpm_err *err)
+int emit_reif(mdl *d, const fz_con *c, fz_term r, lin *l, int rel, __int128 rhs,
+              ilpm_err *err)
 {
     static const int neg_rel[] = {R_GE, R_LE, R_NE, R_EQ};
     __int128 neg_rhs = rel == R_LE ? rhs + 1 : rel == R_GE ? rhs - 1 : rhs;
@@ -259,9 +238,16 @@ int ilpm_fzl_lin(mdl *d, const fz_con *c, ilpm_err *err)
         lin_add(&l, as->t[i].v, xs->t[i]);
     }
     lin_add(&l, -1, c->args[2].t[0]);
-    int rc = c->nargs == 4
-                 ? emit_reif(d, c, c->args[3].t[0], &l, rel_of(c), 0, err)
-                 : emit_rel(d, c, NULL, 0, &l, rel_of(c), 0, err);
+    int rc = c->nargs == 3 && l.n == 2 && !l.oom
+                 ? pair_values(d, c, l.t[0].coef, l.t[0].col, l.t[1].coef,
+                               l.t[1].col, -l.k, rel_of(c), err)
+                 : 1;
+    if (rc != 1) {
+        lin_free(&l);
+        return rc;
+    }
+    rc = c->nargs == 4 ? emit_reif(d, c, c->args[3].t[0], &l, rel_of(c), 0, err)
+                       : emit_rel(d, c, NULL, 0, &l, rel_of(c), 0, err);
     lin_free(&l);
     return rc;
 }
@@ -269,6 +255,24 @@ int ilpm_fzl_lin(mdl *d, const fz_con *c, ilpm_err *err)
 /* x_cmp(a, b) and x_cmp_reif(a, b, r): a - b rel 0 (op 4: a < b). */
 int ilpm_fzl_cmp(mdl *d, const fz_con *c, ilpm_err *err)
 {
+    int rel = rel_of(c);
+    fz_term a = c->args[0].t[0], b = c->args[1].t[0];
+    if (c->nargs == 3 && (rel == R_EQ || rel == R_NE) && !b.var &&
+        shared_ind(d, a) && d->hi[a.v] - d->lo[a.v] >= 2 && b.v >= d->lo[a.v] &&
+        b.v <= d->hi[a.v])
+        return eq_value(d, c, (int)a.v, b.v, rel, c->args[2].t[0], err);
+    if (c->nargs == 2 && rel == R_EQ && a.var && b.var) { /* bool2int */
+        int same = same_col(d, (int)b.v, (int)a.v);
+        if (same == 0)
+            same = same_col(d, (int)a.v, (int)b.v);
+        if (same != 0)
+            return same < 0 ? nomem(d, err) : 0;
+    }
+    if (c->nargs == 2 && a.var && b.var) {
+        int rc = pair_values(d, c, 1, (int)a.v, -1, (int)b.v, 0, rel, err);
+        if (rc != 1)
+            return rc;
+    }
     lin l = {0};
     lin_add(&l, 1, c->args[0].t[0]);
     lin_add(&l, -1, c->args[1].t[0]);
@@ -366,8 +370,8 @@ int ilpm_fzl_plus(mdl *d, const fz_con *c, ilpm_err *err)
 }
 
 /* If cond: a1 x + a2 y rel 0. */
-static int rel2(mdl *d, const fz_con *c, const lit *cond, int nc, int64_t a1,
-                fz_term x, int64_t a2, fz_term y, int rel, ilpm_err *err)
+int rel2(mdl *d, const fz_con *c, const lit *cond, int nc, int64_t a1,
+         fz_term x, int64_t a2, fz_term y, int rel, ilpm_err *err)
 {
     lin l = {0};
     lin_add(&l, a1, x);
@@ -450,10 +454,10 @@ int ilpm_fzl_extremum(mdl *d, const fz_con *c, ilpm_err *err)
 #define FZ_MAX_IND (1 << 16)
 
 /* Indicators d_v for the values of x in vals (n of them, or the range
- * lo..hi when vals is NULL): exactly one holds and x = sum v d_v.  The
+ * lo..hi when vals is NULL): exactly one holds and (link) x = sum v d_v.  The
  * first column is *first, the others follow. */
-static int indicators(mdl *d, const fz_con *c, fz_term x, const int64_t *vals,
-                      int64_t lo, int64_t hi, int *first, ilpm_err *err)
+int indicators_link(mdl *d, const fz_con *c, fz_term x, const int64_t *vals,
+                    int64_t lo, int64_t hi, int *first, int link, ilpm_err *err)
 {
     int64_t n = vals ? lo : hi - lo + 1; /* with vals, lo is their count */
     if (n > FZ_MAX_IND)
@@ -478,10 +482,17 @@ static int indicators(mdl *d, const fz_con *c, fz_term x, const int64_t *vals,
     lin_add(&sum, -1, x);
     if (rc == 0)
         rc = emit_rel(d, c, NULL, 0, &one, R_EQ, 1, err) ||
-             emit_rel(d, c, NULL, 0, &sum, R_EQ, 0, err);
+             (link && emit_rel(d, c, NULL, 0, &sum, R_EQ, 0, err));
     lin_free(&one);
     lin_free(&sum);
     return rc;
+}
+
+/* The same, tied to x by the row x = sum v d_v. */
+int indicators(mdl *d, const fz_con *c, fz_term x, const int64_t *vals,
+               int64_t lo, int64_t hi, int *first, ilpm_err *err)
+{
+    return indicators_link(d, c, x, vals, lo, hi, first, 1, err);
 }
 
 /* p = a b: p = v b under the indicator of a = v, over the factor with
@@ -623,75 +634,5 @@ int ilpm_fzl_pow(mdl *d, const fz_con *c, ilpm_err *err)
         lin_free(&l);
         lin_free(&none);
     }
-    return rc;
-}
-
-/* array_[var_]{int,bool}_element(i, xs, r): r = xs[i], the index's
- * indicators over 1..n choosing the element. */
-int ilpm_fzl_element(mdl *d, const fz_con *c, ilpm_err *err)
-{
-    fz_term i = c->args[0].t[0], r = c->args[2].t[0];
-    const fz_arg *xs = &c->args[1];
-    int64_t lo, hi;
-    ilpm_fz_range(d, i, &lo, &hi);
-    if (lo < 1)
-        lo = 1;
-    if (hi > xs->n)
-        hi = xs->n;
-    if (lo > hi) { /* no index is in the array: no solution */
-        lin none = {0};
-        return emit_rel(d, c, NULL, 0, &none, R_GE, 1, err);
-    }
-    int first;
-    if (indicators(d, c, i, NULL, lo, hi, &first, err) != 0)
-        return -1;
-    for (int64_t k = lo; k <= hi; k++) {
-        lit on = {first + (int)(k - lo), 0};
-        if (rel2(d, c, &on, 1, 1, r, -1, xs->t[k - 1], R_EQ, err) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* set_in(x, S) and set_in_reif(x, S, r). */
-int ilpm_fzl_set_in(mdl *d, const fz_con *c, ilpm_err *err)
-{
-    fz_term x = c->args[0].t[0];
-    const fz_arg *s = &c->args[1];
-    int64_t lo, hi;
-    ilpm_fz_range(d, x, &lo, &hi);
-    fz_term one = {1, 0}, r = c->nargs == 3 ? c->args[2].t[0] : one;
-    if (!s->elems) { /* a range: both bounds, or r <-> within both */
-        fz_term slo = {s->lo, 0}, shi = {s->hi, 0};
-        if (!r.var && r.v)
-            return rel2(d, c, NULL, 0, 1, x, -1, slo, R_GE, err) ||
-                   rel2(d, c, NULL, 0, 1, x, -1, shi, R_LE, err);
-        lin in = {0};
-        /* in: r <-> (x >= lo) and (x <= hi), the two as 0/1 columns. */
-        int ge = aux_col(d, err), le = ge < 0 ? -1 : aux_col(d, err);
-        if (le < 0)
-            return -1;
-        lin lx = {0};
-        lin_add(&lx, 1, x);
-        int rc = emit_reif(d, c, (fz_term){ge, 1}, &lx, R_GE, s->lo, err) ||
-                 emit_reif(d, c, (fz_term){le, 1}, &lx, R_LE, s->hi, err);
-        lin_add(&in, 1, (fz_term){ge, 1});
-        lin_add(&in, 1, (fz_term){le, 1});
-        rc = rc || emit_reif(d, c, r, &in, R_GE, 2, err);
-        lin_free(&lx);
-        lin_free(&in);
-        return rc;
-    }
-    /* Holes: the indicators of x's values, r the sum of those in S. */
-    int first;
-    if (indicators(d, c, x, NULL, lo, hi, &first, err) != 0)
-        return -1;
-    lin in = {0};
-    for (int k = 0; k < s->n; k++)
-        if (s->elems[k] >= lo && s->elems[k] <= hi)
-            lin_add(&in, 1, (fz_term){first + (int)(s->elems[k] - lo), 1});
-    lin_add(&in, -1, r);
-    int rc = emit_rel(d, c, NULL, 0, &in, R_EQ, 0, err);
-    lin_free(&in);
     return rc;
 }

@@ -86,6 +86,8 @@ void ilpm_fzn_free(fzn *z)
     }
     free(z->outs);
     free(z->flag);
+    free(z->ind);
+    free(z->same);
     if (z->syms) {
         for (size_t i = 0; i < z->syms->cap; i++) {
             free(z->syms->s[i].name);

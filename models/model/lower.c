@@ -59,6 +59,24 @@ static int place(mdl *d, int j, int64_t *nv, ilpm_err *err)
     return 0;
 }
 
+/* Column j and, when it is given by value indicators, those columns,
+ * whose variables it takes (mdl.direct). */
+static int place_with(mdl *d, int j, int64_t *nv, ilpm_err *err)
+{
+    int k = d->direct ? d->direct[j] - 1 : -1;
+    if (k < 0)
+        return place(d, j, nv, err);
+    int n = (int)(d->hi[j] - d->lo[j] + 1), v0 = (int)*nv + 1;
+    if (d->first[k] > 0) /* placed with another column made of them */
+        v0 = d->first[k], n = 0;
+    for (int i = 0; i < n; i++)
+        if (place(d, k + i, nv, err) != 0)
+            return -1;
+    d->first[j] = v0;
+    d->nbits[j] = (int)(d->hi[j] - d->lo[j] + 1);
+    return 0;
+}
+
 int ilpm_mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err)
 {
     d->enc = enc;
@@ -73,18 +91,27 @@ int ilpm_mdl_layout(mdl *d, mdl_enc enc, ilpm_err *err)
     /* The answer's columns first, then the aux ones: two families. */
     for (int pass = 0; pass < 2; pass++) {
         for (int j = 0; j < d->ncols; j++)
-            if ((d->aux && d->aux[j]) == pass && place(d, j, &nv, err) != 0)
+            if ((d->aux && d->aux[j]) == pass &&
+                !(d->direct && d->direct[j] < 0) &&
+                !(d->same && d->same[j] > 0) && place_with(d, j, &nv, err) != 0)
                 return -1;
         if (pass == 0)
             d->nmain = (int)nv;
     }
     d->nvars = (int)nv;
+    for (int j = 0; d->same && j < d->ncols; j++)
+        if (d->same[j] > 0) {
+            d->first[j] = d->first[d->same[j] - 1];
+            d->nbits[j] = 1;
+        }
     return 0;
 }
 
 /* Weight of the i-th variable of column j. */
-static int64_t weight(const mdl *d, int i)
+static int64_t weight(const mdl *d, int j, int i)
 {
+    if (d->direct && d->direct[j] > 0)
+        return i;
     return d->enc == MDL_ENC_BINARY ? (int64_t)1 << i : 1;
 }
 
@@ -93,7 +120,7 @@ int64_t ilpm_mdl_col_value(const mdl *d, int j, const uint8_t *vals)
     int64_t v = d->lo[j];
     for (int i = 0; i < d->nbits[j]; i++)
         if (vals[d->first[j] + i])
-            v += d->nbits[j] == 1 ? 1 : weight(d, i);
+            v += d->nbits[j] == 1 ? 1 : weight(d, j, i);
     return v;
 }
 
@@ -165,7 +192,7 @@ static int gather(lower *w, int j, int64_t a, int64_t *cst)
         return too_large(w);
     for (int i = 0; i < d->nbits[j]; i++) {
         int v = d->first[j] + i;
-        if (d->nbits[j] > 1 && __builtin_mul_overflow(a, weight(d, i), &c))
+        if (d->nbits[j] > 1 && __builtin_mul_overflow(a, weight(d, j, i), &c))
             return too_large(w);
         if (d->nbits[j] == 1)
             c = a;
@@ -352,15 +379,15 @@ static int encodings(lower *w)
     const mdl *d = w->d;
     for (int j = 0; j < d->ncols; j++) {
         int nb = d->nbits[j];
-        if (nb <= 1)
-            continue;
+        if (nb <= 1 || (d->direct && d->direct[j] > 0))
+            continue; /* exactly one indicator: a row of the file's */
         int64_t r = d->hi[j] - d->lo[j];
         if (d->enc == MDL_ENC_BINARY) {
             if (nb < 63 && r == ((int64_t)1 << nb) - 1)
                 continue;
             for (int i = 0; i < nb; i++) {
                 w->lits[i] = w->base + d->first[j] + i;
-                w->coefs[i] = weight(d, i);
+                w->coefs[i] = weight(d, j, i);
             }
             if (group(w, "int_bounds") ||
                 ilpm_add_linear(w->m, w->coefs, w->lits, nb, ILPM_LE, r,

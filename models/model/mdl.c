@@ -58,6 +58,8 @@ void ilpm_mdl_free(mdl *d)
     free(d->obj);
     free(d->first);
     free(d->nbits);
+    free(d->direct);
+    free(d->same);
     free(d->aux);
     free(d);
 }

@@ -84,6 +84,17 @@ typedef struct mdl {
      * rows ended from now on (ilpm_mdl_row_group), 0 for none. */
     const char **groups;
     int ngroups, groupcap, row_group;
+    /* Integer columns given by 0/1 columns of their own, one per value
+     * (FlatZinc's value indicators, fzn_lower.c): direct[j] is 1 + the
+     * first of column j's (those of lo..hi, in order, exactly one of
+     * them true), and -1 on each of those; 0 elsewhere, NULL for none.
+     * Such a column takes those columns' variables (weights 0, 1, 2,
+     * ...) rather than variables of its encoding.  Two columns may be
+     * made of the same ones (x = y + k: fzn_values.c). */
+    int *direct;
+    /* same[j]: 1 + the column whose variable 0/1 column j takes (it is
+     * equal to it); 0: its own.  NULL for none. */
+    int *same;
 
     /* Filled by ilpm_mdl_layout: the model's variables of each column. */
     mdl_enc enc;
