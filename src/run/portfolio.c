@@ -7,6 +7,7 @@
 #include "portfolio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #endif
 
 int ilpm_portfolio_test_corrupt = -1;
+int ilpm_portfolio_test_stall = -1;
 double ilpm_portfolio_quick_s = 0.05;
 
 /* Best first, by the measurements of docs/benchmarks.md ("The portfolio"):
@@ -278,7 +280,44 @@ struct member_run {
     const ilpm_options *so;
     ilpm_model *m;
     int fd;
+    int in;           /* the bounds' pipe from the parent, or -1 */
+    int bounded;      /* a bound came: told */
+    int64_t told;     /* the last (best) bound */
+    double next_poll; /* the pipe is read at most every POLL_S */
 };
+
+/* How often a member reads its bounds' pipe (a back end polls the bound
+ * at every 512th node or CaDiCaL's every check). */
+#define POLL_S 0.002
+
+/* The bounds the parent sent: the last one (the best), or 0 when none
+ * came since the last read (ilpm_bound_fn). */
+static int read_bound(void *ctx, int64_t *obj)
+{
+    struct member_run *r = ctx;
+    double now = ilpm_now();
+    if (r->in < 0 || now < r->next_poll)
+        return 0;
+    r->next_poll = now + POLL_S;
+    int64_t b;
+    int got = 0;
+    while (read(r->in, &b, sizeof b) == (ssize_t)sizeof b)
+        got = 1, r->told = b;
+    if (got) {
+        r->bounded = 1;
+        *obj = r->told;
+    }
+    return got;
+}
+
+/* Test hook (ilpm_portfolio_test_stall): waits up to 5 s for a bound. */
+static void wait_bound(struct member_run *r)
+{
+    double end = ilpm_now() + 5;
+    struct pollfd pf = {.fd = r->in, .events = POLLIN};
+    while (ilpm_now() < end && poll(&pf, 1, 10) == 0)
+        ;
+}
 
 static int send_incumbent(void *ctx, const uint8_t *vals)
 {
@@ -289,7 +328,10 @@ static int send_incumbent(void *ctx, const uint8_t *vals)
     h.status = ILPM_FEASIBLE;
     h.nvars = ilpm_model_nvars(r->m);
     h.objective = ilpm_model_objective_value(r->m, vals);
-    return ilpm_portfolio_send(r->fd, &h, NULL, vals);
+    int rc = ilpm_portfolio_send(r->fd, &h, NULL, vals);
+    while (ilpm_portfolio_test_stall == r->index)
+        pause(); /* until killed */
+    return rc;
 }
 
 /* A member's process: its solve on the model, each incumbent and the
@@ -316,6 +358,10 @@ static void member_body(void *arg, int fd)
     ilpm_status st;
     if (has_obj) {
         ilpm_solver_on_incumbent(s, send_incumbent, r);
+        ilpm_solver_on_bound(s, read_bound, r);
+        if (ilpm_portfolio_test_stall >= 0 &&
+            ilpm_portfolio_test_stall != r->index && r->in >= 0)
+            wait_bound(r);
         st = ilpm_solver_optimize(s, NULL, 0, &err);
     } else {
         st = ilpm_solver_solve(s, NULL, 0, &err);
@@ -326,6 +372,10 @@ static void member_body(void *arg, int fd)
     h.rc = err.rc;
     snprintf(h.error, sizeof h.error, "%s", err.msg);
     h.nvars = ilpm_model_nvars(r->m);
+    if (st == ILPM_UNSAT && r->bounded) {
+        h.bounded = 1; /* nothing better than told */
+        h.objective = r->told;
+    }
     if (vals &&
         (st == ILPM_SOLVED || st == ILPM_OPTIMAL || st == ILPM_FEASIBLE)) {
         h.objective = ilpm_solver_objective(s);
@@ -355,7 +405,8 @@ struct race {
     int n;
     pid_t pid[MAX_MEMBERS];
     int fd[MAX_MEMBERS];
-    uint8_t *best; /* the best verified incumbent, or NULL */
+    int back[MAX_MEMBERS]; /* the bounds' pipes to the members, or -1 */
+    uint8_t *best;         /* the best verified incumbent, or NULL */
     int64_t best_obj;
     int best_member;
     ilpm_pf_msg stats_of; /* the sizes reported with the answer taken */
@@ -395,6 +446,38 @@ static int take(struct race *r, int i, const uint8_t *vals, int incumbent)
     return rc;
 }
 
+/* The verified incumbent's objective to every member but i, which polls
+ * it as its bound; a full pipe skips a member (a later bound is better
+ * and follows). */
+static void share(struct race *r, int i, int64_t obj)
+{
+    for (int j = 0; j < r->n; j++)
+        if (j != i && r->back[j] >= 0 &&
+            write(r->back[j], &obj, sizeof obj) < 0 && errno != EAGAIN) {
+            close(r->back[j]);
+            r->back[j] = -1;
+        }
+}
+
+static void keep_stats(struct race *r, ilpm_pf_msg *h);
+
+/* Member i proved nothing better than the bound h->objective it was
+ * told: the best verified incumbent (at least as good) is optimal.  1
+ * when it settles the run. */
+static int proved_best(struct race *r, int i, ilpm_pf_msg *h)
+{
+    if (!r->best || better(r, h->objective) ||
+        take(r, r->best_member, r->best, 0) != 0)
+        return 0;
+    note(r, "auto: %s proved nothing better than the incumbent%s\n",
+         r->mbs[i].name, "");
+    keep_stats(r, h);
+    r->winner = i;
+    r->res->status = ILPM_OPTIMAL;
+    r->res->verified = 1;
+    return 1;
+}
+
 static void keep_stats(struct race *r, ilpm_pf_msg *h)
 {
     if (!h->has_stats)
@@ -431,6 +514,7 @@ static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
                 char o[32];
                 snprintf(o, sizeof o, "%lld", (long long)obj);
                 note(r, "auto: incumbent %s from %s\n", o, r->mbs[i].name);
+                share(r, i, obj);
             }
         }
         return 0;
@@ -442,6 +526,8 @@ static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
             return 0;
         break;
     case ILPM_UNSAT:
+        if (h->bounded) /* nothing better than a verified incumbent */
+            return proved_best(r, i, h);
         break;
     case ILPM_TIMEOUT:
     case ILPM_STOPPED:
@@ -531,6 +617,20 @@ static void unsettled(struct race *r, double deadline)
     }
 }
 
+/* Optimising: member i's bounds' pipe, both ends non-blocking (neither
+ * side ever waits on it); none without an objective or a pipe. */
+static void bounds_pipe(struct race *r, struct member_run *run, int i)
+{
+    int p[2];
+    r->back[i] = -1;
+    if (r->sense == ILPM_NONE || pipe(p) != 0)
+        return;
+    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+    fcntl(p[1], F_SETFL, fcntl(p[1], F_GETFL) | O_NONBLOCK);
+    run->in = p[0];
+    r->back[i] = p[1];
+}
+
 int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
                          const ilpm_params *p, const ilpm_run_opts *o,
                          ilpm_model *m, const ilpm_options *so,
@@ -546,7 +646,11 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     struct member_run runs[MAX_MEMBERS];
     double t0 = ilpm_now();
     for (int i = 0; i < r.n; i++) {
-        runs[i] = (struct member_run){&r.mbs[i], i, r.n, o, so, m, -1};
+        runs[i] =
+            (struct member_run){&r.mbs[i], i, r.n, o, so, m, -1, -1, 0, 0, 0};
+        bounds_pipe(&r, &runs[i], i);
+    }
+    for (int i = 0; i < r.n; i++) {
         r.pid[i] = ilpm_portfolio_spawn(member_body, &runs[i], r.n, &r.fd[i]);
         if (r.pid[i] < 0) {
             r.fd[i] = -1;
@@ -557,11 +661,16 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
             r.first_error.rc = ILPM_E_FAIL;
         }
     }
+    for (int i = 0; i < r.n; i++)
+        if (runs[i].in >= 0)
+            close(runs[i].in); /* the members' own */
     race_loop(&r, so->deadline);
     for (int i = 0; i < r.n; i++) {
         ilpm_portfolio_kill(r.pid[i]);
         if (r.fd[i] >= 0)
             close(r.fd[i]);
+        if (r.back[i] >= 0)
+            close(r.back[i]);
     }
     if (r.winner < 0)
         unsettled(&r, so->deadline);

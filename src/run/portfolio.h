@@ -3,7 +3,11 @@
  * own options, run in a process of its own (GLPK's state is global):
  * the parent verifies every answer a member sends over its pipe before
  * it takes it, keeps the best verified objective, and kills and reaps
- * every member once one has proved its answer.  A count is split into
+ * every member once one has proved its answer.  Optimising, each new
+ * verified incumbent's objective goes to every other member over a pipe
+ * of its own (parent to child), which it polls as a bound: a member
+ * that then proves nothing better makes that incumbent the optimum.
+ * A count is split into
  * cubes (the first decisions on the answer's variables), counted by the
  * members in turn and summed. */
 #ifndef ILPM_PORTFOLIO_H
@@ -76,6 +80,9 @@ typedef struct ilpm_pf_msg {
     int rc;     /* ilpm_rc of an error */
     int nvars;  /* values that follow (0: none) */
     int verified, count_complete, has_stats;
+    /* ILPM_PF_FINAL ILPM_UNSAT of a member told a bound (objective):
+     * nothing better than it exists. */
+    int bounded;
     int64_t objective;
     uint64_t count;
     ilpm_stats stats; /* stats.ngroups sizes follow */
@@ -111,5 +118,9 @@ extern double ilpm_portfolio_quick_s;
 /* Test hook: the member of this index (-1: none) sends a wrong answer
  * (its first variable flipped), which the parent must refuse. */
 extern int ilpm_portfolio_test_corrupt;
+/* Test hook: the member of this index (-1: none) stops after its first
+ * incumbent (until killed), and every other member waits for the bound
+ * it brings before it searches. */
+extern int ilpm_portfolio_test_stall;
 
 #endif
