@@ -556,6 +556,17 @@ START_TEST(test_shared_incumbent_proved)
         ilpm_result_free(&r);
         ilpm_buf_free(&log);
         no_children();
+        /* Members that end at once: an incumbent read after they have
+         * gone is still shared, to pipes no one reads any more (the
+         * parent must not die of SIGPIPE). */
+        o.solver.verbose = 0;
+        for (int rep = 0; rep < 20; rep++) {
+            run(&ilpm_puzzle_model, inst, p, &o, &r);
+            ck_assert_int_eq(r.status, ILPM_OPTIMAL);
+            ck_assert_int_eq(r.objective, opts[k]);
+            ilpm_result_free(&r);
+            no_children();
+        }
         ilpm_puzzle_model.free_instance(inst);
         ilpm_params_free(p);
     }

@@ -448,15 +448,21 @@ static int take(struct race *r, int i, const uint8_t *vals, int incumbent)
 
 /* The verified incumbent's objective to every member but i, which polls
  * it as its bound; a full pipe skips a member (a later bound is better
- * and follows). */
+ * and follows), and one whose member has ended is closed (SIGPIPE held
+ * off meanwhile: the parent must not die of a member's end). */
 static void share(struct race *r, int i, int64_t obj)
 {
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+    sigemptyset(&ign.sa_mask);
+    if (sigaction(SIGPIPE, &ign, &old) != 0)
+        return;
     for (int j = 0; j < r->n; j++)
         if (j != i && r->back[j] >= 0 &&
             write(r->back[j], &obj, sizeof obj) < 0 && errno != EAGAIN) {
             close(r->back[j]);
             r->back[j] = -1;
         }
+    sigaction(SIGPIPE, &old, NULL);
 }
 
 static void keep_stats(struct race *r, ilpm_pf_msg *h);
