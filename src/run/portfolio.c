@@ -7,7 +7,6 @@
 #include "portfolio.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -280,44 +279,8 @@ struct member_run {
     const ilpm_options *so;
     ilpm_model *m;
     int fd;
-    int in;           /* the bounds' pipe from the parent, or -1 */
-    int bounded;      /* a bound came: told */
-    int64_t told;     /* the last (best) bound */
-    double next_poll; /* the pipe is read at most every POLL_S */
+    ilpm_pf_bounds in; /* optimising: the bounds the parent sends */
 };
-
-/* How often a member reads its bounds' pipe (a back end polls the bound
- * at every 512th node or CaDiCaL's every check). */
-#define POLL_S 0.002
-
-/* The bounds the parent sent: the last one (the best), or 0 when none
- * came since the last read (ilpm_bound_fn). */
-static int read_bound(void *ctx, int64_t *obj)
-{
-    struct member_run *r = ctx;
-    double now = ilpm_now();
-    if (r->in < 0 || now < r->next_poll)
-        return 0;
-    r->next_poll = now + POLL_S;
-    int64_t b;
-    int got = 0;
-    while (read(r->in, &b, sizeof b) == (ssize_t)sizeof b)
-        got = 1, r->told = b;
-    if (got) {
-        r->bounded = 1;
-        *obj = r->told;
-    }
-    return got;
-}
-
-/* Test hook (ilpm_portfolio_test_stall): waits up to 5 s for a bound. */
-static void wait_bound(struct member_run *r)
-{
-    double end = ilpm_now() + 5;
-    struct pollfd pf = {.fd = r->in, .events = POLLIN};
-    while (ilpm_now() < end && poll(&pf, 1, 10) == 0)
-        ;
-}
 
 static int send_incumbent(void *ctx, const uint8_t *vals)
 {
@@ -358,10 +321,10 @@ static void member_body(void *arg, int fd)
     ilpm_status st;
     if (has_obj) {
         ilpm_solver_on_incumbent(s, send_incumbent, r);
-        ilpm_solver_on_bound(s, read_bound, r);
+        ilpm_solver_on_bound(s, ilpm_pf_bound_read, &r->in);
         if (ilpm_portfolio_test_stall >= 0 &&
-            ilpm_portfolio_test_stall != r->index && r->in >= 0)
-            wait_bound(r);
+            ilpm_portfolio_test_stall != r->index)
+            ilpm_pf_bound_wait(&r->in, 5);
         st = ilpm_solver_optimize(s, NULL, 0, &err);
     } else {
         st = ilpm_solver_solve(s, NULL, 0, &err);
@@ -372,9 +335,9 @@ static void member_body(void *arg, int fd)
     h.rc = err.rc;
     snprintf(h.error, sizeof h.error, "%s", err.msg);
     h.nvars = ilpm_model_nvars(r->m);
-    if (st == ILPM_UNSAT && r->bounded) {
+    if (st == ILPM_UNSAT && r->in.bounded) {
         h.bounded = 1; /* nothing better than told */
-        h.objective = r->told;
+        h.objective = r->in.told;
     }
     if (vals &&
         (st == ILPM_SOLVED || st == ILPM_OPTIMAL || st == ILPM_FEASIBLE)) {
@@ -446,25 +409,6 @@ static int take(struct race *r, int i, const uint8_t *vals, int incumbent)
     return rc;
 }
 
-/* The verified incumbent's objective to every member but i, which polls
- * it as its bound; a full pipe skips a member (a later bound is better
- * and follows), and one whose member has ended is closed (SIGPIPE held
- * off meanwhile: the parent must not die of a member's end). */
-static void share(struct race *r, int i, int64_t obj)
-{
-    struct sigaction ign = {.sa_handler = SIG_IGN}, old;
-    sigemptyset(&ign.sa_mask);
-    if (sigaction(SIGPIPE, &ign, &old) != 0)
-        return;
-    for (int j = 0; j < r->n; j++)
-        if (j != i && r->back[j] >= 0 &&
-            write(r->back[j], &obj, sizeof obj) < 0 && errno != EAGAIN) {
-            close(r->back[j]);
-            r->back[j] = -1;
-        }
-    sigaction(SIGPIPE, &old, NULL);
-}
-
 static void keep_stats(struct race *r, ilpm_pf_msg *h);
 
 /* Member i proved nothing better than the bound h->objective it was
@@ -520,7 +464,7 @@ static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
                 char o[32];
                 snprintf(o, sizeof o, "%lld", (long long)obj);
                 note(r, "auto: incumbent %s from %s\n", o, r->mbs[i].name);
-                share(r, i, obj);
+                ilpm_pf_bound_share(r->back, r->n, i, obj);
             }
         }
         return 0;
@@ -623,20 +567,6 @@ static void unsettled(struct race *r, double deadline)
     }
 }
 
-/* Optimising: member i's bounds' pipe, both ends non-blocking (neither
- * side ever waits on it); none without an objective or a pipe. */
-static void bounds_pipe(struct race *r, struct member_run *run, int i)
-{
-    int p[2];
-    r->back[i] = -1;
-    if (r->sense == ILPM_NONE || pipe(p) != 0)
-        return;
-    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
-    fcntl(p[1], F_SETFL, fcntl(p[1], F_GETFL) | O_NONBLOCK);
-    run->in = p[0];
-    r->back[i] = p[1];
-}
-
 int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
                          const ilpm_params *p, const ilpm_run_opts *o,
                          ilpm_model *m, const ilpm_options *so,
@@ -652,9 +582,8 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     struct member_run runs[MAX_MEMBERS];
     double t0 = ilpm_now();
     for (int i = 0; i < r.n; i++) {
-        runs[i] =
-            (struct member_run){&r.mbs[i], i, r.n, o, so, m, -1, -1, 0, 0, 0};
-        bounds_pipe(&r, &runs[i], i);
+        runs[i] = (struct member_run){&r.mbs[i], i, r.n, o, so, m, -1, {0}};
+        ilpm_pf_bound_pipe(r.sense != ILPM_NONE, &runs[i].in, &r.back[i]);
     }
     for (int i = 0; i < r.n; i++) {
         r.pid[i] = ilpm_portfolio_spawn(member_body, &runs[i], r.n, &r.fd[i]);
@@ -668,8 +597,8 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
         }
     }
     for (int i = 0; i < r.n; i++)
-        if (runs[i].in >= 0)
-            close(runs[i].in); /* the members' own */
+        if (runs[i].in.fd >= 0)
+            close(runs[i].in.fd); /* the members' own */
     race_loop(&r, so->deadline);
     for (int i = 0; i < r.n; i++) {
         ilpm_portfolio_kill(r.pid[i]);

@@ -95,6 +95,26 @@ int ilpm_portfolio_send(int fd, ilpm_pf_msg *h, const ilpm_stats *st,
  * NULL): 0, or -1 when the member ended without one. */
 int ilpm_portfolio_recv(int fd, ilpm_pf_msg *h, uint8_t **vals);
 
+/* Optimising, the bounds (portfolio_bound.c): each verified incumbent's
+ * objective, parent to member, over a pipe of its own whose ends never
+ * block.  A member's end: fd (-1: none), the last bound told (bounded:
+ * one came) and when it is read next. */
+typedef struct ilpm_pf_bounds {
+    int fd, bounded;
+    int64_t told;
+    double next_poll;
+} ilpm_pf_bounds;
+/* A pipe for one member when want: *in (fd -1 when none), *out. */
+void ilpm_pf_bound_pipe(int want, ilpm_pf_bounds *in, int *out);
+/* ilpm_bound_fn over an ilpm_pf_bounds: the last bound sent, read at
+ * most every 2 ms. */
+int ilpm_pf_bound_read(void *bounds, int64_t *obj);
+/* Waits up to s seconds for a bound (a test hook's member). */
+void ilpm_pf_bound_wait(const ilpm_pf_bounds *in, double s);
+/* obj to out[0..n) but out[skip] (-1: gone); a full pipe is skipped (a
+ * better bound follows), one with no reader left is closed. */
+void ilpm_pf_bound_share(int *out, int n, int skip, int64_t obj);
+
 /* Runs in run.c's own verifier: vals, an answer a member sent, checked
  * against the model's constraints and the puzzle's rules; an incumbent
  * goes to o's solution hook, a final answer is rendered into res (and
