@@ -191,4 +191,14 @@ ilpm_backend_reports ilpm_backend_report(int b);
 const char *ilpm_propagate_name(ilpm_propagate p);
 int ilpm_propagate_parse(const char *s);
 
+/* Optimising: a bound from outside (a portfolio's other members).  fn
+ * returns 1 and sets *obj when a new bound has come since the last call
+ * (the objective, in the model's sense, of a solution found elsewhere),
+ * else 0; from then on only solutions strictly better than *obj are
+ * wanted, and a search that finds none answers ILPM_UNSAT ("nothing
+ * better"), not ILPM_OPTIMAL.  Back ends poll it where they poll their
+ * watch, so fn must be cheap (it is called often).  NULL: none. */
+typedef int (*ilpm_bound_fn)(void *ctx, int64_t *obj);
+void ilpm_solver_on_bound(ilpm_solver *s, ilpm_bound_fn fn, void *ctx);
+
 #endif

@@ -2,7 +2,9 @@
  * first verified answer wins and names its member, a member's wrong
  * answer is refused, a count by cubes over processes equals the count in
  * one, --threads 1 is ilp's run as without auto, the members' options,
- * and no child process is left behind. */
+ * optimisation's shared incumbents (a bound from outside, the optimum
+ * proved from another member's incumbent), and no child process is left
+ * behind. */
 #include "portfolio.h"
 #include "puzzles.h"
 #include "run.h"
@@ -407,6 +409,170 @@ START_TEST(test_solver_refuses_auto)
 }
 END_TEST
 
+/* A knapsack of 12 items (value i, weight (7 i mod 11) + 3, capacity
+ * 30), maximised, or minimised as the value left out (sum of i (1 -
+ * x_i)); its optimum by enumeration into *opt. */
+#define KN 12
+static ilpm_model *knapsack(ilpm_sense sense, int64_t *opt)
+{
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {KN};
+    ilpm_err err = {0};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    int lits[KN], neg[KN];
+    int64_t w[KN], v[KN], total = 0, best = 0;
+    for (int i = 0; i < KN; i++) {
+        lits[i] = i + 1, neg[i] = -(i + 1);
+        v[i] = i + 1, w[i] = (7 * (i + 1)) % 11 + 3;
+        total += v[i];
+    }
+    ck_assert_int_eq(ilpm_add_linear(m, w, lits, KN, ILPM_LE, 30, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective(m, sense, v,
+                                          sense == ILPM_MAXIMIZE ? lits : neg,
+                                          KN, &err),
+                     0);
+    for (unsigned set = 0; set < 1u << KN; set++) {
+        int64_t ws = 0, vs = 0;
+        for (int i = 0; i < KN; i++)
+            if (set >> i & 1)
+                ws += w[i], vs += v[i];
+        if (ws <= 30 && vs > best)
+            best = vs;
+    }
+    *opt = sense == ILPM_MAXIMIZE ? best : total - best;
+    return m;
+}
+
+struct told {
+    const ilpm_model *m;
+    ilpm_sense sense;
+    int64_t bound; /* given at the first poll */
+    int polls, incumbents, worse;
+};
+
+static int give_bound(void *ctx, int64_t *obj)
+{
+    struct told *t = ctx;
+    *obj = t->bound;
+    return t->polls++ == 0;
+}
+
+static int see_incumbent(void *ctx, const uint8_t *vals)
+{
+    struct told *t = ctx;
+    int64_t o = ilpm_model_objective_value(t->m, vals);
+    t->incumbents++;
+    if (t->sense == ILPM_MAXIMIZE ? o <= t->bound : o >= t->bound)
+        t->worse++;
+    return 0;
+}
+
+/* A back end told a bound (ilpm_solver_on_bound) finds only better
+ * solutions, the optimum when it is better, and else proves that
+ * nothing better exists (ILPM_UNSAT, not ILPM_OPTIMAL): cp and sat, on a
+ * maximisation and a minimisation. */
+START_TEST(test_bound_from_outside)
+{
+    const ilpm_backend bs[2] = {ILPM_BACKEND_CP, ILPM_BACKEND_SAT};
+    for (int k = 0; k < 4; k++) {
+        ilpm_sense sense = k & 1 ? ILPM_MINIMIZE : ILPM_MAXIMIZE;
+        int64_t opt;
+        ilpm_model *m = knapsack(sense, &opt);
+        int64_t away = sense == ILPM_MAXIMIZE ? -3 : 3;
+        for (int at = 0; at < 2; at++) {
+            ilpm_options o;
+            ilpm_options_init(&o);
+            o.backend = bs[k / 2];
+            ilpm_err err = {0};
+            ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            struct told t = {m, sense, at ? opt : opt + away, 0, 0, 0};
+            ilpm_solver_on_bound(s, give_bound, &t);
+            ilpm_solver_on_incumbent(s, see_incumbent, &t);
+            ilpm_status st = ilpm_solver_optimize(s, NULL, 0, &err);
+            ck_assert_int_ge(t.polls, 1);
+            ck_assert_int_eq(t.worse, 0);
+            if (at) { /* told the optimum: nothing better */
+                ck_assert_int_eq(st, ILPM_UNSAT);
+                ck_assert_int_eq(t.incumbents, 0);
+                ck_assert_ptr_null(ilpm_solver_values(s));
+            } else {
+                ck_assert_int_eq(st, ILPM_OPTIMAL);
+                ck_assert_int_ge(t.incumbents, 1);
+                ck_assert_int_eq(ilpm_solver_objective(s), opt);
+            }
+            ilpm_solver_free(s);
+        }
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
+static void append_log(void *ctx, const char *line)
+{
+    ilpm_buf_puts(ctx, line);
+}
+
+/* The portfolio shares its verified incumbents: ilp (member 0) stops
+ * after its first incumbent (the optimum on these two files: their LP
+ * bounds and GLPK's heuristics give it), cp waits for that bound and
+ * proves that nothing is better, and the run answers optimal, verified,
+ * with ilp's incumbent: a maximisation and a minimisation. */
+START_TEST(test_shared_incumbent_proved)
+{
+    const char *files[2] = {"data/models/knapsack.lp",
+                            "data/models/setcover.mps"};
+    const int64_t opts[2] = {51, 2};
+    for (int k = 0; k < 2; k++) {
+        ilpm_params *p = ilpm_params_new();
+        ilpm_params_set(p, "file", files[k]);
+        ilpm_reader *rd = ilpm_reader_open(files[k], NULL);
+        ck_assert_ptr_nonnull(rd);
+        void *inst = NULL;
+        ilpm_err err;
+        ck_assert_msg(ilpm_puzzle_model.parse(rd, p, &inst, &err) == 1, "%s",
+                      err.msg);
+        ilpm_reader_free(rd);
+        ilpm_run_opts o;
+        auto_opts(&o, 2);
+        ilpm_buf log;
+        ilpm_buf_init(&log);
+        o.solver.verbose = 1;
+        o.solver.log = append_log;
+        o.solver.log_ctx = &log;
+        ilpm_result r;
+        ilpm_portfolio_test_stall = 0;
+        run(&ilpm_puzzle_model, inst, p, &o, &r);
+        ilpm_portfolio_test_stall = -1;
+        ck_assert_msg(strstr(ilpm_buf_str(&log),
+                             "auto: cp proved nothing better than the "
+                             "incumbent") != NULL,
+                      "%s", ilpm_buf_str(&log));
+        ck_assert_int_eq(r.status, ILPM_OPTIMAL);
+        ck_assert(r.verified);
+        ck_assert(r.has_objective);
+        ck_assert_int_eq(r.objective, opts[k]);
+        ck_assert_str_eq(r.member, "cp");
+        ilpm_result_free(&r);
+        ilpm_buf_free(&log);
+        no_children();
+        /* Members that end at once: an incumbent read after they have
+         * gone is still shared, to pipes no one reads any more (the
+         * parent must not die of SIGPIPE). */
+        o.solver.verbose = 0;
+        for (int rep = 0; rep < 20; rep++) {
+            run(&ilpm_puzzle_model, inst, p, &o, &r);
+            ck_assert_int_eq(r.status, ILPM_OPTIMAL);
+            ck_assert_int_eq(r.objective, opts[k]);
+            ilpm_result_free(&r);
+            no_children();
+        }
+        ilpm_puzzle_model.free_instance(inst);
+        ilpm_params_free(p);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("portfolio");
@@ -420,6 +586,8 @@ int main(void)
     tcase_add_test(tc, test_solver_refuses_auto);
     tcase_add_test(tc, test_quick_alone);
     tcase_add_test(tc, test_memory_share);
+    tcase_add_test(tc, test_bound_from_outside);
+    tcase_add_test(tc, test_shared_incumbent_proved);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

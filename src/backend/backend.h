@@ -141,6 +141,10 @@ typedef struct ilpm_driver {
      * Non-zero from it ends the search with ILPM_ERROR. */
     ilpm_solution_fn incumbent;
     void *incumbent_ctx;
+    /* Optimising: a bound from outside (ilpm_solver_on_bound), or NULL;
+     * polled through ilpm_driver_bound. */
+    ilpm_bound_fn bound;
+    void *bound_ctx;
 } ilpm_driver;
 
 /* An improving solution, shown to d's incumbent hook if it has one: 0 to
@@ -148,6 +152,18 @@ typedef struct ilpm_driver {
 static inline int ilpm_driver_incumbent(ilpm_driver *d, const uint8_t *vals)
 {
     return d->incumbent ? d->incumbent(d->incumbent_ctx, vals) : 0;
+}
+
+/* A new outside bound for d's optimisation, in minimisation form (the
+ * objective of a maximisation negated), into *min: 1, or 0 when none
+ * came. */
+static inline int ilpm_driver_bound(ilpm_driver *d, int64_t max, int64_t *min)
+{
+    int64_t b;
+    if (!d->bound || !d->bound(d->bound_ctx, &b))
+        return 0;
+    *min = max ? -b : b;
+    return 1;
 }
 
 /* The base of a new driver: m, a copy of o (NULL: the defaults), stats
@@ -236,8 +252,9 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
  * minimisation form: every solution x has objective >= z - slack +
  * sum over v of rc[v] x_v if rc[v] > 0, -rc[v] (1 - x_v) if rc[v] < 0
  * (reduced costs at the bound the LP takes; rc has nvars + 1 entries,
- * the caller's; x, when not NULL, as many: the LP's values).  ILPM_SOLVED, ILPM_UNSAT (no LP solution),
- * ILPM_TIMEOUT (o's deadline) or ILPM_ERROR (err set). */
+ * the caller's; x, when not NULL, as many: the LP's values).  ILPM_SOLVED,
+ * ILPM_UNSAT (no LP solution), ILPM_TIMEOUT (o's deadline) or ILPM_ERROR (err
+ * set). */
 typedef struct ilpm_lp_bound {
     double z, slack;
     double *rc, *x;

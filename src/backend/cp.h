@@ -70,6 +70,13 @@ typedef struct cp_search {
     int found;
     int complete;
     int64_t best; /* CP_OPTIMIZE: the objective in minimisation form */
+    /* CP_OPTIMIZE: the driver whose outside bound (ilpm_driver_bound) is
+     * polled every 512th node, or NULL; max: a maximisation; ext: best
+     * is that bound, better than any solution found here (exhausted:
+     * ILPM_UNSAT, nothing better). */
+    ilpm_driver *drv;
+    int max, ext;
+    uint32_t tick;
 } cp_search;
 
 /* Undoing the search's trail when it ends takes time too (0.35 s for

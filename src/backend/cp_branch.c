@@ -128,6 +128,7 @@ int ilpm_cp_solution(cp_search *s, uint8_t *vals, ilpm_status *st)
     if (s->mode == CP_OPTIMIZE) {
         take(e, vals);
         s->best = e->cons[s->obj].st + s->obj_shift;
+        s->ext = 0;
         ilpm_cp_bound(s);
         if (s->fn && s->fn(s->ctx, vals) != 0) {
             *st = ILPM_ERROR;
@@ -166,11 +167,26 @@ void ilpm_cp_bound(cp_search *s)
     }
 }
 
+/* A bound from outside better than best becomes best (the rows
+ * tightened as for a solution found here). */
+static void outside(cp_search *s)
+{
+    int64_t b;
+    if (ilpm_driver_bound(s->drv, s->max, &b) &&
+        (!(s->found || s->ext) || b < s->best)) {
+        s->best = b;
+        s->ext = 1;
+        ilpm_cp_bound(s);
+    }
+}
+
 int ilpm_cp_bound_fails(cp_search *s)
 {
     ilpm_kern *e = s->e;
     if (s->obj < 0)
         return 0;
+    if (s->drv && (++s->tick & 511) == 1)
+        outside(s);
     return ilpm_kern_check(e, s->obj) != 0 ||
            (s->lp.row && ilpm_kern_check(e, s->lp.row - 1) != 0) ||
            ilpm_kern_propagate(e) != 0;
@@ -180,7 +196,8 @@ ilpm_status ilpm_cp_exhausted(const cp_search *s)
 {
     if (s->mode == CP_COUNT)
         return ILPM_SOLVED;
-    return s->mode == CP_OPTIMIZE && s->found ? ILPM_OPTIMAL : ILPM_UNSAT;
+    return s->mode == CP_OPTIMIZE && s->found && !s->ext ? ILPM_OPTIMAL
+                                                         : ILPM_UNSAT;
 }
 
 ilpm_status ilpm_cp_cut_short(const cp_search *s, ilpm_status st)

@@ -295,8 +295,12 @@ static void search_init(cp_drv *d, cp_search *s, cp_mode mode)
     if (!s->learn && s->strategy == ILPM_SEARCH_ACTIVITY)
         s->strategy = ILPM_SEARCH_FIRST_FAIL;
     s->obj = mode == CP_OPTIMIZE ? d->obj : -1;
-    if (mode == CP_OPTIMIZE)
+    if (mode == CP_OPTIMIZE) {
         s->lp = d->lp;
+        s->drv = &d->base;
+        s->max = ilpm_model_objective_get(d->base.m, NULL, NULL, NULL) ==
+                 ILPM_MAXIMIZE;
+    }
     s->obj_shift = d->obj_shift;
     s->mode = mode;
     s->w = d->base.watch;
@@ -325,7 +329,7 @@ static ilpm_status optimize_run(cp_drv *d, cp_search *s, uint8_t *vals,
     s->lp = d->lp;
     s->fail_budget = 0;
     s->gave_up = 0;
-    if (s->found)
+    if (s->found || s->ext)
         ilpm_cp_bound(s);
     return ilpm_cp_search_run(s, vals, err);
 }

@@ -30,6 +30,11 @@ typedef struct sat {
     FILE *log;    /* CaDiCaL's stdout while it solves; NULL: quiet */
     int oom;      /* CaDiCaL ran out of memory: only release it now */
     int fed_vars; /* the largest variable CaDiCaL has been given */
+    /* Optimising, in maximisation form: the bound the search holds (at,
+     * when at_set), and an outside bound better than it that ended the
+     * call (ext, when ext_new); minimise: the objective is negated. */
+    int64_t at, ext;
+    int at_set, ext_new, minimise;
 } sat;
 
 static int cadical_oom(sat *d, ilpm_err *err)
@@ -110,9 +115,26 @@ static int watch_with_release(ilpm_watch *w, size_t fed)
     return ilpm_watch_check(w);
 }
 
+/* Optimising: 1 when an outside bound better than the search's has
+ * come (ext_new), which the loop of sat_optimize then adds. */
+static int outside(sat *d)
+{
+    int64_t b;
+    if (!d->ext_new && ilpm_driver_bound(&d->base, 0, &b)) {
+        b = d->minimise ? -b : b;
+        if (!d->at_set || b > d->at) {
+            d->ext = b;
+            d->ext_new = 1;
+        }
+    }
+    return d->ext_new;
+}
+
 static int terminate_cb(void *state)
 {
     sat *d = state;
+    if (outside(d))
+        return 1;
     return watch_with_release(&d->base.watch, d->cnf.nfed) != 0;
 }
 
@@ -417,31 +439,40 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
         free(c);
         return ILPM_ERROR;
     }
-    ilpm_status st = sat_call(d, assume, n, 0);
+    d->minimise = sense == ILPM_MINIMIZE;
+    d->at_set = d->ext_new = 0;
+    ilpm_status st = outside(d) ? ILPM_TIMEOUT : sat_call(d, assume, n, 0);
     int found = 0, guard = 0;
     int64_t best = 0;
-    while (st == ILPM_SOLVED) {
-        found = 1;
-        read_vals(d, vals);
-        if (ilpm_driver_incumbent(&d->base, vals) != 0) {
-            st = ILPM_ERROR;
-            break;
+    /* Each solution's value, or an outside bound that ended the call. */
+    while (st == ILPM_SOLVED || (d->ext_new && st != ILPM_UNSAT &&
+                                 st != ILPM_ERROR && !d->base.watch.status)) {
+        if (st == ILPM_SOLVED) {
+            found = 1;
+            read_vals(d, vals);
+            if (ilpm_driver_incumbent(&d->base, vals) != 0) {
+                st = ILPM_ERROR;
+                break;
+            }
+            best = 0;
+            for (int i = 0; i < on; i++) {
+                int l = olits[i];
+                int t = l > 0 ? vals[l] : !vals[-l];
+                best += c[i] * t;
+            }
         }
-        best = 0;
-        for (int i = 0; i < on; i++) {
-            int l = olits[i];
-            int t = l > 0 ? vals[l] : !vals[-l];
-            best += c[i] * t;
-        }
+        d->at = st == ILPM_SOLVED ? best : d->ext;
+        d->at_set = 1;
+        d->ext_new = 0;
         if (guard)
             retire(d, guard);
-        guard = add_bound(d, &cost, best + 1, err);
+        guard = add_bound(d, &cost, d->at + 1, err);
         if (!guard) {
             /* A bound cut short by the deadline leaves the best so far. */
             st = err ? (ilpm_status)ilpm_rc_outcome(err->rc) : ILPM_ERROR;
             break;
         }
-        st = sat_call(d, assume, n, guard);
+        st = outside(d) ? ILPM_TIMEOUT : sat_call(d, assume, n, guard);
     }
     /* Retire the last bound so later calls see the model unchanged. */
     if (guard)
@@ -451,8 +482,8 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
     if (!found)
         return st;
     *obj = sense == ILPM_MINIMIZE ? -best : best;
-    if (st == ILPM_UNSAT)
-        return ILPM_OPTIMAL;
+    if (st == ILPM_UNSAT) /* nothing better than the bound held */
+        return found && d->at == best ? ILPM_OPTIMAL : ILPM_UNSAT;
     if (st == ILPM_ERROR)
         return ILPM_ERROR;
     return ILPM_FEASIBLE;

@@ -43,6 +43,8 @@ struct ilpm_solver {
     int count_complete;         /* the last count ran out of solutions */
     ilpm_solution_fn incumbent; /* ilpm_solver_on_incumbent */
     void *incumbent_ctx;
+    ilpm_bound_fn bound; /* ilpm_solver_on_bound */
+    void *bound_ctx;
 };
 
 /* Literal sets of all-positive, non-aux constraints, sorted, for telling
@@ -332,9 +334,12 @@ static ilpm_status run(ilpm_solver *s, const int *assume, int n, int optimize,
     }
     s->d->incumbent = optimize ? s->incumbent : NULL;
     s->d->incumbent_ctx = s->incumbent_ctx;
+    s->d->bound = optimize ? s->bound : NULL;
+    s->d->bound_ctx = s->bound_ctx;
     ilpm_status st =
         s->ops->solve(s->d, assume, n, optimize, s->vals, &s->obj, err);
     s->d->incumbent = NULL;
+    s->d->bound = NULL;
     if (st == ILPM_ERROR && err && !err->msg[0])
         ilpm_err_fail(err, ILPM_E_FAIL,
                       "the optimisation's incumbent was refused");
@@ -363,6 +368,12 @@ void ilpm_solver_on_incumbent(ilpm_solver *s, ilpm_solution_fn fn, void *ctx)
 {
     s->incumbent = fn;
     s->incumbent_ctx = ctx;
+}
+
+void ilpm_solver_on_bound(ilpm_solver *s, ilpm_bound_fn fn, void *ctx)
+{
+    s->bound = fn;
+    s->bound_ctx = ctx;
 }
 
 const uint8_t *ilpm_solver_values(const ilpm_solver *s)

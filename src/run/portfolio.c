@@ -20,6 +20,7 @@
 #endif
 
 int ilpm_portfolio_test_corrupt = -1;
+int ilpm_portfolio_test_stall = -1;
 double ilpm_portfolio_quick_s = 0.05;
 
 /* Best first, by the measurements of docs/benchmarks.md ("The portfolio"):
@@ -278,6 +279,7 @@ struct member_run {
     const ilpm_options *so;
     ilpm_model *m;
     int fd;
+    ilpm_pf_bounds in; /* optimising: the bounds the parent sends */
 };
 
 static int send_incumbent(void *ctx, const uint8_t *vals)
@@ -289,7 +291,10 @@ static int send_incumbent(void *ctx, const uint8_t *vals)
     h.status = ILPM_FEASIBLE;
     h.nvars = ilpm_model_nvars(r->m);
     h.objective = ilpm_model_objective_value(r->m, vals);
-    return ilpm_portfolio_send(r->fd, &h, NULL, vals);
+    int rc = ilpm_portfolio_send(r->fd, &h, NULL, vals);
+    while (ilpm_portfolio_test_stall == r->index)
+        pause(); /* until killed */
+    return rc;
 }
 
 /* A member's process: its solve on the model, each incumbent and the
@@ -316,6 +321,10 @@ static void member_body(void *arg, int fd)
     ilpm_status st;
     if (has_obj) {
         ilpm_solver_on_incumbent(s, send_incumbent, r);
+        ilpm_solver_on_bound(s, ilpm_pf_bound_read, &r->in);
+        if (ilpm_portfolio_test_stall >= 0 &&
+            ilpm_portfolio_test_stall != r->index)
+            ilpm_pf_bound_wait(&r->in, 5);
         st = ilpm_solver_optimize(s, NULL, 0, &err);
     } else {
         st = ilpm_solver_solve(s, NULL, 0, &err);
@@ -326,6 +335,10 @@ static void member_body(void *arg, int fd)
     h.rc = err.rc;
     snprintf(h.error, sizeof h.error, "%s", err.msg);
     h.nvars = ilpm_model_nvars(r->m);
+    if (st == ILPM_UNSAT && r->in.bounded) {
+        h.bounded = 1; /* nothing better than told */
+        h.objective = r->in.told;
+    }
     if (vals &&
         (st == ILPM_SOLVED || st == ILPM_OPTIMAL || st == ILPM_FEASIBLE)) {
         h.objective = ilpm_solver_objective(s);
@@ -355,7 +368,8 @@ struct race {
     int n;
     pid_t pid[MAX_MEMBERS];
     int fd[MAX_MEMBERS];
-    uint8_t *best; /* the best verified incumbent, or NULL */
+    int back[MAX_MEMBERS]; /* the bounds' pipes to the members, or -1 */
+    uint8_t *best;         /* the best verified incumbent, or NULL */
     int64_t best_obj;
     int best_member;
     ilpm_pf_msg stats_of; /* the sizes reported with the answer taken */
@@ -395,6 +409,25 @@ static int take(struct race *r, int i, const uint8_t *vals, int incumbent)
     return rc;
 }
 
+static void keep_stats(struct race *r, ilpm_pf_msg *h);
+
+/* Member i proved nothing better than the bound h->objective it was
+ * told: the best verified incumbent (at least as good) is optimal.  1
+ * when it settles the run. */
+static int proved_best(struct race *r, int i, ilpm_pf_msg *h)
+{
+    if (!r->best || better(r, h->objective) ||
+        take(r, r->best_member, r->best, 0) != 0)
+        return 0;
+    note(r, "auto: %s proved nothing better than the incumbent%s\n",
+         r->mbs[i].name, "");
+    keep_stats(r, h);
+    r->winner = i;
+    r->res->status = ILPM_OPTIMAL;
+    r->res->verified = 1;
+    return 1;
+}
+
 static void keep_stats(struct race *r, ilpm_pf_msg *h)
 {
     if (!h->has_stats)
@@ -431,6 +464,7 @@ static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
                 char o[32];
                 snprintf(o, sizeof o, "%lld", (long long)obj);
                 note(r, "auto: incumbent %s from %s\n", o, r->mbs[i].name);
+                ilpm_pf_bound_share(r->back, r->n, i, obj);
             }
         }
         return 0;
@@ -442,6 +476,8 @@ static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
             return 0;
         break;
     case ILPM_UNSAT:
+        if (h->bounded) /* nothing better than a verified incumbent */
+            return proved_best(r, i, h);
         break;
     case ILPM_TIMEOUT:
     case ILPM_STOPPED:
@@ -546,7 +582,10 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     struct member_run runs[MAX_MEMBERS];
     double t0 = ilpm_now();
     for (int i = 0; i < r.n; i++) {
-        runs[i] = (struct member_run){&r.mbs[i], i, r.n, o, so, m, -1};
+        runs[i] = (struct member_run){&r.mbs[i], i, r.n, o, so, m, -1, {0}};
+        ilpm_pf_bound_pipe(r.sense != ILPM_NONE, &runs[i].in, &r.back[i]);
+    }
+    for (int i = 0; i < r.n; i++) {
         r.pid[i] = ilpm_portfolio_spawn(member_body, &runs[i], r.n, &r.fd[i]);
         if (r.pid[i] < 0) {
             r.fd[i] = -1;
@@ -557,11 +596,16 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
             r.first_error.rc = ILPM_E_FAIL;
         }
     }
+    for (int i = 0; i < r.n; i++)
+        if (runs[i].in.fd >= 0)
+            close(runs[i].in.fd); /* the members' own */
     race_loop(&r, so->deadline);
     for (int i = 0; i < r.n; i++) {
         ilpm_portfolio_kill(r.pid[i]);
         if (r.fd[i] >= 0)
             close(r.fd[i]);
+        if (r.back[i] >= 0)
+            close(r.back[i]);
     }
     if (r.winner < 0)
         unsettled(&r, so->deadline);

@@ -3,7 +3,11 @@
  * own options, run in a process of its own (GLPK's state is global):
  * the parent verifies every answer a member sends over its pipe before
  * it takes it, keeps the best verified objective, and kills and reaps
- * every member once one has proved its answer.  A count is split into
+ * every member once one has proved its answer.  Optimising, each new
+ * verified incumbent's objective goes to every other member over a pipe
+ * of its own (parent to child), which it polls as a bound: a member
+ * that then proves nothing better makes that incumbent the optimum.
+ * A count is split into
  * cubes (the first decisions on the answer's variables), counted by the
  * members in turn and summed. */
 #ifndef ILPM_PORTFOLIO_H
@@ -76,6 +80,9 @@ typedef struct ilpm_pf_msg {
     int rc;     /* ilpm_rc of an error */
     int nvars;  /* values that follow (0: none) */
     int verified, count_complete, has_stats;
+    /* ILPM_PF_FINAL ILPM_UNSAT of a member told a bound (objective):
+     * nothing better than it exists. */
+    int bounded;
     int64_t objective;
     uint64_t count;
     ilpm_stats stats; /* stats.ngroups sizes follow */
@@ -87,6 +94,26 @@ int ilpm_portfolio_send(int fd, ilpm_pf_msg *h, const ilpm_stats *st,
 /* Into h, h->stats.groups (malloc'd) and *vals (malloc'd, 1-based, or
  * NULL): 0, or -1 when the member ended without one. */
 int ilpm_portfolio_recv(int fd, ilpm_pf_msg *h, uint8_t **vals);
+
+/* Optimising, the bounds (portfolio_bound.c): each verified incumbent's
+ * objective, parent to member, over a pipe of its own whose ends never
+ * block.  A member's end: fd (-1: none), the last bound told (bounded:
+ * one came) and when it is read next. */
+typedef struct ilpm_pf_bounds {
+    int fd, bounded;
+    int64_t told;
+    double next_poll;
+} ilpm_pf_bounds;
+/* A pipe for one member when want: *in (fd -1 when none), *out. */
+void ilpm_pf_bound_pipe(int want, ilpm_pf_bounds *in, int *out);
+/* ilpm_bound_fn over an ilpm_pf_bounds: the last bound sent, read at
+ * most every 2 ms. */
+int ilpm_pf_bound_read(void *bounds, int64_t *obj);
+/* Waits up to s seconds for a bound (a test hook's member). */
+void ilpm_pf_bound_wait(const ilpm_pf_bounds *in, double s);
+/* obj to out[0..n) but out[skip] (-1: gone); a full pipe is skipped (a
+ * better bound follows), one with no reader left is closed. */
+void ilpm_pf_bound_share(int *out, int n, int skip, int64_t obj);
 
 /* Runs in run.c's own verifier: vals, an answer a member sent, checked
  * against the model's constraints and the puzzle's rules; an incumbent
@@ -111,5 +138,9 @@ extern double ilpm_portfolio_quick_s;
 /* Test hook: the member of this index (-1: none) sends a wrong answer
  * (its first variable flipped), which the parent must refuse. */
 extern int ilpm_portfolio_test_corrupt;
+/* Test hook: the member of this index (-1: none) stops after its first
+ * incumbent (until killed), and every other member waits for the bound
+ * it brings before it searches. */
+extern int ilpm_portfolio_test_stall;
 
 #endif
