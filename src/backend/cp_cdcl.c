@@ -231,20 +231,65 @@ static int watch_clauses(cdcl *c)
     return rc;
 }
 
-static ilpm_status finish(cdcl *c, ilpm_status st)
+/* The kernel back as the search found it (the model's clauses back in
+ * their rows, no hooks); the search's own state stays. */
+static void suspend(cdcl *c)
 {
     ilpm_kern *e = c->e;
     e->heap = NULL;
     ilpm_kern_undo(e, c->root);
     e->lvl = 0;
+    c->flip = 0;
     if (c->gone)
         ilpm_kern_attach(e, c->gone);
-    free(c->gone);
     e->db = NULL;
+}
+
+static void release(cdcl *c)
+{
+    free(c->gone);
     ilpm_cp_db_free(&c->db);
     ilpm_cp_heap_free(&c->heap);
     free(c->dec);
+}
+
+void ilpm_cp_cdcl_drop(struct cdcl *c)
+{
+    if (c)
+        release(c);
+    free(c);
+}
+
+static ilpm_status finish(cdcl *c, ilpm_status st)
+{
+    suspend(c);
+    release(c);
     return st;
+}
+
+/* A kept search (s->keep) taken up again on the same root: the model's
+ * clauses back in its store, every open variable back in the activity
+ * order; its learned clauses, activities, phases and restarts go on. */
+static void resume(cdcl *c, cp_search *s)
+{
+    ilpm_kern *e = s->e;
+    c->s = s;
+    c->root = e->ntrail;
+    e->lvl = 0;
+    for (int i = 0; i < c->root; i++)
+        e->level[abs(e->trail[i])] = 0;
+    if (c->gone)
+        ilpm_kern_detach(e, c->gone);
+    e->db = &c->db;
+    if (c->use_heap) {
+        for (int v = 1; v <= e->nv; v++)
+            if (e->val[v] == ILPM_K_OPEN)
+                ilpm_cp_heap_insert(&c->heap, v);
+        e->heap = &c->heap;
+    }
+    s->wit = NULL;
+    s->wit_ok = 0;
+    s->complete = 0;
 }
 
 /* Sets the search up: the decisions, the clause store with the model's
@@ -310,7 +355,8 @@ static int cdcl_conflict(cdcl *c, int *conflict, ilpm_status *st, ilpm_err *err)
     cp_search *s = c->s;
     s->fails++;
     c->since++;
-    if (s->fail_budget && s->fails >= s->fail_budget && c->e->lvl > 0) {
+    if (c->e->lvl > 0 && ((s->fail_budget && s->fails >= s->fail_budget) ||
+                          (s->until > 0 && ilpm_now() >= s->until))) {
         s->gave_up = 1;
         *st = ILPM_TIMEOUT;
         return 1;
@@ -381,16 +427,40 @@ static int cdcl_node(cdcl *c, uint8_t *vals, ilpm_status *st)
     return ilpm_kern_propagate(e) != 0;
 }
 
+/* The search's state: on the stack, or kept between turns (s->keep). */
+static cdcl *cdcl_start(cdcl *own, cp_search *s, ilpm_err *err)
+{
+    if (s->keep && *s->keep) {
+        resume(*s->keep, s);
+        return *s->keep;
+    }
+    cdcl *c = s->keep ? malloc(sizeof *c) : own;
+    if (!c) {
+        ilpm_err_nomem(err, "out of memory for the cp search");
+        return NULL;
+    }
+    if (cdcl_open(c, s, err) != 0) {
+        finish(c, ILPM_ERROR);
+        if (c != own)
+            free(c);
+        return NULL;
+    }
+    if (s->keep)
+        *s->keep = c;
+    return c;
+}
+
 ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
 {
-    cdcl c;
-    if (cdcl_open(&c, s, err) != 0)
-        return finish(&c, ILPM_ERROR);
+    cdcl own;
+    cdcl *c = cdcl_start(&own, s, err);
+    if (!c)
+        return ILPM_ERROR;
     ilpm_kern *e = s->e;
     ilpm_status st = ILPM_UNSAT;
     int conflict = ilpm_kern_propagate(e) != 0;
     for (;;) {
-        if (!conflict && (conflict = cdcl_checks(&c)) == 2) {
+        if (!conflict && (conflict = cdcl_checks(c)) == 2) {
             conflict = 0;
             continue;
         }
@@ -400,19 +470,29 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             break;
         }
         if (conflict) {
-            if (cdcl_conflict(&c, &conflict, &st, err) != 0)
+            if (cdcl_conflict(c, &conflict, &st, err) != 0)
                 break;
             continue;
         }
-        int rc = cdcl_tidy(&c, err);
+        int rc = cdcl_tidy(c, err);
         if (rc > 0)
             continue;
         if (rc < 0) {
             st = ILPM_ERROR;
             break;
         }
-        if ((conflict = cdcl_node(&c, vals, &st)) < 0)
+        if ((conflict = cdcl_node(c, vals, &st)) < 0)
             break;
     }
-    return finish(&c, ilpm_cp_cut_short(s, st));
+    st = ilpm_cp_cut_short(s, st);
+    if (s->keep && s->gave_up) {
+        suspend(c); /* taken up again by the next run */
+        return st;
+    }
+    finish(c, st);
+    if (s->keep) {
+        free(c);
+        *s->keep = NULL;
+    }
+    return st;
 }

@@ -260,9 +260,16 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
                     : ilpm_cp_dfs_run(s, vals, err);
 }
 
-/* --learn auto: the failures the depth-first search may take before a
- * search for one solution turns to learning. */
+/* --learn auto, one solution: the depth-first search and the learning
+ * search take turns, the depth-first search for AUTO_FAILS failures, then
+ * 5/2 times that each turn (from the root each time: its restarts,
+ * at 2000, 5000, 9500 failures, fall inside), the learning
+ * search for AUTO_SHARE times the time the depth-first turn before it took
+ * (taken up where it stopped, its clauses kept). */
 #define AUTO_FAILS 1000
+#ifndef AUTO_SHARE
+#define AUTO_SHARE 4
+#endif
 
 /* --learn auto, optimising: every row and the objective of unit
  * coefficients (a covering or packing with a count as its objective,
@@ -344,6 +351,55 @@ static void report(cp_drv *d, const cp_search *s, double t0)
     d->base.o.log(d->base.o.log_ctx, line);
 }
 
+/* --learn auto, one solution: the turns of AUTO_FAILS, from the kernel
+ * as cp_solve leaves it (base: its trail before the assumptions), s the
+ * learning search. */
+static ilpm_status auto_run(cp_drv *d, cp_search *s, uint8_t *vals, int base,
+                            ilpm_err *err)
+{
+    double t0 = ilpm_now();
+    struct cdcl *kept = NULL;
+    s->keep = &kept;
+    uint64_t dfs_budget = AUTO_FAILS, dfs_fails = 0, turns = 0;
+    cp_search dfs, *last = &dfs;
+    ilpm_status st;
+    for (;; dfs_budget = dfs_budget * 5 / 2) {
+        search_init(d, &dfs, CP_SOLVE);
+        dfs.learn = 0;
+        dfs.strategy = ILPM_SEARCH_FIRST_FAIL;
+        dfs.fail_budget = dfs_budget;
+        dfs.keep_trail = 1;
+        dfs.w = s->w;
+        turns++;
+        double t1 = ilpm_now();
+        st = ilpm_cp_search_run(&dfs, vals, err);
+        s->w = dfs.w;
+        dfs_fails += dfs.fails;
+        last = &dfs;
+        if (!dfs.gave_up)
+            break;
+        double now = ilpm_now();
+        s->until = now + AUTO_SHARE * (now - t1);
+        s->gave_up = 0;
+        st = ilpm_cp_search_run(s, vals, err);
+        last = s;
+        if (!s->gave_up)
+            break;
+    }
+    ilpm_cp_cdcl_drop(kept); /* NULL when the learning search ended */
+    undo_after(d, last, base);
+    if (ilpm_reports(&d->base.o)) {
+        char line[160];
+        snprintf(line, sizeof line,
+                 "cp: --learn auto, %" PRIu64 " turns, %" PRIu64
+                 " failures depth first, %" PRIu64 " learning\n",
+                 turns, dfs_fails, s->fails);
+        d->base.o.log(d->base.o.log_ctx, line);
+    }
+    report(d, last, t0);
+    return st;
+}
+
 static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
                             int optimize, uint8_t *vals, int64_t *obj,
                             ilpm_err *err)
@@ -375,26 +431,9 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
     }
     double t0 = ilpm_now();
     ilpm_status st;
-    /* --learn auto, one solution: first the depth-first search for a
-     * few failures (what propagation and first-fail settle alone, such
-     * as n-Queens 2000 or L(2,60), it finds faster than learning does),
-     * then the conflict-driven search from the start. */
     if (s.learn && !optimize &&
-        ilpm_cp_opts_of(&d->base.o)->learn == ILPM_LEARN_AUTO) {
-        cp_search dfs;
-        search_init(d, &dfs, CP_SOLVE);
-        dfs.learn = 0;
-        dfs.strategy = ILPM_SEARCH_FIRST_FAIL;
-        dfs.fail_budget = AUTO_FAILS;
-        dfs.keep_trail = 1;
-        st = ilpm_cp_search_run(&dfs, vals, err);
-        if (!dfs.gave_up) {
-            report(d, &dfs, t0);
-            undo_after(d, &dfs, base);
-            return st;
-        }
-        s.w = dfs.w;
-    }
+        ilpm_cp_opts_of(&d->base.o)->learn == ILPM_LEARN_AUTO)
+        return auto_run(d, &s, vals, base, err);
     st = optimize ? optimize_run(d, &s, vals, base, err)
                   : ilpm_cp_search_run(&s, vals, err);
     undo_after(d, &s, base);
