@@ -58,15 +58,19 @@ typedef struct cp_search {
     /* Give up after this many failures (0: no limit), returning
      * ILPM_TIMEOUT with gave_up set. */
     uint64_t fail_budget;
-    /* Learning: give up likewise at the first conflict past this time
-     * (ilpm_now(); 0: none). */
-    double until;
+    /* Learning: give up likewise at the first restart past until, or
+     * the first conflict past until_hard (times of ilpm_now(); 0: none). */
+    double until, until_hard;
     int gave_up;
-    /* Learning: when set, a search that gives up (fail_budget) keeps
-     * its state in *keep (learned clauses, activities, phases,
-     * restarts), the kernel back as it was; the next run from the same
-     * root takes it up again, and a run that ends frees it and sets
-     * *keep to NULL (else ilpm_cp_cdcl_drop does). */
+    /* Learning: when set, a search that gives up (fail_budget, until)
+     * keeps its state in *keep (learned clauses, activities, phases,
+     * restarts), the kernel back at its level 0: what it fixed there
+     * stays on the trail (implied by the model), above what it started
+     * from.  A search in between runs on that trail and takes back what
+     * it adds; the next run takes the kept one up again, and a run that
+     * ends frees it, the kernel back where it started, and sets *keep to
+     * NULL (else ilpm_cp_cdcl_drop frees it; the caller takes the trail
+     * back). */
     struct cdcl **keep;
     /* Depth first, having found a solution: the trail left as it ends,
      * for the driver to take back when it is used again (undoing a

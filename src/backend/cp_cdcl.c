@@ -31,9 +31,10 @@ typedef struct cdcl {
     cp_db db;
     cp_heap heap;
     struct lev *dec;
-    uint8_t *gone; /* the model's clauses, watched in the db meanwhile */
-    int nperm;     /* how many clauses of the db they are           */
-    int flip;      /* the highest flipped level, 0: none */
+    uint8_t *gone;  /* the model's clauses, watched in the db meanwhile */
+    uint8_t *phase; /* kept (s->keep): the phases, while suspended */
+    int nperm;      /* how many clauses of the db they are           */
+    int flip;       /* the highest flipped level, 0: none */
     int root;
     int use_heap;                    /* branching by activity */
     uint64_t since, nrestart, limit; /* Luby restarts */
@@ -231,23 +232,28 @@ static int watch_clauses(cdcl *c)
     return rc;
 }
 
-/* The kernel back as the search found it (the model's clauses back in
- * their rows, no hooks); the search's own state stays. */
-static void suspend(cdcl *c)
+/* A search kept (s->keep) that gives up: back at level 0 as at a
+ * restart, what it fixed there left on the trail (implied by the model:
+ * the searches in between may build on it, and the learning search comes
+ * back to the trail it left), the model's clauses back in their rows, no
+ * hooks, its phases saved. */
+static void park(cdcl *c)
 {
     ilpm_kern *e = c->e;
+    backtrack(c, 0);
     e->heap = NULL;
-    ilpm_kern_undo(e, c->root);
-    e->lvl = 0;
     c->flip = 0;
     if (c->gone)
         ilpm_kern_attach(e, c->gone);
     e->db = NULL;
+    if (c->phase && e->phase)
+        memcpy(c->phase, e->phase, (size_t)e->nv + 1);
 }
 
 static void release(cdcl *c)
 {
     free(c->gone);
+    free(c->phase);
     ilpm_cp_db_free(&c->db);
     ilpm_cp_heap_free(&c->heap);
     free(c->dec);
@@ -260,27 +266,35 @@ void ilpm_cp_cdcl_drop(struct cdcl *c)
     free(c);
 }
 
+/* The kernel back as the search found it, the search freed. */
 static ilpm_status finish(cdcl *c, ilpm_status st)
 {
-    suspend(c);
+    ilpm_kern *e = c->e;
+    e->heap = NULL;
+    ilpm_kern_undo(e, c->root);
+    e->lvl = 0;
+    if (c->gone)
+        ilpm_kern_attach(e, c->gone);
+    e->db = NULL;
     release(c);
     return st;
 }
 
-/* A kept search (s->keep) taken up again on the same root: the model's
- * clauses back in its store, every open variable back in the activity
- * order; its learned clauses, activities, phases and restarts go on. */
+/* A kept search (s->keep) taken up again on the trail it left (what a
+ * search in between put above it taken back): the model's clauses back
+ * in its store, its phases back, every open variable in the activity
+ * order (as they were); its learned clauses, activities and restarts go
+ * on. */
 static void resume(cdcl *c, cp_search *s)
 {
     ilpm_kern *e = s->e;
     c->s = s;
-    c->root = e->ntrail;
     e->lvl = 0;
-    for (int i = 0; i < c->root; i++)
-        e->level[abs(e->trail[i])] = 0;
     if (c->gone)
         ilpm_kern_detach(e, c->gone);
     e->db = &c->db;
+    if (c->phase && e->phase)
+        memcpy(e->phase, c->phase, (size_t)e->nv + 1);
     if (c->use_heap) {
         for (int v = 1; v <= e->nv; v++)
             if (e->val[v] == ILPM_K_OPEN)
@@ -356,7 +370,7 @@ static int cdcl_conflict(cdcl *c, int *conflict, ilpm_status *st, ilpm_err *err)
     s->fails++;
     c->since++;
     if (c->e->lvl > 0 && ((s->fail_budget && s->fails >= s->fail_budget) ||
-                          (s->until > 0 && ilpm_now() >= s->until))) {
+                          (s->until_hard > 0 && ilpm_now() >= s->until_hard))) {
         s->gave_up = 1;
         *st = ILPM_TIMEOUT;
         return 1;
@@ -375,9 +389,10 @@ static int cdcl_conflict(cdcl *c, int *conflict, ilpm_status *st, ilpm_err *err)
     return 0;
 }
 
-/* Between nodes: a restart when it is due (1: back at the root), the
- * learned clauses reduced when they outgrow their room (-1 when out of
- * memory, err set); else 0. */
+/* Between nodes: a restart when it is due (1: back at the root; 2: and
+ * past s->until, the search gives up there, so that a search kept and
+ * taken up again runs as one would have), the learned clauses reduced
+ * when they outgrow their room (-1 when out of memory, err set); else 0. */
 static int cdcl_tidy(cdcl *c, ilpm_err *err)
 {
     if (c->s->mode != CP_COUNT && c->since >= c->limit) {
@@ -385,6 +400,10 @@ static int cdcl_tidy(cdcl *c, ilpm_err *err)
         c->limit = 100 * luby(++c->nrestart);
         c->s->restarts++;
         backtrack(c, 0);
+        if (c->s->until > 0 && ilpm_now() >= c->s->until) {
+            c->s->gave_up = 1;
+            return 2;
+        }
         return 1;
     }
     cp_db *db = &c->db;
@@ -445,8 +464,10 @@ static cdcl *cdcl_start(cdcl *own, cp_search *s, ilpm_err *err)
             free(c);
         return NULL;
     }
-    if (s->keep)
+    if (s->keep) {
         *s->keep = c;
+        c->phase = malloc((size_t)s->e->nv + 1); /* none: phases as left */
+    }
     return c;
 }
 
@@ -475,6 +496,10 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             continue;
         }
         int rc = cdcl_tidy(c, err);
+        if (rc == 2) {
+            st = ILPM_TIMEOUT;
+            break;
+        }
         if (rc > 0)
             continue;
         if (rc < 0) {
@@ -486,7 +511,7 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
     }
     st = ilpm_cp_cut_short(s, st);
     if (s->keep && s->gave_up) {
-        suspend(c); /* taken up again by the next run */
+        park(c); /* taken up again by the next run */
         return st;
     }
     finish(c, st);

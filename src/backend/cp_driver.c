@@ -263,10 +263,16 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
 /* --learn auto, one solution: the depth-first search and the learning
  * search take turns, the depth-first search for AUTO_FAILS failures, then
  * 5/2 times that each turn (from the root each time: its restarts,
- * at 2000, 5000, 9500 failures, fall inside), the learning
- * search for AUTO_SHARE times the time the depth-first turn before it took
- * (taken up where it stopped, its clauses kept). */
+ * at 2000, 5000, 9500 failures, fall inside), the learning search for
+ * AUTO_SHARE times the time the depth-first turn before it took, twice
+ * that each turn.  The learning search is kept between its turns and
+ * stops at a restart (or at a conflict past twice its time), so that it
+ * runs as it would alone: where learning answers, auto costs the
+ * depth-first turns only, a share that shrinks turn after turn. */
 #define AUTO_FAILS 1000
+#ifndef AUTO_HARD
+#define AUTO_HARD 1.25
+#endif
 #ifndef AUTO_SHARE
 #define AUTO_SHARE 4
 #endif
@@ -361,9 +367,10 @@ static ilpm_status auto_run(cp_drv *d, cp_search *s, uint8_t *vals, int base,
     struct cdcl *kept = NULL;
     s->keep = &kept;
     uint64_t dfs_budget = AUTO_FAILS, dfs_fails = 0, turns = 0;
+    double share = AUTO_SHARE;
     cp_search dfs, *last = &dfs;
     ilpm_status st;
-    for (;; dfs_budget = dfs_budget * 5 / 2) {
+    for (;; dfs_budget = dfs_budget * 5 / 2, share *= 2) {
         search_init(d, &dfs, CP_SOLVE);
         dfs.learn = 0;
         dfs.strategy = ILPM_SEARCH_FIRST_FAIL;
@@ -379,7 +386,8 @@ static ilpm_status auto_run(cp_drv *d, cp_search *s, uint8_t *vals, int base,
         if (!dfs.gave_up)
             break;
         double now = ilpm_now();
-        s->until = now + AUTO_SHARE * (now - t1);
+        s->until = now + share * (now - t1);
+        s->until_hard = now + AUTO_HARD * share * (now - t1);
         s->gave_up = 0;
         st = ilpm_cp_search_run(s, vals, err);
         last = s;
@@ -520,7 +528,8 @@ static const ilpm_opt cp_opts[] = {
      .offset = FIELD(learn),
      .help = "cp: learn a clause from each conflict and jump back; off: the "
              "plain depth-first search; auto: for one solution the "
-             "depth-first search for 1000 failures, then learning; learning "
+             "depth-first search and learning in turns (1000 failures, then "
+             "growing budgets); learning "
              "for an optimum with weights; none when counting"},
     {.name = "lookahead",
      .arg = "N",
