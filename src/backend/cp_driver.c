@@ -262,20 +262,17 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
 
 /* --learn auto, one solution: the depth-first search and the learning
  * search take turns, the depth-first search for AUTO_FAILS failures, then
- * 5/2 times that each turn (from the root each time: its restarts,
- * at 2000, 5000, 9500 failures, fall inside), the learning search for
+ * 5/2 times that each turn (from the root each time: its restarts, at
+ * 2000, 5000, 9500 failures, fall inside), the learning search for
  * AUTO_SHARE times the time the depth-first turn before it took, twice
  * that each turn.  The learning search is kept between its turns and
- * stops at a restart (or at a conflict past twice its time), so that it
- * runs as it would alone: where learning answers, auto costs the
- * depth-first turns only, a share that shrinks turn after turn. */
+ * stops at a restart (at a conflict only past AUTO_HARD times its time:
+ * on L(2,500) a restart is seconds away), so that it runs as it would
+ * alone: where learning answers, auto costs the depth-first turns, a
+ * share that shrinks turn after turn (docs/cp.md). */
 #define AUTO_FAILS 1000
-#ifndef AUTO_HARD
-#define AUTO_HARD 1.25
-#endif
-#ifndef AUTO_SHARE
 #define AUTO_SHARE 4
-#endif
+#define AUTO_HARD 2
 
 /* --learn auto, optimising: every row and the objective of unit
  * coefficients (a covering or packing with a count as its objective,
