@@ -4,6 +4,8 @@
  * and counts and optima with learning on and off against brute force. */
 #include "cp.h"
 #include "ilpm_int.h"
+#include "puzzle.h"
+#include "puzzles.h"
 
 #define ILPM_TESTUTIL_RANDOM
 #include "testutil.h"
@@ -741,6 +743,127 @@ START_TEST(test_auto_turns_to_learning)
 }
 END_TEST
 
+/* What --learn auto logs: the turns it took, the failures and clauses
+ * learned of the search that answered (its last line). */
+typedef struct auto_log {
+    long turns, fails, learned;
+} auto_log;
+
+static void log_auto(void *ctx, const char *text)
+{
+    auto_log *a = ctx;
+    const char *t = strstr(text, "--learn auto, ");
+    if (t)
+        a->turns = strtol(t + 14, NULL, 10);
+    const char *n = strstr(text, " nodes, ");
+    const char *f = strstr(text, " restarts, ");
+    if (n && f) {
+        a->fails = strtol(n + 8, NULL, 10);
+        a->learned = strtol(f + 11, NULL, 10);
+    }
+}
+
+/* Solves m on cp under --learn auto, logging into a. */
+static ilpm_status solve_auto(ilpm_model *m, auto_log *a)
+{
+    ilpm_options o;
+    ilpm_options_init(&o);
+    o.backend = ILPM_BACKEND_CP;
+    o.verbose = 1;
+    o.log = log_auto;
+    o.log_ctx = a;
+    ilpm_cp_opts_in(&o)->learn = ILPM_LEARN_AUTO;
+    memset(a, 0, sizeof *a);
+    ilpm_err err;
+    ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+    ck_assert_msg(s != NULL, "%s", err.msg);
+    ilpm_status st = ilpm_solver_solve(s, NULL, 0, &err);
+    if (st == ILPM_SOLVED)
+        ck_assert(ilpm_model_check(m, ilpm_solver_values(s), NULL));
+    ilpm_solver_free(s);
+    return st;
+}
+
+/* --learn auto, one solution: L(2,124), which the depth-first search
+ * solves just after its restart at 2000 failures in a tenth of a second
+ * and learning after 687 conflicts in a second (about 70 in the time of
+ * its first turn), is answered by the depth-first search in its second
+ * turn (budgets 1000, 2500); a depth-first search of 1000 failures and
+ * then learning for good answers by learning. */
+START_TEST(test_auto_takes_turns)
+{
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "n", "124");
+    ilpm_params_set(p, "k", "2");
+    void *inst = NULL;
+    ilpm_err err;
+    ck_assert_int_eq(ilpm_puzzle_langford.from_params(p, &inst, &err), 1);
+    ilpm_model *m = ilpm_model_new();
+    ck_assert_msg(ilpm_puzzle_langford.build(inst, p, m, &err) == 0, "%s",
+                  err.msg);
+    auto_log a;
+    ck_assert_int_eq(solve_auto(m, &a), ILPM_SOLVED);
+    ck_assert_int_eq(a.learned, 0);
+    ck_assert_int_gt(a.fails, 1000);
+    ck_assert_int_le(a.fails, 2500);
+    ck_assert_int_eq(a.turns, 2);
+    ilpm_model_free(m);
+    ilpm_puzzle_langford.free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* The turns stay complete: 9 pigeons in 8 holes, which neither search
+ * refutes in its first turn, are proved to have no place under --learn
+ * auto; the learning search run alone in slices of 20 conflicts, kept in
+ * between (the engine at its root each time, its clauses kept), proves
+ * 7 pigeons in 6 holes the same. */
+START_TEST(test_auto_turns_stay_complete)
+{
+    ilpm_model *m = pigeons(9, 8);
+    auto_log a;
+    ck_assert_int_eq(solve_auto(m, &a), ILPM_UNSAT);
+    ck_assert_int_ge(a.turns, 2);
+    ilpm_model_free(m);
+
+    m = pigeons(7, 6);
+    ilpm_err err;
+    ilpm_watch w;
+    ilpm_watch_until(&w, 0, NULL);
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+    uint8_t aux[64] = {0}, vals[64];
+    struct cdcl *kept = NULL;
+    cp_search cs;
+    memset(&cs, 0, sizeof cs);
+    cs.e = &e;
+    cs.aux = aux;
+    cs.strategy = ILPM_SEARCH_ACTIVITY;
+    cs.obj = -1;
+    cs.mode = CP_SOLVE;
+    cs.learn = 1;
+    cs.keep = &kept;
+    ilpm_watch_until(&cs.w, 0, NULL);
+    ilpm_status st;
+    int turns = 0;
+    do {
+        cs.fail_budget = cs.fails + 20;
+        cs.gave_up = 0;
+        st = ilpm_cp_search_run(&cs, vals, &err);
+        for (int i = 0; i < e.ntrail; i++) /* what it fixed for good */
+            ck_assert_int_eq(e.level[abs(e.trail[i])], 0);
+        ck_assert_int_eq(e.lvl, 0);
+        ck_assert_int_eq(kept != NULL, cs.gave_up);
+        turns++;
+    } while (cs.gave_up && turns < 100000);
+    ck_assert_int_eq(st, ILPM_UNSAT);
+    ck_assert_int_eq(e.ntrail, 0);
+    ck_assert_int_gt(turns, 2);
+    ilpm_kern_free(&e);
+    ilpm_model_free(m);
+}
+END_TEST
+
 /* The literals ilpm_model_lowered's settled copy of m fixes (its group
  * "fixed"), as values in val[1..nv] (ILPM_K_*); 1 when that copy is the
  * refutation (x1 and -x1), else 0. */
@@ -883,6 +1006,8 @@ static Suite *suite(void)
     tcase_add_test(t, test_learned_clauses_are_implied);
     tcase_add_test(t, test_counts_and_optima_learn_on_and_off);
     tcase_add_test(t, test_auto_turns_to_learning);
+    tcase_add_test(t, test_auto_takes_turns);
+    tcase_add_test(t, test_auto_turns_stay_complete);
     tcase_add_test(t, test_solution_leaves_the_trail);
     tcase_add_test(t, test_optimum_learned_clauses_are_implied);
     tcase_add_test(t, test_lp_bound_ends_the_search);

@@ -58,7 +58,20 @@ typedef struct cp_search {
     /* Give up after this many failures (0: no limit), returning
      * ILPM_TIMEOUT with gave_up set. */
     uint64_t fail_budget;
+    /* Learning: give up likewise at the first restart past until, or
+     * the first conflict past until_hard (times of ilpm_now(); 0: none). */
+    double until, until_hard;
     int gave_up;
+    /* Learning: when set, a search that gives up (fail_budget, until)
+     * keeps its state in *keep (learned clauses, activities, phases,
+     * restarts), the kernel back at its level 0: what it fixed there
+     * stays on the trail (implied by the model), above what it started
+     * from.  A search in between runs on that trail and takes back what
+     * it adds; the next run takes the kept one up again, and a run that
+     * ends frees it, the kernel back where it started, and sets *keep to
+     * NULL (else ilpm_cp_cdcl_drop frees it; the caller takes the trail
+     * back). */
+    struct cdcl **keep;
     /* Depth first, having found a solution: the trail left as it ends,
      * for the driver to take back when it is used again (undoing a
      * solution of queens 5000 is 25 million literals). */
@@ -102,6 +115,8 @@ static inline void ilpm_cp_undo_due(cp_search *s)
  * ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE, ILPM_TIMEOUT, ILPM_STOPPED or
  * ILPM_ERROR (out of memory, or fn). */
 ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err);
+/* cp_cdcl.c: frees a learning search kept by cp_search.keep (NULL: none). */
+void ilpm_cp_cdcl_drop(struct cdcl *c);
 /* cp_search.c: the depth-first search, as ilpm_cp_search_run. */
 ilpm_status ilpm_cp_dfs_run(cp_search *s, uint8_t *vals, ilpm_err *err);
 

@@ -31,9 +31,10 @@ typedef struct cdcl {
     cp_db db;
     cp_heap heap;
     struct lev *dec;
-    uint8_t *gone; /* the model's clauses, watched in the db meanwhile */
-    int nperm;     /* how many clauses of the db they are           */
-    int flip;      /* the highest flipped level, 0: none */
+    uint8_t *gone;  /* the model's clauses, watched in the db meanwhile */
+    uint8_t *phase; /* kept (s->keep): the phases, while suspended */
+    int nperm;      /* how many clauses of the db they are           */
+    int flip;       /* the highest flipped level, 0: none */
     int root;
     int use_heap;                    /* branching by activity */
     uint64_t since, nrestart, limit; /* Luby restarts */
@@ -231,6 +232,41 @@ static int watch_clauses(cdcl *c)
     return rc;
 }
 
+/* A search kept (s->keep) that gives up: back at level 0 as at a
+ * restart, what it fixed there left on the trail (implied by the model:
+ * the searches in between may build on it, and the learning search comes
+ * back to the trail it left), the model's clauses back in their rows, no
+ * hooks, its phases saved. */
+static void park(cdcl *c)
+{
+    ilpm_kern *e = c->e;
+    backtrack(c, 0);
+    e->heap = NULL;
+    c->flip = 0;
+    if (c->gone)
+        ilpm_kern_attach(e, c->gone);
+    e->db = NULL;
+    if (c->phase && e->phase)
+        memcpy(c->phase, e->phase, (size_t)e->nv + 1);
+}
+
+static void release(cdcl *c)
+{
+    free(c->gone);
+    free(c->phase);
+    ilpm_cp_db_free(&c->db);
+    ilpm_cp_heap_free(&c->heap);
+    free(c->dec);
+}
+
+void ilpm_cp_cdcl_drop(struct cdcl *c)
+{
+    if (c)
+        release(c);
+    free(c);
+}
+
+/* The kernel back as the search found it, the search freed. */
 static ilpm_status finish(cdcl *c, ilpm_status st)
 {
     ilpm_kern *e = c->e;
@@ -239,12 +275,35 @@ static ilpm_status finish(cdcl *c, ilpm_status st)
     e->lvl = 0;
     if (c->gone)
         ilpm_kern_attach(e, c->gone);
-    free(c->gone);
     e->db = NULL;
-    ilpm_cp_db_free(&c->db);
-    ilpm_cp_heap_free(&c->heap);
-    free(c->dec);
+    release(c);
     return st;
+}
+
+/* A kept search (s->keep) taken up again on the trail it left (what a
+ * search in between put above it taken back): the model's clauses back
+ * in its store, its phases back, every open variable in the activity
+ * order (as they were); its learned clauses, activities and restarts go
+ * on. */
+static void resume(cdcl *c, cp_search *s)
+{
+    ilpm_kern *e = s->e;
+    c->s = s;
+    e->lvl = 0;
+    if (c->gone)
+        ilpm_kern_detach(e, c->gone);
+    e->db = &c->db;
+    if (c->phase && e->phase)
+        memcpy(e->phase, c->phase, (size_t)e->nv + 1);
+    if (c->use_heap) {
+        for (int v = 1; v <= e->nv; v++)
+            if (e->val[v] == ILPM_K_OPEN)
+                ilpm_cp_heap_insert(&c->heap, v);
+        e->heap = &c->heap;
+    }
+    s->wit = NULL;
+    s->wit_ok = 0;
+    s->complete = 0;
 }
 
 /* Sets the search up: the decisions, the clause store with the model's
@@ -310,7 +369,8 @@ static int cdcl_conflict(cdcl *c, int *conflict, ilpm_status *st, ilpm_err *err)
     cp_search *s = c->s;
     s->fails++;
     c->since++;
-    if (s->fail_budget && s->fails >= s->fail_budget && c->e->lvl > 0) {
+    if (c->e->lvl > 0 && ((s->fail_budget && s->fails >= s->fail_budget) ||
+                          (s->until_hard > 0 && ilpm_now() >= s->until_hard))) {
         s->gave_up = 1;
         *st = ILPM_TIMEOUT;
         return 1;
@@ -329,9 +389,10 @@ static int cdcl_conflict(cdcl *c, int *conflict, ilpm_status *st, ilpm_err *err)
     return 0;
 }
 
-/* Between nodes: a restart when it is due (1: back at the root), the
- * learned clauses reduced when they outgrow their room (-1 when out of
- * memory, err set); else 0. */
+/* Between nodes: a restart when it is due (1: back at the root; 2: and
+ * past s->until, the search gives up there, so that a search kept and
+ * taken up again runs as one would have), the learned clauses reduced
+ * when they outgrow their room (-1 when out of memory, err set); else 0. */
 static int cdcl_tidy(cdcl *c, ilpm_err *err)
 {
     if (c->s->mode != CP_COUNT && c->since >= c->limit) {
@@ -339,6 +400,10 @@ static int cdcl_tidy(cdcl *c, ilpm_err *err)
         c->limit = 100 * luby(++c->nrestart);
         c->s->restarts++;
         backtrack(c, 0);
+        if (c->s->until > 0 && ilpm_now() >= c->s->until) {
+            c->s->gave_up = 1;
+            return 2;
+        }
         return 1;
     }
     cp_db *db = &c->db;
@@ -381,16 +446,42 @@ static int cdcl_node(cdcl *c, uint8_t *vals, ilpm_status *st)
     return ilpm_kern_propagate(e) != 0;
 }
 
+/* The search's state: on the stack, or kept between turns (s->keep). */
+static cdcl *cdcl_start(cdcl *own, cp_search *s, ilpm_err *err)
+{
+    if (s->keep && *s->keep) {
+        resume(*s->keep, s);
+        return *s->keep;
+    }
+    cdcl *c = s->keep ? malloc(sizeof *c) : own;
+    if (!c) {
+        ilpm_err_nomem(err, "out of memory for the cp search");
+        return NULL;
+    }
+    if (cdcl_open(c, s, err) != 0) {
+        finish(c, ILPM_ERROR);
+        if (c != own)
+            free(c);
+        return NULL;
+    }
+    if (s->keep) {
+        *s->keep = c;
+        c->phase = malloc((size_t)s->e->nv + 1); /* none: phases as left */
+    }
+    return c;
+}
+
 ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
 {
-    cdcl c;
-    if (cdcl_open(&c, s, err) != 0)
-        return finish(&c, ILPM_ERROR);
+    cdcl own;
+    cdcl *c = cdcl_start(&own, s, err);
+    if (!c)
+        return ILPM_ERROR;
     ilpm_kern *e = s->e;
     ilpm_status st = ILPM_UNSAT;
     int conflict = ilpm_kern_propagate(e) != 0;
     for (;;) {
-        if (!conflict && (conflict = cdcl_checks(&c)) == 2) {
+        if (!conflict && (conflict = cdcl_checks(c)) == 2) {
             conflict = 0;
             continue;
         }
@@ -400,19 +491,33 @@ ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err)
             break;
         }
         if (conflict) {
-            if (cdcl_conflict(&c, &conflict, &st, err) != 0)
+            if (cdcl_conflict(c, &conflict, &st, err) != 0)
                 break;
             continue;
         }
-        int rc = cdcl_tidy(&c, err);
+        int rc = cdcl_tidy(c, err);
+        if (rc == 2) {
+            st = ILPM_TIMEOUT;
+            break;
+        }
         if (rc > 0)
             continue;
         if (rc < 0) {
             st = ILPM_ERROR;
             break;
         }
-        if ((conflict = cdcl_node(&c, vals, &st)) < 0)
+        if ((conflict = cdcl_node(c, vals, &st)) < 0)
             break;
     }
-    return finish(&c, ilpm_cp_cut_short(s, st));
+    st = ilpm_cp_cut_short(s, st);
+    if (s->keep && s->gave_up) {
+        park(c); /* taken up again by the next run */
+        return st;
+    }
+    finish(c, st);
+    if (s->keep) {
+        free(c);
+        *s->keep = NULL;
+    }
+    return st;
 }

@@ -260,9 +260,19 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
                     : ilpm_cp_dfs_run(s, vals, err);
 }
 
-/* --learn auto: the failures the depth-first search may take before a
- * search for one solution turns to learning. */
+/* --learn auto, one solution: the depth-first search and the learning
+ * search take turns, the depth-first search for AUTO_FAILS failures, then
+ * 5/2 times that each turn (from the root each time: its restarts, at
+ * 2000, 5000, 9500 failures, fall inside), the learning search for
+ * AUTO_SHARE times the time the depth-first turn before it took, twice
+ * that each turn.  The learning search is kept between its turns and
+ * stops at a restart (at a conflict only past AUTO_HARD times its time:
+ * on L(2,500) a restart is seconds away), so that it runs as it would
+ * alone: where learning answers, auto costs the depth-first turns, a
+ * share that shrinks turn after turn (docs/cp.md). */
 #define AUTO_FAILS 1000
+#define AUTO_SHARE 4
+#define AUTO_HARD 2
 
 /* --learn auto, optimising: every row and the objective of unit
  * coefficients (a covering or packing with a count as its objective,
@@ -348,6 +358,57 @@ static void report(cp_drv *d, const cp_search *s, double t0)
     d->base.o.log(d->base.o.log_ctx, line);
 }
 
+/* --learn auto, one solution: the turns of AUTO_FAILS, from the kernel
+ * as cp_solve leaves it (base: its trail before the assumptions), s the
+ * learning search. */
+static ilpm_status auto_run(cp_drv *d, cp_search *s, uint8_t *vals, int base,
+                            ilpm_err *err)
+{
+    double t0 = ilpm_now();
+    struct cdcl *kept = NULL;
+    s->keep = &kept;
+    uint64_t dfs_budget = AUTO_FAILS, dfs_fails = 0, turns = 0;
+    double share = AUTO_SHARE;
+    cp_search dfs, *last = &dfs;
+    ilpm_status st;
+    for (;; dfs_budget = dfs_budget * 5 / 2, share *= 2) {
+        search_init(d, &dfs, CP_SOLVE);
+        dfs.learn = 0;
+        dfs.strategy = ILPM_SEARCH_FIRST_FAIL;
+        dfs.fail_budget = dfs_budget;
+        dfs.keep_trail = 1;
+        dfs.w = s->w;
+        turns++;
+        double t1 = ilpm_now();
+        st = ilpm_cp_search_run(&dfs, vals, err);
+        s->w = dfs.w;
+        dfs_fails += dfs.fails;
+        last = &dfs;
+        if (!dfs.gave_up)
+            break;
+        double now = ilpm_now();
+        s->until = now + share * (now - t1);
+        s->until_hard = now + AUTO_HARD * share * (now - t1);
+        s->gave_up = 0;
+        st = ilpm_cp_search_run(s, vals, err);
+        last = s;
+        if (!s->gave_up)
+            break;
+    }
+    ilpm_cp_cdcl_drop(kept); /* NULL when the learning search ended */
+    undo_after(d, last, base);
+    if (ilpm_reports(&d->base.o)) {
+        char line[160];
+        snprintf(line, sizeof line,
+                 "cp: --learn auto, %" PRIu64 " turns, %" PRIu64
+                 " failures depth first, %" PRIu64 " learning\n",
+                 turns, dfs_fails, s->fails);
+        d->base.o.log(d->base.o.log_ctx, line);
+    }
+    report(d, last, t0);
+    return st;
+}
+
 static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
                             int optimize, uint8_t *vals, int64_t *obj,
                             ilpm_err *err)
@@ -379,26 +440,9 @@ static ilpm_status cp_solve(ilpm_driver *drv, const int *assume, int n,
     }
     double t0 = ilpm_now();
     ilpm_status st;
-    /* --learn auto, one solution: first the depth-first search for a
-     * few failures (what propagation and first-fail settle alone, such
-     * as n-Queens 2000 or L(2,60), it finds faster than learning does),
-     * then the conflict-driven search from the start. */
     if (s.learn && !optimize &&
-        ilpm_cp_opts_of(&d->base.o)->learn == ILPM_LEARN_AUTO) {
-        cp_search dfs;
-        search_init(d, &dfs, CP_SOLVE);
-        dfs.learn = 0;
-        dfs.strategy = ILPM_SEARCH_FIRST_FAIL;
-        dfs.fail_budget = AUTO_FAILS;
-        dfs.keep_trail = 1;
-        st = ilpm_cp_search_run(&dfs, vals, err);
-        if (!dfs.gave_up) {
-            report(d, &dfs, t0);
-            undo_after(d, &dfs, base);
-            return st;
-        }
-        s.w = dfs.w;
-    }
+        ilpm_cp_opts_of(&d->base.o)->learn == ILPM_LEARN_AUTO)
+        return auto_run(d, &s, vals, base, err);
     st = optimize ? optimize_run(d, &s, vals, base, err)
                   : ilpm_cp_search_run(&s, vals, err);
     undo_after(d, &s, base);
@@ -485,7 +529,8 @@ static const ilpm_opt cp_opts[] = {
      .offset = FIELD(learn),
      .help = "cp: learn a clause from each conflict and jump back; off: the "
              "plain depth-first search; auto: for one solution the "
-             "depth-first search for 1000 failures, then learning; learning "
+             "depth-first search and learning in turns (1000 failures, then "
+             "growing budgets); learning "
              "for an optimum with weights; none when counting"},
     {.name = "lookahead",
      .arg = "N",
