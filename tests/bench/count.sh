@@ -10,7 +10,7 @@
 #   tests/bench/count.sh [ILPM]
 #
 # ILPM defaults to build/ilpm; THREADS (default 2) is auto's --threads;
-# REPS (default 3); LONG=1 adds L(2,15) (about 2-3 min of CPU a run);
+# REPS (default 3); LONG=1 adds L(2,15) (about 4 min of CPU a run);
 # COUNT_LIMIT (default 120) bounds each run.
 set -u
 
