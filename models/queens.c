@@ -3,7 +3,8 @@
  * Q(r,c) = a queen on row r, column c (1-based).  Exactly one queen per row
  * and per column, at most one per diagonal and anti-diagonal (the seed
  * report lists the row group twice and omits the columns: both are here),
- * and pre-placed queens as unit clauses. */
+ * and pre-placed queens as unit clauses.  --symmetry keeps one board of
+ * each mirror pair (left-right) of an empty board. */
 #include "puzzle.h"
 
 #include <stdio.h>
@@ -33,6 +34,10 @@ static const ilpm_opt queens_opts[] = {
      .hi = QUEENS_MAX_N,
      .flags = ILPM_OPT_INSTANCE,
      .help = "board size; or give a FILE of completions"},
+    {.name = "symmetry",
+     .type = ILPM_OPT_FLAG,
+     .help = "keep one of each mirror pair (boards without pre-placed "
+             "queens)"},
     {.name = NULL},
 };
 
@@ -239,6 +244,41 @@ static void queens_describe(const void *inst, char *buf, size_t size)
         snprintf(buf, size, "n=%d", q->n);
 }
 
+/* Mirror symmetry (column c to n+1-c).  No board of n >= 2 is its own
+ * mirror: row 1's queen would stand in the middle column (n odd), and
+ * row 2's could not.  So mirroring pairs the boards, and we keep the one
+ * whose row 1 queen stands left of the middle, or in the middle with row
+ * 2's left of it: 2 col(1) < n+1, or 2 col(1) = n+1 and 2 col(2) < n+1.
+ * A pre-placed queen breaks the symmetry: refused there. */
+static int kept_mirror(int n, const int *col)
+{
+    return 2 * col[1] < n + 1 || (2 * col[1] == n + 1 && 2 * col[2] < n + 1);
+}
+
+static int add_mirror(const queens *q, int Q, int *l, ilpm_model *m,
+                      ilpm_err *err)
+{
+    int n = q->n, k = 0;
+    if (q->nfixed)
+        return ilpm_err_input(err, "--symmetry: a board with pre-placed "
+                                   "queens has no mirror pair to halve");
+    if (n < 2)
+        return 0;
+    if (ilpm_model_group(m, "symmetry", err) < 0)
+        return -1;
+    for (int c = 1; 2 * c <= n + 1; c++)
+        l[k++] = ilpm_model_var(m, Q, 1, c, 0, 0);
+    int rc = ilpm_add_clause(m, l, k, err);
+    if (rc != 0 || n % 2 == 0)
+        return rc ? -1 : 0;
+    /* row 1 in the middle: row 2 left of it */
+    k = 0;
+    l[k++] = -ilpm_model_var(m, Q, 1, (n + 1) / 2, 0, 0);
+    for (int c = 1; 2 * c < n + 1; c++)
+        l[k++] = ilpm_model_var(m, Q, 2, c, 0, 0);
+    return ilpm_add_clause(m, l, k, err);
+}
+
 static int build(const queens *q, int with_givens, ilpm_model *m, ilpm_err *err)
 {
     int n = q->n;
@@ -297,8 +337,17 @@ static int build(const queens *q, int with_givens, ilpm_model *m, ilpm_err *err)
 static int queens_build(const void *inst, const ilpm_params *p, ilpm_model *m,
                         ilpm_err *err)
 {
-    (void)p;
-    return build(inst, 1, m, err);
+    if (build(inst, 1, m, err) != 0)
+        return -1;
+    if (!ilpm_params_has(p, "symmetry"))
+        return 0;
+    const queens *q = inst;
+    int *l = malloc(((size_t)q->n + 1) * sizeof *l);
+    if (!l)
+        return ilpm_err_nomem(err, "out of memory");
+    int rc = add_mirror(q, ilpm_model_family_find(m, "Q"), l, m, err);
+    free(l);
+    return rc;
 }
 
 /* Completions of one board size share their model; the pre-placed queens
@@ -306,7 +355,9 @@ static int queens_build(const void *inst, const ilpm_params *p, ilpm_model *m,
 static int queens_shape(const void *inst, const ilpm_params *p, char *key,
                         size_t size)
 {
-    (void)p;
+    /* --symmetry is refused with givens: the plain path says so */
+    if (ilpm_params_has(p, "symmetry"))
+        return -1;
     snprintf(key, size, "n=%d", ((const queens *)inst)->n);
     return 0;
 }
@@ -370,7 +421,6 @@ static void *queens_decode(const void *inst, const ilpm_params *p,
 static int queens_verify(const void *inst, const ilpm_params *p,
                          const void *sol, ilpm_err *why)
 {
-    (void)p;
     const queens *q = inst;
     const queens_sol *s = sol;
     if (s->n != q->n)
@@ -394,6 +444,10 @@ static int queens_verify(const void *inst, const ilpm_params *p,
         if (s->col[q->fixed[2 * i]] != q->fixed[2 * i + 1])
             return ilpm_err_input(why, "pre-placed queen (%d,%d) was moved",
                                   q->fixed[2 * i], q->fixed[2 * i + 1]);
+    if (ilpm_params_has(p, "symmetry") && s->n >= 2 &&
+        !kept_mirror(s->n, s->col))
+        return ilpm_err_input(why, "--symmetry keeps the mirror of this "
+                                   "board, not the board");
     return 0;
 }
 

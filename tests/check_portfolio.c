@@ -192,6 +192,64 @@ static void same_count(const ilpm_puzzle *pz, const void *inst,
     no_children();
 }
 
+/* The cubes: a queen's place on rows 1 and 2 (n^2, each a small share
+ * of the work), Langford's value 1 and 2 placements, two Sudoku cells;
+ * the counts by them equal the known ones on 2 and 3 threads, --symmetry
+ * and --limit included (same_count). */
+START_TEST(test_cubes_by_exactly_ones)
+{
+    static const uint64_t queens[] = {0, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724};
+    for (int n = 1; n <= 10; n++)
+        for (int sym = 0; sym < 2; sym++) {
+            ilpm_params *p = ilpm_params_new();
+            if (sym)
+                ilpm_params_set(p, "symmetry", "");
+            char v[8];
+            snprintf(v, sizeof v, "%d", n);
+            void *q = from_params(&ilpm_puzzle_queens, p, "n", v, NULL, NULL);
+            ilpm_model *m = ilpm_model_new();
+            ilpm_err err;
+            ck_assert_int_eq(ilpm_puzzle_queens.build(q, p, m, &err), 0);
+            /* n = 1: no exactly-one of two literals, one variable */
+            ck_assert_int_eq(ilpm_portfolio_cubes(m), n == 1 ? 2 : n * n);
+            ilpm_model_free(m);
+            same_count(&ilpm_puzzle_queens, q, p,
+                       sym && n > 1 ? queens[n] / 2 : queens[n]);
+            ilpm_puzzle_queens.free_instance(q);
+            ilpm_params_free(p);
+        }
+    static const int ln[] = {3, 4, 7, 8};
+    static const uint64_t lc[] = {2, 2, 52, 300};
+    for (int i = 0; i < 4; i++)
+        for (int sym = 0; sym < 2; sym++) {
+            ilpm_params *p = ilpm_params_new();
+            if (sym)
+                ilpm_params_set(p, "symmetry", "");
+            char v[8];
+            snprintf(v, sizeof v, "%d", ln[i]);
+            void *l = from_params(&ilpm_puzzle_langford, p, "n", v, "k", "2");
+            ilpm_model *m = ilpm_model_new();
+            ilpm_err err;
+            ck_assert_int_eq(ilpm_puzzle_langford.build(l, p, m, &err), 0);
+            ck_assert_int_gt(ilpm_portfolio_cubes(m), 2 * ln[i] - 3);
+            ilpm_model_free(m);
+            same_count(&ilpm_puzzle_langford, l, p, sym ? lc[i] / 2 : lc[i]);
+            ilpm_puzzle_langford.free_instance(l);
+            ilpm_params_free(p);
+        }
+    ilpm_params *p = ilpm_params_new();
+    void *s = parse_text(&ilpm_puzzle_sudoku, p, "................\n");
+    ilpm_model *m = ilpm_model_new();
+    ilpm_err err;
+    ck_assert_int_eq(ilpm_puzzle_sudoku.build(s, p, m, &err), 0);
+    ck_assert_int_eq(ilpm_portfolio_cubes(m), 16);
+    ilpm_model_free(m);
+    same_count(&ilpm_puzzle_sudoku, s, p, 288);
+    ilpm_puzzle_sudoku.free_instance(s);
+    ilpm_params_free(p);
+}
+END_TEST
+
 START_TEST(test_count_by_cubes)
 {
     ilpm_params *p = ilpm_params_new();
@@ -581,6 +639,7 @@ int main(void)
     tcase_add_test(tc, test_first_verified_answer);
     tcase_add_test(tc, test_wrong_answer_refused);
     tcase_add_test(tc, test_count_by_cubes);
+    tcase_add_test(tc, test_cubes_by_exactly_ones);
     tcase_add_test(tc, test_one_thread_is_ilp);
     tcase_add_test(tc, test_members);
     tcase_add_test(tc, test_solver_refuses_auto);

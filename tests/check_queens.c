@@ -311,6 +311,68 @@ START_TEST(test_verifier_rejects_broken_boards)
 }
 END_TEST
 
+/* --symmetry keeps one board of each mirror pair: half the count for
+ * n >= 2 (n = 1 is its own mirror), on every back end but auto (its cubes
+ * are tested in check_portfolio.c); the verifier refuses the mirror it
+ * dropped, and a board with pre-placed queens is refused. */
+START_TEST(test_symmetry_halves_counts)
+{
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "symmetry", "");
+    ilpm_err err;
+    for (int n = 1; n <= 10; n++) {
+        char v[8];
+        snprintf(v, sizeof v, "%d", n);
+        ilpm_params_set(p, "n", v);
+        void *inst;
+        ck_assert_int_eq(pz->from_params(p, &inst, &err), 1);
+        long want = n == 1 ? 1 : known_count(n) / 2;
+        for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
+            if (b == ILPM_BACKEND_AUTO || (b == ILPM_BACKEND_ILP && n > 8))
+                continue;
+            ilpm_result r;
+            run_count(inst, p, (ilpm_backend)b, &r);
+            ck_assert_msg(r.count == (uint64_t)want, "n=%d %s: %llu", n,
+                          ilpm_backend_name(b), (unsigned long long)r.count);
+            ck_assert(r.verified == (want > 0));
+            ilpm_result_free(&r);
+        }
+        pz->free_instance(inst);
+    }
+    /* n = 5: [1,3,5,2,4] is kept, its mirror [5,3,1,4,2] is not; with row
+     * 1 in the middle, [3,1,4,2,5] is kept, [3,5,2,4,1] is not */
+    ilpm_params_set(p, "n", "5");
+    void *inst;
+    pz->from_params(p, &inst, &err);
+    ilpm_model *m = ilpm_model_new();
+    ck_assert_int_eq(pz->build(inst, p, m, &err), 0);
+    int Q = ilpm_model_family_find(m, "Q");
+    static const int boards[][5] = {
+        {1, 3, 5, 2, 4}, {5, 3, 1, 4, 2}, {3, 1, 4, 2, 5}, {3, 5, 2, 4, 1}};
+    for (int b = 0; b < 4; b++) {
+        uint8_t vals[26] = {0};
+        for (int r = 1; r <= 5; r++)
+            vals[ilpm_model_var(m, Q, r, boards[b][r - 1], 0, 0)] = 1;
+        ck_assert_int_eq(ilpm_model_check(m, vals, NULL), b % 2 == 0);
+        void *sol = pz->decode(inst, p, m, vals, &err);
+        ck_assert_int_eq(pz->verify(inst, p, sol, &err), b % 2 ? -1 : 0);
+        pz->free_solution(sol);
+    }
+    ilpm_model_free(m);
+    pz->free_instance(inst);
+    /* pre-placed queens: refused, naming the option */
+    ilpm_reader *rd = ilpm_reader_mem("board", "4\n1 2\n", 6);
+    ck_assert_int_eq(pz->parse(rd, p, &inst, &err), 1);
+    m = ilpm_model_new();
+    ck_assert_int_eq(pz->build(inst, p, m, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "--symmetry"));
+    ilpm_model_free(m);
+    ilpm_reader_free(rd);
+    pz->free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("queens");
@@ -322,6 +384,7 @@ int main(void)
     tcase_add_test(tc, test_bad_files);
     tcase_add_test(tc, test_bad_params);
     tcase_add_test(tc, test_verifier_rejects_broken_boards);
+    tcase_add_test(tc, test_symmetry_halves_counts);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -28,6 +28,14 @@ has() { # has NAME TEXT PATTERN
 
 run "count 8 queens on SAT" 0 "$ILPM" solve queens --n 8 --backend sat --count &&
     has "count 8 queens on SAT" "$out" "solved, verified, count 92[;,]"
+# --symmetry: one board of each mirror pair, on cp and on auto's cubes;
+# refused (exit 2, naming the option) with pre-placed queens
+for b in cp auto; do
+    run "queens 8 --symmetry ($b)" 0 "$ILPM" solve queens --n 8 --backend $b --threads 2 --count --symmetry &&
+        has "queens 8 --symmetry ($b)" "$out" "verified, count 46[;,]"
+done
+run "queens --symmetry with givens" 2 "$ILPM" solve queens data/queens/completion.txt --backend cp --symmetry &&
+    has "queens --symmetry with givens" "$err" "line 4 .*--symmetry: a board with pre-placed queens"
 # ILPM_TEST_QUICK (CI's valgrind and sanitizer passes) keeps the ILP count small.
 if [ -n "${ILPM_TEST_QUICK:-}" ]; then
     run "count 6 queens on ILP" 0 "$ILPM" solve queens --n 6 --backend ilp --count &&

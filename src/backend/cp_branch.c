@@ -101,7 +101,10 @@ int ilpm_cp_pick(cp_search *s)
      * the puzzle's variables may be counts that the auxiliary ones fix
      * (Machiavelli's planes), so that deciding them first would try
      * every assignment of the counts, each refuted by a search of its
-     * own. */
+     * own.  Each variable is on the trail at most once: a full trail is
+     * a solution, found without the scan (a count's every leaf). */
+    if (e->ntrail == e->nv)
+        return 0;
     for (int pass = s->mode == CP_COUNT ? 0 : 1; pass < 2; pass++)
         for (int v = 1; v <= e->nv; v++)
             if (e->val[v] == ILPM_K_OPEN &&

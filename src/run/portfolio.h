@@ -54,6 +54,10 @@ int ilpm_portfolio_count(const ilpm_puzzle *pz, const void *inst,
                          const ilpm_params *p, const ilpm_run_opts *o,
                          ilpm_model *m, const ilpm_options *so,
                          ilpm_result *res);
+/* How many cubes ilpm_portfolio_count cuts m into (-1 out of memory):
+ * the pairs of two exactly-ones over the answer's variables, one of
+ * them alone, or the prefixes of its first variables. */
+int ilpm_portfolio_cubes(const ilpm_model *m);
 
 /* Processes: a child that runs body(arg, fd) with fd the write end of a
  * pipe whose read end *fd the parent keeps; it dies with its parent and

@@ -1,14 +1,18 @@
-/* A count over the portfolio's threads (portfolio.h): the answer's
- * variables v1, v2, ... vK (the first K that are not auxiliary) cut the
- * solutions into K+1 cubes that do not meet and together hold them all:
- * cube i sets v1..v(i-1) to 0 and vi to 1, cube K sets all K to 0.
- * The cubes are the work queue: each goes to a process of its own (a
- * fork of the built model, which adds the cube's unit clauses, counts
- * with cp and verifies every solution as a count in one process does),
- * as many at once as there are threads, and the counts are summed.  On
- * puzzles whose first variables are an exactly-one (a cell's values, a
- * queen's row) each cube is one first decision, so the work divides
- * evenly. */
+/* A count over the portfolio's threads (portfolio.h).  The solutions are
+ * cut into cubes that do not meet and together hold them all: where the
+ * model has exactly-ones over the answer's variables (none auxiliary), a
+ * cube is one literal of the first and one of the next that shares no
+ * variable with it (a queen's place on rows 1 and 2: n^2 cubes, each a
+ * small share, so that the last cubes leave no core idle for long), or
+ * one literal of the first when the pairs would be more than MAX_CUBES.
+ * Otherwise the answer's variables v1, v2, ... vK (the first K) cut them
+ * into K+1 cubes: cube i sets v1..v(i-1) to 0 and vi to 1, cube K sets
+ * all K to 0.  The cubes are the work queue: each goes to a process of its own
+ * (a fork of the built model, which adds the cube's unit clauses, counts with
+ * cp and verifies every solution as a count in one process does), as many at
+ * once as there are threads, and the counts are summed.  On puzzles whose first
+ * variables are an exactly-one (a cell's values, a queen's row) each cube is
+ * one first decision, so the work divides evenly. */
 #include "portfolio.h"
 
 #include <errno.h>
@@ -16,8 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* At most this many cubes (a fork and a lowering each). */
-#define MAX_CUBES 64
+/* At most this many cubes (a fork and a lowering each), at most
+ * MAX_PREFIX + 1 of them by prefixes. */
+#define MAX_CUBES 256
+#define MAX_PREFIX 63
 #define MAX_THREADS 64
 #define GRACE_S 0.25
 
@@ -30,6 +36,7 @@ struct cube_run {
     ilpm_model *m;
     const int *vars; /* v1..vK */
     int k, cube, n;
+    int on[2], non; /* by exactly-ones: the cube's literals (non > 0) */
 };
 
 /* The member's process: the cube's literals as unit clauses on its copy
@@ -42,11 +49,13 @@ static void cube_body(void *arg, int fd)
     memset(&h, 0, sizeof h);
     h.type = ILPM_PF_FINAL;
     int ok = ilpm_model_group(c->m, "cube", &err) >= 0;
-    for (int j = 0; ok && j < c->cube && j < c->k; j++) {
+    for (int j = 0; ok && j < c->non; j++)
+        ok = ilpm_add_clause(c->m, &c->on[j], 1, &err) == 0;
+    for (int j = 0; ok && !c->non && j < c->cube && j < c->k; j++) {
         int lit = -c->vars[j];
         ok = ilpm_add_clause(c->m, &lit, 1, &err) == 0;
     }
-    if (ok && c->cube < c->k)
+    if (ok && !c->non && c->cube < c->k)
         ok = ilpm_add_clause(c->m, &c->vars[c->cube], 1, &err) == 0;
     if (!ok) {
         h.status = ilpm_rc_outcome(err.rc);
@@ -152,19 +161,93 @@ struct queue {
     struct cube_run runs[MAX_CUBES];
     pid_t pid[MAX_THREADS];
     int fd[MAX_THREADS], cube_of[MAX_THREADS];
-    int n, k, next, running, done;
-    int vars[MAX_CUBES - 1];
+    int n, k, next, running, done, ncubes;
+    int vars[MAX_PREFIX];
+    const int *exo[2]; /* by exactly-ones: their literals */
+    int nexo[2], nexos;
 };
+
+/* An exactly-one over the answer's variables (positive literals, none
+ * auxiliary, none marked in used), from constraint i on: its number, or
+ * -1.  Its variables are marked in used. */
+static long find_exo(const ilpm_model *m, size_t i, uint8_t *used,
+                     ilpm_con *out)
+{
+    for (size_t n = ilpm_model_ncons(m); i < n; i++) {
+        ilpm_model_con(m, i, out);
+        int exo =
+            out->kind == ILPM_EXO ||
+            (out->kind == ILPM_CARD && out->cmp == ILPM_EQ && out->rhs == 1);
+        for (int j = 0; exo && j < out->n; j++)
+            exo = out->lits[j] > 0 && !used[out->lits[j]] &&
+                  !ilpm_model_var_is_aux(m, out->lits[j]);
+        if (!exo || out->n < 2)
+            continue;
+        for (int j = 0; j < out->n; j++)
+            used[out->lits[j]] = 1;
+        return (long)i;
+    }
+    return -1;
+}
+
+/* The cubes: by the first two exactly-ones that share no variable (or
+ * the first alone) when they make at most MAX_CUBES, else by prefixes
+ * of the answer's first variables.  -1 out of memory. */
+static int plan_cubes(struct queue *q, const ilpm_model *m)
+{
+    uint8_t *used = calloc((size_t)ilpm_model_nvars(m) + 1, 1);
+    if (!used)
+        return -1;
+    ilpm_con c[2];
+    long at = find_exo(m, 0, used, &c[0]);
+    if (at >= 0 && find_exo(m, (size_t)at + 1, used, &c[1]) >= 0 &&
+        (long)c[0].n * c[1].n <= MAX_CUBES)
+        q->nexos = 2;
+    else if (at >= 0 && c[0].n <= MAX_CUBES)
+        q->nexos = 1;
+    free(used);
+    q->ncubes = 1;
+    for (int i = 0; i < q->nexos; i++) {
+        q->exo[i] = c[i].lits;
+        q->nexo[i] = c[i].n;
+        q->ncubes *= c[i].n;
+    }
+    if (q->nexos == 0) {
+        q->k = cube_vars(m, q->vars, MAX_PREFIX);
+        q->ncubes = q->k + 1;
+    }
+    return 0;
+}
+
+int ilpm_portfolio_cubes(const ilpm_model *m)
+{
+    struct queue *q = calloc(1, sizeof *q);
+    int n = q && plan_cubes(q, m) == 0 ? q->ncubes : -1;
+    free(q);
+    return n;
+}
+
+/* Cube r->cube's literals into r (by exactly-ones). */
+static void cube_lits(const struct queue *q, struct cube_run *r)
+{
+    r->non = q->nexos;
+    int i = r->cube;
+    for (int j = q->nexos - 1; j >= 0; j--) {
+        r->on[j] = q->exo[j][i % q->nexo[j]];
+        i /= q->nexo[j];
+    }
+}
 
 /* Fills the free slots with the next cubes: 0, or -1 with t->error. */
 static int hand_out(struct queue *q, const struct cube_run *base,
                     struct tally *t)
 {
-    for (int i = 0; i < q->n && q->next <= q->k; i++) {
+    for (int i = 0; i < q->n && q->next < q->ncubes; i++) {
         if (q->pid[i] > 0)
             continue;
         q->runs[q->next] = *base;
         q->runs[q->next].cube = q->next;
+        cube_lits(q, &q->runs[q->next]);
         q->pid[i] =
             ilpm_portfolio_spawn(cube_body, &q->runs[q->next], q->n, &q->fd[i]);
         if (q->pid[i] < 0) {
@@ -215,19 +298,25 @@ int ilpm_portfolio_count(const ilpm_puzzle *pz, const void *inst,
         res->error_kind = ILPM_E_NOMEM;
         return -1;
     }
-    q->k = cube_vars(m, q->vars, MAX_CUBES - 1);
+    if (plan_cubes(q, m) != 0) {
+        free(q);
+        snprintf(res->error, sizeof res->error, "out of memory");
+        res->error_kind = ILPM_E_NOMEM;
+        return -1;
+    }
     q->n = ilpm_portfolio_threads(o);
     if (q->n > MAX_THREADS)
         q->n = MAX_THREADS;
     for (int i = 0; i < q->n; i++)
         q->pid[i] = -1, q->fd[i] = -1;
-    struct cube_run base = {pz, inst, p, o, so, m, q->vars, q->k, 0, q->n};
+    struct cube_run base = {pz,      inst, p, o,    so,     m,
+                            q->vars, q->k, 0, q->n, {0, 0}, 0};
     struct tally t;
     memset(&t, 0, sizeof t);
     t.complete = 1;
     volatile int *stop = o->solver.stop_flag;
     double t0 = ilpm_now(), deadline = so->deadline;
-    while (q->done <= q->k && !(stop && *stop) && !t.failed &&
+    while (q->done < q->ncubes && !(stop && *stop) && !t.failed &&
            !(o->limit > 0 && t.count >= o->limit)) {
         if (hand_out(q, &base, &t) != 0 || q->running == 0)
             break;
@@ -249,7 +338,7 @@ int ilpm_portfolio_count(const ilpm_puzzle *pz, const void *inst,
             close(q->fd[i]);
     }
     res->solve_ms = (ilpm_now() - t0) * 1000.0;
-    count_result(o, &t, q->done == q->k + 1, res);
+    count_result(o, &t, q->done == q->ncubes, res);
     res->backend = ILPM_BACKEND_CP;
     snprintf(res->member, sizeof res->member, "cp x%d", q->n);
     if (pz->count_note)
