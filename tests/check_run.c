@@ -313,55 +313,6 @@ static int reject(const void *inst, const ilpm_params *p, const void *sol,
     return ilpm_err_input(why, "rejected on purpose");
 }
 
-static int verified_calls;
-
-static int count_calls(const void *inst, const ilpm_params *p, const void *sol,
-                       ilpm_err *why)
-{
-    verified_calls++;
-    return ilpm_puzzle_queens.verify(inst, p, sol, why);
-}
-
-static int take_line(void *ctx, const char *text)
-{
-    (void)ctx, (void)text;
-    return 0;
-}
-
-/* A count over the model's own variables verifies its first 256
- * solutions, then one in 256 (exact by construction); with a hook for
- * each solution, every one is decoded and verified. */
-START_TEST(test_count_samples_checks)
-{
-    ilpm_params *p = ilpm_params_new();
-    void *inst = queens_n(p, 10);
-    for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
-        if (b == ILPM_BACKEND_AUTO || b == ILPM_BACKEND_ILP)
-            continue; /* GLPK's count of 724 is slow; auto forks */
-        for (int each = 0; each < 2; each++) {
-            ilpm_run_opts o;
-            ilpm_run_opts_init(&o);
-            o.solver.backend = (ilpm_backend)b;
-            o.count = 1;
-            o.on_solution = each ? take_line : NULL;
-            ilpm_puzzle fake = *queens;
-            fake.verify = count_calls;
-            verified_calls = 0;
-            ilpm_result r;
-            ilpm_result_init(&r);
-            ck_assert_int_eq(ilpm_run_instance(&fake, inst, p, &o, &r), 0);
-            ck_assert_uint_eq(r.count, 724);
-            ck_assert(r.verified && r.count_complete);
-            ck_assert_int_eq(verified_calls,
-                             (each ? 724 : 256 + (724 - 256 + 255) / 256));
-            ilpm_result_free(&r);
-        }
-    }
-    queens->free_instance(inst);
-    ilpm_params_free(p);
-}
-END_TEST
-
 static void *no_decode(const void *inst, const ilpm_params *p,
                        const ilpm_model *m, const uint8_t *vals, ilpm_err *err)
 {
@@ -1003,7 +954,6 @@ int main(void)
     tcase_add_test(tc, test_run_play);
     tcase_add_test(tc, test_run_limits);
     tcase_add_test(tc, test_run_checks_solutions);
-    tcase_add_test(tc, test_count_samples_checks);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("error kinds");

@@ -123,44 +123,13 @@ struct check_ctx {
     const ilpm_run_opts *progress;   /* counting with a progress hook */
     const ilpm_run_opts *each;       /* counting with a solution hook */
     const ilpm_run_opts *incumbents; /* optimising with a solution hook */
-    int sample;    /* counting: verify a sample (sample_due) */
-    uint64_t seen; /* solutions seen so far */
 };
-
-/* A count over the model's own variables (none auxiliary) counts
- * distinct assignments, so it is exact by construction: the first
- * COUNT_VERIFY_ALL solutions are decoded and verified, then one in
- * COUNT_VERIFY_EVERY (decoding and verifying took 7-12% of a count of
- * queens 13 or L(2,12) on cp).  A projected count, or one whose
- * solutions are shown, checks every solution. */
-#define COUNT_VERIFY_ALL 256
-#define COUNT_VERIFY_EVERY 256
-
-static int sample_skips(struct check_ctx *c)
-{
-    uint64_t n = c->seen++;
-    return c->sample && n >= COUNT_VERIFY_ALL && n % COUNT_VERIFY_EVERY != 0;
-}
-
-static int has_aux(const ilpm_model *m)
-{
-    int nv = ilpm_model_nvars(m);
-    for (int v = 1; v <= nv; v++)
-        if (ilpm_model_var_is_aux(m, v))
-            return 1;
-    return 0;
-}
 
 /* Decodes and verifies one solution; renders it when asked and none has
  * been rendered yet.  Returns 0 when the solution passes. */
 static int check_solution(void *vctx, const uint8_t *vals)
 {
     struct check_ctx *c = vctx;
-    if (sample_skips(c)) {
-        if (c->progress)
-            c->progress->progress(c->progress->progress_ctx, c->res);
-        return 0;
-    }
     ilpm_err e = {0};
     void *sol = c->pz->decode(c->inst, c->p, c->m, vals, &e);
     if (!sol) {
@@ -253,7 +222,7 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
                             m,        res,        o->render,
                             counting, o->no_post, o->solver.stop_flag,
                             0,        NULL,       NULL,
-                            NULL,     0,          0};
+                            NULL};
     double t1 = ilpm_now();
     ilpm_status st;
     if (counting) {
@@ -261,7 +230,6 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         res->has_count = 1;
         ctx.progress = o->progress ? o : NULL;
         ctx.each = o->on_solution ? o : NULL;
-        ctx.sample = !ctx.each && !has_aux(m);
         st = ilpm_solver_count(s, o->limit, &res->count, check_solution, &ctx,
                                &err);
         res->count_complete = ilpm_solver_count_complete(s);
@@ -329,11 +297,9 @@ int ilpm_run_accept(const ilpm_puzzle *pz, const void *inst,
         res->error_kind = ILPM_E_FAIL;
         return -1;
     }
-    struct check_ctx ctx = {pz,   inst,       p,
-                            m,    res,        o->render,
-                            0,    o->no_post, o->solver.stop_flag,
-                            0,    NULL,       NULL,
-                            NULL, 0,          0};
+    struct check_ctx ctx = {
+        pz, inst, p,    m,   res, o->render, 0, o->no_post, o->solver.stop_flag,
+        0,  NULL, NULL, NULL};
     if (incumbent) {
         ctx.incumbents = o->incumbents && o->on_solution ? o : NULL;
         return check_incumbent(&ctx, vals);
