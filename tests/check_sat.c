@@ -579,6 +579,125 @@ START_TEST(test_optimize_wide_weights)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Core-guided optimisation (sat_core.c), forced by --sat-search core   */
+
+/* A random model as wide_model's with more clauses, its objective's nt
+ * weights in [-wmax, wmax] (small ones: cores that share weights,
+ * totalizers that grow and weights split); minimising, positive weights
+ * on positive literals, which the cardinality row makes costly. */
+static ilpm_model *core_model(int nv, int nt, int64_t wmax, ilpm_sense sense)
+{
+    ilpm_err err = {0};
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {nv};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    int l[64];
+    int64_t w[64];
+    for (int k = 0; k < nv; k++) {
+        for (int j = 0; j < 3; j++)
+            l[j] = rnd_lit(nv);
+        ck_assert_int_eq(ilpm_add_clause(m, l, 3, &err), 0);
+    }
+    for (int j = 0; j < nv; j++)
+        l[j] = j + 1;
+    ck_assert_int_eq(ilpm_add_card(m, l, nv, ILPM_GE, nv / 2, &err), 0);
+    for (int j = 0; j < nt; j++) {
+        l[j] = rnd_lit(nv);
+        w[j] = (int64_t)rnd((unsigned)(2 * wmax + 1)) - wmax;
+        if (sense == ILPM_MINIMIZE) /* costs on the positive literals */
+            l[j] = abs(l[j]), w[j] = 1 + (w[j] < 0 ? -w[j] : w[j]);
+    }
+    ck_assert_int_eq(ilpm_model_objective(m, sense, w, l, nt, &err), 0);
+    return m;
+}
+
+/* The core-guided search on random weighted models (small weights, then
+ * wide ones: one stratum per weight), several seeds: the optimum is
+ * brute force's, under assumptions too, through incumbents that
+ * strictly improve; UNSAT when nothing is feasible; the solver whole
+ * afterwards. */
+START_TEST(test_core_against_brute_force)
+{
+    rng_state = 5200 + (unsigned)_i;
+    ilpm_err err = {0};
+    for (int iter = 0; iter < 12; iter++) {
+        int nv = 6 + (int)rnd(9), nt = nv + (int)rnd(10);
+        int64_t wmax = iter % 3 == 2 ? (int64_t)1 << 30 : 1 + (int)rnd(4);
+        ilpm_sense se = iter % 2 ? ILPM_MINIMIZE : ILPM_MAXIMIZE;
+        ilpm_model *m = core_model(nv, nt, wmax, se);
+        int as[2] = {rnd_lit(nv), rnd_lit(nv)}, nas = iter % 4 == 3 ? 2 : 0;
+        uint64_t cnt;
+        int64_t best = 0;
+        int feasible = brute(m, 1, as, nas, &cnt, &best);
+        ilpm_options o;
+        sat_options(&o, iter % NENCS);
+        ilpm_sat_opts_in(&o)->search = ILPM_SAT_SEARCH_CORE;
+        ilpm_solver *s = new_solver(m, &o);
+        struct incs in = {m, 0, 0, 0};
+        ilpm_solver_on_incumbent(s, on_inc, &in);
+        ilpm_status st = ilpm_solver_optimize(s, as, nas, &err);
+        ck_assert_msg(st == (feasible ? ILPM_OPTIMAL : ILPM_UNSAT),
+                      "iter %d: status %d (%s)", iter, (int)st, err.msg);
+        if (feasible) {
+            ck_assert_msg(ilpm_solver_objective(s) == best,
+                          "iter %d: objective %lld, want %lld", iter,
+                          (long long)ilpm_solver_objective(s), (long long)best);
+            ck_assert(ilpm_model_check(m, ilpm_solver_values(s), NULL));
+            ck_assert_int_ge(in.n, 1);
+            ck_assert_int_eq(in.worse, 0);
+            ck_assert(in.last == best);
+            /* the totalizers bind nothing: the model is as it was */
+            ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_SOLVED);
+            ck_assert_int_eq(ilpm_solver_optimize(s, as, nas, &err),
+                             ILPM_OPTIMAL);
+            ck_assert(ilpm_solver_objective(s) == best);
+        }
+        ilpm_solver_free(s);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
+/* The core-guided search's ends: an objective whose every term can be
+ * 0 is optimal at the first stratum; pigeons in too few holes are
+ * UNSAT with an objective too. */
+START_TEST(test_core_trivial_and_unsat)
+{
+    ilpm_err err = {0};
+    ilpm_options o;
+    sat_options(&o, 0);
+    ilpm_sat_opts_in(&o)->search = ILPM_SAT_SEARCH_CORE;
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {6};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    int l[6] = {1, 2, 3, -4, -5, -6};
+    int64_t w[6] = {3, 1, 4, 1, 5, 9};
+    ck_assert_int_eq(ilpm_model_objective(m, ILPM_MINIMIZE, w, l, 6, &err), 0);
+    ilpm_solver *s = new_solver(m, &o);
+    ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err), ILPM_OPTIMAL);
+    ck_assert(ilpm_solver_objective(s) == 0);
+    ilpm_solver_free(s);
+    ilpm_model_free(m);
+
+    m = pigeons(4);
+    int nv = ilpm_model_nvars(m);
+    int pl[64];
+    int64_t pw[64];
+    for (int v = 1; v <= nv && v <= 64; v++) {
+        pl[v - 1] = v;
+        pw[v - 1] = v % 3 + 1;
+    }
+    ck_assert_int_eq(
+        ilpm_model_objective(m, ILPM_MINIMIZE, pw, pl, nv < 64 ? nv : 64, &err),
+        0);
+    s = new_solver(m, &o);
+    ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err), ILPM_UNSAT);
+    ilpm_solver_free(s);
+    ilpm_model_free(m);
+}
+END_TEST
+
 /* An objective over 300 variables with wide weights, all but 12 of them
  * fixed by unit clauses, under --max-memory 4: a bound as one BDD
  * needed more than the 2,000,000 nodes of --max-pb-nodes (and ended the
@@ -777,6 +896,8 @@ int main(void)
     tcase_add_loop_test(tc, test_optimize_wide_weights, 0, 2);
     tcase_add_test(tc, test_objective_memory);
     tcase_add_test(tc, test_objective_time_limit);
+    tcase_add_loop_test(tc, test_core_against_brute_force, 0, 4);
+    tcase_add_test(tc, test_core_trivial_and_unsat);
     suite_add_tcase(su, tc);
     tc = tcase_create("options");
     tcase_add_test(tc, test_sat_options);
