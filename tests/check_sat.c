@@ -454,7 +454,7 @@ START_TEST(test_memory_limit)
 {
     ilpm_err err = {0};
     ilpm_model *m = ilpm_model_new();
-    enum { N = 3000 };
+    enum { N = 10000 };
     int lo[1] = {1}, hi[1] = {N};
     ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
     static int lits[N];
@@ -659,6 +659,43 @@ START_TEST(test_core_against_brute_force)
 }
 END_TEST
 
+/* A core of 10,000 literals (one clause over every cost literal): its
+ * totalizer (about 180,000 literals) counts towards --max-memory: within
+ * 16 MB the optimum 1, past 1 MB refused as a limit that names it. */
+START_TEST(test_core_memory)
+{
+    ilpm_err err = {0};
+    enum { N = 10000 };
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {N};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    static int l[N];
+    static int64_t w[N];
+    for (int i = 0; i < N; i++)
+        l[i] = i + 1, w[i] = 1;
+    ck_assert_int_eq(ilpm_add_clause(m, l, N, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective(m, ILPM_MINIMIZE, w, l, N, &err), 0);
+    ilpm_options o;
+    sat_options(&o, 0);
+    ilpm_sat_opts_in(&o)->search = ILPM_SAT_SEARCH_CORE;
+    o.max_memory_mb = 16;
+    ilpm_solver *s = new_solver(m, &o);
+    ilpm_status st = ilpm_solver_optimize(s, NULL, 0, &err);
+    ck_assert_msg(st == ILPM_OPTIMAL, "status %d: %s", (int)st, err.msg);
+    ck_assert_int_eq(ilpm_solver_objective(s), 1);
+    ilpm_solver_free(s);
+    o.max_memory_mb = 1;
+    s = new_solver(m, &o);
+    st = ilpm_solver_optimize(s, NULL, 0, &err);
+    ck_assert_msg(st == ILPM_ERROR, "status %d", (int)st);
+    ck_assert_int_eq(err.rc, ILPM_E_LIMIT);
+    ck_assert_msg(strstr(err.msg, "max-memory") != NULL, "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "totalizer") != NULL, "%s", err.msg);
+    ilpm_solver_free(s);
+    ilpm_model_free(m);
+}
+END_TEST
+
 /* The core-guided search's ends: an objective whose every term can be
  * 0 is optimal at the first stratum; pigeons in too few holes are
  * UNSAT with an objective too. */
@@ -762,7 +799,8 @@ END_TEST
 
 /* A deadline that falls while the objective's network is built (half a
  * million terms, whose one BDD was refused outright): the optimisation
- * ends in time, with its first solution. */
+ * ends in time, with its first solution; the core-guided search (_i 1)
+ * too, among strata of quick answers. */
 START_TEST(test_objective_time_limit)
 {
     ilpm_err err = {0};
@@ -783,6 +821,8 @@ START_TEST(test_objective_time_limit)
     ck_assert_int_eq(ilpm_model_objective(m, ILPM_MAXIMIZE, w, l, N, &err), 0);
     ilpm_options o;
     sat_options(&o, 0);
+    ilpm_sat_opts_in(&o)->search =
+        _i ? ILPM_SAT_SEARCH_CORE : ILPM_SAT_SEARCH_BOUND;
     ilpm_solver *s = new_solver(m, &o);
     double limit = 0.3, t0 = ilpm_now();
     ilpm_solver_set_deadline(s, t0 + limit);
@@ -895,9 +935,10 @@ int main(void)
     tcase_add_test(tc, test_memory_limit);
     tcase_add_loop_test(tc, test_optimize_wide_weights, 0, 2);
     tcase_add_test(tc, test_objective_memory);
-    tcase_add_test(tc, test_objective_time_limit);
+    tcase_add_loop_test(tc, test_objective_time_limit, 0, 2);
     tcase_add_loop_test(tc, test_core_against_brute_force, 0, 4);
     tcase_add_test(tc, test_core_trivial_and_unsat);
+    tcase_add_test(tc, test_core_memory);
     suite_add_tcase(su, tc);
     tc = tcase_create("options");
     tcase_add_test(tc, test_sat_options);

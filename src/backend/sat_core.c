@@ -286,14 +286,21 @@ static ilpm_status trim(core_state *s)
     return ILPM_UNSAT;
 }
 
-/* The largest weight of a soft literal below thr (0: none). */
+/* The next threshold below thr (0: none left): the largest weight of a
+ * soft literal at most half of thr, or when none is, the smallest weight
+ * below thr, so that at most about 2 log2(thr) strata come (one per
+ * weight made p0201's calls many thousands). */
 static int64_t next_stratum(const core_state *s, int64_t thr)
 {
-    int64_t best = 0;
-    for (int i = 0; i < s->nsofts; i++)
-        if (s->softs[i].w < thr && s->softs[i].w > best)
-            best = s->softs[i].w;
-    return best;
+    int64_t half = 0, least = 0;
+    for (int i = 0; i < s->nsofts; i++) {
+        int64_t w = s->softs[i].w;
+        if (w > 0 && w <= thr / 2 && w > half)
+            half = w;
+        if (w > 0 && w < thr && (!least || w < least))
+            least = w;
+    }
+    return half ? half : least;
 }
 
 /* A solution of the last call: the upper bound when it improves; 0, or
@@ -327,6 +334,9 @@ static ilpm_status search(core_state *s, const ilpm_cnf_obj *o, ilpm_err *err)
     for (;;) {
         if (s->found && s->lb >= s->ub)
             return ILPM_OPTIMAL;
+        /* Between calls too: a stratum of quick answers may not stop. */
+        if (ilpm_watch_poll(&s->c->watch, "the core-guided search", err))
+            return (ilpm_status)s->c->watch.status;
         int n = assumptions(s, thr);
         if (n < 0) {
             ilpm_err_nomem(err, "out of memory for the assumptions");
