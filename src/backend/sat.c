@@ -506,13 +506,8 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
     }
     if (ilpm_sat_opts_of(&d->base.o)->search == ILPM_SAT_SEARCH_CORE) {
         ilpm_status st = core_search(d, assume, n, vals, &cost, err);
-        if (st == ILPM_OPTIMAL || st == ILPM_FEASIBLE) {
-            int64_t v = 0;
-            for (int i = 0; i < on; i++)
-                v += ocoefs[i] *
-                     (olits[i] > 0 ? vals[olits[i]] : !vals[-olits[i]]);
-            *obj = v;
-        }
+        if (st == ILPM_OPTIMAL || st == ILPM_FEASIBLE)
+            *obj = ilpm_model_objective_value(d->base.m, vals);
         ilpm_cnf_obj_release(&cost);
         free(c);
         return st;
