@@ -454,7 +454,7 @@ START_TEST(test_memory_limit)
 {
     ilpm_err err = {0};
     ilpm_model *m = ilpm_model_new();
-    enum { N = 3000 };
+    enum { N = 10000 };
     int lo[1] = {1}, hi[1] = {N};
     ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
     static int lits[N];
@@ -579,6 +579,162 @@ START_TEST(test_optimize_wide_weights)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Core-guided optimisation (sat_core.c), forced by --sat-search core   */
+
+/* A random model as wide_model's with more clauses, its objective's nt
+ * weights in [-wmax, wmax] (small ones: cores that share weights,
+ * totalizers that grow and weights split); minimising, positive weights
+ * on positive literals, which the cardinality row makes costly. */
+static ilpm_model *core_model(int nv, int nt, int64_t wmax, ilpm_sense sense)
+{
+    ilpm_err err = {0};
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {nv};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    int l[64];
+    int64_t w[64];
+    for (int k = 0; k < nv; k++) {
+        for (int j = 0; j < 3; j++)
+            l[j] = rnd_lit(nv);
+        ck_assert_int_eq(ilpm_add_clause(m, l, 3, &err), 0);
+    }
+    for (int j = 0; j < nv; j++)
+        l[j] = j + 1;
+    ck_assert_int_eq(ilpm_add_card(m, l, nv, ILPM_GE, nv / 2, &err), 0);
+    for (int j = 0; j < nt; j++) {
+        l[j] = rnd_lit(nv);
+        w[j] = (int64_t)rnd((unsigned)(2 * wmax + 1)) - wmax;
+        if (sense == ILPM_MINIMIZE) /* costs on the positive literals */
+            l[j] = abs(l[j]), w[j] = 1 + (w[j] < 0 ? -w[j] : w[j]);
+    }
+    ck_assert_int_eq(ilpm_model_objective(m, sense, w, l, nt, &err), 0);
+    return m;
+}
+
+/* The core-guided search on random weighted models (small weights, then
+ * wide ones: one stratum per weight), several seeds: the optimum is
+ * brute force's, under assumptions too, through incumbents that
+ * strictly improve; UNSAT when nothing is feasible; the solver whole
+ * afterwards. */
+START_TEST(test_core_against_brute_force)
+{
+    rng_state = 5200 + (unsigned)_i;
+    ilpm_err err = {0};
+    for (int iter = 0; iter < 12; iter++) {
+        int nv = 6 + (int)rnd(9), nt = nv + (int)rnd(10);
+        int64_t wmax = iter % 3 == 2 ? (int64_t)1 << 30 : 1 + (int)rnd(4);
+        ilpm_sense se = iter % 2 ? ILPM_MINIMIZE : ILPM_MAXIMIZE;
+        ilpm_model *m = core_model(nv, nt, wmax, se);
+        int as[2] = {rnd_lit(nv), rnd_lit(nv)}, nas = iter % 4 == 3 ? 2 : 0;
+        uint64_t cnt;
+        int64_t best = 0;
+        int feasible = brute(m, 1, as, nas, &cnt, &best);
+        ilpm_options o;
+        sat_options(&o, iter % NENCS);
+        ilpm_sat_opts_in(&o)->search = ILPM_SAT_SEARCH_CORE;
+        ilpm_solver *s = new_solver(m, &o);
+        struct incs in = {m, 0, 0, 0};
+        ilpm_solver_on_incumbent(s, on_inc, &in);
+        ilpm_status st = ilpm_solver_optimize(s, as, nas, &err);
+        ck_assert_msg(st == (feasible ? ILPM_OPTIMAL : ILPM_UNSAT),
+                      "iter %d: status %d (%s)", iter, (int)st, err.msg);
+        if (feasible) {
+            ck_assert_msg(ilpm_solver_objective(s) == best,
+                          "iter %d: objective %lld, want %lld", iter,
+                          (long long)ilpm_solver_objective(s), (long long)best);
+            ck_assert(ilpm_model_check(m, ilpm_solver_values(s), NULL));
+            ck_assert_int_ge(in.n, 1);
+            ck_assert_int_eq(in.worse, 0);
+            ck_assert(in.last == best);
+            /* the totalizers bind nothing: the model is as it was */
+            ck_assert_int_eq(ilpm_solver_solve(s, NULL, 0, &err), ILPM_SOLVED);
+            ck_assert_int_eq(ilpm_solver_optimize(s, as, nas, &err),
+                             ILPM_OPTIMAL);
+            ck_assert(ilpm_solver_objective(s) == best);
+        }
+        ilpm_solver_free(s);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
+/* A core of 10,000 literals (one clause over every cost literal): its
+ * totalizer (about 180,000 literals) counts towards --max-memory: within
+ * 16 MB the optimum 1, past 1 MB refused as a limit that names it. */
+START_TEST(test_core_memory)
+{
+    ilpm_err err = {0};
+    enum { N = 10000 };
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {N};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    static int l[N];
+    static int64_t w[N];
+    for (int i = 0; i < N; i++)
+        l[i] = i + 1, w[i] = 1;
+    ck_assert_int_eq(ilpm_add_clause(m, l, N, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective(m, ILPM_MINIMIZE, w, l, N, &err), 0);
+    ilpm_options o;
+    sat_options(&o, 0);
+    ilpm_sat_opts_in(&o)->search = ILPM_SAT_SEARCH_CORE;
+    o.max_memory_mb = 16;
+    ilpm_solver *s = new_solver(m, &o);
+    ilpm_status st = ilpm_solver_optimize(s, NULL, 0, &err);
+    ck_assert_msg(st == ILPM_OPTIMAL, "status %d: %s", (int)st, err.msg);
+    ck_assert_int_eq(ilpm_solver_objective(s), 1);
+    ilpm_solver_free(s);
+    o.max_memory_mb = 1;
+    s = new_solver(m, &o);
+    st = ilpm_solver_optimize(s, NULL, 0, &err);
+    ck_assert_msg(st == ILPM_ERROR, "status %d", (int)st);
+    ck_assert_int_eq(err.rc, ILPM_E_LIMIT);
+    ck_assert_msg(strstr(err.msg, "max-memory") != NULL, "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "totalizer") != NULL, "%s", err.msg);
+    ilpm_solver_free(s);
+    ilpm_model_free(m);
+}
+END_TEST
+
+/* The core-guided search's ends: an objective whose every term can be
+ * 0 is optimal at the first stratum; pigeons in too few holes are
+ * UNSAT with an objective too. */
+START_TEST(test_core_trivial_and_unsat)
+{
+    ilpm_err err = {0};
+    ilpm_options o;
+    sat_options(&o, 0);
+    ilpm_sat_opts_in(&o)->search = ILPM_SAT_SEARCH_CORE;
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {6};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    int l[6] = {1, 2, 3, -4, -5, -6};
+    int64_t w[6] = {3, 1, 4, 1, 5, 9};
+    ck_assert_int_eq(ilpm_model_objective(m, ILPM_MINIMIZE, w, l, 6, &err), 0);
+    ilpm_solver *s = new_solver(m, &o);
+    ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err), ILPM_OPTIMAL);
+    ck_assert(ilpm_solver_objective(s) == 0);
+    ilpm_solver_free(s);
+    ilpm_model_free(m);
+
+    m = pigeons(4);
+    int nv = ilpm_model_nvars(m);
+    int pl[64];
+    int64_t pw[64];
+    for (int v = 1; v <= nv && v <= 64; v++) {
+        pl[v - 1] = v;
+        pw[v - 1] = v % 3 + 1;
+    }
+    ck_assert_int_eq(
+        ilpm_model_objective(m, ILPM_MINIMIZE, pw, pl, nv < 64 ? nv : 64, &err),
+        0);
+    s = new_solver(m, &o);
+    ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err), ILPM_UNSAT);
+    ilpm_solver_free(s);
+    ilpm_model_free(m);
+}
+END_TEST
+
 /* An objective over 300 variables with wide weights, all but 12 of them
  * fixed by unit clauses, under --max-memory 4: a bound as one BDD
  * needed more than the 2,000,000 nodes of --max-pb-nodes (and ended the
@@ -671,6 +827,45 @@ START_TEST(test_objective_time_limit)
     double took = ilpm_now() - t0;
     ck_assert_msg(st == ILPM_FEASIBLE || st == ILPM_TIMEOUT, "status %d: %s",
                   (int)st, err.msg);
+    ck_assert_msg(took < limit + 0.5 * test_slowdown(), "took %.2f s", took);
+    ilpm_solver_free(s);
+    free(l);
+    free(w);
+    ilpm_model_free(m);
+}
+END_TEST
+
+/* The core-guided search's deadline among many quick calls: 20,000
+ * disjoint pairs x | y, each pair a core of its own (20,000 calls under
+ * up to 40,000 assumptions, seconds of work): it ends in time, with an
+ * incumbent. */
+START_TEST(test_core_time_limit)
+{
+    ilpm_err err = {0};
+    enum { P = 20000 };
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {2 * P};
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, lo, hi, 0, &err), 0);
+    int *l = malloc(2 * P * sizeof *l);
+    int64_t *w = malloc(2 * P * sizeof *w);
+    ck_assert(l && w);
+    for (int i = 0; i < 2 * P; i++) {
+        l[i] = i + 1;
+        w[i] = 1 + i % 7;
+    }
+    for (int i = 0; i < P; i++)
+        ck_assert_int_eq(ilpm_add_clause(m, l + 2 * i, 2, &err), 0);
+    ck_assert_int_eq(ilpm_model_objective(m, ILPM_MINIMIZE, w, l, 2 * P, &err),
+                     0);
+    ilpm_options o;
+    sat_options(&o, 0);
+    ilpm_sat_opts_in(&o)->search = ILPM_SAT_SEARCH_CORE;
+    ilpm_solver *s = new_solver(m, &o);
+    double limit = 0.3, t0 = ilpm_now();
+    ilpm_solver_set_deadline(s, t0 + limit);
+    ilpm_status st = ilpm_solver_optimize(s, NULL, 0, &err);
+    double took = ilpm_now() - t0;
+    ck_assert_msg(st == ILPM_FEASIBLE, "status %d: %s", (int)st, err.msg);
     ck_assert_msg(took < limit + 0.5 * test_slowdown(), "took %.2f s", took);
     ilpm_solver_free(s);
     free(l);
@@ -777,6 +972,10 @@ int main(void)
     tcase_add_loop_test(tc, test_optimize_wide_weights, 0, 2);
     tcase_add_test(tc, test_objective_memory);
     tcase_add_test(tc, test_objective_time_limit);
+    tcase_add_test(tc, test_core_time_limit);
+    tcase_add_loop_test(tc, test_core_against_brute_force, 0, 4);
+    tcase_add_test(tc, test_core_trivial_and_unsat);
+    tcase_add_test(tc, test_core_memory);
     suite_add_tcase(su, tc);
     tc = tcase_create("options");
     tcase_add_test(tc, test_sat_options);

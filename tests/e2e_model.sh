@@ -228,5 +228,13 @@ printf 'min: +1 x1 +2 x2 -1 ~x3 +4 ~x4 ;\n+1 x1 +1 x2 >= 1 ;\n+2 x2 +3 x3 +1 ~x4
 RT_FORMATS="rt.lp rt.mps rt.opb" roundtrip "objective constant" solve model "$tmp/const.opb"
 RT_FORMATS="rt.lp rt.mps rt.opb" roundtrip "schedule (integers)" solve model data/models/schedule.lp --int-encoding binary
 
+# --- sat's core-guided optimisation (--sat-search core) ---------------
+for f in knapsack.lp:51 setcover.mps:2 vertexcover.opb:3 decimal_objective.lp:23.684 todd15.lp:4190215; do
+    run "core ${f%%:*}" 0 "$ILPM" solve model "data/models/${f%%:*}" --backend sat --sat-search core &&
+        has "core ${f%%:*}" "$out" "optimal, verified, objective ${f##*:}"
+done
+run "sat-search bad" 2 "$ILPM" solve model data/models/knapsack.lp --backend sat --sat-search nosuch &&
+    has "sat-search bad" "$err" "--sat-search"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* fopencookie */
 #include "backend.h"
 #include "cnf_obj.h"
+#include "sat_core.h"
 #include "sat_guard.h"
 #include "util.h"
 
@@ -416,6 +417,70 @@ static int add_bound(sat *d, ilpm_cnf_obj *obj, int64_t bound, ilpm_err *err)
     return rc == 0 ? guard : 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Core-guided search (sat_core.c) through the calls of ilpm_core_io    */
+
+struct core_ctx {
+    sat *d;
+    const int *assume; /* the caller's assumptions, n of them */
+    int n;
+    uint8_t *vals;
+};
+
+static ilpm_status core_solve(void *ctx, const int *a, int na)
+{
+    struct core_ctx *x = ctx;
+    int r = x->d->oom ? -1 : 0;
+    for (int i = 0; i < na && r == 0; i++)
+        r = ilpm_cadical_assume(x->d->s, a[i]);
+    if (r < 0) {
+        x->d->oom = 1;
+        return ILPM_ERROR;
+    }
+    return sat_call(x->d, x->assume, x->n, 0);
+}
+
+static int core_failed(void *ctx, int a)
+{
+    return ccadical_failed(((struct core_ctx *)ctx)->d->s, a);
+}
+
+static int core_value(void *ctx, int lit)
+{
+    return ccadical_val(((struct core_ctx *)ctx)->d->s, lit) > 0;
+}
+
+static int core_feed(void *ctx, ilpm_err *err)
+{
+    return feed(((struct core_ctx *)ctx)->d, err);
+}
+
+static int core_improved(void *ctx, ilpm_err *err)
+{
+    struct core_ctx *x = ctx;
+    read_vals(x->d, x->vals);
+    int rc = ilpm_driver_incumbent(&x->d->base, x->vals);
+    if (rc != 0)
+        ilpm_err_fail(err, ILPM_E_FAIL, "the incumbent hook ended the search");
+    return rc;
+}
+
+/* The core-guided search over cost, its best solution in vals. */
+static ilpm_status core_search(sat *d, const int *assume, int n, uint8_t *vals,
+                               ilpm_cnf_obj *cost, ilpm_err *err)
+{
+    struct core_ctx x = {d, assume, n, vals};
+    ilpm_core_io io = {&x,         core_solve, core_failed,
+                       core_value, core_feed,  core_improved};
+    /* Outside bounds (a portfolio's) are for the bound search: here they
+     * would only end CaDiCaL's calls, so they are not polled. */
+    ilpm_bound_fn bound = d->base.bound;
+    d->base.bound = NULL;
+    ilpm_status st = ilpm_sat_core(&d->cnf, cost, &io, err);
+    d->base.bound = bound;
+    return st;
+}
+
 /* Solution-improving search: each solution's value plus one becomes the
  * bound of the next call, until none is left (optimal) or the limit. */
 static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
@@ -438,6 +503,14 @@ static ilpm_status sat_optimize(sat *d, const int *assume, int n, uint8_t *vals,
     if (ilpm_cnf_obj_init(&cost, on, olits, c, err) != 0) {
         free(c);
         return ILPM_ERROR;
+    }
+    if (ilpm_sat_opts_of(&d->base.o)->search == ILPM_SAT_SEARCH_CORE) {
+        ilpm_status st = core_search(d, assume, n, vals, &cost, err);
+        if (st == ILPM_OPTIMAL || st == ILPM_FEASIBLE)
+            *obj = ilpm_model_objective_value(d->base.m, vals);
+        ilpm_cnf_obj_release(&cost);
+        free(c);
+        return st;
     }
     d->minimise = sense == ILPM_MINIMIZE;
     d->at_set = d->ext_new = 0;
@@ -531,6 +604,8 @@ static int sat_add(ilpm_driver *base, const ilpm_con *con, ilpm_err *err)
 
 static const char *const amo_names[] = {ILPM_AMO_ENCS(ILPM_ENUM_NAME_) NULL};
 static const char *const card_names[] = {ILPM_CARD_ENCS(ILPM_ENUM_NAME_) NULL};
+static const char *const search_names[] = {ILPM_SAT_SEARCHES(ILPM_ENUM_NAME_)
+                                               NULL};
 
 #define FIELD(f) offsetof(ilpm_sat_opts, f)
 
@@ -559,6 +634,13 @@ static const ilpm_opt sat_opts[] = {
      .flags = ILPM_OPT_LIST,
      .offset = FIELD(sat_options),
      .help = "CaDiCaL options by CaDiCaL's names (e.g. phase=0)"},
+    {.name = "sat-search",
+     .type = ILPM_OPT_CHOICE,
+     .def = "bound",
+     .choices = search_names,
+     .offset = FIELD(search),
+     .help = "optimisation on sat: bound (solution-improving) or core "
+             "(core-guided OLL: lower bounds from cores)"},
     {.name = "max-pb-nodes",
      .arg = "N",
      .type = ILPM_OPT_INT,

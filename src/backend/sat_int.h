@@ -16,6 +16,11 @@
     X(ILPM_AMO_PRODUCT, "product")
 #define ILPM_CARD_ENCS(X)                                                      \
     X(ILPM_CARD_SEQ, "seq") X(ILPM_CARD_TOTALIZER, "totalizer")
+/* Optimisation: solution-improving bounds, or core-guided (OLL,
+ * sat_core.c), its solutions on the way as incumbents. */
+#define ILPM_SAT_SEARCHES(X)                                                   \
+    X(ILPM_SAT_SEARCH_BOUND, "bound") X(ILPM_SAT_SEARCH_CORE, "core")
+typedef enum ilpm_sat_search { ILPM_SAT_SEARCHES(ILPM_ENUM_ID_) ILPM_SAT_SEARCH_COUNT } ilpm_sat_search;
 typedef enum ilpm_amo_enc { ILPM_AMO_ENCS(ILPM_ENUM_ID_) ILPM_AMO_COUNT } ilpm_amo_enc;
 typedef enum ilpm_card_enc { ILPM_CARD_ENCS(ILPM_ENUM_ID_) ILPM_CARD_COUNT } ilpm_card_enc;
 // clang-format on
@@ -29,6 +34,7 @@ typedef struct ilpm_sat_opts {
     /* CaDiCaL options as "name=value,name=value" (NULL: none), set in
      * order after ilpm's own; an unknown name is an error. */
     const char *sat_options;
+    ilpm_sat_search search;
 } ilpm_sat_opts;
 _Static_assert(sizeof(ilpm_sat_opts) <= ILPM_BACKEND_AREA,
                "the SAT options outgrow their area of ilpm_options");

@@ -10,13 +10,15 @@
 #
 # ILPM defaults to build/ilpm, DIR to ../shared/data/miplib (from the
 # checkout's root); TIME_LIMIT (seconds per file, default 60) is each
-# run's --time-limit; FILES (default the six) the names without .mps.
+# run's --time-limit; FILES (default the six) the names without .mps;
+# SEARCH (default bound) sat's --sat-search.
 set -u
 
 ilpm=${1:-build/ilpm}
 dir=${2:-../shared/data/miplib}
 limit=${TIME_LIMIT:-60}
 files=${FILES:-"stein45 sentoy lseu p0201 p0282 mod008"}
+search=${SEARCH:-bound}
 if [ ! -x "$ilpm" ]; then
     echo "sat_opt.sh: no ilpm binary at '$ilpm' (give its path)" >&2
     exit 2
@@ -40,7 +42,7 @@ for f in $files; do
         exit 2
     fi
     /usr/bin/time -f '%e %M' -o "$work/time" "$ilpm" solve model \
-        "$dir/$f.mps" --backend sat --time-limit "$limit" --format json \
+        "$dir/$f.mps" --backend sat --sat-search "$search" --time-limit "$limit" --format json \
         >"$work/out" 2>"$work/err"
     # GNU time puts "Command exited with non-zero status N" first.
     read -r wall kb < <(tail -n 1 "$work/time")
