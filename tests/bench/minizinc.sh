@@ -25,6 +25,8 @@ runs=(
     "golomb 7|$M/golomb.mzn -D m=7"
     "sets, -a|-a $M/sets.mzn"
     "among, table, gcc, -a|-a $M/cardinality.mzn"
+    "nonogram 55x55 (non_awful_1)|$M/nonogram.mzn $M/nonogram_awful_1.dzn"
+    "black hole, seed 1|$M/black_hole.mzn $M/black_hole_1.dzn"
 )
 solvers=("gecode" "ilpm --ilpm-backend cp" "ilpm --ilpm-backend sat" "ilpm --ilpm-backend ilp")
 echo "| model | Gecode | ilpm cp | ilpm sat | ilpm ilp |"
