@@ -414,7 +414,7 @@ static void send_limit(void *arg, int fd)
     struct rlimit rl;
     getrlimit(RLIMIT_AS, &rl);
     uint64_t v = (uint64_t)rl.rlim_cur;
-    (void)ilpm_portfolio_write(fd, &v, sizeof v);
+    (void)ilpm_fd_write_all(fd, &v, sizeof v, 0);
 }
 
 /* Each of n members may take an n-th of the address space the process
@@ -435,7 +435,7 @@ START_TEST(test_memory_share)
         pid_t pid = ilpm_portfolio_spawn(send_limit, NULL, n, &fd);
         ck_assert_int_gt(pid, 0);
         uint64_t got = 0;
-        ck_assert_int_eq(ilpm_portfolio_read(fd, &got, sizeof got), 0);
+        ck_assert_int_eq(ilpm_fd_read_all(fd, &got, sizeof got), 0);
         close(fd);
         ilpm_portfolio_kill(pid);
         if (n == 1) {

@@ -169,38 +169,16 @@ void ilpm_portfolio_kill(pid_t pid)
         ;
 }
 
-int ilpm_portfolio_write(int fd, const void *buf, size_t n)
+int ilpm_portfolio_wait(const int *fds, int n, double deadline)
 {
-    const char *s = buf;
-    while (n > 0) {
-        ssize_t k = write(fd, s, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        s += k;
-        n -= (size_t)k;
+    int ms = 50;
+    if (deadline > 0) {
+        double left = deadline + ILPM_PF_GRACE_S - ilpm_now();
+        if (left <= 0)
+            return -2;
+        if (left * 1000 < ms)
+            ms = (int)(left * 1000) + 1;
     }
-    return 0;
-}
-
-int ilpm_portfolio_read(int fd, void *buf, size_t n)
-{
-    char *s = buf;
-    while (n > 0) {
-        ssize_t k = read(fd, s, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        s += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-int ilpm_portfolio_wait(const int *fds, int n, int ms)
-{
     struct pollfd pf[64];
     int k = 0, at[64];
     for (int i = 0; i < n && k < 64; i++)
@@ -228,20 +206,20 @@ int ilpm_portfolio_send(int fd, ilpm_pf_msg *h, const ilpm_stats *st,
     }
     if (!vals)
         h->nvars = 0;
-    if (ilpm_portfolio_write(fd, h, sizeof *h) != 0)
+    if (ilpm_fd_write_all(fd, h, sizeof *h, 0) != 0)
         return -1;
     if (st && st->ngroups > 0 &&
-        ilpm_portfolio_write(fd, st->groups,
-                             (size_t)st->ngroups * sizeof *st->groups) != 0)
+        ilpm_fd_write_all(fd, st->groups,
+                          (size_t)st->ngroups * sizeof *st->groups, 0) != 0)
         return -1;
-    return h->nvars > 0 ? ilpm_portfolio_write(fd, vals + 1, (size_t)h->nvars)
+    return h->nvars > 0 ? ilpm_fd_write_all(fd, vals + 1, (size_t)h->nvars, 0)
                         : 0;
 }
 
 int ilpm_portfolio_recv(int fd, ilpm_pf_msg *h, uint8_t **vals)
 {
     *vals = NULL;
-    if (ilpm_portfolio_read(fd, h, sizeof *h) != 0)
+    if (ilpm_fd_read_all(fd, h, sizeof *h) != 0)
         return -1;
     h->error[sizeof h->error - 1] = '\0';
     h->stats.groups = NULL;
@@ -250,7 +228,7 @@ int ilpm_portfolio_recv(int fd, ilpm_pf_msg *h, uint8_t **vals)
     if (h->stats.ngroups > 0) {
         size_t n = (size_t)h->stats.ngroups * sizeof *h->stats.groups;
         h->stats.groups = malloc(n);
-        if (!h->stats.groups || ilpm_portfolio_read(fd, h->stats.groups, n)) {
+        if (!h->stats.groups || ilpm_fd_read_all(fd, h->stats.groups, n)) {
             free(h->stats.groups);
             h->stats.groups = NULL;
             return -1;
@@ -258,7 +236,7 @@ int ilpm_portfolio_recv(int fd, ilpm_pf_msg *h, uint8_t **vals)
     }
     if (h->nvars > 0) {
         *vals = malloc((size_t)h->nvars + 1);
-        if (!*vals || ilpm_portfolio_read(fd, *vals + 1, (size_t)h->nvars)) {
+        if (!*vals || ilpm_fd_read_all(fd, *vals + 1, (size_t)h->nvars)) {
             free(*vals);
             *vals = NULL;
             ilpm_stats_free(&h->stats);
@@ -499,10 +477,6 @@ static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
     return 1;
 }
 
-/* The grace past the deadline for members' last words (their searches
- * watch the same deadline). */
-#define GRACE_S 0.25
-
 /* Reads messages until one settles the run, every member has ended,
  * the deadline (and its grace) has passed or the stop flag is set. */
 static void race_loop(struct race *r, double deadline)
@@ -510,15 +484,9 @@ static void race_loop(struct race *r, double deadline)
     volatile int *stop = r->o->solver.stop_flag;
     int alive = r->n;
     while (alive > 0 && !(stop && *stop)) {
-        int ms = 50;
-        if (deadline > 0) {
-            double left = deadline + GRACE_S - ilpm_now();
-            if (left <= 0)
-                break;
-            if (left * 1000 < ms)
-                ms = (int)(left * 1000) + 1;
-        }
-        int i = ilpm_portfolio_wait(r->fd, r->n, ms);
+        int i = ilpm_portfolio_wait(r->fd, r->n, deadline);
+        if (i == -2)
+            break;
         if (i < 0)
             continue;
         ilpm_pf_msg h;

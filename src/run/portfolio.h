@@ -68,12 +68,13 @@ pid_t ilpm_portfolio_spawn(void (*body)(void *arg, int fd), void *arg, int n,
                            int *fd);
 /* SIGKILL and reap (pid <= 0: nothing). */
 void ilpm_portfolio_kill(pid_t pid);
-/* All of buf to fd, or of fd into buf: 0, or -1 (EOF, error). */
-int ilpm_portfolio_write(int fd, const void *buf, size_t n);
-int ilpm_portfolio_read(int fd, void *buf, size_t n);
-/* Waits up to ms for one of fds[0..n) (-1: skip) to be readable: its
- * index, or -1. */
-int ilpm_portfolio_wait(const int *fds, int n, int ms);
+/* The grace past the deadline for members' last words (their searches
+ * watch the same deadline). */
+#define ILPM_PF_GRACE_S 0.25
+/* Waits up to 50 ms, and not past deadline + ILPM_PF_GRACE_S (deadline
+ * 0: none), for one of fds[0..n) (-1: skip) to be readable: its index,
+ * -1 when none was, -2 when the deadline and its grace have passed. */
+int ilpm_portfolio_wait(const int *fds, int n, double deadline);
 
 /* A member's message: an incumbent or its final answer, then the
  * formulation's group sizes and the values vals[1..nvars]. */

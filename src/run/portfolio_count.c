@@ -25,7 +25,6 @@
 #define MAX_CUBES 256
 #define MAX_PREFIX 63
 #define MAX_THREADS 64
-#define GRACE_S 0.25
 
 struct cube_run {
     const ilpm_puzzle *pz;
@@ -320,15 +319,9 @@ int ilpm_portfolio_count(const ilpm_puzzle *pz, const void *inst,
            !(o->limit > 0 && t.count >= o->limit)) {
         if (hand_out(q, &base, &t) != 0 || q->running == 0)
             break;
-        int ms = 50;
-        if (deadline > 0) {
-            double left = deadline + GRACE_S - ilpm_now();
-            if (left <= 0)
-                break;
-            if (left * 1000 < ms)
-                ms = (int)(left * 1000) + 1;
-        }
-        int i = ilpm_portfolio_wait(q->fd, q->n, ms);
+        int i = ilpm_portfolio_wait(q->fd, q->n, deadline);
+        if (i == -2)
+            break;
         if (i >= 0)
             collect(q, i, &t);
     }
