@@ -1057,6 +1057,19 @@ START_TEST(test_scaled)
 }
 END_TEST
 
+START_TEST(test_gcd64)
+{
+    ck_assert_int_eq(ilpm_gcd64(12, 18), 6);
+    ck_assert_int_eq(ilpm_gcd64(-12, 18), 6);
+    ck_assert_int_eq(ilpm_gcd64(12, -18), 6);
+    ck_assert_int_eq(ilpm_gcd64(0, 7), 7);
+    ck_assert_int_eq(ilpm_gcd64(7, 0), 7);
+    ck_assert_int_eq(ilpm_gcd64(0, 0), 0);
+    ck_assert_int_eq(ilpm_gcd64((int64_t)1 << 40, (int64_t)3 << 38),
+                     (int64_t)1 << 38);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -1085,6 +1098,7 @@ int main(void)
     tcase_add_test(tc, test_scan_uint);
     tcase_add_test(tc, test_parse_numbers);
     tcase_add_test(tc, test_scaled);
+    tcase_add_test(tc, test_gcd64);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -27,16 +27,6 @@
 /* A totalizer past this many clauses gives way to the adders. */
 #define UNARY_MAX_CLAUSES ((int64_t)1 << 22)
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 struct oterm {
     int var;
     int64_t a; /* the cost's coefficient on the positive variable */
@@ -109,7 +99,7 @@ static int setup(ilpm_cnf_obj *o, int n, const int *lits, const int64_t *coefs,
     o->g = 1;
     int64_t g = 0;
     for (int i = 0; i < m; i++)
-        g = gcd64(o->w[i], g);
+        g = ilpm_gcd64(o->w[i], g);
     if (g > 1) {
         o->g = g;
         for (int i = 0; i < m; i++)

@@ -33,16 +33,6 @@ static int by_weight(const void *pa, const void *pb)
     return (a->lit > b->lit) - (a->lit < b->lit);
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 #define BDD_FALSE 0
 #define BDD_TRUE 1
 
@@ -283,7 +273,7 @@ static int pb_le(ilpm_cnf *c, struct term *t, int n, int64_t r, int64_t *budget)
         return 0;
     int64_t g = 0;
     for (int i = 0; i < m; i++)
-        g = gcd64(t[i].w, g);
+        g = ilpm_gcd64(t[i].w, g);
     for (int i = 0; i < m; i++)
         t[i].w /= g;
     r /= g; /* r >= 0: floor is the right rounding for <= */
@@ -394,7 +384,7 @@ static int pb_eq(ilpm_cnf *c, struct term *t, int m, int64_t r, int64_t W,
 {
     int64_t g = 0;
     for (int i = 0; i < m; i++)
-        g = gcd64(t[i].w, g);
+        g = ilpm_gcd64(t[i].w, g);
     if (r < 0 || r > W || (g > 0 && r % g != 0))
         return empty(c);
     if (m == 0)

@@ -83,18 +83,6 @@ fail:
     return NULL;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    a = a < 0 ? -a : a;
-    b = b < 0 ? -b : b;
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* An equality sum a_i l_i = b that no 0/1 point meets because the gcd of
  * its open coefficients does not divide what is left of b (val NULL: no
  * literal fixed).  Langford's position-sum row is such a row for L(2,n)
@@ -109,7 +97,7 @@ static int gcd_infeasible(const ilpm_con *c, const uint8_t *val)
         if (x == ILPM_K_TRUE)
             rhs -= c->coefs[i];
         else if (x == ILPM_K_OPEN)
-            g = gcd64(g, c->coefs[i]);
+            g = ilpm_gcd64(g, c->coefs[i]);
     }
     return g == 0 ? rhs != 0 : rhs % g != 0;
 }

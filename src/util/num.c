@@ -123,3 +123,15 @@ int ilpm_scaled_equal(int64_t a, int64_t sa, int64_t b, int64_t sb)
     reduce(&b, &sb);
     return a == b && sa == sb;
 }
+
+int64_t ilpm_gcd64(int64_t a, int64_t b)
+{
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}

@@ -351,6 +351,8 @@ char *ilpm_opt_join(const ilpm_opt *row, const char *old, const char *value);
  * included), "--NAME: 'S' is too large (at most HI)". */
 int ilpm_parse_int(const char *name, const char *s, int64_t lo, int64_t hi,
                    int64_t *out, ilpm_err *err);
+/* The greatest common divisor of |a| and |b| (0 when both are 0). */
+int64_t ilpm_gcd64(int64_t a, int64_t b);
 /* The whole of s as a decimal number d with lo < d <= hi (digits, a
  * point, an exponent; not inf, nan, hexadecimal or -0): 0 and *out, or
  * -1 with err holding "--NAME: expected WHAT, got 'S'" or "--NAME: 'S'
