@@ -365,6 +365,13 @@ START_TEST(test_bad_files)
          "constraint int_pow(x, y, z);\nsolve satisfy;\n",
          "t.fzn:4:12: 'int_pow': more than 65536 pairs of values of base and "
          "exponent"},
+        {"var 1..2: x;\nconstraint ilpm_regular([x], 2, 2, [1, 2, 1], 1, "
+         "1..2);\nsolve satisfy;\n",
+         "t.fzn:2:12: 'ilpm_regular': d must hold Q * S transitions (Q, S "
+         ">= 1)"},
+        {"var 1..2: x;\nconstraint ilpm_regular([x], x, 2, [1, 2], 1, "
+         "1..2);\nsolve satisfy;\n",
+         "t.fzn:2:12: 'ilpm_regular': Q, S and q0 must be numbers"},
         {"array [1..268435456] of var bool: a;\nsolve satisfy;\n",
          "t.fzn:1:35: 'a': more than 16777216 variables: too many for ilpm"},
     };
@@ -573,6 +580,40 @@ START_TEST(test_shared_indicators)
 }
 END_TEST
 
+/* ilpm_regular (ilpm's MiniZinc library's regular): a few automata, d
+ * flattened row by row as FlatZinc gives it; the count and the optimum
+ * agree with brute force (the checker running the automaton) on every
+ * back end. */
+START_TEST(test_regular)
+{
+    static const char *const dfas[] = {
+        /* no two 2s in a row, x's values outside 1..S excluded */
+        "var 1..2: a :: output_var;\nvar 0..2: b :: output_var;\n"
+        "var 1..3: c :: output_var;\nvar 1..2: e :: output_var;\n"
+        "constraint ilpm_regular([a, b, c, e], 2, 2, [1, 2, 1, 0], 1, "
+        "1..2);\nsolve satisfy;\n",
+        /* one block of two 2s (a nonogram's line), a constant among x */
+        "var 1..2: a :: output_var;\nvar 1..2: b :: output_var;\n"
+        "var 0..3: c :: output_var;\nvar 1..2: e :: output_var;\n"
+        "constraint ilpm_regular([a, b, 1, c, e], 4, 2, "
+        "[1, 2, 0, 3, 4, 0, 4, 0], 1, {3, 4});\nsolve satisfy;\n",
+        /* the sum mod 3 in {0, 2}, final states with a hole; maximised */
+        "var 1..3: a :: output_var;\nvar 1..3: b :: output_var;\n"
+        "var 1..3: c :: output_var;\n"
+        "constraint ilpm_regular([a, b, c], 3, 3, "
+        "[2, 3, 1, 3, 1, 2, 1, 2, 3], 1, {1, 3});\n"
+        "solve maximize a;\n",
+        /* the same x in two automata: a in both, no word accepted by the
+         * second (F unreachable) */
+        "var 1..2: a :: output_var;\nvar 1..2: b :: output_var;\n"
+        "constraint ilpm_regular([a, b], 2, 2, [1, 2, 1, 0], 1, 1..2);\n"
+        "constraint ilpm_regular([b, a], 3, 2, [2, 2, 2, 2, 0, 0], 1, "
+        "{3});\nsolve satisfy;\n"};
+    for (size_t i = 0; i < sizeof dfas / sizeof *dfas; i++)
+        agree(dfas[i]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fzn");
@@ -586,6 +627,7 @@ int main(void)
     tcase_add_test(tc, test_fzn_puzzle);
     tcase_add_test(tc, test_groups_per_builtin);
     tcase_add_test(tc, test_shared_indicators);
+    tcase_add_test(tc, test_regular);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -335,12 +335,17 @@ for b in $BACKENDS; do
 done
 
 # Classic models, counts with -a equal to Gecode's: SEND+MORE (1), the
-# magic square of order 3 (8) on every back end; BIBD (7,3,1) and the
-# nonogram (`regular`) on sat and cp only: GLPK counts by a solve per
-# solution and takes seconds on the BIBD's products and longer than the
-# whole script on the nonogram's automata (docs/fzn.md).
+# magic square of order 3 (8) and the nonogram (`regular`, ilpm's own
+# builtin ilpm_regular) on every back end; BIBD (7,3,1) on sat and cp
+# only: GLPK counts by a solve per solution and takes seconds on the
+# BIBD's products (docs/fzn.md).
+minizinc --solver ilpm -c --fzn "$tmp/nonogram.fzn" --ozn "$tmp/nonogram.ozn" \
+    "$M/nonogram.mzn" "$M/nonogram_smiley.dzn" 2>/dev/null
+no_element() { ! grep -q 'array_int_element' "$1"; }
+check "nonogram: regular is ilpm's builtin" both \
+    grep -q '^constraint ilpm_regular(' "$tmp/nonogram.fzn" -- no_element "$tmp/nonogram.fzn"
 for c in "send_more.mzn|ilp sat cp" "magic_square.mzn|ilp sat cp" "bibd.mzn|sat cp" \
-    "nonogram.mzn $M/nonogram_smiley.dzn|sat cp"; do
+    "nonogram.mzn $M/nonogram_smiley.dzn|ilp sat cp"; do
     set -- ${c%%|*}
     want=$(minizinc --solver gecode -a "$M/$1" "${@:2}" 2>/dev/null | grep -c -- '^----------$')
     check "$1: Gecode finds solutions" test "$want" -ge 1

@@ -98,7 +98,8 @@ const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known);
 // clang-format off
 #define FZ_IMPLS(X)                                                            \
     X(lin) X(cmp) X(not) X(andor) X(clause) X(xor) X(plus) X(abs) X(minmax)    \
-    X(times) X(element) X(set_in) X(divmod) X(pow) X(extremum) X(alldiff)
+    X(times) X(element) X(set_in) X(divmod) X(pow) X(extremum) X(alldiff)    \
+    X(regular)
 // clang-format on
 #define FZ_DECLARE(n)                                                          \
     int ilpm_fzl_##n(mdl *d, const fz_con *c, ilpm_err *err);                  \

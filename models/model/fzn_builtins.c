@@ -66,6 +66,7 @@ static const fz_builtin builtins[] = {
     ROW(set_in_reif, set_in, 0, "sSs"),
     /* ilpm's MiniZinc library's (models/mznlib/ilpm). */
     ROW(ilpm_all_different_int, alldiff, 0, "a"),
+    ROW(ilpm_regular, regular, 0, "assasS"),
 };
 
 const fz_builtin *ilpm_fzn_builtin(const char *name, int nargs, int *known)

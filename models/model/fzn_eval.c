@@ -206,6 +206,22 @@ int ilpm_fzh_set_in(const fz_con *c, const int64_t *x)
     return reified(c, 2, in_set(&c->args[1], val(c->args[0].t[0], x)), x);
 }
 
+/* ilpm_regular(x, Q, S, d, q0, F): the automaton, run on x's values,
+ * ends in F (d[q, v] at d[(q-1)*S + v-1], 0: no transition). */
+int ilpm_fzh_regular(const fz_con *c, const int64_t *x)
+{
+    const fz_arg *xs = &c->args[0], *tr = &c->args[3];
+    int64_t nq = val(c->args[1].t[0], x), ns = val(c->args[2].t[0], x);
+    int64_t q = val(c->args[4].t[0], x);
+    for (int i = 0; i < xs->n; i++) {
+        int64_t v = val(xs->t[i], x);
+        if (q < 1 || q > nq || v < 1 || v > ns || (q - 1) * ns + v > tr->n)
+            return 0;
+        q = val(tr->t[(q - 1) * ns + (v - 1)], x);
+    }
+    return q >= 1 && q <= nq && in_set(&c->args[5], q);
+}
+
 int ilpm_fzn_check(const mdl *d, const int64_t *x, int has_obj, int64_t obj,
                    ilpm_err *why)
 {
