@@ -282,6 +282,25 @@ static int encode_failed(ilpm_cnf *c, const ilpm_con *con, int st,
     }
 }
 
+/* Where an encoding began, to take it back when it fails. */
+typedef struct {
+    size_t nlits;
+    int64_t nclauses;
+    int nvars, nguards;
+} cnf_mark;
+
+static cnf_mark mark(const ilpm_cnf *c)
+{
+    return (cnf_mark){c->nlits, c->nclauses, c->nvars, c->nguards};
+}
+
+static void roll_back(ilpm_cnf *c, const cnf_mark *m)
+{
+    c->nlits = m->nlits;
+    c->nclauses = m->nclauses;
+    c->nvars = m->nvars;
+    c->nguards = m->nguards;
+}
 static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
                         const char *what, ilpm_err *err)
 {
@@ -292,19 +311,14 @@ static int encode_named(ilpm_cnf *c, const ilpm_con *con, const char *gname,
         return -1;
     /* A failed encoding leaves the CNF as it was, so the caller may go
      * on (or report) without half a constraint in the clause store. */
-    size_t nlits = c->nlits;
-    int64_t nclauses = c->nclauses;
-    int nvars = c->nvars, nguards = c->nguards;
+    cnf_mark m = mark(c);
     ilpm_group_stats *g = cur_stats(c), saved = {0};
     if (g)
         saved = *g;
     int st = encode(c, con);
     if (st == 0)
         return 0;
-    c->nlits = nlits;
-    c->nclauses = nclauses;
-    c->nvars = nvars;
-    c->nguards = nguards;
+    roll_back(c, &m);
     if (g)
         *g = saved;
     return encode_failed(c, con, st, kind, where, err);
@@ -319,16 +333,11 @@ int ilpm_cnf_encode_with(ilpm_cnf *c, int (*enc)(ilpm_cnf *, void *), void *arg,
 {
     char where[160];
     snprintf(where, sizeof where, " (%s)", what);
-    size_t nlits = c->nlits;
-    int64_t nclauses = c->nclauses;
-    int nvars = c->nvars, nguards = c->nguards;
+    cnf_mark m = mark(c);
     int st = enc(c, arg);
     if (st == 0)
         return 0;
-    c->nlits = nlits;
-    c->nclauses = nclauses;
-    c->nvars = nvars;
-    c->nguards = nguards;
+    roll_back(c, &m);
     ilpm_con con = {.kind = ILPM_LINEAR, .cmp = ILPM_LE, .group = -1};
     return encode_failed(c, &con, st, ilpm_kind_name(con.kind), where, err);
 }
