@@ -33,6 +33,8 @@ typedef struct cp_lp {
 /* cp_search.c: one depth-first search. */
 typedef enum cp_mode { CP_SOLVE, CP_COUNT, CP_OPTIMIZE } cp_mode;
 
+struct cp_pb;
+
 typedef struct cp_search {
     ilpm_kern *e;
     const uint8_t *aux; /* aux[v]: not a puzzle variable            */
@@ -79,6 +81,14 @@ typedef struct cp_search {
     /* Sees each learned clause (the tests check it is implied). */
     void (*on_learn)(void *ctx, const int *lits, int n);
     void *learn_ctx;
+    /* Learning: cutting-planes analysis of conflicts on weighted rows
+     * (--cp-analysis cuts, cp_cuts.c: 1, its clause learned when better
+     * than the first-UIP one; 2: always), and a hook that sees each sum it
+     * derives (the tests check it is implied; a cp_pb). */
+    int cuts;
+    void (*on_cut)(void *ctx, const struct cp_pb *sum);
+    void *cut_ctx;
+    uint64_t cut_tried, cut_taken;
     uint64_t nodes, fails, probes, count, restarts, learned;
     int found;
     int complete;
@@ -171,6 +181,7 @@ typedef struct cp_db {
     int stamp_now;
     int64_t max_learnt;
     int nv;
+    int weighted; /* the last analysis met a weighted row's reason */
 } cp_db;
 
 typedef struct cp_heap {
@@ -196,6 +207,45 @@ int ilpm_cp_db_propagate(ilpm_kern *e, int l);
  * LBD into *lbd.  Returns the level to jump back to (>= 0), or -1 out
  * of memory. */
 int ilpm_cp_analyze(ilpm_kern *e, int *lbd);
+/* The learned clause in db->out (asserting literal first, the others
+ * false below the current level and marked seen): minimised, the marks
+ * taken off, the literal of the level to jump back to second; returns
+ * that level, its LBD into *lbd (-1 out of memory). */
+int ilpm_cp_conclude(ilpm_kern *e, int *lbd);
+int ilpm_cp_ivec_push(cp_ivec *a, int x);
+/* Sorts keys[0..nk) ascending. */
+void ilpm_cp_sort_keys(int64_t *keys, int nk);
+
+/* cp_cuts.c: cutting-planes conflict analysis (--cp-analysis cuts).  A
+ * sum "sum |a[v]| l_v >= d" over the variables in vars[0..n), the
+ * literal of v being v when a[v] > 0, -v when a[v] < 0 (a[v] = 0: none);
+ * big when a coefficient grew past the analysis's limit. */
+typedef struct cp_pb {
+    int64_t *a;
+    int *vars;
+    uint8_t *in;
+    int n, big;
+    int64_t d;
+} cp_pb;
+
+typedef struct cp_cuts {
+    cp_pb sum, r;   /* the sum derived, a reason */
+    cp_ivec first;  /* the first-UIP clause, kept while the sum is tried */
+    uint64_t steps; /* reasons added */
+    uint64_t tried, taken; /* analyses run, clauses of theirs learned */
+    /* Sees every sum derived (the tests check it is implied). */
+    void (*on_cut)(void *ctx, const cp_pb *sum);
+    void *cut_ctx;
+} cp_cuts;
+
+int ilpm_cp_cuts_init(cp_cuts *k, int nv);
+void ilpm_cp_cuts_free(cp_cuts *k);
+/* The conflict e->conf (at the current level) analysed by cutting
+ * planes into an asserting sum, and the clause that explains its
+ * assertion into db->out as ilpm_cp_conclude leaves it: returns the level
+ * to jump back to, -2 when the analysis gave up (db->out emptied), -1
+ * out of memory. */
+int ilpm_cp_cuts_analyze(ilpm_kern *e, cp_cuts *k, int *lbd);
 /* Adds db->out as a learned clause (watching its first two literals);
  * its number, -1 out of memory. */
 int ilpm_cp_db_add(ilpm_kern *e, int lbd);

@@ -36,7 +36,9 @@ typedef struct cdcl {
     int nperm;      /* how many clauses of the db they are           */
     int flip;       /* the highest flipped level, 0: none */
     int root;
-    int use_heap;                    /* branching by activity */
+    int use_heap; /* branching by activity */
+    int use_cuts; /* s->cuts: cuts is made */
+    cp_cuts cuts;
     uint64_t since, nrestart, limit; /* Luby restarts */
 } cdcl;
 
@@ -96,6 +98,37 @@ static int next_branch(cdcl *c)
     return 1;
 }
 
+/* --cp-analysis cuts, after a conflict that met a weighted row: the
+ * clause the cutting-planes analysis derives replaces the first-UIP one
+ * (in db->out, jumping back to bj, of LBD *lbd) when its LBD is lower, or
+ * the same and it is shorter (s->cuts 2: always).  The level to jump back to;
+ * -1 out of memory. */
+static int try_cuts(cdcl *c, int bj, int *lbd)
+{
+    cp_db *db = &c->db;
+    cp_ivec *first = &c->cuts.first;
+    first->n = 0;
+    for (int i = 0; i < db->out.n; i++)
+        if (ilpm_cp_ivec_push(first, db->out.v[i]) != 0)
+            return -1;
+    c->s->cut_tried++;
+    int lbd2;
+    int bj2 = ilpm_cp_cuts_analyze(c->e, &c->cuts, &lbd2);
+    if (bj2 == -1)
+        return -1;
+    if (bj2 >= 0 && (c->use_cuts == 2 || lbd2 < *lbd ||
+                     (lbd2 == *lbd && db->out.n < first->n))) {
+        c->s->cut_taken++;
+        *lbd = lbd2;
+        return bj2;
+    }
+    db->out.n = 0;
+    for (int i = 0; i < first->n; i++)
+        if (ilpm_cp_ivec_push(&db->out, first->v[i]) != 0)
+            return -1;
+    return bj;
+}
+
 /* A conflict above level 0: learn, jump back, assert.  1 when the search
  * is complete, -1 out of memory, else 0 (and *conflict set anew). */
 static int on_conflict(cdcl *c, int *conflict)
@@ -116,7 +149,10 @@ static int on_conflict(cdcl *c, int *conflict)
      * arose. */
     backtrack(c, maxl);
     int lbd;
+    db->weighted = e->conf >= 0 && !e->cons[e->conf / 4].unit;
     int bj = ilpm_cp_analyze(e, &lbd);
+    if (bj >= 0 && c->use_cuts && db->weighted)
+        bj = try_cuts(c, bj, &lbd);
     if (bj < 0)
         return -1;
     if (c->s->on_learn)
@@ -256,6 +292,8 @@ static void release(cdcl *c)
     free(c->phase);
     ilpm_cp_db_free(&c->db);
     ilpm_cp_heap_free(&c->heap);
+    ilpm_cp_cuts_free(&c->cuts);
+    free(c->cuts.first.v);
     free(c->dec);
 }
 
@@ -323,8 +361,12 @@ static int cdcl_open(cdcl *c, cp_search *s, ilpm_err *err)
     c->use_heap = s->strategy == ILPM_SEARCH_ACTIVITY && s->mode != CP_COUNT;
     if (s->strategy == ILPM_SEARCH_ACTIVITY && !c->use_heap)
         s->strategy = ILPM_SEARCH_FIRST_FAIL;
+    c->use_cuts = s->cuts;
     int ok = c->dec && ilpm_cp_db_init(&c->db, e->nv) == 0 &&
-             (!c->use_heap || ilpm_cp_heap_init(&c->heap, e->nv) == 0);
+             (!c->use_heap || ilpm_cp_heap_init(&c->heap, e->nv) == 0) &&
+             (!c->use_cuts || ilpm_cp_cuts_init(&c->cuts, e->nv) == 0);
+    c->cuts.on_cut = s->on_cut;
+    c->cuts.cut_ctx = s->cut_ctx;
     if (ok) {
         e->db = &c->db;
         ok = watch_clauses(c) == 0;

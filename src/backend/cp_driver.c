@@ -304,6 +304,7 @@ static void search_init(cp_drv *d, cp_search *s, cp_mode mode)
     /* Without learning, activity has nothing to go by. */
     if (!s->learn && s->strategy == ILPM_SEARCH_ACTIVITY)
         s->strategy = ILPM_SEARCH_FIRST_FAIL;
+    s->cuts = co->analysis;
     s->obj = mode == CP_OPTIMIZE ? d->obj : -1;
     if (mode == CP_OPTIMIZE) {
         s->lp = d->lp;
@@ -356,6 +357,13 @@ static void report(cp_drv *d, const cp_search *s, double t0)
              s->nodes, s->fails, s->restarts, s->learned, s->probes, d->e.props,
              ilpm_now() - t0);
     d->base.o.log(d->base.o.log_ctx, line);
+    if (s->cut_tried) {
+        snprintf(line, sizeof line,
+                 "cp: cutting planes on %" PRIu64 " conflicts, %" PRIu64
+                 " of their clauses learned\n",
+                 s->cut_tried, s->cut_taken);
+        d->base.o.log(d->base.o.log_ctx, line);
+    }
 }
 
 /* --learn auto, one solution: the turns of AUTO_FAILS, from the kernel
@@ -507,6 +515,7 @@ static int cp_add(ilpm_driver *drv, const ilpm_con *con, ilpm_err *err)
 static const char *const search_names[] = {ILPM_SEARCHES(ILPM_ENUM_NAME_) NULL};
 static const char *const learn_names[] = {ILPM_LEARNS(ILPM_ENUM_NAME_) NULL};
 static const char *const lp_bound_names[] = {"off", "on", NULL};
+static const char *const analysis_names[] = {"clause", "cuts", NULL};
 
 #define FIELD(f) offsetof(ilpm_cp_opts, f)
 
@@ -547,6 +556,15 @@ static const ilpm_opt cp_opts[] = {
      .offset = FIELD(lp_bound),
      .help = "cp, optimising: GLPK's LP relaxation solved once, its value "
              "and reduced costs a row that bounds the search (off: none)"},
+    {.name = "cp-analysis",
+     .type = ILPM_OPT_CHOICE,
+     .def = "clause",
+     .choices = analysis_names,
+     .offset = FIELD(analysis),
+     .help = "cp, learning: a conflict on a weighted row analysed by "
+             "resolution over clauses (clause), or by cutting planes over "
+             "the rows (cuts: added, divided, saturated), its clause "
+             "learned when better"},
     {.name = NULL},
 };
 

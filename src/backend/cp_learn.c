@@ -10,7 +10,7 @@
 
 static void cp_heap_bump(cp_heap *h, int v);
 
-static int cp_ivec_push(cp_ivec *a, int x)
+int ilpm_cp_ivec_push(cp_ivec *a, int x)
 {
     if (ilpm_grow_int((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v) != 0)
         return -1;
@@ -24,6 +24,23 @@ static int by_place(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Short lists by insertion: qsort's calls alone made the knapsack
+ * bench's seed 1 17 % slower (1.85 against 1.58 s). */
+void ilpm_cp_sort_keys(int64_t *keys, int nk)
+{
+    if (nk > 16) {
+        qsort(keys, (size_t)nk, sizeof *keys, by_place);
+        return;
+    }
+    for (int i = 1; i < nk; i++) {
+        int64_t t = keys[i];
+        int j = i;
+        for (; j > 0 && keys[j - 1] > t; j--)
+            keys[j] = keys[j - 1];
+        keys[j] = t;
+    }
+}
+
 /* A weighted sum "sum a_i l_i <= k" took -l_j because the true literals
  * before it weigh more than k - a_j (>=: the false ones more than
  * total - k - a_j).  Of those literals the reason takes the ones set
@@ -35,14 +52,14 @@ static int by_place(const void *x, const void *y)
 int ilpm_cp_explain(ilpm_kern *e, int r, int p, cp_ivec *out)
 {
     out->n = 0;
-    if (p && cp_ivec_push(out, p) != 0)
+    if (p && ilpm_cp_ivec_push(out, p) != 0)
         return -1;
     if (r <= -2) {
         const cp_db *db = e->db;
         const cp_clause *c = &db->cl[-2 - r];
         const int *l = db->lits + c->start;
         for (int i = 0; i < c->n; i++)
-            if (l[i] != p && cp_ivec_push(out, l[i]) != 0)
+            if (l[i] != p && ilpm_cp_ivec_push(out, l[i]) != 0)
                 return -1;
         return 0;
     }
@@ -53,7 +70,7 @@ int ilpm_cp_explain(ilpm_kern *e, int r, int p, cp_ivec *out)
     const int *lits = e->lits + x->start;
     const int64_t *a = ilpm_kcoefs(e, x);
     int limit = p ? e->tpos[abs(p)] : INT_MAX;
-    if (x->cond && p != -x->cond && cp_ivec_push(out, -x->cond) != 0)
+    if (x->cond && p != -x->cond && ilpm_cp_ivec_push(out, -x->cond) != 0)
         return -1;
     int le = kind == ILPM_K_R_LE || kind == ILPM_K_R_CLE;
     int64_t need = le ? x->k : x->total - x->k;
@@ -78,19 +95,7 @@ int ilpm_cp_explain(ilpm_kern *e, int r, int p, cp_ivec *out)
             return -1;
         db->keys[nk++] = (int64_t)e->tpos[abs(l)] << 32 | (uint32_t)i;
     }
-    /* Short lists by insertion: qsort's calls alone made the knapsack
-     * bench's seed 1 17 % slower (1.85 against 1.58 s). */
-    if (nk > 16) {
-        qsort(db->keys, (size_t)nk, sizeof *db->keys, by_place);
-    } else {
-        for (int i = 1; i < nk; i++) {
-            int64_t t = db->keys[i];
-            int j = i;
-            for (; j > 0 && db->keys[j - 1] > t; j--)
-                db->keys[j] = db->keys[j - 1];
-            db->keys[j] = t;
-        }
-    }
+    ilpm_cp_sort_keys(db->keys, nk);
     int64_t sum = 0;
     int m = 0;
     for (; m < nk && sum <= need; m++)
@@ -104,8 +109,8 @@ int ilpm_cp_explain(ilpm_kern *e, int r, int p, cp_ivec *out)
     }
     for (int j = 0; j < m; j++)
         if (db->keys[j] >= 0 &&
-            cp_ivec_push(out, le ? -lits[(uint32_t)db->keys[j]]
-                                 : lits[(uint32_t)db->keys[j]]) != 0)
+            ilpm_cp_ivec_push(out, le ? -lits[(uint32_t)db->keys[j]]
+                                      : lits[(uint32_t)db->keys[j]]) != 0)
             return -1;
     return 0;
 }
@@ -152,7 +157,9 @@ void ilpm_cp_db_free(cp_db *db)
 static int watch(cp_db *db, int l, int cid, int blocker)
 {
     cp_ivec *w = &db->watch[ilpm_klix(l)];
-    return cp_ivec_push(w, cid) != 0 || cp_ivec_push(w, blocker) != 0 ? -1 : 0;
+    return ilpm_cp_ivec_push(w, cid) != 0 || ilpm_cp_ivec_push(w, blocker) != 0
+               ? -1
+               : 0;
 }
 
 int ilpm_cp_db_propagate(ilpm_kern *e, int l)
@@ -238,7 +245,7 @@ int ilpm_cp_analyze(ilpm_kern *e, int *lbd)
     cp_db *db = e->db;
     cp_ivec *out = &db->out;
     out->n = 0;
-    if (cp_ivec_push(out, 0) != 0)
+    if (ilpm_cp_ivec_push(out, 0) != 0)
         return -1;
     int path = 0, p = 0, idx = e->ntrail - 1;
     cp_ivec *cur = &db->confl;
@@ -252,7 +259,7 @@ int ilpm_cp_analyze(ilpm_kern *e, int *lbd)
                 cp_heap_bump(e->heap, v);
             if (e->level[v] >= e->lvl)
                 path++;
-            else if (cp_ivec_push(out, q) != 0)
+            else if (ilpm_cp_ivec_push(out, q) != 0)
                 return -1;
         }
         while (!db->seen[abs(e->trail[idx])])
@@ -264,16 +271,25 @@ int ilpm_cp_analyze(ilpm_kern *e, int *lbd)
         int r = e->reason[abs(p)];
         if (r <= -2)
             bump_clause(db, -2 - r);
+        else if (r >= 0 && !e->cons[r / 4].unit)
+            db->weighted = 1;
         if (ilpm_cp_explain(e, r, p, &db->buf) != 0)
             return -1;
         cur = &db->buf;
     }
     out->v[0] = -p;
+    return ilpm_cp_conclude(e, lbd);
+}
+
+int ilpm_cp_conclude(ilpm_kern *e, int *lbd)
+{
+    cp_db *db = e->db;
+    cp_ivec *out = &db->out;
     /* Minimise, then forget what was seen. */
     cp_ivec *all = &db->confl; /* done with: what to unmark */
     all->n = 0;
     for (int i = 1; i < out->n; i++)
-        if (cp_ivec_push(all, out->v[i]) != 0)
+        if (ilpm_cp_ivec_push(all, out->v[i]) != 0)
             return -1;
     int n = 1;
     for (int i = 1; i < out->n; i++)
@@ -338,7 +354,7 @@ int ilpm_cp_db_add(ilpm_kern *e, int lbd)
     db->nlits += (size_t)out->n;
     db->ncl++;
     if (out->n == 1)
-        return cp_ivec_push(&db->units, cid) != 0 ? -1 : cid;
+        return ilpm_cp_ivec_push(&db->units, cid) != 0 ? -1 : cid;
     if (watch(db, out->v[0], cid, out->v[1]) != 0 ||
         watch(db, out->v[1], cid, out->v[0]) != 0)
         return -1;
@@ -417,7 +433,7 @@ int ilpm_cp_db_reduce(ilpm_kern *e)
     for (int i = 0; i < n && rc == 0; i++) {
         const int *l = db->lits + db->cl[i].start;
         if (db->cl[i].n == 1)
-            rc = cp_ivec_push(&db->units, i);
+            rc = ilpm_cp_ivec_push(&db->units, i);
         else
             rc = watch(db, l[0], i, l[1]) != 0 || watch(db, l[1], i, l[0]) != 0
                      ? -1
