@@ -148,10 +148,12 @@ static int objective_row(ilpm_kern *e, const ilpm_model *m, int64_t *shift)
 }
 
 /* One search with learning and --cp-analysis cuts over m in mode; its
- * status, *tried and *taken counting the analyses. */
+ * status, *tried, *taken and *rows counting the analyses, the clauses
+ * and the rows learned from them. */
 static ilpm_status search(ilpm_model *m, cp_mode mode, ilpm_search strategy,
                           int cuts, struct sols *o, uint64_t *tried,
-                          uint64_t *taken, int64_t *best, uint64_t *count)
+                          uint64_t *taken, uint64_t *rows, int64_t *best,
+                          uint64_t *count)
 {
     ilpm_err err;
     ilpm_watch w;
@@ -184,7 +186,13 @@ static ilpm_status search(ilpm_model *m, cp_mode mode, ilpm_search strategy,
         o->s = mode == CP_OPTIMIZE ? &cs : NULL;
         ilpm_watch_until(&cs.w, 0, NULL);
         uint8_t vals[32];
+        int ncons = e.ncons;
+        size_t nlits = e.nlits;
         st = ilpm_cp_search_run(&cs, vals, &err);
+        /* the learned rows left the kernel with the search */
+        ck_assert_int_eq(e.ncons, ncons);
+        ck_assert_uint_eq(e.nlits, nlits);
+        *rows += cs.cut_rows;
         *best = cs.best;
         *count = cs.count;
         *tried += cs.cut_tried;
@@ -197,7 +205,7 @@ static ilpm_status search(ilpm_model *m, cp_mode mode, ilpm_search strategy,
 START_TEST(test_cuts_are_implied)
 {
     rng_state = 35;
-    uint64_t tried = 0, taken = 0;
+    uint64_t tried = 0, taken = 0, rows = 0;
     int sums = 0;
     for (int iter = 0; iter < 300; iter++) {
         int nv = 6 + (int)rnd(7);
@@ -207,10 +215,10 @@ START_TEST(test_cuts_are_implied)
         enumerate(m, &o, &want);
         for (int mode = 0; mode < 2; mode++) {
             uint64_t count = 0;
-            ilpm_status st =
-                search(m, mode ? CP_COUNT : CP_SOLVE,
-                       mode ? ILPM_SEARCH_INPUT : ILPM_SEARCH_ACTIVITY,
-                       1 + (iter & 1), &o, &tried, &taken, &best, &count);
+            ilpm_status st = search(
+                m, mode ? CP_COUNT : CP_SOLVE,
+                mode ? ILPM_SEARCH_INPUT : ILPM_SEARCH_ACTIVITY, 1 + (iter & 1),
+                &o, &tried, &taken, &rows, &best, &count);
             if (mode)
                 ck_assert_int_eq(count, (uint64_t)o.n);
             else
@@ -224,6 +232,7 @@ START_TEST(test_cuts_are_implied)
     /* the analysis ran, and its clauses were learned */
     ck_assert_uint_gt(tried, 200);
     ck_assert_uint_gt(taken, 50);
+    ck_assert_uint_gt(rows, 50);
     ck_assert_int_gt(sums, 250);
 }
 END_TEST
@@ -231,7 +240,7 @@ END_TEST
 START_TEST(test_cuts_keep_the_optimum)
 {
     rng_state = 36;
-    uint64_t tried = 0, taken = 0;
+    uint64_t tried = 0, taken = 0, rows = 0;
     int sums = 0, solved = 0;
     for (int iter = 0; iter < 300; iter++) {
         int nv = 6 + (int)rnd(7);
@@ -242,7 +251,7 @@ START_TEST(test_cuts_keep_the_optimum)
         enumerate(m, &o, &want);
         ilpm_status st =
             search(m, CP_OPTIMIZE, (ilpm_search)(iter % 3), 1 + (iter & 1), &o,
-                   &tried, &taken, &best, &count);
+                   &tried, &taken, &rows, &best, &count);
         ck_assert_int_eq(st, o.n ? ILPM_OPTIMAL : ILPM_UNSAT);
         if (o.n) {
             ck_assert_int_eq(best, want);
@@ -256,6 +265,7 @@ START_TEST(test_cuts_keep_the_optimum)
     ck_assert_int_gt(solved, 100);
     ck_assert_uint_gt(tried, 200);
     ck_assert_uint_gt(taken, 50);
+    ck_assert_uint_gt(rows, 50);
     ck_assert_int_gt(sums, 500);
 }
 END_TEST

@@ -88,7 +88,7 @@ typedef struct cp_search {
     int cuts;
     void (*on_cut)(void *ctx, const struct cp_pb *sum);
     void *cut_ctx;
-    uint64_t cut_tried, cut_taken;
+    uint64_t cut_tried, cut_taken, cut_rows;
     uint64_t nodes, fails, probes, count, restarts, learned;
     int found;
     int complete;
@@ -229,9 +229,13 @@ typedef struct cp_pb {
 } cp_pb;
 
 typedef struct cp_cuts {
-    cp_pb sum, r;   /* the sum derived, a reason */
-    cp_ivec first;  /* the first-UIP clause, kept while the sum is tried */
-    uint64_t steps; /* reasons added */
+    cp_pb sum, r;  /* the sum derived, a reason */
+    int ok;        /* the last analysis derived sum */
+    cp_ivec first; /* the first-UIP clause, kept while the sum is tried */
+    cp_ivec lits;  /* the sum as a row, for the kernel */
+    int64_t *coefs;
+    size_t capcoefs;
+    uint64_t steps;        /* reasons added */
     uint64_t tried, taken; /* analyses run, clauses of theirs learned */
     /* Sees every sum derived (the tests check it is implied). */
     void (*on_cut)(void *ctx, const cp_pb *sum);
@@ -246,6 +250,11 @@ void ilpm_cp_cuts_free(cp_cuts *k);
  * to jump back to, -2 when the analysis gave up (db->out emptied), -1
  * out of memory. */
 int ilpm_cp_cuts_analyze(ilpm_kern *e, cp_cuts *k, int *lbd);
+/* The sum the last analysis derived added to the kernel as a row "sum
+ * a_i l_i >= d" (implied by the model: it holds wherever it is put):
+ * its number; -2 when there is none, it is a clause, or it is too long
+ * or its coefficients too large to be worth a row; -1 out of memory. */
+int ilpm_cp_cuts_learn(ilpm_kern *e, cp_cuts *k);
 /* Adds db->out as a learned clause (watching its first two literals);
  * its number, -1 out of memory. */
 int ilpm_cp_db_add(ilpm_kern *e, int lbd);

@@ -4,25 +4,28 @@
  * and added up as RoundingSat does, instead of being explained as clauses
  * and resolved:
  *
- * - the conflict's row keeps its false literals (the others are weakened
- *   off: their coefficients leave the sum and the degree);
+ * - the conflict's row is taken whole (a <= side as its negations), its
+ *   coefficients saturated (none above the degree);
  * - going back along the trail, a true literal p whose negation is in the
  *   sum is resolved: its reason, weakened on the literals that were not
- *   false before p, is divided by p's coefficient (rounding up: p's
- *   coefficient becomes 1, the reason still propagates p), saturated,
- *   multiplied by the sum's coefficient of -p and added, which cancels p;
- *   the sum is saturated (no coefficient above the degree);
- * - it stops when the sum asserts: with the literals of the conflict's
- *   level taken away, the sum's slack is below the coefficient of one of
- *   them (u), which the sum then propagates one level lower.
+ *   false before p (their coefficients leave the sum and the degree), is
+ *   divided by p's coefficient (rounding up: p's coefficient becomes 1,
+ *   the reason still propagates p), saturated, multiplied by the sum's
+ *   coefficient of -p and added, which cancels p; the sum is saturated;
+ * - it stops when the sum asserts: with the false literals of the
+ *   conflict's level counted as open, its slack is below the coefficient
+ *   of one of them (u), which the sum then propagates one level lower.
  *
  * Every step keeps the sum implied by the rows added (weakening, division
  * with rounding up and saturation are sound on 0/1 points), so the sum is
  * implied by the model (under an optimisation's bound: by the model and
- * the bound, as the rows it reads are).  The learned constraint is then
- * the clause that explains u's propagation by the sum: u or the sum's
- * literals set earliest that take away enough (as ilpm_cp_explain reads a
- * row).  A sum that grows past CP_CUTS_MAX_TERMS terms, a coefficient past
+ * the bound, as the rows it reads are).  Two things are learned from it:
+ * the clause that explains u's propagation by the sum (u or the sum's
+ * false literals set earliest that take away enough, as ilpm_cp_explain
+ * reads a row), which the search takes instead of the first-UIP clause
+ * when it is better, and the sum itself as a row of the kernel
+ * (ilpm_cp_cuts_learn) when it is short and not a clause.  A sum that
+ * grows past CP_CUTS_MAX_TERMS terms, a coefficient past
  * CP_CUTS_MAX_COEF, or a conflict that holds one level down already gives
  * up (the caller keeps the first-UIP clause: a clause is always sound). */
 #include "cp.h"
@@ -33,6 +36,9 @@
 
 #define CP_CUTS_MAX_TERMS 4096
 #define CP_CUTS_MAX_COEF ((int64_t)1 << 50)
+/* A sum learned as a row of the kernel: its terms, its degree at most. */
+#define CP_CUTS_MAX_ROW 100
+#define CP_CUTS_MAX_ROW_COEF ((int64_t)1 << 30)
 
 static int pb_init(cp_pb *s, int nv)
 {
@@ -159,9 +165,13 @@ static int64_t pb_slack(const ilpm_kern *e, const cp_pb *s, int lv,
     int64_t sum = 0;
     *max = 0;
     for (int i = 0; i < s->n; i++) {
-        int v = s->vars[i];
+        int v = s->vars[i], l = pb_lit(s, v);
         int64_t a = llabs(s->a[v]);
-        if (a && e->level[v] == lv) {
+        if (!l)
+            continue;
+        if (ilpm_klval(e->val, l) != ILPM_K_FALSE) {
+            sum += a;
+        } else if (e->level[v] >= lv) {
             sum += a;
             *max = a > *max ? a : *max;
         }
@@ -227,7 +237,7 @@ static int to_clause(ilpm_kern *e, const cp_pb *s, int u)
     for (int i = 0; i < s->n; i++) {
         int v = s->vars[i];
         total += llabs(s->a[v]);
-        if (v == abs(u))
+        if (v == abs(u) || ilpm_klval(e->val, pb_lit(s, v)) != ILPM_K_FALSE)
             continue;
         if (nk == db->capkeys && ilpm_grow_int((void **)&db->keys, &db->capkeys,
                                                nk + 1, sizeof *db->keys) != 0)
@@ -274,7 +284,6 @@ static int derive(ilpm_kern *e, cp_cuts *k, int *u)
     pb_load(e, e->conf, s);
     if (s->big)
         return 1;
-    pb_weaken(e, s, INT_MAX, 0);
     pb_saturate(s);
     if (k->on_cut)
         k->on_cut(k->cut_ctx, s);
@@ -308,7 +317,8 @@ static int derive(ilpm_kern *e, cp_cuts *k, int *u)
     int64_t best = 0;
     for (int i = 0; i < s->n; i++) {
         int v = s->vars[i];
-        if (e->level[v] == e->lvl && llabs(s->a[v]) > best) {
+        if (ilpm_klval(e->val, pb_lit(s, v)) == ILPM_K_FALSE &&
+            e->level[v] == e->lvl && llabs(s->a[v]) > best) {
             best = llabs(s->a[v]);
             *u = pb_lit(s, v);
         }
@@ -330,15 +340,42 @@ void ilpm_cp_cuts_free(cp_cuts *k)
 {
     pb_free(&k->sum);
     pb_free(&k->r);
+    free(k->first.v);
+    free(k->lits.v);
+    free(k->coefs);
+}
+
+int ilpm_cp_cuts_learn(ilpm_kern *e, cp_cuts *k)
+{
+    const cp_pb *s = &k->sum;
+    if (!k->ok || s->n > CP_CUTS_MAX_ROW || s->d > CP_CUTS_MAX_ROW_COEF)
+        return -2;
+    int clause = 1;
+    for (int i = 0; i < s->n && clause; i++)
+        clause = llabs(s->a[s->vars[i]]) >= s->d;
+    if (clause)
+        return -2; /* learned as one already */
+    if (ilpm_grow((void **)&k->coefs, &k->capcoefs, (size_t)s->n + 1,
+                  sizeof *k->coefs) != 0)
+        return -1;
+    k->lits.n = 0;
+    for (int i = 0; i < s->n; i++) {
+        int v = s->vars[i];
+        k->coefs[k->lits.n] = llabs(s->a[v]);
+        if (ilpm_cp_ivec_push(&k->lits, pb_lit(s, v)) != 0)
+            return -1;
+    }
+    return ilpm_kern_add(e, k->coefs, k->lits.v, k->lits.n, ILPM_GE, s->d, 0);
 }
 
 int ilpm_cp_cuts_analyze(ilpm_kern *e, cp_cuts *k, int *lbd)
 {
     int u = 0;
+    pb_clear(&k->sum);
     int rc = derive(e, k, &u);
     if (rc == 0)
         rc = to_clause(e, &k->sum, u);
-    pb_clear(&k->sum);
+    k->ok = rc == 0;
     pb_clear(&k->r);
     if (rc != 0) {
         cp_db *db = e->db;

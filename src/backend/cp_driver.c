@@ -360,8 +360,8 @@ static void report(cp_drv *d, const cp_search *s, double t0)
     if (s->cut_tried) {
         snprintf(line, sizeof line,
                  "cp: cutting planes on %" PRIu64 " conflicts, %" PRIu64
-                 " of their clauses learned\n",
-                 s->cut_tried, s->cut_taken);
+                 " of their clauses learned, %" PRIu64 " rows\n",
+                 s->cut_tried, s->cut_taken, s->cut_rows);
         d->base.o.log(d->base.o.log_ctx, line);
     }
 }

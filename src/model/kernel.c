@@ -634,3 +634,26 @@ void ilpm_kern_compact(ilpm_kern *e, int *renum)
     for (int t = 0; e->reason && t < e->ntrail; t++)
         e->reason[abs(e->trail[t])] = ILPM_K_DECIDED;
 }
+
+void ilpm_kern_truncate(ilpm_kern *e, int n)
+{
+    while (e->ncons > n) {
+        int c = e->ncons - 1;
+        const ilpm_kcon *x = &e->cons[c];
+        const int *l = e->lits + x->start;
+        /* c's occurrences are the last of their lists: added last */
+        for (int i = 0; i < x->n; i++) {
+            ilpm_klist *p = &e->occ[ilpm_klix(l[i])];
+            while (p->n > 0 && p->v[p->n - 1].c == c) {
+                if (p->v[p->n - 1].a < 0)
+                    e->nbig--;
+                p->n--;
+            }
+        }
+        e->nlits = x->start;
+        if (!x->unit)
+            e->ncoefs = x->cstart;
+        e->dirty[c] = 0;
+        e->ncons--;
+    }
+}

@@ -226,6 +226,10 @@ void ilpm_kern_attach(ilpm_kern *e, const uint8_t *gone);
  * with the trail propagated, nothing above it; what the trail holds
  * counts as forced by the model from then on (ILPM_K_DECIDED). */
 void ilpm_kern_compact(ilpm_kern *e, int *renum);
+/* Takes the constraints from number n on out again (constraints added
+ * last, without a condition, none of them a reason on the trail or in
+ * lazy), as if they had never been added. */
+void ilpm_kern_truncate(ilpm_kern *e, int n);
 /* Looks at every constraint from number from on once (unit clauses,
  * bounds met already), propagating after each; -1 on a conflict. */
 int ilpm_kern_settle(ilpm_kern *e, int from);
