@@ -75,6 +75,12 @@ run "bad search" 2 "$ILPM" solve queens --n 4 --backend cp --search dlx &&
     has "bad search message" "$err" "--search: expected one of first-fail, input, activity, got 'dlx'"
 run "bad lookahead" 2 "$ILPM" solve queens --n 4 --backend cp --lookahead -1 &&
     has "bad lookahead message" "$err" "--lookahead: expected an integer from 0"
+# --cp-analysis cuts: the same optimum, by cutting planes and learned rows
+run "cp cuts" 0 "$ILPM" solve model data/models/knapsack_big.lp --backend cp --learn on --cp-analysis cuts --verbose &&
+    has "cp cuts optimum" "$out" "optimal, verified, objective 10268841380" &&
+    has "cp cuts ran" "$err" "cp: cutting planes on [1-9][0-9]* conflicts, [1-9][0-9]* of their clauses learned, [1-9][0-9]* rows"
+run "bad cp-analysis" 2 "$ILPM" solve queens --n 4 --backend cp --cp-analysis rows &&
+    has "bad cp-analysis message" "$err" "--cp-analysis: expected one of clause, cuts, got 'rows'"
 run "batch all back ends" 10 "$ILPM" batch queens data/queens/completion.txt --count --backend all --out "$tmp/all.csv" --jobs 1 &&
     has "batch all back ends" "$(cut -d, -f4,6,9 "$tmp/all.csv" | sort | head -3 | tr '\n' ' ')" "^1,cp,4 1,ilp,4 1,sat,4 $"
 run "solve 8 queens" 0 "$ILPM" solve queens --n 8 &&
