@@ -31,13 +31,12 @@
 #include "cp.h"
 #include "util.h"
 
-#include <limits.h>
 #include <string.h>
 
 #define CP_CUTS_MAX_TERMS 4096
 #define CP_CUTS_MAX_COEF ((int64_t)1 << 50)
 /* A sum learned as a row of the kernel: its terms, its degree at most. */
-#define CP_CUTS_MAX_ROW 100
+#define CP_CUTS_MAX_ROW 30
 #define CP_CUTS_MAX_ROW_COEF ((int64_t)1 << 30)
 
 static int pb_init(cp_pb *s, int nv)
@@ -156,19 +155,28 @@ static inline int64_t ceil_div(int64_t x, int64_t y)
     return x / y + (x % y > 0);
 }
 
-/* The sum's slack with the literals of level lv taken away (every
- * literal in it is false), and the largest coefficient among those:
- * it asserts at a lower level when 0 <= slack < max. */
-static int64_t pb_slack(const ilpm_kern *e, const cp_pb *s, int lv,
-                        int64_t *max)
+/* One pass over the sum: the terms that cancelled dropped, the others
+ * saturated, and the sum's slack with the false literals of level lv
+ * counted as open (its slack one level down) returned, the largest
+ * coefficient among those into *max: the sum asserts at a lower level
+ * when 0 <= slack < max. */
+static int64_t pb_tidy(const ilpm_kern *e, cp_pb *s, int lv, int64_t *max)
 {
     int64_t sum = 0;
+    int n = 0;
     *max = 0;
     for (int i = 0; i < s->n; i++) {
         int v = s->vars[i], l = pb_lit(s, v);
-        int64_t a = llabs(s->a[v]);
-        if (!l)
+        if (!l) {
+            s->in[v] = 0;
             continue;
+        }
+        s->vars[n++] = v;
+        if (s->a[v] > s->d)
+            s->a[v] = s->d;
+        else if (s->a[v] < -s->d)
+            s->a[v] = -s->d;
+        int64_t a = llabs(s->a[v]);
         if (ilpm_klval(e->val, l) != ILPM_K_FALSE) {
             sum += a;
         } else if (e->level[v] >= lv) {
@@ -176,6 +184,7 @@ static int64_t pb_slack(const ilpm_kern *e, const cp_pb *s, int lv,
             *max = a > *max ? a : *max;
         }
     }
+    s->n = n;
     return sum - s->d;
 }
 
@@ -212,17 +221,6 @@ static int resolve(ilpm_kern *e, cp_cuts *k, int p, int64_t c)
             pb_add(s, l, c * llabs(r->a[u]));
     }
     s->d += c * r->d;
-    /* drop what cancelled, saturate */
-    int n = 0;
-    for (int i = 0; i < s->n; i++) {
-        int u = s->vars[i];
-        if (s->a[u])
-            s->vars[n++] = u;
-        else
-            s->in[u] = 0;
-    }
-    s->n = n;
-    pb_saturate(s);
     return s->big || s->d <= 0 || s->n > CP_CUTS_MAX_TERMS;
 }
 
@@ -284,13 +282,12 @@ static int derive(ilpm_kern *e, cp_cuts *k, int *u)
     pb_load(e, e->conf, s);
     if (s->big)
         return 1;
-    pb_saturate(s);
-    if (k->on_cut)
-        k->on_cut(k->cut_ctx, s);
     int idx = e->ntrail - 1;
     for (;;) {
         int64_t max;
-        int64_t slack = pb_slack(e, s, e->lvl, &max);
+        int64_t slack = pb_tidy(e, s, e->lvl, &max);
+        if (k->on_cut)
+            k->on_cut(k->cut_ctx, s);
         if (slack < 0 || s->d <= 0)
             return 1; /* false one level down already */
         if (max > slack)
@@ -311,8 +308,6 @@ static int derive(ilpm_kern *e, cp_cuts *k, int *u)
         if (resolve(e, k, p, llabs(s->a[v])) != 0)
             return 1;
         k->steps++;
-        if (k->on_cut)
-            k->on_cut(k->cut_ctx, s);
     }
     int64_t best = 0;
     for (int i = 0; i < s->n; i++) {
