@@ -159,6 +159,15 @@ typedef struct cp_ivec {
     int n, cap;
 } cp_ivec;
 
+/* Appends x; -1 when out of memory. */
+static inline int ilpm_cp_ivec_push(cp_ivec *a, int x)
+{
+    if (ilpm_grow_int((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v) != 0)
+        return -1;
+    a->v[a->n++] = x;
+    return 0;
+}
+
 typedef struct cp_clause {
     size_t start; /* into the db's lits */
     int n, lbd;
@@ -212,7 +221,6 @@ int ilpm_cp_analyze(ilpm_kern *e, int *lbd);
  * taken off, the literal of the level to jump back to second; returns
  * that level, its LBD into *lbd (-1 out of memory). */
 int ilpm_cp_conclude(ilpm_kern *e, int *lbd);
-int ilpm_cp_ivec_push(cp_ivec *a, int x);
 /* Sorts keys[0..nk) ascending. */
 void ilpm_cp_sort_keys(int64_t *keys, int nk);
 

@@ -10,14 +10,6 @@
 
 static void cp_heap_bump(cp_heap *h, int v);
 
-int ilpm_cp_ivec_push(cp_ivec *a, int x)
-{
-    if (ilpm_grow_int((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v) != 0)
-        return -1;
-    a->v[a->n++] = x;
-    return 0;
-}
-
 static int by_place(const void *x, const void *y)
 {
     int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
@@ -26,7 +18,7 @@ static int by_place(const void *x, const void *y)
 
 /* Short lists by insertion: qsort's calls alone made the knapsack
  * bench's seed 1 17 % slower (1.85 against 1.58 s). */
-void ilpm_cp_sort_keys(int64_t *keys, int nk)
+static void sort_keys(int64_t *keys, int nk)
 {
     if (nk > 16) {
         qsort(keys, (size_t)nk, sizeof *keys, by_place);
@@ -39,6 +31,11 @@ void ilpm_cp_sort_keys(int64_t *keys, int nk)
             keys[j] = keys[j - 1];
         keys[j] = t;
     }
+}
+
+void ilpm_cp_sort_keys(int64_t *keys, int nk)
+{
+    sort_keys(keys, nk);
 }
 
 /* A weighted sum "sum a_i l_i <= k" took -l_j because the true literals
@@ -95,7 +92,7 @@ int ilpm_cp_explain(ilpm_kern *e, int r, int p, cp_ivec *out)
             return -1;
         db->keys[nk++] = (int64_t)e->tpos[abs(l)] << 32 | (uint32_t)i;
     }
-    ilpm_cp_sort_keys(db->keys, nk);
+    sort_keys(db->keys, nk);
     int64_t sum = 0;
     int m = 0;
     for (; m < nk && sum <= need; m++)
