@@ -92,10 +92,10 @@ static void run(const void *inst, const char *form, ilpm_backend b, int count,
 
 /* Counts inst with every formulation on SAT, and with the formulations in
  * ilp on GLPK, checking each count against want. */
-static void expect_count(const void *inst, const char *what, uint64_t want,
-                         int ilp)
+static void expect_count_of(const void *inst, const char *what, uint64_t want,
+                            int ilp, const char *const *variants, int nvariants)
 {
-    for (int f = 0; f < NVARIANTS; f++)
+    for (int f = 0; f < nvariants; f++)
         for (int b = 0; b < ILPM_BACKEND_COUNT; b++) {
             if (b == ILPM_BACKEND_ILP && !(ilp & 1 << f))
                 continue;
@@ -114,6 +114,12 @@ static void expect_count(const void *inst, const char *what, uint64_t want,
                           variants[f], r.error);
             ilpm_result_free(&r);
         }
+}
+
+static void expect_count(const void *inst, const char *what, uint64_t want,
+                         int ilp)
+{
+    expect_count_of(inst, what, want, ilp, variants, NVARIANTS);
 }
 
 /* ------------------------------------------------------------------ */
@@ -861,6 +867,135 @@ START_TEST(test_diag_rule)
 }
 END_TEST
 
+/* --redundant on every formulation and back end: the counts of the
+ * public boards up to 4x4, and of generated boards with twin tiles (few
+ * digits), as without it. */
+START_TEST(test_redundant_counts)
+{
+    static const char *const red[] = {"assign+redundant", "conflict+redundant",
+                                      "edges+redundant"};
+    FILE *f = fopen("data/tetravex/solution_counts.tsv", "r");
+    ck_assert_msg(f != NULL, "data/tetravex/solution_counts.tsv missing");
+    char line[512];
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        char file[256], fmt[32], size[16];
+        unsigned long want;
+        if (sscanf(line, "%255s %31s %15s %lu", file, fmt, size, &want) != 4 ||
+            atoi(size) > 4)
+            continue;
+        char path[300];
+        snprintf(path, sizeof path, "data/tetravex/%s", file);
+        void *inst = parse_path(path, fmt);
+        /* GLPK on conflict: 3x3 only, as in test_public_counts */
+        expect_count_of(inst, path, want, atoi(size) <= 3 ? 7 : 5, red, 3);
+        pz->free_instance(inst);
+        rows++;
+    }
+    fclose(f);
+    ck_assert_int_ge(rows, 20);
+    static const struct {
+        int n, digits, seed;
+    } twins[] = {{2, 2, 1}, {3, 3, 1}, {3, 3, 5}, {3, 2, 1}};
+    for (int i = 0; i < 4; i++) {
+        char *text =
+            generate(twins[i].n, twins[i].seed, twins[i].digits, 1, 0, NULL);
+        void *inst = parse_text(text, "native");
+        char what[64];
+        snprintf(what, sizeof what, "n=%d digits=%d seed=%d", twins[i].n,
+                 twins[i].digits, twins[i].seed);
+        expect_count_of(inst, what, brute_count(text), 7, red, 3);
+        pz->free_instance(inst);
+        free(text);
+    }
+}
+END_TEST
+
+/* --redundant adds, after the formulation's groups, the lines: AUX
+ * variables LC (tile slot, column) and LR (tile slot, row), and a digit
+ * balance per boundary and digit in use, kept out of GLPK's rows.  On a
+ * 3x3 board of nine distinct tiles every balance row says, for its digit
+ * d, that the tiles left of a column boundary showing d on their right
+ * are as many as the tiles right of it showing d on their left. */
+START_TEST(test_redundant_lines)
+{
+    char *text = generate(3, 7, 10, 1, 0, NULL);
+    int side[9][4], n, used = 0; /* left up right down */
+    const char *s = text;
+    while (*s == '#')
+        s = strchr(s, '\n') + 1;
+    ck_assert_int_eq(sscanf(s, "%d%n", &n, &used), 1);
+    s += used;
+    for (int i = 0; i < 9; i++) {
+        ck_assert_int_eq(sscanf(s, "%d %d %d %d%n", &side[i][0], &side[i][1],
+                                &side[i][2], &side[i][3], &used),
+                         4);
+        s += used;
+    }
+    void *inst = parse_text(text, "native");
+    for (int f = 0; f < NFORMS; f++) {
+        char form[32];
+        snprintf(form, sizeof form, "%s+redundant", forms[f]);
+        ilpm_params *p = params(NULL, form);
+        ilpm_model *m = ilpm_model_new();
+        ilpm_err err;
+        ck_assert_int_eq(pz->build(inst, p, m, &err), 0);
+        int ng = ilpm_model_ngroups(m);
+        ck_assert_str_eq(ilpm_model_group_name(m, ng - 2), "col_digits");
+        ck_assert_str_eq(ilpm_model_group_name(m, ng - 1), "row_digits");
+        for (int g = ng - 2; g < ng; g++)
+            ck_assert_uint_eq(ilpm_model_group_redundant(m, g),
+                              ILPM_LOWER_ROWS);
+        int LC = ilpm_model_family_find(m, "LC");
+        ck_assert_int_ge(LC, 0);
+        ck_assert_int_ge(ilpm_model_family_find(m, "LR"), 0);
+        int balances = 0;
+        for (size_t i = 0; i < ilpm_model_ncons(m); i++) {
+            ilpm_con c;
+            ilpm_model_con(m, i, &c);
+            if (c.group != ng - 2 || c.kind != ILPM_LINEAR)
+                continue;
+            /* LC(t, j) with coefficient +1 when tile t shows d on its
+             * right, -1 on column j+1 when it shows d on its left */
+            int d = -1, j = -1;
+            for (int x = 0; x < c.n; x++) {
+                ck_assert_int_gt(c.lits[x], 0);
+                int t = -1, col = -1;
+                for (int tt = 1; tt <= 9 && t < 0; tt++)
+                    for (int cc = 1; cc <= 3; cc++)
+                        if (ilpm_model_var(m, LC, tt, cc, 0, 0) == c.lits[x]) {
+                            t = tt - 1;
+                            col = cc - 1;
+                        }
+                ck_assert_int_ge(t, 0);
+                int sd = c.coefs[x] > 0 ? 2 : 0; /* right, left */
+                int jj = c.coefs[x] > 0 ? col : col - 1;
+                d = d < 0 ? side[t][sd] : d;
+                j = j < 0 ? jj : j;
+                ck_assert_int_eq(side[t][sd], d);
+                ck_assert_int_eq(jj, j);
+            }
+            ck_assert_int_eq(c.cmp, ILPM_EQ);
+            ck_assert_int_eq(c.rhs, 0);
+            /* every tile showing d on its right has its term at column j,
+             * every tile showing d on its left at column j+1 */
+            int want = 0;
+            for (int t = 0; t < 9; t++)
+                want += (side[t][2] == d) + (side[t][0] == d);
+            ck_assert_int_eq(c.n, want);
+            balances++;
+        }
+        /* 2 boundaries, at most 10 digits, at least one in use */
+        ck_assert_int_ge(balances, 2);
+        ck_assert_int_le(balances, 20);
+        ilpm_model_free(m);
+        ilpm_params_free(p);
+    }
+    pz->free_instance(inst);
+    free(text);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("tetravex");
@@ -872,6 +1007,8 @@ int main(void)
     tcase_add_test(tc, test_generated_files);
     tcase_add_test(tc, test_counts_with_twins);
     tcase_add_test(tc, test_diag_rule);
+    tcase_add_test(tc, test_redundant_lines);
+    tcase_add_test(tc, test_redundant_counts);
     tcase_add_test(tc, test_formats_agree);
     tcase_add_test(tc, test_several_instances);
     tcase_add_test(tc, test_bad_files);

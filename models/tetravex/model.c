@@ -11,7 +11,8 @@
  *    not with pairs of tiles.
  * On GLPK, assign states the rule as a digit balance instead (balance
  * below), as the support clauses make a large, slow LP.
- * --diag adds a redundant rule over 2x2 blocks to any of them.  How they
+ * --diag adds a redundant rule over 2x2 blocks to any of them, --redundant
+ * a digit balance across every column and row boundary.  How they
  * compare, and why each is stated as it is: docs/tetravex.md. */
 #include "tetravex.h"
 
@@ -338,6 +339,135 @@ static int add_diag(struct builder *b)
     return rc ? -1 : 0;
 }
 
+/* --redundant: which line (column, or row) each tile lies on, as AUX
+ * variables L(t,j) over the tiles' slots t: L(base(k)+m, j) says that
+ * line j holds more than m tiles of type k (so that a board has one L),
+ * and across every boundary between lines j and j+1, for
+ * every digit d, as many tiles of line j show d on the boundary as tiles
+ * of line j+1 do (the two sides are the same multiset of digits).  The
+ * pairs imply it; stated over the lines it is a relaxation of its own
+ * (which tiles go to which column) that propagation and search can
+ * refute before any tile has its cell. */
+struct lines {
+    int fam, e;      /* L's family; e 0: columns, 1: rows */
+    const int *base; /* base[k]: type k's first slot, 0-based */
+};
+
+static int lv(const struct builder *b, const struct lines *l, int slot, int j)
+{
+    return ilpm_model_var(b->m, l->fam, slot + 1, j + 1, 0, 0);
+}
+
+/* L channelled to X: the copies of type k on line j, counted. */
+static int line_channel(struct builder *b, const struct lines *l, int k, int j)
+{
+    const tetravex *tv = b->tv;
+    int n = tv->n, len = 0, rc = 0, base = l->base[k];
+    for (int i = 0; i < n; i++) {
+        b->lits[len] = xv(b, l->e ? j * n + i : i * n + j, k);
+        b->coefs[len++] = 1;
+    }
+    for (int m = 0; m < tv->mult[k]; m++) {
+        b->lits[len] = lv(b, l, base + m, j);
+        b->coefs[len++] = -1;
+        if (m)
+            rc = rc || ilpm_add_impl(b->m, lv(b, l, base + m, j),
+                                     lv(b, l, base + m - 1, j), b->err);
+    }
+    if (tv->mult[k] > 1)
+        return rc || ilpm_add_linear(b->m, b->coefs, b->lits, len, ILPM_EQ, 0,
+                                     b->err)
+                   ? -1
+                   : 0;
+    /* one copy: X(c,k) -> L(k,j) on each cell of the line, and back */
+    for (int i = 0; i < n && !rc; i++)
+        rc = ilpm_add_impl(b->m, b->lits[i], b->lits[n], b->err);
+    b->lits[n] = -b->lits[n];
+    return rc || ilpm_add_clause(b->m, b->lits, n + 1, b->err) ? -1 : 0;
+}
+
+/* Each type's copies on the lines, n tiles a line. */
+static int line_counts(struct builder *b, const struct lines *l)
+{
+    const tetravex *tv = b->tv;
+    int n = tv->n, rc = 0;
+    for (int k = 0; k < tv->ntypes && !rc; k++) {
+        int len = 0, mult = tv->mult[k];
+        for (int j = 0; j < n; j++)
+            for (int m = 0; m < mult; m++)
+                b->lits[len++] = lv(b, l, l->base[k] + m, j);
+        rc = mult == 1
+                 ? ilpm_add_exo(b->m, b->lits, len, b->err)
+                 : ilpm_add_card(b->m, b->lits, len, ILPM_EQ, mult, b->err);
+    }
+    for (int j = 0; j < n && !rc; j++) {
+        for (int t = 0; t < tv->ntiles; t++)
+            b->lits[t] = lv(b, l, t, j);
+        rc = ilpm_add_card(b->m, b->lits, tv->ntiles, ILPM_EQ, n, b->err);
+    }
+    return rc ? -1 : 0;
+}
+
+/* The digits across the boundary of lines j and j+1. */
+static int line_balance(struct builder *b, const struct lines *l, int j, int d)
+{
+    const tetravex *tv = b->tv;
+    int len = 0, s = l->e ? DOWN : RIGHT;
+    for (int k = 0; k < tv->ntypes; k++)
+        for (int m = 0; m < tv->mult[k]; m++) {
+            if (side_of(tv, k, s) == d) {
+                b->lits[len] = lv(b, l, l->base[k] + m, j);
+                b->coefs[len++] = 1;
+            }
+            if (side_of(tv, k, (s + 2) % 4) == d) {
+                b->lits[len] = lv(b, l, l->base[k] + m, j + 1);
+                b->coefs[len++] = -1;
+            }
+        }
+    return len ? ilpm_add_linear(b->m, b->coefs, b->lits, len, ILPM_EQ, 0,
+                                 b->err)
+               : 0;
+}
+
+static int add_lines(struct builder *b, const int *base, int e)
+{
+    const tetravex *tv = b->tv;
+    int n = tv->n, rc = 0;
+    int lo[2] = {1, 1}, hi[2] = {tv->ntiles, n};
+    struct lines l = {-1, e, base};
+    l.fam = ilpm_model_family(b->m, e ? "LR" : "LC", 2, lo, hi, ILPM_FAM_AUX,
+                              b->err);
+    int g = l.fam < 0 ? -1
+                      : ilpm_model_group(b->m, e ? "row_digits" : "col_digits",
+                                         b->err);
+    if (g < 0)
+        return -1;
+    /* GLPK goes without: its LP has the balances of the pairs already */
+    ilpm_model_set_redundant_in(b->m, g, ILPM_LOWER_ROWS);
+    for (int k = 0; k < tv->ntypes && !rc; k++)
+        for (int j = 0; j < n && !rc; j++)
+            rc = line_channel(b, &l, k, j);
+    rc = rc || line_counts(b, &l);
+    for (int j = 0; j + 1 < n && !rc; j++)
+        for (int d = 0; d <= 9 && !rc; d++)
+            rc = line_balance(b, &l, j, d);
+    return rc ? -1 : 0;
+}
+
+static int add_line_balances(struct builder *b)
+{
+    const tetravex *tv = b->tv;
+    int *base = malloc((size_t)tv->ntypes * sizeof *base), rc = 0;
+    if (!base)
+        return ilpm_err_nomem(b->err, "out of memory");
+    for (int k = 0, t = 0; k < tv->ntypes; t += tv->mult[k++])
+        base[k] = t;
+    for (int e = 0; e < 2 && !rc; e++)
+        rc = add_lines(b, base, e);
+    free(base);
+    return rc ? -1 : 0;
+}
+
 int ilpm_tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
                    ilpm_err *err)
 {
@@ -355,6 +485,9 @@ int ilpm_tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
      * (docs/benchmarks.md), up to 10 times faster than most fractional. */
     ilpm_model_set_hint(m, ILPM_HINT_LIKELIEST);
     int cap = (tv->ntiles > 2 * tv->ntypes ? tv->ntiles : 2 * tv->ntypes) + 1;
+    /* --redundant: a boundary's two lines, or a type's copies on n lines */
+    if (cap < (n + 2) * tv->ntiles + 1)
+        cap = (n + 2) * tv->ntiles + 1;
     if (cap < 12)
         cap = 12; /* a digit per edge plus one */
     b.lits = malloc((size_t)cap * sizeof *b.lits);
@@ -387,6 +520,8 @@ int ilpm_tvx_build(const void *inst, const ilpm_params *p, ilpm_model *m,
     }
     if (!rc && ilpm_params_has(p, "diag") && tv->n >= 2)
         rc = add_diag(&b);
+    if (!rc && ilpm_params_has(p, "redundant"))
+        rc = add_line_balances(&b);
     if (!rc && tv->nfixed)
         rc = ilpm_model_group(m, "fixed", err) < 0;
     for (int t = 0; t < tv->ntiles && !rc; t++)

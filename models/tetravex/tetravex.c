@@ -31,6 +31,10 @@ const ilpm_opt ilpm_tvx_opts[] = {
      .type = ILPM_OPT_FLAG,
      .help = "also the 2x2 rule: a type on one diagonal cell of a 2x2 block "
              "needs one on the other that two middle tiles complete"},
+    {.name = "redundant",
+     .type = ILPM_OPT_FLAG,
+     .help = "also the line rule: across each column (row) boundary, each "
+             "digit shows as often on one side as on the other"},
     {.name = NULL},
 };
 

@@ -5,8 +5,8 @@
 #   tests/bench/tetravex.sh PATH/TO/ilpm [MAX_N] [SECONDS]
 #
 # For each formulation (FORMS, default assign, conflict, edges, assign+diag
-# and edges+diag, where +diag adds --diag) and back end (BACKENDS, default
-# ilp and sat),
+# and edges+diag, where +diag adds --diag, and likewise +redundant) and back
+# end (BACKENDS, default ilp and sat),
 # sizes grow from 3 until one of the three boards of a size is not solved
 # within SECONDS (default 10) or MAX_N (default 20) is passed.  Prints a
 # Markdown table: the largest N whose three boards all solved, the slowest
@@ -30,11 +30,13 @@ board() { # n seed -> file
 }
 
 # Prints "ms" for a verified solve, "-" otherwise.
-solve_ms() { # file formulation[+diag] backend
-    local out extra=()
-    [[ $2 == *+diag ]] && extra=(--diag)
+solve_ms() { # file formulation[+flag...] backend
+    local out extra=() flag rest=${2#*+}
+    if [[ $2 == *+* ]]; then
+        for flag in ${rest//+/ }; do extra+=("--$flag"); done
+    fi
     out=$(timeout -k 5 "$hard" "$ilpm" solve tetravex "$1" \
-        --formulation "${2%+diag}" "${extra[@]}" \
+        --formulation "${2%%+*}" "${extra[@]}" \
         --backend "$3" --time-limit "$limit" --format json 2>/dev/null)
     if [[ $out == *'"status":"solved"'* && $out == *'"verified":true'* ]]; then
         sed -n 's/.*"solve_ms":\([0-9.]*\).*/\1/p' <<<"$out"
