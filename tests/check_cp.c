@@ -743,18 +743,22 @@ START_TEST(test_auto_turns_to_learning)
 }
 END_TEST
 
-/* What --learn auto logs: the turns it took, the failures and clauses
- * learned of the search that answered (its last line). */
+/* What --learn auto logs: the turns it took, the failures of its
+ * depth-first turns, and the failures and clauses learned of the search
+ * that answered (its last line). */
 typedef struct auto_log {
-    long turns, fails, learned;
+    long turns, dfs_fails, fails, learned;
 } auto_log;
 
 static void log_auto(void *ctx, const char *text)
 {
     auto_log *a = ctx;
     const char *t = strstr(text, "--learn auto, ");
+    const char *d = t ? strstr(t, " turns, ") : NULL;
     if (t)
         a->turns = strtol(t + 14, NULL, 10);
+    if (d)
+        a->dfs_fails = strtol(d + 8, NULL, 10);
     const char *n = strstr(text, " nodes, ");
     const char *f = strstr(text, " restarts, ");
     if (n && f) {
@@ -810,6 +814,59 @@ START_TEST(test_auto_takes_turns)
     ilpm_model_free(m);
     ilpm_puzzle_langford.free_instance(inst);
     ilpm_params_free(p);
+}
+END_TEST
+
+/* A deep search that fails little: d pairs "exactly one of a_i, b_i",
+ * which first-fail decides first (a_i, the first of equals), d deep,
+ * then 3 pigeons in 2 holes, each pigeon's clause also met by b_(d-k):
+ * refuted below every choice of the last k pairs, in a dozen failures
+ * each (the pairs above hold no choice the pigeons care about), before
+ * the search flips b_(d-k) true. */
+static ilpm_model *deep_pigeons(int d, int k)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[2] = {1, 1}, hi[2] = {d, 2}, phi[2] = {3, 2};
+    int P = ilpm_model_family(m, "p", 2, lo, hi, 0, &err);
+    int X = ilpm_model_family(m, "x", 2, lo, phi, 0, &err);
+    ck_assert_int_ge(P, 0);
+    ck_assert_int_ge(X, 0);
+    int l[3];
+    for (int i = 1; i <= d; i++) {
+        l[0] = ilpm_model_var(m, P, i, 1, 0, 0);
+        l[1] = ilpm_model_var(m, P, i, 2, 0, 0);
+        ck_assert_int_eq(ilpm_add_exo(m, l, 2, &err), 0);
+    }
+    for (int i = 1; i <= 3; i++) {
+        l[0] = ilpm_model_var(m, X, i, 1, 0, 0);
+        l[1] = ilpm_model_var(m, X, i, 2, 0, 0);
+        l[2] = ilpm_model_var(m, P, d - k, 2, 0, 0);
+        ck_assert_int_eq(ilpm_add_clause(m, l, 3, &err), 0);
+    }
+    for (int j = 1; j <= 2; j++) {
+        for (int i = 1; i <= 3; i++)
+            l[i - 1] = ilpm_model_var(m, X, i, j, 0, 0);
+        ck_assert_int_eq(ilpm_add_amo(m, l, 3, &err), 0);
+    }
+    return m;
+}
+
+/* --learn auto keeps the depth-first search while it fails less often
+ * than it went deep (n-Queens 5000: 2000 failures 5000 decisions deep,
+ * then its restart finds it): deep_pigeons(1500, 9), which it solves
+ * after 1024 failures at depth 1500, is answered in its first turn,
+ * nothing learned (a turn of 1000 failures then learning did before). */
+START_TEST(test_auto_keeps_a_deep_search)
+{
+    ilpm_model *m = deep_pigeons(1500, 9);
+    auto_log a;
+    ck_assert_int_eq(solve_auto(m, &a), ILPM_SOLVED);
+    ck_assert_int_eq(a.turns, 1);
+    ck_assert_int_eq(a.learned, 0);
+    ck_assert_int_gt(a.dfs_fails, 1000);
+    ck_assert_int_lt(a.dfs_fails, 1500);
+    ilpm_model_free(m);
 }
 END_TEST
 
@@ -1008,6 +1065,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_auto_turns_to_learning);
     tcase_add_test(t, test_auto_takes_turns);
     tcase_add_test(t, test_auto_turns_stay_complete);
+    tcase_add_test(t, test_auto_keeps_a_deep_search);
     tcase_add_test(t, test_solution_leaves_the_trail);
     tcase_add_test(t, test_optimum_learned_clauses_are_implied);
     tcase_add_test(t, test_lp_bound_ends_the_search);

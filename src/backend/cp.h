@@ -58,6 +58,10 @@ typedef struct cp_search {
     /* Give up after this many failures (0: no limit), returning
      * ILPM_TIMEOUT with gave_up set. */
     uint64_t fail_budget;
+    /* Depth first: fail_budget waits while the failures are fewer than
+     * the most decisions the search stood on (deepest): a deep search
+     * that fails little is on its way (--learn auto's turns, docs/cp.md). */
+    int budget_by_depth, deepest;
     /* Learning: give up likewise at the first restart past until, or
      * the first conflict past until_hard (times of ilpm_now(); 0: none). */
     double until, until_hard;
