@@ -317,6 +317,9 @@ static int cdcl_open(cdcl *c, cp_search *s, ilpm_err *err)
     c->e = e;
     c->root = e->ntrail;
     e->lvl = 0;
+    /* the depth-first search keeps no reasons: made at the first turn */
+    if (ilpm_kern_keep_reasons(e) != 0)
+        return ilpm_err_nomem(err, "out of memory for the cp search");
     for (int i = 0; i < c->root; i++)
         e->level[abs(e->trail[i])] = 0;
     c->dec = calloc((size_t)e->nv + 2, sizeof *c->dec);

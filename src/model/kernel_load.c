@@ -206,12 +206,33 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     return 0;
 }
 
+int ilpm_kern_keep_phases(ilpm_kern *e)
+{
+    if (!e->phase)
+        e->phase = calloc((size_t)e->nv + 1, 1);
+    return e->phase ? 0 : -1;
+}
+
 int ilpm_kern_keep_reasons(ilpm_kern *e)
 {
+    if (e->reason)
+        return 0;
     size_t nv = (size_t)e->nv + 1;
     e->reason = malloc(nv * sizeof *e->reason);
     e->level = calloc(nv, sizeof *e->level);
     e->tpos = calloc(nv, sizeof *e->tpos);
-    e->phase = calloc(nv, 1);
-    return e->reason && e->level && e->tpos && e->phase ? 0 : -1;
+    if (!e->reason || !e->level || !e->tpos || ilpm_kern_keep_phases(e)) {
+        free(e->reason);
+        free(e->level);
+        free(e->tpos);
+        e->reason = e->level = e->tpos = NULL;
+        return -1;
+    }
+    /* What the trail holds already is the model's, at level 0. */
+    for (int t = 0; t < e->ntrail; t++) {
+        int v = abs(e->trail[t]);
+        e->reason[v] = ILPM_K_DECIDED;
+        e->tpos[v] = t;
+    }
+    return 0;
 }
