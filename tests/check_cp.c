@@ -927,6 +927,52 @@ START_TEST(test_reasons_made_by_learning)
 }
 END_TEST
 
+/* n-Queens 1..10 counted on cp, learning auto, off and on: the counts
+ * of OEIS A000170, and one solution (auto's turns, which keep a deep
+ * search) verified, whatever the size. */
+START_TEST(test_queens_counts_on_cp)
+{
+    static const uint64_t want[11] = {0, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724};
+    ilpm_err err;
+    for (int n = 1; n <= 10; n++) {
+        ilpm_params *p = ilpm_params_new();
+        char v[8];
+        snprintf(v, sizeof v, "%d", n);
+        ilpm_params_set(p, "n", v);
+        void *inst = NULL;
+        ck_assert_int_eq(ilpm_puzzle_queens.from_params(p, &inst, &err), 1);
+        ilpm_model *m = ilpm_model_new();
+        ck_assert_int_eq(ilpm_puzzle_queens.build(inst, p, m, &err), 0);
+        for (int learn = 0; learn < 3; learn++) {
+            ilpm_options o;
+            ilpm_options_init(&o);
+            o.backend = ILPM_BACKEND_CP;
+            ilpm_cp_opts_in(&o)->learn = learn == 0   ? ILPM_LEARN_AUTO
+                                         : learn == 1 ? ILPM_LEARN_OFF
+                                                      : ILPM_LEARN_ON;
+            ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            uint64_t got = 0;
+            ck_assert_int_eq(ilpm_solver_count(s, 0, &got, NULL, NULL, &err),
+                             ILPM_SOLVED);
+            ck_assert_msg(got == want[n], "queens %d, learn %d: %llu", n, learn,
+                          (unsigned long long)got);
+            ilpm_solver_free(s);
+            s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            ilpm_status st = ilpm_solver_solve(s, NULL, 0, &err);
+            ck_assert_int_eq(st, want[n] ? ILPM_SOLVED : ILPM_UNSAT);
+            if (st == ILPM_SOLVED)
+                ck_assert(ilpm_model_check(m, ilpm_solver_values(s), NULL));
+            ilpm_solver_free(s);
+        }
+        ilpm_model_free(m);
+        ilpm_puzzle_queens.free_instance(inst);
+        ilpm_params_free(p);
+    }
+}
+END_TEST
+
 /* The turns stay complete: 9 pigeons in 8 holes, which neither search
  * refutes in its first turn, are proved to have no place under --learn
  * auto; the learning search run alone in slices of 20 conflicts, kept in
@@ -1124,6 +1170,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_auto_turns_stay_complete);
     tcase_add_test(t, test_auto_keeps_a_deep_search);
     tcase_add_test(t, test_reasons_made_by_learning);
+    tcase_add_test(t, test_queens_counts_on_cp);
     tcase_add_test(t, test_solution_leaves_the_trail);
     tcase_add_test(t, test_optimum_learned_clauses_are_implied);
     tcase_add_test(t, test_lp_bound_ends_the_search);
