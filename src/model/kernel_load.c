@@ -11,26 +11,27 @@
 #include <string.h>
 
 /* Counts c's terms, as ilpm_kern_add_con adds them (the linear rows'
- * coefficients alone are read, and a zero one drops its term), into the
- * room of the lists they will join (cap); its condition into cocc's,
- * which it makes at the first one.  The number of terms; -1 when out of
- * memory. */
-static long count_terms(ilpm_kern *e, const ilpm_con *c)
+ * coefficients alone are read, and a zero one drops its term), into
+ * the counts of the lists they will join (cnt, 4 bytes a literal where
+ * a list's record is 16: a long row's literals lie far apart, as a
+ * column of n-Queens, and 4 times as many counts share a cache line);
+ * its condition into cocc's room (cap), which it makes at the first
+ * one.  The number of terms; -1 when out of memory. */
+static long count_terms(ilpm_kern *e, const ilpm_con *c, uint32_t *cnt)
 {
     long n = 0;
-    ilpm_klist *occ = e->occ;
     if (c->kind == ILPM_LINEAR) {
         for (int i = 0; i < c->n; i++) {
             int64_t a = c->coefs[i];
             if (a != 0) {
-                occ[ilpm_klix(a < 0 ? -c->lits[i] : c->lits[i])].cap++;
+                cnt[ilpm_klix(a < 0 ? -c->lits[i] : c->lits[i])]++;
                 n++;
             }
         }
     } else {
         int neg0 = c->kind == ILPM_IMPL; /* -lits[0], not lits[0] */
         for (int i = 0; i < c->n; i++)
-            occ[ilpm_klix(i == 0 && neg0 ? -c->lits[0] : c->lits[i])].cap++;
+            cnt[ilpm_klix(i == 0 && neg0 ? -c->lits[0] : c->lits[i])]++;
         n = c->n;
     }
     if (c->kind == ILPM_CCARD && c->cond) {
@@ -118,11 +119,17 @@ static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     return 0;
 }
 
+/* The count pass's totals: terms, conditions, constraints, weighted
+ * terms, longest; and each literal's count of terms. */
+struct counts {
+    size_t t[5];
+    uint32_t *cnt;
+};
+
 static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
 {
-    /* terms, conditions, constraints, weighted terms, longest */
-    size_t *t = ctx;
-    long n = count_terms(e, c);
+    size_t *t = ((struct counts *)ctx)->t;
+    long n = count_terms(e, c, ((struct counts *)ctx)->cnt);
     if (n < 0)
         return -1;
     t[0] += (size_t)n;
@@ -186,10 +193,18 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     /* Two passes, as a compressed sparse row is built: each literal's
      * occurrences (the room of its list) and the totals, which size the
      * arrays; then the constraints themselves. */
-    size_t nl = 2 * (size_t)e->nv + 2, t[5] = {0, 0, 0, 0, 0};
-    e->occ = calloc(nl, sizeof *e->occ);
-    int rc = e->occ ? each_con(e, m, kinds, w, err, count, t)
-                    : ilpm_err_nomem(err, NOMEM);
+    size_t nl = 2 * (size_t)e->nv + 2;
+    struct counts k = {{0, 0, 0, 0, 0}, calloc(nl, sizeof *k.cnt)};
+    size_t *t = k.t;
+    int rc = k.cnt ? each_con(e, m, kinds, w, err, count, &k)
+                   : ilpm_err_nomem(err, NOMEM);
+    /* the lists' records, their room as counted (a literal's terms are
+     * fewer than the constraints, fewer than INT32_MAX) */
+    if (rc == 0 && !(e->occ = calloc(nl, sizeof *e->occ)))
+        rc = ilpm_err_nomem(err, NOMEM);
+    for (size_t i = 0; rc == 0 && i < nl; i++)
+        e->occ[i].cap = (int)k.cnt[i];
+    free(k.cnt);
     if (rc == 0 && (t[2] >= INT32_MAX || make_arrays(e, t) != 0))
         rc = ilpm_err_nomem(err, NOMEM);
     if (rc == 0) {
