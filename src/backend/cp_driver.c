@@ -17,6 +17,7 @@ typedef struct cp_drv {
     ilpm_driver base; /* first: m, o and the watch (backend.h) */
     ilpm_kern e;
     uint8_t *aux;
+    int naux; /* how many variables aux marks */
     int *cand, ncand;
     int refuted; /* the model (and what was added) has no solution */
     int obj;     /* the objective's bound constraint, or -1 */
@@ -60,7 +61,8 @@ static int find_candidates(cp_drv *d)
                         : c.kind != ILPM_EXO && c.kind != ILPM_ALO)
                 continue;
             int ok = c.n >= 2;
-            for (int j = 0; j < c.n && ok; j++)
+            /* (a column of n-Queens 5000: 5000 misses, none to find) */
+            for (int j = 0; j < c.n && ok && d->naux; j++)
                 ok = !d->aux[abs(c.lits[j])];
             if (ok)
                 d->cand[d->ncand++] = (int)i;
@@ -207,8 +209,10 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     }
     int nv = ilpm_model_nvars(m);
     d->aux = calloc((size_t)nv + 1, 1);
-    for (int v = 1; d->aux && v <= nv; v++)
+    for (int v = 1; d->aux && v <= nv; v++) {
         d->aux[v] = (uint8_t)ilpm_model_var_is_aux(m, v);
+        d->naux += d->aux[v];
+    }
     if (!d->aux || find_candidates(d) != 0) {
         ilpm_err_nomem(err, "out of memory creating the cp driver");
         cp_destroy(&d->base);
