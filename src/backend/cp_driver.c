@@ -539,8 +539,9 @@ static const ilpm_opt cp_opts[] = {
      .offset = FIELD(learn),
      .help = "cp: learn a clause from each conflict and jump back; off: the "
              "plain depth-first search; auto: for one solution the "
-             "depth-first search and learning in turns (1000 failures, then "
-             "growing budgets); learning "
+             "depth-first search and learning in turns (1000 failures, more "
+             "while fewer than the decisions deep, then growing budgets); "
+             "learning "
              "for an optimum with weights; none when counting"},
     {.name = "lookahead",
      .arg = "N",
