@@ -114,7 +114,9 @@ static inline void ilpm_cp_undo_due(cp_search *s)
 }
 
 /* Runs the search s->learn selects (cp_driver.c) from the kernel's
- * current (propagated) state, which it restores; vals[1..nv] receives the
+ * current (propagated) state, which it restores (unless the time limit
+ * or a stop cut it short, s->w.status, or keep_trail kept a depth-first
+ * solution: the caller takes that trail back); vals[1..nv] receives the
  * (last, best) solution.  ILPM_SOLVED (a solution, or CP_COUNT done),
  * ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE, ILPM_TIMEOUT, ILPM_STOPPED or
  * ILPM_ERROR (out of memory, or fn). */
