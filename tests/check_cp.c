@@ -973,6 +973,41 @@ START_TEST(test_queens_counts_on_cp)
 }
 END_TEST
 
+/* The learning search cut short by the time limit leaves its trail (up
+ * to 25 million literals on n-Queens 5000: seconds past the limit), as
+ * the depth-first search does; taken back, every constraint's weights
+ * are 0 again. */
+START_TEST(test_learning_cut_short_leaves_the_trail)
+{
+    ilpm_model *m = pigeons(11, 10);
+    ilpm_err err;
+    ilpm_watch w;
+    ilpm_watch_until(&w, 0, NULL);
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+    uint8_t aux[128] = {0}, vals[128];
+    cp_search cs;
+    memset(&cs, 0, sizeof cs);
+    cs.e = &e;
+    cs.aux = aux;
+    cs.strategy = ILPM_SEARCH_ACTIVITY;
+    cs.obj = -1;
+    cs.mode = CP_SOLVE;
+    cs.learn = 1;
+    ilpm_watch_until(&cs.w, ilpm_now() + 0.05, NULL);
+    ck_assert_int_eq(ilpm_cp_cdcl_run(&cs, vals, &err), ILPM_TIMEOUT);
+    ck_assert_int_gt(e.ntrail, 0);
+    ck_assert_ptr_null(e.db);
+    ilpm_kern_undo(&e, 0);
+    for (int c = 0; c < e.ncons; c++) {
+        ck_assert_int_eq(e.cons[c].st, 0);
+        ck_assert_int_eq(e.cons[c].sf, 0);
+    }
+    ilpm_kern_free(&e);
+    ilpm_model_free(m);
+}
+END_TEST
+
 /* The turns stay complete: 9 pigeons in 8 holes, which neither search
  * refutes in its first turn, are proved to have no place under --learn
  * auto; the learning search run alone in slices of 20 conflicts, kept in
@@ -1171,6 +1206,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_auto_keeps_a_deep_search);
     tcase_add_test(t, test_reasons_made_by_learning);
     tcase_add_test(t, test_queens_counts_on_cp);
+    tcase_add_test(t, test_learning_cut_short_leaves_the_trail);
     tcase_add_test(t, test_solution_leaves_the_trail);
     tcase_add_test(t, test_optimum_learned_clauses_are_implied);
     tcase_add_test(t, test_lp_bound_ends_the_search);
