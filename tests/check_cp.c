@@ -994,7 +994,7 @@ START_TEST(test_learning_cut_short_leaves_the_trail)
     cs.obj = -1;
     cs.mode = CP_SOLVE;
     cs.learn = 1;
-    ilpm_watch_until(&cs.w, ilpm_now() + 0.05, NULL);
+    ilpm_watch_until(&cs.w, ilpm_now() + 0.3, NULL);
     ck_assert_int_eq(ilpm_cp_cdcl_run(&cs, vals, &err), ILPM_TIMEOUT);
     ck_assert_int_gt(e.ntrail, 0);
     ck_assert_ptr_null(e.db);
