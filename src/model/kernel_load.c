@@ -43,14 +43,25 @@ static long count_terms(ilpm_kern *e, const ilpm_con *c, uint32_t *cnt)
     return n;
 }
 
-/* Gives each list of the n in ls its room (cap, counted) in the arena
- * from *at on. */
-static void place(ilpm_klist *ls, size_t n, ilpm_kocc **at)
+#define NOMEM "out of memory building the propagation kernel"
+
+/* Gives each list of the n in ls its room in the arena from *at on:
+ * cnt[i] terms (cnt NULL: the room counted in cap), polling w (a model
+ * of millions of literals: a page fault every 256 records); -1 with err
+ * when w says stop. */
+static int place(ilpm_klist *ls, const uint32_t *cnt, size_t n, ilpm_kocc **at,
+                 ilpm_watch *w, ilpm_err *err)
 {
     for (size_t i = 0; i < n; i++) {
+        if (cnt)
+            ls[i].cap = (int)cnt[i];
         ls[i].v = ls[i].cap ? *at : NULL;
         *at += ls[i].cap;
+        if ((i & 4095) == 4095 && w &&
+            ilpm_watch_poll(w, "building the propagation kernel", err))
+            return -1;
     }
+    return 0;
 }
 
 /* The kernel's arrays, as large as the model's constraints need; their
@@ -94,8 +105,6 @@ static int make_arrays(ilpm_kern *e, const size_t *t)
     e->capcoefs = t[3] + 1;
     return ilpm_kern_ones(e, t[4]);
 }
-
-#define NOMEM "out of memory building the propagation kernel"
 
 /* Each of the model's constraints of the given kinds to fn (non-zero:
  * out of memory), polling w: 0, or -1 with err (w's status, or out of
@@ -198,22 +207,19 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     size_t *t = k.t;
     int rc = k.cnt ? each_con(e, m, kinds, w, err, count, &k)
                    : ilpm_err_nomem(err, NOMEM);
+    if (rc == 0 && (!(e->occ = calloc(nl, sizeof *e->occ)) ||
+                    t[2] >= INT32_MAX || make_arrays(e, t) != 0))
+        rc = ilpm_err_nomem(err, NOMEM);
     /* the lists' records, their room as counted (a literal's terms are
      * fewer than the constraints, fewer than INT32_MAX) */
-    if (rc == 0 && !(e->occ = calloc(nl, sizeof *e->occ)))
-        rc = ilpm_err_nomem(err, NOMEM);
-    for (size_t i = 0; rc == 0 && i < nl; i++)
-        e->occ[i].cap = (int)k.cnt[i];
+    ilpm_kocc *at = e->pool;
+    if (rc == 0)
+        rc = place(e->occ, k.cnt, nl, &at, w, err);
     free(k.cnt);
-    if (rc == 0 && (t[2] >= INT32_MAX || make_arrays(e, t) != 0))
-        rc = ilpm_err_nomem(err, NOMEM);
-    if (rc == 0) {
-        ilpm_kocc *at = e->pool;
-        place(e->occ, nl, &at);
-        if (e->cocc)
-            place(e->cocc, nl, &at);
+    if (rc == 0 && e->cocc)
+        rc = place(e->cocc, NULL, nl, &at, w, err);
+    if (rc == 0)
         rc = each_con(e, m, kinds, w, err, load, NULL);
-    }
     if (rc != 0) {
         ilpm_kern_free(e);
         return -1;
