@@ -19,7 +19,7 @@ static void open_engine(ilpm_model *m, ilpm_watch *w, ilpm_kern *e, cp_db *db)
 {
     ilpm_err err;
     ilpm_watch_until(w, 0, NULL);
-    ck_assert_int_eq(ilpm_cp_kern_init(e, m, w, &err), 0);
+    ck_assert_int_eq(ilpm_cp_kern_init_reasons(e, m, w, &err), 0);
     ck_assert_int_eq(ilpm_cp_db_init(db, e->nv), 0);
     e->db = db;
 }
@@ -195,7 +195,7 @@ START_TEST(test_learned_clauses_are_implied)
             ilpm_watch w;
             ilpm_watch_until(&w, 0, NULL);
             ilpm_kern e;
-            ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+            ck_assert_int_eq(ilpm_cp_kern_init_reasons(&e, m, &w, &err), 0);
             int refuted = 0;
             for (int c = 0; c < e.ncons && !refuted; c++)
                 refuted =
@@ -394,7 +394,7 @@ START_TEST(test_optimum_learned_clauses_are_implied)
         ilpm_watch w;
         ilpm_watch_until(&w, 0, NULL);
         ilpm_kern e;
-        ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+        ck_assert_int_eq(ilpm_cp_kern_init_reasons(&e, m, &w, &err), 0);
         int refuted = 0;
         for (int c = 0; c < e.ncons && !refuted; c++)
             refuted =
@@ -660,7 +660,7 @@ START_TEST(test_solution_leaves_the_trail)
     uint8_t aux[32] = {0}, vals[32];
     for (int keep = 0; keep < 2; keep++) {
         ilpm_kern e;
-        ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+        ck_assert_int_eq(ilpm_cp_kern_init_reasons(&e, m, &w, &err), 0);
         cp_search cs;
         memset(&cs, 0, sizeof cs);
         cs.e = &e;
@@ -706,7 +706,7 @@ START_TEST(test_auto_turns_to_learning)
     ilpm_watch w;
     ilpm_watch_until(&w, 0, NULL);
     ilpm_kern e;
-    ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+    ck_assert_int_eq(ilpm_cp_kern_init_reasons(&e, m, &w, &err), 0);
     uint8_t aux[64] = {0};
     cp_search cs;
     memset(&cs, 0, sizeof cs);
@@ -743,18 +743,22 @@ START_TEST(test_auto_turns_to_learning)
 }
 END_TEST
 
-/* What --learn auto logs: the turns it took, the failures and clauses
- * learned of the search that answered (its last line). */
+/* What --learn auto logs: the turns it took, the failures of its
+ * depth-first turns, and the failures and clauses learned of the search
+ * that answered (its last line). */
 typedef struct auto_log {
-    long turns, fails, learned;
+    long turns, dfs_fails, fails, learned;
 } auto_log;
 
 static void log_auto(void *ctx, const char *text)
 {
     auto_log *a = ctx;
     const char *t = strstr(text, "--learn auto, ");
+    const char *d = t ? strstr(t, " turns, ") : NULL;
     if (t)
         a->turns = strtol(t + 14, NULL, 10);
+    if (d)
+        a->dfs_fails = strtol(d + 8, NULL, 10);
     const char *n = strstr(text, " nodes, ");
     const char *f = strstr(text, " restarts, ");
     if (n && f) {
@@ -813,6 +817,197 @@ START_TEST(test_auto_takes_turns)
 }
 END_TEST
 
+/* A deep search that fails little: d pairs "exactly one of a_i, b_i",
+ * which first-fail decides first (a_i, the first of equals), d deep,
+ * then 3 pigeons in 2 holes, each pigeon's clause also met by b_(d-k):
+ * refuted below every choice of the last k pairs, in a dozen failures
+ * each (the pairs above hold no choice the pigeons care about), before
+ * the search flips b_(d-k) true. */
+static ilpm_model *deep_pigeons(int d, int k)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[2] = {1, 1}, hi[2] = {d, 2}, phi[2] = {3, 2};
+    int P = ilpm_model_family(m, "p", 2, lo, hi, 0, &err);
+    int X = ilpm_model_family(m, "x", 2, lo, phi, 0, &err);
+    ck_assert_int_ge(P, 0);
+    ck_assert_int_ge(X, 0);
+    int l[3];
+    for (int i = 1; i <= d; i++) {
+        l[0] = ilpm_model_var(m, P, i, 1, 0, 0);
+        l[1] = ilpm_model_var(m, P, i, 2, 0, 0);
+        ck_assert_int_eq(ilpm_add_exo(m, l, 2, &err), 0);
+    }
+    for (int i = 1; i <= 3; i++) {
+        l[0] = ilpm_model_var(m, X, i, 1, 0, 0);
+        l[1] = ilpm_model_var(m, X, i, 2, 0, 0);
+        l[2] = ilpm_model_var(m, P, d - k, 2, 0, 0);
+        ck_assert_int_eq(ilpm_add_clause(m, l, 3, &err), 0);
+    }
+    for (int j = 1; j <= 2; j++) {
+        for (int i = 1; i <= 3; i++)
+            l[i - 1] = ilpm_model_var(m, X, i, j, 0, 0);
+        ck_assert_int_eq(ilpm_add_amo(m, l, 3, &err), 0);
+    }
+    return m;
+}
+
+/* --learn auto keeps the depth-first search while it fails less often
+ * than it went deep (n-Queens 5000: 2000 failures 5000 decisions deep,
+ * then its restart finds it): deep_pigeons(1500, 9), which it solves
+ * after 1024 failures at depth 1500, is answered in its first turn,
+ * nothing learned (a turn of 1000 failures then learning did before). */
+START_TEST(test_auto_keeps_a_deep_search)
+{
+    ilpm_model *m = deep_pigeons(1500, 9);
+    auto_log a;
+    ck_assert_int_eq(solve_auto(m, &a), ILPM_SOLVED);
+    ck_assert_int_eq(a.turns, 1);
+    ck_assert_int_eq(a.learned, 0);
+    ck_assert_int_gt(a.dfs_fails, 1000);
+    ck_assert_int_lt(a.dfs_fails, 1500);
+    ilpm_model_free(m);
+}
+END_TEST
+
+/* The depth-first search keeps no reasons (12 bytes a variable: 1.2 GB
+ * on n-Queens 10,000): the kernel cp builds has none, a depth-first
+ * search leaves it so, and the learning search makes them when it
+ * starts, the trail it starts from counted as the model's (level 0,
+ * a decision, its place). */
+START_TEST(test_reasons_made_by_learning)
+{
+    ilpm_model *m = pigeons(4, 4);
+    ilpm_err err;
+    ilpm_watch w;
+    ilpm_watch_until(&w, 0, NULL);
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+    ck_assert_ptr_null(e.reason);
+    ck_assert_ptr_nonnull(e.phase);
+    uint8_t aux[32] = {0}, vals[32];
+    cp_search cs;
+    memset(&cs, 0, sizeof cs);
+    cs.e = &e;
+    cs.aux = aux;
+    cs.strategy = ILPM_SEARCH_FIRST_FAIL;
+    cs.obj = -1;
+    cs.mode = CP_SOLVE;
+    ilpm_watch_until(&cs.w, 0, NULL);
+    ck_assert_int_eq(ilpm_cp_dfs_run(&cs, vals, &err), ILPM_SOLVED);
+    ck_assert(ilpm_model_check(m, vals, NULL));
+    ck_assert_ptr_null(e.reason);
+    /* pigeon 1 in hole 2 and pigeon 2 in hole 3, assumed */
+    ck_assert_int_eq(ilpm_kern_assign(&e, 2), 0);
+    ck_assert_int_eq(ilpm_kern_assign(&e, 7), 0);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
+    int base = e.ntrail;
+    ck_assert_int_gt(base, 2);
+    memset(&cs, 0, sizeof cs);
+    cs.e = &e;
+    cs.aux = aux;
+    cs.strategy = ILPM_SEARCH_ACTIVITY;
+    cs.obj = -1;
+    cs.mode = CP_SOLVE;
+    cs.learn = 1;
+    ilpm_watch_until(&cs.w, 0, NULL);
+    ck_assert_int_eq(ilpm_cp_cdcl_run(&cs, vals, &err), ILPM_SOLVED);
+    ck_assert(ilpm_model_check(m, vals, NULL));
+    ck_assert(vals[2] && vals[7]);
+    ck_assert_ptr_nonnull(e.reason);
+    ck_assert_int_eq(e.ntrail, base);
+    for (int t = 0; t < base; t++) {
+        int v = abs(e.trail[t]);
+        ck_assert_int_eq(e.reason[v], ILPM_K_DECIDED);
+        ck_assert_int_eq(e.level[v], 0);
+        ck_assert_int_eq(e.tpos[v], t);
+    }
+    ilpm_kern_free(&e);
+    ilpm_model_free(m);
+}
+END_TEST
+
+/* n-Queens 1..10 counted on cp, learning auto, off and on: the counts
+ * of OEIS A000170, and one solution (auto's turns, which keep a deep
+ * search) verified, whatever the size. */
+START_TEST(test_queens_counts_on_cp)
+{
+    static const uint64_t want[11] = {0, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724};
+    ilpm_err err;
+    for (int n = 1; n <= 10; n++) {
+        ilpm_params *p = ilpm_params_new();
+        char v[8];
+        snprintf(v, sizeof v, "%d", n);
+        ilpm_params_set(p, "n", v);
+        void *inst = NULL;
+        ck_assert_int_eq(ilpm_puzzle_queens.from_params(p, &inst, &err), 1);
+        ilpm_model *m = ilpm_model_new();
+        ck_assert_int_eq(ilpm_puzzle_queens.build(inst, p, m, &err), 0);
+        for (int learn = 0; learn < 3; learn++) {
+            ilpm_options o;
+            ilpm_options_init(&o);
+            o.backend = ILPM_BACKEND_CP;
+            ilpm_cp_opts_in(&o)->learn = learn == 0   ? ILPM_LEARN_AUTO
+                                         : learn == 1 ? ILPM_LEARN_OFF
+                                                      : ILPM_LEARN_ON;
+            ilpm_solver *s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            uint64_t got = 0;
+            ck_assert_int_eq(ilpm_solver_count(s, 0, &got, NULL, NULL, &err),
+                             ILPM_SOLVED);
+            ck_assert_msg(got == want[n], "queens %d, learn %d: %llu", n, learn,
+                          (unsigned long long)got);
+            ilpm_solver_free(s);
+            s = ilpm_solver_new(m, &o, &err);
+            ck_assert_msg(s != NULL, "%s", err.msg);
+            ilpm_status st = ilpm_solver_solve(s, NULL, 0, &err);
+            ck_assert_int_eq(st, want[n] ? ILPM_SOLVED : ILPM_UNSAT);
+            if (st == ILPM_SOLVED)
+                ck_assert(ilpm_model_check(m, ilpm_solver_values(s), NULL));
+            ilpm_solver_free(s);
+        }
+        ilpm_model_free(m);
+        ilpm_puzzle_queens.free_instance(inst);
+        ilpm_params_free(p);
+    }
+}
+END_TEST
+
+/* The learning search cut short by the time limit leaves its trail (up
+ * to 25 million literals on n-Queens 5000: seconds past the limit), as
+ * the depth-first search does; taken back, every constraint's weights
+ * are 0 again. */
+START_TEST(test_learning_cut_short_leaves_the_trail)
+{
+    ilpm_model *m = pigeons(11, 10);
+    ilpm_err err;
+    ilpm_watch w;
+    ilpm_watch_until(&w, 0, NULL);
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+    uint8_t aux[128] = {0}, vals[128];
+    cp_search cs;
+    memset(&cs, 0, sizeof cs);
+    cs.e = &e;
+    cs.aux = aux;
+    cs.strategy = ILPM_SEARCH_ACTIVITY;
+    cs.obj = -1;
+    cs.mode = CP_SOLVE;
+    cs.learn = 1;
+    ilpm_watch_until(&cs.w, ilpm_now() + 0.3, NULL);
+    ck_assert_int_eq(ilpm_cp_cdcl_run(&cs, vals, &err), ILPM_TIMEOUT);
+    ck_assert_int_gt(e.ntrail, 0);
+    ck_assert_ptr_null(e.db);
+    ilpm_kern_undo(&e, 0);
+    for (int c = 0; c < e.ncons; c++) {
+        ck_assert_int_eq(e.cons[c].st, 0);
+        ck_assert_int_eq(e.cons[c].sf, 0);
+    }
+    ilpm_kern_free(&e);
+    ilpm_model_free(m);
+}
+END_TEST
+
 /* The turns stay complete: 9 pigeons in 8 holes, which neither search
  * refutes in its first turn, are proved to have no place under --learn
  * auto; the learning search run alone in slices of 20 conflicts, kept in
@@ -831,7 +1026,7 @@ START_TEST(test_auto_turns_stay_complete)
     ilpm_watch w;
     ilpm_watch_until(&w, 0, NULL);
     ilpm_kern e;
-    ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+    ck_assert_int_eq(ilpm_cp_kern_init_reasons(&e, m, &w, &err), 0);
     uint8_t aux[64] = {0}, vals[64];
     struct cdcl *kept = NULL;
     cp_search cs;
@@ -958,7 +1153,7 @@ START_TEST(test_one_kernel_settles_and_searches)
             ilpm_watch w;
             ilpm_watch_until(&w, 0, NULL);
             ilpm_kern e;
-            ck_assert_int_eq(ilpm_cp_kern_init(&e, m, &w, &err), 0);
+            ck_assert_int_eq(ilpm_cp_kern_init_reasons(&e, m, &w, &err), 0);
             int rc = ilpm_kern_settle_givens(&e, m, level, &w, &err);
             ck_assert_int_ge(rc, 0);
             if (rc == 0 && !crefuted) {
@@ -1008,6 +1203,10 @@ static Suite *suite(void)
     tcase_add_test(t, test_auto_turns_to_learning);
     tcase_add_test(t, test_auto_takes_turns);
     tcase_add_test(t, test_auto_turns_stay_complete);
+    tcase_add_test(t, test_auto_keeps_a_deep_search);
+    tcase_add_test(t, test_reasons_made_by_learning);
+    tcase_add_test(t, test_queens_counts_on_cp);
+    tcase_add_test(t, test_learning_cut_short_leaves_the_trail);
     tcase_add_test(t, test_solution_leaves_the_trail);
     tcase_add_test(t, test_optimum_learned_clauses_are_implied);
     tcase_add_test(t, test_lp_bound_ends_the_search);

@@ -60,6 +60,10 @@ typedef struct cp_search {
     /* Give up after this many failures (0: no limit), returning
      * ILPM_TIMEOUT with gave_up set. */
     uint64_t fail_budget;
+    /* Depth first: fail_budget waits while the failures are fewer than
+     * the most decisions the search stood on (deepest): a deep search
+     * that fails little is on its way (--learn auto's turns, docs/cp.md). */
+    int budget_by_depth, deepest;
     /* Learning: give up likewise at the first restart past until, or
      * the first conflict past until_hard (times of ilpm_now(); 0: none). */
     double until, until_hard;
@@ -120,7 +124,9 @@ static inline void ilpm_cp_undo_due(cp_search *s)
 }
 
 /* Runs the search s->learn selects (cp_driver.c) from the kernel's
- * current (propagated) state, which it restores; vals[1..nv] receives the
+ * current (propagated) state, which it restores (unless the time limit
+ * or a stop cut it short, s->w.status, or keep_trail kept a depth-first
+ * solution: the caller takes that trail back); vals[1..nv] receives the
  * (last, best) solution.  ILPM_SOLVED (a solution, or CP_COUNT done),
  * ILPM_UNSAT, ILPM_OPTIMAL, ILPM_FEASIBLE, ILPM_TIMEOUT, ILPM_STOPPED or
  * ILPM_ERROR (out of memory, or fn). */
@@ -278,20 +284,40 @@ int ilpm_cp_heap_pop_open(cp_heap *h, const uint8_t *val);
 
 /* The kernel with every constraint of the model, redundant groups too,
  * numbered as in the model, learned clauses and the activity order
- * hooked in (set when a search uses them: e->db, e->heap); w (the time
- * limit and stop flag) cuts it short with err->rc set. */
+ * hooked in (set when a search uses them: e->db, e->heap), phases but
+ * no reasons yet (the conflict-driven search makes them: the
+ * depth-first search reads none); w (the time limit and stop flag) cuts
+ * it short with err->rc set. */
 static inline int ilpm_cp_kern_init(ilpm_kern *e, const ilpm_model *m,
                                     ilpm_watch *w, ilpm_err *err)
 {
     if (ilpm_kern_init(e, m, ILPM_KERN_ALL_KINDS, w, err) != 0)
         return -1;
-    if (ilpm_kern_keep_reasons(e) != 0) {
+    /* the phases from the start: a learning turn of --learn auto starts
+     * from the depth-first turn's last values */
+    if (ilpm_kern_keep_phases(e) != 0) {
         ilpm_kern_free(e);
         return ilpm_err_nomem(err, "out of memory building the "
                                    "propagation kernel");
     }
     e->db_propagate = ilpm_cp_db_propagate;
     e->heap_insert = ilpm_cp_heap_insert;
+    return 0;
+}
+
+/* ilpm_cp_kern_init with the reasons kept from the start (the tests
+ * explain on the kernel by hand); the conflict-driven search makes them
+ * itself when it starts (ilpm_kern_keep_reasons). */
+static inline int ilpm_cp_kern_init_reasons(ilpm_kern *e, const ilpm_model *m,
+                                            ilpm_watch *w, ilpm_err *err)
+{
+    if (ilpm_cp_kern_init(e, m, w, err) != 0)
+        return -1;
+    if (ilpm_kern_keep_reasons(e) != 0) {
+        ilpm_kern_free(e);
+        return ilpm_err_nomem(err, "out of memory building the "
+                                   "propagation kernel");
+    }
     return 0;
 }
 

@@ -17,6 +17,7 @@ typedef struct cp_drv {
     ilpm_driver base; /* first: m, o and the watch (backend.h) */
     ilpm_kern e;
     uint8_t *aux;
+    int naux; /* how many variables aux marks */
     int *cand, ncand;
     int refuted; /* the model (and what was added) has no solution */
     int obj;     /* the objective's bound constraint, or -1 */
@@ -60,7 +61,8 @@ static int find_candidates(cp_drv *d)
                         : c.kind != ILPM_EXO && c.kind != ILPM_ALO)
                 continue;
             int ok = c.n >= 2;
-            for (int j = 0; j < c.n && ok; j++)
+            /* (a column of n-Queens 5000: 5000 misses, none to find) */
+            for (int j = 0; j < c.n && ok && d->naux; j++)
                 ok = !d->aux[abs(c.lits[j])];
             if (ok)
                 d->cand[d->ncand++] = (int)i;
@@ -207,8 +209,10 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     }
     int nv = ilpm_model_nvars(m);
     d->aux = calloc((size_t)nv + 1, 1);
-    for (int v = 1; d->aux && v <= nv; v++)
+    for (int v = 1; d->aux && v <= nv; v++) {
         d->aux[v] = (uint8_t)ilpm_model_var_is_aux(m, v);
+        d->naux += d->aux[v];
+    }
     if (!d->aux || find_candidates(d) != 0) {
         ilpm_err_nomem(err, "out of memory creating the cp driver");
         cp_destroy(&d->base);
@@ -269,7 +273,9 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
  * stops at a restart (at a conflict only past AUTO_HARD times its time:
  * on L(2,500) a restart is seconds away), so that it runs as it would
  * alone: where learning answers, auto costs the depth-first turns, a
- * share that shrinks turn after turn (docs/cp.md). */
+ * share that shrinks turn after turn.  A depth-first turn goes on past
+ * its budget while it fails less often than it went deep
+ * (budget_by_depth: n-Queens 5000, 2000 failures 5000 deep; docs/cp.md). */
 #define AUTO_FAILS 1000
 #define AUTO_SHARE 4
 #define AUTO_HARD 2
@@ -376,6 +382,7 @@ static ilpm_status auto_run(cp_drv *d, cp_search *s, uint8_t *vals, int base,
     struct cdcl *kept = NULL;
     s->keep = &kept;
     uint64_t dfs_budget = AUTO_FAILS, dfs_fails = 0, turns = 0;
+    int deepest = 0;
     double share = AUTO_SHARE;
     cp_search dfs, *last = &dfs;
     ilpm_status st;
@@ -384,6 +391,7 @@ static ilpm_status auto_run(cp_drv *d, cp_search *s, uint8_t *vals, int base,
         dfs.learn = 0;
         dfs.strategy = ILPM_SEARCH_FIRST_FAIL;
         dfs.fail_budget = dfs_budget;
+        dfs.budget_by_depth = 1;
         dfs.keep_trail = 1;
         dfs.w = s->w;
         turns++;
@@ -391,6 +399,7 @@ static ilpm_status auto_run(cp_drv *d, cp_search *s, uint8_t *vals, int base,
         st = ilpm_cp_search_run(&dfs, vals, err);
         s->w = dfs.w;
         dfs_fails += dfs.fails;
+        deepest = dfs.deepest > deepest ? dfs.deepest : deepest;
         last = &dfs;
         if (!dfs.gave_up)
             break;
@@ -409,8 +418,9 @@ static ilpm_status auto_run(cp_drv *d, cp_search *s, uint8_t *vals, int base,
         char line[160];
         snprintf(line, sizeof line,
                  "cp: --learn auto, %" PRIu64 " turns, %" PRIu64
-                 " failures depth first, %" PRIu64 " learning\n",
-                 turns, dfs_fails, s->fails);
+                 " failures depth first (%d decisions deep), %" PRIu64
+                 " learning\n",
+                 turns, dfs_fails, deepest, s->fails);
         d->base.o.log(d->base.o.log_ctx, line);
     }
     report(d, last, t0);
@@ -538,8 +548,9 @@ static const ilpm_opt cp_opts[] = {
      .offset = FIELD(learn),
      .help = "cp: learn a clause from each conflict and jump back; off: the "
              "plain depth-first search; auto: for one solution the "
-             "depth-first search and learning in turns (1000 failures, then "
-             "growing budgets); learning "
+             "depth-first search and learning in turns (1000 failures, more "
+             "while fewer than the decisions deep, then growing budgets); "
+             "learning "
              "for an optimum with weights; none when counting"},
     {.name = "lookahead",
      .arg = "N",

@@ -230,6 +230,7 @@ static int dfs_node(dfs *f, uint8_t *vals, ilpm_status *st)
         f->d[f->nd].lit = l;
         f->d[f->nd].mark = e->ntrail;
         f->d[f->nd++].second = 0;
+        s->deepest = f->nd > s->deepest ? f->nd : s->deepest;
         ilpm_kern_assign(e, l);
         return ilpm_kern_propagate(e) != 0;
     }
@@ -251,7 +252,8 @@ static int dfs_failed(dfs *f, ilpm_status *st)
 {
     cp_search *s = f->s;
     s->fails++;
-    if (s->fail_budget && s->fails >= s->fail_budget) {
+    if (s->fail_budget && s->fails >= s->fail_budget &&
+        (!s->budget_by_depth || s->fails >= (uint64_t)s->deepest)) {
         s->gave_up = 1;
         *st = ILPM_TIMEOUT;
         return 1;

@@ -159,10 +159,16 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
  * tests count them (one per cp solver). */
 extern _Thread_local uint64_t ilpm_kern_built;
 void ilpm_kern_free(ilpm_kern *e);
-/* Makes the arrays that a search reads (reasons, levels, places on the
- * trail, phases), from then on kept for every assignment; called before
- * the first one.  -1 when out of memory. */
+/* Makes the arrays that conflict analysis reads (reasons, levels,
+ * places on the trail) and the phases, from then on kept for every
+ * assignment, unless made already; what the trail holds by then counts
+ * as the model's (a decision at level 0).  A search that reads none
+ * (cp's depth-first one) spares their memory and their writes: 12 bytes
+ * a variable.  ilpm_kern_keep_phases makes the phases alone (each
+ * variable's last value, saved as undoing frees it).  -1 when out of
+ * memory. */
 int ilpm_kern_keep_reasons(ilpm_kern *e);
+int ilpm_kern_keep_phases(ilpm_kern *e);
 /* ones at least n long; -1 when out of memory. */
 int ilpm_kern_ones(ilpm_kern *e, size_t n);
 /* Adds sum coefs[i] lits[i] cmp k (coefs NULL: all 1) under cond (0:

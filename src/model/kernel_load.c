@@ -11,26 +11,27 @@
 #include <string.h>
 
 /* Counts c's terms, as ilpm_kern_add_con adds them (the linear rows'
- * coefficients alone are read, and a zero one drops its term), into the
- * room of the lists they will join (cap); its condition into cocc's,
- * which it makes at the first one.  The number of terms; -1 when out of
- * memory. */
-static long count_terms(ilpm_kern *e, const ilpm_con *c)
+ * coefficients alone are read, and a zero one drops its term), into
+ * the counts of the lists they will join (cnt, 4 bytes a literal where
+ * a list's record is 16: a long row's literals lie far apart, as a
+ * column of n-Queens, and 4 times as many counts share a cache line);
+ * its condition into cocc's room (cap), which it makes at the first
+ * one.  The number of terms; -1 when out of memory. */
+static long count_terms(ilpm_kern *e, const ilpm_con *c, uint32_t *cnt)
 {
     long n = 0;
-    ilpm_klist *occ = e->occ;
     if (c->kind == ILPM_LINEAR) {
         for (int i = 0; i < c->n; i++) {
             int64_t a = c->coefs[i];
             if (a != 0) {
-                occ[ilpm_klix(a < 0 ? -c->lits[i] : c->lits[i])].cap++;
+                cnt[ilpm_klix(a < 0 ? -c->lits[i] : c->lits[i])]++;
                 n++;
             }
         }
     } else {
         int neg0 = c->kind == ILPM_IMPL; /* -lits[0], not lits[0] */
         for (int i = 0; i < c->n; i++)
-            occ[ilpm_klix(i == 0 && neg0 ? -c->lits[0] : c->lits[i])].cap++;
+            cnt[ilpm_klix(i == 0 && neg0 ? -c->lits[0] : c->lits[i])]++;
         n = c->n;
     }
     if (c->kind == ILPM_CCARD && c->cond) {
@@ -42,14 +43,25 @@ static long count_terms(ilpm_kern *e, const ilpm_con *c)
     return n;
 }
 
-/* Gives each list of the n in ls its room (cap, counted) in the arena
- * from *at on. */
-static void place(ilpm_klist *ls, size_t n, ilpm_kocc **at)
+#define NOMEM "out of memory building the propagation kernel"
+
+/* Gives each list of the n in ls its room in the arena from *at on:
+ * cnt[i] terms (cnt NULL: the room counted in cap), polling w (a model
+ * of millions of literals: a page fault every 256 records); -1 with err
+ * when w says stop. */
+static int place(ilpm_klist *ls, const uint32_t *cnt, size_t n, ilpm_kocc **at,
+                 ilpm_watch *w, ilpm_err *err)
 {
     for (size_t i = 0; i < n; i++) {
+        if (cnt)
+            ls[i].cap = (int)cnt[i];
         ls[i].v = ls[i].cap ? *at : NULL;
         *at += ls[i].cap;
+        if ((i & 4095) == 4095 && w &&
+            ilpm_watch_poll(w, "building the propagation kernel", err))
+            return -1;
     }
+    return 0;
 }
 
 /* The kernel's arrays, as large as the model's constraints need; their
@@ -94,8 +106,6 @@ static int make_arrays(ilpm_kern *e, const size_t *t)
     return ilpm_kern_ones(e, t[4]);
 }
 
-#define NOMEM "out of memory building the propagation kernel"
-
 /* Each of the model's constraints of the given kinds to fn (non-zero:
  * out of memory), polling w: 0, or -1 with err (w's status, or out of
  * memory). */
@@ -118,11 +128,17 @@ static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     return 0;
 }
 
+/* The count pass's totals: terms, conditions, constraints, weighted
+ * terms, longest; and each literal's count of terms. */
+struct counts {
+    size_t t[5];
+    uint32_t *cnt;
+};
+
 static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
 {
-    /* terms, conditions, constraints, weighted terms, longest */
-    size_t *t = ctx;
-    long n = count_terms(e, c);
+    size_t *t = ((struct counts *)ctx)->t;
+    long n = count_terms(e, c, ((struct counts *)ctx)->cnt);
     if (n < 0)
         return -1;
     t[0] += (size_t)n;
@@ -186,19 +202,24 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     /* Two passes, as a compressed sparse row is built: each literal's
      * occurrences (the room of its list) and the totals, which size the
      * arrays; then the constraints themselves. */
-    size_t nl = 2 * (size_t)e->nv + 2, t[5] = {0, 0, 0, 0, 0};
-    e->occ = calloc(nl, sizeof *e->occ);
-    int rc = e->occ ? each_con(e, m, kinds, w, err, count, t)
-                    : ilpm_err_nomem(err, NOMEM);
-    if (rc == 0 && (t[2] >= INT32_MAX || make_arrays(e, t) != 0))
+    size_t nl = 2 * (size_t)e->nv + 2;
+    struct counts k = {{0, 0, 0, 0, 0}, calloc(nl, sizeof *k.cnt)};
+    size_t *t = k.t;
+    int rc = k.cnt ? each_con(e, m, kinds, w, err, count, &k)
+                   : ilpm_err_nomem(err, NOMEM);
+    if (rc == 0 && (!(e->occ = calloc(nl, sizeof *e->occ)) ||
+                    t[2] >= INT32_MAX || make_arrays(e, t) != 0))
         rc = ilpm_err_nomem(err, NOMEM);
-    if (rc == 0) {
-        ilpm_kocc *at = e->pool;
-        place(e->occ, nl, &at);
-        if (e->cocc)
-            place(e->cocc, nl, &at);
+    /* the lists' records, their room as counted (a literal's terms are
+     * fewer than the constraints, fewer than INT32_MAX) */
+    ilpm_kocc *at = e->pool;
+    if (rc == 0)
+        rc = place(e->occ, k.cnt, nl, &at, w, err);
+    free(k.cnt);
+    if (rc == 0 && e->cocc)
+        rc = place(e->cocc, NULL, nl, &at, w, err);
+    if (rc == 0)
         rc = each_con(e, m, kinds, w, err, load, NULL);
-    }
     if (rc != 0) {
         ilpm_kern_free(e);
         return -1;
@@ -206,12 +227,33 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     return 0;
 }
 
+int ilpm_kern_keep_phases(ilpm_kern *e)
+{
+    if (!e->phase)
+        e->phase = calloc((size_t)e->nv + 1, 1);
+    return e->phase ? 0 : -1;
+}
+
 int ilpm_kern_keep_reasons(ilpm_kern *e)
 {
+    if (e->reason)
+        return 0;
     size_t nv = (size_t)e->nv + 1;
     e->reason = malloc(nv * sizeof *e->reason);
     e->level = calloc(nv, sizeof *e->level);
     e->tpos = calloc(nv, sizeof *e->tpos);
-    e->phase = calloc(nv, 1);
-    return e->reason && e->level && e->tpos && e->phase ? 0 : -1;
+    if (!e->reason || !e->level || !e->tpos || ilpm_kern_keep_phases(e)) {
+        free(e->reason);
+        free(e->level);
+        free(e->tpos);
+        e->reason = e->level = e->tpos = NULL;
+        return -1;
+    }
+    /* What the trail holds already is the model's, at level 0. */
+    for (int t = 0; t < e->ntrail; t++) {
+        int v = abs(e->trail[t]);
+        e->reason[v] = ILPM_K_DECIDED;
+        e->tpos[v] = t;
+    }
+    return 0;
 }
