@@ -297,7 +297,8 @@ int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c)
     }
 }
 
-int ilpm_kern_imply(ilpm_kern *e, int l, int r)
+/* ilpm_kern_imply, inlined in the kernel's own loops. */
+static inline int imply(ilpm_kern *e, int l, int r)
 {
     int x = ilpm_klval(e->val, l);
     if (x == ILPM_K_TRUE)
@@ -322,6 +323,11 @@ int ilpm_kern_imply(ilpm_kern *e, int l, int r)
     return 0;
 }
 
+int ilpm_kern_imply(ilpm_kern *e, int l, int r)
+{
+    return imply(e, l, r);
+}
+
 /* The work of a side of x that scanned i terms and implied m literals,
  * in the units of probing's budget (probe.c): the terms scanned, and the
  * whole constraint again for each implied literal but the last, as the
@@ -332,6 +338,51 @@ int ilpm_kern_imply(ilpm_kern *e, int l, int r)
 static inline void count_work(ilpm_kern *e, const ilpm_kcon *x, int i, int m)
 {
     e->work += (uint64_t)i + (m > 1 ? (uint64_t)(m - 1) * (uint64_t)x->n : 0);
+}
+
+/* How many of x's first terms exceed slack: the terms a side at its
+ * bound scans (the coefficients decrease; a unit row's are all 1). */
+static inline int over(const ilpm_kern *e, const ilpm_kcon *x, int64_t slack)
+{
+    if (x->unit)
+        return slack < 1 ? x->n : 0;
+    const int64_t *a = e->coefs + x->cstart;
+    int lo = 0, hi = x->n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (a[mid] > slack)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A side of x (number c) at its bound: each open literal among its
+ * first cnt terms set, false for the <= side (neg), true for the >=
+ * side, for reason r, in the row's order as a scan would.  Whether a
+ * literal is open is a coin toss that the branch predictor loses (an
+ * exactly-one's literal made true takes the rest of the row, part of it
+ * set already): the open ones are gathered without a branch, a chunk at
+ * a time, and then set. */
+static void fill_side(ilpm_kern *e, const ilpm_kcon *x, int c, int cnt, int r,
+                      int neg)
+{
+    enum { CHUNK = 64 };
+    const int *lits = e->lits + x->start;
+    const uint8_t *val = e->val;
+    int buf[CHUNK], before = e->ntrail;
+    for (int i = 0; i < cnt;) {
+        int j = 0, end = cnt - i > CHUNK ? i + CHUNK : cnt;
+        for (; i < end; i++) {
+            int l = lits[i];
+            buf[j] = neg ? -l : l;
+            j += val[abs(l)] == ILPM_K_OPEN;
+        }
+        for (int t = 0; t < j; t++)
+            imply(e, buf[t], 4 * c + r);
+    }
+    count_work(e, x, cnt, e->ntrail - before);
 }
 
 /* Looks at c for what its sides (1: <=, 2: >=, as far as c has them)
@@ -351,36 +402,20 @@ static int check_sides(ilpm_kern *e, int c, int sides)
             e->conf = 4 * c + (le ? ILPM_K_R_LE : ILPM_K_R_GE);
             return -1;
         }
-        return ilpm_kern_imply(e, -x->cond,
-                               4 * c + (le ? ILPM_K_R_CLE : ILPM_K_R_CGE));
+        return imply(e, -x->cond, 4 * c + (le ? ILPM_K_R_CLE : ILPM_K_R_CGE));
     }
     if (cv != ILPM_K_TRUE || x->st + x->sf == x->total)
         return 0;
-    const int *lits = e->lits + x->start;
-    const int64_t *a = ilpm_kcoefs(e, x);
-    int i = 0, m = 0;
-    if (x->le && (sides & 1)) {
-        int64_t slack = x->k - x->st;
-        for (i = 0; i < x->n && a[i] > slack; i++)
-            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN) {
-                ilpm_kern_imply(e, -lits[i], 4 * c + ILPM_K_R_LE);
-                m++;
-            }
-        count_work(e, x, i, m);
-    }
+    if (x->le && (sides & 1))
+        fill_side(e, x, c, over(e, x, x->k - x->st), ILPM_K_R_LE, 1);
     if (x->ge && (sides & 2)) {
-        /* max moved if the loop above set something false */
+        /* max moved if the side above set something false */
         int64_t slack = x->total - x->sf - x->k;
         if (slack < 0) {
             e->conf = 4 * c + ILPM_K_R_GE;
             return -1;
         }
-        for (i = 0, m = 0; i < x->n && a[i] > slack; i++)
-            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN) {
-                ilpm_kern_imply(e, lits[i], 4 * c + ILPM_K_R_GE);
-                m++;
-            }
-        count_work(e, x, i, m);
+        fill_side(e, x, c, over(e, x, slack), ILPM_K_R_GE, 0);
     }
     return 0;
 }
