@@ -482,24 +482,21 @@ done:
 /* ------------------------------------------------------------------ */
 /* Decoding, rules, output                                              */
 
+/* The solution and its sequence in one block (a count decodes every
+ * solution). */
 static langford_sol *sol_new(int len)
 {
-    langford_sol *s = calloc(1, sizeof *s);
-    if (s && !(s->seq = calloc((size_t)len, sizeof *s->seq))) {
-        free(s);
-        return NULL;
-    }
-    if (s)
+    langford_sol *s = calloc(1, sizeof *s + (size_t)len * sizeof *s->seq);
+    if (s) {
         s->len = len;
+        s->seq = (int *)(s + 1);
+    }
     return s;
 }
 
 static void langford_sol_free(void *p)
 {
-    langford_sol *s = p;
-    if (s)
-        free(s->seq);
-    free(s);
+    free(p);
 }
 
 /* Puts value v at position p (1-based); a clash cannot be shown as a
@@ -536,6 +533,14 @@ static void *langford_decode(const void *inst, const ilpm_params *p,
         ilpm_err_nomem(err, "out of memory");
         return NULL;
     }
+    /* Y[v, lo..hi] are consecutive variables: one lookup per value. */
+    int ylo[ILPM_MAX_DIMS], yhi[ILPM_MAX_DIMS], q0 = 1, q1 = 0;
+    if (X < 0) {
+        unsigned flags;
+        ilpm_model_family_info(m, Y, ylo, yhi, &flags);
+        q0 = ylo[1] > 1 ? ylo[1] : 1;
+        q1 = yhi[1] < nk ? yhi[1] : nk;
+    }
     for (int v = 1; v <= n; v++) {
         if (X >= 0) {
             for (int c = 1; c <= k; c++) {
@@ -552,12 +557,7 @@ static void *langford_decode(const void *inst, const ilpm_params *p,
                     goto bad;
             }
         } else {
-            /* Y[v, lo..hi] are consecutive variables: one lookup per
-             * value (a count decodes every solution). */
-            int start = 0, cnt = 0, ylo[ILPM_MAX_DIMS], yhi[ILPM_MAX_DIMS];
-            unsigned flags;
-            ilpm_model_family_info(m, Y, ylo, yhi, &flags);
-            int q0 = ylo[1] > 1 ? ylo[1] : 1, q1 = yhi[1] < nk ? yhi[1] : nk;
+            int start = 0, cnt = 0;
             int first = ilpm_model_var(m, Y, v, q0, 0, 0); /* 0: outside */
             const uint8_t *row = first ? vals + first - q0 : vals;
             for (int q = q0; first && q <= q1; q++)
@@ -578,6 +578,27 @@ bad:
     return NULL;
 }
 
+/* 1 when the sequence (n*k entries) keeps the rules, in one pass: every
+ * entry in 1..n, v cards strictly between consecutive copies of v, each
+ * value k times (a count verifies every solution; langford_verify says
+ * what is wrong when this finds something). */
+static int rules_hold(const langford *l, const langford_sol *s)
+{
+    int copies[LANGFORD_MAX_N + 1], last[LANGFORD_MAX_N + 1];
+    memset(copies, 0, (size_t)(l->n + 1) * sizeof *copies);
+    for (int i = 0; i < s->len; i++) {
+        int v = s->seq[i];
+        if (v < 1 || v > l->n || (copies[v] && i - last[v] - 1 != v))
+            return 0;
+        copies[v]++;
+        last[v] = i;
+    }
+    for (int v = 1; v <= l->n; v++)
+        if (copies[v] != l->k)
+            return 0;
+    return 1;
+}
+
 /* The rules on the sequence alone: n*k entries, each value k times, and v
  * cards strictly between consecutive copies of v. */
 static int langford_verify(const void *inst, const ilpm_params *p,
@@ -586,6 +607,8 @@ static int langford_verify(const void *inst, const ilpm_params *p,
     (void)p;
     const langford *l = inst;
     const langford_sol *s = vsol;
+    if (s->len == l->n * l->k && rules_hold(l, s))
+        return 0;
     if (s->len != l->n * l->k)
         return ilpm_err_input(why, "sequence has %d cards, expected %d", s->len,
                               l->n * l->k);
@@ -610,7 +633,7 @@ static int langford_verify(const void *inst, const ilpm_params *p,
             return ilpm_err_input(why, "value %d appears %d times, not %d", v,
                                   copies, l->k);
     }
-    return 0;
+    return ilpm_err_input(why, "the sequence breaks the rules");
 }
 
 static void langford_render(const void *inst, const void *vsol, ilpm_buf *out)
