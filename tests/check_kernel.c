@@ -3,7 +3,8 @@
  * no stored coefficient for a unit row, and on random models of every
  * kind (coefficients up to 2^40 among them) the same literals fixed as
  * bounds propagation straight over the model's constraints fixes, after
- * each of a few decisions, with every weight back at 0 once undone. */
+ * each of a few decisions, with every weight back at 0 once undone, both
+ * plain and eager (rows queued as they are moved). */
 #include "kernel.h"
 
 #define ILPM_TESTUTIL_RANDOM
@@ -195,8 +196,10 @@ static void same(const ilpm_kern *e, const uint8_t *val)
     }
 }
 
+/* The kernel, plain or eager (_i), against bounds propagation. */
 START_TEST(test_same_propagation_as_bounds)
 {
+    int eager = _i;
     rng_state = 7;
     int conflicts = 0, fixed = 0, bigs = 0;
     for (int iter = 0; iter < 3000; iter++) {
@@ -209,6 +212,7 @@ START_TEST(test_same_propagation_as_bounds)
         bigs += e.nbig > 0;
         uint8_t val[16] = {0};
         int kc = ilpm_kern_settle(&e, 0) != 0, rc = ref_propagate(m, val) != 0;
+        ilpm_kern_eager(&e, eager); /* after the settling, a fixpoint */
         for (int d = 0; d < 3 && !kc; d++) {
             ck_assert_int_eq(rc, 0);
             same(&e, val);
@@ -227,8 +231,9 @@ START_TEST(test_same_propagation_as_bounds)
             same(&e, val);
             fixed += e.ntrail;
         }
-        /* undone, every weight is 0 again */
+        /* undone, every weight is 0 again, nothing queued */
         ilpm_kern_undo(&e, 0);
+        ck_assert_int_eq(e.nrq + e.nlazy + e.clash, 0);
         memset(val, 0, sizeof val);
         same(&e, val);
         ilpm_kern_free(&e);
@@ -333,7 +338,7 @@ static Suite *kernel_suite(void)
 {
     Suite *s = suite_create("kernel");
     TCase *t = tcase_create("core");
-    tcase_add_test(t, test_same_propagation_as_bounds);
+    tcase_add_loop_test(t, test_same_propagation_as_bounds, 0, 2);
     tcase_add_test(t, test_compact_storage);
     tcase_add_test(t, test_side_fills_in_row_order);
     suite_add_tcase(s, t);

@@ -297,6 +297,40 @@ int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c)
     }
 }
 
+/* Eager propagation's queue of unit rows to look at, at lazy's far end
+ * (a row is in one of the two at most once: a weighted row in lazy, a
+ * unit one here): its i-th row. */
+static inline int *rq_at(ilpm_kern *e, int i)
+{
+    return &e->lazy[e->capcons - 1 - i];
+}
+
+/* Eager: row c (x) moved on side (1: its true weight, 2: its false one):
+ * a failure noted at once (clash), else queued when that side is at its
+ * bound (what visit would look at), a weighted row in lazy as visit
+ * puts it. */
+static inline void touched(ilpm_kern *e, const ilpm_kcon *x, int c, int side)
+{
+    if (!x->cond && (side == 1 ? x->st > x->k : x->total - x->sf < x->k)) {
+        e->conf = 4 * c + (side == 1 ? ILPM_K_R_LE : ILPM_K_R_GE);
+        e->clash = 1;
+        return;
+    }
+    if (!x->unit) {
+        if (!e->dirty[c]) {
+            e->dirty[c] = 1;
+            e->lazy[e->nlazy++] = c;
+        }
+        return;
+    }
+    if (!x->cond && (side == 1 ? x->st < x->k : x->total - x->sf > x->k))
+        return;
+    uint8_t d = e->dirty[c];
+    e->dirty[c] = (uint8_t)(d | side);
+    if (!d)
+        *rq_at(e, e->nrq++) = c;
+}
+
 /* ilpm_kern_imply, inlined in the kernel's own loops. */
 static inline int imply(ilpm_kern *e, int l, int r)
 {
@@ -314,8 +348,24 @@ static inline int imply(ilpm_kern *e, int l, int r)
     }
     e->trail[e->ntrail++] = l;
     /* The weights follow the values at once, so that every slack is
-     * exact; the constraints are looked at when l is propagated. */
+     * exact; the constraints are looked at when l is propagated (eager:
+     * those at a bound queued now). */
     const ilpm_klist *p = &e->occ[ilpm_klix(l)], *q = &e->occ[ilpm_klix(-l)];
+    if (e->eager) {
+        for (int i = 0; i < p->n; i++) {
+            ilpm_kcon *y = &e->cons[p->v[i].c];
+            y->st += ilpm_kocc_a(e, p->v[i]);
+            if (y->le)
+                touched(e, y, p->v[i].c, 1);
+        }
+        for (int i = 0; i < q->n; i++) {
+            ilpm_kcon *y = &e->cons[q->v[i].c];
+            y->sf += ilpm_kocc_a(e, q->v[i]);
+            if (y->ge)
+                touched(e, y, q->v[i].c, 2);
+        }
+        return 0;
+    }
     for (int i = 0; i < p->n; i++)
         e->cons[p->v[i].c].st += ilpm_kocc_a(e, p->v[i]);
     for (int i = 0; i < q->n; i++)
@@ -379,7 +429,7 @@ static void fill_side(ilpm_kern *e, const ilpm_kcon *x, int c, int cnt, int r,
             buf[j] = neg ? -l : l;
             j += val[abs(l)] == ILPM_K_OPEN;
         }
-        for (int t = 0; t < j; t++)
+        for (int t = 0; t < j && !e->clash; t++)
             imply(e, buf[t], 4 * c + r);
     }
     count_work(e, x, cnt, e->ntrail - before);
@@ -452,13 +502,57 @@ static inline int visit(ilpm_kern *e, int c, int sides)
 
 static int drop_lazy(ilpm_kern *e)
 {
+    e->clash = 0;
     while (e->nlazy)
         e->dirty[e->lazy[--e->nlazy]] = 0;
+    while (e->nrq)
+        e->dirty[*rq_at(e, --e->nrq)] = 0;
     return -1;
+}
+
+/* ilpm_kern_propagate when eager: the rows were queued as the literals
+ * were set; a literal still goes to the clause store and to the
+ * constraints it conditions, when there are any.  (Its lists are not
+ * counted as work: probing, which reads it, never runs eager.) */
+static int propagate_eager(ilpm_kern *e)
+{
+    for (;;) {
+        if (e->clash)
+            return drop_lazy(e);
+        if (!e->db && !e->cocc) {
+            e->props += (uint64_t)(e->ntrail - e->qhead);
+            e->qhead = e->ntrail;
+        }
+        while (e->qhead < e->ntrail) {
+            int l = e->trail[e->qhead++];
+            e->props++;
+            if (e->db && e->db_propagate(e, l) != 0)
+                return drop_lazy(e);
+            const ilpm_klist *cp = e->cocc ? &e->cocc[ilpm_klix(l)] : NULL;
+            for (int i = 0; cp && i < cp->n; i++)
+                if (visit(e, cp->v[i].c, 3) != 0)
+                    return drop_lazy(e);
+        }
+        int c, sides;
+        if (e->nrq) {
+            c = *rq_at(e, --e->nrq);
+            sides = e->dirty[c];
+        } else if (e->nlazy) {
+            c = e->lazy[--e->nlazy];
+            sides = 3;
+        } else {
+            return 0;
+        }
+        e->dirty[c] = 0;
+        if (check_sides(e, c, sides) != 0)
+            return drop_lazy(e);
+    }
 }
 
 int ilpm_kern_propagate(ilpm_kern *e)
 {
+    if (e->eager)
+        return propagate_eager(e);
     for (;;) {
         while (e->qhead < e->ntrail) {
             int l = e->trail[e->qhead++];
@@ -491,6 +585,8 @@ int ilpm_kern_propagate(ilpm_kern *e)
 
 void ilpm_kern_undo(ilpm_kern *e, int mark)
 {
+    if (e->nrq || e->nlazy || e->clash) /* eager: what is undone did */
+        drop_lazy(e);
     while (e->ntrail > mark) {
         int l = e->trail[--e->ntrail];
         const ilpm_klist *p = &e->occ[ilpm_klix(l)];
