@@ -510,63 +510,32 @@ static int drop_lazy(ilpm_kern *e)
     return -1;
 }
 
-/* ilpm_kern_propagate when eager: the rows were queued as the literals
- * were set; a literal still goes to the clause store and to the
- * constraints it conditions, when there are any.  (Its lists are not
- * counted as work: probing, which reads it, never runs eager.) */
-static int propagate_eager(ilpm_kern *e)
+int ilpm_kern_propagate(ilpm_kern *e)
 {
     for (;;) {
         if (e->clash)
             return drop_lazy(e);
-        if (!e->db && !e->cocc) {
+        /* Eager, the rows were queued as the literals were set: a
+         * literal is left only the clause store and the constraints it
+         * conditions, if any (and its lists are not counted as work:
+         * probing, which reads it, never runs eager). */
+        if (e->eager && !e->db && !e->cocc) {
             e->props += (uint64_t)(e->ntrail - e->qhead);
             e->qhead = e->ntrail;
         }
         while (e->qhead < e->ntrail) {
             int l = e->trail[e->qhead++];
-            e->props++;
-            if (e->db && e->db_propagate(e, l) != 0)
-                return drop_lazy(e);
-            const ilpm_klist *cp = e->cocc ? &e->cocc[ilpm_klix(l)] : NULL;
-            for (int i = 0; cp && i < cp->n; i++)
-                if (visit(e, cp->v[i].c, 3) != 0)
-                    return drop_lazy(e);
-        }
-        int c, sides;
-        if (e->nrq) {
-            c = *rq_at(e, --e->nrq);
-            sides = e->dirty[c];
-        } else if (e->nlazy) {
-            c = e->lazy[--e->nlazy];
-            sides = 3;
-        } else {
-            return 0;
-        }
-        e->dirty[c] = 0;
-        if (check_sides(e, c, sides) != 0)
-            return drop_lazy(e);
-    }
-}
-
-int ilpm_kern_propagate(ilpm_kern *e)
-{
-    if (e->eager)
-        return propagate_eager(e);
-    for (;;) {
-        while (e->qhead < e->ntrail) {
-            int l = e->trail[e->qhead++];
             const ilpm_klist *p = &e->occ[ilpm_klix(l)];
             const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
             e->props++;
-            e->work += (uint64_t)p->n + (uint64_t)q->n;
+            e->work += e->eager ? 0 : (uint64_t)p->n + (uint64_t)q->n;
             /* The clause store first: its clauses are the cheapest. */
             if (e->db && e->db_propagate(e, l) != 0)
                 return drop_lazy(e);
-            for (int i = 0; i < p->n; i++)
+            for (int i = 0; !e->eager && i < p->n; i++)
                 if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
                     return drop_lazy(e);
-            for (int i = 0; i < q->n; i++)
+            for (int i = 0; !e->eager && i < q->n; i++)
                 if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c, 2) != 0)
                     return drop_lazy(e);
             const ilpm_klist *cp = e->cocc ? &e->cocc[ilpm_klix(l)] : NULL;
@@ -574,11 +543,18 @@ int ilpm_kern_propagate(ilpm_kern *e)
                 if (visit(e, cp->v[i].c, 3) != 0)
                     return drop_lazy(e);
         }
-        if (e->nlazy == 0)
+        /* The unit rows queued (eager), then the weighted ones. */
+        int c, sides = 3;
+        if (e->nrq) {
+            c = *rq_at(e, --e->nrq);
+            sides = e->dirty[c];
+        } else if (e->nlazy) {
+            c = e->lazy[--e->nlazy];
+        } else {
             return 0;
-        int c = e->lazy[--e->nlazy];
+        }
         e->dirty[c] = 0;
-        if (ilpm_kern_check(e, c) != 0)
+        if (check_sides(e, c, sides) != 0)
             return drop_lazy(e);
     }
 }
