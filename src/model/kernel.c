@@ -421,14 +421,17 @@ static void fill_side(ilpm_kern *e, const ilpm_kcon *x, int c, int cnt, int r,
     enum { CHUNK = 64 };
     const int *lits = e->lits + x->start;
     const uint8_t *val = e->val;
-    int buf[CHUNK], before = e->ntrail;
-    for (int i = 0; i < cnt;) {
+    int buf[CHUNK], before = e->ntrail, sign = neg ? -1 : 1;
+    /* A unit row's open terms are counted: the scan stops at the last */
+    int left = x->unit ? (int)(x->total - x->st - x->sf) : cnt;
+    for (int i = 0; i < cnt && left > 0 && !e->clash;) {
         int j = 0, end = cnt - i > CHUNK ? i + CHUNK : cnt;
-        for (; i < end; i++) {
+        for (; i < end && j < left; i++) {
             int l = lits[i];
-            buf[j] = neg ? -l : l;
+            buf[j] = sign * l;
             j += val[abs(l)] == ILPM_K_OPEN;
         }
+        left -= j;
         for (int t = 0; t < j && !e->clash; t++)
             imply(e, buf[t], 4 * c + r);
     }
