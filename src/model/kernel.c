@@ -424,6 +424,16 @@ static void fill_side(ilpm_kern *e, const ilpm_kcon *x, int c, int cnt, int r,
     int buf[CHUNK], before = e->ntrail, sign = neg ? -1 : 1;
     /* A unit row's open terms are counted: the scan stops at the last */
     int left = x->unit ? (int)(x->total - x->st - x->sf) : cnt;
+    if (x->unit && 4 * (int64_t)left >= 3 * (int64_t)cnt) {
+        /* Mostly open (a queen's first row): the branch is foreseen */
+        for (int i = 0; i < cnt && left > 0 && !e->clash; i++)
+            if (val[abs(lits[i])] == ILPM_K_OPEN) {
+                imply(e, sign * lits[i], 4 * c + r);
+                left--;
+            }
+        count_work(e, x, cnt, e->ntrail - before);
+        return;
+    }
     for (int i = 0; i < cnt && left > 0 && !e->clash;) {
         int j = 0, end = cnt - i > CHUNK ? i + CHUNK : cnt;
         for (; i < end && j < left; i++) {
@@ -515,32 +525,35 @@ static int drop_lazy(ilpm_kern *e)
 
 int ilpm_kern_propagate(ilpm_kern *e)
 {
+    const int eager = e->eager; /* (no constraint loops reload it) */
     for (;;) {
-        if (e->clash)
+        if (eager && e->clash)
             return drop_lazy(e);
         /* Eager, the rows were queued as the literals were set: a
          * literal is left only the clause store and the constraints it
          * conditions, if any (and its lists are not counted as work:
          * probing, which reads it, never runs eager). */
-        if (e->eager && !e->db && !e->cocc) {
+        if (eager && !e->db && !e->cocc) {
             e->props += (uint64_t)(e->ntrail - e->qhead);
             e->qhead = e->ntrail;
         }
         while (e->qhead < e->ntrail) {
             int l = e->trail[e->qhead++];
-            const ilpm_klist *p = &e->occ[ilpm_klix(l)];
-            const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
             e->props++;
-            e->work += e->eager ? 0 : (uint64_t)p->n + (uint64_t)q->n;
             /* The clause store first: its clauses are the cheapest. */
             if (e->db && e->db_propagate(e, l) != 0)
                 return drop_lazy(e);
-            for (int i = 0; !e->eager && i < p->n; i++)
-                if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
-                    return drop_lazy(e);
-            for (int i = 0; !e->eager && i < q->n; i++)
-                if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c, 2) != 0)
-                    return drop_lazy(e);
+            if (!eager) {
+                const ilpm_klist *p = &e->occ[ilpm_klix(l)];
+                const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
+                e->work += (uint64_t)p->n + (uint64_t)q->n;
+                for (int i = 0; i < p->n; i++)
+                    if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
+                        return drop_lazy(e);
+                for (int i = 0; i < q->n; i++)
+                    if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c, 2) != 0)
+                        return drop_lazy(e);
+            }
             const ilpm_klist *cp = e->cocc ? &e->cocc[ilpm_klix(l)] : NULL;
             for (int i = 0; cp && i < cp->n; i++)
                 if (visit(e, cp->v[i].c, 3) != 0)
