@@ -279,7 +279,7 @@ END_TEST
 /* A row at its bound sets its open literals in the row's order, each
  * with that row's side as its reason, and counts as work the terms a
  * scan passes (probing's budget): an exactly-one of 150 literals (more
- * than one chunk of the gathering) with some set already, and a weighted
+ * than one chunk of the gathering) with a third set already, and a weighted
  * row whose <= side takes only its terms above the slack. */
 START_TEST(test_side_fills_in_row_order)
 {
@@ -298,7 +298,7 @@ START_TEST(test_side_fills_in_row_order)
     ilpm_kern e;
     ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
     ck_assert_int_eq(ilpm_kern_keep_reasons(&e), 0);
-    for (int v = 3; v <= N; v += 7)
+    for (int v = 3; v <= N; v += 3) /* a third set: gathered */
         ck_assert_int_eq(ilpm_kern_assign(&e, -v), 0);
     ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
     int mark = e.ntrail;
@@ -307,7 +307,7 @@ START_TEST(test_side_fills_in_row_order)
     ck_assert_int_eq(ilpm_kern_check(&e, 0), 0);
     int t = mark + 1;
     for (int i = 0; i < N; i++) {
-        if (l[i] == 40 || (l[i] >= 3 && (l[i] - 3) % 7 == 0))
+        if (l[i] == 40 || (l[i] >= 3 && (l[i] - 3) % 3 == 0))
             continue;
         ck_assert_int_lt(t, e.ntrail);
         ck_assert_int_eq(e.trail[t], -l[i]);
