@@ -3,7 +3,8 @@
  * no stored coefficient for a unit row, and on random models of every
  * kind (coefficients up to 2^40 among them) the same literals fixed as
  * bounds propagation straight over the model's constraints fixes, after
- * each of a few decisions, with every weight back at 0 once undone. */
+ * each of a few decisions, with every weight back at 0 once undone, both
+ * plain and eager (rows queued as they are moved). */
 #include "kernel.h"
 
 #define ILPM_TESTUTIL_RANDOM
@@ -195,8 +196,10 @@ static void same(const ilpm_kern *e, const uint8_t *val)
     }
 }
 
+/* The kernel, plain or eager (_i), against bounds propagation. */
 START_TEST(test_same_propagation_as_bounds)
 {
+    int eager = _i;
     rng_state = 7;
     int conflicts = 0, fixed = 0, bigs = 0;
     for (int iter = 0; iter < 3000; iter++) {
@@ -209,6 +212,7 @@ START_TEST(test_same_propagation_as_bounds)
         bigs += e.nbig > 0;
         uint8_t val[16] = {0};
         int kc = ilpm_kern_settle(&e, 0) != 0, rc = ref_propagate(m, val) != 0;
+        ilpm_kern_eager(&e, eager); /* after the settling, a fixpoint */
         for (int d = 0; d < 3 && !kc; d++) {
             ck_assert_int_eq(rc, 0);
             same(&e, val);
@@ -227,8 +231,9 @@ START_TEST(test_same_propagation_as_bounds)
             same(&e, val);
             fixed += e.ntrail;
         }
-        /* undone, every weight is 0 again */
+        /* undone, every weight is 0 again, nothing queued */
         ilpm_kern_undo(&e, 0);
+        ck_assert_int_eq(e.nrq + e.nlazy + e.clash, 0);
         memset(val, 0, sizeof val);
         same(&e, val);
         ilpm_kern_free(&e);
@@ -271,12 +276,71 @@ START_TEST(test_compact_storage)
 }
 END_TEST
 
+/* A row at its bound sets its open literals in the row's order, each
+ * with that row's side as its reason, and counts as work the terms a
+ * scan passes (probing's budget): an exactly-one of 150 literals (more
+ * than one chunk of the gathering) with a third set already, and a weighted
+ * row whose <= side takes only its terms above the slack. */
+START_TEST(test_side_fills_in_row_order)
+{
+    enum { N = 150 };
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo = 1, hi = N + 4;
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
+    int l[N];
+    for (int i = 0; i < N; i++)
+        l[i] = N - i; /* the row's order is not the variables' */
+    ck_assert_int_eq(ilpm_add_exo(m, l, N, &err), 0);
+    int w[4] = {N + 1, N + 2, N + 3, N + 4};
+    int64_t a[4] = {2, 9, 5, 7}; /* sorted 9 7 5 2: x152 x154 x153 x151 */
+    ck_assert_int_eq(ilpm_add_linear(m, a, w, 4, ILPM_LE, 10, &err), 0);
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
+    ck_assert_int_eq(ilpm_kern_keep_reasons(&e), 0);
+    for (int v = 3; v <= N; v += 3) /* a third set: gathered */
+        ck_assert_int_eq(ilpm_kern_assign(&e, -v), 0);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
+    int mark = e.ntrail;
+    uint64_t work = e.work;
+    ck_assert_int_eq(ilpm_kern_assign(&e, 40), 0);
+    ck_assert_int_eq(ilpm_kern_check(&e, 0), 0);
+    int t = mark + 1;
+    for (int i = 0; i < N; i++) {
+        if (l[i] == 40 || (l[i] >= 3 && (l[i] - 3) % 3 == 0))
+            continue;
+        ck_assert_int_lt(t, e.ntrail);
+        ck_assert_int_eq(e.trail[t], -l[i]);
+        ck_assert_int_eq(e.reason[l[i]], 4 * 0 + ILPM_K_R_LE);
+        t++;
+    }
+    ck_assert_int_eq(t, e.ntrail);
+    /* the <= side: the whole row scanned, and again per literal set but
+     * the last (count_work); the >= side, at its bound now, once more */
+    uint64_t set = (uint64_t)(e.ntrail - mark - 1);
+    ck_assert_uint_eq(e.work - work, N + (set - 1) * N + N);
+    /* x151 (2) true leaves a slack of 8: 9 goes, 7 and 5 stay */
+    mark = e.ntrail;
+    work = e.work;
+    ck_assert_int_eq(ilpm_kern_assign(&e, N + 1), 0);
+    ck_assert_int_eq(ilpm_kern_check(&e, 1), 0);
+    ck_assert_int_eq(e.ntrail, mark + 2);
+    ck_assert_int_eq(e.trail[mark + 1], -(N + 2));
+    ck_assert_int_eq(e.reason[N + 2], 4 * 1 + ILPM_K_R_LE);
+    ck_assert_uint_eq(e.work - work, 1);
+    ilpm_kern_undo(&e, 0);
+    ilpm_kern_free(&e);
+    ilpm_model_free(m);
+}
+END_TEST
+
 static Suite *kernel_suite(void)
 {
     Suite *s = suite_create("kernel");
     TCase *t = tcase_create("core");
-    tcase_add_test(t, test_same_propagation_as_bounds);
+    tcase_add_loop_test(t, test_same_propagation_as_bounds, 0, 2);
     tcase_add_test(t, test_compact_storage);
+    tcase_add_test(t, test_side_fills_in_row_order);
     suite_add_tcase(s, t);
     return s;
 }

@@ -364,6 +364,32 @@ static const ilpm_group_stats *group(const ilpm_model *m, const ilpm_stats *st,
     return NULL;
 }
 
+/* The constraints of group "symmetry" are the n clauses of want, each
+ * with its literals in that order (0 ends a shorter one). */
+static void symmetry_clauses_are(const ilpm_model *m, int want[][3], int n)
+{
+    size_t nc = ilpm_model_ncons(m);
+    int at = 0;
+    for (size_t i = 0; i < nc; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        if (strcmp(ilpm_model_group_name(m, c.group), "symmetry") != 0)
+            continue;
+        ck_assert_int_lt(at, n);
+        int len = want[at][2] ? 3 : 2;
+        ck_assert_int_eq(c.kind, ILPM_CLAUSE);
+        ck_assert_int_eq(c.n, len);
+        for (int j = 0; j < len; j++) {
+            int hit = 0;
+            for (int t = 0; t < len; t++)
+                hit |= c.lits[t] == want[at][j];
+            ck_assert_msg(hit, "symmetry clause %d lacks %d", at, want[at][j]);
+        }
+        at++;
+    }
+    ck_assert_int_eq(at, n);
+}
+
 START_TEST(test_sizes_match_report)
 {
     /* The report's L(2,4) instance: 64 variables X(n,k,p); ALO 8 clauses,
@@ -408,8 +434,46 @@ START_TEST(test_sizes_match_report)
     /* each valid start covers k = 2 positions */
     ck_assert_int_eq(group(m, &st, "cover")->nonzeros, 2 * 18);
     ck_assert_int_eq(group(m, &st, "redundant")->rows, 1);
-    ck_assert_int_eq(group(m, &st, "symmetry")->rows, 1);
+    /* value 4 centred (start 2) or left (1); if centred, value 3 left */
+    ck_assert_int_eq(group(m, &st, "symmetry")->rows, 2);
     ilpm_stats_free(&st);
+    int Y = ilpm_model_family_find(m, "Y");
+    int want[2][3] = {
+        {ilpm_model_var(m, Y, 4, 1, 0, 0), ilpm_model_var(m, Y, 4, 2, 0, 0), 0},
+        {ilpm_model_var(m, Y, 3, 1, 0, 0), ilpm_model_var(m, Y, 3, 2, 0, 0),
+         -ilpm_model_var(m, Y, 4, 2, 0, 0)}};
+    symmetry_clauses_are(m, want, 2);
+    ilpm_model_free(m);
+    ilpm_params_free(p);
+    pz->free_instance(inst);
+}
+END_TEST
+
+/* --symmetry breaks on the largest value first, whose place row is the
+ * shortest (first-fail's first branching): for L(2,15) one clause, value
+ * 15's first copy in the left half (starts 1..7 of 1..14). */
+START_TEST(test_symmetry_on_the_largest_value)
+{
+    ilpm_params *p = params(2, 15, "positions", 0, 1);
+    void *inst = instance(p);
+    ilpm_model *m = ilpm_model_new();
+    ilpm_err err;
+    ck_assert_int_eq(pz->build(inst, p, m, &err), 0);
+    int Y = ilpm_model_family_find(m, "Y");
+    for (int s = 1; s <= 7; s++)
+        ck_assert_int_ne(ilpm_model_var(m, Y, 15, s, 0, 0), 0);
+    size_t nc = ilpm_model_ncons(m), found = 0;
+    for (size_t i = 0; i < nc; i++) {
+        ilpm_con c;
+        ilpm_model_con(m, i, &c);
+        if (strcmp(ilpm_model_group_name(m, c.group), "symmetry") != 0)
+            continue;
+        found++;
+        ck_assert_int_eq(c.n, 7);
+        for (int j = 0; j < c.n; j++)
+            ck_assert_int_eq(c.lits[j], ilpm_model_var(m, Y, 15, j + 1, 0, 0));
+    }
+    ck_assert_uint_eq(found, 1);
     ilpm_model_free(m);
     ilpm_params_free(p);
     pz->free_instance(inst);
@@ -734,6 +798,7 @@ int main(void)
     tcase_add_test(tc, test_counts_triples);
     tcase_add_test(tc, test_nonexistence);
     tcase_add_test(tc, test_symmetry_keeps_one_of_each_pair);
+    tcase_add_test(tc, test_symmetry_on_the_largest_value);
     tcase_add_test(tc, test_sizes_match_report);
     tcase_add_test(tc, test_redundant_row);
     tcase_add_test(tc, test_file);

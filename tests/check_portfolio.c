@@ -193,7 +193,8 @@ static void same_count(const ilpm_puzzle *pz, const void *inst,
 }
 
 /* The cubes: a queen's place on rows 1 and 2 (n^2, each a small share
- * of the work), Langford's value 1 and 2 placements, two Sudoku cells;
+ * of the work), Langford's value 1 and 2 placements (L(2,11): value 1's,
+ * the last 4 by pairs), two Sudoku cells;
  * the counts by them equal the known ones on 2 and 3 threads, --symmetry
  * and --limit included (same_count). */
 START_TEST(test_cubes_by_exactly_ones)
@@ -240,6 +241,20 @@ START_TEST(test_cubes_by_exactly_ones)
             ilpm_puzzle_langford.free_instance(l);
             ilpm_params_free(p);
         }
+    /* L(2,11): 20 x 19 pairs are too many; value 1's places whole but
+     * the last 4, each of those with value 2's 19 (the queue's end in
+     * small shares; counted by e2e_portfolio.sh) */
+    {
+        ilpm_params *p = ilpm_params_new();
+        void *l = from_params(&ilpm_puzzle_langford, p, "n", "11", "k", "2");
+        ilpm_model *m = ilpm_model_new();
+        ilpm_err err;
+        ck_assert_int_eq(ilpm_puzzle_langford.build(l, p, m, &err), 0);
+        ck_assert_int_eq(ilpm_portfolio_cubes(m), 16 + 4 * 19);
+        ilpm_model_free(m);
+        ilpm_puzzle_langford.free_instance(l);
+        ilpm_params_free(p);
+    }
     ilpm_params *p = ilpm_params_new();
     void *s = parse_text(&ilpm_puzzle_sudoku, p, "................\n");
     ilpm_model *m = ilpm_model_new();

@@ -126,6 +126,49 @@ check "gen with auto" ends_within 20000 \
     "$bin" gen tetravex --n 4 --backend auto --count 2 --seed 1 --unsolvable
 check "gen with auto: boards" grep -c "^# tetravex 4x4" "$tmp/out"
 
+# Counts as they were, on cp alone (its count propagates eagerly), on auto
+# with two threads (by cubes, or cp alone when small) and on auto with one
+# (ilp): Langford L(2,3..12) (0: none, exit 10; --symmetry: half),
+# n-Queens 1..10, and 4x4 Sudokus empty and with givens.
+count_is() {
+    local want=$1
+    shift
+    "$ILPM" solve "$@" --count >"$tmp/count.out" 2>&1
+    local code=$?
+    if [ "$want" -eq 0 ]; then
+        [ "$code" -eq 10 ] || echo "exit $code: $*"
+        [ "$code" -eq 10 ]
+        return
+    fi
+    grep -Eq "verified, count $want[;,]" "$tmp/count.out" ||
+        echo "$* gave: $(head -1 "$tmp/count.out")"
+    [ "$code" -eq 0 ] && grep -Eq "verified, count $want[;,]" "$tmp/count.out"
+}
+printf '%s\n' ................ 1...........2... 12..34.......... 1.3..4......2..1 >"$tmp/s4.txt"
+langford=(0 0 2 2 0 0 52 300 0 0 35584 216288)
+queens=(1 0 0 2 10 4 40 92 352 724)
+for be in "cp" "auto --threads 2" "auto --threads 1"; do
+    # shellcheck disable=SC2086 # the back end's words
+    set -- --backend $be
+    for n in 3 4 5 6 7 8 9 10 11 12; do
+        [ "$be" = "auto --threads 1" ] && [ "$n" -gt 8 ] && continue
+        want=${langford[n - 1]}
+        [ "$n" -ne 12 ] &&
+            check "L(2,$n) count, $be" count_is "$want" langford --n "$n" "$@"
+        check "L(2,$n) count, --symmetry, $be" count_is $((want / 2)) \
+            langford --n "$n" --symmetry "$@"
+    done
+    for n in 1 2 3 4 5 6 7 8 9 10; do
+        [ "$be" = "auto --threads 1" ] && [ "$n" -gt 8 ] && continue
+        check "queens $n count, $be" count_is "${queens[n - 1]}" queens --n "$n" "$@"
+    done
+    i=1
+    for want in 288 24 12 1; do
+        check "4x4 Sudoku $i count, $be" count_is "$want" sudoku "$tmp/s4.txt" --index "$i" "$@"
+        i=$((i + 1))
+    done
+done
+
 # A bad --threads: one message naming the option, exit 2.
 bad_threads() {
     "$ILPM" solve queens --n 8 --backend auto --threads "$1" >"$tmp/bad.out" 2>&1

@@ -297,6 +297,10 @@ ilpm_status ilpm_cp_dfs_run(cp_search *s, uint8_t *vals, ilpm_err *err)
         return ILPM_ERROR;
     ilpm_status st = ILPM_UNSAT;
     int conflict = ilpm_kern_propagate(s->e) != 0;
+    /* A count reads the values alone (kernel.h) */
+    int eager = s->e->eager;
+    if (s->mode == CP_COUNT)
+        ilpm_kern_eager(s->e, 1);
     for (;;) {
         if (!conflict && (conflict = node_fails(s, &st, err)) < 0)
             break;
@@ -320,5 +324,7 @@ ilpm_status ilpm_cp_dfs_run(cp_search *s, uint8_t *vals, ilpm_err *err)
         if ((conflict = dfs_flip(&f, &st)) < 0)
             break;
     }
-    return dfs_close(&f, st);
+    st = dfs_close(&f, st);
+    ilpm_kern_eager(s->e, eager);
+    return st;
 }

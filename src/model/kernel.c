@@ -297,7 +297,42 @@ int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c)
     }
 }
 
-int ilpm_kern_imply(ilpm_kern *e, int l, int r)
+/* Eager propagation's queue of unit rows to look at, at lazy's far end
+ * (a row is in one of the two at most once: a weighted row in lazy, a
+ * unit one here): its i-th row. */
+static inline int *rq_at(ilpm_kern *e, int i)
+{
+    return &e->lazy[e->capcons - 1 - i];
+}
+
+/* Eager: row c (x) moved on side (1: its true weight, 2: its false one):
+ * a failure noted at once (clash), else queued when that side is at its
+ * bound (what visit would look at), a weighted row in lazy as visit
+ * puts it. */
+static inline void touched(ilpm_kern *e, const ilpm_kcon *x, int c, int side)
+{
+    if (!x->cond && (side == 1 ? x->st > x->k : x->total - x->sf < x->k)) {
+        e->conf = 4 * c + (side == 1 ? ILPM_K_R_LE : ILPM_K_R_GE);
+        e->clash = 1;
+        return;
+    }
+    if (!x->unit) {
+        if (!e->dirty[c]) {
+            e->dirty[c] = 1;
+            e->lazy[e->nlazy++] = c;
+        }
+        return;
+    }
+    if (!x->cond && (side == 1 ? x->st < x->k : x->total - x->sf > x->k))
+        return;
+    uint8_t d = e->dirty[c];
+    e->dirty[c] = (uint8_t)(d | side);
+    if (!d)
+        *rq_at(e, e->nrq++) = c;
+}
+
+/* ilpm_kern_imply, inlined in the kernel's own loops. */
+static inline int imply(ilpm_kern *e, int l, int r)
 {
     int x = ilpm_klval(e->val, l);
     if (x == ILPM_K_TRUE)
@@ -313,13 +348,34 @@ int ilpm_kern_imply(ilpm_kern *e, int l, int r)
     }
     e->trail[e->ntrail++] = l;
     /* The weights follow the values at once, so that every slack is
-     * exact; the constraints are looked at when l is propagated. */
+     * exact; the constraints are looked at when l is propagated (eager:
+     * those at a bound queued now). */
     const ilpm_klist *p = &e->occ[ilpm_klix(l)], *q = &e->occ[ilpm_klix(-l)];
+    if (e->eager) {
+        for (int i = 0; i < p->n; i++) {
+            ilpm_kcon *y = &e->cons[p->v[i].c];
+            y->st += ilpm_kocc_a(e, p->v[i]);
+            if (y->le)
+                touched(e, y, p->v[i].c, 1);
+        }
+        for (int i = 0; i < q->n; i++) {
+            ilpm_kcon *y = &e->cons[q->v[i].c];
+            y->sf += ilpm_kocc_a(e, q->v[i]);
+            if (y->ge)
+                touched(e, y, q->v[i].c, 2);
+        }
+        return 0;
+    }
     for (int i = 0; i < p->n; i++)
         e->cons[p->v[i].c].st += ilpm_kocc_a(e, p->v[i]);
     for (int i = 0; i < q->n; i++)
         e->cons[q->v[i].c].sf += ilpm_kocc_a(e, q->v[i]);
     return 0;
+}
+
+int ilpm_kern_imply(ilpm_kern *e, int l, int r)
+{
+    return imply(e, l, r);
 }
 
 /* The work of a side of x that scanned i terms and implied m literals,
@@ -332,6 +388,64 @@ int ilpm_kern_imply(ilpm_kern *e, int l, int r)
 static inline void count_work(ilpm_kern *e, const ilpm_kcon *x, int i, int m)
 {
     e->work += (uint64_t)i + (m > 1 ? (uint64_t)(m - 1) * (uint64_t)x->n : 0);
+}
+
+/* How many of x's first terms exceed slack: the terms a side at its
+ * bound scans (the coefficients decrease; a unit row's are all 1). */
+static inline int over(const ilpm_kern *e, const ilpm_kcon *x, int64_t slack)
+{
+    if (x->unit)
+        return slack < 1 ? x->n : 0;
+    const int64_t *a = e->coefs + x->cstart;
+    int lo = 0, hi = x->n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (a[mid] > slack)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A side of x (number c) at its bound: each open literal among its
+ * first cnt terms set, false for the <= side (neg), true for the >=
+ * side, for reason r, in the row's order as a scan would.  Whether a
+ * literal is open is a coin toss that the branch predictor loses (an
+ * exactly-one's literal made true takes the rest of the row, part of it
+ * set already): the open ones are gathered without a branch, a chunk at
+ * a time, and then set. */
+static void fill_side(ilpm_kern *e, const ilpm_kcon *x, int c, int cnt, int r,
+                      int neg)
+{
+    enum { CHUNK = 64 };
+    const int *lits = e->lits + x->start;
+    const uint8_t *val = e->val;
+    int buf[CHUNK], before = e->ntrail, sign = neg ? -1 : 1;
+    /* A unit row's open terms are counted: the scan stops at the last */
+    int left = x->unit ? (int)(x->total - x->st - x->sf) : cnt;
+    if (x->unit && 4 * (int64_t)left >= 3 * (int64_t)cnt) {
+        /* Mostly open (a queen's first row): the branch is foreseen */
+        for (int i = 0; i < cnt && left > 0 && !e->clash; i++)
+            if (val[abs(lits[i])] == ILPM_K_OPEN) {
+                imply(e, sign * lits[i], 4 * c + r);
+                left--;
+            }
+        count_work(e, x, cnt, e->ntrail - before);
+        return;
+    }
+    for (int i = 0; i < cnt && left > 0 && !e->clash;) {
+        int j = 0, end = cnt - i > CHUNK ? i + CHUNK : cnt;
+        for (; i < end && j < left; i++) {
+            int l = lits[i];
+            buf[j] = sign * l;
+            j += val[abs(l)] == ILPM_K_OPEN;
+        }
+        left -= j;
+        for (int t = 0; t < j && !e->clash; t++)
+            imply(e, buf[t], 4 * c + r);
+    }
+    count_work(e, x, cnt, e->ntrail - before);
 }
 
 /* Looks at c for what its sides (1: <=, 2: >=, as far as c has them)
@@ -351,36 +465,20 @@ static int check_sides(ilpm_kern *e, int c, int sides)
             e->conf = 4 * c + (le ? ILPM_K_R_LE : ILPM_K_R_GE);
             return -1;
         }
-        return ilpm_kern_imply(e, -x->cond,
-                               4 * c + (le ? ILPM_K_R_CLE : ILPM_K_R_CGE));
+        return imply(e, -x->cond, 4 * c + (le ? ILPM_K_R_CLE : ILPM_K_R_CGE));
     }
     if (cv != ILPM_K_TRUE || x->st + x->sf == x->total)
         return 0;
-    const int *lits = e->lits + x->start;
-    const int64_t *a = ilpm_kcoefs(e, x);
-    int i = 0, m = 0;
-    if (x->le && (sides & 1)) {
-        int64_t slack = x->k - x->st;
-        for (i = 0; i < x->n && a[i] > slack; i++)
-            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN) {
-                ilpm_kern_imply(e, -lits[i], 4 * c + ILPM_K_R_LE);
-                m++;
-            }
-        count_work(e, x, i, m);
-    }
+    if (x->le && (sides & 1))
+        fill_side(e, x, c, over(e, x, x->k - x->st), ILPM_K_R_LE, 1);
     if (x->ge && (sides & 2)) {
-        /* max moved if the loop above set something false */
+        /* max moved if the side above set something false */
         int64_t slack = x->total - x->sf - x->k;
         if (slack < 0) {
             e->conf = 4 * c + ILPM_K_R_GE;
             return -1;
         }
-        for (i = 0, m = 0; i < x->n && a[i] > slack; i++)
-            if (ilpm_klval(e->val, lits[i]) == ILPM_K_OPEN) {
-                ilpm_kern_imply(e, lits[i], 4 * c + ILPM_K_R_GE);
-                m++;
-            }
-        count_work(e, x, i, m);
+        fill_side(e, x, c, over(e, x, slack), ILPM_K_R_GE, 0);
     }
     return 0;
 }
@@ -417,45 +515,70 @@ static inline int visit(ilpm_kern *e, int c, int sides)
 
 static int drop_lazy(ilpm_kern *e)
 {
+    e->clash = 0;
     while (e->nlazy)
         e->dirty[e->lazy[--e->nlazy]] = 0;
+    while (e->nrq)
+        e->dirty[*rq_at(e, --e->nrq)] = 0;
     return -1;
 }
 
 int ilpm_kern_propagate(ilpm_kern *e)
 {
+    const int eager = e->eager; /* (no constraint loops reload it) */
     for (;;) {
+        if (eager && e->clash)
+            return drop_lazy(e);
+        /* Eager, the rows were queued as the literals were set: a
+         * literal is left only the clause store and the constraints it
+         * conditions, if any (and its lists are not counted as work:
+         * probing, which reads it, never runs eager). */
+        if (eager && !e->db && !e->cocc) {
+            e->props += (uint64_t)(e->ntrail - e->qhead);
+            e->qhead = e->ntrail;
+        }
         while (e->qhead < e->ntrail) {
             int l = e->trail[e->qhead++];
-            const ilpm_klist *p = &e->occ[ilpm_klix(l)];
-            const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
             e->props++;
-            e->work += (uint64_t)p->n + (uint64_t)q->n;
             /* The clause store first: its clauses are the cheapest. */
             if (e->db && e->db_propagate(e, l) != 0)
                 return drop_lazy(e);
-            for (int i = 0; i < p->n; i++)
-                if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
-                    return drop_lazy(e);
-            for (int i = 0; i < q->n; i++)
-                if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c, 2) != 0)
-                    return drop_lazy(e);
+            if (!eager) {
+                const ilpm_klist *p = &e->occ[ilpm_klix(l)];
+                const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
+                e->work += (uint64_t)p->n + (uint64_t)q->n;
+                for (int i = 0; i < p->n; i++)
+                    if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
+                        return drop_lazy(e);
+                for (int i = 0; i < q->n; i++)
+                    if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c, 2) != 0)
+                        return drop_lazy(e);
+            }
             const ilpm_klist *cp = e->cocc ? &e->cocc[ilpm_klix(l)] : NULL;
             for (int i = 0; cp && i < cp->n; i++)
                 if (visit(e, cp->v[i].c, 3) != 0)
                     return drop_lazy(e);
         }
-        if (e->nlazy == 0)
+        /* The unit rows queued (eager), then the weighted ones. */
+        int c, sides = 3;
+        if (e->nrq) {
+            c = *rq_at(e, --e->nrq);
+            sides = e->dirty[c];
+        } else if (e->nlazy) {
+            c = e->lazy[--e->nlazy];
+        } else {
             return 0;
-        int c = e->lazy[--e->nlazy];
+        }
         e->dirty[c] = 0;
-        if (ilpm_kern_check(e, c) != 0)
+        if (check_sides(e, c, sides) != 0)
             return drop_lazy(e);
     }
 }
 
 void ilpm_kern_undo(ilpm_kern *e, int mark)
 {
+    if (e->nrq || e->nlazy || e->clash) /* eager: what is undone did */
+        drop_lazy(e);
     while (e->ntrail > mark) {
         int l = e->trail[--e->ntrail];
         const ilpm_klist *p = &e->occ[ilpm_klix(l)];

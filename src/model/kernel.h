@@ -114,6 +114,12 @@ typedef struct ilpm_kern {
     void (*heap_insert)(void *heap, int v);
     struct ilpm_kterm *scratch; /* ilpm_kern_add's terms */
     size_t capscratch;
+    /* Eager (ilpm_kern_eager): a row is queued as an assignment brings
+     * it to its bound, not looked for in the literal's lists later; the
+     * queue (nrq rows) shares lazy's room, from its far end. */
+    uint8_t eager;
+    uint8_t clash; /* eager: a row failed as it moved (conf says which) */
+    int nrq;
 } ilpm_kern;
 
 /* The value of literal l: ILPM_K_TRUE, ILPM_K_FALSE or ILPM_K_OPEN. */
@@ -213,6 +219,18 @@ static inline int ilpm_kern_assign(ilpm_kern *e, int l)
 }
 /* Propagates the trail; -1 on a conflict. */
 int ilpm_kern_propagate(ilpm_kern *e);
+/* Eager propagation on (1) or off (0), for a search that reads values
+ * alone, never the order of the trail nor the reasons' choice (the
+ * count's depth-first search): each assignment queues the unit rows it
+ * brings to a bound, as it updates their weights, so that propagating a
+ * literal no longer walks its occurrence lists.  The values, conflicts
+ * and work that propagation reaches are the same; the order of the trail
+ * may differ.  Turned on and off with the trail propagated (a fixpoint,
+ * or just after a conflict). */
+static inline void ilpm_kern_eager(ilpm_kern *e, int on)
+{
+    e->eager = (uint8_t)(on != 0);
+}
 /* Looks at constraint c as it stands (when it is new, or its bound
  * moved); -1 on a conflict. */
 int ilpm_kern_check(ilpm_kern *e, int c);

@@ -2,10 +2,13 @@
 # Counting at the limit (run on demand, not by meson test): the targets of
 # counting on two cores, queens 15 within 10 s and L(2,15) within 60 s
 # (`--symmetry` counting one of each mirror or reverse pair), each on cp
-# alone and on auto by cubes.  Prints a Markdown table: the count, the
-# best wall and CPU seconds of REPS runs (default 3), and whether the best
-# wall time meets the target.  Note the machine's load (printed first):
-# on 2 cores shared with other work, wall times are not the machine's.
+# alone and on auto by cubes, and L(2,12) `--symmetry` (108,144 sequences,
+# under a second) to follow the cost of a sequence between the long runs.
+# Prints a Markdown table: the count, the best wall and CPU seconds of
+# REPS runs (default 3), the CPU microseconds a solution, and whether the
+# best wall time meets the target.  Note the machine's load (printed
+# first): on 2 cores shared with other work, wall times are not the
+# machine's.
 #
 #   tests/bench/count.sh [ILPM]
 #
@@ -46,17 +49,22 @@ row() {
         fi
     done
     count=$(grep -o 'count [0-9]*\|count at least [0-9]*' "$work/line" | head -1)
+    local us
+    us=$(awk -v c="$best_c" -v n="${count##* }" 'BEGIN { if (n > 0) printf "%.2f", c * 1e6 / n; else print "-" }')
     grep -q "verified" "$work/line" || count="$count (NOT verified: $(cat "$work/line"))"
     local met=no
     awk -v a="$best_w" -v t="$target" 'BEGIN { exit !(a <= t) }' && met=yes
-    echo "| \`ilpm solve $*\` | $count | $best_w | $best_c | $target s: $met |"
+    [ "$target" = - ] && met="(none)" || met="$target s: $met"
+    echo "| \`ilpm solve $*\` | $count | $best_w | $best_c | $us | $met |"
 }
 
 echo "machine: $(nproc) cores, $(uptime | sed 's/.*load/load/')"
 echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo '?'); best of $reps"
 echo
-echo "| command (\`--count\`) | count | wall s | CPU s | target |"
-echo "|---|---|---|---|---|"
+echo "| command (\`--count\`) | count | wall s | CPU s | CPU us a solution | target |"
+echo "|---|---|---|---|---|---|"
+row "L(2,12) sym cp" - langford --n 12 --k 2 --symmetry --backend cp
+row "L(2,12) sym auto" - langford --n 12 --k 2 --symmetry --backend auto --threads "$threads"
 row "queens 15 cp" 10 queens --n 15 --backend cp
 row "queens 15 auto" 10 queens --n 15 --backend auto --threads "$threads"
 row "queens 15 sym cp" 10 queens --n 15 --symmetry --backend cp
