@@ -131,6 +131,13 @@ static inline int ilpm_klval(const uint8_t *val, int l)
     return x == ILPM_K_TRUE ? ILPM_K_FALSE : ILPM_K_TRUE;
 }
 
+/* 1 when p lies in e's arena (not a block of its own). */
+static inline int ilpm_kern_in_arena(const ilpm_kern *e, const void *p)
+{
+    uintptr_t x = (uintptr_t)p, b = (uintptr_t)e->arena;
+    return p && x >= b && x < b + e->narena;
+}
+
 /* Constraint x's coefficients, x->n of them. */
 static inline const int64_t *ilpm_kcoefs(const ilpm_kern *e, const ilpm_kcon *x)
 {

@@ -1,0 +1,139 @@
+/* The propagation kernel's rows packed (kernel.h): what the trail fixed
+ * taken out of every row for good (ilpm_kern_compact, after the givens
+ * settled), and the rows added last taken off again (ilpm_kern_truncate,
+ * the learned rows of cp's cutting-planes analysis). */
+#include "kernel.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 1 when x holds whatever its open literals become: its condition false,
+ * or its >= side met and its <= side unable to fail. */
+static int holds_for_good(const ilpm_kern *e, const ilpm_kcon *x)
+{
+    if (x->cond && ilpm_klval(e->val, x->cond) == ILPM_K_FALSE)
+        return 1;
+    return (!x->ge || x->st >= x->k) && (!x->le || x->total - x->sf <= x->k);
+}
+
+/* Constraint x without the terms the trail fixed, k moved by the weight
+ * of the true ones; with no term at all when it holds for good. */
+static void compact_con(ilpm_kern *e, ilpm_kcon *x)
+{
+    int gone = holds_for_good(e, x), n = 0;
+    int *l = e->lits + x->start;
+    int64_t *a = x->unit ? NULL : e->coefs + x->cstart;
+    for (int i = 0; i < x->n && !gone; i++)
+        if (ilpm_klval(e->val, l[i]) == ILPM_K_OPEN) {
+            l[n] = l[i];
+            if (a)
+                a[n] = a[i];
+            n++;
+        }
+    x->n = n;
+    x->k = gone ? 0 : x->k - x->st;
+    x->total = gone ? 0 : x->total - x->st - x->sf;
+    x->cond = gone ? 0 : x->cond;
+    x->st = x->sf = 0;
+}
+
+/* The constraints kept, numbered anew in their order (renum), their
+ * terms packed at the front of lits and coefs. */
+static void pack_cons(ilpm_kern *e, int *renum)
+{
+    int j = 0;
+    size_t at = 0, cat = 0;
+    for (int c = 0; c < e->ncons; c++) {
+        ilpm_kcon x = e->cons[c];
+        renum[c] = x.n > 0 ? j : -1;
+        if (x.n == 0)
+            continue;
+        memmove(e->lits + at, e->lits + x.start, (size_t)x.n * sizeof *e->lits);
+        if (!x.unit) {
+            memmove(e->coefs + cat, e->coefs + x.cstart,
+                    (size_t)x.n * sizeof *e->coefs);
+            x.cstart = cat;
+            cat += (size_t)x.n;
+        }
+        x.start = at;
+        at += (size_t)x.n;
+        e->cons[j++] = x;
+    }
+    e->ncons = j;
+    e->nlits = at;
+    e->ncoefs = cat;
+}
+
+/* List p with the occurrences of the constraints kept, renumbered; a
+ * list in the arena moves to *at, where the lists before it ended (they
+ * were laid out in this order, so it only moves down). */
+static void pack_list(ilpm_kern *e, ilpm_klist *p, const int *renum,
+                      ilpm_kocc **at)
+{
+    int j = 0;
+    for (int i = 0; i < p->n; i++)
+        if (renum[p->v[i].c] >= 0) {
+            p->v[j] = p->v[i];
+            p->v[j++].c = renum[p->v[i].c];
+        }
+    p->n = j;
+    if (!at || !p->v || !ilpm_kern_in_arena(e, p->v))
+        return;
+    memmove(*at, p->v, (size_t)j * sizeof **at);
+    p->v = j ? *at : NULL;
+    p->cap = j;
+    *at += j;
+}
+
+void ilpm_kern_compact(ilpm_kern *e, int *renum)
+{
+    if (e->ntrail == 0) {
+        for (int c = 0; c < e->ncons; c++)
+            renum[c] = c;
+        return;
+    }
+    for (int c = 0; c < e->ncons; c++)
+        compact_con(e, &e->cons[c]);
+    size_t nl = 2 * (size_t)e->nv + 2;
+    for (size_t i = 2; i < nl; i++)
+        if (e->val[i / 2] != ILPM_K_OPEN)
+            e->occ[i].n = 0; /* never assigned again */
+    /* The lists first: pack_cons reuses the old numbers' places. */
+    int ncons = e->ncons;
+    for (int c = 0, j = 0; c < ncons; c++)
+        renum[c] = e->cons[c].n > 0 ? j++ : -1;
+    ilpm_kocc *at = e->pool;
+    for (size_t i = 0; i < nl; i++)
+        pack_list(e, &e->occ[i], renum, &at);
+    for (size_t i = 0; e->cocc && i < nl; i++)
+        pack_list(e, &e->cocc[i], renum, NULL);
+    pack_cons(e, renum);
+    /* What the trail holds is the model's, no constraint's any more. */
+    for (int t = 0; e->reason && t < e->ntrail; t++)
+        e->reason[abs(e->trail[t])] = ILPM_K_DECIDED;
+}
+
+void ilpm_kern_truncate(ilpm_kern *e, int n)
+{
+    while (e->ncons > n) {
+        int c = e->ncons - 1;
+        const ilpm_kcon *x = &e->cons[c];
+        const int *l = e->lits + x->start;
+        /* c's occurrences are the last of their lists: added last */
+        for (int i = 0; i < x->n; i++) {
+            ilpm_klist *p = &e->occ[ilpm_klix(l[i])];
+            while (p->n > 0 && p->v[p->n - 1].c == c) {
+                if (p->v[p->n - 1].a < 0)
+                    e->nbig--;
+                p->n--;
+            }
+        }
+        e->nlits = x->start;
+        if (!x->unit)
+            e->ncoefs = x->cstart;
+        e->dirty[c] = 0;
+        e->ncons--;
+    }
+}
