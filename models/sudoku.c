@@ -11,7 +11,12 @@
  * are equalities: much faster on both back ends (docs/benchmarks.md,
  * "Sudoku formulations").
  * --redundant adds "at least once per row, column and box" to atmost as
- * rows of their own, the two-row form of exact. */
+ * rows of their own, the two-row form of exact.
+ * --segments (with exact) states the houses through segments: for each
+ * value, a variable per row-box and column-box intersection (b cells),
+ * "the value is in that segment", at most once in it, and exactly one
+ * segment per row, column and box; unit propagation then does the
+ * pointing and box-line reductions. */
 #include "puzzle.h"
 
 #include <limits.h>
@@ -49,11 +54,16 @@ static const ilpm_opt sudoku_opts[] = {
     {.name = "redundant",
      .type = ILPM_OPT_FLAG,
      .help = "with atmost: also each value at least once per row/col/box"},
+    {.name = "segments",
+     .type = ILPM_OPT_FLAG,
+     .help = "with exact: the houses through a variable per value and "
+             "row-box (column-box) intersection, exactly one per house"},
     {.name = NULL},
 };
 
 static const ilpm_form_opt sudoku_form_opts[] = {
     {"redundant", "atmost", 0},
+    {"segments", "exact", 0},
     {NULL, NULL, 0},
 };
 
@@ -319,7 +329,82 @@ static int add_houses(ilpm_model *m, int P, int b, enum house kind,
     return 0;
 }
 
-/* The formulation asked for, and whether --redundant goes with it. */
+/* The b cells of segment g (0..b-1) of row (kind ROW) or column h. */
+static void segment_lits(const ilpm_model *m, int P, int b, enum house kind,
+                         int h, int g, int v, int *lits)
+{
+    for (int i = 0; i < b; i++)
+        lits[i] = kind == ROW
+                      ? ilpm_model_var(m, P, h + 1, g * b + i + 1, v, 0)
+                      : ilpm_model_var(m, P, g * b + i + 1, h + 1, v, 0);
+}
+
+/* S[h,g,v] <-> value v in segment g of row (column) h, and v at most
+ * once in the segment: S is the sum of its cells. */
+static int link_segments(ilpm_model *m, int P, int S, int b, enum house kind,
+                         ilpm_err *err)
+{
+    int n = b * b, lits[SUDOKU_MAX_B + 1];
+    for (int h = 0; h < n; h++)
+        for (int g = 0; g < b; g++)
+            for (int v = 1; v <= n; v++) {
+                int s = ilpm_model_var(m, S, h + 1, g + 1, v, 0);
+                segment_lits(m, P, b, kind, h, g, v, lits);
+                for (int i = 0; i < b; i++)
+                    if (ilpm_add_impl(m, lits[i], s, err) != 0)
+                        return -1;
+                if (ilpm_add_amo(m, lits, b, err) != 0)
+                    return -1;
+                lits[b] = -s;
+                if (ilpm_add_clause(m, lits, b + 1, err) != 0)
+                    return -1;
+            }
+    return 0;
+}
+
+/* Exactly one segment of value v per row (column) and per box. */
+static int segment_houses(ilpm_model *m, int S, int b, ilpm_err *err)
+{
+    int n = b * b, lits[SUDOKU_MAX_B];
+    for (int h = 0; h < n; h++)
+        for (int v = 1; v <= n; v++) {
+            for (int g = 0; g < b; g++)
+                lits[g] = ilpm_model_var(m, S, h + 1, g + 1, v, 0);
+            if (ilpm_add_exo(m, lits, b, err) != 0)
+                return -1;
+        }
+    /* box (band t, stack g): its b lines' segments g */
+    for (int t = 0; t < b; t++)
+        for (int g = 0; g < b; g++)
+            for (int v = 1; v <= n; v++) {
+                for (int i = 0; i < b; i++)
+                    lits[i] = ilpm_model_var(m, S, t * b + i + 1, g + 1, v, 0);
+                if (ilpm_add_exo(m, lits, b, err) != 0)
+                    return -1;
+            }
+    return 0;
+}
+
+/* --segments: families RS (row segments) and CS (column segments), in
+ * place of the rows, columns and boxes over the cells: two cells of a
+ * house in two segments would put two segments at 1. */
+static int add_segments(ilpm_model *m, int P, int b, ilpm_err *err)
+{
+    int n = b * b, lo[3] = {1, 1, 1}, hi[3] = {n, b, n};
+    int RS = ilpm_model_family(m, "RS", 3, lo, hi, ILPM_FAM_AUX, err);
+    int CS = ilpm_model_family(m, "CS", 3, lo, hi, ILPM_FAM_AUX, err);
+    if (RS < 0 || CS < 0 || ilpm_model_group(m, "segment", err) < 0 ||
+        link_segments(m, P, RS, b, ROW, err) != 0 ||
+        link_segments(m, P, CS, b, COL, err) != 0 ||
+        ilpm_model_group(m, "seg_house", err) < 0 ||
+        segment_houses(m, RS, b, err) != 0 ||
+        segment_houses(m, CS, b, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* The formulation asked for, and whether --redundant (--segments) goes
+ * with it. */
 static int formulation(const ilpm_params *p, int *form, ilpm_err *err)
 {
     if (ilpm_params_choice(p, sudoku_opts, "formulation", form, err) != 0)
@@ -329,6 +414,10 @@ static int formulation(const ilpm_params *p, int *form, ilpm_err *err)
                               "sudoku: --redundant adds at-least-once rows to "
                               "--formulation atmost; exact has each value "
                               "exactly once per house already");
+    if (*form == ATMOST && ilpm_params_has(p, "segments"))
+        return ilpm_err_input(err, "sudoku: --segments states the houses "
+                                   "exactly once; it goes with --formulation "
+                                   "exact, not atmost");
     return 0;
 }
 
@@ -361,9 +450,12 @@ static int build(const sudoku *s, const ilpm_params *p, int with_givens,
      * CNF those pairs become 1458 duplicate binary clauses for 9x9, which
      * the seed report's count (10287) leaves out. */
     ilpm_kind house = form == EXACT ? ILPM_EXO : ILPM_AMO;
-    if (add_houses(m, P, b, ROW, "row", house, err) != 0 ||
-        add_houses(m, P, b, COL, "col", house, err) != 0 ||
-        add_houses(m, P, b, BOX, "box", house, err) != 0)
+    if (ilpm_params_has(p, "segments")) {
+        if (add_segments(m, P, b, err) != 0)
+            return -1;
+    } else if (add_houses(m, P, b, ROW, "row", house, err) != 0 ||
+               add_houses(m, P, b, COL, "col", house, err) != 0 ||
+               add_houses(m, P, b, BOX, "box", house, err) != 0)
         return -1;
     if (ilpm_params_has(p, "redundant") &&
         (add_houses(m, P, b, ROW, "row_alo", ILPM_ALO, err) != 0 ||
@@ -402,9 +494,10 @@ static int sudoku_shape(const void *inst, const ilpm_params *p, char *key,
     int form;
     if (((const sudoku *)inst)->b > 3 || formulation(p, &form, NULL) != 0)
         return -1;
-    snprintf(key, size, "b=%d %s%s", ((const sudoku *)inst)->b,
+    snprintf(key, size, "b=%d %s%s%s", ((const sudoku *)inst)->b,
              formulations[form],
-             ilpm_params_has(p, "redundant") ? " redundant" : "");
+             ilpm_params_has(p, "redundant") ? " redundant" : "",
+             ilpm_params_has(p, "segments") ? " segments" : "");
     return 0;
 }
 
