@@ -8,6 +8,7 @@
 #include "puzzles.h"
 
 #define ILPM_TESTUTIL_RANDOM
+#define ILPM_TESTUTIL_KERN
 #include "testutil.h"
 #include <check.h>
 #include <math.h>
@@ -317,23 +318,6 @@ START_TEST(test_counts_and_optima_learn_on_and_off)
 }
 END_TEST
 
-/* The objective's row as the driver adds it (minimisation form, negative
- * coefficients folded): its number, and the shift into *shift. */
-static int objective_row(ilpm_kern *e, const ilpm_model *m, int64_t *shift)
-{
-    int n;
-    const int *lits;
-    const int64_t *coefs;
-    ilpm_sense sense = ilpm_model_objective_get(m, &n, &lits, &coefs);
-    int64_t c[16];
-    *shift = 0;
-    for (int i = 0; i < n; i++) {
-        c[i] = sense == ILPM_MAXIMIZE ? -coefs[i] : coefs[i];
-        *shift += c[i] < 0 ? c[i] : 0;
-    }
-    return ilpm_kern_add(e, c, lits, n, ILPM_LE, INT64_MAX / 4, 0);
-}
-
 /* The solutions a learned clause of an optimisation must keep: those
  * better than the incumbent (every one before the first). */
 struct opt_sols {
@@ -402,7 +386,7 @@ START_TEST(test_optimum_learned_clauses_are_implied)
         cp_search cs;
         memset(&cs, 0, sizeof cs);
         if (!refuted) {
-            cs.obj = objective_row(&e, m, &cs.obj_shift);
+            cs.obj = test_objective_row(&e, m, &cs.obj_shift);
             ilpm_options o;
             ilpm_options_init(&o);
             ilpm_cp_lp_row(&e, m, &o, cs.obj, &cs.lp);

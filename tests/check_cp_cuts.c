@@ -9,6 +9,7 @@
 #include "ilpm_int.h"
 
 #define ILPM_TESTUTIL_RANDOM
+#define ILPM_TESTUTIL_KERN
 #include "testutil.h"
 #include <check.h>
 #include <string.h>
@@ -131,22 +132,6 @@ static void enumerate(const ilpm_model *m, struct sols *o, int64_t *best)
     }
 }
 
-/* The objective in minimisation form as the search's bound row. */
-static int objective_row(ilpm_kern *e, const ilpm_model *m, int64_t *shift)
-{
-    int n;
-    const int *lits;
-    const int64_t *coefs;
-    ilpm_sense sense = ilpm_model_objective_get(m, &n, &lits, &coefs);
-    int64_t c[16];
-    *shift = 0;
-    for (int i = 0; i < n; i++) {
-        c[i] = sense == ILPM_MAXIMIZE ? -coefs[i] : coefs[i];
-        *shift += c[i] < 0 ? c[i] : 0;
-    }
-    return ilpm_kern_add(e, c, lits, n, ILPM_LE, INT64_MAX / 4, 0);
-}
-
 /* One search with learning and --cp-analysis cuts over m in mode; its
  * status, *tried, *taken and *rows counting the analyses, the clauses
  * and the rows learned from them. */
@@ -167,7 +152,7 @@ static ilpm_status search(ilpm_model *m, cp_mode mode, ilpm_search strategy,
     memset(&cs, 0, sizeof cs);
     cs.obj = -1;
     if (!refuted && mode == CP_OPTIMIZE)
-        cs.obj = objective_row(&e, m, &cs.obj_shift);
+        cs.obj = test_objective_row(&e, m, &cs.obj_shift);
     if (!refuted && cs.obj >= 0)
         refuted = ilpm_kern_check(&e, cs.obj) != 0;
     ilpm_status st = ILPM_UNSAT;

@@ -98,6 +98,29 @@ static inline ilpm_model *random_model(int nx, int na, int with_obj)
 
 #endif
 
+#ifdef ILPM_TESTUTIL_KERN
+#include "kernel.h"
+/* The objective's row as cp's driver adds it (minimisation form,
+ * negative coefficients folded): its number, and the shift into *shift
+ * (at most 16 terms). */
+static inline int test_objective_row(ilpm_kern *e, const ilpm_model *m,
+                                     int64_t *shift)
+{
+    int n;
+    const int *lits;
+    const int64_t *coefs;
+    ilpm_sense sense = ilpm_model_objective_get(m, &n, &lits, &coefs);
+    int64_t c[16];
+    ck_assert_int_le(n, 16);
+    *shift = 0;
+    for (int i = 0; i < n; i++) {
+        c[i] = sense == ILPM_MAXIMIZE ? -coefs[i] : coefs[i];
+        *shift += c[i] < 0 ? c[i] : 0;
+    }
+    return ilpm_kern_add(e, c, lits, n, ILPM_LE, INT64_MAX / 4, 0);
+}
+#endif
+
 #ifdef ILPM_TESTUTIL_PUZZLES
 #include "puzzle.h"
 
