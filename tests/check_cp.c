@@ -210,16 +210,12 @@ START_TEST(test_learned_clauses_are_implied)
             for (int v = 1; v <= nv; v++)
                 aux[v] = (uint8_t)ilpm_model_var_is_aux(m, v);
             cp_search cs;
-            memset(&cs, 0, sizeof cs);
-            cs.e = &e;
-            cs.aux = aux;
-            cs.strategy = mode ? ILPM_SEARCH_INPUT : ILPM_SEARCH_ACTIVITY;
-            cs.obj = -1;
-            cs.mode = mode ? CP_COUNT : CP_SOLVE;
+            test_cp_search(&cs, &e, aux,
+                           mode ? ILPM_SEARCH_INPUT : ILPM_SEARCH_ACTIVITY,
+                           mode ? CP_COUNT : CP_SOLVE);
             cs.learn = 1;
             cs.on_learn = check_implied;
             cs.learn_ctx = &s;
-            ilpm_watch_until(&cs.w, 0, NULL);
             uint8_t vals[32];
             /* The search watches the clauses meanwhile, then gives them
              * back as rows with their weights. */
@@ -646,14 +642,8 @@ START_TEST(test_solution_leaves_the_trail)
         ilpm_kern e;
         ck_assert_int_eq(ilpm_cp_kern_init_reasons(&e, m, &w, &err), 0);
         cp_search cs;
-        memset(&cs, 0, sizeof cs);
-        cs.e = &e;
-        cs.aux = aux;
-        cs.strategy = ILPM_SEARCH_INPUT;
-        cs.obj = -1;
-        cs.mode = CP_SOLVE;
+        test_cp_search(&cs, &e, aux, ILPM_SEARCH_INPUT, CP_SOLVE);
         cs.keep_trail = keep;
-        ilpm_watch_until(&cs.w, 0, NULL);
         ck_assert_int_eq(ilpm_cp_search_run(&cs, vals, &err), ILPM_SOLVED);
         ck_assert_int_eq(e.ntrail, keep ? e.nv : 0);
         ilpm_kern_undo(&e, 0);
@@ -693,14 +683,8 @@ START_TEST(test_auto_turns_to_learning)
     ck_assert_int_eq(ilpm_cp_kern_init_reasons(&e, m, &w, &err), 0);
     uint8_t aux[64] = {0};
     cp_search cs;
-    memset(&cs, 0, sizeof cs);
-    cs.e = &e;
-    cs.aux = aux;
-    cs.strategy = ILPM_SEARCH_INPUT;
-    cs.obj = -1;
-    cs.mode = CP_SOLVE;
+    test_cp_search(&cs, &e, aux, ILPM_SEARCH_INPUT, CP_SOLVE);
     cs.fail_budget = 50;
-    ilpm_watch_until(&cs.w, 0, NULL);
     uint8_t vals[64];
     ck_assert_int_eq(ilpm_cp_search_run(&cs, vals, &err), ILPM_TIMEOUT);
     ck_assert_int_eq(cs.gave_up, 1);
@@ -871,13 +855,7 @@ START_TEST(test_reasons_made_by_learning)
     ck_assert_ptr_nonnull(e.phase);
     uint8_t aux[32] = {0}, vals[32];
     cp_search cs;
-    memset(&cs, 0, sizeof cs);
-    cs.e = &e;
-    cs.aux = aux;
-    cs.strategy = ILPM_SEARCH_FIRST_FAIL;
-    cs.obj = -1;
-    cs.mode = CP_SOLVE;
-    ilpm_watch_until(&cs.w, 0, NULL);
+    test_cp_search(&cs, &e, aux, ILPM_SEARCH_FIRST_FAIL, CP_SOLVE);
     ck_assert_int_eq(ilpm_cp_dfs_run(&cs, vals, &err), ILPM_SOLVED);
     ck_assert(ilpm_model_check(m, vals, NULL));
     ck_assert_ptr_null(e.reason);
@@ -887,14 +865,8 @@ START_TEST(test_reasons_made_by_learning)
     ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
     int base = e.ntrail;
     ck_assert_int_gt(base, 2);
-    memset(&cs, 0, sizeof cs);
-    cs.e = &e;
-    cs.aux = aux;
-    cs.strategy = ILPM_SEARCH_ACTIVITY;
-    cs.obj = -1;
-    cs.mode = CP_SOLVE;
+    test_cp_search(&cs, &e, aux, ILPM_SEARCH_ACTIVITY, CP_SOLVE);
     cs.learn = 1;
-    ilpm_watch_until(&cs.w, 0, NULL);
     ck_assert_int_eq(ilpm_cp_cdcl_run(&cs, vals, &err), ILPM_SOLVED);
     ck_assert(ilpm_model_check(m, vals, NULL));
     ck_assert(vals[2] && vals[7]);
@@ -1014,15 +986,9 @@ START_TEST(test_auto_turns_stay_complete)
     uint8_t aux[64] = {0}, vals[64];
     struct cdcl *kept = NULL;
     cp_search cs;
-    memset(&cs, 0, sizeof cs);
-    cs.e = &e;
-    cs.aux = aux;
-    cs.strategy = ILPM_SEARCH_ACTIVITY;
-    cs.obj = -1;
-    cs.mode = CP_SOLVE;
+    test_cp_search(&cs, &e, aux, ILPM_SEARCH_ACTIVITY, CP_SOLVE);
     cs.learn = 1;
     cs.keep = &kept;
-    ilpm_watch_until(&cs.w, 0, NULL);
     ilpm_status st;
     int turns = 0;
     do {

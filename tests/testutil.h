@@ -99,7 +99,22 @@ static inline ilpm_model *random_model(int nx, int na, int with_obj)
 #endif
 
 #ifdef ILPM_TESTUTIL_KERN
-#include "kernel.h"
+#include "cp.h"
+#include <string.h>
+/* A cp search over e, nothing set but what a test names: strategy and
+ * mode, no objective, no deadline. */
+static inline void test_cp_search(cp_search *cs, ilpm_kern *e, uint8_t *aux,
+                                  ilpm_search strategy, cp_mode mode)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->e = e;
+    cs->aux = aux;
+    cs->strategy = strategy;
+    cs->obj = -1;
+    cs->mode = mode;
+    ilpm_watch_until(&cs->w, 0, NULL);
+}
+
 /* The objective's row as cp's driver adds it (minimisation form,
  * negative coefficients folded): its number, and the shift into *shift
  * (at most 16 terms). */
