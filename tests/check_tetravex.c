@@ -800,6 +800,25 @@ START_TEST(test_model_groups)
 }
 END_TEST
 
+/* The sides of the nine tiles of a generated 3x3 board (native text:
+ * comments, N, then a tile a line). */
+static void board3_sides(const char *text, int side[9][4])
+{
+    const char *t = text;
+    while (*t == '#')
+        t = strchr(t, '\n') + 1;
+    int n, used = 0;
+    ck_assert_int_eq(sscanf(t, "%d%n", &n, &used), 1);
+    ck_assert_int_eq(n, 3);
+    t += used;
+    for (int i = 0; i < 9; i++) {
+        ck_assert_int_eq(sscanf(t, "%d %d %d %d%n", &side[i][0], &side[i][1],
+                                &side[i][2], &side[i][3], &used),
+                         4);
+        t += used;
+    }
+}
+
 /* --diag on a 3x3 board of nine distinct tiles: the first clauses say
  * that tile a on the top-left cell needs, on the cell below-right, one of
  * the tiles b that two other tiles complete into a 2x2 block (k1 right
@@ -808,19 +827,8 @@ END_TEST
 START_TEST(test_diag_rule)
 {
     char *text = generate(3, 7, 10, 1, 0, NULL);
-    int side[9][4], n; /* left up right down */
-    const char *t = text;
-    while (*t == '#')
-        t = strchr(t, '\n') + 1;
-    int used = 0;
-    ck_assert_int_eq(sscanf(t, "%d%n", &n, &used), 1);
-    t += used;
-    for (int i = 0; i < 9; i++) {
-        ck_assert_int_eq(sscanf(t, "%d %d %d %d%n", &side[i][0], &side[i][1],
-                                &side[i][2], &side[i][3], &used),
-                         4);
-        t += used;
-    }
+    int side[9][4]; /* left up right down */
+    board3_sides(text, side);
     void *inst = parse_text(text, "native");
     ilpm_params *p = params(NULL, "assign+diag");
     ilpm_model *m = ilpm_model_new();
@@ -920,18 +928,8 @@ END_TEST
 START_TEST(test_redundant_lines)
 {
     char *text = generate(3, 7, 10, 1, 0, NULL);
-    int side[9][4], n, used = 0; /* left up right down */
-    const char *s = text;
-    while (*s == '#')
-        s = strchr(s, '\n') + 1;
-    ck_assert_int_eq(sscanf(s, "%d%n", &n, &used), 1);
-    s += used;
-    for (int i = 0; i < 9; i++) {
-        ck_assert_int_eq(sscanf(s, "%d %d %d %d%n", &side[i][0], &side[i][1],
-                                &side[i][2], &side[i][3], &used),
-                         4);
-        s += used;
-    }
+    int side[9][4]; /* left up right down */
+    board3_sides(text, side);
     void *inst = parse_text(text, "native");
     for (int f = 0; f < NFORMS; f++) {
         char form[32];
