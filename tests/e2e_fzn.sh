@@ -355,6 +355,42 @@ for c in "send_more.mzn|ilp sat cp" "magic_square.mzn|ilp sat cp" "bibd.mzn|sat 
     done
 done
 
+# inverse (ilpm's library: f[i] = j <-> g[j] = i, one int_eq_reif each,
+# no element): the derangements of 0..4 counted as Gecode counts them;
+# table of two variables as support clauses, of three through a row
+# variable (tables.mzn, counted), black hole's FlatZinc without element.
+# The domino-logic nonogram of 6 (dom_06 of the MiniZinc benchmarks; Gecode
+# takes over 60 s on dom_14, docs/fzn.md): its one solution on every back
+# end, accepted by Gecode with the output fixed.
+minizinc --solver ilpm -c --fzn "$tmp/der.fzn" --ozn /dev/null "$M/derangement.mzn" 2>/dev/null
+check "inverse: int_eq_reif, no element" both \
+    grep -q '^constraint int_eq_reif(' "$tmp/der.fzn" -- no_element "$tmp/der.fzn"
+want=$(minizinc --solver gecode -a "$M/derangement.mzn" 2>/dev/null | grep -c -- '^----------$')
+check "derangement.mzn: Gecode's count is 44" equals count "$want" 44
+tables=$(minizinc --solver gecode -a "$M/tables.mzn" 2>/dev/null | grep -c -- '^----------$')
+check "tables.mzn: Gecode's count is 19" equals count "$tables" 19
+minizinc --solver ilpm -c --fzn "$tmp/bh.fzn" --ozn /dev/null "$M/black_hole.mzn" \
+    "$M/black_hole_2.dzn" 2>/dev/null
+check "black hole: table of two as clauses, inverse as int_eq_reif" both \
+    grep -q '^constraint array_bool_or(' "$tmp/bh.fzn" -- no_element "$tmp/bh.fzn"
+for b in $BACKENDS; do
+    got=$(mzn --ilpm-backend "$b" -a "$M/derangement.mzn" | grep -c -- '^----------$')
+    check "derangement.mzn -a on $b: Gecode's count" equals count "$got" "$want"
+    got=$(mzn --ilpm-backend "$b" -a "$M/tables.mzn" | grep -c -- '^----------$')
+    check "tables.mzn -a on $b: Gecode's count" equals count "$got" "$tables"
+    # GLPK proves no second solution in minutes: one solution on ilp.
+    if [ "$b" = ilp ]; then
+        mzn --ilpm-backend ilp "$M/nonogram.mzn" "$M/nonogram_dom_06.dzn" >"$tmp/dom"
+    else
+        mzn --ilpm-backend "$b" -a "$M/nonogram.mzn" "$M/nonogram_dom_06.dzn" >"$tmp/dom"
+        check "nonogram dom_06 -a on $b: complete" grep -qx '==========' "$tmp/dom"
+    fi
+    check "nonogram dom_06 on $b: one solution" equals count "$(count_solutions "$tmp/dom")" 1
+    x=$(sed -n 's/^x = \(.*\);$/\1/p' "$tmp/dom")
+    check "nonogram dom_06 on $b: Gecode accepts it" gecode_accepts "$M/nonogram.mzn" \
+        "constraint array1d(x) = $x;" "$M/nonogram_dom_06.dzn"
+done
+
 # Improving solutions (-i, and -a on a model with an objective): each
 # better than the one before, the last followed by "==========" and equal
 # to Gecode's optimum; without either, the final solution alone.

@@ -27,6 +27,10 @@ runs=(
     "among, table, gcc, -a|-a $M/cardinality.mzn"
     "nonogram 55x55 (non_awful_1)|$M/nonogram.mzn $M/nonogram_awful_1.dzn"
     "black hole, seed 1|$M/black_hole.mzn $M/black_hole_1.dzn"
+    "bibd (7,3,1), -a|-a $M/bibd.mzn"
+    "nonogram 8x8 (smiley), -a|-a $M/nonogram.mzn $M/nonogram_smiley.dzn"
+    "nonogram 29x29 (dom_14)|$M/nonogram.mzn $M/nonogram_dom_14.dzn"
+    "black hole, seed 2|$M/black_hole.mzn $M/black_hole_2.dzn"
 )
 solvers=("gecode" "ilpm --ilpm-backend cp" "ilpm --ilpm-backend sat" "ilpm --ilpm-backend ilp")
 echo "| model | Gecode | ilpm cp | ilpm sat | ilpm ilp |"
