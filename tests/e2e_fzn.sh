@@ -364,8 +364,8 @@ done
 # table of two variables as support clauses, of three through a row
 # variable (tables.mzn, counted), black hole's FlatZinc without element.
 # The domino-logic nonogram of 6 (dom_06 of the MiniZinc benchmarks; Gecode
-# takes over 60 s on dom_14, docs/fzn.md): its one solution on every back
-# end, accepted by Gecode with the output fixed.
+# takes over 60 s on dom_14, docs/fzn.md): its one solution on sat and
+# cp, accepted by Gecode with the output fixed.
 minizinc --solver ilpm -c --fzn "$tmp/der.fzn" --ozn /dev/null "$M/derangement.mzn" 2>/dev/null
 check "inverse: int_eq_reif, no element" both \
     grep -q '^constraint int_eq_reif(' "$tmp/der.fzn" -- no_element "$tmp/der.fzn"
@@ -382,13 +382,12 @@ for b in $BACKENDS; do
     check "derangement.mzn -a on $b: Gecode's count" equals count "$got" "$want"
     got=$(mzn --ilpm-backend "$b" -a "$M/tables.mzn" | grep -c -- '^----------$')
     check "tables.mzn -a on $b: Gecode's count" equals count "$got" "$tables"
-    # GLPK proves no second solution in minutes: one solution on ilp.
-    if [ "$b" = ilp ]; then
-        mzn --ilpm-backend ilp "$M/nonogram.mzn" "$M/nonogram_dom_06.dzn" >"$tmp/dom"
-    else
-        mzn --ilpm-backend "$b" -a "$M/nonogram.mzn" "$M/nonogram_dom_06.dzn" >"$tmp/dom"
-        check "nonogram dom_06 -a on $b: complete" grep -qx '==========' "$tmp/dom"
-    fi
+    # GLPK takes about 90 s to solve dom_06 (its LP says little about
+    # the automaton's clauses): sat and cp only; the 8x8 nonogram above
+    # is counted on ilp too.
+    [ "$b" = ilp ] && continue
+    mzn --ilpm-backend "$b" -a "$M/nonogram.mzn" "$M/nonogram_dom_06.dzn" >"$tmp/dom"
+    check "nonogram dom_06 -a on $b: complete" grep -qx '==========' "$tmp/dom"
     check "nonogram dom_06 on $b: one solution" equals count "$(count_solutions "$tmp/dom")" 1
     x=$(sed -n 's/^x = \(.*\);$/\1/p' "$tmp/dom")
     check "nonogram dom_06 on $b: Gecode accepts it" gecode_accepts "$M/nonogram.mzn" \
