@@ -11,6 +11,7 @@
 
 #include "testutil.h"
 #include <check.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,7 +126,11 @@ static void expect_count(const void *inst, const char *what, uint64_t want,
 /* ------------------------------------------------------------------ */
 /* Public instances                                                     */
 
-START_TEST(test_public_counts)
+/* Calls fn on each board of data/tetravex/solution_counts.tsv of size
+ * at most max_n, parsed (freed after), with its path, size and count;
+ * returns how many. */
+static int each_public_count(int max_n, void (*fn)(void *inst, const char *path,
+                                                   int n, unsigned long want))
 {
     FILE *f = fopen("data/tetravex/solution_counts.tsv", "r");
     ck_assert_msg(f != NULL, "data/tetravex/solution_counts.tsv missing");
@@ -134,25 +139,36 @@ START_TEST(test_public_counts)
     while (fgets(line, sizeof line, f)) {
         char file[256], fmt[32], size[16];
         unsigned long want;
-        if (sscanf(line, "%255s %31s %15s %lu", file, fmt, size, &want) != 4)
-            continue; /* the header */
+        if (sscanf(line, "%255s %31s %15s %lu", file, fmt, size, &want) != 4 ||
+            atoi(size) > max_n)
+            continue; /* the header, or too large */
         char path[300];
         snprintf(path, sizeof path, "data/tetravex/%s", file);
         void *inst = parse_path(path, fmt);
-        /* GLPK needs seconds per count on the conflict formulation from
-         * 4x4 on (up to 18 s; over a minute at 5x5), and at 6x6 on all
-         * but assign (up to 23 s with --diag): those runs are left out
-         * (tests/bench/tetravex.sh measures how far GLPK goes). */
-        int n = atoi(size);
-        expect_count(inst, path, want,
-                     n <= 3   ? ILP_ALL
-                     : n <= 5 ? ILP_NO_CONFLICT
-                              : ILP_ASSIGN);
+        fn(inst, path, atoi(size), want);
         pz->free_instance(inst);
         rows++;
     }
     fclose(f);
-    ck_assert_int_ge(rows, 27);
+    return rows;
+}
+
+/* GLPK needs seconds per count on the conflict formulation from 4x4 on
+ * (up to 18 s; over a minute at 5x5), and at 6x6 on all but assign (up
+ * to 23 s with --diag): those runs are left out (tests/bench/tetravex.sh
+ * measures how far GLPK goes). */
+static void public_count(void *inst, const char *path, int n,
+                         unsigned long want)
+{
+    expect_count(inst, path, want,
+                 n <= 3   ? ILP_ALL
+                 : n <= 5 ? ILP_NO_CONFLICT
+                          : ILP_ASSIGN);
+}
+
+START_TEST(test_public_counts)
+{
+    ck_assert_int_ge(each_public_count(INT_MAX, public_count), 27);
 }
 END_TEST
 
@@ -875,33 +891,22 @@ START_TEST(test_diag_rule)
 }
 END_TEST
 
+static const char *const red[] = {"assign+redundant", "conflict+redundant",
+                                  "edges+redundant"};
+
+/* GLPK on conflict: 3x3 only, as in test_public_counts */
+static void redundant_count(void *inst, const char *path, int n,
+                            unsigned long want)
+{
+    expect_count_of(inst, path, want, n <= 3 ? 7 : 5, red, 3);
+}
+
 /* --redundant on every formulation and back end: the counts of the
  * public boards up to 4x4, and of generated boards with twin tiles (few
  * digits), as without it. */
 START_TEST(test_redundant_counts)
 {
-    static const char *const red[] = {"assign+redundant", "conflict+redundant",
-                                      "edges+redundant"};
-    FILE *f = fopen("data/tetravex/solution_counts.tsv", "r");
-    ck_assert_msg(f != NULL, "data/tetravex/solution_counts.tsv missing");
-    char line[512];
-    int rows = 0;
-    while (fgets(line, sizeof line, f)) {
-        char file[256], fmt[32], size[16];
-        unsigned long want;
-        if (sscanf(line, "%255s %31s %15s %lu", file, fmt, size, &want) != 4 ||
-            atoi(size) > 4)
-            continue;
-        char path[300];
-        snprintf(path, sizeof path, "data/tetravex/%s", file);
-        void *inst = parse_path(path, fmt);
-        /* GLPK on conflict: 3x3 only, as in test_public_counts */
-        expect_count_of(inst, path, want, atoi(size) <= 3 ? 7 : 5, red, 3);
-        pz->free_instance(inst);
-        rows++;
-    }
-    fclose(f);
-    ck_assert_int_ge(rows, 20);
+    ck_assert_int_ge(each_public_count(4, redundant_count), 20);
     static const struct {
         int n, digits, seed;
     } twins[] = {{2, 2, 1}, {3, 3, 1}, {3, 3, 5}, {3, 2, 1}};
