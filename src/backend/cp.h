@@ -227,8 +227,12 @@ int ilpm_cp_analyze(ilpm_kern *e, int *lbd);
  * taken off, the literal of the level to jump back to second; returns
  * that level, its LBD into *lbd (-1 out of memory). */
 int ilpm_cp_conclude(ilpm_kern *e, int *lbd);
-/* Sorts keys[0..nk) ascending. */
-void ilpm_cp_sort_keys(int64_t *keys, int nk);
+/* Of the keys (trail place << 32 | i, i indexing w), the earliest whose
+ * weights |w[i]| sum past need, and of those only what the sum needs
+ * (the others set to -1): sorts keys, returns how many were looked at,
+ * their sum into *sum (at most need when all were too few). */
+int ilpm_cp_earliest(int64_t *keys, int nk, const int64_t *w, int64_t need,
+                     int64_t *sum);
 
 /* cp_cuts.c: cutting-planes conflict analysis (--cp-analysis cuts).  A
  * sum "sum |a[v]| l_v >= d" over the variables in vars[0..n), the

@@ -139,15 +139,19 @@ static void pb_weaken(const ilpm_kern *e, cp_pb *s, int pos, int keep)
     s->n = n;
 }
 
+/* v's coefficient at most the degree (saturation). */
+static inline void pb_cap(cp_pb *s, int v)
+{
+    if (s->a[v] > s->d)
+        s->a[v] = s->d;
+    else if (s->a[v] < -s->d)
+        s->a[v] = -s->d;
+}
+
 static void pb_saturate(cp_pb *s)
 {
-    for (int i = 0; i < s->n; i++) {
-        int v = s->vars[i];
-        if (s->a[v] > s->d)
-            s->a[v] = s->d;
-        else if (s->a[v] < -s->d)
-            s->a[v] = -s->d;
-    }
+    for (int i = 0; i < s->n; i++)
+        pb_cap(s, s->vars[i]);
 }
 
 static inline int64_t ceil_div(int64_t x, int64_t y)
@@ -172,10 +176,7 @@ static int64_t pb_tidy(const ilpm_kern *e, cp_pb *s, int lv, int64_t *max)
             continue;
         }
         s->vars[n++] = v;
-        if (s->a[v] > s->d)
-            s->a[v] = s->d;
-        else if (s->a[v] < -s->d)
-            s->a[v] = -s->d;
+        pb_cap(s, v);
         int64_t a = llabs(s->a[v]);
         if (ilpm_klval(e->val, l) != ILPM_K_FALSE) {
             sum += a;
@@ -242,21 +243,11 @@ static int to_clause(ilpm_kern *e, const cp_pb *s, int u)
             return -1;
         db->keys[nk++] = (int64_t)e->tpos[v] << 32 | (uint32_t)v;
     }
-    ilpm_cp_sort_keys(db->keys, nk);
     /* the chosen literals false, the rest at most total - taken < d */
-    int64_t need = total - llabs(s->a[abs(u)]) - s->d, sum = 0;
-    int m = 0;
-    for (; m < nk && sum <= need; m++)
-        sum += llabs(s->a[(uint32_t)db->keys[m]]);
+    int64_t need = total - llabs(s->a[abs(u)]) - s->d, sum;
+    int m = ilpm_cp_earliest(db->keys, nk, s->a, need, &sum);
     if (sum <= need)
         return 1;
-    for (int j = m - 1; j >= 0; j--) {
-        int64_t a = llabs(s->a[(uint32_t)db->keys[j]]);
-        if (sum - a > need) {
-            sum -= a;
-            db->keys[j] = -1;
-        }
-    }
     db->out.n = 0;
     if (ilpm_cp_ivec_push(&db->out, u) != 0)
         return -1;

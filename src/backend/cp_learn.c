@@ -6,6 +6,7 @@
 #include "util.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void cp_heap_bump(cp_heap *h, int v);
@@ -33,9 +34,33 @@ static void sort_keys(int64_t *keys, int nk)
     }
 }
 
-void ilpm_cp_sort_keys(int64_t *keys, int nk)
+/* The keys (trail place << 32 | i) sorted, the earliest taken until
+ * their weights |w[i]| sum past need, then each of those the rest need
+ * not (last first) set to -1: how many were taken (m), their sum into
+ * *sum (at most need when all of them were not enough). */
+static inline int earliest(int64_t *keys, int nk, const int64_t *w,
+                           int64_t need, int64_t *sum)
 {
     sort_keys(keys, nk);
+    int64_t t = 0;
+    int m = 0;
+    for (; m < nk && t <= need; m++)
+        t += llabs(w[(uint32_t)keys[m]]);
+    for (int j = m - 1; j >= 0; j--) {
+        int64_t a = llabs(w[(uint32_t)keys[j]]);
+        if (t - a > need) {
+            t -= a;
+            keys[j] = -1;
+        }
+    }
+    *sum = t;
+    return m;
+}
+
+int ilpm_cp_earliest(int64_t *keys, int nk, const int64_t *w, int64_t need,
+                     int64_t *sum)
+{
+    return earliest(keys, nk, w, need, sum);
 }
 
 /* A weighted sum "sum a_i l_i <= k" took -l_j because the true literals
@@ -92,18 +117,8 @@ int ilpm_cp_explain(ilpm_kern *e, int r, int p, cp_ivec *out)
             return -1;
         db->keys[nk++] = (int64_t)e->tpos[abs(l)] << 32 | (uint32_t)i;
     }
-    sort_keys(db->keys, nk);
-    int64_t sum = 0;
-    int m = 0;
-    for (; m < nk && sum <= need; m++)
-        sum += a[(uint32_t)db->keys[m]];
-    for (int j = m - 1; j >= 0; j--) {
-        int64_t aj = a[(uint32_t)db->keys[j]];
-        if (sum - aj > need) {
-            sum -= aj;
-            db->keys[j] = -1;
-        }
-    }
+    int64_t sum;
+    int m = earliest(db->keys, nk, a, need, &sum);
     for (int j = 0; j < m; j++)
         if (db->keys[j] >= 0 &&
             ilpm_cp_ivec_push(out, le ? -lits[(uint32_t)db->keys[j]]
