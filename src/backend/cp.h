@@ -136,6 +136,22 @@ void ilpm_cp_cdcl_drop(struct cdcl *c);
 /* cp_search.c: the depth-first search, as ilpm_cp_search_run. */
 ilpm_status ilpm_cp_dfs_run(cp_search *s, uint8_t *vals, ilpm_err *err);
 
+/* cp_cover.c: a count by exact cover (Algorithm X over bitsets), when
+ * every row still open on the kernel as it stands (its trail propagated)
+ * is "sum = 1" or "sum <= 1" over positive literals of open puzzle
+ * variables, each in some "sum = 1" (an at-least-one containing one is
+ * implied, and taken too); implied[r] (r < nimplied): row r is implied
+ * by the others (a redundant group), left out.  1 when it counted into
+ * s (count, nodes, fails, complete), every solution shown to s->fn with
+ * vals as its values, *st ILPM_SOLVED (done, or s->limit reached),
+ * ILPM_TIMEOUT, ILPM_STOPPED (s->w) or ILPM_ERROR (fn); 0 when the
+ * model is not such a cover, or too large (the depth-first search
+ * counts).  The kernel is left as it is. */
+int ilpm_cp_cover_count(cp_search *s, const uint8_t *implied, int nimplied,
+                        uint8_t *vals, ilpm_status *st);
+/* How many counts this thread ran by exact cover (the tests look). */
+extern _Thread_local uint64_t ilpm_cp_cover_runs;
+
 /* cp_branch.c: what both searches share. */
 /* A solution on the trail, as the mode takes it: kept (solve, and
  * optimise, whose bound it tightens to one below its value), or counted

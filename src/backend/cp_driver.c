@@ -25,6 +25,8 @@ typedef struct cp_drv {
     int undo_to; /* -1, or where a search cut short left the trail */
     cp_lp lp;    /* the LP bound's row, asked of GLPK once (lp_tried) */
     int lp_tried;
+    uint8_t *implied; /* per row < nimplied: of a redundant group */
+    int nimplied;
 } cp_drv;
 
 /* A bound that never binds, with room for the coefficients folded in. */
@@ -38,6 +40,7 @@ static void cp_destroy(ilpm_driver *drv)
     ilpm_kern_free(&d->e);
     free(d->aux);
     free(d->cand);
+    free(d->implied);
     free(d);
 }
 
@@ -176,12 +179,26 @@ static void settle_base(cp_drv *d)
         free(renum);
         return;
     }
+    int nc = d->e.ncons;
     ilpm_kern_compact(&d->e, renum);
     int n = 0;
     for (int i = 0; i < d->ncand; i++)
         if (renum[d->cand[i]] >= 0)
             d->cand[n++] = renum[d->cand[i]];
     d->ncand = n;
+    /* The rows of redundant groups (implied by the others, as the model
+     * declares: Langford's position sum), which a count by exact cover
+     * leaves out; the kernel's rows are the model's, in its order, until
+     * compacted.  Without the room, none is left out. */
+    size_t mc = ilpm_model_ncons(d->base.m);
+    d->implied = calloc((size_t)d->e.ncons + 1, 1);
+    for (int r = 0; d->implied && r < nc && (size_t)r < mc; r++) {
+        ilpm_con c;
+        ilpm_model_con(d->base.m, (size_t)r, &c);
+        if (renum[r] >= 0 && ilpm_model_group_redundant(d->base.m, c.group))
+            d->implied[renum[r]] = 1;
+    }
+    d->nimplied = d->implied ? d->e.ncons : 0;
     free(renum);
 }
 
@@ -502,11 +519,20 @@ static ilpm_status cp_count(ilpm_driver *drv, const ilpm_model *m,
     s.live = count;
     double t0 = ilpm_now();
     int base = d->e.ntrail;
-    ilpm_status st = ilpm_cp_search_run(&s, vals, err);
-    if (s.w.status)
-        d->undo_to = base; /* what the count left, as undo_after */
+    ilpm_status st;
+    /* The plain count of a model that is an exact cover, by Algorithm X
+     * (cp_cover.c); anything else by the search --learn chooses. */
+    int cover = !s.learn && !ilpm_cp_opts_of(&d->base.o)->no_cover &&
+                ilpm_cp_cover_count(&s, d->implied, d->nimplied, vals, &st);
+    if (!cover) {
+        st = ilpm_cp_search_run(&s, vals, err);
+        if (s.w.status)
+            d->undo_to = base; /* what the count left, as undo_after */
+    }
     *count = s.count;
     *complete = s.complete;
+    if (cover && ilpm_reports(&d->base.o))
+        d->base.o.log(d->base.o.log_ctx, "cp: counted by exact cover\n");
     report(d, &s, t0);
     return st;
 }
