@@ -241,6 +241,20 @@ timed "sat gives up early, JSON" 3 5 "$ILPM" solve model "$tmp/wide.cnf" \
     --backend sat --time-limit 0.5 --format json &&
     has "sat gives up early, JSON" "$out" '"status":"timeout",.*"reason":"gave up 0\.[0-9] s before the time limit: '
 
+# A count by exact cover (cp_cover.c) polls the clock as it goes: L(2,15)
+# (39,809,640 sequences) cut short at 0.5 s on cp and on two cores'
+# cubes reports what it counted, verified, as incomplete.
+for b in "cp" "auto --threads 2"; do
+    # shellcheck disable=SC2086 # the back end's words
+    timed "L(2,15) count by exact cover ($b), 0.5 s" 3 1.0 \
+        "$ILPM" solve langford --n 15 --symmetry --count --backend $b \
+        --time-limit 0.5 --verbose &&
+        has "L(2,15) count cut short ($b)" "$out" \
+            "timeout, verified, count at least [1-9][0-9]* \(time limit\)" &&
+        has "L(2,15) count cut short ($b): by exact cover" "$err" \
+            "^cp: counted by exact cover$"
+done
+
 # GLPK's defaults never lose badly to glpsol's own: Todd's knapsack (60 s
 # without a proof when MIR cuts ran on its scaled row) and a knapsack with
 # coefficients in [1e8, 1e9] (called infeasible with them) are proved

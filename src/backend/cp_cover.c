@@ -106,21 +106,25 @@ static int classify(const cp_search *s, int r)
 }
 
 /* The candidates of row r's open positive literals as a set into out,
- * its negative ones' into neg unless NULL (w words each, zeroed
- * first). */
-static void row_set(const cover *c, const ilpm_kern *e, int r, word *out,
-                    word *neg)
+ * its negative ones' into neg unless NULL (w words each, zeroed first);
+ * 1 when a variable occurs twice (x + x <= 1 is no column), else 0. */
+static int row_set(const cover *c, const ilpm_kern *e, int r, word *out,
+                   word *neg)
 {
+    int twice = 0;
     const ilpm_kcon *x = &e->cons[r];
     memset(out, 0, (size_t)c->w * sizeof *out);
     if (neg)
         memset(neg, 0, (size_t)c->w * sizeof *neg);
     for (int i = 0; i < x->n; i++) {
         int l = e->lits[x->start + (size_t)i], v = abs(l);
-        if (e->val[v] == ILPM_K_OPEN)
-            (l < 0 && neg ? neg : out)[c->idx[v] >> 6] |= (word)1
-                                                          << (c->idx[v] & 63);
+        if (e->val[v] != ILPM_K_OPEN)
+            continue;
+        word *set = l < 0 && neg ? neg : out, bit = (word)1 << (c->idx[v] & 63);
+        twice |= (set[c->idx[v] >> 6] & bit) != 0;
+        set[c->idx[v] >> 6] |= bit;
     }
+    return twice;
 }
 
 /* The rows classified, the candidates numbered: 0 when the cover takes
@@ -191,7 +195,8 @@ static int fill_columns(cover *c, const ilpm_kern *e, word *set)
             continue;
         int prim = c->kind[r] == ROW_EXO;
         word *cs = prim ? c->col + (size_t)p * w : set;
-        row_set(c, e, r, cs, NULL);
+        if (row_set(c, e, r, cs, NULL))
+            return -1;
         for (size_t j = 0; j < w; j++)
             for (word b = cs[j]; b; b &= b - 1) {
                 size_t i = j * 64 + (size_t)__builtin_ctzll(b);
@@ -246,7 +251,7 @@ static int fill_clauses(cover *c, const ilpm_kern *e, word *pos, word *neg)
     for (int r = 0; r < e->ncons; r++) {
         if (c->kind[r] != ROW_CLAUSE)
             continue;
-        row_set(c, e, r, pos, neg);
+        (void)row_set(c, e, r, pos, neg); /* a clause: x | x is x */
         int how = 0, q = 0, any = 0;
         for (size_t t = 0; t < w; t++)
             any |= neg[t] != 0;
