@@ -786,6 +786,38 @@ START_TEST(test_verifier)
     ilpm_model_free(m);
     ilpm_params_free(p);
     pz->free_instance(inst);
+
+    /* L(2,12)'s rows of 22 starts, scanned eight at a time: a second
+     * start anywhere in value 1's row, or none in value 12's, is seen */
+    p = params(2, 12, "positions", 0, 0);
+    inst = instance(p);
+    m = ilpm_model_new();
+    ck_assert_int_eq(pz->build(inst, p, m, &err), 0);
+    vals = calloc((size_t)ilpm_model_nvars(m) + 1, 1);
+    Y = ilpm_model_family_find(m, "Y");
+    static const int seq[12] = {1, 21, 19, 9, 6, 4, 8, 13, 10, 7, 5, 2};
+    for (int at = 1; at <= 22; at++) {
+        for (int v = 1; v <= 12; v++)
+            vals[ilpm_model_var(m, Y, v, seq[v - 1], 0, 0)] = 1;
+        vals[ilpm_model_var(m, Y, 1, at, 0, 0)] = 1;
+        void *sol = pz->decode(inst, p, m, vals, &err);
+        if (at == seq[0]) {
+            ck_assert_msg(sol != NULL, "%s", err.msg);
+            pz->free_solution(sol);
+        } else {
+            ck_assert_ptr_null(sol);
+            ck_assert_str_eq(err.msg, "value 1 has 2 first positions");
+        }
+        memset(vals, 0, (size_t)ilpm_model_nvars(m) + 1);
+    }
+    for (int v = 1; v < 12; v++)
+        vals[ilpm_model_var(m, Y, v, seq[v - 1], 0, 0)] = 1;
+    ck_assert_ptr_null(pz->decode(inst, p, m, vals, &err));
+    ck_assert_str_eq(err.msg, "value 12 has 0 first positions");
+    free(vals);
+    ilpm_model_free(m);
+    ilpm_params_free(p);
+    pz->free_instance(inst);
 }
 END_TEST
 
