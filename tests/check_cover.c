@@ -130,7 +130,8 @@ START_TEST(test_random_covers_against_brute_force)
 {
     rng_state = 35;
     int covered = 0;
-    for (int iter = 0; iter < 1000; iter++) {
+    int iters = test_seeds(1000);
+    for (int iter = 0; iter < iters; iter++) {
         int nv = 2 + (int)rnd(13), np = 1 + (int)rnd(5);
         ilpm_model *m = random_cover(nv, np);
         uint64_t want = brute(m);
@@ -148,8 +149,8 @@ START_TEST(test_random_covers_against_brute_force)
         }
         ilpm_model_free(m);
     }
-    /* most of them are covers the path takes */
-    ck_assert_int_gt(covered, 600);
+    /* most of them are covers the path takes (two counts each) */
+    ck_assert_int_gt(covered, iters * 6 / 10);
 }
 END_TEST
 
@@ -241,17 +242,19 @@ static uint64_t puzzle_count(const ilpm_puzzle *pz, const void *inst,
     return n;
 }
 
-/* One instance's count, the same on cp by both paths and on auto with 1
- * and 2 threads (by both paths again; with 1, auto is GLPK alone, which
- * counts by blocking clauses: small counts only): want. */
+/* One instance's count, the same on cp by both paths and, with on_auto,
+ * on auto with 1 and 2 threads (by both paths again; with 1, auto is
+ * GLPK alone, which counts by blocking clauses: small counts only; each
+ * of 2 threads' cubes is a process, slow under the sanitizers: a few
+ * instances only): want. */
 static void same_counts(const ilpm_puzzle *pz, const char *const *kv,
-                        const char *grid, int sym, uint64_t want)
+                        const char *grid, int sym, int on_auto, uint64_t want)
 {
     ilpm_params *p = ilpm_params_new();
     if (sym)
         ilpm_params_set(p, "symmetry", "1");
     void *inst = instance(pz, p, kv, grid);
-    for (int t = 0; t < 3; t++)
+    for (int t = 0; t < (on_auto ? 3 : 1); t++)
         for (int no_cover = 0; no_cover < 2 && (t != 1 || want <= 100);
              no_cover++) {
             uint64_t got = puzzle_count(pz, inst, p, no_cover, t);
@@ -275,8 +278,9 @@ START_TEST(test_langford_counts)
         char v[8];
         snprintf(v, sizeof v, "%d", n);
         const char *kv[] = {"k", "2", "n", v, NULL};
-        same_counts(&ilpm_puzzle_langford, kv, NULL, 0, 2 * half[n]);
-        same_counts(&ilpm_puzzle_langford, kv, NULL, 1, half[n]);
+        int on_auto = n == 7 || n == 11;
+        same_counts(&ilpm_puzzle_langford, kv, NULL, 0, on_auto, 2 * half[n]);
+        same_counts(&ilpm_puzzle_langford, kv, NULL, 1, on_auto, half[n]);
     }
 }
 END_TEST
@@ -289,8 +293,10 @@ START_TEST(test_queens_counts)
         char v[8];
         snprintf(v, sizeof v, "%d", n);
         const char *kv[] = {"n", v, NULL};
-        same_counts(&ilpm_puzzle_queens, kv, NULL, 0, all[n]);
-        same_counts(&ilpm_puzzle_queens, kv, NULL, 1, n < 2 ? 1 : all[n] / 2);
+        int on_auto = n == 6 || n == 9;
+        same_counts(&ilpm_puzzle_queens, kv, NULL, 0, on_auto, all[n]);
+        same_counts(&ilpm_puzzle_queens, kv, NULL, 1, on_auto,
+                    n < 2 ? 1 : all[n] / 2);
     }
 }
 END_TEST
@@ -317,7 +323,8 @@ START_TEST(test_sudoku_counts)
     for (int form = 0; form < 2; form++) {
         const char *kv[] = {"formulation", form ? "atmost" : "exact", NULL};
         for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
-            same_counts(&ilpm_puzzle_sudoku, kv, g[i].grid, 0, g[i].count);
+            same_counts(&ilpm_puzzle_sudoku, kv, g[i].grid, 0, i < 2,
+                        g[i].count);
     }
 }
 END_TEST
