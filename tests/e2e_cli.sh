@@ -71,22 +71,32 @@ run "count L(2,8) on cp" 0 "$ILPM" solve langford --n 8 --backend cp --count &&
 # propagation) is counted by Algorithm X (docs/cp.md), every sequence
 # still verified: the symmetry clauses absorbed (L(2,11), odd), narrowing
 # the root (queens 12) or checked at each solution (L(2,12), even)
-for c in "langford --n 12 --symmetry:108144" "langford --n 12:216288" \
-    "langford --n 11 --symmetry:17792" "queens --n 12 --symmetry:7100" \
-    "queens --n 11 --symmetry:1340" \
-    "sudoku data/sudoku/serg_benchmark_first20.txt --index 1:872"; do
+# (smaller ones under ILPM_TEST_QUICK: valgrind's pass)
+covers=("langford --n 12 --symmetry:108144" "langford --n 12:216288"
+    "langford --n 11 --symmetry:17792" "queens --n 12 --symmetry:7100"
+    "queens --n 11 --symmetry:1340"
+    "sudoku data/sudoku/serg_benchmark_first20.txt --index 1:872")
+lf=11 lf_count=17792 lf_cubes=12 lf_cubes_count=108144 by="cp x2"
+if [ -n "${ILPM_TEST_QUICK:-}" ]; then
+    covers=("langford --n 8 --symmetry:150" "langford --n 8:300"
+        "langford --n 7 --symmetry:26" "queens --n 8 --symmetry:46"
+        "queens --n 9 --symmetry:176"
+        "sudoku data/sudoku/serg_benchmark_first20.txt --index 2:83")
+    lf=7 lf_count=26 lf_cubes=8 lf_cubes_count=150 by="cp( x2)?"
+fi
+for c in "${covers[@]}"; do
     # shellcheck disable=SC2086 # the puzzle's words
     run "exact cover: ${c%:*}" 0 "$ILPM" solve ${c%:*} --backend cp --count --verbose &&
         has "exact cover: ${c%:*}, count" "$out" "solved, verified, count ${c##*:}[;,]" &&
         has "exact cover: ${c%:*}, path" "$err" "^cp: counted by exact cover$"
 done
 # learning keeps its own count
-run "count L(2,11) on cp, learning" 0 "$ILPM" solve langford --n 11 --symmetry --backend cp --count --learn on --verbose &&
-    has "count L(2,11) on cp, learning" "$out" "count 17792[;,]" &&
-    hasnt "count L(2,11) on cp, learning: no cover" "$err" "exact cover"
+run "count L(2,$lf) on cp, learning" 0 "$ILPM" solve langford --n $lf --symmetry --backend cp --count --learn on --verbose &&
+    has "count L(2,$lf) on cp, learning" "$out" "count $lf_count[;,]" &&
+    hasnt "count L(2,$lf) on cp, learning: no cover" "$err" "exact cover"
 # on two cores' cubes (each a process counting by the cover)
-run "exact cover on cubes" 0 "$ILPM" solve langford --n 12 --symmetry --backend auto --threads 2 --count &&
-    has "exact cover on cubes" "$out" "auto: cp x2\): solved, verified, count 108144[;,]"
+run "exact cover on cubes" 0 "$ILPM" solve langford --n $lf_cubes --symmetry --backend auto --threads 2 --count &&
+    has "exact cover on cubes" "$out" "auto: $by\): solved, verified, count $lf_cubes_count[;,]"
 # L(2,35) takes cp's search without restarts more than 10 s; restarts find it
 run "cp restarts" 0 "$ILPM" solve langford --n 35 --backend cp --time-limit 60 --verbose &&
     has "cp restarts" "$err" "cp: [0-9]+ nodes, [0-9]+ failures, [1-9][0-9]* restarts"
