@@ -119,6 +119,14 @@ static ilpm_model *random_cover(int nv, int np)
             l[0] = -l[0];
         ck_assert_int_eq(ilpm_add_clause(m, l, n, &err), 0);
     }
+    if (rnd(4) == 0) { /* an objective: a weighted row that never binds */
+        int64_t w[32];
+        int l[32];
+        for (int v = 1; v <= nv; v++)
+            w[v - 1] = (int64_t)rnd(7) - 3, l[v - 1] = v;
+        ck_assert_int_eq(ilpm_model_objective(m, ILPM_MINIMIZE, w, l, nv, &err),
+                         0);
+    }
     if (rnd(4) == 0) { /* a cube's literal */
         int l = rnd_lit(nv);
         ck_assert_int_eq(ilpm_add_clause(m, &l, 1, &err), 0);
@@ -183,6 +191,28 @@ START_TEST(test_refused_models_count_as_before)
         ck_assert_msg(!by_cover, "model %d counted by the cover", c);
         ilpm_model_free(m);
     }
+}
+END_TEST
+
+/* A row that binds on no side whatever the open variables become (an
+ * objective's, weighted) leaves the model an exact cover. */
+START_TEST(test_objective_leaves_a_cover)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {6};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    int a[3] = {1, 2, 3}, b[3] = {4, 5, 6}, d[2] = {1, 4};
+    ck_assert_int_eq(ilpm_add_exo(m, a, 3, &err), 0);
+    ck_assert_int_eq(ilpm_add_exo(m, b, 3, &err), 0);
+    ck_assert_int_eq(ilpm_add_amo(m, d, 2, &err), 0);
+    int64_t w[6] = {3, -1, 2, 5, 1, -4};
+    int l[6] = {1, 2, 3, 4, 5, 6};
+    ck_assert_int_eq(ilpm_model_objective(m, ILPM_MAXIMIZE, w, l, 6, &err), 0);
+    int by_cover;
+    ck_assert_uint_eq(cp_count(m, 0, ILPM_PROP_NONE, &by_cover), 8);
+    ck_assert(by_cover);
+    ilpm_model_free(m);
 }
 END_TEST
 
@@ -336,6 +366,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 300);
     tcase_add_test(t, test_random_covers_against_brute_force);
     tcase_add_test(t, test_refused_models_count_as_before);
+    tcase_add_test(t, test_objective_leaves_a_cover);
     tcase_add_test(t, test_langford_counts);
     tcase_add_test(t, test_queens_counts);
     tcase_add_test(t, test_sudoku_counts);

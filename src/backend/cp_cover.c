@@ -86,11 +86,13 @@ static int classify(const cp_search *s, int r)
 {
     const ilpm_kern *e = s->e;
     const ilpm_kcon *x = &e->cons[r];
+    /* the weights of the open terms, and the bound left */
+    int64_t open = x->total - x->st - x->sf, k = x->k - x->st;
+    int le = x->le && k < open, ge = x->ge && k > 0;
+    if (!le && !ge) /* met whatever the rest becomes (an objective) */
+        return ROW_SKIP;
     if (!x->unit || x->cond)
         return -1;
-    int64_t open = x->total - x->st - x->sf, k = x->k - x->st;
-    if (open == 0)
-        return ROW_SKIP;
     const int *lits = e->lits + x->start;
     int neg = 0;
     for (int i = 0; i < x->n; i++)
@@ -99,8 +101,7 @@ static int classify(const cp_search *s, int r)
                 return -1;
             neg |= lits[i] < 0;
         }
-    int le = x->le && k < open, ge = x->ge && k > 0;
-    if ((le || ge) && k != 1)
+    if (k != 1)
         return -1;
     if (le)
         return neg ? -1 : ge ? ROW_EXO : ROW_AMO;
