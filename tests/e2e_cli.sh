@@ -92,11 +92,11 @@ for c in "${covers[@]}"; do
 done
 # learning keeps its own count
 run "count L(2,$lf) on cp, learning" 0 "$ILPM" solve langford --n $lf --symmetry --backend cp --count --learn on --verbose &&
-    has "count L(2,$lf) on cp, learning" "$out" "count $lf_count[;,]" &&
+    has "count L(2,$lf) on cp, learning" "$out" "count ${lf_count}[;,]" &&
     hasnt "count L(2,$lf) on cp, learning: no cover" "$err" "exact cover"
 # on two cores' cubes (each a process counting by the cover)
 run "exact cover on cubes" 0 "$ILPM" solve langford --n $lf_cubes --symmetry --backend auto --threads 2 --count &&
-    has "exact cover on cubes" "$out" "auto: $by\): solved, verified, count $lf_cubes_count[;,]"
+    has "exact cover on cubes" "$out" "auto: $by\): solved, verified, count ${lf_cubes_count}[;,]"
 # L(2,35) takes cp's search without restarts more than 10 s; restarts find it
 run "cp restarts" 0 "$ILPM" solve langford --n 35 --backend cp --time-limit 60 --verbose &&
     has "cp restarts" "$err" "cp: [0-9]+ nodes, [0-9]+ failures, [1-9][0-9]* restarts"
