@@ -139,9 +139,10 @@ ilpm_status ilpm_cp_dfs_run(cp_search *s, uint8_t *vals, ilpm_err *err);
 /* cp_cover.c: a count by exact cover (Algorithm X over bitsets), when
  * every row still open on the kernel as it stands (its trail propagated)
  * is "sum = 1" or "sum <= 1" over positive literals of open puzzle
- * variables, each in some "sum = 1" (an at-least-one containing one is
- * implied, and taken too); implied[r] (r < nimplied): row r is implied
- * by the others (a redundant group), left out.  1 when it counted into
+ * variables, each in some "sum = 1", or a clause (implied by a "sum = 1"
+ * within it, narrowing one it lies within, else checked at each
+ * solution); implied[r] (r < nimplied): row r is implied by the others
+ * (a redundant group), left out.  1 when it counted into
  * s (count, nodes, fails, complete), every solution shown to s->fn with
  * vals as its values, *st ILPM_SOLVED (done, or s->limit reached),
  * ILPM_TIMEOUT, ILPM_STOPPED (s->w) or ILPM_ERROR (fn); 0 when the
