@@ -281,13 +281,14 @@ ilpm_status ilpm_cp_search_run(cp_search *s, uint8_t *vals, ilpm_err *err)
 #define AUTO_HARD 2
 
 /* --learn auto, one solution: after the first depth-first turn, a
- * learning search of AUTO_TRY failures from false phases (as --learn
- * on starts), then thrown away, the depth-first turn's phases back: the
- * 29x29 domino nonogram takes it 11 failures (0.02 s), and none within
- * 20 s from the depth-first turn's values, which Tetravex 8x8 needs (0.7
- * s from them, 3-9 s from false phases: docs/fzn.md). */
+ * learning search of at most AUTO_TRY failures and AUTO_TRY_SHARE times
+ * that turn's time, from false phases (as --learn on starts), then
+ * thrown away, the depth-first turn's phases back: the 29x29 domino
+ * nonogram takes it 11 failures (0.01-0.02 s, the turn 0.04 s), and none
+ * within 20 s from the depth-first turn's values, which Tetravex 8x8
+ * needs (0.7 s from them, 3-9 s from false phases: docs/fzn.md). */
 #define AUTO_TRY 100
-#define AUTO_TRY_SHARE 0.5
+#define AUTO_TRY_SHARE 1.0
 
 /* --learn auto, optimising: every row and the objective of unit
  * coefficients (a covering or packing with a count as its objective,
