@@ -495,6 +495,51 @@ START_TEST(test_dimacs_by_capability)
 }
 END_TEST
 
+/* `ilpm fzn` runs cp with --propagate units unless told otherwise (no
+ * probing at the build: the 55x55 nonogram's start 0.4 -> 0.15 s,
+ * docs/fzn.md); another back end, the portfolio, or a --propagate given
+ * keep the solver's default or the given one. */
+static int fzn_words(const char *want, const char *want_val, int n, ...)
+{
+    char *argv[8] = {"ilpm", "fzn"};
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        argv[2 + i] = va_arg(ap, char *);
+    va_end(ap);
+    cli_fzn fz;
+    int nargc = 0;
+    char **nargv = NULL;
+    ck_assert_int_eq(ilpm_cli_fzn_args(n + 2, argv, &fz, &nargc, &nargv, &err),
+                     0);
+    int found = 0;
+    for (int i = 0; i + 1 < nargc; i++)
+        found +=
+            strcmp(nargv[i], want) == 0 && strcmp(nargv[i + 1], want_val) == 0;
+    free(nargv);
+    return found;
+}
+
+START_TEST(test_fzn_propagates_units_on_cp)
+{
+    ck_assert_int_eq(fzn_words("--propagate", "units", 1, "a.fzn"), 1);
+    ck_assert_int_eq(fzn_words("--backend", "cp", 1, "a.fzn"), 1);
+    ck_assert_int_eq(
+        fzn_words("--propagate", "units", 3, "--ilpm-backend", "cp", "a.fzn"),
+        1);
+    ck_assert_int_eq(
+        fzn_words("--propagate", "units", 3, "--ilpm-backend", "sat", "a.fzn"),
+        0);
+    ck_assert_int_eq(fzn_words("--propagate", "units", 3, "-p", "2", "a.fzn"),
+                     0);
+    ck_assert_int_eq(
+        fzn_words("--propagate", "units", 3, "--propagate", "auto", "a.fzn"),
+        0);
+    ck_assert_int_eq(
+        fzn_words("--propagate", "units", 2, "--no-propagate", "a.fzn"), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("args");
@@ -511,6 +556,7 @@ int main(void)
     tcase_add_test(tc, test_wrong_verb_or_backend);
     tcase_add_test(tc, test_verbs_from_tables);
     tcase_add_test(tc, test_dimacs_by_capability);
+    tcase_add_test(tc, test_fzn_propagates_units_on_cp);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

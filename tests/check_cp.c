@@ -715,7 +715,7 @@ END_TEST
  * depth-first turns, and the failures and clauses learned of the search
  * that answered (its last line). */
 typedef struct auto_log {
-    long turns, dfs_fails, fails, learned;
+    long turns, dfs_fails, fails, learned, fresh;
 } auto_log;
 
 static void log_auto(void *ctx, const char *text)
@@ -727,6 +727,9 @@ static void log_auto(void *ctx, const char *text)
         a->turns = strtol(t + 14, NULL, 10);
     if (d)
         a->dfs_fails = strtol(d + 8, NULL, 10);
+    const char *p = t ? strstr(t, " deep), ") : NULL;
+    if (p && strstr(p, " from false phases"))
+        a->fresh = strtol(p + 8, NULL, 10);
     const char *n = strstr(text, " nodes, ");
     const char *f = strstr(text, " restarts, ");
     if (n && f) {
@@ -746,6 +749,7 @@ static ilpm_status solve_auto(ilpm_model *m, auto_log *a)
     o.log_ctx = a;
     ilpm_cp_opts_in(&o)->learn = ILPM_LEARN_AUTO;
     memset(a, 0, sizeof *a);
+    a->fresh = -1; /* no try logged */
     ilpm_err err;
     ilpm_solver *s = ilpm_solver_new(m, &o, &err);
     ck_assert_msg(s != NULL, "%s", err.msg);
@@ -834,6 +838,26 @@ START_TEST(test_auto_keeps_a_deep_search)
     ck_assert_int_eq(a.learned, 0);
     ck_assert_int_gt(a.dfs_fails, 1000);
     ck_assert_int_lt(a.dfs_fails, 1500);
+    ilpm_model_free(m);
+}
+END_TEST
+
+/* --learn auto tries learning from false phases for 100 failures after
+ * its first depth-first turn (cp_driver.c, AUTO_TRY): deep_pigeons(20,
+ * 12), whose pigeons first-fail refutes under each of the 4096 choices
+ * of the last 12 pairs (a_i first), is answered by that try without a
+ * failure (a_i false, b_i true); from the depth-first turn's phases
+ * (a_i true) the learning search failed twice. */
+START_TEST(test_auto_tries_false_phases)
+{
+    ilpm_model *m = deep_pigeons(20, 12);
+    auto_log a;
+    ck_assert_int_eq(solve_auto(m, &a), ILPM_SOLVED);
+    ck_assert_int_eq(a.turns, 1);
+    ck_assert_int_ge(a.dfs_fails, 1000);
+    /* the try answered, without a failure */
+    ck_assert_int_eq(a.fresh, 0);
+    ck_assert_int_eq(a.fails, 0);
     ilpm_model_free(m);
 }
 END_TEST
@@ -1154,6 +1178,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_auto_takes_turns);
     tcase_add_test(t, test_auto_turns_stay_complete);
     tcase_add_test(t, test_auto_keeps_a_deep_search);
+    tcase_add_test(t, test_auto_tries_false_phases);
     tcase_add_test(t, test_reasons_made_by_learning);
     tcase_add_test(t, test_queens_counts_on_cp);
     tcase_add_test(t, test_learning_cut_short_leaves_the_trail);

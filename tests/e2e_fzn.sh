@@ -394,6 +394,22 @@ for b in $BACKENDS; do
         "constraint array1d(x) = $x;" "$M/nonogram_dom_06.dzn"
 done
 
+# The 29x29 domino nonogram (dom_14; Gecode finds none within 60 s) on
+# cp's default, --learn auto: after its first depth-first turn, learning
+# from false phases (cp_driver.c, AUTO_TRY), as --learn on starts, solves
+# it in a dozen failures (from the depth-first turn's values: none
+# within 20 s).
+minizinc --solver ilpm -c --fzn "$tmp/dom14.fzn" --ozn /dev/null "$M/nonogram.mzn" \
+    "$M/nonogram_dom_14.dzn" 2>/dev/null
+"$ILPM" fzn -v -t 5000 --backend cp "$tmp/dom14.fzn" >"$tmp/dom14" 2>"$tmp/dom14.log"
+fails=$(sed -n 's/^cp: [0-9]* nodes, \([0-9]*\) failures, .*/\1/p' "$tmp/dom14.log")
+check "nonogram dom_14 on cp's default: solved" equals count "$(count_solutions "$tmp/dom14")" 1
+check "nonogram dom_14 on cp's default: under 100 failures after the first turn" \
+    test "${fails:-100000}" -lt 100
+x=$(sed -n 's/^x = \(.*\);$/\1/p' "$tmp/dom14")
+check "nonogram dom_14 on cp: Gecode accepts it" gecode_accepts "$M/nonogram.mzn" \
+    "constraint x = $x;" "$M/nonogram_dom_14.dzn"
+
 # Improving solutions (-i, and -a on a model with an objective): each
 # better than the one before, the last followed by "==========" and equal
 # to Gecode's optimum; without either, the final solution alone.

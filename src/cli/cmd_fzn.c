@@ -83,7 +83,9 @@ void ilpm_cli_fzn_help(FILE *f)
     }
     fprintf(f, "\nEvery option of `ilpm solve model` applies too (--backend, "
                "--int-encoding,\n--memory-limit, ...): see ilpm solve model "
-               "--help.\n\nExit status: 0 for every answer FlatZinc's format "
+               "--help.  On cp, fzn's default\nis --propagate units (no "
+               "probing at the build).\n\nExit status: 0 for every answer "
+               "FlatZinc's format "
                "states (UNSATISFIABLE\nand UNKNOWN included), 2 for a "
                "malformed file or option or a\nmodel over --max-vars, 1 for "
                "an internal error, 130 when interrupted.\n");
@@ -183,17 +185,29 @@ static int translate_flag(const struct fz_flag *f, const char *given,
 
 /* What fzn adds after the translated flags: cp unless told (the engine
  * that fits FlatZinc's models best by measurement, docs/fzn.md), or with
- * -p N > 1 the portfolio of N members, the
- * input format, and --count for -a or -n. */
+ * -p N > 1 the portfolio of N members; on cp, --propagate units unless
+ * told (no probing at the build: the 55x55 nonogram's start 0.4 -> 0.15
+ * s, docs/fzn.md); the input format, and --count for -a or -n. */
 static void add_defaults(const cli_fzn *fz, char **v, int *n)
 {
-    int chosen = 0;
-    for (int i = 3; i < *n; i++)
-        chosen |= strcmp(v[i], "--backend") == 0 ||
-                  strncmp(v[i], "--backend=", 10) == 0;
-    if (!chosen) {
+    const char *be = NULL;
+    int prop = 0;
+    for (int i = 3; i < *n; i++) {
+        if (strcmp(v[i], "--backend") == 0 && i + 1 < *n)
+            be = v[i + 1];
+        else if (strncmp(v[i], "--backend=", 10) == 0)
+            be = v[i] + 10;
+        prop |= strncmp(v[i], "--propagate", 11) == 0 ||
+                strcmp(v[i], "--no-propagate") == 0;
+    }
+    if (!be) {
+        be = fz->parallel > 1 ? "auto" : "cp";
         v[(*n)++] = "--backend";
-        v[(*n)++] = fz->parallel > 1 ? "auto" : "cp";
+        v[(*n)++] = (char *)be;
+    }
+    if (!prop && strcmp(be, "cp") == 0) {
+        v[(*n)++] = "--propagate";
+        v[(*n)++] = "units";
     }
     v[(*n)++] = "--input-format";
     v[(*n)++] = "fzn";
@@ -205,9 +219,10 @@ static void add_defaults(const cli_fzn *fz, char **v, int *n)
 int ilpm_cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc,
                       char ***nargv, ilpm_err *err)
 {
-    /* solve model, the options, --input-format fzn, and room for the
-     * translated flags (each at most two words). */
-    char **v = calloc((size_t)argc * 2 + 8, sizeof *v);
+    /* solve model, the options, the defaults (add_defaults: at most 7
+     * words and NULL), and room for the translated flags (each at most
+     * two words). */
+    char **v = calloc((size_t)argc * 2 + 10, sizeof *v);
     if (!v)
         return ilpm_err_nomem(err, "out of memory");
     int n = 0;

@@ -5,7 +5,8 @@
 # Usage: tests/bench/minizinc.sh [BUILD]   (from the source root;
 # LIMIT=60 seconds per call; ONLY=REGEX runs the models whose name
 # matches; REPEAT=3 keeps the best of three calls, a call cut by the
-# limit not repeated)
+# limit not repeated; SOLVERS="gecode cp" runs those columns alone, of
+# gecode, cp, sat and ilp)
 set -u
 build=${1:-build}
 limit=${LIMIT:-60}
@@ -32,9 +33,17 @@ runs=(
     "nonogram 29x29 (dom_14)|$M/nonogram.mzn $M/nonogram_dom_14.dzn"
     "black hole, seed 2|$M/black_hole.mzn $M/black_hole_2.dzn"
 )
-solvers=("gecode" "ilpm --ilpm-backend cp" "ilpm --ilpm-backend sat" "ilpm --ilpm-backend ilp")
-echo "| model | Gecode | ilpm cp | ilpm sat | ilpm ilp |"
-echo "|---|---|---|---|---|"
+solvers=() head="| model |" rule="|---|"
+for c in ${SOLVERS:-gecode cp sat ilp}; do
+    case $c in
+    gecode) solvers+=("gecode") head="$head Gecode |" ;;
+    cp | sat | ilp) solvers+=("ilpm --ilpm-backend $c") head="$head ilpm $c |" ;;
+    *) echo "minizinc.sh: SOLVERS takes gecode, cp, sat, ilp; got '$c'" >&2; exit 2 ;;
+    esac
+    rule="$rule---|"
+done
+echo "$head"
+echo "$rule"
 for r in "${runs[@]}"; do
     name=${r%%|*}
     [[ $name =~ ${ONLY:-.} ]] || continue
