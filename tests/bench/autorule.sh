@@ -111,7 +111,8 @@ for f in "$miplib"/*.mps; do
         add "miplib $b.opb" "solve model $work/$b.opb"
 done
 if command -v minizinc >/dev/null && [ -d "$(dirname "$ilpm")/share/minizinc/solvers" ]; then
-    export MZN_SOLVER_PATH=$(dirname "$ilpm")/share/minizinc/solvers
+    MZN_SOLVER_PATH=$(dirname "$ilpm")/share/minizinc/solvers
+    export MZN_SOLVER_PATH
     M=models/mzn
     for m in "queens n=30|$M/queens.mzn -D n=30" \
         "langford n=40|$M/langford.mzn -D k=2;n=40" \
@@ -203,7 +204,7 @@ for e in "${inst[@]}"; do
     fi
     aw=$wall ac=$cpu
     mb=$(sed -n 's/.*auto: \([^)]*\)).*/\1/p' "$work/out" | head -1)
-    best= bw= bc=
+    best='' bw='' bc=
     while IFS='|' read -r sn sb so; do
         read -r -a o <<<"$so"
         c=$cut
@@ -232,7 +233,7 @@ for e in "${inst[@]}"; do
         # three more runs of each, the best of all taken
         so=$(settings $fz | awk -F'|' -v n="$best" '$1 == n { print $2 "|" $3 }')
         read -r -a o <<<"${so#*|}"
-        for k in 1 2 3; do
+        for _ in 1 2 3; do
             if run "$ilpm" "$cut" "${args[@]}" "${ao[@]}" "${to[@]}"; then
                 awk -v w="$wall" -v b="$aw" 'BEGIN { exit !(w < b) }' && aw=$wall
                 { [ $aok = 0 ] || awk -v w="$cpu" -v b="$ac" 'BEGIN { exit !(w < b) }'; } && ac=$cpu
