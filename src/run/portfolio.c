@@ -40,13 +40,12 @@ static const ilpm_member optimise[] = {
     {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
     {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
 };
-/* Sudoku, by #35's rule (docs/benchmarks.md, "auto against the best
- * single setting"): on the 25x25 grids no race of the list above is
- * within 1.5x of the best setting.  The learning cp answers some grids
+/* Sudoku, by #35's rule (docs/benchmarks.md, "`auto` against the best
+ * single setting"): on 25x25 grids 3, 4 and 13 the list above was
+ * 1.6-17x behind the best setting.  The learning cp answers some grids
  * (13, 18) in its first moment, and 9x9 and 16x16 as fast as the
  * depth-first search; the rest are CaDiCaL's, with target phases on most
- * and with its defaults on others (3, 4, 8, 17), both more than 1.5x
- * apart from grid to grid. */
+ * and with its defaults on others (4: 2.5x ahead; 3, 8: 1.4-1.5x). */
 static const ilpm_member sudoku[] = {
     {ILPM_BACKEND_SAT, "sat target=2", {"sat-option"}, {"target=2"}},
     {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
