@@ -254,6 +254,8 @@ for e in "${inst[@]}"; do
     fi
     w=$(ratio "$aw" "$bw")
     above "$w" && flag="${flag:+$flag, }wall"
+    # auto's CPU then stands at the limit on every thread: a lower bound
+    [ $aok = 1 ] || flag="${flag:+$flag, }auto: no answer within the limit"
     echo "| $name | $([ $aok = 1 ] && echo "$aw" || echo "> $limit") | $ac | $mb | $best | $bw | $bc | $w | $r | $flag |"
 done
 echo
