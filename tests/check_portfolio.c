@@ -331,20 +331,20 @@ static __attribute__((noinline)) void scribble(void)
 START_TEST(test_members)
 {
     const ilpm_member *mb;
-    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, 0, 2, &mb), 2);
+    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 0, 2, &mb), 2);
     ck_assert_str_eq(mb[0].name, "cp learn=off");
     ck_assert_str_eq(mb[1].name, "sat target=2");
-    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, 0, 64, &mb), 5);
-    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, 1, 2, &mb), 2);
+    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 0, 64, &mb), 5);
+    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 1, 2, &mb), 2);
     ck_assert_str_eq(mb[0].name, "ilp");
     ck_assert_str_eq(mb[1].name, "cp");
-    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, 1, 8, &mb), 3);
+    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 1, 8, &mb), 3);
 
     ilpm_run_opts o;
     auto_opts(&o, 2);
     o.seed = 7;
     o.solver.max_memory_mb = 1000;
-    ilpm_portfolio_members(NULL, NULL, 0, 2, &mb);
+    ilpm_portfolio_members(NULL, NULL, NULL, 0, 2, &mb);
     ilpm_options so = o.solver;
     ilpm_portfolio_member_options(&mb[1], &o, 2, &so);
     char buf[256];
@@ -399,17 +399,20 @@ START_TEST(test_sudoku_members)
 {
     const ilpm_member *mb;
     ck_assert_int_eq(
-        ilpm_portfolio_members(&ilpm_puzzle_sudoku, NULL, 0, 2, &mb), 2);
+        ilpm_portfolio_members(&ilpm_puzzle_sudoku, NULL, NULL, 0, 2, &mb), 2);
     ck_assert_str_eq(mb[0].name, "sat target=2");
     ck_assert_str_eq(mb[1].name, "sat");
-    ck_assert_str_eq(ilpm_portfolio_first(&ilpm_puzzle_sudoku, NULL, 0)->name,
-                     "cp learn=on");
-    ck_assert_str_eq(ilpm_portfolio_first(&ilpm_puzzle_queens, NULL, 0)->name,
-                     "cp learn=off");
-    ck_assert_str_eq(ilpm_portfolio_first(&ilpm_puzzle_sudoku, NULL, 1)->name,
-                     "ilp");
+    ck_assert_str_eq(
+        ilpm_portfolio_first(&ilpm_puzzle_sudoku, NULL, NULL, 0)->name,
+        "cp learn=on");
+    ck_assert_str_eq(
+        ilpm_portfolio_first(&ilpm_puzzle_queens, NULL, NULL, 0)->name,
+        "cp learn=off");
+    ck_assert_str_eq(
+        ilpm_portfolio_first(&ilpm_puzzle_sudoku, NULL, NULL, 1)->name, "ilp");
     ck_assert_int_eq(
-        ilpm_portfolio_members(&ilpm_puzzle_langford, NULL, 0, 2, &mb), 2);
+        ilpm_portfolio_members(&ilpm_puzzle_langford, NULL, NULL, 0, 2, &mb),
+        2);
     ck_assert_str_eq(mb[0].name, "cp learn=off");
 
     /* 25x25 grid 13 of the public set: the learning cp answers it in
@@ -450,26 +453,25 @@ START_TEST(test_fzn_members)
     const ilpm_member *mb;
     ilpm_params *p = ilpm_params_new();
     ilpm_params_set(p, "input-format", "fzn");
-    ck_assert_int_eq(ilpm_portfolio_members(&ilpm_puzzle_model, p, 1, 2, &mb),
-                     2);
+    ck_assert_int_eq(
+        ilpm_portfolio_members(&ilpm_puzzle_model, p, NULL, 1, 2, &mb), 2);
     ck_assert_str_eq(mb[0].name, "cp");
     ck_assert_str_eq(mb[1].name, "cp learn=off");
-    ck_assert_int_eq(ilpm_portfolio_members(&ilpm_puzzle_fzn, NULL, 0, 2, &mb),
-                     2);
+    ck_assert_int_eq(
+        ilpm_portfolio_members(&ilpm_puzzle_fzn, NULL, NULL, 0, 2, &mb), 2);
     ck_assert_str_eq(mb[0].name, "cp");
     ck_assert_str_eq(mb[1].name, "sat target=2");
-    ck_assert_str_eq(ilpm_portfolio_first(&ilpm_puzzle_fzn, NULL, 0)->name,
-                     "cp");
+    ck_assert_str_eq(
+        ilpm_portfolio_first(&ilpm_puzzle_fzn, NULL, NULL, 0)->name, "cp");
     ilpm_params_free(p);
-    /* another format keeps the lists */
-    p = ilpm_params_new();
-    ilpm_params_set(p, "file", "data/models/setcover.mps");
-    ilpm_portfolio_members(&ilpm_puzzle_model, p, 1, 2, &mb);
+    /* another format keeps the lists; a .fzn file's name says FlatZinc */
+    ilpm_portfolio_members(&ilpm_puzzle_model, NULL, "data/models/setcover.mps",
+                           1, 2, &mb);
     ck_assert_str_eq(mb[0].name, "ilp");
-    ilpm_params_free(p);
+    ilpm_portfolio_members(&ilpm_puzzle_model, NULL, "k.fzn", 1, 2, &mb);
+    ck_assert_str_eq(mb[1].name, "cp learn=off");
 
     p = ilpm_params_new();
-    ilpm_params_set(p, "file", "data/fzn/knapsack60.fzn");
     ilpm_reader *rd = ilpm_reader_open("data/fzn/knapsack60.fzn", NULL);
     ck_assert_ptr_nonnull(rd);
     void *inst = NULL;
@@ -481,7 +483,10 @@ START_TEST(test_fzn_members)
     auto_opts(&o, 2);
     o.solver.time_limit = 20;
     ilpm_result r;
-    run(&ilpm_puzzle_model, inst, p, &o, &r);
+    ilpm_result_init(&r); /* the file's name, as the command line gives it */
+    snprintf(r.file, sizeof r.file, "%s", "data/fzn/knapsack60.fzn");
+    ck_assert_msg(ilpm_run_instance(&ilpm_puzzle_model, inst, p, &o, &r) == 0,
+                  "%s", r.error);
     ck_assert_int_eq(r.status, ILPM_OPTIMAL);
     ck_assert(r.verified);
     ck_assert_str_eq(r.member, "cp learn=off");

@@ -85,6 +85,11 @@ check "fzn -p 2: FlatZinc's first member answered" grep -Eq "^auto: cp answered 
 check "fzn -p 2: the answer" grep -q "^q = array1d(1..6, \[" "$tmp/out"
 check "fzn -p 1: cp alone" ends_within 20000 "$bin" fzn -p 1 -v data/fzn/queens6.fzn
 check "fzn -p 1: no portfolio" not_in "$tmp/out" "^auto:"
+# a .fzn file by its name: FlatZinc's members, the depth-first cp among them
+check "solve model F.fzn --backend auto" ends_within 20000 \
+    "$bin" solve model data/fzn/knapsack60.fzn --backend auto --threads 2
+check "solve model F.fzn: cp learn=off proves it" \
+    grep -q "(auto: cp learn=off): optimal, verified, objective 1400;" "$tmp/out"
 check "fzn -p 2 with an optimum" ends_within 20000 \
     "$bin" fzn -p 2 -s data/fzn/knapsack01.fzn
 check "fzn -p 2: optimum proved" grep -q "^==========$" "$tmp/out"

@@ -95,15 +95,16 @@ static const struct member_class {
 };
 
 /* The puzzle's name, but "fzn" for the model puzzle on a FlatZinc file
- * (`ilpm fzn` runs `solve model --input-format fzn`). */
-static const char *kind_of(const ilpm_puzzle *pz, const ilpm_params *p)
+ * (`ilpm fzn` runs `solve model --input-format fzn`; without that
+ * option, the file's name says). */
+static const char *kind_of(const ilpm_puzzle *pz, const ilpm_params *p,
+                           const char *file)
 {
     if (!pz)
         return "";
-    if (strcmp(pz->name, "model") != 0 || !p)
+    if (strcmp(pz->name, "model") != 0)
         return pz->name;
-    const char *fmt = ilpm_params_get(p, "input-format");
-    const char *file = ilpm_params_get(p, "file");
+    const char *fmt = p ? ilpm_params_get(p, "input-format") : NULL;
     size_t n = file ? strlen(file) : 0;
     if ((fmt && strcmp(fmt, "fzn") == 0) ||
         (!fmt && n > 4 && strcmp(file + n - 4, ".fzn") == 0))
@@ -111,10 +112,11 @@ static const char *kind_of(const ilpm_puzzle *pz, const ilpm_params *p)
     return pz->name;
 }
 
-static const struct member_class *
-class_of(const ilpm_puzzle *pz, const ilpm_params *p, int has_objective)
+static const struct member_class *class_of(const ilpm_puzzle *pz,
+                                           const ilpm_params *p,
+                                           const char *file, int has_objective)
 {
-    const char *kind = kind_of(pz, p);
+    const char *kind = kind_of(pz, p, file);
     const struct member_class *c = classes;
     for (;; c++)
         if (c->objective == (has_objective != 0) &&
@@ -140,17 +142,19 @@ int ilpm_portfolio_single(const ilpm_run_opts *o)
 }
 
 int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
-                           int has_objective, int n, const ilpm_member **out)
+                           const char *file, int has_objective, int n,
+                           const ilpm_member **out)
 {
-    const struct member_class *c = class_of(pz, p, has_objective);
+    const struct member_class *c = class_of(pz, p, file, has_objective);
     *out = c->list;
     return n < c->n ? n : c->n;
 }
 
 const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
-                                        const ilpm_params *p, int has_objective)
+                                        const ilpm_params *p, const char *file,
+                                        int has_objective)
 {
-    const struct member_class *c = class_of(pz, p, has_objective);
+    const struct member_class *c = class_of(pz, p, file, has_objective);
     return c->first ? c->first : c->list;
 }
 
@@ -631,7 +635,7 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     memset(&r, 0, sizeof r);
     r.pz = pz, r.inst = inst, r.p = p, r.o = o, r.m = m, r.res = res;
     r.sense = ilpm_model_objective_get(m, NULL, NULL, NULL);
-    r.n = ilpm_portfolio_members(pz, p, r.sense != ILPM_NONE,
+    r.n = ilpm_portfolio_members(pz, p, res->file, r.sense != ILPM_NONE,
                                  ilpm_portfolio_threads(o), &r.mbs);
     r.winner = -1;
     struct member_run runs[MAX_MEMBERS];
