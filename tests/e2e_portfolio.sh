@@ -80,10 +80,16 @@ check "no member left after answers" none_left
 # fzn: -p N (N > 1) runs the portfolio, -r seeds it, -f is accepted.
 check "fzn -p 2 -r 5 -f" ends_within 20000 \
     "$bin" fzn -p 2 -r 5 -f -v data/fzn/queens6.fzn
-check "fzn -p 2: a member answered" grep -Eq "^auto: (cp learn=off|sat target=2) answered \(solved\)( alone)?$" "$tmp/out"
+# FlatZinc's own members (docs/portfolio.md): cp, with its --learn auto, first
+check "fzn -p 2: FlatZinc's first member answered" grep -Eq "^auto: cp answered \(solved\)( alone)?$" "$tmp/out"
 check "fzn -p 2: the answer" grep -q "^q = array1d(1..6, \[" "$tmp/out"
 check "fzn -p 1: cp alone" ends_within 20000 "$bin" fzn -p 1 -v data/fzn/queens6.fzn
 check "fzn -p 1: no portfolio" not_in "$tmp/out" "^auto:"
+# a .fzn file by its name: FlatZinc's members, the depth-first cp among them
+check "solve model F.fzn --backend auto" ends_within 20000 \
+    "$bin" solve model data/fzn/knapsack60.fzn --backend auto --threads 2
+check "solve model F.fzn: cp learn=off proves it" \
+    grep -q "(auto: cp learn=off): optimal, verified, objective 1400;" "$tmp/out"
 check "fzn -p 2 with an optimum" ends_within 20000 \
     "$bin" fzn -p 2 -s data/fzn/knapsack01.fzn
 check "fzn -p 2: optimum proved" grep -q "^==========$" "$tmp/out"

@@ -40,7 +40,89 @@ static const ilpm_member optimise[] = {
     {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
     {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
 };
+/* Sudoku, by #35's rule (docs/benchmarks.md, "`auto` against the best
+ * single setting"): on 25x25 grids 3, 4 and 13 the list above was
+ * 1.6-17x behind the best setting.  The learning cp answers some grids
+ * (13, 18) in its first moment, and 9x9 and 16x16 as fast as the
+ * depth-first search; the rest are CaDiCaL's, with target phases on most
+ * and with its defaults on others (4: 2.5x ahead; 3, 8: 1.4-1.5x). */
+static const ilpm_member sudoku[] = {
+    {ILPM_BACKEND_SAT, "sat target=2", {"sat-option"}, {"target=2"}},
+    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
+    {ILPM_BACKEND_CP, "cp learn=off", {"learn"}, {"off"}},
+    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
+    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
+};
+/* FlatZinc (`ilpm fzn`, `solve fzn`), by the same rule: MiniZinc's
+ * integer models want learning (queens 30: `--learn auto` 0.26 s CPU,
+ * the depth-first search and CaDiCaL not within 10 s), GLPK proves few
+ * of their optima, and the depth-first search proves others (data/fzn's
+ * knapsack60: 0.11 s CPU against 1.1 s under `--learn auto`, GLPK not
+ * within 10 s).  cp first: its `--learn auto` decides for FlatZinc. */
+static const ilpm_member fzn_satisfy[] = {
+    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
+    {ILPM_BACKEND_SAT, "sat target=2", {"sat-option"}, {"target=2"}},
+    {ILPM_BACKEND_CP, "cp learn=off", {"learn"}, {"off"}},
+    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
+    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
+};
+static const ilpm_member fzn_optimise[] = {
+    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
+    {ILPM_BACKEND_CP, "cp learn=off", {"learn"}, {"off"}},
+    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
+    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
+};
+static const ilpm_member learn_on = {
+    ILPM_BACKEND_CP, "cp learn=on", {"learn"}, {"on"}};
 #define MAX_MEMBERS 5
+#define N_OF(a) (int)(sizeof a / sizeof *a)
+
+/* A class of models: its kind (NULL: any; "fzn": a FlatZinc file, by
+ * the fzn puzzle or by model's input format), with an objective or not,
+ * the member that runs alone first (NULL: the list's first) and the
+ * list, best first.  The first class that fits is taken. */
+static const struct member_class {
+    const char *kind;
+    int objective;
+    const ilpm_member *first, *list;
+    int n;
+} classes[] = {
+    {"sudoku", 0, &learn_on, sudoku, N_OF(sudoku)},
+    {"fzn", 0, NULL, fzn_satisfy, N_OF(fzn_satisfy)},
+    {"fzn", 1, NULL, fzn_optimise, N_OF(fzn_optimise)},
+    {NULL, 0, NULL, satisfy, N_OF(satisfy)},
+    {NULL, 1, NULL, optimise, N_OF(optimise)},
+};
+
+/* The puzzle's name, but "fzn" for the model puzzle on a FlatZinc file
+ * (`ilpm fzn` runs `solve model --input-format fzn`; without that
+ * option, the file's name says). */
+static const char *kind_of(const ilpm_puzzle *pz, const ilpm_params *p,
+                           const char *file)
+{
+    if (!pz)
+        return "";
+    if (strcmp(pz->name, "model") != 0)
+        return pz->name;
+    const char *fmt = p ? ilpm_params_get(p, "input-format") : NULL;
+    size_t n = file ? strlen(file) : 0;
+    if ((fmt && strcmp(fmt, "fzn") == 0) ||
+        (!fmt && n > 4 && strcmp(file + n - 4, ".fzn") == 0))
+        return "fzn";
+    return pz->name;
+}
+
+static const struct member_class *class_of(const ilpm_puzzle *pz,
+                                           const ilpm_params *p,
+                                           const char *file, int has_objective)
+{
+    const char *kind = kind_of(pz, p, file);
+    const struct member_class *c = classes;
+    for (;; c++)
+        if (c->objective == (has_objective != 0) &&
+            (!c->kind || strcmp(kind, c->kind) == 0))
+            return c;
+}
 
 int ilpm_portfolio_threads(const ilpm_run_opts *o)
 {
@@ -59,12 +141,21 @@ int ilpm_portfolio_single(const ilpm_run_opts *o)
     return ILPM_BACKEND_AUTO;
 }
 
-int ilpm_portfolio_members(int has_objective, int n, const ilpm_member **out)
+int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
+                           const char *file, int has_objective, int n,
+                           const ilpm_member **out)
 {
-    *out = has_objective ? optimise : satisfy;
-    int all = has_objective ? (int)(sizeof optimise / sizeof *optimise)
-                            : (int)(sizeof satisfy / sizeof *satisfy);
-    return n < all ? n : all;
+    const struct member_class *c = class_of(pz, p, file, has_objective);
+    *out = c->list;
+    return n < c->n ? n : c->n;
+}
+
+const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
+                                        const ilpm_params *p, const char *file,
+                                        int has_objective)
+{
+    const struct member_class *c = class_of(pz, p, file, has_objective);
+    return c->first ? c->first : c->list;
 }
 
 void ilpm_portfolio_member_options(const ilpm_member *mb,
@@ -544,7 +635,7 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     memset(&r, 0, sizeof r);
     r.pz = pz, r.inst = inst, r.p = p, r.o = o, r.m = m, r.res = res;
     r.sense = ilpm_model_objective_get(m, NULL, NULL, NULL);
-    r.n = ilpm_portfolio_members(r.sense != ILPM_NONE,
+    r.n = ilpm_portfolio_members(pz, p, res->file, r.sense != ILPM_NONE,
                                  ilpm_portfolio_threads(o), &r.mbs);
     r.winner = -1;
     struct member_run runs[MAX_MEMBERS];

@@ -33,10 +33,19 @@ int ilpm_portfolio_threads(const ilpm_run_opts *o);
  * whose solutions go to a hook as they come; ILPM_BACKEND_AUTO when it
  * forks. */
 int ilpm_portfolio_single(const ilpm_run_opts *o);
-/* The members of a portfolio of n threads for a model with or without
- * an objective, best first (chosen by measurement, docs/benchmarks.md):
- * how many (at most n), into *out. */
-int ilpm_portfolio_members(int has_objective, int n, const ilpm_member **out);
+/* The members of a portfolio of n threads for a model of puzzle pz
+ * (NULL: any), parameters p (NULL: none) and input file (NULL: none)
+ * with or without an objective, best first (chosen by measurement,
+ * docs/benchmarks.md; Sudoku and FlatZinc have lists of their own): how
+ * many (at most n), into *out. */
+int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
+                           const char *file, int has_objective, int n,
+                           const ilpm_member **out);
+/* The member that runs alone first (ilpm_portfolio_quick_s): the first
+ * of the list, but for Sudoku, the learning cp. */
+const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
+                                        const ilpm_params *p, const char *file,
+                                        int has_objective);
 /* The options of member mb over base, for one of n members: its back end
  * and settings, the seed of o (sat), an n-th of --max-memory. */
 void ilpm_portfolio_member_options(const ilpm_member *mb,

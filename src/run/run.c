@@ -353,7 +353,7 @@ static int quick_try(const ilpm_puzzle *pz, const void *inst,
     if (counting) {
         ro.solver.backend = ILPM_BACKEND_CP;
     } else {
-        ilpm_portfolio_members(has_obj, 1, &mb);
+        mb = ilpm_portfolio_first(pz, p, res->file, has_obj);
         ilpm_portfolio_member_options(mb, o, 1, &ro.solver);
         ro.solver.stop_flag = so->stop_flag;
     }
