@@ -3,8 +3,9 @@
  * no stored coefficient for a unit row, and on random models of every
  * kind (coefficients up to 2^40 among them) the same literals fixed as
  * bounds propagation straight over the model's constraints fixes, after
- * each of a few decisions, with every weight back at 0 once undone, both
- * plain and eager (rows queued as they are moved). */
+ * each of a few decisions, with every weight back at 0 once undone (or
+ * reset from the weights saved before), both plain and eager (rows queued
+ * as they are moved). */
 #include "kernel.h"
 
 #define ILPM_TESTUTIL_RANDOM
@@ -210,6 +211,8 @@ START_TEST(test_same_propagation_as_bounds)
         ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err),
                          0);
         bigs += e.nbig > 0;
+        int64_t *w = ilpm_kern_save(&e); /* the weights with nothing set */
+        ck_assert_ptr_nonnull(w);
         uint8_t val[16] = {0};
         int kc = ilpm_kern_settle(&e, 0) != 0, rc = ref_propagate(m, val) != 0;
         ilpm_kern_eager(&e, eager); /* after the settling, a fixpoint */
@@ -231,8 +234,13 @@ START_TEST(test_same_propagation_as_bounds)
             same(&e, val);
             fixed += e.ntrail;
         }
-        /* undone, every weight is 0 again, nothing queued */
-        ilpm_kern_undo(&e, 0);
+        /* undone, every weight is 0 again, nothing queued: literal by
+         * literal, or reset from the weights saved at the start */
+        if (iter % 2)
+            ilpm_kern_reset(&e, 0, w);
+        else
+            ilpm_kern_undo(&e, 0);
+        free(w);
         ck_assert_int_eq(e.nrq + e.nlazy + e.clash, 0);
         memset(val, 0, sizeof val);
         same(&e, val);
