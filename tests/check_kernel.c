@@ -284,6 +284,62 @@ START_TEST(test_compact_storage)
 }
 END_TEST
 
+/* A model of unit rows lends the kernel its literals (no copy): the
+ * kernel's are the model's, and stay so as it propagates and undoes; a
+ * row added, or compaction, first gives the kernel its own copy, the
+ * model's left as they were; a kernel of some kinds only, or of a model
+ * with a weighted row, copies from the start. */
+START_TEST(test_unit_model_lends_its_literals)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo = 1, hi = 6;
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
+    int l[6] = {1, 2, 3, 4, 5, 6};
+    ck_assert_int_eq(ilpm_add_exo(m, l, 3, &err), 0);
+    ck_assert_int_eq(ilpm_add_amo(m, l + 2, 4, &err), 0);
+    ilpm_con c;
+    ilpm_model_con(m, 0, &c);
+    const int *own = c.lits;
+    for (int add = 0; add < 2; add++) {
+        ilpm_kern e;
+        ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err),
+                         0);
+        ck_assert_ptr_eq(e.lits, own);
+        ck_assert_ptr_eq(e.lent, own);
+        ck_assert_int_eq(ilpm_kern_assign(&e, 1), 0);
+        ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
+        ck_assert_int_eq(e.val[2], ILPM_K_FALSE);
+        ck_assert_int_eq(e.val[3], ILPM_K_FALSE);
+        if (add) {
+            int two[2] = {1, 6};
+            ck_assert_int_eq(ilpm_kern_add(&e, NULL, two, 2, ILPM_LE, 1, 0), 2);
+            ck_assert_int_eq(e.lits[7], 1);
+        } else {
+            int renum[2];
+            ilpm_kern_compact(&e, renum);
+            ck_assert_int_eq(renum[0], -1);   /* x3 met it for good */
+            ck_assert_int_eq(e.cons[0].n, 3); /* the AMO's x4, x5, x6 */
+        }
+        ck_assert_ptr_ne(e.lits, own);
+        for (int i = 0; i < 7; i++)
+            ck_assert_int_eq(own[i], i < 3 ? i + 1 : i);
+        ilpm_kern_free(&e);
+    }
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_CARD_KINDS, NULL, &err),
+                     0);
+    ck_assert_ptr_null(e.lent);
+    ilpm_kern_free(&e);
+    int64_t a[2] = {2, 1};
+    ck_assert_int_eq(ilpm_add_linear(m, a, l, 2, ILPM_LE, 2, &err), 0);
+    ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
+    ck_assert_ptr_null(e.lent);
+    ilpm_kern_free(&e);
+    ilpm_model_free(m);
+}
+END_TEST
+
 /* A row at its bound sets its open literals in the row's order, each
  * with that row's side as its reason, and counts as work the terms a
  * scan passes (probing's budget): an exactly-one of 150 literals (more
@@ -348,6 +404,7 @@ static Suite *kernel_suite(void)
     TCase *t = tcase_create("core");
     tcase_add_loop_test(t, test_same_propagation_as_bounds, 0, 2);
     tcase_add_test(t, test_compact_storage);
+    tcase_add_test(t, test_unit_model_lends_its_literals);
     tcase_add_test(t, test_side_fills_in_row_order);
     suite_add_tcase(s, t);
     return s;
