@@ -3,8 +3,9 @@
  * no stored coefficient for a unit row, and on random models of every
  * kind (coefficients up to 2^40 among them) the same literals fixed as
  * bounds propagation straight over the model's constraints fixes, after
- * each of a few decisions, with every weight back at 0 once undone, both
- * plain and eager (rows queued as they are moved). */
+ * each of a few decisions, with every weight back at 0 once undone (or
+ * reset from the weights saved before), both plain and eager (rows queued
+ * as they are moved). */
 #include "kernel.h"
 
 #define ILPM_TESTUTIL_RANDOM
@@ -210,6 +211,8 @@ START_TEST(test_same_propagation_as_bounds)
         ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err),
                          0);
         bigs += e.nbig > 0;
+        int64_t *w = ilpm_kern_save(&e); /* the weights with nothing set */
+        ck_assert_ptr_nonnull(w);
         uint8_t val[16] = {0};
         int kc = ilpm_kern_settle(&e, 0) != 0, rc = ref_propagate(m, val) != 0;
         ilpm_kern_eager(&e, eager); /* after the settling, a fixpoint */
@@ -231,8 +234,13 @@ START_TEST(test_same_propagation_as_bounds)
             same(&e, val);
             fixed += e.ntrail;
         }
-        /* undone, every weight is 0 again, nothing queued */
-        ilpm_kern_undo(&e, 0);
+        /* undone, every weight is 0 again, nothing queued: literal by
+         * literal, or reset from the weights saved at the start */
+        if (iter % 2)
+            ilpm_kern_reset(&e, 0, w);
+        else
+            ilpm_kern_undo(&e, 0);
+        free(w);
         ck_assert_int_eq(e.nrq + e.nlazy + e.clash, 0);
         memset(val, 0, sizeof val);
         same(&e, val);
@@ -271,6 +279,62 @@ START_TEST(test_compact_storage)
     /* x1 true weighs 2^35 > 5 + 2^33: it cannot be */
     ck_assert_int_eq(ilpm_kern_settle(&e, 0), 0);
     ck_assert_int_eq(e.val[1], ILPM_K_FALSE);
+    ilpm_kern_free(&e);
+    ilpm_model_free(m);
+}
+END_TEST
+
+/* A model of unit rows lends the kernel its literals (no copy): the
+ * kernel's are the model's, and stay so as it propagates and undoes; a
+ * row added, or compaction, first gives the kernel its own copy, the
+ * model's left as they were; a kernel of some kinds only, or of a model
+ * with a weighted row, copies from the start. */
+START_TEST(test_unit_model_lends_its_literals)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo = 1, hi = 6;
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
+    int l[6] = {1, 2, 3, 4, 5, 6};
+    ck_assert_int_eq(ilpm_add_exo(m, l, 3, &err), 0);
+    ck_assert_int_eq(ilpm_add_amo(m, l + 2, 4, &err), 0);
+    ilpm_con c;
+    ilpm_model_con(m, 0, &c);
+    const int *own = c.lits;
+    for (int add = 0; add < 2; add++) {
+        ilpm_kern e;
+        ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err),
+                         0);
+        ck_assert_ptr_eq(e.lits, own);
+        ck_assert_ptr_eq(e.lent, own);
+        ck_assert_int_eq(ilpm_kern_assign(&e, 1), 0);
+        ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
+        ck_assert_int_eq(e.val[2], ILPM_K_FALSE);
+        ck_assert_int_eq(e.val[3], ILPM_K_FALSE);
+        if (add) {
+            int two[2] = {1, 6};
+            ck_assert_int_eq(ilpm_kern_add(&e, NULL, two, 2, ILPM_LE, 1, 0), 2);
+            ck_assert_int_eq(e.lits[7], 1);
+        } else {
+            int renum[2];
+            ilpm_kern_compact(&e, renum);
+            ck_assert_int_eq(renum[0], -1);   /* x3 met it for good */
+            ck_assert_int_eq(e.cons[0].n, 3); /* the AMO's x4, x5, x6 */
+        }
+        ck_assert_ptr_ne(e.lits, own);
+        for (int i = 0; i < 7; i++)
+            ck_assert_int_eq(own[i], i < 3 ? i + 1 : i);
+        ilpm_kern_free(&e);
+    }
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_CARD_KINDS, NULL, &err),
+                     0);
+    ck_assert_ptr_null(e.lent);
+    ilpm_kern_free(&e);
+    int64_t a[2] = {2, 1};
+    ck_assert_int_eq(ilpm_add_linear(m, a, l, 2, ILPM_LE, 2, &err), 0);
+    ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
+    ck_assert_ptr_null(e.lent);
     ilpm_kern_free(&e);
     ilpm_model_free(m);
 }
@@ -340,6 +404,7 @@ static Suite *kernel_suite(void)
     TCase *t = tcase_create("core");
     tcase_add_loop_test(t, test_same_propagation_as_bounds, 0, 2);
     tcase_add_test(t, test_compact_storage);
+    tcase_add_test(t, test_unit_model_lends_its_literals);
     tcase_add_test(t, test_side_fills_in_row_order);
     suite_add_tcase(s, t);
     return s;

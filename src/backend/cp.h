@@ -82,6 +82,11 @@ typedef struct cp_search {
      * for the driver to take back when it is used again (undoing a
      * solution of queens 5000 is 25 million literals). */
     int keep_trail;
+    /* Depth first, one solution: the rows' weights copied at the root,
+     * so that a restart resets them (ilpm_kern_reset) rather than undoes
+     * its trail literal by literal (a count's searches for a witness,
+     * many and short, copy nothing). */
+    int root_reset;
     /* Sees each learned clause (the tests check it is implied). */
     void (*on_learn)(void *ctx, const int *lits, int n);
     void *learn_ctx;

@@ -353,6 +353,7 @@ static void search_init(cp_drv *d, cp_search *s, cp_mode mode)
     }
     s->obj_shift = d->obj_shift;
     s->mode = mode;
+    s->root_reset = mode == CP_SOLVE;
     s->w = d->base.watch;
 }
 

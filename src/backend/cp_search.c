@@ -142,6 +142,8 @@ typedef struct dfs {
     int nd;
     int root;
     uint64_t interval, restart_at; /* see dfs_open */
+    int64_t *root_w; /* the rows' weights at root (root_reset), or NULL */
+    int root_ncons;
 } dfs;
 
 static int dfs_open(dfs *f, cp_search *s, ilpm_err *err)
@@ -176,6 +178,9 @@ static int dfs_open(dfs *f, cp_search *s, ilpm_err *err)
     f->interval = 2000;
     f->restart_at = s->mode == CP_SOLVE ? f->interval : UINT64_MAX;
     s->rng = 2463534242u;
+    /* (without room for it, restarts undo) */
+    f->root_w = s->root_reset && s->mode == CP_SOLVE ? ilpm_kern_save(e) : NULL;
+    f->root_ncons = e->ncons;
     return 0;
 }
 
@@ -189,6 +194,7 @@ static ilpm_status dfs_close(dfs *f, ilpm_status st)
     if (!s->w.status && !(s->keep_trail && s->found))
         ilpm_kern_undo(f->e, f->root);
     free(f->d);
+    free(f->root_w);
     free(s->order);
     free(s->wit);
     s->order = NULL;
@@ -263,7 +269,10 @@ static int dfs_failed(dfs *f, ilpm_status *st)
         f->restart_at = s->fails + f->interval;
         s->restarts++;
         f->nd = 0;
-        ilpm_kern_undo(f->e, f->root);
+        if (f->root_w && f->e->ncons == f->root_ncons)
+            ilpm_kern_reset(f->e, f->root, f->root_w);
+        else
+            ilpm_kern_undo(f->e, f->root);
         return -1;
     }
     return 0;

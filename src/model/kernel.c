@@ -591,6 +591,37 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
         e->qhead = mark;
 }
 
+int64_t *ilpm_kern_save(const ilpm_kern *e)
+{
+    int64_t *w = malloc(2 * ((size_t)e->ncons + 1) * sizeof *w);
+    for (int c = 0; w && c < e->ncons; c++) {
+        w[2 * c] = e->cons[c].st;
+        w[2 * c + 1] = e->cons[c].sf;
+    }
+    return w;
+}
+
+void ilpm_kern_reset(ilpm_kern *e, int mark, const int64_t *w)
+{
+    if (e->nrq || e->nlazy || e->clash)
+        drop_lazy(e);
+    for (int c = 0; c < e->ncons; c++) {
+        e->cons[c].st = w[2 * c];
+        e->cons[c].sf = w[2 * c + 1];
+    }
+    while (e->ntrail > mark) {
+        int l = e->trail[--e->ntrail];
+        int v = abs(l);
+        e->val[v] = ILPM_K_OPEN;
+        if (e->phase)
+            e->phase[v] = l > 0;
+        if (e->heap)
+            e->heap_insert(e->heap, v);
+    }
+    if (e->qhead > mark)
+        e->qhead = mark;
+}
+
 /* 1 when check_sides would find nothing in c: neither side fails, and
  * the largest term (the first) fits in each side's slack, so no literal
  * is implied (nor, with a condition, is the condition). */

@@ -67,6 +67,12 @@ typedef struct ilpm_kern {
     int ncons, capcons;
     int *lits;
     size_t nlits, caplits;
+    /* The model's own literals when lits is them (NULL: none): a model
+     * of unit rows alone, stored in the order loaded, lends them rather
+     * than a copy (n-Queens 10,000: 1.6 GB); read only, copied before
+     * the kernel first writes to lits (a row added, compaction), so the
+     * model must stay as it is while the kernel lives. */
+    const int *lent;
     /* The coefficients of the constraints that are not unit (a unit
      * one's read as ones[0..n): 1 each, stored once for all). */
     int64_t *coefs;
@@ -131,11 +137,12 @@ static inline int ilpm_klval(const uint8_t *val, int l)
     return x == ILPM_K_TRUE ? ILPM_K_FALSE : ILPM_K_TRUE;
 }
 
-/* 1 when p lies in e's arena (not a block of its own). */
+/* 1 when p lies in e's arena (not a block of its own), or is the
+ * model's literals (lent): either way not the kernel's to grow or free. */
 static inline int ilpm_kern_in_arena(const ilpm_kern *e, const void *p)
 {
     uintptr_t x = (uintptr_t)p, b = (uintptr_t)e->arena;
-    return p && x >= b && x < b + e->narena;
+    return p && ((x >= b && x < b + e->narena) || p == (const void *)e->lent);
 }
 
 /* Constraint x's coefficients, x->n of them. */
@@ -163,7 +170,9 @@ static inline size_t ilpm_klix(int l)
      (1u << ILPM_EXO) | (1u << ILPM_IMPL) | (1u << ILPM_CARD))
 
 /* The model's constraints of the given kinds, redundant groups too, in
- * the model's order (with every kind, constraint i is the model's i); w
+ * the model's order (with every kind, constraint i is the model's i, and
+ * the kernel may read the model's literals where they lie, lent: m must
+ * then stay unchanged while e lives, as the cp driver's model does); w
  * (the time limit and stop flag, or NULL) cuts it short with
  * err->rc set.  Nothing is propagated yet (ilpm_kern_check). */
 int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
@@ -243,6 +252,16 @@ static inline void ilpm_kern_eager(ilpm_kern *e, int on)
 int ilpm_kern_check(ilpm_kern *e, int c);
 /* Takes the trail back to mark. */
 void ilpm_kern_undo(ilpm_kern *e, int mark);
+/* The rows' weights as they stand (st and sf of each constraint, 2 a
+ * constraint), for ilpm_kern_reset; NULL when out of memory. */
+int64_t *ilpm_kern_save(const ilpm_kern *e);
+/* Takes the trail back to mark as ilpm_kern_undo does, the weights
+ * copied from w (ilpm_kern_save's, taken with the trail at mark and the
+ * same constraints) rather than taken back literal by literal: a long
+ * way back costs a pass over the rows and the trail, not over every
+ * undone literal's lists (a restart of n-Queens 5000: 25 million
+ * literals, 100 million occurrences). */
+void ilpm_kern_reset(ilpm_kern *e, int mark, const int64_t *w);
 /* Takes the constraints c with gone[c] out of the occurrence lists (a
  * search that watches them as clauses keeps no weights for them), and
  * puts them back with their weights counted anew from the values. */

@@ -67,7 +67,7 @@ static int place(ilpm_klist *ls, const uint32_t *cnt, size_t n, ilpm_kocc **at,
 /* The kernel's arrays, as large as the model's constraints need; their
  * occurrence lists share one block, the arena: one allocation and one
  * free for any number of literals. */
-static int make_arrays(ilpm_kern *e, const size_t *t)
+static int make_arrays(ilpm_kern *e, const size_t *t, const int *lend)
 {
     size_t nterms = t[0], nconds = t[1];
     size_t nv = (size_t)e->nv + 1, nt = nterms + 1, nc = t[2] + 1;
@@ -90,6 +90,11 @@ static int make_arrays(ilpm_kern *e, const size_t *t)
     size_t np = sizeof part / sizeof *part;
     for (size_t i = 0; i < np; i++) {
         int pool = part[i].p == (void **)&e->pool;
+        if (lend && part[i].p == (void **)&e->lits) {
+            e->lits = (int *)lend; /* read only, as e->lent says */
+            e->lent = lend;
+            continue;
+        }
         size_t n = part[i].n ? part[i].n : 1;
         *part[i].p =
             part[i].zero ? calloc(n, part[i].elem) : malloc(n * part[i].elem);
@@ -101,7 +106,7 @@ static int make_arrays(ilpm_kern *e, const size_t *t)
         }
     }
     e->capcons = (int)nc;
-    e->caplits = nt;
+    e->caplits = lend ? nterms : nt;
     e->capcoefs = t[3] + 1;
     return ilpm_kern_ones(e, t[4]);
 }
@@ -129,16 +134,27 @@ static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
 }
 
 /* The count pass's totals: terms, conditions, constraints, weighted
- * terms, longest; and each literal's count of terms. */
+ * terms, longest; each literal's count of terms; and the model's
+ * literals, when each constraint's lie right after the last one's, as
+ * the kernel would copy them (no weighted row, no implication: its
+ * first literal negated), so that the kernel reads them there (lent),
+ * else NULL. */
 struct counts {
     size_t t[5];
     uint32_t *cnt;
+    const int *lend;
 };
 
 static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
 {
-    size_t *t = ((struct counts *)ctx)->t;
-    long n = count_terms(e, c, ((struct counts *)ctx)->cnt);
+    struct counts *k = ctx;
+    size_t *t = k->t;
+    if (t[2] == 0)
+        k->lend = c->lits;
+    if (c->kind == ILPM_LINEAR || c->kind == ILPM_IMPL ||
+        c->lits != k->lend + t[0])
+        k->lend = NULL;
+    long n = count_terms(e, c, k->cnt);
     if (n < 0)
         return -1;
     t[0] += (size_t)n;
@@ -178,11 +194,12 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
     int cond = c->kind == ILPM_CCARD ? c->cond : 0;
     int neg0 = c->kind == ILPM_IMPL; /* a -> b is the clause (-a | b) */
     int n = c->n, num = e->ncons;
-    int *ol = e->lits + e->nlits;
+    int *ol = e->lent ? NULL : e->lits + e->nlits;
     ilpm_klist *occ = e->occ;
     for (int i = 0; i < n; i++) {
         int l = i == 0 && neg0 ? -c->lits[0] : c->lits[i];
-        ol[i] = l;
+        if (ol)
+            ol[i] = l;
         put(&occ[ilpm_klix(l)], num, 1);
     }
     if (cond)
@@ -203,12 +220,14 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
      * occurrences (the room of its list) and the totals, which size the
      * arrays; then the constraints themselves. */
     size_t nl = 2 * (size_t)e->nv + 2;
-    struct counts k = {{0, 0, 0, 0, 0}, calloc(nl, sizeof *k.cnt)};
+    struct counts k = {{0, 0, 0, 0, 0}, calloc(nl, sizeof *k.cnt), NULL};
     size_t *t = k.t;
     int rc = k.cnt ? each_con(e, m, kinds, w, err, count, &k)
                    : ilpm_err_nomem(err, NOMEM);
+    if (kinds != ILPM_KERN_ALL_KINDS)
+        k.lend = NULL; /* (kernel.h: only a kernel of every kind borrows) */
     if (rc == 0 && (!(e->occ = calloc(nl, sizeof *e->occ)) ||
-                    t[2] >= INT32_MAX || make_arrays(e, t) != 0))
+                    t[2] >= INT32_MAX || make_arrays(e, t, k.lend) != 0))
         rc = ilpm_err_nomem(err, NOMEM);
     /* the lists' records, their room as counted (a literal's terms are
      * fewer than the constraints, fewer than INT32_MAX) */

@@ -87,9 +87,25 @@ static void pack_list(ilpm_kern *e, ilpm_klist *p, const int *renum,
     *at += j;
 }
 
+/* lits made the kernel's own (a copy of the model's, lent): 0, or -1
+ * when out of memory. */
+static int own_lits(ilpm_kern *e)
+{
+    if (e->lits != e->lent)
+        return 0;
+    int *l = malloc((e->nlits + 1) * sizeof *l);
+    if (!l)
+        return -1;
+    memcpy(l, e->lits, e->nlits * sizeof *l);
+    e->lits = l;
+    e->caplits = e->nlits + 1;
+    return 0;
+}
+
 void ilpm_kern_compact(ilpm_kern *e, int *renum)
 {
-    if (e->ntrail == 0) {
+    /* (out of memory for its own literals, nothing is compacted) */
+    if (e->ntrail == 0 || own_lits(e) != 0) {
         for (int c = 0; c < e->ncons; c++)
             renum[c] = c;
         return;
