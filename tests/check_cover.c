@@ -216,6 +216,37 @@ START_TEST(test_objective_leaves_a_cover)
 }
 END_TEST
 
+/* Groups that one lowering leaves out are implied by what that lowering
+ * keeps, not by the other's: a rule stated as clauses the rows leave out
+ * and as a weighted row the CNF leaves out (as Tetravex's assign
+ * formulation does) must still bind the count. */
+START_TEST(test_groups_redundant_in_one_lowering)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo[1] = {1}, hi[1] = {6};
+    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
+    int a[3] = {1, 2, 3}, b[3] = {4, 5, 6}, d[2] = {1, 4};
+    ck_assert_int_eq(ilpm_add_exo(m, a, 3, &err), 0);
+    ck_assert_int_eq(ilpm_add_exo(m, b, 3, &err), 0);
+    int g = ilpm_model_group(m, "support", &err);
+    ck_assert_int_ge(g, 0);
+    ck_assert_int_eq(ilpm_add_clause(m, d, 2, &err), 0);
+    ilpm_model_set_redundant_in(m, g, ILPM_LOWER_ROWS);
+    g = ilpm_model_group(m, "balance", &err);
+    ck_assert_int_ge(g, 0);
+    int64_t w[2] = {2, 2};
+    ck_assert_int_eq(ilpm_add_linear(m, w, d, 2, ILPM_GE, 2, &err), 0);
+    ilpm_model_set_redundant_in(m, g, ILPM_LOWER_CNF);
+    int by_cover;
+    ck_assert_uint_eq(brute_onto(m, 6), 5);
+    ck_assert_uint_eq(cp_count(m, 0, ILPM_PROP_NONE, &by_cover), 5);
+    ck_assert(by_cover);
+    ck_assert_uint_eq(cp_count(m, 1, ILPM_PROP_NONE, &by_cover), 5);
+    ilpm_model_free(m);
+}
+END_TEST
+
 /* The instance of pz from parameters "name value ..." (NULL-ended), or
  * from the one grid of text (Sudoku). */
 static void *instance(const ilpm_puzzle *pz, ilpm_params *p,
@@ -367,6 +398,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_random_covers_against_brute_force);
     tcase_add_test(t, test_refused_models_count_as_before);
     tcase_add_test(t, test_objective_leaves_a_cover);
+    tcase_add_test(t, test_groups_redundant_in_one_lowering);
     tcase_add_test(t, test_langford_counts);
     tcase_add_test(t, test_queens_counts);
     tcase_add_test(t, test_sudoku_counts);

@@ -189,19 +189,24 @@ static void settle_base(cp_drv *d)
     /* The rows of redundant groups (implied by the others, as the model
      * declares: Langford's position sum), which a count by exact cover
      * leaves out; the kernel's rows are the model's, in its order, until
-     * compacted.  Without the room, none is left out; without such a
-     * group, no row is looked at (a Sudoku's 400 rows: 0.7% of solving
-     * top95's instructions). */
+     * compacted.  Only the groups that the CNF lowering leaves out: each
+     * lowering's set is implied by what that lowering keeps, not the
+     * union of both (Tetravex's assign formulation leaves its support
+     * clauses out of the rows, its balance rows out of the CNF).
+     * Without the room, none is left out; without such a group, no row
+     * is looked at (a Sudoku's 400 rows: 0.7% of solving top95's
+     * instructions). */
     const ilpm_model *m = d->base.m;
     int any = 0;
     for (int g = 0; g < ilpm_model_ngroups(m) && !any; g++)
-        any = ilpm_model_group_redundant(m, g) != 0;
+        any = (ilpm_model_group_redundant(m, g) & ILPM_LOWER_CNF) != 0;
     size_t mc = ilpm_model_ncons(m);
     d->implied = any ? calloc((size_t)d->e.ncons + 1, 1) : NULL;
     for (int r = 0; d->implied && r < nc && (size_t)r < mc; r++) {
         ilpm_con c;
         ilpm_model_con(m, (size_t)r, &c);
-        if (renum[r] >= 0 && ilpm_model_group_redundant(m, c.group))
+        if (renum[r] >= 0 &&
+            (ilpm_model_group_redundant(m, c.group) & ILPM_LOWER_CNF))
             d->implied[renum[r]] = 1;
     }
     d->nimplied = d->implied ? d->e.ncons : 0;
