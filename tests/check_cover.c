@@ -194,17 +194,26 @@ START_TEST(test_refused_models_count_as_before)
 }
 END_TEST
 
-/* A row that binds on no side whatever the open variables become (an
- * objective's, weighted) leaves the model an exact cover. */
-START_TEST(test_objective_leaves_a_cover)
+/* x1..x6 in two primary columns, {1, 2, 3} and {4, 5, 6}. */
+static ilpm_model *two_columns(void)
 {
     ilpm_err err;
     ilpm_model *m = ilpm_model_new();
     int lo[1] = {1}, hi[1] = {6};
     ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
-    int a[3] = {1, 2, 3}, b[3] = {4, 5, 6}, d[2] = {1, 4};
+    int a[3] = {1, 2, 3}, b[3] = {4, 5, 6};
     ck_assert_int_eq(ilpm_add_exo(m, a, 3, &err), 0);
     ck_assert_int_eq(ilpm_add_exo(m, b, 3, &err), 0);
+    return m;
+}
+
+/* A row that binds on no side whatever the open variables become (an
+ * objective's, weighted) leaves the model an exact cover. */
+START_TEST(test_objective_leaves_a_cover)
+{
+    ilpm_err err;
+    ilpm_model *m = two_columns();
+    int d[2] = {1, 4};
     ck_assert_int_eq(ilpm_add_amo(m, d, 2, &err), 0);
     int64_t w[6] = {3, -1, 2, 5, 1, -4};
     int l[6] = {1, 2, 3, 4, 5, 6};
@@ -223,12 +232,8 @@ END_TEST
 START_TEST(test_groups_redundant_in_one_lowering)
 {
     ilpm_err err;
-    ilpm_model *m = ilpm_model_new();
-    int lo[1] = {1}, hi[1] = {6};
-    ilpm_model_family(m, "x", 1, lo, hi, 0, &err);
-    int a[3] = {1, 2, 3}, b[3] = {4, 5, 6}, d[2] = {1, 4};
-    ck_assert_int_eq(ilpm_add_exo(m, a, 3, &err), 0);
-    ck_assert_int_eq(ilpm_add_exo(m, b, 3, &err), 0);
+    ilpm_model *m = two_columns();
+    int d[2] = {1, 4};
     int g = ilpm_model_group(m, "support", &err);
     ck_assert_int_ge(g, 0);
     ck_assert_int_eq(ilpm_add_clause(m, d, 2, &err), 0);

@@ -392,6 +392,18 @@ END_TEST
 /* An easy instance is answered by the first member alone in the
  * process (no fork), with the same checks; a hard one goes on to the
  * race after that moment. */
+
+/* r, a verified answer of status want by member, freed; no member left
+ * running, and the first member's moment back to the tests' default. */
+static void verified_by(ilpm_result *r, ilpm_status want, const char *member)
+{
+    ck_assert_int_eq(r->status, want);
+    ck_assert(r->verified);
+    ck_assert_str_eq(r->member, member);
+    ilpm_result_free(r);
+    no_children();
+    ilpm_portfolio_quick_s = 0.05;
+}
 /* Sudoku's own members (#35's rule, docs/portfolio.md): the learning cp
  * alone first, then CaDiCaL with target phases and with its defaults;
  * other puzzles, and Sudoku with an objective, keep the lists. */
@@ -431,12 +443,7 @@ START_TEST(test_sudoku_members)
     o.solver.time_limit = 10;
     ilpm_result r;
     run(&ilpm_puzzle_sudoku, s, p, &o, &r);
-    ck_assert_int_eq(r.status, ILPM_SOLVED);
-    ck_assert(r.verified);
-    ck_assert_str_eq(r.member, "cp learn=on");
-    ilpm_result_free(&r);
-    no_children();
-    ilpm_portfolio_quick_s = 0.05;
+    verified_by(&r, ILPM_SOLVED, "cp learn=on");
     ilpm_puzzle_sudoku.free_instance(s);
     ilpm_params_free(p);
 }
@@ -487,12 +494,7 @@ START_TEST(test_fzn_members)
     snprintf(r.file, sizeof r.file, "%s", "data/fzn/knapsack60.fzn");
     ck_assert_msg(ilpm_run_instance(&ilpm_puzzle_model, inst, p, &o, &r) == 0,
                   "%s", r.error);
-    ck_assert_int_eq(r.status, ILPM_OPTIMAL);
-    ck_assert(r.verified);
-    ck_assert_str_eq(r.member, "cp learn=off");
-    ilpm_result_free(&r);
-    no_children();
-    ilpm_portfolio_quick_s = 0.05;
+    verified_by(&r, ILPM_OPTIMAL, "cp learn=off");
     ilpm_puzzle_model.free_instance(inst);
     ilpm_params_free(p);
 }

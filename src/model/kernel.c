@@ -568,6 +568,18 @@ int ilpm_kern_propagate(ilpm_kern *e)
     }
 }
 
+/* Literal l, taken off the trail, open again: its phase kept, its
+ * variable back among the branching candidates. */
+static inline void reopen(ilpm_kern *e, int l)
+{
+    int v = abs(l);
+    e->val[v] = ILPM_K_OPEN;
+    if (e->phase)
+        e->phase[v] = l > 0;
+    if (e->heap)
+        e->heap_insert(e->heap, v);
+}
+
 void ilpm_kern_undo(ilpm_kern *e, int mark)
 {
     if (e->nrq || e->nlazy || e->clash) /* eager: what is undone did */
@@ -580,12 +592,7 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
             e->cons[p->v[i].c].st -= ilpm_kocc_a(e, p->v[i]);
         for (int i = 0; i < q->n; i++)
             e->cons[q->v[i].c].sf -= ilpm_kocc_a(e, q->v[i]);
-        int v = abs(l);
-        e->val[v] = ILPM_K_OPEN;
-        if (e->phase)
-            e->phase[v] = l > 0;
-        if (e->heap)
-            e->heap_insert(e->heap, v);
+        reopen(e, l);
     }
     if (e->qhead > mark)
         e->qhead = mark;
@@ -609,15 +616,8 @@ void ilpm_kern_reset(ilpm_kern *e, int mark, const int64_t *w)
         e->cons[c].st = w[2 * c];
         e->cons[c].sf = w[2 * c + 1];
     }
-    while (e->ntrail > mark) {
-        int l = e->trail[--e->ntrail];
-        int v = abs(l);
-        e->val[v] = ILPM_K_OPEN;
-        if (e->phase)
-            e->phase[v] = l > 0;
-        if (e->heap)
-            e->heap_insert(e->heap, v);
-    }
+    while (e->ntrail > mark)
+        reopen(e, e->trail[--e->ntrail]);
     if (e->qhead > mark)
         e->qhead = mark;
 }
