@@ -51,6 +51,10 @@ const char *ilpm_model_var_own_name(const ilpm_model *m, int v);
 int ilpm_model_set_con_name(ilpm_model *m, const char *name, ilpm_err *err);
 /* 1 if variable v belongs to an ILPM_FAM_AUX family. */
 int ilpm_model_var_is_aux(const ilpm_model *m, int v);
+/* How many variables belong to ILPM_FAM_AUX families; mark (NULL:
+ * none; nvars + 1 entries, zeroed) gets 1 at each, a family at a time
+ * rather than a search per variable. */
+long ilpm_model_aux_mark(const ilpm_model *m, uint8_t *mark);
 
 /* Cuts building short: once deadline (ilpm_now() seconds, <= 0: never)
  * has come or *stop is set, every ilpm_add_* fails with err->rc

@@ -398,6 +398,39 @@ START_TEST(test_side_fills_in_row_order)
 }
 END_TEST
 
+/* The lists' records start at a cache line, so that a variable's two
+ * (its literals, 32 bytes) share one line, which propagating either
+ * reads: for a model of 5000 variables (records of 160 KB, which malloc
+ * maps at a page's start plus 16 bytes), and for one of 3; each list
+ * holds its terms, its room as counted. */
+START_TEST(test_lists_at_a_cache_line)
+{
+    ilpm_err err;
+    int sizes[2] = {5000, 3};
+    for (int s = 0; s < 2; s++) {
+        ilpm_model *m = ilpm_model_new();
+        int lo = 1, hi = sizes[s];
+        ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
+        int l[2] = {1, -2};
+        ck_assert_int_eq(ilpm_add_clause(m, l, 2, &err), 0);
+        ilpm_kern e;
+        ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err),
+                         0);
+        ck_assert_uint_eq((uintptr_t)e.occ % 64, 0);
+        for (int v = 1; v <= sizes[s]; v++) {
+            const ilpm_klist *p = &e.occ[ilpm_klix(v)],
+                             *q = &e.occ[ilpm_klix(-v)];
+            ck_assert_int_eq(p->n, v == 1);
+            ck_assert_int_eq(q->n, v == 2);
+            ck_assert_int_eq(p->cap, v == 1);
+            ck_assert_int_eq(q->cap, v == 2);
+        }
+        ilpm_kern_free(&e);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
 static Suite *kernel_suite(void)
 {
     Suite *s = suite_create("kernel");
@@ -406,6 +439,7 @@ static Suite *kernel_suite(void)
     tcase_add_test(t, test_compact_storage);
     tcase_add_test(t, test_unit_model_lends_its_literals);
     tcase_add_test(t, test_side_fills_in_row_order);
+    tcase_add_test(t, test_lists_at_a_cache_line);
     suite_add_tcase(s, t);
     return s;
 }

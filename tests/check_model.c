@@ -43,6 +43,16 @@ START_TEST(test_family_ids_and_names)
     ck_assert_str_eq(ilpm_model_var_name(m, 65, buf, sizeof buf), "Y[-2]");
     ck_assert_int_eq(ilpm_model_var_is_aux(m, 65), 1);
     ck_assert_int_eq(ilpm_model_var_is_aux(m, 64), 0);
+    /* the aux marks a family at a time: the same as per variable, and
+     * a third family (not aux) after Y left unmarked */
+    int lo3[1] = {1}, hi3[1] = {3};
+    ck_assert_int_eq(ilpm_model_family(m, "W", 1, lo3, hi3, 0, &err), 2);
+    uint8_t mark[73] = {0};
+    ck_assert_int_eq(ilpm_model_aux_mark(m, mark), 5);
+    ck_assert_int_eq(ilpm_model_aux_mark(m, NULL), 5);
+    for (int v = 1; v <= 72; v++)
+        ck_assert_int_eq(mark[v], ilpm_model_var_is_aux(m, v));
+    ck_assert_int_eq(mark[0], 0);
     ck_assert_int_eq(ilpm_model_family_find(m, "Y"), Y);
     ck_assert_int_eq(ilpm_model_family_find(m, "Z"), -1);
     /* Every variable's name maps back to itself. */

@@ -290,8 +290,15 @@ START_TEST(test_verifier_rejects_broken_boards)
             ck_assert_ptr_nonnull(strstr(err.msg, "share column 1"));
         if (b == 2)
             ck_assert_ptr_nonnull(strstr(err.msg, "share a diagonal"));
-        if (b == 3)
+        if (b == 3) {
             ck_assert_ptr_nonnull(strstr(err.msg, "row 4 has no queen"));
+            ilpm_buf out; /* a row without its queen renders empty */
+            ilpm_buf_init(&out);
+            pz->render(inst, sol, &out);
+            ck_assert_str_eq(ilpm_buf_str(&out),
+                             ". Q . .\n. . . Q\nQ . . .\n. . . .\n");
+            ilpm_buf_free(&out);
+        }
         if (b == 0) {
             ilpm_buf out;
             ilpm_buf_init(&out);

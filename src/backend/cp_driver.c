@@ -237,10 +237,8 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     }
     int nv = ilpm_model_nvars(m);
     d->aux = calloc((size_t)nv + 1, 1);
-    for (int v = 1; d->aux && v <= nv; v++) {
-        d->aux[v] = (uint8_t)ilpm_model_var_is_aux(m, v);
-        d->naux += d->aux[v];
-    }
+    if (d->aux)
+        d->naux = (int)ilpm_model_aux_mark(m, d->aux);
     if (!d->aux || find_candidates(d) != 0) {
         ilpm_err_nomem(err, "out of memory creating the cp driver");
         cp_destroy(&d->base);

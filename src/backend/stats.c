@@ -24,8 +24,7 @@ int ilpm_stats_prepare(const ilpm_model *m, ilpm_stats *s, ilpm_err *err)
     s->ngroups = ng;
     int nv = ilpm_model_nvars(m);
     s->vars = nv;
-    for (int v = 1; v <= nv; v++)
-        s->aux_vars += ilpm_model_var_is_aux(m, v) != 0;
+    s->aux_vars += ilpm_model_aux_mark(m, NULL);
     size_t nc = ilpm_model_ncons(m);
     /* A variable is counted once however many unit clauses name it. */
     uint8_t *seen = calloc((size_t)nv + 1, 1);

@@ -53,8 +53,10 @@ static int place(ilpm_klist *ls, const uint32_t *cnt, size_t n, ilpm_kocc **at,
                  ilpm_watch *w, ilpm_err *err)
 {
     for (size_t i = 0; i < n; i++) {
-        if (cnt)
+        if (cnt) {
             ls[i].cap = (int)cnt[i];
+            ls[i].n = 0; /* (occ is not zeroed: make_lists) */
+        }
         ls[i].v = ls[i].cap ? *at : NULL;
         *at += ls[i].cap;
         if ((i & 4095) == 4095 && w &&
@@ -62,6 +64,20 @@ static int place(ilpm_klist *ls, const uint32_t *cnt, size_t n, ilpm_kocc **at,
             return -1;
     }
     return 0;
+}
+
+/* The lists' records, nl of them, left for place to fill, at a cache
+ * line's start: a variable's two records (32 bytes, klix) then share
+ * one line, which propagating either literal reads (imply), where
+ * malloc's 16-byte alignment split half of the pairs over two lines.
+ * NULL when out of memory. */
+static ilpm_klist *make_lists(size_t nl)
+{
+    void *p = NULL;
+    if (nl > SIZE_MAX / sizeof(ilpm_klist) - 64)
+        return NULL;
+    size_t size = (nl * sizeof(ilpm_klist) + 63) & ~(size_t)63;
+    return posix_memalign(&p, 64, size) == 0 ? p : NULL;
 }
 
 /* The kernel's arrays, as large as the model's constraints need; their
@@ -226,8 +242,8 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
                    : ilpm_err_nomem(err, NOMEM);
     if (kinds != ILPM_KERN_ALL_KINDS)
         k.lend = NULL; /* (kernel.h: only a kernel of every kind borrows) */
-    if (rc == 0 && (!(e->occ = calloc(nl, sizeof *e->occ)) ||
-                    t[2] >= INT32_MAX || make_arrays(e, t, k.lend) != 0))
+    if (rc == 0 && (!(e->occ = make_lists(nl)) || t[2] >= INT32_MAX ||
+                    make_arrays(e, t, k.lend) != 0))
         rc = ilpm_err_nomem(err, NOMEM);
     /* the lists' records, their room as counted (a literal's terms are
      * fewer than the constraints, fewer than INT32_MAX) */

@@ -355,6 +355,20 @@ int ilpm_model_var_is_aux(const ilpm_model *m, int v)
     return f && (f->flags & ILPM_FAM_AUX);
 }
 
+long ilpm_model_aux_mark(const ilpm_model *m, uint8_t *mark)
+{
+    long n = 0;
+    for (int i = 0; i < m->nfams; i++) {
+        const struct family *f = &m->fams[i];
+        if (!(f->flags & ILPM_FAM_AUX) || f->count <= 0)
+            continue;
+        n += f->count;
+        if (mark)
+            memset(mark + f->base + 1, 1, (size_t)f->count);
+    }
+    return n;
+}
+
 int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err)
 {
     if (!valid_name(name))
