@@ -59,6 +59,18 @@ static void auto_opts(ilpm_run_opts *o, int threads)
     o->threads = threads;
 }
 
+/* The model file at path, parsed with p. */
+static void *model_file(const char *path, ilpm_params *p)
+{
+    ilpm_err err;
+    ilpm_reader *rd = ilpm_reader_open(path, &err);
+    ck_assert_msg(rd != NULL, "%s", err.msg);
+    void *inst = NULL;
+    ck_assert_msg(ilpm_puzzle_model.parse(rd, p, &inst, &err) == 1, "%s",
+                  err.msg);
+    ilpm_reader_free(rd);
+    return inst;
+}
 /* Every child was reaped: none is left, zombie or running. */
 static void no_children(void)
 {
@@ -136,13 +148,7 @@ START_TEST(test_wrong_answer_refused)
      * stands, with the file's optimum. */
     p = ilpm_params_new();
     ilpm_params_set(p, "file", "data/models/setcover.mps");
-    ilpm_reader *rd = ilpm_reader_open("data/models/setcover.mps", NULL);
-    ck_assert_ptr_nonnull(rd);
-    void *inst = NULL;
-    ilpm_err err;
-    ck_assert_msg(ilpm_puzzle_model.parse(rd, p, &inst, &err) == 1, "%s",
-                  err.msg);
-    ilpm_reader_free(rd);
+    void *inst = model_file("data/models/setcover.mps", p);
     ilpm_portfolio_test_corrupt = 0;
     run(&ilpm_puzzle_model, inst, p, &o, &r);
     ilpm_portfolio_test_corrupt = -1;
@@ -479,13 +485,7 @@ START_TEST(test_fzn_members)
     ck_assert_str_eq(mb[1].name, "cp learn=off");
 
     p = ilpm_params_new();
-    ilpm_reader *rd = ilpm_reader_open("data/fzn/knapsack60.fzn", NULL);
-    ck_assert_ptr_nonnull(rd);
-    void *inst = NULL;
-    ilpm_err err;
-    ck_assert_msg(ilpm_puzzle_model.parse(rd, p, &inst, &err) == 1, "%s",
-                  err.msg);
-    ilpm_reader_free(rd);
+    void *inst = model_file("data/fzn/knapsack60.fzn", p);
     ilpm_run_opts o;
     auto_opts(&o, 2);
     o.solver.time_limit = 20;
@@ -710,13 +710,7 @@ START_TEST(test_shared_incumbent_proved)
     for (int k = 0; k < 2; k++) {
         ilpm_params *p = ilpm_params_new();
         ilpm_params_set(p, "file", files[k]);
-        ilpm_reader *rd = ilpm_reader_open(files[k], NULL);
-        ck_assert_ptr_nonnull(rd);
-        void *inst = NULL;
-        ilpm_err err;
-        ck_assert_msg(ilpm_puzzle_model.parse(rd, p, &inst, &err) == 1, "%s",
-                      err.msg);
-        ilpm_reader_free(rd);
+        void *inst = model_file(files[k], p);
         ilpm_run_opts o;
         auto_opts(&o, 2);
         ilpm_buf log;
