@@ -167,8 +167,9 @@ static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
     size_t *t = k->t;
     if (t[2] == 0)
         k->lend = c->lits;
-    if (c->kind == ILPM_LINEAR || c->kind == ILPM_IMPL ||
-        c->lits != k->lend + t[0])
+    /* (once NULL, no arithmetic on it: undefined behaviour) */
+    if (k->lend && (c->kind == ILPM_LINEAR || c->kind == ILPM_IMPL ||
+                    c->lits != k->lend + t[0]))
         k->lend = NULL;
     long n = count_terms(e, c, k->cnt);
     if (n < 0)
