@@ -335,6 +335,9 @@ START_TEST(test_bad_files)
          "t.fzn:2:12: 'int_le' does not take 1 arguments"},
         {"var 1..3: x;\nconstraint int_le(x, [1]);\nsolve satisfy;\n",
          "t.fzn:2:12: 'int_le': argument 2 must be a number or a variable"},
+        {"array [1..2] of int: a = [1, \"s\"];\nsolve satisfy;\n",
+         "t.fzn:1:30: an array element must be a number, a Boolean or a "
+         "variable"},
         {"var 1..3: x\nsolve satisfy;\n", "t.fzn:2:1: expected ';', found "
                                           "'solve'"},
         {"var 1..3: x;\n", "t.fzn: the model has no solve item"},

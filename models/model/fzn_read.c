@@ -425,7 +425,7 @@ int ilpm_fzr_expr(ps *p, val *v)
                 ilpm_fzr_arg_free(&e.a);
                 return -1;
             }
-            if (e.a.kind != FZ_SCALAR) {
+            if (e.a.kind != FZ_SCALAR || e.isstr) { /* a string: no term */
                 ilpm_fzr_arg_free(&e.a);
                 return ilpm_fzr_fail(
                     p, line, col,
