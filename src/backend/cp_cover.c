@@ -51,7 +51,7 @@ typedef struct cover {
     word *side, *taken;
     int nside;
     /* the search's stack, a level per candidate taken (np + 1) */
-    word *live, *cov, *todo;
+    word *live, *cov, *untried;
     int *chosen, *ncov, *tlo, *thi;
 } cover;
 
@@ -70,7 +70,7 @@ static void cover_free(cover *c)
     free(c->taken);
     free(c->live);
     free(c->cov);
-    free(c->todo);
+    free(c->untried);
     free(c->chosen);
     free(c->ncov);
     free(c->tlo);
@@ -174,13 +174,13 @@ static int cover_alloc(cover *c)
     c->taken = malloc(w * sizeof *c->taken);
     c->live = malloc(lv * w * sizeof *c->live);
     c->cov = malloc(lv * pw * sizeof *c->cov);
-    c->todo = malloc(lv * w * sizeof *c->todo);
+    c->untried = malloc(lv * w * sizeof *c->untried);
     c->chosen = malloc(lv * sizeof *c->chosen);
     c->ncov = malloc(lv * sizeof *c->ncov);
     c->tlo = malloc(lv * sizeof *c->tlo);
     c->thi = malloc(lv * sizeof *c->thi);
     return c->col && c->lo && c->conf && c->pc && c->npc && c->root &&
-                   c->taken && c->live && c->cov && c->todo && c->chosen &&
+                   c->taken && c->live && c->cov && c->untried && c->chosen &&
                    c->ncov && c->tlo && c->thi
                ? 0
                : -1;
@@ -385,15 +385,15 @@ static int advance(cover *c, int d)
 {
     size_t w = (size_t)c->w, pw = (size_t)c->pw;
     for (; d >= 0; d--) {
-        word *todo = c->todo + (size_t)d * w;
+        word *untried = c->untried + (size_t)d * w;
         int t = c->tlo[d];
-        while (t < c->thi[d] && !todo[t])
+        while (t < c->thi[d] && !untried[t])
             t++;
         c->tlo[d] = t;
         if (t == c->thi[d])
             continue;
-        int i = t * 64 + __builtin_ctzll(todo[t]);
-        todo[t] &= todo[t] - 1;
+        int i = t * 64 + __builtin_ctzll(untried[t]);
+        untried[t] &= untried[t] - 1;
         c->chosen[d] = i;
         const word *live = c->live + (size_t)d * w, *cf = c->conf + i * w;
         word *nl = c->live + (size_t)(d + 1) * w;
@@ -434,11 +434,11 @@ static ilpm_status cover_search(cover *c, cp_search *s, uint8_t *vals)
             } else {
                 const word *live = c->live + (size_t)d * w;
                 const word *cm = c->col + (size_t)q * w;
-                word *todo = c->todo + (size_t)d * w;
+                word *untried = c->untried + (size_t)d * w;
                 c->tlo[d] = c->lo[q];
                 c->thi[d] = c->lo[c->np + q];
                 for (int t = c->tlo[d]; t < c->thi[d]; t++)
-                    todo[t] = live[t] & cm[t];
+                    untried[t] = live[t] & cm[t];
                 d = advance(c, d);
                 continue;
             }
