@@ -7,6 +7,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "backends.h"
@@ -249,6 +250,42 @@ static inline int test_seeds(int n)
 {
     const char *v = getenv("ILPM_TEST_QUICK");
     return v && *v ? (n + 3) / 4 : n;
+}
+
+/* 1 when this system may back a block with transparent huge pages
+ * (Linux, /sys/kernel/mm/transparent_hugepage/enabled not [never]). */
+static inline int test_thp_on(void)
+{
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    char line[128] = "";
+    if (!f)
+        return 0;
+    int ok = fgets(line, sizeof line, f) && !strstr(line, "[never]");
+    fclose(f);
+    return ok;
+}
+
+/* 1 when the mapping that holds addr asks for huge pages: its VmFlags
+ * in /proc/self/smaps name hg (madvise MADV_HUGEPAGE). */
+static inline int test_thp_marked(const void *addr)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[512];
+    int in = 0, marked = 0;
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        char dash;
+        if (sscanf(line, "%lx%c%lx ", &lo, &dash, &hi) == 3 && dash == '-')
+            in = (unsigned long)addr >= lo && (unsigned long)addr < hi;
+        else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+            marked = strstr(line, " hg") != NULL;
+            break;
+        }
+    }
+    fclose(f);
+    return marked;
 }
 
 /* Runs the suite; the exit status of a test program. */

@@ -99,7 +99,7 @@ static int make_arrays(ilpm_kern *e, const size_t *t, const int *lend)
         {(void **)&e->lazy, nc, sizeof *e->lazy, 0},
         {(void **)&e->trail, nv, sizeof *e->trail, 0},
         {(void **)&e->dirty, nc, 1, 1},
-        {(void **)&e->val, nv, 1, 1},
+        {(void **)&e->val, nv, 1, 0}, /* zeroed below */
     };
     /* The occurrences share one block, the arena; each other array is a
      * block of its own, as glibc recycles blocks of these sizes best. */
@@ -121,6 +121,14 @@ static int make_arrays(ilpm_kern *e, const size_t *t, const int *lend)
             e->narena = part[i].n * part[i].elem;
         }
     }
+    /* The values, read at random by every row that propagation visits
+     * (a byte a variable: 25 MB at n-Queens 5000), on huge pages: fewer
+     * TLB misses for a fault cost that stays small at that size, where
+     * the other arrays' huge pages cost more system time than they
+     * save (docs/benchmarks.md, "fifth pass").  Marked before its first
+     * write, as a block that malloc recycles may be. */
+    ilpm_mem_huge(e->val, nv);
+    memset(e->val, 0, nv);
     e->capcons = (int)nc;
     e->caplits = lend ? nterms : nt;
     e->capcoefs = t[3] + 1;

@@ -426,6 +426,15 @@ int ilpm_rc_users(ilpm_rc rc);
 int ilpm_grow(void **p, size_t *cap, size_t need, size_t elem);
 int ilpm_grow_int(void **p, int *cap, int need, size_t elem);
 
+/* huge.c: asks that the whole 2 MB pages inside block p of size bytes
+ * be transparent huge pages (madvise MADV_HUGEPAGE), for a big array
+ * read at random that lives long; blocks under ILPM_MEM_HUGE_MIN are
+ * left as they are.  Call it before the block is first written (pages
+ * already there stay small until the kernel's khugepaged merges them).
+ * 1 when marked; 0 when not (a small block, not Linux, THP off). */
+#define ILPM_MEM_HUGE_MIN ((size_t)4 << 20)
+int ilpm_mem_huge(void *p, size_t size);
+
 /* 1 in a build under AddressSanitizer, which reserves terabytes of
  * address space: no address-space limit (--memory-limit) can be set
  * there, and tests that need one skip. */
