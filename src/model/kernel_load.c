@@ -122,11 +122,12 @@ static int make_arrays(ilpm_kern *e, const size_t *t, const int *lend)
         }
     }
     /* The values, read at random by every row that propagation visits
-     * (a byte a variable: 25 MB at n-Queens 5000), on huge pages: fewer
-     * TLB misses for a fault cost that stays small at that size, where
-     * the other arrays' huge pages cost more system time than they
-     * save (docs/benchmarks.md, "fifth pass").  Marked before its first
-     * write, as a block that malloc recycles may be. */
+     * (a byte a variable: 25 MB at n-Queens 5000), ask for huge pages,
+     * whose first write costs little at that size; the bigger arrays'
+     * huge pages cost more system time than they save on a machine
+     * whose host takes free memory back (docs/benchmarks.md, "fifth
+     * pass").  Marked before their first write, as a block that malloc
+     * recycles may be written by calloc. */
     ilpm_mem_huge(e->val, nv);
     memset(e->val, 0, nv);
     e->capcons = (int)nc;

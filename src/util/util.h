@@ -431,7 +431,8 @@ int ilpm_grow_int(void **p, int *cap, int need, size_t elem);
  * read at random that lives long; blocks under ILPM_MEM_HUGE_MIN are
  * left as they are.  Call it before the block is first written (pages
  * already there stay small until the kernel's khugepaged merges them).
- * 1 when marked; 0 when not (a small block, not Linux, THP off). */
+ * 1 when marked; 0 when not (a small block, not Linux, madvise
+ * refused). */
 #define ILPM_MEM_HUGE_MIN ((size_t)4 << 20)
 int ilpm_mem_huge(void *p, size_t size);
 
