@@ -462,6 +462,28 @@ static int objective(lower *w)
     return ilpm_model_objective(w->m, d->sense, w->coefs, w->lits, n, w->err);
 }
 
+/* The columns keep the file's names (an integer column's variables are
+ * NAME.0, NAME.1, ...), so that exports and solutions speak of the
+ * user's own names. */
+static int var_names(const mdl *d, ilpm_model *m, ilpm_err *err)
+{
+    for (int j = 0; d->col_name && j < d->ncols; j++) {
+        char name[300];
+        for (int i = 0; i < d->nbits[j]; i++) {
+            const char *as = name;
+            if (d->nbits[j] == 1 && strlen(d->col_name[j]) < sizeof name)
+                as = d->col_name[j]; /* as it is: no copy */
+            else if (d->nbits[j] == 1)
+                snprintf(name, sizeof name, "%.299s", d->col_name[j]);
+            else
+                snprintf(name, sizeof name, "%s.%d", d->col_name[j], i);
+            if (ilpm_model_set_var_name(m, d->first[j] + i, as, err) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
                    ilpm_err *err)
 {
@@ -477,25 +499,10 @@ int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
     if (naux > 0 &&
         ilpm_model_family(m, "aux", 1, &lo, &naux, ILPM_FAM_AUX, err) < 0)
         return -1;
-    /* Families take ids in order from the first: variable v is id v.
-     * The columns keep the file's names (an integer column's variables
-     * are NAME.0, NAME.1, ...), so that exports and solutions speak of
-     * the user's own names. */
+    /* Families take ids in order from the first: variable v is id v. */
     w.base = 0;
-    for (int j = 0; d->col_name && j < d->ncols; j++) {
-        char name[300];
-        for (int i = 0; i < d->nbits[j]; i++) {
-            const char *as = name;
-            if (d->nbits[j] == 1 && strlen(d->col_name[j]) < sizeof name)
-                as = d->col_name[j]; /* as it is: no copy */
-            else if (d->nbits[j] == 1)
-                snprintf(name, sizeof name, "%.299s", d->col_name[j]);
-            else
-                snprintf(name, sizeof name, "%s.%d", d->col_name[j], i);
-            if (ilpm_model_set_var_name(m, d->first[j] + i, as, err) != 0)
-                return -1;
-        }
-    }
+    if (var_names(d, m, err) != 0)
+        return -1;
     size_t nv = (size_t)d->nmain + (size_t)naux + 2;
     w.acc = calloc(nv, sizeof *w.acc);
     w.touched = malloc(nv * sizeof *w.touched);
