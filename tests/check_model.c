@@ -99,6 +99,11 @@ START_TEST(test_constraints_and_groups)
     ck_assert_int_eq(ilpm_add_linear(m, c, l, 3, ILPM_LE, 4, &err), 0);
     ck_assert_int_eq(ilpm_add_ccard(m, -4, l, 3, ILPM_GE, 2, &err), 0);
     ck_assert_int_eq(ilpm_model_group(m, "first", &err), 0);
+    /* The current group again (its fast path), then a bad name and
+     * none, refused while a group is current. */
+    ck_assert_int_eq(ilpm_model_group(m, "first", &err), 0);
+    ck_assert_int_lt(ilpm_model_group(m, "no such", &err), 0);
+    ck_assert_int_lt(ilpm_model_group(m, NULL, &err), 0);
     ck_assert_int_eq(ilpm_add_impl(m, 4, -5, &err), 0);
     ck_assert_int_eq((int)ilpm_model_ncons(m), 4);
     ck_assert_int_eq(ilpm_model_ngroups(m), 2);

@@ -184,6 +184,19 @@ bigvars.cnf|:1:7: 99999999999999999999 variables: too large (at most 16777216)
 bigneg.opb|:2:1: the integer -99999999999999999999 is too small (at least -9223372036854775807)
 EOF
 
+# A row whose numbers leave int64 once its integers are made of bits:
+# the message names the row (by its name, else as the reader names it),
+# written only when there is one to give.
+printf 'Maximize\n obj: x\nSubject To\n big: 4503599627370496 x + y <= 5\nBounds\n 0 <= x <= 1000000\n 0 <= y <= 1\nGeneral\n x y\nEnd\n' >"$tmp/bigrow.lp"
+sed 's/ big: / /' "$tmp/bigrow.lp" >"$tmp/bigrow2.lp"
+while IFS='|' read -r file msg; do
+    run "wide $file" 2 "$ILPM" solve model "$tmp/$file" --int-encoding binary &&
+        has "wide $file" "$err" "$file: $msg: numbers past int64 once its integers are made of 0/1 variables"
+done <<'EOF'
+bigrow.lp|row 'big'
+bigrow2.lp|row 'r.4'
+EOF
+
 # --- round trips ------------------------------------------------------
 # field VALUE of a JSON line
 field() { grep -oE "\"$1\":(\"[^\"]*\"|[-0-9]+)" <<<"$2" | head -n 1 | cut -d: -f2 | tr -d '"'; }

@@ -55,7 +55,16 @@ static int lin_merge(lin *l)
 {
     if (l->n < 2)
         return 0;
-    qsort(l->t, (size_t)l->n, sizeof *l->t, by_col);
+    if (l->n <= 16) /* a clause's few terms: by insertion, no qsort */
+        for (int i = 1; i < l->n; i++) {
+            lin_term t = l->t[i];
+            int j = i;
+            for (; j > 0 && l->t[j - 1].col > t.col; j--)
+                l->t[j] = l->t[j - 1];
+            l->t[j] = t;
+        }
+    else
+        qsort(l->t, (size_t)l->n, sizeof *l->t, by_col);
     int k = 0;
     for (int i = 0; i < l->n;) {
         __int128 a = 0;

@@ -136,7 +136,8 @@ typedef struct lower {
     int *lits;
     int64_t *coefs;
     int contradiction;     /* added already */
-    const char *where;     /* the row, for messages */
+    const char *where;     /* what is lowered, for messages, or NULL: */
+    const mdl_row *row;    /* the row (named only for a message) */
     const char *kind;      /* group of the last constraint added */
     const char *row_group; /* the row's own group (mdl_row.group) */
 } lower;
@@ -146,12 +147,26 @@ static int oom(lower *w)
     return ilpm_err_nomem(w->err, "out of memory");
 }
 
+/* What is lowered, for a message: written into buf when it is a row
+ * (only then: a name per row took a sixth of a large model's build). */
+static const char *where(const lower *w, char *buf, size_t size)
+{
+    if (w->where || !w->row)
+        return w->where ? w->where : "";
+    if (w->row->name >= 0)
+        snprintf(buf, size, "row '%s'", w->d->row_name[w->row->name]);
+    else
+        snprintf(buf, size, "line %ld", w->row->line);
+    return buf;
+}
+
 static int too_large(lower *w)
 {
+    char buf[160];
     return ilpm_err_input(w->err,
                           "%s: %s: numbers past int64 once its integers are "
                           "made of 0/1 variables",
-                          w->d->file, w->where);
+                          w->d->file, where(w, buf, sizeof buf));
 }
 
 /* The group of what comes next: the row's own when it has one, the
@@ -447,6 +462,28 @@ static int objective(lower *w)
     return ilpm_model_objective(w->m, d->sense, w->coefs, w->lits, n, w->err);
 }
 
+/* The columns keep the file's names (an integer column's variables are
+ * NAME.0, NAME.1, ...), so that exports and solutions speak of the
+ * user's own names. */
+static int var_names(const mdl *d, ilpm_model *m, ilpm_err *err)
+{
+    for (int j = 0; d->col_name && j < d->ncols; j++) {
+        char name[300];
+        for (int i = 0; i < d->nbits[j]; i++) {
+            const char *as = name;
+            if (d->nbits[j] == 1 && strlen(d->col_name[j]) < sizeof name)
+                as = d->col_name[j]; /* as it is: no copy */
+            else if (d->nbits[j] == 1)
+                snprintf(name, sizeof name, "%.299s", d->col_name[j]);
+            else
+                snprintf(name, sizeof name, "%s.%d", d->col_name[j], i);
+            if (ilpm_model_set_var_name(m, d->first[j] + i, as, err) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
                    ilpm_err *err)
 {
@@ -462,22 +499,10 @@ int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
     if (naux > 0 &&
         ilpm_model_family(m, "aux", 1, &lo, &naux, ILPM_FAM_AUX, err) < 0)
         return -1;
-    /* Families take ids in order from the first: variable v is id v.
-     * The columns keep the file's names (an integer column's variables
-     * are NAME.0, NAME.1, ...), so that exports and solutions speak of
-     * the user's own names. */
+    /* Families take ids in order from the first: variable v is id v. */
     w.base = 0;
-    for (int j = 0; d->col_name && j < d->ncols; j++) {
-        char name[300];
-        for (int i = 0; i < d->nbits[j]; i++) {
-            if (d->nbits[j] == 1)
-                snprintf(name, sizeof name, "%s", d->col_name[j]);
-            else
-                snprintf(name, sizeof name, "%s.%d", d->col_name[j], i);
-            if (ilpm_model_set_var_name(m, d->first[j] + i, name, err) != 0)
-                return -1;
-        }
-    }
+    if (var_names(d, m, err) != 0)
+        return -1;
     size_t nv = (size_t)d->nmain + (size_t)naux + 2;
     w.acc = calloc(nv, sizeof *w.acc);
     w.touched = malloc(nv * sizeof *w.touched);
@@ -492,14 +517,11 @@ int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
         rc = contradiction(&w);
     if (rc == 0)
         rc = encodings(&w);
-    char where[160];
+    char at[160];
     for (int i = 0; i < d->nrows && rc == 0; i++) {
         const mdl_row *r = &d->rows[i];
-        if (r->name >= 0)
-            snprintf(where, sizeof where, "row '%s'", d->row_name[r->name]);
-        else
-            snprintf(where, sizeof where, "line %ld", r->line);
-        w.where = where;
+        w.where = NULL;
+        w.row = r;
         w.kind = "none"; /* true whatever the values: left out */
         w.row_group = r->group ? d->groups[r->group - 1] : NULL;
         rc = ilpm_model_set_con_name(
@@ -512,7 +534,8 @@ int ilpm_mdl_build(const mdl *d, ilpm_model *m, const char **kinds,
             strncmp(err->msg, d->file, strlen(d->file)) != 0) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
-            ilpm_err_fail(err, err->rc, "%s: %s: %s", d->file, where, msg);
+            ilpm_err_fail(err, err->rc, "%s: %s: %s", d->file,
+                          where(&w, at, sizeof at), msg);
         }
     }
     w.row_group = NULL;

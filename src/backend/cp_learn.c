@@ -148,6 +148,15 @@ static void free_watches(cp_db *db, int nv)
     }
 }
 
+/* Empties the watch lists, keeping their room for the clauses watched
+ * again (a reduction freed and grew them again: a tenth of the search's
+ * time on the 55x55 nonogram's 150,000 lists). */
+static void clear_watches(cp_db *db, int nv)
+{
+    for (size_t i = 0; db->watch && i < 2 * (size_t)nv + 2; i++)
+        db->watch[i].n = 0;
+}
+
 void ilpm_cp_db_free(cp_db *db)
 {
     free_watches(db, db->nv);
@@ -440,7 +449,7 @@ int ilpm_cp_db_reduce(ilpm_kern *e)
         if (e->reason[v] <= -2)
             e->reason[v] = -2 - map[-2 - e->reason[v]];
     }
-    free_watches(db, e->nv);
+    clear_watches(db, e->nv);
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         const int *l = db->lits + db->cl[i].start;

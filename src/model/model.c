@@ -371,6 +371,10 @@ long ilpm_model_aux_mark(const ilpm_model *m, uint8_t *mark)
 
 int ilpm_model_group(ilpm_model *m, const char *name, ilpm_err *err)
 {
+    /* The group already current (a builder names one per row): checked
+     * when it was made. */
+    if (name && m->cur_group >= 0 && strcmp(m->groups[m->cur_group], name) == 0)
+        return m->cur_group;
     if (!valid_name(name))
         return ilpm_err_input(err,
                               "group name '%s' must be 1-63 letters, digits "
