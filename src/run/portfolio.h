@@ -209,7 +209,9 @@ int ilpm_run_count_model(const ilpm_puzzle *pz, const void *inst,
 
 /* Before any fork, the first member (a count: cp) runs alone in the
  * process for this many seconds (default 0.05; 0: never), so that an
- * easy instance costs no fork; past it, the race or the cubes. */
+ * easy instance costs no fork; past it, the race (with that search
+ * going on, ilpm_pf_moment, when the member is the race's first) or the
+ * cubes. */
 extern double ilpm_portfolio_quick_s;
 
 /* Test hook: the member of this index (-1: none) sends a wrong answer
