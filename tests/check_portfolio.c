@@ -13,11 +13,13 @@
 #include "util.h"
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static void *parse_text(const ilpm_puzzle *pz, const ilpm_params *p,
                         const char *text)
@@ -764,6 +766,196 @@ START_TEST(test_shared_incumbent_proved)
 }
 END_TEST
 
+/* A log into a file all processes append to (ctx: its fd): what the
+ * members log too. */
+static void log_to_fd(void *ctx, const char *text)
+{
+    ck_assert_int_eq(write(*(int *)ctx, text, strlen(text)),
+                     (ssize_t)strlen(text));
+}
+
+/* The file of fd from its start, emptied after (a fresh log). */
+static char *take_log(int fd)
+{
+    static char buf[1 << 16];
+    ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    ck_assert_int_ge(n, 0);
+    buf[n] = '\0';
+    ck_assert_int_eq(ftruncate(fd, 0), 0);
+    return buf;
+}
+
+/* The lines of log that start with "cp: " (cp's search, at its end):
+ * how many; the last one's counts (up to " propagations") into out. */
+static int cp_lines(const char *log, char *out, size_t size)
+{
+    int k = 0;
+    for (const char *l = log; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l)
+        if (strncmp(l, "cp: ", 4) == 0) {
+            const char *e = strstr(l, " propagations");
+            ck_assert_ptr_nonnull(e);
+            snprintf(out, size, "%.*s", (int)(e - l), l);
+            k++;
+        }
+    return k;
+}
+
+/* The first member's moment alone is kept: L(2,191), whose depth-first
+ * cp search (27,494 nodes, 0.1-0.2 s, where CaDiCaL with target phases
+ * takes 5 s) outlasts a moment of 0.01 s, goes on in the race from the
+ * moment: one search of cp, with the nodes, failures and restarts of
+ * cp alone, not a moment's search and a second from scratch. */
+START_TEST(test_moment_kept)
+{
+    ilpm_params *p = ilpm_params_new();
+    void *l = from_params(&ilpm_puzzle_langford, p, "n", "191", "k", "2");
+    char path[] = "/tmp/check_portfolio_log_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    unlink(path);
+    ck_assert_int_eq(fcntl(fd, F_SETFL, O_APPEND), 0);
+    ilpm_run_opts o;
+    ilpm_run_opts_init(&o);
+    o.solver.backend = ILPM_BACKEND_CP;
+    ck_assert_int_eq(ilpm_options_set(&o.solver, "learn", "off", NULL), 0);
+    o.solver.verbose = 1;
+    o.solver.log = log_to_fd;
+    o.solver.log_ctx = &fd;
+    o.solver.time_limit = 20;
+    ilpm_result r;
+    run(&ilpm_puzzle_langford, l, p, &o, &r);
+    ck_assert_int_eq(r.status, ILPM_SOLVED);
+    ilpm_result_free(&r);
+    char alone[256], kept[256];
+    ck_assert_int_eq(cp_lines(take_log(fd), alone, sizeof alone), 1);
+
+    ilpm_run_opts a;
+    auto_opts(&a, 2);
+    a.solver.verbose = 1;
+    a.solver.log = log_to_fd;
+    a.solver.log_ctx = &fd;
+    a.solver.time_limit = 20;
+    ilpm_portfolio_quick_s = 0.01;
+    run(&ilpm_puzzle_langford, l, p, &a, &r);
+    const char *log = take_log(fd);
+    ck_assert_msg(strstr(log, "auto: cp learn=off goes on in the race after") !=
+                      NULL,
+                  "%s", log);
+    ck_assert_msg(cp_lines(log, kept, sizeof kept) == 1, "%s", log);
+    ck_assert_str_eq(kept, alone);
+    verified_by(&r, ILPM_SOLVED, "cp learn=off");
+    close(fd);
+    ilpm_puzzle_langford.free_instance(l);
+    ilpm_params_free(p);
+}
+END_TEST
+
+/* Optimising, the kept first member is GLPK's: its search goes on in the
+ * race (the other member, cp, is bounded by its incumbents) and the run
+ * proves the file's optimum. */
+START_TEST(test_moment_kept_optimising)
+{
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "file", "data/models/setcover.mps");
+    void *inst = model_file("data/models/setcover.mps", p);
+    ilpm_run_opts o;
+    auto_opts(&o, 2);
+    ilpm_buf log;
+    ilpm_buf_init(&log);
+    o.solver.verbose = 1;
+    o.solver.log = append_log;
+    o.solver.log_ctx = &log;
+    ilpm_portfolio_quick_s = 1e-9; /* met at the first look at the clock */
+    ilpm_result r;
+    run(&ilpm_puzzle_model, inst, p, &o, &r);
+    ck_assert_msg(strstr(ilpm_buf_str(&log),
+                         "auto: ilp goes on in the race after") != NULL,
+                  "%s", ilpm_buf_str(&log));
+    ck_assert_int_eq(r.status, ILPM_OPTIMAL);
+    ck_assert(r.verified);
+    ck_assert_int_eq(r.objective, 2);
+    ck_assert(strcmp(r.member, "ilp") == 0 || strcmp(r.member, "cp") == 0);
+    ilpm_result_free(&r);
+    ilpm_buf_free(&log);
+    no_children();
+    ilpm_portfolio_quick_s = 0.05;
+    ilpm_puzzle_model.free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
+static void stall_body(void *arg, int fd)
+{
+    (void)arg;
+    (void)fd;
+    for (;;)
+        pause(); /* until killed */
+}
+
+/* The first member's incumbent of its moment (before its fork) is the
+ * race's: checked, kept and shared.  Member 0 here says nothing more;
+ * cp waits for the bound (the stall hook), proves nothing better, and
+ * the run answers optimal with that incumbent. */
+START_TEST(test_moment_incumbent)
+{
+    ilpm_params *p = ilpm_params_new();
+    ilpm_params_set(p, "file", "data/models/knapsack.lp");
+    void *inst = model_file("data/models/knapsack.lp", p);
+    ilpm_model *m = ilpm_model_new();
+    ilpm_err err = {0};
+    ck_assert_int_eq(ilpm_puzzle_model.build(inst, p, m, &err), 0);
+    ilpm_options so;
+    ilpm_options_init(&so);
+    so.backend = ILPM_BACKEND_ILP;
+    ilpm_solver *s = ilpm_solver_new(m, &so, &err);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(ilpm_solver_optimize(s, NULL, 0, &err), ILPM_OPTIMAL);
+    int nv = ilpm_model_nvars(m);
+    ilpm_pf_first first = {0};
+    first.incumbent = malloc((size_t)nv + 1);
+    memcpy(first.incumbent, ilpm_solver_values(s), (size_t)nv + 1);
+    first.objective = ilpm_solver_objective(s);
+    ck_assert_int_eq(first.objective, 51);
+    ilpm_solver_free(s);
+    first.pid = ilpm_portfolio_spawn(stall_body, NULL, 2, &first.fd);
+    ck_assert_int_gt(first.pid, 0);
+    first.back = -1;
+    first.t0 = ilpm_now();
+
+    ilpm_run_opts o;
+    auto_opts(&o, 2);
+    ilpm_buf log;
+    ilpm_buf_init(&log);
+    o.solver.verbose = 1;
+    o.solver.log = append_log;
+    o.solver.log_ctx = &log;
+    ilpm_result r;
+    ilpm_result_init(&r);
+    ilpm_portfolio_test_stall = 0;
+    ilpm_portfolio_solve(&ilpm_puzzle_model, inst, p, &o, m, &o.solver, &first,
+                         &r);
+    ilpm_portfolio_test_stall = -1;
+    const char *text = ilpm_buf_str(&log);
+    ck_assert_msg(strstr(text, "auto: incumbent 51 from ilp") != NULL, "%s",
+                  text);
+    ck_assert_msg(strstr(text, "auto: cp proved nothing better than the "
+                               "incumbent") != NULL,
+                  "%s", text);
+    ck_assert_int_eq(r.status, ILPM_OPTIMAL);
+    ck_assert(r.verified);
+    ck_assert_int_eq(r.objective, 51);
+    ck_assert_str_eq(r.member, "cp");
+    ilpm_result_free(&r);
+    ilpm_buf_free(&log);
+    free(first.incumbent);
+    no_children();
+    ilpm_model_free(m);
+    ilpm_puzzle_model.free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("portfolio");
@@ -782,6 +974,9 @@ int main(void)
     tcase_add_test(tc, test_memory_share);
     tcase_add_test(tc, test_bound_from_outside);
     tcase_add_test(tc, test_shared_incumbent_proved);
+    tcase_add_test(tc, test_moment_kept);
+    tcase_add_test(tc, test_moment_kept_optimising);
+    tcase_add_test(tc, test_moment_incumbent);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -175,6 +175,25 @@ for be in "cp" "auto --threads 2" "auto --threads 1"; do
     done
 done
 
+# The first member's moment alone is kept: L(2,191)'s depth-first cp
+# search (27,494 nodes; 0.1-0.2 s, CaDiCaL 5 s) goes on in the race from
+# where the moment left it, one search with cp alone's counts, where it
+# was a moment's search and then a second from scratch (--verbose: two
+# "cp:" lines).  A machine fast enough to end it within the moment
+# answers alone, with that one search too.
+cp_counts() { sed -n 's/^\(cp: .*\) propagations.*/\1/p' "$1"; }
+moment_kept() {
+    "$bin" solve langford --n 191 --k 2 --backend cp --learn off --verbose \
+        >/dev/null 2>"$tmp/alone.err" || return 1
+    "$bin" solve langford --n 191 --k 2 --backend auto --threads 2 --verbose \
+        >/dev/null 2>"$tmp/kept.err" || return 1
+    [ "$(cp_counts "$tmp/alone.err" | wc -l)" -eq 1 ] &&
+        [ "$(cp_counts "$tmp/kept.err")" = "$(cp_counts "$tmp/alone.err")" ] &&
+        grep -Eq "^auto: cp learn=off (goes on in the race after|answered \(solved\) alone)" \
+            "$tmp/kept.err" && none_left
+}
+check "auto: the first member's search goes on from its moment" moment_kept
+
 # A bad --threads: one message naming the option, exit 2.
 bad_threads() {
     "$ILPM" solve queens --n 8 --backend auto --threads "$1" >"$tmp/bad.out" 2>&1

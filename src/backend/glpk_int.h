@@ -150,6 +150,10 @@ typedef struct ilpm_glpk {
      * first callback (0 before). */
     glp_iocp *iocp;
     double tree_ms;
+    /* The solve's root LP (run_mip), before glp_intopt's first callback:
+     * its tm_lim ends at the thread's moment too (ilpm_watch_moment),
+     * which only a callback can meet. */
+    int at_root;
 } ilpm_glpk;
 
 /* What a problem is built for: names and the objective constant differ

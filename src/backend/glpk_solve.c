@@ -59,6 +59,7 @@ int ilpm_glpk_watch(ilpm_glpk *d, glp_tree *T)
         glp_ios_terminate(T);
         return 1;
     }
+    d->at_root = 0;
     if (d->iocp && d->base.watch.deadline > 0) {
         /* GLPK reads tm_lim through the pointer it was given, against
          * the time since its tree was made, which is at most the time
@@ -150,7 +151,10 @@ int ilpm_glpk_ms_left(ilpm_glpk *d)
 {
     if (d->base.watch.deadline <= 0)
         return -1;
-    double ms = (ilpm_watch_left(&d->base.watch) - ilpm_free_time()) * 1000.0;
+    double left = ilpm_watch_left(&d->base.watch);
+    if (d->at_root && ilpm_watch_moment_left() < left)
+        left = ilpm_watch_moment_left();
+    double ms = (left - ilpm_free_time()) * 1000.0;
     if (ms < 1.0)
         return 0;
     return ms >= (double)INT_MAX ? INT_MAX : (int)ms;
@@ -284,10 +288,13 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
      * are read from the model's own. */
     if (c->optimize && d->base.incumbent)
         presolve = 0;
+    d->at_root = 1;
     if (!presolve) {
         ilpm_status st = ilpm_glpk_relaxation(d, msg_lev, err);
-        if (st != ILPM_SOLVED)
+        if (st != ILPM_SOLVED) {
+            d->at_root = 0;
             return st;
+        }
     }
     glp_iocp p;
     c->dive = ilpm_glpk_iocp(d, !c->optimize || d->sense == ILPM_NONE, &p);
@@ -299,10 +306,13 @@ static ilpm_status run_mip(struct solve_ctx *c, ilpm_err *err)
         c->cover = p.cov_cuts == GLP_ON;
         c->empty_tree = 0;
         rc = ilpm_glpk_intopt(d, &p, c->guard);
-        if (rc < 0)
+        if (rc < 0) {
+            d->at_root = 0;
             return ILPM_TIMEOUT;
+        }
         p.cov_cuts = GLP_OFF;
     } while (rc == GLP_ESTOP && c->empty_tree);
+    d->at_root = 0;
     if (c->refused)
         return ILPM_ERROR;
     int st = glp_mip_status(d->P);

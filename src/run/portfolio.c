@@ -227,8 +227,7 @@ static void share_memory(int n)
     setrlimit(RLIMIT_AS, &rl);
 }
 
-pid_t ilpm_portfolio_spawn(void (*body)(void *arg, int fd), void *arg, int n,
-                           int *fd)
+pid_t ilpm_portfolio_fork(int n, int *fd, int *wfd)
 {
     int p[2];
     if (pipe(p) != 0)
@@ -248,9 +247,8 @@ pid_t ilpm_portfolio_spawn(void (*body)(void *arg, int fd), void *arg, int n,
         signal(SIGPIPE, SIG_IGN);
         alarm(0);
         share_memory(n);
-        body(arg, p[1]);
-        close(p[1]);
-        _exit(0);
+        *wfd = p[1];
+        return 0;
     }
     close(p[1]);
     if (pid < 0) {
@@ -258,6 +256,19 @@ pid_t ilpm_portfolio_spawn(void (*body)(void *arg, int fd), void *arg, int n,
         return -1;
     }
     *fd = p[0];
+    return pid;
+}
+
+pid_t ilpm_portfolio_spawn(void (*body)(void *arg, int fd), void *arg, int n,
+                           int *fd)
+{
+    int wfd;
+    pid_t pid = ilpm_portfolio_fork(n, fd, &wfd);
+    if (pid == 0) {
+        body(arg, wfd);
+        close(wfd);
+        _exit(0);
+    }
     return pid;
 }
 
@@ -350,90 +361,6 @@ int ilpm_portfolio_recv(int fd, ilpm_pf_msg *h, uint8_t **vals)
 
 /* ------------------------------------------------------------------ */
 /* The race                                                             */
-
-struct member_run {
-    const ilpm_member *mb;
-    int index, n;
-    const ilpm_run_opts *o;
-    const ilpm_options *so;
-    ilpm_model *m;
-    int fd;
-    ilpm_pf_bounds in; /* optimising: the bounds the parent sends */
-};
-
-static int send_incumbent(void *ctx, const uint8_t *vals)
-{
-    struct member_run *r = ctx;
-    ilpm_pf_msg h;
-    memset(&h, 0, sizeof h);
-    h.type = ILPM_PF_INCUMBENT;
-    h.status = ILPM_FEASIBLE;
-    h.nvars = ilpm_model_nvars(r->m);
-    h.objective = ilpm_model_objective_value(r->m, vals);
-    int rc = ilpm_portfolio_send(r->fd, &h, NULL, vals);
-    while (ilpm_portfolio_test_stall == r->index)
-        pause(); /* until killed */
-    return rc;
-}
-
-/* A member's process: its solve on the model, each incumbent and the
- * final answer sent to the parent. */
-static void member_body(void *arg, int fd)
-{
-    struct member_run *r = arg;
-    r->fd = fd;
-    ilpm_options so = *r->so;
-    ilpm_portfolio_member_options(r->mb, r->o, r->n, &so);
-    ilpm_err err = {0};
-    ilpm_pf_msg h;
-    memset(&h, 0, sizeof h);
-    h.type = ILPM_PF_FINAL;
-    ilpm_solver *s = ilpm_solver_new(r->m, &so, &err);
-    if (!s) {
-        h.status = ilpm_rc_outcome(err.rc);
-        h.rc = err.rc;
-        snprintf(h.error, sizeof h.error, "%s", err.msg);
-        (void)ilpm_portfolio_send(fd, &h, NULL, NULL);
-        return;
-    }
-    int has_obj = ilpm_model_objective_get(r->m, NULL, NULL, NULL) != ILPM_NONE;
-    ilpm_status st;
-    if (has_obj) {
-        ilpm_solver_on_incumbent(s, send_incumbent, r);
-        ilpm_solver_on_bound(s, ilpm_pf_bound_read, &r->in);
-        if (ilpm_portfolio_test_stall >= 0 &&
-            ilpm_portfolio_test_stall != r->index)
-            ilpm_pf_bound_wait(&r->in, 5);
-        st = ilpm_solver_optimize(s, NULL, 0, &err);
-    } else {
-        st = ilpm_solver_solve(s, NULL, 0, &err);
-    }
-    const uint8_t *vals = ilpm_solver_values(s);
-    uint8_t *wrong = NULL;
-    h.status = st;
-    h.rc = err.rc;
-    snprintf(h.error, sizeof h.error, "%s", err.msg);
-    h.nvars = ilpm_model_nvars(r->m);
-    if (st == ILPM_UNSAT && r->in.bounded) {
-        h.bounded = 1; /* nothing better than told */
-        h.objective = r->in.told;
-    }
-    if (vals &&
-        (st == ILPM_SOLVED || st == ILPM_OPTIMAL || st == ILPM_FEASIBLE)) {
-        h.objective = ilpm_solver_objective(s);
-        if (ilpm_portfolio_test_corrupt == r->index && h.nvars > 0 &&
-            (wrong = malloc((size_t)h.nvars + 1)) != NULL) {
-            memcpy(wrong, vals, (size_t)h.nvars + 1);
-            wrong[1] ^= 1;
-            vals = wrong;
-        }
-    } else {
-        vals = NULL;
-    }
-    (void)ilpm_portfolio_send(fd, &h, ilpm_solver_stats(s), vals);
-    free(wrong);
-    ilpm_solver_free(s);
-}
 
 struct race {
     const ilpm_puzzle *pz;
@@ -636,10 +563,23 @@ static void unsettled(struct race *r, double deadline)
     }
 }
 
+/* Member 0's incumbent of its moment alone (before its fork), as if it
+ * had sent it: checked, kept and shared with the other members. */
+static void first_incumbent(struct race *r, const ilpm_pf_first *first)
+{
+    ilpm_pf_msg h;
+    memset(&h, 0, sizeof h);
+    h.type = ILPM_PF_INCUMBENT;
+    h.status = ILPM_FEASIBLE;
+    h.nvars = ilpm_model_nvars(r->m);
+    h.objective = first->objective;
+    on_message(r, 0, &h, first->incumbent);
+}
+
 int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
                          const ilpm_params *p, const ilpm_run_opts *o,
                          ilpm_model *m, const ilpm_options *so,
-                         ilpm_result *res)
+                         const ilpm_pf_first *first, ilpm_result *res)
 {
     struct race r;
     memset(&r, 0, sizeof r);
@@ -648,14 +588,20 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     r.n = ilpm_portfolio_members(pz, p, res->file, r.sense != ILPM_NONE,
                                  ilpm_portfolio_threads(o), &r.mbs);
     r.winner = -1;
-    struct member_run runs[MAX_MEMBERS];
-    double t0 = ilpm_now();
-    for (int i = 0; i < r.n; i++) {
-        runs[i] = (struct member_run){&r.mbs[i], i, r.n, o, so, m, -1, {0}};
+    ilpm_pf_run runs[MAX_MEMBERS];
+    double t0 = first ? first->t0 : ilpm_now();
+    int from = first ? 1 : 0; /* member 0 forked at its moment's end */
+    if (first) {
+        r.pid[0] = first->pid, r.fd[0] = first->fd, r.back[0] = first->back;
+        runs[0].in.fd = -1;
+    }
+    for (int i = from; i < r.n; i++) {
+        runs[i] = (ilpm_pf_run){&r.mbs[i], i, r.n, o, so, m, -1, {0}};
         ilpm_pf_bound_pipe(r.sense != ILPM_NONE, &runs[i].in, &r.back[i]);
     }
-    for (int i = 0; i < r.n; i++) {
-        r.pid[i] = ilpm_portfolio_spawn(member_body, &runs[i], r.n, &r.fd[i]);
+    for (int i = from; i < r.n; i++) {
+        r.pid[i] =
+            ilpm_portfolio_spawn(ilpm_pf_member_body, &runs[i], r.n, &r.fd[i]);
         if (r.pid[i] < 0) {
             r.fd[i] = -1;
             if (r.errors++ == 0)
@@ -668,6 +614,8 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     for (int i = 0; i < r.n; i++)
         if (runs[i].in.fd >= 0)
             close(runs[i].in.fd); /* the members' own */
+    if (first && first->incumbent)
+        first_incumbent(&r, first);
     race_loop(&r, so->deadline);
     for (int i = 0; i < r.n; i++) {
         ilpm_portfolio_kill(r.pid[i]);

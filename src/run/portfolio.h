@@ -52,12 +52,26 @@ void ilpm_portfolio_member_options(const ilpm_member *mb,
                                    const ilpm_run_opts *o, int n,
                                    ilpm_options *so);
 
+/* The first member, forked at the end of its moment alone with its
+ * search going on (portfolio_member.c): its pid (0: none), the read end
+ * of its answers' pipe, the write end of its bounds' pipe (-1: none),
+ * its last incumbent of the moment (NULL: none; malloc'd, its caller
+ * frees it) and when the moment began. */
+typedef struct ilpm_pf_first {
+    pid_t pid;
+    int fd, back;
+    uint8_t *incumbent;
+    int64_t objective;
+    double t0;
+} ilpm_pf_first;
+
 /* Races the members on the built model m (so: the run's options with
- * its deadline) and fills res as ilpm_run_instance does. */
+ * its deadline) and fills res as ilpm_run_instance does; with first,
+ * member 0 is that process, the others are forked. */
 int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
                          const ilpm_params *p, const ilpm_run_opts *o,
                          ilpm_model *m, const ilpm_options *so,
-                         ilpm_result *res);
+                         const ilpm_pf_first *first, ilpm_result *res);
 /* Counts m by cubes over o's threads and sums (portfolio_count.c). */
 int ilpm_portfolio_count(const ilpm_puzzle *pz, const void *inst,
                          const ilpm_params *p, const ilpm_run_opts *o,
@@ -75,6 +89,10 @@ int ilpm_portfolio_cubes(const ilpm_model *m);
  * -1. */
 pid_t ilpm_portfolio_spawn(void (*body)(void *arg, int fd), void *arg, int n,
                            int *fd);
+/* The fork of ilpm_portfolio_spawn: in the child, 0 with *wfd the write
+ * end (the child goes on from the call); in the parent, the child's pid
+ * with *fd the read end, or -1. */
+pid_t ilpm_portfolio_fork(int n, int *fd, int *wfd);
 /* SIGKILL and reap (pid <= 0: nothing). */
 void ilpm_portfolio_kill(pid_t pid);
 /* The grace past the deadline for members' last words (their searches
@@ -129,6 +147,51 @@ void ilpm_pf_bound_wait(const ilpm_pf_bounds *in, double s);
  * better bound follows), one with no reader left is closed. */
 void ilpm_pf_bound_share(int *out, int n, int skip, int64_t obj);
 
+/* A member's process (portfolio_member.c): its member, its index of n,
+ * the run's options and the solver's over which its own are set, the
+ * model, its pipe to the parent and the bounds it is told. */
+typedef struct ilpm_pf_run {
+    const ilpm_member *mb;
+    int index, n;
+    const ilpm_run_opts *o;
+    const ilpm_options *so;
+    ilpm_model *m;
+    int fd;
+    ilpm_pf_bounds in; /* optimising: the bounds the parent sends */
+} ilpm_pf_run;
+/* The body of a member's process (ilpm_portfolio_spawn, arg an
+ * ilpm_pf_run): its solve on the model, each incumbent and its final
+ * answer sent to the parent. */
+void ilpm_pf_member_body(void *arg, int fd);
+
+/* The first member's moment alone (run.c), when that member is the
+ * race's first too: where a watch of its solve meets the moment, the
+ * process forks; the child goes on with the search as the race's member
+ * 0 and the parent stops its own, then races the others from there
+ * (ilpm_portfolio_solve with first).  Nothing of the moment's search is
+ * lost. */
+typedef struct ilpm_pf_moment {
+    ilpm_pf_run run;     /* member 0, as the race runs it */
+    ilpm_pf_first first; /* first.pid > 0 once forked (in the parent) */
+    volatile int stop;   /* the moment's stop flag: set at the fork */
+    void (*log)(void *ctx, const char *text); /* the run's log */
+    void *log_ctx;
+} ilpm_pf_moment;
+/* Arms the moment until `at` (ilpm_now() seconds) for a solve of member
+ * mb, the first of n, under *so, which it changes: the moment's stop
+ * flag and log, and a deadline (the run's, else one far off: only a
+ * watch with a deadline reads the clock). */
+void ilpm_pf_moment_arm(ilpm_pf_moment *mo, const ilpm_member *mb, int n,
+                        const ilpm_run_opts *o, ilpm_model *m, ilpm_options *so,
+                        double at);
+/* The moment's hooks on its solver s: incumbents (kept for the race
+ * before the fork, sent to the parent after it) and the bounds told. */
+void ilpm_pf_moment_hooks(ilpm_pf_moment *mo, ilpm_solver *s);
+/* After every solve of the run layer (s NULL: its solver was not made,
+ * err says why): in the forked first member, its answer goes to the
+ * parent and the process ends; elsewhere, the moment is disarmed. */
+void ilpm_pf_moment_end(ilpm_solver *s, ilpm_status st, const ilpm_err *err);
+
 /* Runs in run.c's own verifier: vals, an answer a member sent, checked
  * against the model's constraints and the puzzle's rules; an incumbent
  * goes to o's solution hook, a final answer is rendered into res (and
@@ -146,7 +209,9 @@ int ilpm_run_count_model(const ilpm_puzzle *pz, const void *inst,
 
 /* Before any fork, the first member (a count: cp) runs alone in the
  * process for this many seconds (default 0.05; 0: never), so that an
- * easy instance costs no fork; past it, the race or the cubes. */
+ * easy instance costs no fork; past it, the race (with that search
+ * going on, ilpm_pf_moment, when the member is the race's first) or the
+ * cubes. */
 extern double ilpm_portfolio_quick_s;
 
 /* Test hook: the member of this index (-1: none) sends a wrong answer

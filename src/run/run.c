@@ -247,6 +247,7 @@ static int solve_and_check(const ilpm_puzzle *pz, const void *inst,
         }
         st = has_obj ? ilpm_solver_optimize(s, assume, nassume, &err)
                      : ilpm_solver_solve(s, assume, nassume, &err);
+        ilpm_pf_moment_end(s, st, &err); /* auto's forked member 0 ends */
         ilpm_solver_on_incumbent(s, NULL, NULL);
         const uint8_t *vals = ilpm_solver_values(s);
         if (vals) {
@@ -334,52 +335,24 @@ int ilpm_run_count_model(const ilpm_puzzle *pz, const void *inst,
     return rc;
 }
 
-/* auto: the first member alone in this process for a moment, so that an
- * easy instance (a grid settled by probing, a small count) is answered
- * without a fork.  1 when it answered (res filled), else 0 (res as it
- * was, the time spent lost). */
-static int quick_try(const ilpm_puzzle *pz, const void *inst,
-                     const ilpm_params *p, const ilpm_run_opts *o,
-                     ilpm_model *m, const ilpm_options *so, int counting,
-                     ilpm_result *res)
+/* The moment's answer r, when it settles the run: into res (1); else
+ * r is freed (0). */
+static int quick_answered(const ilpm_run_opts *o, int counting,
+                          const ilpm_member *mb, ilpm_backend backend,
+                          ilpm_result *r, ilpm_result *res)
 {
-    int has_obj = ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
-    /* its incumbents would come again from the race */
-    if (has_obj && !counting && o->incumbents && o->on_solution)
-        return 0;
-    const ilpm_member *mb = NULL;
-    ilpm_run_opts ro = *o;
-    ro.solver = *so;
-    if (counting) {
-        ro.solver.backend = ILPM_BACKEND_CP;
-    } else {
-        mb = ilpm_portfolio_first(pz, p, res->file, has_obj);
-        ilpm_portfolio_member_options(mb, o, 1, &ro.solver);
-        ro.solver.stop_flag = so->stop_flag;
-    }
-    if (ilpm_portfolio_quick_s <= 0)
-        return 0;
-    double end = ilpm_now() + ilpm_portfolio_quick_s;
-    if (ro.solver.deadline <= 0 || ro.solver.deadline > end)
-        ro.solver.deadline = end;
-    ilpm_err err = {0};
-    ilpm_solver *s = ilpm_solver_new(m, &ro.solver, &err);
-    if (!s)
-        return 0;
-    ilpm_result r = *res; /* its identity; nothing allocated yet */
-    solve_and_check(pz, inst, p, &ro, m, s, NULL, 0, ro.solver.deadline, &r);
-    ilpm_solver_free(s);
-    int done = counting ? r.status == ILPM_UNSAT ||
-                              (r.status == ILPM_SOLVED &&
-                               (r.count_complete || o->limit > 0))
-                        : r.status == ILPM_SOLVED || r.status == ILPM_OPTIMAL ||
-                              r.status == ILPM_UNSAT;
+    int done =
+        counting
+            ? r->status == ILPM_UNSAT || (r->status == ILPM_SOLVED &&
+                                          (r->count_complete || o->limit > 0))
+            : r->status == ILPM_SOLVED || r->status == ILPM_OPTIMAL ||
+                  r->status == ILPM_UNSAT;
     if (!done) {
-        ilpm_result_free(&r);
+        ilpm_result_free(r);
         return 0;
     }
-    *res = r;
-    res->backend = ro.solver.backend;
+    *res = *r;
+    res->backend = backend;
     snprintf(res->member, sizeof res->member, "%s", mb ? mb->name : "cp");
     if (o->solver.verbose && o->solver.log) {
         char line[128];
@@ -388,6 +361,65 @@ static int quick_try(const ilpm_puzzle *pz, const void *inst,
         o->solver.log(o->solver.log_ctx, line);
     }
     return 1;
+}
+
+/* auto: the first member alone in this process for a moment, so that an
+ * easy instance (a grid settled by probing, a small count) is answered
+ * without a fork.  1 when it answered (res filled), else 0 (res as it
+ * was).  When the member is the race's first too, its search goes on in
+ * the race from the moment (*first: that process), else it is lost. */
+static int quick_try(const ilpm_puzzle *pz, const void *inst,
+                     const ilpm_params *p, const ilpm_run_opts *o,
+                     ilpm_model *m, const ilpm_options *so, int counting,
+                     ilpm_result *res, ilpm_pf_first *first)
+{
+    int has_obj = ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
+    /* its incumbents would come again from the race */
+    if (has_obj && !counting && o->incumbents && o->on_solution)
+        return 0;
+    const ilpm_member *mb = NULL, *list = NULL;
+    int n = 1; /* the race's members, when mb is its first */
+    ilpm_run_opts ro = *o;
+    ro.solver = *so;
+    if (counting) {
+        ro.solver.backend = ILPM_BACKEND_CP;
+    } else {
+        mb = ilpm_portfolio_first(pz, p, res->file, has_obj);
+        n = ilpm_portfolio_members(pz, p, res->file, has_obj,
+                                   ilpm_portfolio_threads(o), &list);
+        n = mb == list ? n : 1;
+        ilpm_portfolio_member_options(mb, o, n, &ro.solver);
+        ro.solver.stop_flag = so->stop_flag;
+    }
+    if (ilpm_portfolio_quick_s <= 0)
+        return 0;
+    double end = ilpm_now() + ilpm_portfolio_quick_s;
+    ilpm_pf_moment mo;
+    if (n > 1)
+        ilpm_pf_moment_arm(&mo, mb, n, o, m, &ro.solver, end);
+    else if (ro.solver.deadline <= 0 || ro.solver.deadline > end)
+        ro.solver.deadline = end;
+    ilpm_err err = {0};
+    ilpm_solver *s = ilpm_solver_new(m, &ro.solver, &err);
+    ilpm_result r = *res; /* its identity; nothing allocated yet */
+    if (s) {
+        if (n > 1)
+            ilpm_pf_moment_hooks(&mo, s);
+        solve_and_check(pz, inst, p, &ro, m, s, NULL, 0, ro.solver.deadline,
+                        &r);
+        ilpm_solver_free(s);
+    } else {
+        ilpm_pf_moment_end(NULL, ILPM_ERROR, &err);
+        r.status = ILPM_ERROR;
+    }
+    if (n > 1 && mo.first.pid > 0) { /* member 0 of the race, from here */
+        ilpm_result_free(&r);
+        *first = mo.first;
+        return 0;
+    }
+    if (n > 1)
+        free(mo.first.incumbent);
+    return quick_answered(o, counting, mb, ro.solver.backend, &r, res);
 }
 
 int ilpm_run_load(const ilpm_puzzle *pz, void *inst, const ilpm_params *p,
@@ -472,9 +504,13 @@ int ilpm_run_instance(const ilpm_puzzle *pz, const void *inst,
         int has_obj =
             ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
         int counting = o->count && !(o->count_satisfaction_only && has_obj);
-        int rc = quick_try(pz, inst, p, o, m, &so, counting, res) ? 0
-                 : counting ? ilpm_portfolio_count(pz, inst, p, o, m, &so, res)
-                            : ilpm_portfolio_solve(pz, inst, p, o, m, &so, res);
+        ilpm_pf_first first = {0};
+        int rc = quick_try(pz, inst, p, o, m, &so, counting, res, &first) ? 0
+                 : counting
+                     ? ilpm_portfolio_count(pz, inst, p, o, m, &so, res)
+                     : ilpm_portfolio_solve(pz, inst, p, o, m, &so,
+                                            first.pid > 0 ? &first : NULL, res);
+        free(first.incumbent);
         ilpm_model_free(m);
         return rc;
     }

@@ -118,11 +118,46 @@ double ilpm_free_time(void)
                      FREE_S_PER_BYTE;
 }
 
+static _Thread_local struct {
+    double at;
+    int (*fn)(void *);
+    void *ctx;
+} moment;
+
+void ilpm_watch_moment(double at, int (*fn)(void *ctx), void *ctx)
+{
+    moment.at = at > 0 && fn ? at : 0.0;
+    moment.fn = fn;
+    moment.ctx = ctx;
+}
+
+double ilpm_watch_moment_left(void)
+{
+    return moment.at > 0 ? moment.at - ilpm_now() : 1e300;
+}
+
+/* The moment, when now has reached it: disarmed, then called; its
+ * status (0: go on) set on w. */
+static int at_moment(ilpm_watch *w, double now)
+{
+    if (moment.at <= 0 || now < moment.at)
+        return 0;
+    int (*fn)(void *) = moment.fn;
+    moment.at = 0;
+    int st = fn(moment.ctx);
+    if (st)
+        w->status = st;
+    return st;
+}
+
 /* The deadline has come when what is left would not cover freeing what
  * the process holds. */
-static int past(const ilpm_watch *w)
+static int past(ilpm_watch *w)
 {
-    return ilpm_now() + ilpm_free_time() >= w->deadline;
+    double now = ilpm_now();
+    if (at_moment(w, now))
+        return 0;
+    return now + ilpm_free_time() >= w->deadline;
 }
 
 #define POLL_EVERY 256u
@@ -132,7 +167,10 @@ void ilpm_watch_until(ilpm_watch *w, double deadline, volatile int *stop)
     w->deadline = deadline > 0 ? deadline : 0.0;
     w->stop = stop;
     w->tick = 0;
-    w->every = POLL_EVERY;
+    /* While a moment is set, the clock is read at every poll at first,
+     * as when polls are slow (poll_clock), so that a poll of much work
+     * meets the moment in time. */
+    w->every = moment.at > 0 ? 1 : POLL_EVERY;
     w->read_at = 0;
     w->status = 0;
 }
@@ -178,6 +216,8 @@ static int poll_clock(ilpm_watch *w)
     }
     w->read_at = now;
     w->tick = 1;
+    if (at_moment(w, now))
+        return 0;
     return now + ilpm_free_time() >= w->deadline;
 }
 
