@@ -363,5 +363,13 @@ check "--backend: no raw escape byte in the message" no_escape_byte
 mistake 2 "^ilpm: --time-limit: expected seconds > 0 \\(a decimal number\\), got '\\\\x1b\\[31mRED'$" "$ILPM" solve queens --n 4 --time-limit "$E"
 check "--time-limit: no raw escape byte in the message" no_escape_byte
 
+# fzn runs as solve model; its mistakes and its help name fzn, the verb
+# typed, not the one behind it.
+q6=data/fzn/queens6.fzn
+mistake 2 "^ilpm: unknown option '--bogus' \\(see 'ilpm fzn --help'\\)$" "$ILPM" fzn --bogus $q6
+mistake 2 "^ilpm: --out does not go with fzn " "$ILPM" fzn --out "$tmp/r.csv" $q6
+"$ILPM" fzn $q6 --help >"$tmp/out" 2>&1
+check "fzn FILE --help: fzn's own help" grep -q "^usage: ilpm fzn \\[FLAGS\\]" "$tmp/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -545,7 +545,7 @@ static int parse_opt(cli *c, int argc, char **argv, int *i, ilpm_err *err)
         const char *near = closest(c, name);
         if (near)
             FAIL("unknown option '--%s'; did you mean '--%s'?", name, near);
-        if (c->pz)
+        if (c->pz && !c->fzn)
             FAIL("unknown option '--%s' for %s %s (see 'ilpm %s %s --help')",
                  name, c->verb_name, c->pz->name, c->verb_name, c->pz->name);
         FAIL("unknown option '--%s' (see 'ilpm %s --help')", name,
@@ -625,7 +625,8 @@ static int take_puzzle(cli *c, const char *name, ilpm_err *err)
 int ilpm_cli_parse(cli *c, int argc, char **argv, ilpm_err *err)
 {
     int i = 2;
-    c->verb_name = ilpm_cli_verbs[c->verb].name;
+    /* fzn runs as solve model; its messages name the verb typed. */
+    c->verb_name = c->fzn ? "fzn" : ilpm_cli_verbs[c->verb].name;
     if (i < argc && argv[i][0] != '-' && c->verb != VERB_MERGE) {
         if (take_puzzle(c, argv[i], err) != 0)
             return -1;

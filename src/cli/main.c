@@ -93,6 +93,16 @@ static int asks_help(int argc, char **argv)
            (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0);
 }
 
+/* fzn's --help (or -h) wherever it stands: fzn's own help, not that of
+ * the solve model it runs as. */
+static int help_anywhere(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
 /* The verb argv[1] names (a verb_id), or -1 after a message. */
 static int find_verb(const char *name)
 {
@@ -142,7 +152,7 @@ static int run_front(int argc, char **argv, int *verb)
         }
         return ilpm_cmd_list();
     }
-    if (*verb == VERB_FZN && asks_help(argc, argv)) {
+    if (*verb == VERB_FZN && help_anywhere(argc, argv)) {
         ilpm_cli_fzn_help(stdout);
         return EXIT_OK;
     }
