@@ -1095,7 +1095,7 @@ static void compacted(ilpm_kern *e)
             const ilpm_klist *p = &e->occ[ilpm_klix(s ? -v : v)];
             ck_assert(e->val[v] == ILPM_K_OPEN || p->n == 0);
             for (int i = 0; i < p->n; i++)
-                ck_assert_int_lt(p->v[i].c, e->ncons);
+                ck_assert_int_lt(ilpm_klist_v(e, *p)[i].c, e->ncons);
         }
 }
 

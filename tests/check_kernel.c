@@ -398,14 +398,29 @@ START_TEST(test_side_fills_in_row_order)
 }
 END_TEST
 
-/* The lists' records start at a cache line, so that a variable's two
- * (its literals, 32 bytes) share one line, which propagating either
- * reads: for a model of 5000 variables (records of 160 KB, which malloc
- * maps at a page's start plus 16 bytes), and for one of 3; each list
- * holds its terms, its room as counted. */
+/* A list's room in the pool: up to the next list's place (a moved
+ * neighbour's base), occ_end after the last. */
+static uint32_t pool_room(const ilpm_kern *e, size_t i)
+{
+    uint32_t end = e->occ_end;
+    if (i + 1 < 2 * (size_t)e->nv + 2) {
+        end = e->occ[i + 1].at;
+        if (end & ILPM_KMOVED)
+            end = e->moved[end & ~ILPM_KMOVED].base;
+    }
+    return end - e->occ[i].at;
+}
+
+/* The lists' records are 8 bytes (a place in the pool and a count) and
+ * start at a cache line, so that a variable's two (its literals, 16
+ * bytes) share one line, which propagating either reads: for a model of
+ * 5000 variables (records of 80 KB, which malloc maps at a page's start
+ * plus 16 bytes), and for one of 3; each list holds its terms, its room
+ * as counted. */
 START_TEST(test_lists_at_a_cache_line)
 {
     ilpm_err err;
+    ck_assert_uint_eq(sizeof(ilpm_klist), 8);
     int sizes[2] = {5000, 3};
     for (int s = 0; s < 2; s++) {
         ilpm_model *m = ilpm_model_new();
@@ -422,12 +437,66 @@ START_TEST(test_lists_at_a_cache_line)
                              *q = &e.occ[ilpm_klix(-v)];
             ck_assert_int_eq(p->n, v == 1);
             ck_assert_int_eq(q->n, v == 2);
-            ck_assert_int_eq(p->cap, v == 1);
-            ck_assert_int_eq(q->cap, v == 2);
+            ck_assert_uint_eq(pool_room(&e, ilpm_klix(v)), v == 1);
+            ck_assert_uint_eq(pool_room(&e, ilpm_klix(-v)), v == 2);
         }
         ilpm_kern_free(&e);
         ilpm_model_free(m);
     }
+}
+END_TEST
+
+/* A list that a later row outgrows moves to the heap (its record then
+ * names moved[i]), its neighbours keep their room; a row taken out and
+ * put back (detach, attach) stays in the room it left, moving nothing;
+ * compaction keeps the moved lists and packs the others. */
+START_TEST(test_lists_move_out_of_the_pool)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo = 1, hi = 4;
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
+    int a[2] = {1, -2}, b[2] = {-2, 3};
+    ck_assert_int_eq(ilpm_add_clause(m, a, 2, &err), 0);
+    ck_assert_int_eq(ilpm_add_clause(m, b, 2, &err), 0);
+    ilpm_kern e;
+    ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
+    ck_assert_uint_eq(pool_room(&e, ilpm_klix(-2)), 2);
+    int r[3] = {1, 3, 4};
+    for (int k = 0; k < 5; k++) /* x1's list: 6 terms, room 1 at first */
+        ck_assert_int_eq(ilpm_kern_add(&e, NULL, r, 3, ILPM_GE, 1, 0), 2 + k);
+    ilpm_klist p = e.occ[ilpm_klix(1)];
+    ck_assert(p.at & ILPM_KMOVED);
+    ck_assert_int_eq(p.n, 6);
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(ilpm_klist_v(&e, p)[i].c, i ? i + 1 : 0);
+    ck_assert_uint_eq(pool_room(&e, ilpm_klix(-2)), 2);
+    ck_assert_uint_eq(pool_room(&e, 0) + pool_room(&e, 1), 0);
+    size_t moved = e.nmoved;
+    uint8_t gone[7] = {1, 1, 0, 0, 0, 0, 0};
+    ilpm_kern_detach(&e, gone);
+    ck_assert_int_eq(e.occ[ilpm_klix(-2)].n, 0);
+    ilpm_kern_attach(&e, gone);
+    ck_assert_int_eq(e.occ[ilpm_klix(-2)].n, 2);
+    ck_assert_uint_eq(e.nmoved, moved);
+    ck_assert(!(e.occ[ilpm_klix(-2)].at & ILPM_KMOVED));
+    /* x4 true: rows 2-6 satisfied and dropped; x1's list (moved) and
+     * -2's (packed) keep rows 0 and 1, renumbered the same */
+    ilpm_kern_keep_reasons(&e);
+    ck_assert_int_eq(ilpm_kern_assign(&e, 4), 0);
+    ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
+    int renum[7];
+    ilpm_kern_compact(&e, renum);
+    p = e.occ[ilpm_klix(1)];
+    ck_assert(p.at & ILPM_KMOVED);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(ilpm_klist_v(&e, p)[0].c, renum[0]);
+    ilpm_klist q = e.occ[ilpm_klix(-2)];
+    ck_assert_int_eq(q.n, 2);
+    ck_assert_uint_eq(pool_room(&e, ilpm_klix(-2)), 2);
+    ck_assert_int_eq(ilpm_klist_v(&e, q)[1].c, renum[1]);
+    ilpm_kern_free(&e);
+    ilpm_model_free(m);
 }
 END_TEST
 
@@ -467,6 +536,7 @@ static Suite *kernel_suite(void)
     tcase_add_test(t, test_unit_model_lends_its_literals);
     tcase_add_test(t, test_side_fills_in_row_order);
     tcase_add_test(t, test_lists_at_a_cache_line);
+    tcase_add_test(t, test_lists_move_out_of_the_pool);
     tcase_add_test(t, test_values_ask_for_huge_pages);
     suite_add_tcase(s, t);
     return s;

@@ -36,10 +36,11 @@ static int smallest(const cp_search *s)
  * at-most constraints it sits in, whose other literals it would take. */
 static int64_t impact(const ilpm_kern *e, int l)
 {
-    const ilpm_klist *p = &e->occ[ilpm_klix(l)];
+    ilpm_klist p = e->occ[ilpm_klix(l)];
+    const ilpm_kocc *v = ilpm_klist_v(e, p);
     int64_t sum = 0;
-    for (int i = 0; i < p->n; i++) {
-        const ilpm_kcon *x = &e->cons[p->v[i].c];
+    for (int i = 0; i < p.n; i++) {
+        const ilpm_kcon *x = &e->cons[v[i].c];
         if (x->le && x->k - x->st < x->total - x->st - x->sf)
             sum += x->total - x->st - x->sf;
     }

@@ -29,7 +29,7 @@ static void drop(const ilpm_kern *e, void *p)
 void ilpm_kern_free(ilpm_kern *e)
 {
     for (size_t i = 0; i < e->nmoved; i++)
-        free(e->moved[i]->v);
+        free(e->moved[i].v);
     free(e->moved);
     drop(e, e->occ);
     drop(e, e->cocc);
@@ -51,28 +51,49 @@ void ilpm_kern_free(ilpm_kern *e)
     memset(e, 0, sizeof *e);
 }
 
-/* Moves list l out of the arena (or from nothing) onto the heap, or
- * grows it there, to hold one more. */
-static int grow_list(ilpm_kern *e, ilpm_klist *l)
+/* The room of list l (a record of occ or cocc): its own on the heap; in
+ * the pool, up to where the next list's place is (or was, if it moved). */
+static int32_t list_room(const ilpm_kern *e, const ilpm_klist *l)
 {
-    int cap = l->cap ? 2 * l->cap : 4;
-    ilpm_kocc *v;
-    if (l->v && !ilpm_kern_in_arena(e, l->v)) {
-        v = realloc(l->v, (size_t)cap * sizeof *v);
-    } else {
-        if (ilpm_grow((void **)&e->moved, &e->capmoved, e->nmoved + 1,
-                      sizeof *e->moved) != 0)
-            return -1;
-        v = malloc((size_t)cap * sizeof *v);
-        if (v && l->n)
-            memcpy(v, l->v, (size_t)l->n * sizeof *v);
-        if (v)
-            e->moved[e->nmoved++] = l;
+    if (l->at & ILPM_KMOVED)
+        return e->moved[l->at & ~ILPM_KMOVED].cap;
+    size_t nl = 2 * (size_t)e->nv + 2;
+    int in_occ = l >= e->occ && l < e->occ + nl;
+    const ilpm_klist *last = in_occ ? e->occ + nl - 1 : e->cocc + nl - 1;
+    uint32_t end = in_occ ? e->occ_end : e->cocc_end;
+    if (l < last) {
+        end = l[1].at;
+        if (end & ILPM_KMOVED)
+            end = e->moved[end & ~ILPM_KMOVED].base;
     }
-    if (!v)
+    return end > l->at ? (int32_t)(end - l->at) : 0;
+}
+
+/* Moves list l out of the pool onto the heap, or grows it there, to
+ * hold one more than its room. */
+static int grow_list(ilpm_kern *e, ilpm_klist *l, int32_t room)
+{
+    if (room > INT32_MAX / 2)
         return -1;
-    l->v = v;
-    l->cap = cap;
+    int32_t cap = room ? 2 * room : 4;
+    ilpm_kocc *v;
+    if (l->at & ILPM_KMOVED) {
+        ilpm_kmoved *m = &e->moved[l->at & ~ILPM_KMOVED];
+        if (!(v = realloc(m->v, (size_t)cap * sizeof *v)))
+            return -1;
+        m->v = v;
+        m->cap = cap;
+        return 0;
+    }
+    if (e->nmoved >= ILPM_KMOVED ||
+        ilpm_grow((void **)&e->moved, &e->capmoved, e->nmoved + 1,
+                  sizeof *e->moved) != 0 ||
+        !(v = malloc((size_t)cap * sizeof *v)))
+        return -1;
+    if (l->n)
+        memcpy(v, e->pool + l->at, (size_t)l->n * sizeof *v);
+    e->moved[e->nmoved] = (ilpm_kmoved){v, cap, l->at};
+    l->at = ILPM_KMOVED | (uint32_t)e->nmoved++;
     return 0;
 }
 
@@ -96,11 +117,12 @@ static int occ_a(ilpm_kern *e, int64_t a, int32_t *x)
 /* Appends (c, a) to list l. */
 static inline int push(ilpm_kern *e, ilpm_klist *l, int c, int64_t a)
 {
-    int32_t x;
-    if ((l->n == l->cap && grow_list(e, l) != 0) || occ_a(e, a, &x) != 0)
+    int32_t x, room = list_room(e, l);
+    if ((l->n >= room && grow_list(e, l, room) != 0) || occ_a(e, a, &x) != 0)
         return -1;
-    l->v[l->n].c = c;
-    l->v[l->n++].a = x;
+    ilpm_kocc *v = ilpm_klist_v(e, *l);
+    v[l->n].c = c;
+    v[l->n++].a = x;
     return 0;
 }
 
@@ -343,26 +365,27 @@ static inline int imply(ilpm_kern *e, int l, int r)
     /* The weights follow the values at once, so that every slack is
      * exact; the constraints are looked at when l is propagated (eager:
      * those at a bound queued now). */
-    const ilpm_klist *p = &e->occ[ilpm_klix(l)], *q = &e->occ[ilpm_klix(-l)];
+    ilpm_klist p = e->occ[ilpm_klix(l)], q = e->occ[ilpm_klix(-l)];
+    const ilpm_kocc *pv = ilpm_klist_v(e, p), *qv = ilpm_klist_v(e, q);
     if (e->eager) {
-        for (int i = 0; i < p->n; i++) {
-            ilpm_kcon *y = &e->cons[p->v[i].c];
-            y->st += ilpm_kocc_a(e, p->v[i]);
+        for (int i = 0; i < p.n; i++) {
+            ilpm_kcon *y = &e->cons[pv[i].c];
+            y->st += ilpm_kocc_a(e, pv[i]);
             if (y->le)
-                touched(e, y, p->v[i].c, 1);
+                touched(e, y, pv[i].c, 1);
         }
-        for (int i = 0; i < q->n; i++) {
-            ilpm_kcon *y = &e->cons[q->v[i].c];
-            y->sf += ilpm_kocc_a(e, q->v[i]);
+        for (int i = 0; i < q.n; i++) {
+            ilpm_kcon *y = &e->cons[qv[i].c];
+            y->sf += ilpm_kocc_a(e, qv[i]);
             if (y->ge)
-                touched(e, y, q->v[i].c, 2);
+                touched(e, y, qv[i].c, 2);
         }
         return 0;
     }
-    for (int i = 0; i < p->n; i++)
-        e->cons[p->v[i].c].st += ilpm_kocc_a(e, p->v[i]);
-    for (int i = 0; i < q->n; i++)
-        e->cons[q->v[i].c].sf += ilpm_kocc_a(e, q->v[i]);
+    for (int i = 0; i < p.n; i++)
+        e->cons[pv[i].c].st += ilpm_kocc_a(e, pv[i]);
+    for (int i = 0; i < q.n; i++)
+        e->cons[qv[i].c].sf += ilpm_kocc_a(e, qv[i]);
     return 0;
 }
 
@@ -537,20 +560,25 @@ int ilpm_kern_propagate(ilpm_kern *e)
             if (e->db && e->db_propagate(e, l) != 0)
                 return drop_lazy(e);
             if (!eager) {
-                const ilpm_klist *p = &e->occ[ilpm_klix(l)];
-                const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
-                e->work += (uint64_t)p->n + (uint64_t)q->n;
-                for (int i = 0; i < p->n; i++)
-                    if (e->cons[p->v[i].c].le && visit(e, p->v[i].c, 1) != 0)
+                ilpm_klist p = e->occ[ilpm_klix(l)];
+                ilpm_klist q = e->occ[ilpm_klix(-l)];
+                const ilpm_kocc *pv = ilpm_klist_v(e, p);
+                const ilpm_kocc *qv = ilpm_klist_v(e, q);
+                e->work += (uint64_t)p.n + (uint64_t)q.n;
+                for (int i = 0; i < p.n; i++)
+                    if (e->cons[pv[i].c].le && visit(e, pv[i].c, 1) != 0)
                         return drop_lazy(e);
-                for (int i = 0; i < q->n; i++)
-                    if (e->cons[q->v[i].c].ge && visit(e, q->v[i].c, 2) != 0)
+                for (int i = 0; i < q.n; i++)
+                    if (e->cons[qv[i].c].ge && visit(e, qv[i].c, 2) != 0)
                         return drop_lazy(e);
             }
-            const ilpm_klist *cp = e->cocc ? &e->cocc[ilpm_klix(l)] : NULL;
-            for (int i = 0; cp && i < cp->n; i++)
-                if (visit(e, cp->v[i].c, 3) != 0)
-                    return drop_lazy(e);
+            if (e->cocc) {
+                ilpm_klist cl = e->cocc[ilpm_klix(l)];
+                const ilpm_kocc *cv = ilpm_klist_v(e, cl);
+                for (int i = 0; i < cl.n; i++)
+                    if (visit(e, cv[i].c, 3) != 0)
+                        return drop_lazy(e);
+            }
         }
         /* The unit rows queued (eager), then the weighted ones. */
         int c, sides = 3;
@@ -586,12 +614,12 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
         drop_lazy(e);
     while (e->ntrail > mark) {
         int l = e->trail[--e->ntrail];
-        const ilpm_klist *p = &e->occ[ilpm_klix(l)];
-        const ilpm_klist *q = &e->occ[ilpm_klix(-l)];
-        for (int i = 0; i < p->n; i++)
-            e->cons[p->v[i].c].st -= ilpm_kocc_a(e, p->v[i]);
-        for (int i = 0; i < q->n; i++)
-            e->cons[q->v[i].c].sf -= ilpm_kocc_a(e, q->v[i]);
+        ilpm_klist p = e->occ[ilpm_klix(l)], q = e->occ[ilpm_klix(-l)];
+        const ilpm_kocc *pv = ilpm_klist_v(e, p), *qv = ilpm_klist_v(e, q);
+        for (int i = 0; i < p.n; i++)
+            e->cons[pv[i].c].st -= ilpm_kocc_a(e, pv[i]);
+        for (int i = 0; i < q.n; i++)
+            e->cons[qv[i].c].sf -= ilpm_kocc_a(e, qv[i]);
         reopen(e, l);
     }
     if (e->qhead > mark)
@@ -648,10 +676,11 @@ void ilpm_kern_detach(ilpm_kern *e, const uint8_t *gone)
 {
     for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++) {
         ilpm_klist *p = &e->occ[i];
+        ilpm_kocc *v = ilpm_klist_v(e, *p);
         int j = 0;
         for (int k = 0; k < p->n; k++)
-            if (!gone[p->v[k].c])
-                p->v[j++] = p->v[k];
+            if (!gone[v[k].c])
+                v[j++] = v[k];
         p->n = j;
     }
 }

@@ -42,13 +42,26 @@ typedef struct ilpm_kocc {
     int32_t a; /* the literal's coefficient there, or -1 - i: big[i] */
 } ilpm_kocc;
 
-/* A literal's occurrences: inside the kernel's arena as built from the
- * model (freed at once with it), on the heap once a later constraint
- * outgrew that room. */
+/* A literal's occurrences, 8 bytes (a variable's two records share a
+ * cache line; n-Queens 5000: 400 MB where a pointer, a count and a room
+ * took 800): at, the list's place in the arena's pool as built from the
+ * model (freed at once with it), or ILPM_KMOVED | i once a later
+ * constraint outgrew that room: the list on the heap, moved[i]. A list
+ * in the pool has the room up to the next list's place (ilpm_kern's
+ * occ_end, cocc_end after the last; a moved list's place is its base). */
 typedef struct ilpm_klist {
-    ilpm_kocc *v;
-    int n, cap;
+    uint32_t at;
+    int32_t n;
 } ilpm_klist;
+#define ILPM_KMOVED 0x80000000u
+
+/* A list moved to the heap: its occurrences, their room, and the place
+ * it left in the pool (where its neighbour's room ends). */
+typedef struct ilpm_kmoved {
+    ilpm_kocc *v;
+    int32_t cap;
+    uint32_t base;
+} ilpm_kmoved;
 
 typedef struct ilpm_kcon {
     size_t start;  /* into lits */
@@ -107,8 +120,10 @@ typedef struct ilpm_kern {
     void *arena;
     size_t narena;
     ilpm_kocc *pool;    /* the model's occurrences, in the arena */
-    ilpm_klist **moved; /* the lists that left it for the heap  */
+    ilpm_kmoved *moved; /* the lists that left it for the heap  */
     size_t nmoved, capmoved;
+    uint32_t occ_end;  /* where the pool's occ lists end          */
+    uint32_t cocc_end; /* where its cocc lists end (0: not there) */
     /* A clause store (NULL: none), opaque here: db_propagate sees each
      * literal the kernel propagates, before its constraints; nonzero is
      * a conflict, its reason in conf. */
@@ -155,6 +170,13 @@ static inline const int64_t *ilpm_kcoefs(const ilpm_kern *e, const ilpm_kcon *x)
 static inline int64_t ilpm_kocc_a(const ilpm_kern *e, ilpm_kocc o)
 {
     return o.a >= 0 ? o.a : e->big[-1 - (int64_t)o.a];
+}
+
+/* List l's occurrences, l.n of them. */
+static inline ilpm_kocc *ilpm_klist_v(const ilpm_kern *e, ilpm_klist l)
+{
+    return (l.at & ILPM_KMOVED) ? e->moved[l.at & ~ILPM_KMOVED].v
+                                : e->pool + l.at;
 }
 
 /* Literal l as an index: 2v for v, 2v+1 for -v. */

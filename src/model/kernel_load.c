@@ -15,7 +15,7 @@
  * the counts of the lists they will join (cnt, 4 bytes a literal where
  * a list's record is 16: a long row's literals lie far apart, as a
  * column of n-Queens, and 4 times as many counts share a cache line);
- * its condition into cocc's room (cap), which it makes at the first
+ * its condition into cocc's count (n, until place), which it makes at the first
  * one.  The number of terms; -1 when out of memory. */
 static long count_terms(ilpm_kern *e, const ilpm_con *c, uint32_t *cnt)
 {
@@ -38,27 +38,25 @@ static long count_terms(ilpm_kern *e, const ilpm_con *c, uint32_t *cnt)
         if (!e->cocc &&
             !(e->cocc = calloc(2 * (size_t)e->nv + 2, sizeof *e->cocc)))
             return -1;
-        e->cocc[ilpm_klix(c->cond)].cap++;
+        e->cocc[ilpm_klix(c->cond)].n++;
     }
     return n;
 }
 
 #define NOMEM "out of memory building the propagation kernel"
 
-/* Gives each list of the n in ls its room in the arena from *at on:
- * cnt[i] terms (cnt NULL: the room counted in cap), polling w (a model
- * of millions of literals: a page fault every 256 records); -1 with err
- * when w says stop. */
-static int place(ilpm_klist *ls, const uint32_t *cnt, size_t n, ilpm_kocc **at,
+/* Gives each list of the n in ls its room in the pool from *at on (up
+ * to the next list's place): cnt[i] terms (cnt NULL: the room counted
+ * in n), polling w (a model of millions of literals: a page fault every
+ * 512 records); -1 with err when w says stop. */
+static int place(ilpm_klist *ls, const uint32_t *cnt, size_t n, uint32_t *at,
                  ilpm_watch *w, ilpm_err *err)
 {
     for (size_t i = 0; i < n; i++) {
-        if (cnt) {
-            ls[i].cap = (int)cnt[i];
-            ls[i].n = 0; /* (occ is not zeroed: make_lists) */
-        }
-        ls[i].v = ls[i].cap ? *at : NULL;
-        *at += ls[i].cap;
+        uint32_t room = cnt ? cnt[i] : (uint32_t)ls[i].n;
+        ls[i].at = *at;
+        ls[i].n = 0; /* (occ is not zeroed: make_lists) */
+        *at += room;
         if ((i & 4095) == 4095 && w &&
             ilpm_watch_poll(w, "building the propagation kernel", err))
             return -1;
@@ -67,9 +65,8 @@ static int place(ilpm_klist *ls, const uint32_t *cnt, size_t n, ilpm_kocc **at,
 }
 
 /* The lists' records, nl of them, left for place to fill, at a cache
- * line's start: a variable's two records (32 bytes, klix) then share
- * one line, which propagating either literal reads (imply), where
- * malloc's 16-byte alignment split half of the pairs over two lines.
+ * line's start: a variable's two records (16 bytes, klix) then share
+ * one line, which propagating either literal reads (imply).
  * NULL when out of memory. */
 static ilpm_klist *make_lists(size_t nl)
 {
@@ -192,10 +189,11 @@ static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
 }
 
 /* Appends (c, a) to list p, whose room was counted. */
-static inline void put(ilpm_klist *p, int c, int32_t a)
+static inline void put(ilpm_kocc *pool, ilpm_klist *p, int c, int32_t a)
 {
-    p->v[p->n].c = c;
-    p->v[p->n++].a = a;
+    ilpm_kocc *v = pool + p->at + p->n++;
+    v->c = c;
+    v->a = a;
 }
 
 /* Loads model constraint c: a weighted row through ilpm_kern_add (its
@@ -226,10 +224,10 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
         int l = i == 0 && neg0 ? -c->lits[0] : c->lits[i];
         if (ol)
             ol[i] = l;
-        put(&occ[ilpm_klix(l)], num, 1);
+        put(e->pool, &occ[ilpm_klix(l)], num, 1);
     }
     if (cond)
-        put(&e->cocc[ilpm_klix(cond)], num, 0);
+        put(e->pool, &e->cocc[ilpm_klix(cond)], num, 0);
     ilpm_kern_record(e, num, n, cmp, 1, cond, k, n);
     return 0;
 }
@@ -252,17 +250,20 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
                    : ilpm_err_nomem(err, NOMEM);
     if (kinds != ILPM_KERN_ALL_KINDS)
         k.lend = NULL; /* (kernel.h: only a kernel of every kind borrows) */
+    /* (the pool's places are 31 bits: ILPM_KMOVED marks the others) */
     if (rc == 0 && (!(e->occ = make_lists(nl)) || t[2] >= INT32_MAX ||
-                    make_arrays(e, t, k.lend) != 0))
+                    t[0] + t[1] >= INT32_MAX || make_arrays(e, t, k.lend) != 0))
         rc = ilpm_err_nomem(err, NOMEM);
     /* the lists' records, their room as counted (a literal's terms are
      * fewer than the constraints, fewer than INT32_MAX) */
-    ilpm_kocc *at = e->pool;
+    uint32_t at = 0;
     if (rc == 0)
         rc = place(e->occ, k.cnt, nl, &at, w, err);
+    e->occ_end = at;
     free(k.cnt);
     if (rc == 0 && e->cocc)
         rc = place(e->cocc, NULL, nl, &at, w, err);
+    e->cocc_end = e->cocc ? at : 0;
     if (rc == 0)
         rc = each_con(e, m, kinds, w, err, load, NULL);
     if (rc != 0) {

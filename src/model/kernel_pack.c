@@ -72,18 +72,25 @@ static void pack_cons(ilpm_kern *e, int *renum)
 static void pack_list(ilpm_kern *e, ilpm_klist *p, const int *renum,
                       ilpm_kocc **at)
 {
+    ilpm_kocc *v = ilpm_klist_v(e, *p);
     int j = 0;
     for (int i = 0; i < p->n; i++)
-        if (renum[p->v[i].c] >= 0) {
-            p->v[j] = p->v[i];
-            p->v[j++].c = renum[p->v[i].c];
+        if (renum[v[i].c] >= 0) {
+            v[j] = v[i];
+            v[j++].c = renum[v[i].c];
         }
     p->n = j;
-    if (!at || !p->v || !ilpm_kern_in_arena(e, p->v))
+    if (!at)
         return;
-    memmove(*at, p->v, (size_t)j * sizeof **at);
-    p->v = j ? *at : NULL;
-    p->cap = j;
+    /* a moved list's base follows, so that its neighbour's room ends
+     * where that neighbour's own occurrences now do */
+    uint32_t here = (uint32_t)(*at - e->pool);
+    if (p->at & ILPM_KMOVED) {
+        e->moved[p->at & ~ILPM_KMOVED].base = here;
+        return;
+    }
+    memmove(*at, v, (size_t)j * sizeof **at);
+    p->at = here;
     *at += j;
 }
 
@@ -140,8 +147,9 @@ void ilpm_kern_truncate(ilpm_kern *e, int n)
         /* c's occurrences are the last of their lists: added last */
         for (int i = 0; i < x->n; i++) {
             ilpm_klist *p = &e->occ[ilpm_klix(l[i])];
-            while (p->n > 0 && p->v[p->n - 1].c == c) {
-                if (p->v[p->n - 1].a < 0)
+            const ilpm_kocc *v = ilpm_klist_v(e, *p);
+            while (p->n > 0 && v[p->n - 1].c == c) {
+                if (v[p->n - 1].a < 0)
                     e->nbig--;
                 p->n--;
             }
