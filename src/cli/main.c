@@ -86,11 +86,15 @@ static void install_signals(unsigned grace)
     stderr_tty = isatty(STDERR_FILENO);
 }
 
+static int is_help(const char *a)
+{
+    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
 /* --help after a verb main.c runs itself. */
 static int asks_help(int argc, char **argv)
 {
-    return argc == 3 &&
-           (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0);
+    return argc == 3 && is_help(argv[2]);
 }
 
 /* fzn's --help (or -h) wherever it stands: fzn's own help, not that of
@@ -98,7 +102,7 @@ static int asks_help(int argc, char **argv)
 static int help_anywhere(int argc, char **argv)
 {
     for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        if (is_help(argv[i]))
             return 1;
     return 0;
 }

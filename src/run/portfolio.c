@@ -84,7 +84,9 @@ static const ilpm_member learn_on = {
 #define MAX_MEMBERS 6
 #define N_OF(a) (int)(sizeof a / sizeof *a)
 _Static_assert(N_OF(sudoku) <= MAX_MEMBERS && N_OF(satisfy) <= MAX_MEMBERS &&
-                   N_OF(fzn_satisfy) <= MAX_MEMBERS,
+                   N_OF(optimise) <= MAX_MEMBERS &&
+                   N_OF(fzn_satisfy) <= MAX_MEMBERS &&
+                   N_OF(fzn_optimise) <= MAX_MEMBERS,
                "a list of members outgrows the race's arrays");
 
 /* A class of models: its kind (NULL: any; "fzn": a FlatZinc file, by
