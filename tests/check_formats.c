@@ -285,6 +285,13 @@ START_TEST(test_unknown_name_lists_table)
         ck_assert_msg(!f->reader == !strstr(err.msg, f->name), "%s: %s",
                       f->name, err.msg);
     }
+    /* a MathProg model or data file: the gmpl verb named */
+    refused("queens.mod", "var x binary;\n", &err);
+    ck_assert_msg(strstr(err.msg, "queens.mod: a GNU MathProg file: solve it "
+                                  "with 'ilpm solve gmpl") != NULL,
+                  "%s", err.msg);
+    refused("queens.dat", "data;\n", &err);
+    ck_assert_msg(strstr(err.msg, "'ilpm solve gmpl") != NULL, "%s", err.msg);
     /* FILE.gz of a format whose reader reads no gzip: the ones that do */
     for (int i = 0; ilpm_file_formats[i]; i++) {
         const ilpm_file_format *f = ilpm_file_formats[i];

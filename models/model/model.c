@@ -303,6 +303,14 @@ const mdl *ilpm_mdl_inst_rows(const void *inst)
     return ((const model_inst *)inst)->d;
 }
 
+/* name ends in .mod or .dat (GNU MathProg's, read by the gmpl verb). */
+static int mathprog_name(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 4 && (strcmp(name + n - 4, ".mod") == 0 ||
+                     strcmp(name + n - 4, ".dat") == 0);
+}
+
 /* The format of the file rd reads: only's when not NULL (a name whose
  * extension is another row's is refused), else --input-format's row, or
  * the one its name's extension says; NULL with err (the table's names in
@@ -334,6 +342,13 @@ static const ilpm_file_format *choose_format(ilpm_reader *rd,
         ilpm_err_input(err,
                        "%s: xz-compressed input is not read (no library ilpm "
                        "uses reads it): decompress it first",
+                       name);
+        return NULL;
+    }
+    if (!f && choice < 0 && mathprog_name(name)) {
+        ilpm_err_input(err,
+                       "%s: a GNU MathProg file: solve it with 'ilpm solve "
+                       "gmpl MODEL.mod [DATA.dat]'",
                        name);
         return NULL;
     }
