@@ -21,6 +21,8 @@
 
 int ilpm_portfolio_test_corrupt = -1;
 int ilpm_portfolio_test_stall = -1;
+const ilpm_member *ilpm_portfolio_test_members;
+int ilpm_portfolio_test_nmembers;
 double ilpm_portfolio_quick_s = 0.05;
 
 /* Best first, by the measurements of docs/benchmarks.md ("The portfolio"):
@@ -79,11 +81,25 @@ static const ilpm_member fzn_optimise[] = {
     {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
     {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
 };
+/* Tetravex (docs/benchmarks.md, "Tetravex under auto: a formulation
+ * member"): CaDiCaL with its defaults on the `edges` formulation, built
+ * again for it, is the best single setting from 8x8 on; the depth-first
+ * cp on `assign` answers the small boards in its moment alone and goes
+ * on as member 0. */
+static const ilpm_member tetravex[] = {
+    {ILPM_BACKEND_CP, "cp learn=off", {"learn"}, {"off"}},
+    {ILPM_BACKEND_SAT, "sat formulation=edges", {"formulation"}, {"edges"}},
+    {ILPM_BACKEND_SAT, "sat target=2", {"sat-option"}, {"target=2"}},
+    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
+    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
+    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
+};
 static const ilpm_member learn_on = {
     ILPM_BACKEND_CP, "cp learn=on", {"learn"}, {"on"}};
-#define MAX_MEMBERS 6
+#define MAX_MEMBERS ILPM_PF_MAX_MEMBERS
 #define N_OF(a) (int)(sizeof a / sizeof *a)
 _Static_assert(N_OF(sudoku) <= MAX_MEMBERS && N_OF(satisfy) <= MAX_MEMBERS &&
+                   N_OF(tetravex) <= MAX_MEMBERS &&
                    N_OF(optimise) <= MAX_MEMBERS &&
                    N_OF(fzn_satisfy) <= MAX_MEMBERS &&
                    N_OF(fzn_optimise) <= MAX_MEMBERS,
@@ -100,6 +116,7 @@ static const struct member_class {
     int n;
 } classes[] = {
     {"sudoku", 0, &learn_on, sudoku, N_OF(sudoku)},
+    {"tetravex", 0, NULL, tetravex, N_OF(tetravex)},
     {"fzn", 0, NULL, fzn_satisfy, N_OF(fzn_satisfy)},
     {"fzn", 1, NULL, fzn_optimise, N_OF(fzn_optimise)},
     {NULL, 0, NULL, satisfy, N_OF(satisfy)},
@@ -157,6 +174,12 @@ int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
                            const char *file, int has_objective, int n,
                            const ilpm_member **out)
 {
+    if (ilpm_portfolio_test_members) {
+        *out = ilpm_portfolio_test_members;
+        int k = ilpm_portfolio_test_nmembers;
+        k = k < MAX_MEMBERS ? k : MAX_MEMBERS;
+        return n < k ? n : k;
+    }
     const struct member_class *c = class_of(pz, p, file, has_objective);
     *out = c->list;
     return n < c->n ? n : c->n;
@@ -166,6 +189,8 @@ const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
                                         const ilpm_params *p, const char *file,
                                         int has_objective)
 {
+    if (ilpm_portfolio_test_members)
+        return ilpm_portfolio_test_members;
     const struct member_class *c = class_of(pz, p, file, has_objective);
     return c->first ? c->first : c->list;
 }
@@ -184,6 +209,8 @@ void ilpm_portfolio_member_options(const ilpm_member *mb,
     char have[256];
     for (int i = 0; i < 2 && mb->opt[i]; i++) {
         const char *v = mb->val[i];
+        if (strcmp(mb->opt[i], "formulation") == 0)
+            continue; /* the puzzle's (portfolio_form.c) */
         /* CaDiCaL's options add to the user's own. */
         if (strcmp(mb->opt[i], "sat-option") == 0 &&
             ilpm_options_get(so, "sat-option", have, sizeof have) == 0 &&
@@ -374,6 +401,7 @@ struct race {
     ilpm_sense sense;
     const ilpm_member *mbs;
     int n;
+    ilpm_pf_models f; /* each member's model and parameters */
     pid_t pid[MAX_MEMBERS];
     int fd[MAX_MEMBERS];
     int back[MAX_MEMBERS]; /* the bounds' pipes to the members, or -1 */
@@ -403,11 +431,12 @@ static int better(const struct race *r, int64_t obj)
            (r->sense == ILPM_MAXIMIZE ? obj > r->best_obj : obj < r->best_obj);
 }
 
-/* A member's (verified or not) values: taken when they pass. */
+/* A member's (verified or not) values on its own model: taken when they
+ * pass. */
 static int take(struct race *r, int i, const uint8_t *vals, int incumbent)
 {
-    int rc = ilpm_run_accept(r->pz, r->inst, r->p, r->o, r->m, vals, incumbent,
-                             r->res);
+    int rc = ilpm_run_accept(r->pz, r->inst, r->f.p[i], r->o, r->f.m[i], vals,
+                             incumbent, r->res);
     if (rc != 0) {
         note(r, "auto: the answer of %s is refused: %s\n", r->mbs[i].name,
              r->res->error);
@@ -448,12 +477,13 @@ static void keep_stats(struct race *r, ilpm_pf_msg *h)
 /* One message of member i: 1 when it settles the run. */
 static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
 {
-    int nv = ilpm_model_nvars(r->m);
+    const ilpm_model *m = r->f.m[i]; /* the member's own */
+    int nv = ilpm_model_nvars(m);
     if (vals && h->nvars != nv)
         return 0;
     /* The objective a member claims is its values' own. */
     if (vals && r->sense != ILPM_NONE &&
-        h->objective != ilpm_model_objective_value(r->m, vals)) {
+        h->objective != ilpm_model_objective_value(m, vals)) {
         note(r, "auto: the answer of %s is refused: %s\n", r->mbs[i].name,
              "its objective is not its values'");
         return 0;
@@ -461,11 +491,11 @@ static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
     if (h->type == ILPM_PF_INCUMBENT || h->status == ILPM_FEASIBLE) {
         if (h->type == ILPM_PF_FINAL)
             keep_stats(r, h);
-        int64_t obj = vals ? ilpm_model_objective_value(r->m, vals) : 0;
+        int64_t obj = vals ? ilpm_model_objective_value(m, vals) : 0;
         if (vals && better(r, obj) && take(r, i, vals, 1) == 0) {
-            if (!r->best)
-                r->best = malloc((size_t)nv + 1);
-            if (r->best) {
+            uint8_t *keep = realloc(r->best, (size_t)nv + 1);
+            if (keep) {
+                r->best = keep;
                 memcpy(r->best, vals, (size_t)nv + 1);
                 r->best_obj = obj;
                 r->best_member = i;
@@ -573,7 +603,7 @@ static void first_incumbent(struct race *r, const ilpm_pf_first *first)
     memset(&h, 0, sizeof h);
     h.type = ILPM_PF_INCUMBENT;
     h.status = ILPM_FEASIBLE;
-    h.nvars = ilpm_model_nvars(r->m);
+    h.nvars = ilpm_model_nvars(r->f.m[0]);
     h.objective = first->objective;
     on_message(r, 0, &h, first->incumbent);
 }
@@ -597,8 +627,9 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
         r.pid[0] = first->pid, r.fd[0] = first->fd, r.back[0] = first->back;
         runs[0].in.fd = -1;
     }
+    ilpm_pf_models_build(&r.f, pz, inst, p, so, m, r.mbs, r.n);
     for (int i = from; i < r.n; i++) {
-        runs[i] = (ilpm_pf_run){&r.mbs[i], i, r.n, o, so, m, -1, {0}};
+        runs[i] = (ilpm_pf_run){&r.mbs[i], i, r.n, o, so, r.f.m[i], -1, {0}};
         ilpm_pf_bound_pipe(r.sense != ILPM_NONE, &runs[i].in, &r.back[i]);
     }
     for (int i = from; i < r.n; i++) {
@@ -632,6 +663,9 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     if (r.winner >= 0) {
         res->backend = r.mbs[r.winner].backend;
         snprintf(res->member, sizeof res->member, "%s", r.mbs[r.winner].name);
+        if (r.f.form[r.winner]) /* its answer, sizes and decode are its own */
+            snprintf(res->formulation, sizeof res->formulation, "%s",
+                     r.f.form[r.winner]);
         note(&r, "auto: %s answered (%s)\n", res->member,
              ilpm_status_name(res->status));
     }
@@ -643,5 +677,6 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     if (res->status == ILPM_UNSAT && pz->explain_unsat)
         pz->explain_unsat(inst, p, res->reason, sizeof res->reason);
     free(r.best);
+    ilpm_pf_models_free(&r.f);
     return 0;
 }

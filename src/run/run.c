@@ -385,6 +385,8 @@ static int quick_try(const ilpm_puzzle *pz, const void *inst,
         ro.solver.backend = ILPM_BACKEND_CP;
     } else {
         mb = ilpm_portfolio_first(pz, p, res->file, has_obj);
+        if (ilpm_pf_form_of(mb, pz, p))
+            return 0; /* it races on a model of its own */
         n = ilpm_portfolio_members(pz, p, res->file, has_obj,
                                    ilpm_portfolio_threads(o), &list);
         n = mb == list ? n : 1;
