@@ -504,18 +504,48 @@ static int tetravex_vars(const void *inst, const char *form)
  * refused), and the result is that formulation's; a formulation the
  * user names is every member's; --threads 1 is ilp's run as before. */
 static const ilpm_member edges_only[] = {
-    {ILPM_BACKEND_SAT, "sat formulation=edges", {"formulation"}, {"edges"}}};
+    {ILPM_BACKEND_SAT, "sat on edges", {"formulation"}, {"edges"}}};
 
 START_TEST(test_formulation_member)
 {
+    /* Tetravex's list from 8x8 (a board of ilpm gen), the others' below */
+    ilpm_params *g = ilpm_params_new();
+    ilpm_params_set(g, "n", "8");
+    ilpm_params_set(g, "seed", "1");
+    ilpm_buf text;
+    ilpm_buf_init(&text);
+    ilpm_err err;
+    ck_assert_int_eq(ilpm_puzzle_tetravex.generate(g, NULL, &text, &err), 0);
+    void *big = parse_text(&ilpm_puzzle_tetravex, g, ilpm_buf_str(&text));
+    ilpm_model *m = ilpm_model_new();
+    ck_assert_int_eq(ilpm_puzzle_tetravex.build(big, g, m, &err), 0);
     const ilpm_member *mb;
+    ck_assert_int_eq(ilpm_portfolio_members_for(&ilpm_puzzle_tetravex, NULL,
+                                                NULL, m, 2, &mb),
+                     2);
+    ck_assert_str_eq(mb[0].name, "sat on edges");
+    ck_assert_str_eq(mb[1].name, "sat stabilize=0 on edges");
+    ck_assert_ptr_eq(
+        ilpm_portfolio_first_for(&ilpm_puzzle_tetravex, NULL, NULL, m), mb);
+    ck_assert_str_eq(ilpm_pf_form_of(&mb[1], &ilpm_puzzle_tetravex, NULL),
+                     "edges");
+    ilpm_run_opts so_run;
+    auto_opts(&so_run, 2);
+    ilpm_options so = so_run.solver;
+    char buf[256];
+    ilpm_portfolio_member_options(&mb[1], &so_run, 2, &so);
+    ck_assert_int_eq(ilpm_options_get(&so, "sat-option", buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "stabilize=0");
     ck_assert_int_eq(
         ilpm_portfolio_members(&ilpm_puzzle_tetravex, NULL, NULL, 0, 2, &mb),
         2);
-    ck_assert_str_eq(mb[1].name, "sat formulation=edges");
-    ck_assert_str_eq(ilpm_pf_form_of(&mb[1], &ilpm_puzzle_tetravex, NULL),
-                     "edges");
+    ck_assert_str_eq(mb[0].name, "cp learn=off");
     ck_assert_ptr_null(ilpm_pf_form_of(&mb[0], &ilpm_puzzle_tetravex, NULL));
+    ilpm_model_free(m);
+    ilpm_puzzle_tetravex.free_instance(big);
+    ilpm_buf_free(&text);
+    ilpm_params_free(g);
+
     ilpm_params *p = ilpm_params_new();
     void *inst = tetravex_file("data/tetravex/generated/5x5_solvable.txt", p);
     int edges = tetravex_vars(inst, "edges");
@@ -531,7 +561,7 @@ START_TEST(test_formulation_member)
     ck_assert_str_eq(r.formulation, "edges");
     ck_assert_int_eq(r.stats.vars, edges);
     ck_assert_ptr_nonnull(r.text);
-    verified_by(&r, ILPM_SOLVED, "sat formulation=edges");
+    verified_by(&r, ILPM_SOLVED, "sat on edges");
 
     /* its answer made wrong: refused, nothing taken */
     ilpm_portfolio_test_corrupt = 0;
@@ -545,11 +575,11 @@ START_TEST(test_formulation_member)
 
     /* the user's formulation: the member races on the run's model */
     ilpm_params_set(p, "formulation", "assign");
-    ck_assert_ptr_null(ilpm_pf_form_of(&mb[1], &ilpm_puzzle_tetravex, p));
+    ck_assert_ptr_null(ilpm_pf_form_of(edges_only, &ilpm_puzzle_tetravex, p));
     run(&ilpm_puzzle_tetravex, inst, p, &o, &r);
     ck_assert_str_eq(r.formulation, "assign");
     ck_assert_int_ne(r.stats.vars, edges);
-    verified_by(&r, ILPM_SOLVED, "sat formulation=edges");
+    verified_by(&r, ILPM_SOLVED, "sat on edges");
     ilpm_portfolio_test_members = NULL;
     ilpm_portfolio_test_nmembers = 0;
 

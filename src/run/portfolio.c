@@ -81,17 +81,22 @@ static const ilpm_member fzn_optimise[] = {
     {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
     {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
 };
-/* Tetravex (docs/benchmarks.md, "Tetravex under auto: a formulation
- * member"): CaDiCaL with its defaults on the `edges` formulation, built
- * again for it, is the best single setting from 8x8 on; the depth-first
- * cp on `assign` answers the small boards in its moment alone and goes
- * on as member 0. */
+/* Tetravex from 8x8 (docs/benchmarks.md, "Tetravex under auto: a
+ * formulation member"): CaDiCaL on the `edges` formulation, built again
+ * for it, is the best single setting there, and its time on one board is
+ * a draw that its settings move 2-20x: its defaults and `stabilize=0`
+ * are two good draws (8x8 seeds 1-3: 0.38 / 0.59 / 0.91 s and 2.95 /
+ * 0.16 / 0.39 s of CPU), where the depth-first cp on `assign` takes
+ * 0.20 / 6.2 / 6.9 s.  Smaller boards keep the list of any puzzle. */
 static const ilpm_member tetravex[] = {
+    {ILPM_BACKEND_SAT, "sat on edges", {"formulation"}, {"edges"}},
+    {ILPM_BACKEND_SAT,
+     "sat stabilize=0 on edges",
+     {"formulation", "sat-option"},
+     {"edges", "stabilize=0"}},
     {ILPM_BACKEND_CP, "cp learn=off", {"learn"}, {"off"}},
-    {ILPM_BACKEND_SAT, "sat formulation=edges", {"formulation"}, {"edges"}},
     {ILPM_BACKEND_SAT, "sat target=2", {"sat-option"}, {"target=2"}},
     {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
-    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
     {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
 };
 static const ilpm_member learn_on = {
@@ -107,20 +112,23 @@ _Static_assert(N_OF(sudoku) <= MAX_MEMBERS && N_OF(satisfy) <= MAX_MEMBERS &&
 
 /* A class of models: its kind (NULL: any; "fzn": a FlatZinc file, by
  * the fzn puzzle or by model's input format), with an objective or not,
- * the member that runs alone first (NULL: the list's first) and the
- * list, best first.  The first class that fits is taken. */
+ * the member that runs alone first (NULL: the list's first), the list,
+ * best first, and the model's variables from which it applies (0: any
+ * size).  The first class that fits is taken. */
 static const struct member_class {
     const char *kind;
     int objective;
     const ilpm_member *first, *list;
     int n;
+    int min_vars;
 } classes[] = {
-    {"sudoku", 0, &learn_on, sudoku, N_OF(sudoku)},
-    {"tetravex", 0, NULL, tetravex, N_OF(tetravex)},
-    {"fzn", 0, NULL, fzn_satisfy, N_OF(fzn_satisfy)},
-    {"fzn", 1, NULL, fzn_optimise, N_OF(fzn_optimise)},
-    {NULL, 0, NULL, satisfy, N_OF(satisfy)},
-    {NULL, 1, NULL, optimise, N_OF(optimise)},
+    {"sudoku", 0, &learn_on, sudoku, N_OF(sudoku), 0},
+    /* 8x8 places 4096 tiles, 7x7 2401 (3087 with --redundant) */
+    {"tetravex", 0, NULL, tetravex, N_OF(tetravex), 4000},
+    {"fzn", 0, NULL, fzn_satisfy, N_OF(fzn_satisfy), 0},
+    {"fzn", 1, NULL, fzn_optimise, N_OF(fzn_optimise), 0},
+    {NULL, 0, NULL, satisfy, N_OF(satisfy), 0},
+    {NULL, 1, NULL, optimise, N_OF(optimise), 0},
 };
 
 /* The puzzle's name, but "fzn" for the model puzzle on a FlatZinc file
@@ -143,13 +151,14 @@ static const char *kind_of(const ilpm_puzzle *pz, const ilpm_params *p,
 
 static const struct member_class *class_of(const ilpm_puzzle *pz,
                                            const ilpm_params *p,
-                                           const char *file, int has_objective)
+                                           const char *file, int has_objective,
+                                           int vars)
 {
     const char *kind = kind_of(pz, p, file);
     const struct member_class *c = classes;
     for (;; c++)
         if (c->objective == (has_objective != 0) &&
-            (!c->kind || strcmp(kind, c->kind) == 0))
+            (!c->kind || strcmp(kind, c->kind) == 0) && vars >= c->min_vars)
             return c;
 }
 
@@ -170,9 +179,9 @@ int ilpm_portfolio_single(const ilpm_run_opts *o)
     return ILPM_BACKEND_AUTO;
 }
 
-int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
-                           const char *file, int has_objective, int n,
-                           const ilpm_member **out)
+static int members_of(const ilpm_puzzle *pz, const ilpm_params *p,
+                      const char *file, int has_objective, int vars, int n,
+                      const ilpm_member **out)
 {
     if (ilpm_portfolio_test_members) {
         *out = ilpm_portfolio_test_members;
@@ -180,19 +189,52 @@ int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
         k = k < MAX_MEMBERS ? k : MAX_MEMBERS;
         return n < k ? n : k;
     }
-    const struct member_class *c = class_of(pz, p, file, has_objective);
+    const struct member_class *c = class_of(pz, p, file, has_objective, vars);
     *out = c->list;
     return n < c->n ? n : c->n;
+}
+
+static const ilpm_member *first_of(const ilpm_puzzle *pz, const ilpm_params *p,
+                                   const char *file, int has_objective,
+                                   int vars)
+{
+    if (ilpm_portfolio_test_members)
+        return ilpm_portfolio_test_members;
+    const struct member_class *c = class_of(pz, p, file, has_objective, vars);
+    return c->first ? c->first : c->list;
+}
+
+int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
+                           const char *file, int has_objective, int n,
+                           const ilpm_member **out)
+{
+    return members_of(pz, p, file, has_objective, 0, n, out);
 }
 
 const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
                                         const ilpm_params *p, const char *file,
                                         int has_objective)
 {
-    if (ilpm_portfolio_test_members)
-        return ilpm_portfolio_test_members;
-    const struct member_class *c = class_of(pz, p, file, has_objective);
-    return c->first ? c->first : c->list;
+    return first_of(pz, p, file, has_objective, 0);
+}
+
+int ilpm_portfolio_members_for(const ilpm_puzzle *pz, const ilpm_params *p,
+                               const char *file, const ilpm_model *m, int n,
+                               const ilpm_member **out)
+{
+    return members_of(
+        pz, p, file, ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE,
+        ilpm_model_nvars(m), n, out);
+}
+
+const ilpm_member *ilpm_portfolio_first_for(const ilpm_puzzle *pz,
+                                            const ilpm_params *p,
+                                            const char *file,
+                                            const ilpm_model *m)
+{
+    return first_of(pz, p, file,
+                    ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE,
+                    ilpm_model_nvars(m));
 }
 
 void ilpm_portfolio_member_options(const ilpm_member *mb,
@@ -617,8 +659,8 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     memset(&r, 0, sizeof r);
     r.pz = pz, r.inst = inst, r.p = p, r.o = o, r.m = m, r.res = res;
     r.sense = ilpm_model_objective_get(m, NULL, NULL, NULL);
-    r.n = ilpm_portfolio_members(pz, p, res->file, r.sense != ILPM_NONE,
-                                 ilpm_portfolio_threads(o), &r.mbs);
+    r.n = ilpm_portfolio_members_for(pz, p, res->file, m,
+                                     ilpm_portfolio_threads(o), &r.mbs);
     r.winner = -1;
     ilpm_pf_run runs[MAX_MEMBERS];
     double t0 = first ? first->t0 : ilpm_now();

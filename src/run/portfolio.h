@@ -75,6 +75,15 @@ int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
 const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
                                         const ilpm_params *p, const char *file,
                                         int has_objective);
+/* The same for the model m a run built, whose size may choose the class
+ * (Tetravex from 8x8); the two above choose as for the smallest. */
+int ilpm_portfolio_members_for(const ilpm_puzzle *pz, const ilpm_params *p,
+                               const char *file, const ilpm_model *m, int n,
+                               const ilpm_member **out);
+const ilpm_member *ilpm_portfolio_first_for(const ilpm_puzzle *pz,
+                                            const ilpm_params *p,
+                                            const char *file,
+                                            const ilpm_model *m);
 /* The options of member mb over base, for one of n members: its back end
  * and settings, the seed of o (sat), an n-th of --max-memory. */
 void ilpm_portfolio_member_options(const ilpm_member *mb,
