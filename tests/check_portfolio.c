@@ -524,7 +524,7 @@ START_TEST(test_formulation_member)
                                                 NULL, m, 2, &mb),
                      2);
     ck_assert_str_eq(mb[0].name, "sat on edges");
-    ck_assert_str_eq(mb[1].name, "sat stabilize=0 on edges");
+    ck_assert_str_eq(mb[1].name, "sat stabilize=0,seed=1 on edges");
     ck_assert_ptr_eq(
         ilpm_portfolio_first_for(&ilpm_puzzle_tetravex, NULL, NULL, m), mb);
     ck_assert_str_eq(ilpm_pf_form_of(&mb[1], &ilpm_puzzle_tetravex, NULL),
@@ -535,7 +535,7 @@ START_TEST(test_formulation_member)
     char buf[256];
     ilpm_portfolio_member_options(&mb[1], &so_run, 2, &so);
     ck_assert_int_eq(ilpm_options_get(&so, "sat-option", buf, sizeof buf), 0);
-    ck_assert_str_eq(buf, "stabilize=0");
+    ck_assert_str_eq(buf, "stabilize=0,seed=1");
     ck_assert_int_eq(
         ilpm_portfolio_members(&ilpm_puzzle_tetravex, NULL, NULL, 0, 2, &mb),
         2);
