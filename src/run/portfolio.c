@@ -81,15 +81,11 @@ static const ilpm_member fzn_optimise[] = {
     {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
     {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
 };
-/* Tetravex from 8x8 (docs/benchmarks.md, "Tetravex under auto: a
- * formulation member"): CaDiCaL on the `edges` formulation, built again
- * for it, is the best single setting there, and its time on one board is
- * a draw that its settings and seed move 2-20x: its defaults and
- * `stabilize=0,seed=1` are two good draws (8x8 seeds 1-3: 0.36 / 0.59 /
- * 0.89 s and 1.63 / 0.19 / 0.44 s of CPU; 9x9 seed 1 in 2.0 s by the
- * first, seed 3 in 6.1 s by the second), where the depth-first cp on
- * `assign` takes 0.20 / 6.2 / 6.8 s.  Smaller boards keep the list of
- * any puzzle. */
+/* Tetravex from 8x8 (docs/benchmarks.md, "Tetravex under auto"): CaDiCaL
+ * on `edges`, built again for it, is the best single setting there, and
+ * its time on a board is a draw that its options and seed move 2-20x: its
+ * defaults and `stabilize=0,seed=1` are the best two draws measured (8x8
+ * seeds 1-8, 9x9 seeds 1 and 3).  Smaller boards keep the list above. */
 static const ilpm_member tetravex[] = {
     {ILPM_BACKEND_SAT, "sat on edges", {"formulation"}, {"edges"}},
     {ILPM_BACKEND_SAT,
@@ -151,11 +147,19 @@ static const char *kind_of(const ilpm_puzzle *pz, const ilpm_params *p,
     return pz->name;
 }
 
+/* The class of a model, or the test hook's members as one. */
 static const struct member_class *class_of(const ilpm_puzzle *pz,
                                            const ilpm_params *p,
                                            const char *file, int has_objective,
                                            int vars)
 {
+    static struct member_class test;
+    if (ilpm_portfolio_test_members) {
+        int n = ilpm_portfolio_test_nmembers;
+        test.list = ilpm_portfolio_test_members;
+        test.n = n < MAX_MEMBERS ? n : MAX_MEMBERS;
+        return &test;
+    }
     const char *kind = kind_of(pz, p, file);
     const struct member_class *c = classes;
     for (;; c++)
@@ -181,52 +185,36 @@ int ilpm_portfolio_single(const ilpm_run_opts *o)
     return ILPM_BACKEND_AUTO;
 }
 
-static int members_of(const ilpm_puzzle *pz, const ilpm_params *p,
-                      const char *file, int has_objective, int vars, int n,
-                      const ilpm_member **out)
-{
-    if (ilpm_portfolio_test_members) {
-        *out = ilpm_portfolio_test_members;
-        int k = ilpm_portfolio_test_nmembers;
-        k = k < MAX_MEMBERS ? k : MAX_MEMBERS;
-        return n < k ? n : k;
-    }
-    const struct member_class *c = class_of(pz, p, file, has_objective, vars);
-    *out = c->list;
-    return n < c->n ? n : c->n;
-}
-
-static const ilpm_member *first_of(const ilpm_puzzle *pz, const ilpm_params *p,
-                                   const char *file, int has_objective,
-                                   int vars)
-{
-    if (ilpm_portfolio_test_members)
-        return ilpm_portfolio_test_members;
-    const struct member_class *c = class_of(pz, p, file, has_objective, vars);
-    return c->first ? c->first : c->list;
-}
-
 int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
                            const char *file, int has_objective, int n,
                            const ilpm_member **out)
 {
-    return members_of(pz, p, file, has_objective, 0, n, out);
+    const struct member_class *c = class_of(pz, p, file, has_objective, 0);
+    *out = c->list;
+    return n < c->n ? n : c->n;
 }
 
 const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
                                         const ilpm_params *p, const char *file,
                                         int has_objective)
 {
-    return first_of(pz, p, file, has_objective, 0);
+    const struct member_class *c = class_of(pz, p, file, has_objective, 0);
+    return c->first ? c->first : c->list;
+}
+
+static int optimises(const ilpm_model *m)
+{
+    return ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
 }
 
 int ilpm_portfolio_members_for(const ilpm_puzzle *pz, const ilpm_params *p,
                                const char *file, const ilpm_model *m, int n,
                                const ilpm_member **out)
 {
-    return members_of(
-        pz, p, file, ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE,
-        ilpm_model_nvars(m), n, out);
+    const struct member_class *c =
+        class_of(pz, p, file, optimises(m), ilpm_model_nvars(m));
+    *out = c->list;
+    return n < c->n ? n : c->n;
 }
 
 const ilpm_member *ilpm_portfolio_first_for(const ilpm_puzzle *pz,
@@ -234,9 +222,9 @@ const ilpm_member *ilpm_portfolio_first_for(const ilpm_puzzle *pz,
                                             const char *file,
                                             const ilpm_model *m)
 {
-    return first_of(pz, p, file,
-                    ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE,
-                    ilpm_model_nvars(m));
+    const struct member_class *c =
+        class_of(pz, p, file, optimises(m), ilpm_model_nvars(m));
+    return c->first ? c->first : c->list;
 }
 
 void ilpm_portfolio_member_options(const ilpm_member *mb,
