@@ -523,10 +523,11 @@ START_TEST(test_formulation_member)
     ck_assert_int_eq(ilpm_portfolio_members_for(&ilpm_puzzle_tetravex, NULL,
                                                 NULL, m, 2, &mb),
                      2);
-    ck_assert_str_eq(mb[0].name, "sat on edges");
+    ck_assert_str_eq(mb[0].name, "cp learn=off");
     ck_assert_str_eq(mb[1].name, "sat stabilize=0,seed=1 on edges");
     ck_assert_ptr_eq(
         ilpm_portfolio_first_for(&ilpm_puzzle_tetravex, NULL, NULL, m), mb);
+    ck_assert_ptr_null(ilpm_pf_form_of(&mb[0], &ilpm_puzzle_tetravex, NULL));
     ck_assert_str_eq(ilpm_pf_form_of(&mb[1], &ilpm_puzzle_tetravex, NULL),
                      "edges");
     ilpm_run_opts so_run;
@@ -541,6 +542,20 @@ START_TEST(test_formulation_member)
         2);
     ck_assert_str_eq(mb[0].name, "cp learn=off");
     ck_assert_ptr_null(ilpm_pf_form_of(&mb[0], &ilpm_puzzle_tetravex, NULL));
+    ilpm_model_free(m);
+    ilpm_puzzle_tetravex.free_instance(big);
+    /* from 9x9, CaDiCaL on edges first (cp on assign solves none there) */
+    ilpm_params_set(g, "n", "9");
+    ilpm_buf_clear(&text);
+    ck_assert_int_eq(ilpm_puzzle_tetravex.generate(g, NULL, &text, &err), 0);
+    big = parse_text(&ilpm_puzzle_tetravex, g, ilpm_buf_str(&text));
+    m = ilpm_model_new();
+    ck_assert_int_eq(ilpm_puzzle_tetravex.build(big, g, m, &err), 0);
+    ck_assert_int_eq(ilpm_portfolio_members_for(&ilpm_puzzle_tetravex, NULL,
+                                                NULL, m, 2, &mb),
+                     2);
+    ck_assert_str_eq(mb[0].name, "sat on edges");
+    ck_assert_str_eq(mb[1].name, "sat stabilize=0,seed=1 on edges");
     ilpm_model_free(m);
     ilpm_puzzle_tetravex.free_instance(big);
     ilpm_buf_free(&text);
