@@ -470,6 +470,152 @@ START_TEST(test_sudoku_members)
 }
 END_TEST
 
+/* The first instance of the tetravex file at path. */
+static void *tetravex_file(const char *path, const ilpm_params *p)
+{
+    ilpm_err err;
+    ilpm_reader *rd = ilpm_reader_open(path, &err);
+    ck_assert_msg(rd != NULL, "%s", err.msg);
+    void *inst = NULL;
+    ck_assert_msg(ilpm_puzzle_tetravex.parse(rd, p, &inst, &err) == 1, "%s",
+                  err.msg);
+    ilpm_reader_free(rd);
+    return inst;
+}
+
+/* The variables of inst's model in formulation form. */
+static int tetravex_vars(const void *inst, const char *form)
+{
+    ilpm_params *q = ilpm_params_new();
+    ilpm_params_set(q, "formulation", form);
+    ilpm_model *m = ilpm_model_new();
+    ilpm_err err;
+    ck_assert_int_eq(ilpm_puzzle_tetravex.build(inst, q, m, &err), 0);
+    int n = ilpm_model_nvars(m);
+    ilpm_model_free(m);
+    ilpm_params_free(q);
+    return n;
+}
+
+/* A member that names a formulation races on the puzzle built again in
+ * it: Tetravex's CaDiCaL on `edges` (its best single setting from 8x8).
+ * Its answer, on its own model, is checked by the parent against that
+ * model and the puzzle's rules before it is taken (a wrong one is
+ * refused), and the result is that formulation's; a formulation the
+ * user names is every member's; --threads 1 is ilp's run as before. */
+static const ilpm_member edges_only[] = {
+    {ILPM_BACKEND_SAT, "sat on edges", {"formulation"}, {"edges"}}};
+
+START_TEST(test_formulation_member)
+{
+    /* Tetravex's list from 8x8 (a board of ilpm gen), the others' below */
+    ilpm_params *g = ilpm_params_new();
+    ilpm_params_set(g, "n", "8");
+    ilpm_params_set(g, "seed", "1");
+    ilpm_buf text;
+    ilpm_buf_init(&text);
+    ilpm_err err;
+    ck_assert_int_eq(ilpm_puzzle_tetravex.generate(g, NULL, &text, &err), 0);
+    void *big = parse_text(&ilpm_puzzle_tetravex, g, ilpm_buf_str(&text));
+    ilpm_model *m = ilpm_model_new();
+    ck_assert_int_eq(ilpm_puzzle_tetravex.build(big, g, m, &err), 0);
+    const ilpm_member *mb;
+    ck_assert_int_eq(ilpm_portfolio_members_for(&ilpm_puzzle_tetravex, NULL,
+                                                NULL, m, 2, &mb),
+                     2);
+    ck_assert_str_eq(mb[0].name, "cp learn=off");
+    ck_assert_str_eq(mb[1].name, "sat stabilize=0,seed=1 on edges");
+    ck_assert_ptr_eq(
+        ilpm_portfolio_first_for(&ilpm_puzzle_tetravex, NULL, NULL, m), mb);
+    ck_assert_ptr_null(ilpm_pf_form_of(&mb[0], &ilpm_puzzle_tetravex, NULL));
+    ck_assert_str_eq(ilpm_pf_form_of(&mb[1], &ilpm_puzzle_tetravex, NULL),
+                     "edges");
+    ilpm_run_opts so_run;
+    auto_opts(&so_run, 2);
+    ilpm_options so = so_run.solver;
+    char buf[256];
+    ilpm_portfolio_member_options(&mb[1], &so_run, 2, &so);
+    ck_assert_int_eq(ilpm_options_get(&so, "sat-option", buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "stabilize=0,seed=1");
+    ck_assert_int_eq(
+        ilpm_portfolio_members(&ilpm_puzzle_tetravex, NULL, NULL, 0, 2, &mb),
+        2);
+    ck_assert_str_eq(mb[0].name, "cp learn=off");
+    ck_assert_ptr_null(ilpm_pf_form_of(&mb[0], &ilpm_puzzle_tetravex, NULL));
+    ilpm_model_free(m);
+    ilpm_puzzle_tetravex.free_instance(big);
+    /* from 9x9, CaDiCaL on edges first (cp on assign solves none there) */
+    ilpm_params_set(g, "n", "9");
+    ilpm_buf_clear(&text);
+    ck_assert_int_eq(ilpm_puzzle_tetravex.generate(g, NULL, &text, &err), 0);
+    big = parse_text(&ilpm_puzzle_tetravex, g, ilpm_buf_str(&text));
+    m = ilpm_model_new();
+    ck_assert_int_eq(ilpm_puzzle_tetravex.build(big, g, m, &err), 0);
+    ck_assert_int_eq(ilpm_portfolio_members_for(&ilpm_puzzle_tetravex, NULL,
+                                                NULL, m, 2, &mb),
+                     2);
+    ck_assert_str_eq(mb[0].name, "sat on edges");
+    ck_assert_str_eq(mb[1].name, "sat stabilize=0,seed=1 on edges");
+    ilpm_model_free(m);
+    ilpm_puzzle_tetravex.free_instance(big);
+    ilpm_buf_free(&text);
+    ilpm_params_free(g);
+
+    ilpm_params *p = ilpm_params_new();
+    void *inst = tetravex_file("data/tetravex/generated/5x5_solvable.txt", p);
+    int edges = tetravex_vars(inst, "edges");
+    ck_assert_int_ne(edges, tetravex_vars(inst, "assign"));
+
+    ilpm_run_opts o;
+    auto_opts(&o, 2);
+    ilpm_portfolio_quick_s = 0.05; /* a formulation member has no moment */
+    ilpm_portfolio_test_members = edges_only;
+    ilpm_portfolio_test_nmembers = 1;
+    ilpm_result r;
+    run(&ilpm_puzzle_tetravex, inst, p, &o, &r);
+    ck_assert_str_eq(r.formulation, "edges");
+    ck_assert_int_eq(r.stats.vars, edges);
+    ck_assert_ptr_nonnull(r.text);
+    verified_by(&r, ILPM_SOLVED, "sat on edges");
+
+    /* its answer made wrong: refused, nothing taken */
+    ilpm_portfolio_test_corrupt = 0;
+    run(&ilpm_puzzle_tetravex, inst, p, &o, &r);
+    ilpm_portfolio_test_corrupt = -1;
+    ck_assert_int_ne(r.status, ILPM_SOLVED);
+    ck_assert(!r.verified);
+    ck_assert_ptr_null(r.text);
+    ilpm_result_free(&r);
+    no_children();
+
+    /* the user's formulation: the member races on the run's model */
+    ilpm_params_set(p, "formulation", "assign");
+    ck_assert_ptr_null(ilpm_pf_form_of(edges_only, &ilpm_puzzle_tetravex, p));
+    run(&ilpm_puzzle_tetravex, inst, p, &o, &r);
+    ck_assert_str_eq(r.formulation, "assign");
+    ck_assert_int_ne(r.stats.vars, edges);
+    verified_by(&r, ILPM_SOLVED, "sat on edges");
+    ilpm_portfolio_test_members = NULL;
+    ilpm_portfolio_test_nmembers = 0;
+
+    /* --threads 1: ilp on assign, as --backend ilp */
+    ilpm_params_free(p);
+    p = ilpm_params_new();
+    ilpm_result b;
+    auto_opts(&o, 1);
+    run(&ilpm_puzzle_tetravex, inst, p, &o, &r);
+    o.solver.backend = ILPM_BACKEND_ILP;
+    run(&ilpm_puzzle_tetravex, inst, p, &o, &b);
+    ck_assert_str_eq(r.member, "ilp");
+    ck_assert_str_eq(r.formulation, "assign");
+    ck_assert_str_eq(r.json, b.json);
+    ilpm_result_free(&b);
+    verified_by(&r, ILPM_SOLVED, "ilp");
+    ilpm_puzzle_tetravex.free_instance(inst);
+    ilpm_params_free(p);
+}
+END_TEST
+
 /* FlatZinc's own members: cp (its --learn auto) first, then the
  * depth-first cp with an objective, CaDiCaL with target phases without;
  * by `ilpm fzn` (model with --input-format fzn), by a .fzn file's name
@@ -971,6 +1117,7 @@ int main(void)
     tcase_add_test(tc, test_quick_alone);
     tcase_add_test(tc, test_sudoku_members);
     tcase_add_test(tc, test_fzn_members);
+    tcase_add_test(tc, test_formulation_member);
     tcase_add_test(tc, test_memory_share);
     tcase_add_test(tc, test_bound_from_outside);
     tcase_add_test(tc, test_shared_incumbent_proved);

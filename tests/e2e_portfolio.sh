@@ -77,6 +77,19 @@ check "member in JSON" ends_within 20000 \
 check "member in JSON: field" grep -Eq '"member":"(cp learn=off|sat target=2)"' "$tmp/out"
 check "no member left after answers" none_left
 
+# Tetravex from 8x8: both members race CaDiCaL on `edges`, a model of
+# their own (docs/portfolio.md); the answer is that formulation's, checked
+# in the parent, and --verbose names the member (the user's --formulation
+# kept: tests/check_portfolio.c).
+"$bin" gen tetravex --n 8 --seed 2 >"$tmp/tvx8.txt"
+check "tetravex 8x8 under auto" ends_within 20000 \
+    "$bin" solve tetravex "$tmp/tvx8.txt" --backend auto --threads 2 --verbose
+check "tetravex 8x8: a member on edges answered" \
+    grep -Eq "^auto: sat (stabilize=0,seed=1 )?on edges answered \(solved\)$" "$tmp/out"
+check "tetravex 8x8: edges, verified" \
+    grep -Eq "^tetravex 8x8 line 2 \(edges, auto: sat (stabilize=0,seed=1 )?on edges\): solved, verified" "$tmp/out"
+check "no member left after Tetravex" none_left
+
 # fzn: -p N (N > 1) runs the portfolio, -r seeds it, -f is accepted.
 check "fzn -p 2 -r 5 -f" ends_within 20000 \
     "$bin" fzn -p 2 -r 5 -f -v data/fzn/queens6.fzn

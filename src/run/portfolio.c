@@ -1,9 +1,9 @@
-/* --backend auto (portfolio.h): the members, their processes and pipes,
- * and the race for one answer.  A member sends each improving solution
- * (an incumbent) and its final answer as a message: a header, its
- * formulation's group sizes and the 0/1 values.  Nothing a member sends
- * is taken before the parent has checked it against the model and the
- * puzzle's rules (ilpm_run_accept). */
+/* --backend auto (portfolio.h): the members' processes and pipes, and
+ * the race for one answer (which members race: portfolio_lists.c).  A member
+ * sends each improving solution (an incumbent) and its final answer as a
+ * message: a header, its formulation's group sizes and the 0/1 values.  Nothing
+ * a member sends is taken before the parent has checked it against the model
+ * and the puzzle's rules (ilpm_run_accept). */
 #include "portfolio.h"
 
 #include <errno.h>
@@ -23,187 +23,7 @@ int ilpm_portfolio_test_corrupt = -1;
 int ilpm_portfolio_test_stall = -1;
 double ilpm_portfolio_quick_s = 0.05;
 
-/* Best first, by the measurements of docs/benchmarks.md ("The portfolio"):
- * without an objective the plain depth-first cp (Langford) and CaDiCaL
- * with target phases (25x25 Sudoku) lead; with one, GLPK's bound proves
- * most optima and cp (with its LP bound) the rest: stein45 in 1.9 s,
- * where CaDiCaL takes 4.4 s and proves no other of the six. */
-static const ilpm_member satisfy[] = {
-    {ILPM_BACKEND_CP, "cp learn=off", {"learn"}, {"off"}},
-    {ILPM_BACKEND_SAT, "sat target=2", {"sat-option"}, {"target=2"}},
-    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
-    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
-    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
-};
-static const ilpm_member optimise[] = {
-    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
-    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
-    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
-};
-/* Sudoku, by #35's rule (docs/benchmarks.md, "`auto` against the best
- * single setting"): on 25x25 grids 3, 4 and 13 the list above was
- * 1.6-17x behind the best setting.  The learning cp answers some grids
- * (13, 18) in its first moment, and 9x9 and 16x16 as fast as the
- * depth-first search; the rest are CaDiCaL's, whose time on one grid
- * is a draw (its options and seeds move it 2-10x either way): two runs
- * with target phases, one from false phases, are two good draws where
- * CaDiCaL's defaults were a weaker one (docs/benchmarks.md, "25x25
- * Sudoku under auto, third pass"). */
-static const ilpm_member sudoku[] = {
-    {ILPM_BACKEND_SAT, "sat target=2", {"sat-option"}, {"target=2"}},
-    {ILPM_BACKEND_SAT,
-     "sat target=2,phase=0",
-     {"sat-option"},
-     {"target=2,phase=0"}},
-    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
-    {ILPM_BACKEND_CP, "cp learn=off", {"learn"}, {"off"}},
-    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
-    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
-};
-/* FlatZinc (`ilpm fzn`, `solve fzn`), by the same rule: MiniZinc's
- * integer models want learning (queens 30: `--learn auto` 0.26 s CPU,
- * the depth-first search and CaDiCaL not within 10 s), GLPK proves few
- * of their optima, and the depth-first search proves others (data/fzn's
- * knapsack60: 0.11 s CPU against 1.1 s under `--learn auto`, GLPK not
- * within 10 s).  cp first: its `--learn auto` decides for FlatZinc. */
-static const ilpm_member fzn_satisfy[] = {
-    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
-    {ILPM_BACKEND_SAT, "sat target=2", {"sat-option"}, {"target=2"}},
-    {ILPM_BACKEND_CP, "cp learn=off", {"learn"}, {"off"}},
-    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
-    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
-};
-static const ilpm_member fzn_optimise[] = {
-    {ILPM_BACKEND_CP, "cp", {NULL}, {NULL}},
-    {ILPM_BACKEND_CP, "cp learn=off", {"learn"}, {"off"}},
-    {ILPM_BACKEND_ILP, "ilp", {NULL}, {NULL}},
-    {ILPM_BACKEND_SAT, "sat", {NULL}, {NULL}},
-};
-static const ilpm_member learn_on = {
-    ILPM_BACKEND_CP, "cp learn=on", {"learn"}, {"on"}};
-#define MAX_MEMBERS 6
-#define N_OF(a) (int)(sizeof a / sizeof *a)
-_Static_assert(N_OF(sudoku) <= MAX_MEMBERS && N_OF(satisfy) <= MAX_MEMBERS &&
-                   N_OF(optimise) <= MAX_MEMBERS &&
-                   N_OF(fzn_satisfy) <= MAX_MEMBERS &&
-                   N_OF(fzn_optimise) <= MAX_MEMBERS,
-               "a list of members outgrows the race's arrays");
-
-/* A class of models: its kind (NULL: any; "fzn": a FlatZinc file, by
- * the fzn puzzle or by model's input format), with an objective or not,
- * the member that runs alone first (NULL: the list's first) and the
- * list, best first.  The first class that fits is taken. */
-static const struct member_class {
-    const char *kind;
-    int objective;
-    const ilpm_member *first, *list;
-    int n;
-} classes[] = {
-    {"sudoku", 0, &learn_on, sudoku, N_OF(sudoku)},
-    {"fzn", 0, NULL, fzn_satisfy, N_OF(fzn_satisfy)},
-    {"fzn", 1, NULL, fzn_optimise, N_OF(fzn_optimise)},
-    {NULL, 0, NULL, satisfy, N_OF(satisfy)},
-    {NULL, 1, NULL, optimise, N_OF(optimise)},
-};
-
-/* The puzzle's name, but "fzn" for the model puzzle on a FlatZinc file
- * (`ilpm fzn` runs `solve model --input-format fzn`; without that
- * option, the file's name says). */
-static const char *kind_of(const ilpm_puzzle *pz, const ilpm_params *p,
-                           const char *file)
-{
-    if (!pz)
-        return "";
-    if (strcmp(pz->name, "model") != 0)
-        return pz->name;
-    const char *fmt = p ? ilpm_params_get(p, "input-format") : NULL;
-    size_t n = file ? strlen(file) : 0;
-    if ((fmt && strcmp(fmt, "fzn") == 0) ||
-        (!fmt && n > 4 && strcmp(file + n - 4, ".fzn") == 0))
-        return "fzn";
-    return pz->name;
-}
-
-static const struct member_class *class_of(const ilpm_puzzle *pz,
-                                           const ilpm_params *p,
-                                           const char *file, int has_objective)
-{
-    const char *kind = kind_of(pz, p, file);
-    const struct member_class *c = classes;
-    for (;; c++)
-        if (c->objective == (has_objective != 0) &&
-            (!c->kind || strcmp(kind, c->kind) == 0))
-            return c;
-}
-
-int ilpm_portfolio_threads(const ilpm_run_opts *o)
-{
-    if (o->threads > 0)
-        return o->threads < 64 ? (int)o->threads : 64;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores > 0 ? (int)cores : 1;
-}
-
-int ilpm_portfolio_single(const ilpm_run_opts *o)
-{
-    if (ilpm_portfolio_threads(o) <= 1)
-        return ILPM_BACKEND_ILP;
-    if (o->count && (o->on_solution || o->progress))
-        return ILPM_BACKEND_CP;
-    return ILPM_BACKEND_AUTO;
-}
-
-int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
-                           const char *file, int has_objective, int n,
-                           const ilpm_member **out)
-{
-    const struct member_class *c = class_of(pz, p, file, has_objective);
-    *out = c->list;
-    return n < c->n ? n : c->n;
-}
-
-const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
-                                        const ilpm_params *p, const char *file,
-                                        int has_objective)
-{
-    const struct member_class *c = class_of(pz, p, file, has_objective);
-    return c->first ? c->first : c->list;
-}
-
-void ilpm_portfolio_member_options(const ilpm_member *mb,
-                                   const ilpm_run_opts *o, int n,
-                                   ilpm_options *so)
-{
-    so->backend = mb->backend;
-    so->stop_flag = NULL; /* the parent stops a member by SIGKILL */
-    ilpm_err e = {0};
-    /* The options keep a text option's pointer: these outlive the call
-     * (one member's options at a time: a member has a process of its
-     * own, and the parent reads them at once). */
-    static char both[320];
-    char have[256];
-    for (int i = 0; i < 2 && mb->opt[i]; i++) {
-        const char *v = mb->val[i];
-        /* CaDiCaL's options add to the user's own. */
-        if (strcmp(mb->opt[i], "sat-option") == 0 &&
-            ilpm_options_get(so, "sat-option", have, sizeof have) == 0 &&
-            have[0]) {
-            snprintf(both, sizeof both, "%s,%s", have, v);
-            v = both;
-        }
-        (void)ilpm_options_set(so, mb->opt[i], v, &e);
-    }
-    static char seeded[320];
-    if (o->seed >= 0 && mb->backend == ILPM_BACKEND_SAT) {
-        if (ilpm_options_get(so, "sat-option", have, sizeof have) != 0)
-            have[0] = '\0';
-        snprintf(seeded, sizeof seeded, "%s%sseed=%ld", have,
-                 have[0] ? "," : "", (long)(o->seed % 2147483647));
-        (void)ilpm_options_set(so, "sat-option", seeded, &e);
-    }
-    if (n > 1 && so->max_memory_mb / n >= 16)
-        so->max_memory_mb /= n;
-}
+#define MAX_MEMBERS ILPM_PF_MAX_MEMBERS
 
 /* ------------------------------------------------------------------ */
 /* Processes                                                            */
@@ -374,6 +194,7 @@ struct race {
     ilpm_sense sense;
     const ilpm_member *mbs;
     int n;
+    ilpm_pf_models f; /* each member's model and parameters */
     pid_t pid[MAX_MEMBERS];
     int fd[MAX_MEMBERS];
     int back[MAX_MEMBERS]; /* the bounds' pipes to the members, or -1 */
@@ -403,11 +224,12 @@ static int better(const struct race *r, int64_t obj)
            (r->sense == ILPM_MAXIMIZE ? obj > r->best_obj : obj < r->best_obj);
 }
 
-/* A member's (verified or not) values: taken when they pass. */
+/* A member's (verified or not) values on its own model: taken when they
+ * pass. */
 static int take(struct race *r, int i, const uint8_t *vals, int incumbent)
 {
-    int rc = ilpm_run_accept(r->pz, r->inst, r->p, r->o, r->m, vals, incumbent,
-                             r->res);
+    int rc = ilpm_run_accept(r->pz, r->inst, r->f.p[i], r->o, r->f.m[i], vals,
+                             incumbent, r->res);
     if (rc != 0) {
         note(r, "auto: the answer of %s is refused: %s\n", r->mbs[i].name,
              r->res->error);
@@ -448,12 +270,13 @@ static void keep_stats(struct race *r, ilpm_pf_msg *h)
 /* One message of member i: 1 when it settles the run. */
 static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
 {
-    int nv = ilpm_model_nvars(r->m);
+    const ilpm_model *m = r->f.m[i]; /* the member's own */
+    int nv = ilpm_model_nvars(m);
     if (vals && h->nvars != nv)
         return 0;
     /* The objective a member claims is its values' own. */
     if (vals && r->sense != ILPM_NONE &&
-        h->objective != ilpm_model_objective_value(r->m, vals)) {
+        h->objective != ilpm_model_objective_value(m, vals)) {
         note(r, "auto: the answer of %s is refused: %s\n", r->mbs[i].name,
              "its objective is not its values'");
         return 0;
@@ -461,11 +284,11 @@ static int on_message(struct race *r, int i, ilpm_pf_msg *h, uint8_t *vals)
     if (h->type == ILPM_PF_INCUMBENT || h->status == ILPM_FEASIBLE) {
         if (h->type == ILPM_PF_FINAL)
             keep_stats(r, h);
-        int64_t obj = vals ? ilpm_model_objective_value(r->m, vals) : 0;
+        int64_t obj = vals ? ilpm_model_objective_value(m, vals) : 0;
         if (vals && better(r, obj) && take(r, i, vals, 1) == 0) {
-            if (!r->best)
-                r->best = malloc((size_t)nv + 1);
-            if (r->best) {
+            uint8_t *keep = realloc(r->best, (size_t)nv + 1);
+            if (keep) {
+                r->best = keep;
                 memcpy(r->best, vals, (size_t)nv + 1);
                 r->best_obj = obj;
                 r->best_member = i;
@@ -573,7 +396,7 @@ static void first_incumbent(struct race *r, const ilpm_pf_first *first)
     memset(&h, 0, sizeof h);
     h.type = ILPM_PF_INCUMBENT;
     h.status = ILPM_FEASIBLE;
-    h.nvars = ilpm_model_nvars(r->m);
+    h.nvars = ilpm_model_nvars(r->f.m[0]);
     h.objective = first->objective;
     on_message(r, 0, &h, first->incumbent);
 }
@@ -587,8 +410,8 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     memset(&r, 0, sizeof r);
     r.pz = pz, r.inst = inst, r.p = p, r.o = o, r.m = m, r.res = res;
     r.sense = ilpm_model_objective_get(m, NULL, NULL, NULL);
-    r.n = ilpm_portfolio_members(pz, p, res->file, r.sense != ILPM_NONE,
-                                 ilpm_portfolio_threads(o), &r.mbs);
+    r.n = ilpm_portfolio_members_for(pz, p, res->file, m,
+                                     ilpm_portfolio_threads(o), &r.mbs);
     r.winner = -1;
     ilpm_pf_run runs[MAX_MEMBERS];
     double t0 = first ? first->t0 : ilpm_now();
@@ -597,8 +420,9 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
         r.pid[0] = first->pid, r.fd[0] = first->fd, r.back[0] = first->back;
         runs[0].in.fd = -1;
     }
+    ilpm_pf_models_build(&r.f, pz, inst, p, so, m, r.mbs, r.n);
     for (int i = from; i < r.n; i++) {
-        runs[i] = (ilpm_pf_run){&r.mbs[i], i, r.n, o, so, m, -1, {0}};
+        runs[i] = (ilpm_pf_run){&r.mbs[i], i, r.n, o, so, r.f.m[i], -1, {0}};
         ilpm_pf_bound_pipe(r.sense != ILPM_NONE, &runs[i].in, &r.back[i]);
     }
     for (int i = from; i < r.n; i++) {
@@ -632,6 +456,9 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     if (r.winner >= 0) {
         res->backend = r.mbs[r.winner].backend;
         snprintf(res->member, sizeof res->member, "%s", r.mbs[r.winner].name);
+        if (r.f.form[r.winner]) /* its answer, sizes and decode are its own */
+            snprintf(res->formulation, sizeof res->formulation, "%s",
+                     r.f.form[r.winner]);
         note(&r, "auto: %s answered (%s)\n", res->member,
              ilpm_status_name(res->status));
     }
@@ -643,5 +470,6 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     if (res->status == ILPM_UNSAT && pz->explain_unsat)
         pz->explain_unsat(inst, p, res->reason, sizeof res->reason);
     free(r.best);
+    ilpm_pf_models_free(&r.f);
     return 0;
 }

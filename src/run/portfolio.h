@@ -18,12 +18,41 @@
 #include <sys/types.h>
 
 /* One member: back end, its name in results ("sat target=2") and up to
- * two of its options set by name (NULL: none). */
+ * two of its options set by name (NULL: none); the option "formulation"
+ * is the puzzle's: the member races on the puzzle built again in that
+ * formulation (portfolio_form.c). */
 typedef struct ilpm_member {
     ilpm_backend backend;
     const char *name;
     const char *opt[2], *val[2];
 } ilpm_member;
+/* The most members a race runs. */
+#define ILPM_PF_MAX_MEMBERS 6
+
+/* The formulation member mb races on when it has a model of its own: one
+ * of pz other than its default, named by mb's option "formulation" while
+ * p names none (the user's formulation is every member's); else NULL. */
+const char *ilpm_pf_form_of(const ilpm_member *mb, const ilpm_puzzle *pz,
+                            const ilpm_params *p);
+/* The model and parameters of each of a race's members: m[i] and p[i],
+ * the run's or built again in member i's formulation (form[i], NULL:
+ * the run's); built[] and params[] are owned. */
+typedef struct ilpm_pf_models {
+    ilpm_model *m[ILPM_PF_MAX_MEMBERS];
+    const ilpm_params *p[ILPM_PF_MAX_MEMBERS];
+    const char *form[ILPM_PF_MAX_MEMBERS];
+    ilpm_model *built[ILPM_PF_MAX_MEMBERS];
+    ilpm_params *params[ILPM_PF_MAX_MEMBERS];
+} ilpm_pf_models;
+/* Fills f for members mbs[0..n) of a run of pz on inst with parameters p
+ * and model m, building each formulation a member names once (under so's
+ * limits); a member whose model cannot be built races on m (--verbose
+ * says why). */
+void ilpm_pf_models_build(ilpm_pf_models *f, const ilpm_puzzle *pz,
+                          const void *inst, const ilpm_params *p,
+                          const ilpm_options *so, ilpm_model *m,
+                          const ilpm_member *mbs, int n);
+void ilpm_pf_models_free(ilpm_pf_models *f);
 
 /* The threads (members) a run under o uses: o->threads, or the number
  * of online cores when 0. */
@@ -46,6 +75,15 @@ int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
 const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
                                         const ilpm_params *p, const char *file,
                                         int has_objective);
+/* The same for the model m a run built, whose size may choose the class
+ * (Tetravex from 8x8); the two above choose as for the smallest. */
+int ilpm_portfolio_members_for(const ilpm_puzzle *pz, const ilpm_params *p,
+                               const char *file, const ilpm_model *m, int n,
+                               const ilpm_member **out);
+const ilpm_member *ilpm_portfolio_first_for(const ilpm_puzzle *pz,
+                                            const ilpm_params *p,
+                                            const char *file,
+                                            const ilpm_model *m);
 /* The options of member mb over base, for one of n members: its back end
  * and settings, the seed of o (sat), an n-th of --max-memory. */
 void ilpm_portfolio_member_options(const ilpm_member *mb,
@@ -221,5 +259,9 @@ extern int ilpm_portfolio_test_corrupt;
  * incumbent (until killed), and every other member waits for the bound
  * it brings before it searches. */
 extern int ilpm_portfolio_test_stall;
+/* Test hook: when set, the members of every race (and its first member
+ * alone), ilpm_portfolio_test_nmembers of them. */
+extern const ilpm_member *ilpm_portfolio_test_members;
+extern int ilpm_portfolio_test_nmembers;
 
 #endif

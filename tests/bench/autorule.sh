@@ -89,6 +89,11 @@ for s in 1 2 3; do
     "$ilpm" gen tetravex --n 7 --seed "$s" >"$work/tvx7_$s.txt" 2>/dev/null &&
         add "tetravex gen 7x7 seed $s" "solve tetravex $work/tvx7_$s.txt"
 done
+# from 8x8, Tetravex's own members (on `edges`, docs/portfolio.md)
+for s in 1 2 3; do
+    "$ilpm" gen tetravex --n 8 --seed "$s" >"$work/tvx8_$s.txt" 2>/dev/null &&
+        add "tetravex gen 8x8 seed $s" "solve tetravex $work/tvx8_$s.txt"
+done
 for f in data/machiavelli/*.txt; do
     case $f in *play.txt) continue ;; esac
     d=
