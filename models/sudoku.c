@@ -329,17 +329,19 @@ static int add_houses(ilpm_model *m, int P, int b, enum house kind,
     return 0;
 }
 
-/* Each house as a matching group of its cells x values (ilpm_int.h),
- * for the back ends that reason on a whole house (cp's Hall sets). */
+/* Each house as a matching group of its cells x values (cp's Hall sets);
+ * P numbered cell by cell, digits within a cell, as families are. */
 static int add_matchings(ilpm_model *m, int P, int b, ilpm_err *err)
 {
-    int n = b * b, x[SUDOKU_MAX_N * SUDOKU_MAX_N], lits[SUDOKU_MAX_N];
+    int n = b * b, x[SUDOKU_MAX_N * SUDOKU_MAX_N];
+    int p0 = ilpm_model_var(m, P, 1, 1, 1, 0);
     for (int kind = ROW; kind <= BOX; kind++)
         for (int h = 0; h < n; h++) {
-            for (int v = 1; v <= n; v++) {
-                house_lits(m, P, b, (enum house)kind, h, v, lits);
-                for (int i = 0; i < n; i++)
-                    x[i * n + v - 1] = lits[i];
+            for (int i = 0; i < n; i++) {
+                int r = kind == ROW ? h : kind == COL ? i : h / b * b + i / b;
+                int c = kind == ROW ? i : kind == COL ? h : h % b * b + i % b;
+                for (int v = 0; v < n; v++)
+                    x[i * n + v] = p0 + (r * n + c) * n + v;
             }
             if (ilpm_model_matching(m, x, n, n, err) < 0)
                 return -1;
