@@ -329,6 +329,26 @@ static int add_houses(ilpm_model *m, int P, int b, enum house kind,
     return 0;
 }
 
+/* Each house as a matching group of its cells x values (cp's Hall sets);
+ * P numbered cell by cell, digits within a cell, as families are. */
+static int add_matchings(ilpm_model *m, int P, int b, ilpm_err *err)
+{
+    int n = b * b, x[SUDOKU_MAX_N * SUDOKU_MAX_N];
+    int p0 = ilpm_model_var(m, P, 1, 1, 1, 0);
+    for (int kind = ROW; kind <= BOX; kind++)
+        for (int h = 0; h < n; h++) {
+            for (int i = 0; i < n; i++) {
+                int r = kind == ROW ? h : kind == COL ? i : h / b * b + i / b;
+                int c = kind == ROW ? i : kind == COL ? h : h % b * b + i % b;
+                for (int v = 0; v < n; v++)
+                    x[i * n + v] = p0 + (r * n + c) * n + v;
+            }
+            if (ilpm_model_matching(m, x, n, n, err) < 0)
+                return -1;
+        }
+    return 0;
+}
+
 /* The b cells of segment g (0..b-1) of row (kind ROW) or column h. */
 static void segment_lits(const ilpm_model *m, int P, int b, enum house kind,
                          int h, int g, int v, int *lits)
@@ -456,6 +476,8 @@ static int build(const sudoku *s, const ilpm_params *p, int with_givens,
     } else if (add_houses(m, P, b, ROW, "row", house, err) != 0 ||
                add_houses(m, P, b, COL, "col", house, err) != 0 ||
                add_houses(m, P, b, BOX, "box", house, err) != 0)
+        return -1;
+    if (add_matchings(m, P, b, err) != 0)
         return -1;
     if (ilpm_params_has(p, "redundant") &&
         (add_houses(m, P, b, ROW, "row_alo", ILPM_ALO, err) != 0 ||

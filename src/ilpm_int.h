@@ -101,6 +101,25 @@ typedef enum ilpm_hint {
 void ilpm_model_set_hint(ilpm_model *m, ilpm_hint h);
 ilpm_hint ilpm_model_hint(const ilpm_model *m);
 
+/* A matching group (matching.c): variables x[i * nvals + j], i < ncells,
+ * j < nvals (nvals >= ncells), of which the model's own constraints
+ * make each cell i take exactly one value j and each value j at most one
+ * cell (an alldifferent over 0/1 variables: a Sudoku house's cells x
+ * digits).  The group states no constraint: it tells a back end where the
+ * model has one (cp's Hall-set reasoning, --cp-alldiff).  Its number, or
+ * -1 with err (a variable out of range, a size below 1 or nvals below
+ * ncells).  Models keep their groups, not their propagated copies. */
+int ilpm_model_matching(ilpm_model *m, const int *x, int ncells, int nvals,
+                        ilpm_err *err);
+int ilpm_model_nmatchings(const ilpm_model *m);
+/* Group g's variables (ncells * nvals of them, row by row), or NULL. */
+const int *ilpm_model_matching_get(const ilpm_model *m, int g, int *ncells,
+                                   int *nvals);
+struct ilpm_matchings;
+void ilpm_matchings_free(struct ilpm_matchings *g);
+/* model.c: where m keeps its matching groups. */
+struct ilpm_matchings **ilpm_model_matchings_at(const ilpm_model *m);
+
 /* ------------------------------------------------------------------ */
 /* Propagation                                                      */
 

@@ -114,6 +114,15 @@ run "cp cuts" 0 "$ILPM" solve model data/models/knapsack_big.lp --backend cp --l
     has "cp cuts ran" "$err" "cp: cutting planes on [1-9][0-9]* conflicts, [1-9][0-9]* of their clauses learned, [1-9][0-9]* rows"
 run "bad cp-analysis" 2 "$ILPM" solve queens --n 4 --backend cp --cp-analysis rows &&
     has "bad cp-analysis message" "$err" "--cp-analysis: expected one of clause, cuts, got 'rows'"
+# --cp-alldiff on: Sudoku's houses as matching groups, their Hall sets rule
+# values out at the nodes of both searches
+run "cp alldiff dfs" 0 "$ILPM" solve sudoku data/sudoku/norvig_hardest.txt --index 2 --backend cp --learn off --cp-alldiff on --verbose &&
+    has "cp alldiff dfs prunes" "$err" "cp: Hall sets: [0-9]* groups looked at, [1-9][0-9]* values ruled out"
+run "cp alldiff learning" 0 "$ILPM" solve sudoku data/sudoku/gecode_25x25.txt --index 17 --backend cp --learn on --cp-alldiff on --verbose &&
+    has "cp alldiff learning prunes" "$err" "cp: Hall sets: [0-9]* groups looked at, [1-9][0-9]* values ruled out" &&
+    has "cp alldiff verified" "$out" "solved, verified"
+run "bad cp-alldiff" 2 "$ILPM" solve queens --n 4 --backend cp --cp-alldiff maybe &&
+    has "bad cp-alldiff message" "$err" "--cp-alldiff: expected one of off, on, got 'maybe'"
 run "batch all back ends" 10 "$ILPM" batch queens data/queens/completion.txt --count --backend all --out "$tmp/all.csv" --jobs 1 &&
     has "batch all back ends" "$(cut -d, -f4,6,9 "$tmp/all.csv" | sort | head -3 | tr '\n' ' ')" "^1,cp,4 1,ilp,4 1,sat,4 $"
 run "solve 8 queens" 0 "$ILPM" solve queens --n 8 &&

@@ -34,6 +34,7 @@ typedef struct cp_lp {
 typedef enum cp_mode { CP_SOLVE, CP_COUNT, CP_OPTIMIZE } cp_mode;
 
 struct cp_pb;
+struct cp_hall;
 
 typedef struct cp_search {
     ilpm_kern *e;
@@ -98,6 +99,9 @@ typedef struct cp_search {
     void (*on_cut)(void *ctx, const struct cp_pb *sum);
     void *cut_ctx;
     uint64_t cut_tried, cut_taken, cut_rows;
+    /* Hall sets of the model's matching groups (--cp-alldiff, cp_hall.c)
+     * at each node's fixpoint, or NULL. */
+    struct cp_hall *hall;
     uint64_t nodes, fails, probes, count, restarts, learned;
     int found;
     int complete;
@@ -354,6 +358,56 @@ static inline int ilpm_cp_kern_init_reasons(ilpm_kern *e, const ilpm_model *m,
  * without it. */
 void ilpm_cp_lp_row(ilpm_kern *e, const ilpm_model *m, const ilpm_options *o,
                     int obj, cp_lp *lp);
+
+/* cp_hall.c: alldifferent's Hall sets on the model's matching groups
+ * (ilpm_model_matching; --cp-alldiff on): at a node's fixpoint, each
+ * group a literal on the trail touched since the last look keeps a
+ * maximum matching of its cells to their open values; a cell left
+ * unmatched is a conflict (its cells outnumber the values they can
+ * take), and every open x[c][d] that no maximum matching uses (Régin's
+ * rule: d not reaching a free value nor c's value, in the graph of
+ * alternating paths) is set false, explained by its Hall set: the cells
+ * C matched into D, the values d reaches, |C| = |D|, c not in C; the
+ * clause "NOT x[c][d] OR some x[c'][d'] (c' in C, d' not in D)", whose
+ * other literals are false now.  Learning, each clause goes into the
+ * clause store as a learned one and is the literal's reason (on_learn
+ * sees it); depth first, the literal is set alone. */
+typedef struct cp_hgroup {
+    const int *x; /* the model's x[i * nvals + j] */
+    int nc, nvals;
+    int *mc, *mv; /* the matching: cell -> value, value -> cell, -1 none */
+} cp_hgroup;
+
+typedef struct cp_hall {
+    int checked; /* the trail up to here was looked at */
+    int ng;
+    cp_hgroup *g;
+    int *vstart, *vgrp; /* per variable: its groups */
+    uint8_t *dirty;
+    int *queue, nq;
+    int max;                          /* the largest side */
+    int *adj, *deg, *stk, *pos, *via; /* scratch */
+    int *vis, *inr, *comp, *low, *num, *tstk, *bfs, *pairs, stamp;
+    uint64_t runs, pruned,
+        fails; /* groups looked at, literals set, conflicts */
+} cp_hall;
+
+/* The groups of m (nv variables), NULL when it has none or out of
+ * memory (*nomem set). */
+cp_hall *ilpm_cp_hall_new(const ilpm_model *m, int nv, int *nomem);
+void ilpm_cp_hall_free(cp_hall *h);
+/* A search starts on e: every group to be looked at. */
+void ilpm_cp_hall_start(cp_hall *h, const ilpm_kern *e);
+/* The trail taken back to ntrail literals. */
+static inline void ilpm_cp_hall_undo(cp_hall *h, int ntrail)
+{
+    if (h && h->checked > ntrail)
+        h->checked = ntrail;
+}
+/* Looks at the groups touched since the last look, on s's kernel at a
+ * fixpoint: -1 on a conflict (learning: e->conf its clause), 1 when it
+ * set literals (to propagate), else 0. */
+int ilpm_cp_hall_run(cp_hall *h, cp_search *s);
 
 /* cp_cdcl.c: the conflict-driven search, as ilpm_cp_search_run. */
 ilpm_status ilpm_cp_cdcl_run(cp_search *s, uint8_t *vals, ilpm_err *err);

@@ -72,6 +72,7 @@ static void backtrack(cdcl *c, int lvl)
     if (e->lvl <= lvl)
         return;
     ilpm_kern_undo(e, c->dec[lvl + 1].mark);
+    ilpm_cp_hall_undo(c->s->hall, e->ntrail);
     e->lvl = lvl;
     while (c->flip > lvl || (c->flip > 0 && !c->dec[c->flip].flipped))
         c->flip--;
@@ -349,6 +350,7 @@ static ilpm_status finish(cdcl *c, ilpm_status st)
     e->heap = NULL;
     if (!c->s->w.status)
         ilpm_kern_undo(e, c->root);
+    ilpm_cp_hall_undo(c->s->hall, e->ntrail);
     e->lvl = 0;
     drop_rows(c);
     if (c->gone)
@@ -383,6 +385,8 @@ static void resume(cdcl *c, cp_search *s)
     s->wit = NULL;
     s->wit_ok = 0;
     s->complete = 0;
+    if (s->hall)
+        ilpm_cp_hall_start(s->hall, e);
 }
 
 /* Sets the search up: the decisions, the clause store with the model's
@@ -430,6 +434,8 @@ static int cdcl_open(cdcl *c, cp_search *s, ilpm_err *err)
     s->wit = NULL;
     s->wit_ok = 0;
     s->complete = 0;
+    if (s->hall)
+        ilpm_cp_hall_start(s->hall, e);
     c->nrestart = 1;
     c->limit = 100;
     return 0;
@@ -444,6 +450,8 @@ static int cdcl_checks(cdcl *c)
     if (ilpm_cp_bound_fails(c->s))
         return 1;
     int u = units(c);
+    if (u == 0 && c->s->hall)
+        u = ilpm_cp_hall_run(c->s->hall, c->s);
     if (u == 0)
         return 0;
     return u < 0 || ilpm_kern_propagate(e) != 0 ? 1 : 2;

@@ -27,6 +27,7 @@ typedef struct cp_drv {
     int lp_tried;
     uint8_t *implied; /* per row < nimplied: of a redundant group */
     int nimplied;
+    cp_hall *hall; /* --cp-alldiff on, with matching groups: their Hall sets */
 } cp_drv;
 
 /* A bound that never binds, with room for the coefficients folded in. */
@@ -41,6 +42,7 @@ static void cp_destroy(ilpm_driver *drv)
     free(d->aux);
     free(d->cand);
     free(d->implied);
+    ilpm_cp_hall_free(d->hall);
     free(d);
 }
 
@@ -239,7 +241,10 @@ static ilpm_driver *cp_create(const ilpm_model *m, const ilpm_options *o,
     d->aux = calloc((size_t)nv + 1, 1);
     if (d->aux)
         d->naux = (int)ilpm_model_aux_mark(m, d->aux);
-    if (!d->aux || find_candidates(d) != 0) {
+    int nomem = 0;
+    if (ilpm_cp_opts_of(o)->alldiff)
+        d->hall = ilpm_cp_hall_new(m, nv, &nomem);
+    if (!d->aux || nomem || find_candidates(d) != 0) {
         ilpm_err_nomem(err, "out of memory creating the cp driver");
         cp_destroy(&d->base);
         return NULL;
@@ -347,6 +352,7 @@ static void search_init(cp_drv *d, cp_search *s, cp_mode mode)
     if (!s->learn && s->strategy == ILPM_SEARCH_ACTIVITY)
         s->strategy = ILPM_SEARCH_FIRST_FAIL;
     s->cuts = co->analysis;
+    s->hall = d->hall;
     s->obj = mode == CP_OPTIMIZE ? d->obj : -1;
     if (mode == CP_OPTIMIZE) {
         s->lp = d->lp;
@@ -400,6 +406,13 @@ static void report(cp_drv *d, const cp_search *s, double t0)
              s->nodes, s->fails, s->restarts, s->learned, s->probes, d->e.props,
              ilpm_now() - t0);
     d->base.o.log(d->base.o.log_ctx, line);
+    if (s->hall) {
+        snprintf(line, sizeof line,
+                 "cp: Hall sets: %" PRIu64 " groups looked at, %" PRIu64
+                 " values ruled out, %" PRIu64 " conflicts\n",
+                 s->hall->runs, s->hall->pruned, s->hall->fails);
+        d->base.o.log(d->base.o.log_ctx, line);
+    }
     if (s->cut_tried) {
         snprintf(line, sizeof line,
                  "cp: cutting planes on %" PRIu64 " conflicts, %" PRIu64
@@ -609,6 +622,7 @@ static const char *const search_names[] = {ILPM_SEARCHES(ILPM_ENUM_NAME_) NULL};
 static const char *const learn_names[] = {ILPM_LEARNS(ILPM_ENUM_NAME_) NULL};
 static const char *const lp_bound_names[] = {"off", "on", NULL};
 static const char *const analysis_names[] = {"clause", "cuts", NULL};
+static const char *const alldiff_names[] = {"off", "on", NULL};
 
 #define FIELD(f) offsetof(ilpm_cp_opts, f)
 
@@ -659,6 +673,14 @@ static const ilpm_opt cp_opts[] = {
              "resolution over clauses (clause), or by cutting planes over "
              "the rows (cuts: added, divided, saturated), its clause "
              "learned when better"},
+    {.name = "cp-alldiff",
+     .type = ILPM_OPT_CHOICE,
+     .def = "off",
+     .choices = alldiff_names,
+     .offset = FIELD(alldiff),
+     .help = "cp: Hall sets of the model's matching groups (Sudoku's "
+             "houses) at every node, each value they rule out explained "
+             "by a clause (on), or none (off)"},
     {.name = NULL},
 };
 

@@ -29,6 +29,7 @@ typedef struct ilpm_cp_opts {
     int64_t lookahead;  /* failed-literal probes per node, 0 none */
     int lp_bound;       /* optimising: GLPK's LP bound (1, default) */
     int analysis;       /* learning: 0 clauses, 1 cutting planes */
+    int alldiff;        /* Hall sets of matching groups (1), or not (0) */
     int no_cover;       /* counting: never by exact cover (the tests set it) */
 } ilpm_cp_opts;
 _Static_assert(sizeof(ilpm_cp_opts) <= ILPM_BACKEND_AREA,

@@ -112,6 +112,7 @@ static int find_witness(cp_search *s, ilpm_status *st, ilpm_err *err)
     sub.obj = -1;
     sub.mode = CP_SOLVE;
     sub.w = s->w;
+    sub.hall = s->hall;
     uint8_t *vals = malloc((size_t)s->e->nv + 1);
     if (!vals) {
         ilpm_err_nomem(err, "out of memory for the cp search");
@@ -171,6 +172,8 @@ static int dfs_open(dfs *f, cp_search *s, ilpm_err *err)
         return ilpm_err_nomem(err, "out of memory for the cp search");
     }
     s->complete = 0;
+    if (s->hall)
+        ilpm_cp_hall_start(s->hall, e);
     /* A search for one solution restarts after a growing number of
      * failures, ties broken at random from then on: first solutions are
      * heavy-tailed without (n-Queens 800, L(2,35)); the limit grows by
@@ -193,6 +196,7 @@ static ilpm_status dfs_close(dfs *f, ilpm_status st)
      * limit. */
     if (!s->w.status && !(s->keep_trail && s->found))
         ilpm_kern_undo(f->e, f->root);
+    ilpm_cp_hall_undo(s->hall, f->e->ntrail);
     free(f->d);
     free(f->root_w);
     free(s->order);
@@ -209,6 +213,10 @@ static int node_fails(cp_search *s, ilpm_status *st, ilpm_err *err)
 {
     if (ilpm_cp_bound_fails(s))
         return 1;
+    int r;
+    while (s->hall && (r = ilpm_cp_hall_run(s->hall, s)) != 0)
+        if (r < 0 || ilpm_kern_propagate(s->e) != 0)
+            return 1;
     if (s->lookahead > 0 && lookahead(s) != 0)
         return 1;
     if (s->wit && !s->wit_ok) {
@@ -273,6 +281,7 @@ static int dfs_failed(dfs *f, ilpm_status *st)
             ilpm_kern_reset(f->e, f->root, f->root_w);
         else
             ilpm_kern_undo(f->e, f->root);
+        ilpm_cp_hall_undo(s->hall, f->root);
         return -1;
     }
     return 0;
@@ -293,6 +302,7 @@ static int dfs_flip(dfs *f, ilpm_status *st)
     }
     struct dec *t = &f->d[f->nd - 1];
     ilpm_kern_undo(f->e, t->mark);
+    ilpm_cp_hall_undo(s->hall, t->mark);
     t->second = 1;
     s->wit_ok = 0;
     ilpm_kern_assign(f->e, -t->lit);

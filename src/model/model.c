@@ -64,6 +64,7 @@ struct ilpm_model {
     char **cnames;
     size_t ncnames, capcn;
     int cur_name;
+    struct ilpm_matchings *matchings; /* matching.c's (NULL: none) */
 };
 
 ilpm_model *ilpm_model_new(void)
@@ -95,7 +96,13 @@ void ilpm_model_free(ilpm_model *m)
     for (size_t i = 0; i < m->ncnames; i++)
         free(m->cnames[i]);
     free(m->cnames);
+    ilpm_matchings_free(m->matchings);
     free(m);
+}
+
+struct ilpm_matchings **ilpm_model_matchings_at(const ilpm_model *m)
+{
+    return &((ilpm_model *)m)->matchings;
 }
 
 int ilpm_model_set_var_name(ilpm_model *m, int v, const char *name,
