@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 START_TEST(test_buf)
@@ -1096,11 +1097,46 @@ START_TEST(test_mem_huge)
 }
 END_TEST
 
+static int moment_calls;
+static int on_moment(void *ctx)
+{
+    (void)ctx;
+    moment_calls++;
+    return 0;
+}
+
+/* The moment comes by the thread's CPU time: a thread that sleeps past
+ * its wall time has not reached it; one that works then does. */
+START_TEST(test_moment_cpu_time)
+{
+    moment_calls = 0;
+    ilpm_watch w;
+    ilpm_watch_until(&w, ilpm_now() + 60, NULL);
+    ilpm_watch_moment(ilpm_now() + 0.05, on_moment, NULL);
+    struct timespec nap = {0, 120 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+    ck_assert_int_eq(ilpm_watch_check(&w), 0);
+    ck_assert_int_eq(moment_calls, 0);
+    ck_assert(ilpm_watch_moment_left() > 0.01);
+    double t0 = ilpm_now();
+    volatile uint64_t spin = 0;
+    while (moment_calls == 0 && ilpm_now() - t0 < 5) {
+        for (int i = 0; i < 100000; i++)
+            spin += (uint64_t)i;
+        ck_assert_int_eq(ilpm_watch_check(&w), 0);
+    }
+    ck_assert_int_eq(moment_calls, 1);
+    ck_assert(ilpm_watch_moment_left() > 1e299); /* disarmed */
+    ilpm_watch_moment(0, NULL, NULL);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
     TCase *tc = tcase_create("util");
     tcase_add_test(tc, test_buf);
+    tcase_add_test(tc, test_moment_cpu_time);
     tcase_add_test(tc, test_reader_lines);
     tcase_add_test(tc, test_reader_bad_bytes);
     tcase_add_test(tc, test_reader_missing_file);

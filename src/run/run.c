@@ -363,6 +363,14 @@ static int quick_answered(const ilpm_run_opts *o, int counting,
     return 1;
 }
 
+/* The end of a moment alone whose member is not the race's first: its
+ * search stops (the race starts afresh). */
+static int moment_stop(void *ctx)
+{
+    (void)ctx;
+    return ILPM_STOPPED;
+}
+
 /* auto: the first member alone in this process for a moment, so that an
  * easy instance (a grid settled by probing, a small count) is answered
  * without a fork.  1 when it answered (res filled), else 0 (res as it
@@ -397,10 +405,15 @@ static int quick_try(const ilpm_puzzle *pz, const void *inst,
         return 0;
     double end = ilpm_now() + ilpm_portfolio_quick_s;
     ilpm_pf_moment mo;
-    if (n > 1)
+    if (n > 1) {
         ilpm_pf_moment_arm(&mo, mb, n, o, m, &ro.solver, end);
-    else if (ro.solver.deadline <= 0 || ro.solver.deadline > end)
-        ro.solver.deadline = end;
+    } else {
+        /* by the thread's CPU time too, as the race's (ilpm_watch_moment);
+         * watches without a deadline read no clock */
+        ilpm_watch_moment(end, moment_stop, NULL);
+        if (ro.solver.deadline <= 0)
+            ro.solver.deadline = end + 365 * 86400.0;
+    }
     ilpm_err err = {0};
     ilpm_solver *s = ilpm_solver_new(m, &ro.solver, &err);
     ilpm_result r = *res; /* its identity; nothing allocated yet */
@@ -409,9 +422,11 @@ static int quick_try(const ilpm_puzzle *pz, const void *inst,
             ilpm_pf_moment_hooks(&mo, s);
         solve_and_check(pz, inst, p, &ro, m, s, NULL, 0, ro.solver.deadline,
                         &r);
+        if (n == 1)
+            ilpm_watch_moment(0, NULL, NULL);
         ilpm_solver_free(s);
     } else {
-        ilpm_pf_moment_end(NULL, ILPM_ERROR, &err);
+        ilpm_pf_moment_end(NULL, ILPM_ERROR, &err); /* disarms it */
         r.status = ILPM_ERROR;
     }
     if (n > 1 && mo.first.pid > 0) { /* member 0 of the race, from here */

@@ -65,13 +65,15 @@ double ilpm_watch_left(const ilpm_watch *w);
 int ilpm_watch_check(ilpm_watch *w);
 /* A moment of the calling thread (the run layer's --backend auto): the
  * first watch of the thread that reads the clock at or past `at`
- * (ilpm_now() seconds) calls fn(ctx), once, from where it polls; fn's
+ * (ilpm_now() seconds), the thread having had as much CPU time since as
+ * the wall time to `at` then was, calls fn(ctx), once, from where it polls; fn's
  * non-zero return (ILPM_STOPPED) becomes that watch's status, 0 lets the
  * work go on.  Only watches with a deadline read the clock.  at <= 0:
  * none (disarms). */
 void ilpm_watch_moment(double at, int (*fn)(void *ctx), void *ctx);
-/* Seconds to the thread's moment, <= 0 once it has come; 1e300 when
- * none is set. */
+/* Seconds to the thread's moment (of wall time or of the thread's CPU
+ * time, whichever is more), <= 0 once it has come; 1e300 when none is
+ * set. */
 double ilpm_watch_moment_left(void);
 
 /* ------------------------------------------------------------------ */
