@@ -400,6 +400,11 @@ static void report(cp_drv *d, const cp_search *s, double t0)
              s->nodes, s->fails, s->restarts, s->learned, s->probes, d->e.props,
              ilpm_now() - t0);
     d->base.o.log(d->base.o.log_ctx, line);
+    if (s->local) {
+        snprintf(line, sizeof line,
+                 "cp: went back part of the way %" PRIu64 " times\n", s->local);
+        d->base.o.log(d->base.o.log_ctx, line);
+    }
     if (s->cut_tried) {
         snprintf(line, sizeof line,
                  "cp: cutting planes on %" PRIu64 " conflicts, %" PRIu64
