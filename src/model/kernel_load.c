@@ -51,6 +51,21 @@ static long count_terms(ilpm_kern *e, const ilpm_con *c)
 
 #define NOMEM "out of memory building the propagation kernel"
 
+size_t ilpm_kern_huge_min = (size_t)1 << 30;
+
+/* The lists' records and the arena, read at random by the build and by
+ * every propagation (a column of n-Queens: n variables apart, a TLB miss
+ * a term on small pages), ask for huge pages from ilpm_kern_huge_min on,
+ * before their first write.  Below it their huge pages cost more system
+ * time than they save on a host that takes free memory back (n-Queens
+ * 5000, 0.8 GB: docs/benchmarks.md, "fifth pass"); at 10,000 (1.6 and
+ * 3.2 GB) they halve the search ("seventh pass"). */
+static void huge_if_large(void *p, size_t size)
+{
+    if (size >= ilpm_kern_huge_min)
+        ilpm_mem_huge(p, size);
+}
+
 /* Gives each list of the n in ls its room in the pool from *at on (up
  * to the next list's place): the count in its n, polling w (a model of
  * millions of literals: a page fault every 512 records); -1 with err
@@ -84,6 +99,7 @@ static int make_lists(ilpm_kern *e, size_t nl, ilpm_watch *w, ilpm_err *err)
     if (posix_memalign(&p, 64, size) != 0)
         return ilpm_err_nomem(err, NOMEM);
     e->occ = p;
+    huge_if_large(p, size);
     for (size_t at = 0; at < size; at += (size_t)1 << 21) {
         size_t n = size - at < (size_t)1 << 21 ? size - at : (size_t)1 << 21;
         memset((char *)p + at, 0, n);
@@ -132,6 +148,7 @@ static int make_arrays(ilpm_kern *e, const size_t *t, const int *lend)
         if (pool) {
             e->arena = e->pool;
             e->narena = part[i].n * part[i].elem;
+            huge_if_large(e->pool, e->narena);
         }
     }
     /* The values, read at random by every row that propagation visits
