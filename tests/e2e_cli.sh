@@ -100,6 +100,14 @@ run "exact cover on cubes" 0 "$ILPM" solve langford --n $lf_cubes --symmetry --b
 # L(2,35) takes cp's search without restarts more than 10 s; restarts find it
 run "cp restarts" 0 "$ILPM" solve langford --n 35 --backend cp --time-limit 60 --verbose &&
     has "cp restarts" "$err" "cp: [0-9]+ nodes, [0-9]+ failures, [1-9][0-9]* restarts"
+# n-Queens past 1000: the value's ties at random in a long row, and a deep
+# descent that goes back part of the way rather than to the root (before:
+# 1166 failed 2012 times and restarted, 1040 2000 times)
+run "cp long rows" 0 "$ILPM" solve queens --n 1166 --backend cp --verbose &&
+    has "cp long rows" "$err" "cp: [0-9]+ nodes, [0-9]+ failures, 0 restarts"
+run "cp goes back" 0 "$ILPM" solve queens --n 1040 --backend cp --verbose &&
+    has "cp goes back" "$err" "cp: [0-9]+ nodes, [0-9]+ failures, 0 restarts" &&
+    has "cp goes back" "$err" "^cp: went back part of the way [1-9][0-9]* times$"
 run "cp limit" 0 "$ILPM" solve queens --n 8 --backend cp --count --limit 5 &&
     has "cp limit" "$out" "count at least 5 \(stopped at --limit\)"
 run "cp unsat" 10 "$ILPM" solve queens --n 3 --backend cp

@@ -103,6 +103,9 @@ typedef struct cp_search {
      * at each node's fixpoint, or NULL. */
     struct cp_hall *hall;
     uint64_t nodes, fails, probes, count, restarts, learned;
+    /* Depth first, one solution: the searches that went back part of
+     * the way (cp_search.c's go_back), deep searches alone. */
+    uint64_t local;
     int found;
     int complete;
     int64_t best; /* CP_OPTIMIZE: the objective in minimisation form */
@@ -122,6 +125,21 @@ typedef struct cp_search {
  * (ilpm_free_time), and else ends.  The watch's status sticks for the
  * search loop's poll. */
 #define CP_UNDO_S_PER_LIT 3e-8
+
+/* The value choice's ties go uniformly at random in a first-fail row of
+ * at least this many literals (cp_branch.c's choose): the order of a
+ * long row is the model's layout, whose regular pattern a large board
+ * repeats (n-Queens' knight's-move stairs, which leave a sub-board
+ * without a completion at the bottom of the descent). */
+#define CP_LONG_ROW 1000
+/* A depth-first search for one solution at least this many decisions
+ * deep goes back CP_LOCAL_JUMP decisions after CP_LOCAL_FAILS failures
+ * rather than exhaust the bottom of its descent, both growing each time
+ * (cp_search.c's go_back); above it, a restart from the root would
+ * cost a descent. */
+#define CP_LOCAL_DEPTH 1000
+#define CP_LOCAL_FAILS 20
+#define CP_LOCAL_JUMP 100
 static inline void ilpm_cp_undo_due(cp_search *s)
 {
     ilpm_watch *w = &s->w;

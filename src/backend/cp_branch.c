@@ -58,13 +58,16 @@ static uint32_t next_rand(cp_search *s)
 /* The value to try first within constraint c: its first open literal
  * when every branch must be explored anyway (counting), else the open
  * literal that narrows the rest least, which keeps the most room for
- * what is left to place (the centre of a large n-Queens board). */
+ * what is left to place (the centre of a large n-Queens board).  Its
+ * ties go to the first, or in a long row (CP_LONG_ROW) to one drawn
+ * uniformly at random (the k-th tie kept with odds 1/k). */
 static int choose(cp_search *s, int c)
 {
     const ilpm_kern *e = s->e;
     const ilpm_kcon *x = &e->cons[c];
     int best = 0;
     int64_t bi = INT64_MAX;
+    uint32_t ties = x->n >= CP_LONG_ROW ? 1 : 0;
     for (int i = 0; i < x->n; i++) {
         int l = e->lits[x->start + (size_t)i];
         if (ilpm_klval(e->val, l) != ILPM_K_OPEN)
@@ -77,11 +80,18 @@ static int choose(cp_search *s, int c)
             continue;
         }
         int64_t im = impact(e, l);
+        if (ties && im == bi) {
+            if (next_rand(s) % ++ties == 0)
+                best = l;
+            continue;
+        }
         /* After a restart, ties go by a coin, so that the search takes
          * another path each time. */
-        if (im < bi || (im == bi && s->restarts && (next_rand(s) & 1))) {
+        if (im < bi ||
+            (im == bi && (s->restarts || s->local) && (next_rand(s) & 1))) {
             bi = im;
             best = l;
+            ties = ties ? 1 : 0;
         }
     }
     return best;

@@ -413,6 +413,11 @@ static void report(cp_drv *d, const cp_search *s, double t0)
                  s->hall->runs, s->hall->pruned, s->hall->fails);
         d->base.o.log(d->base.o.log_ctx, line);
     }
+    if (s->local) {
+        snprintf(line, sizeof line,
+                 "cp: went back part of the way %" PRIu64 " times\n", s->local);
+        d->base.o.log(d->base.o.log_ctx, line);
+    }
     if (s->cut_tried) {
         snprintf(line, sizeof line,
                  "cp: cutting planes on %" PRIu64 " conflicts, %" PRIu64

@@ -145,6 +145,8 @@ typedef struct dfs {
     uint64_t interval, restart_at; /* see dfs_open */
     int64_t *root_w; /* the rows' weights at root (root_reset), or NULL */
     int root_ncons;
+    uint64_t local_at, local_gap; /* see go_back */
+    int local_jump;
 } dfs;
 
 static int dfs_open(dfs *f, cp_search *s, ilpm_err *err)
@@ -184,6 +186,9 @@ static int dfs_open(dfs *f, cp_search *s, ilpm_err *err)
     /* (without room for it, restarts undo) */
     f->root_w = s->root_reset && s->mode == CP_SOLVE ? ilpm_kern_save(e) : NULL;
     f->root_ncons = e->ncons;
+    f->local_gap = CP_LOCAL_FAILS;
+    f->local_at = s->mode == CP_SOLVE ? f->local_gap : UINT64_MAX;
+    f->local_jump = CP_LOCAL_JUMP;
     return 0;
 }
 
@@ -260,8 +265,51 @@ static int dfs_node(dfs *f, uint8_t *vals, ilpm_status *st)
     return 2;
 }
 
+/* The search back at its root: the rows' weights reset where they were
+ * saved, else the trail undone. */
+static void to_root(dfs *f)
+{
+    f->nd = 0;
+    if (f->root_w && f->e->ncons == f->root_ncons)
+        ilpm_kern_reset(f->e, f->root, f->root_w);
+    else
+        ilpm_kern_undo(f->e, f->root);
+    ilpm_cp_hall_undo(f->s->hall, f->root);
+}
+
+/* A search for one solution CP_LOCAL_DEPTH decisions deep that failed
+ * local_gap times since it last went back drops its last local_jump
+ * decisions (and with them what their second branches had ruled out)
+ * and descends again from there, ties then going by a coin: the bottom
+ * of a deep descent (n-Queens 10,000: 8000 decisions deep) can be a
+ * sub-board with no completion that chronological backtracking would
+ * exhaust, and a restart from the root costs a whole descent.  Both
+ * the gap and the jump grow each time (by half, twice), so that the
+ * search stays complete: a jump past the root is a restart.  1 when it
+ * went back. */
+static int go_back(dfs *f)
+{
+    cp_search *s = f->s;
+    if (s->fails < f->local_at || f->nd < CP_LOCAL_DEPTH)
+        return 0;
+    f->local_gap += f->local_gap / 2;
+    f->local_at = s->fails + f->local_gap;
+    int to = f->nd - f->local_jump;
+    f->local_jump =
+        f->local_jump < INT32_MAX / 2 ? 2 * f->local_jump : INT32_MAX;
+    s->local++;
+    if (to <= 0) {
+        to_root(f);
+        return 1;
+    }
+    ilpm_kern_undo(f->e, f->d[to].mark);
+    ilpm_cp_hall_undo(s->hall, f->d[to].mark);
+    f->nd = to;
+    return 1;
+}
+
 /* A failure, counted: 1 when the search gives up (its failure budget),
- * -1 when it restarts (back at the root), else 0. */
+ * -1 when it goes back (to the root, or part of the way), else 0. */
 static int dfs_failed(dfs *f, ilpm_status *st)
 {
     cp_search *s = f->s;
@@ -272,16 +320,13 @@ static int dfs_failed(dfs *f, ilpm_status *st)
         *st = ILPM_TIMEOUT;
         return 1;
     }
+    if (go_back(f))
+        return -1;
     if (s->fails >= f->restart_at) {
         f->interval += f->interval / 2;
         f->restart_at = s->fails + f->interval;
         s->restarts++;
-        f->nd = 0;
-        if (f->root_w && f->e->ncons == f->root_ncons)
-            ilpm_kern_reset(f->e, f->root, f->root_w);
-        else
-            ilpm_kern_undo(f->e, f->root);
-        ilpm_cp_hall_undo(s->hall, f->root);
+        to_root(f);
         return -1;
     }
     return 0;

@@ -202,6 +202,10 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
 /* How many kernels this thread has begun to build (ilpm_kern_init): the
  * tests count them (one per cp solver). */
 extern _Thread_local uint64_t ilpm_kern_built;
+/* The size from which the lists' records and the arena of occurrences
+ * ask for huge pages (ilpm_mem_huge; 1 GB, n-Queens from about 5800;
+ * docs/cp.md); the tests lower it. */
+extern size_t ilpm_kern_huge_min;
 void ilpm_kern_free(ilpm_kern *e);
 /* Makes the arrays that conflict analysis reads (reasons, levels,
  * places on the trail) and the phases, from then on kept for every

@@ -11,27 +11,33 @@
 #include <string.h>
 
 /* Counts c's terms, as ilpm_kern_add_con adds them (the linear rows'
- * coefficients alone are read, and a zero one drops its term), into
- * the counts of the lists they will join (cnt, 4 bytes a literal where
- * a list's record is 16: a long row's literals lie far apart, as a
- * column of n-Queens, and 4 times as many counts share a cache line);
- * its condition into cocc's count (n, until place), which it makes at the first
- * one.  The number of terms; -1 when out of memory. */
-static long count_terms(ilpm_kern *e, const ilpm_con *c, uint32_t *cnt)
+ * coefficients alone are read, and a zero one drops its term), in the
+ * records of the lists they will join (occ[].n, zeroed: place turns the
+ * counts into rooms in place, so that no array of counts is written
+ * first and freed, 0.8 GB at n-Queens 10,000); its condition into
+ * cocc's count likewise, which it makes at the first one.  The number
+ * of terms; -1 when out of memory. */
+static inline void count_one(ilpm_klist *occ, int l)
+{
+    ilpm_klist *p = &occ[ilpm_klix(l)];
+    p->n = (int32_t)((uint32_t)p->n + 1); /* (checked against the total) */
+}
+
+static long count_terms(ilpm_kern *e, const ilpm_con *c)
 {
     long n = 0;
     if (c->kind == ILPM_LINEAR) {
         for (int i = 0; i < c->n; i++) {
             int64_t a = c->coefs[i];
             if (a != 0) {
-                cnt[ilpm_klix(a < 0 ? -c->lits[i] : c->lits[i])]++;
+                count_one(e->occ, a < 0 ? -c->lits[i] : c->lits[i]);
                 n++;
             }
         }
     } else {
         int neg0 = c->kind == ILPM_IMPL; /* -lits[0], not lits[0] */
         for (int i = 0; i < c->n; i++)
-            cnt[ilpm_klix(i == 0 && neg0 ? -c->lits[0] : c->lits[i])]++;
+            count_one(e->occ, i == 0 && neg0 ? -c->lits[0] : c->lits[i]);
         n = c->n;
     }
     if (c->kind == ILPM_CCARD && c->cond) {
@@ -45,17 +51,32 @@ static long count_terms(ilpm_kern *e, const ilpm_con *c, uint32_t *cnt)
 
 #define NOMEM "out of memory building the propagation kernel"
 
+size_t ilpm_kern_huge_min = (size_t)1 << 30;
+
+/* The lists' records and the arena, read at random by the build and by
+ * every propagation (a column of n-Queens: n variables apart, a TLB miss
+ * a term on small pages), ask for huge pages from ilpm_kern_huge_min on,
+ * before their first write.  Below it their huge pages cost more system
+ * time than they save on a host that takes free memory back (n-Queens
+ * 5000, 0.8 GB: docs/benchmarks.md, "fifth pass"); at 10,000 (1.6 and
+ * 3.2 GB) they halve the search ("seventh pass"). */
+static void huge_if_large(void *p, size_t size)
+{
+    if (size >= ilpm_kern_huge_min)
+        ilpm_mem_huge(p, size);
+}
+
 /* Gives each list of the n in ls its room in the pool from *at on (up
- * to the next list's place): cnt[i] terms (cnt NULL: the room counted
- * in n), polling w (a model of millions of literals: a page fault every
- * 512 records); -1 with err when w says stop. */
-static int place(ilpm_klist *ls, const uint32_t *cnt, size_t n, uint32_t *at,
-                 ilpm_watch *w, ilpm_err *err)
+ * to the next list's place): the count in its n, polling w (a model of
+ * millions of literals: a page fault every 512 records); -1 with err
+ * when w says stop. */
+static int place(ilpm_klist *ls, size_t n, uint32_t *at, ilpm_watch *w,
+                 ilpm_err *err)
 {
     for (size_t i = 0; i < n; i++) {
-        uint32_t room = cnt ? cnt[i] : (uint32_t)ls[i].n;
+        uint32_t room = (uint32_t)ls[i].n;
         ls[i].at = *at;
-        ls[i].n = 0; /* (occ is not zeroed: make_lists) */
+        ls[i].n = 0;
         *at += room;
         if ((i & 4095) == 4095 && w &&
             ilpm_watch_poll(w, "building the propagation kernel", err))
@@ -64,17 +85,28 @@ static int place(ilpm_klist *ls, const uint32_t *cnt, size_t n, uint32_t *at,
     return 0;
 }
 
-/* The lists' records, nl of them, left for place to fill, at a cache
+/* The lists' records, nl of them, zeroed for the counts, at a cache
  * line's start: a variable's two records (16 bytes, klix) then share
- * one line, which propagating either literal reads (imply).
- * NULL when out of memory. */
-static ilpm_klist *make_lists(size_t nl)
+ * one line, which propagating either literal reads (imply).  Zeroed a
+ * block at a time, polling w (the first write of 1.6 GB at n-Queens
+ * 10,000); -1 with err when out of memory or w says stop. */
+static int make_lists(ilpm_kern *e, size_t nl, ilpm_watch *w, ilpm_err *err)
 {
     void *p = NULL;
     if (nl > SIZE_MAX / sizeof(ilpm_klist) - 64)
-        return NULL;
+        return ilpm_err_nomem(err, NOMEM);
     size_t size = (nl * sizeof(ilpm_klist) + 63) & ~(size_t)63;
-    return posix_memalign(&p, 64, size) == 0 ? p : NULL;
+    if (posix_memalign(&p, 64, size) != 0)
+        return ilpm_err_nomem(err, NOMEM);
+    e->occ = p;
+    huge_if_large(p, size);
+    for (size_t at = 0; at < size; at += (size_t)1 << 21) {
+        size_t n = size - at < (size_t)1 << 21 ? size - at : (size_t)1 << 21;
+        memset((char *)p + at, 0, n);
+        if (w && ilpm_watch_poll(w, "building the propagation kernel", err))
+            return -1;
+    }
+    return 0;
 }
 
 /* The kernel's arrays, as large as the model's constraints need; their
@@ -116,6 +148,7 @@ static int make_arrays(ilpm_kern *e, const size_t *t, const int *lend)
         if (pool) {
             e->arena = e->pool;
             e->narena = part[i].n * part[i].elem;
+            huge_if_large(e->pool, e->narena);
         }
     }
     /* The values, read at random by every row that propagation visits
@@ -163,7 +196,6 @@ static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
  * else NULL. */
 struct counts {
     size_t t[5];
-    uint32_t *cnt;
     const int *lend;
 };
 
@@ -177,7 +209,7 @@ static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
     if (k->lend && (c->kind == ILPM_LINEAR || c->kind == ILPM_IMPL ||
                     c->lits != k->lend + t[0]))
         k->lend = NULL;
-    long n = count_terms(e, c, k->cnt);
+    long n = count_terms(e, c);
     if (n < 0)
         return -1;
     t[0] += (size_t)n;
@@ -244,25 +276,25 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
      * occurrences (the room of its list) and the totals, which size the
      * arrays; then the constraints themselves. */
     size_t nl = 2 * (size_t)e->nv + 2;
-    struct counts k = {{0, 0, 0, 0, 0}, calloc(nl, sizeof *k.cnt), NULL};
+    struct counts k = {{0, 0, 0, 0, 0}, NULL};
     size_t *t = k.t;
-    int rc = k.cnt ? each_con(e, m, kinds, w, err, count, &k)
-                   : ilpm_err_nomem(err, NOMEM);
+    int rc = make_lists(e, nl, w, err);
+    if (rc == 0)
+        rc = each_con(e, m, kinds, w, err, count, &k);
     if (kinds != ILPM_KERN_ALL_KINDS)
         k.lend = NULL; /* (kernel.h: only a kernel of every kind borrows) */
     /* (the pool's places are 31 bits: ILPM_KMOVED marks the others) */
-    if (rc == 0 && (!(e->occ = make_lists(nl)) || t[2] >= INT32_MAX ||
-                    t[0] + t[1] >= INT32_MAX || make_arrays(e, t, k.lend) != 0))
+    if (rc == 0 && (t[2] >= INT32_MAX || t[0] + t[1] >= INT32_MAX ||
+                    make_arrays(e, t, k.lend) != 0))
         rc = ilpm_err_nomem(err, NOMEM);
     /* the lists' records, their room as counted (a literal's terms are
      * fewer than the constraints, fewer than INT32_MAX) */
     uint32_t at = 0;
     if (rc == 0)
-        rc = place(e->occ, k.cnt, nl, &at, w, err);
+        rc = place(e->occ, nl, &at, w, err);
     e->occ_end = at;
-    free(k.cnt);
     if (rc == 0 && e->cocc)
-        rc = place(e->cocc, NULL, nl, &at, w, err);
+        rc = place(e->cocc, nl, &at, w, err);
     e->cocc_end = e->cocc ? at : 0;
     if (rc == 0)
         rc = each_con(e, m, kinds, w, err, load, NULL);
