@@ -11,6 +11,7 @@
 #define ILPM_TESTUTIL_KERN
 #include "testutil.h"
 #include <check.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -840,6 +841,16 @@ START_TEST(test_auto_keeps_a_deep_search)
     ck_assert_int_eq(a.learned, 0);
     ck_assert_int_gt(a.dfs_fails, 20);
     ck_assert_int_lt(a.dfs_fails, 100);
+    /* without going back part of the way, the turn is kept past its
+     * 1000 failures (budget_by_depth) while it fails less often than it
+     * went deep, and exhausts the last 9 pairs (1024 failures) */
+    ilpm_cp_local_depth = INT_MAX;
+    ck_assert_int_eq(solve_auto(m, &a), ILPM_SOLVED);
+    ilpm_cp_local_depth = CP_LOCAL_DEPTH;
+    ck_assert_int_eq(a.turns, 1);
+    ck_assert_int_eq(a.learned, 0);
+    ck_assert_int_gt(a.dfs_fails, 1000);
+    ck_assert_int_lt(a.dfs_fails, 1500);
     ilpm_model_free(m);
 }
 END_TEST

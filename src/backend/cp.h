@@ -140,6 +140,9 @@ typedef struct cp_search {
 #define CP_LOCAL_DEPTH 1000
 #define CP_LOCAL_FAILS 20
 #define CP_LOCAL_JUMP 100
+/* CP_LOCAL_DEPTH, but for the tests, which look at a deep search
+ * without it. */
+extern int ilpm_cp_local_depth;
 static inline void ilpm_cp_undo_due(cp_search *s)
 {
     ilpm_watch *w = &s->w;

@@ -277,6 +277,8 @@ static void to_root(dfs *f)
     ilpm_cp_hall_undo(f->s->hall, f->root);
 }
 
+int ilpm_cp_local_depth = CP_LOCAL_DEPTH;
+
 /* A search for one solution CP_LOCAL_DEPTH decisions deep that failed
  * local_gap times since it last went back drops its last local_jump
  * decisions (and with them what their second branches had ruled out)
@@ -290,7 +292,7 @@ static void to_root(dfs *f)
 static int go_back(dfs *f)
 {
     cp_search *s = f->s;
-    if (s->fails < f->local_at || f->nd < CP_LOCAL_DEPTH)
+    if (s->fails < f->local_at || f->nd < ilpm_cp_local_depth)
         return 0;
     f->local_gap += f->local_gap / 2;
     f->local_at = s->fails + f->local_gap;
