@@ -12,11 +12,14 @@
 # what one member took), '-' when the run did not solve within CPU
 # seconds of CPU per process (`ulimit -t`, default 3) or within the wall
 # limit (--time-limit, WALL, default 100: high, so that a loaded machine
-# does not cut runs short).  CaDiCaL is deterministic for a setting and seed,
-# so one run per cell draws the same search each time.  The last two
-# columns: the grids within 0.9 s, and the sum with '-' as CPU.  A
-# Markdown table; note the load (`uptime`) with it.  Figures:
-# docs/benchmarks.md, "25x25 Sudoku under auto, third pass".
+# does not cut runs short).  A setting with cp and --verbose shows cp's
+# failures too ("CPU/failures"; '-/failures' when not solved: those it
+# reached).  CaDiCaL is deterministic for a setting and seed,
+# so one run per cell draws the same search each time.  The last three
+# columns: the grids within 0.9 s, the grids solved, and the sum with '-'
+# as CPU.  A Markdown table; note the load (`uptime`) with it.  Figures:
+# docs/benchmarks.md, "25x25 Sudoku under auto, third pass" and
+# "25x25 Sudoku: Hall sets on cp".
 set -u
 ilpm=${1:-build/ilpm}
 cpu=${CPU:-3}
@@ -40,30 +43,33 @@ trap 'rm -rf "$tmp"' EXIT
 
 printf '| setting |'
 for i in $grids; do printf ' %s |' "$i"; done
-printf ' within 0.9 s | sum |\n|---|'
+printf ' within 0.9 s | solved | sum |\n|---|'
 for i in $grids; do printf -- '---|'; done
-printf -- '---:|---:|\n'
+printf -- '---:|---:|---:|\n'
 while IFS= read -r s; do
     [ -n "$s" ] || continue
     # shellcheck disable=SC2016 # the backquotes are Markdown's
     printf '| `%s` |' "$s"
-    within=0 sum=0
+    within=0 solved=0 sum=0
     for i in $grids; do
         # shellcheck disable=SC2086 # the setting's words are options
         (ulimit -t "$cpu"
             exec /usr/bin/time -f '%U' -o "$tmp/t" "$ilpm" solve sudoku \
                 "$file" --index "$i" --time-limit "$wall" $s) \
-            >"$tmp/out" 2>/dev/null
+            >"$tmp/out" 2>"$tmp/err"
         u=$(tail -1 "$tmp/t" 2>/dev/null)
+        f=$(sed -n 's/^cp: [0-9]* nodes, \([0-9]*\) failures.*/\/\1/p' \
+            "$tmp/err" | tail -1)
         if grep -q ': solved, verified' "$tmp/out" && [ -n "$u" ]; then
-            printf ' %s |' "$u"
+            printf ' %s%s |' "$u" "$f"
+            solved=$((solved + 1))
             within=$(awk -v u="$u" -v w="$within" \
                 'BEGIN { print w + (u <= 0.9) }')
         else
-            printf ' - |'
+            printf ' -%s |' "$f"
             u=$cpu
         fi
         sum=$(awk -v u="$u" -v s="$sum" 'BEGIN { printf "%.2f", s + u }')
     done
-    printf ' %s | %s |\n' "$within" "$sum"
+    printf ' %s | %s | %s |\n' "$within" "$solved" "$sum"
 done <<<"$settings"
