@@ -132,6 +132,17 @@ static int hall_fixpoint(cp_hall *h, cp_search *cs, int *conflicts)
  * not: each clause implied; a conflict only where no solution agrees
  * with the decisions; at the fixpoint every open variable true in some
  * solution that agrees with them (alldifferent's domain consistency). */
+/* m's matching groups over kernel e, and a search *cs on e alone. */
+static cp_hall *hall_on(const ilpm_model *m, ilpm_kern *e, cp_search *cs)
+{
+    int nomem;
+    cp_hall *h = ilpm_cp_hall_new(m, e->nv, &nomem);
+    ck_assert_ptr_nonnull(h);
+    memset(cs, 0, sizeof *cs);
+    cs->e = e;
+    return h;
+}
+
 START_TEST(test_hall_brute_force)
 {
     rng_state = 7;
@@ -154,12 +165,8 @@ START_TEST(test_hall_brute_force)
         for (int c = 0; c < e.ncons && !fail; c++)
             fail = ilpm_kern_check(&e, c) != 0 || ilpm_kern_propagate(&e) != 0;
         ck_assert_int_eq(fail, 0);
-        int nomem;
-        cp_hall *h = ilpm_cp_hall_new(m, e.nv, &nomem);
-        ck_assert_ptr_nonnull(h);
         cp_search cs;
-        memset(&cs, 0, sizeof cs);
-        cs.e = &e;
+        cp_hall *h = hall_on(m, &e, &cs);
         cs.learn = learn;
         cs.on_learn = check_implied;
         cs.learn_ctx = &s;
@@ -249,12 +256,8 @@ START_TEST(test_hall_hidden_pair_4x4)
         for (int v = 1; v <= 2; v++)
             ck_assert_int_eq(e.val[ilpm_model_var(m, P, 1, c, v, 0)],
                              ILPM_K_OPEN);
-    int nomem;
-    cp_hall *h = ilpm_cp_hall_new(m, e.nv, &nomem);
-    ck_assert_ptr_nonnull(h);
     cp_search cs;
-    memset(&cs, 0, sizeof cs);
-    cs.e = &e;
+    cp_hall *h = hall_on(m, &e, &cs);
     ilpm_cp_hall_start(h, &e);
     ck_assert_int_eq(ilpm_cp_hall_run(h, &cs), 1);
     ck_assert_int_eq(ilpm_kern_propagate(&e), 0);
