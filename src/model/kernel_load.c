@@ -234,11 +234,12 @@ static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
     if (k->lend && (c->kind == ILPM_LINEAR || c->kind == ILPM_IMPL ||
                     c->lits != k->lend + t[0]))
         k->lend = NULL;
-    /* A long unit row ascending is counted after, by blocks (count_by) */
+    /* A long unit row is counted after, by blocks (count_by, which also
+     * sees whether its literals ascend) */
     int defer = c->kind != ILPM_LINEAR && c->kind != ILPM_IMPL && c->n >= 64;
-    int up = c->kind != ILPM_LINEAR && (k->sorted || defer) && ascends(c);
-    k->sorted = k->sorted && up;
-    if (defer && up && k->nrows == k->caprows) {
+    if (!defer && k->sorted)
+        k->sorted = c->kind != ILPM_LINEAR && ascends(c);
+    if (defer && k->nrows == k->caprows) {
         size_t cap = k->caprows ? 2 * k->caprows : 1024;
         struct later *r = realloc(k->rows, cap * sizeof *r);
         if (!r)
@@ -246,9 +247,9 @@ static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
         k->rows = r;
         k->caprows = cap;
     }
-    if (defer && up)
+    if (defer)
         k->rows[k->nrows++] = (struct later){c->lits, (uint32_t)c->n, 0};
-    long n = count_terms(e, c, !(defer && up));
+    long n = count_terms(e, c, !defer);
     if (n < 0)
         return -1;
     t[0] += (size_t)n;
@@ -306,8 +307,9 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
 
 /* Counts the long rows' terms that count() set aside, a block of
  * ilpm_kern_scatter_block records at a time (their sum does not depend
- * on the order; within a block the increments stay in cache), then
- * frees them. */
+ * on the order; within a block the increments stay in cache; the last
+ * block takes what is left of a row out of order, which clears
+ * k->sorted), then frees them. */
 static void count_by(ilpm_kern *e, struct counts *k, size_t nl)
 {
     size_t step = ilpm_kern_scatter_block;
@@ -317,8 +319,14 @@ static void count_by(ilpm_kern *e, struct counts *k, size_t nl)
             if (r + 4 < k->nrows) /* (a row's cursor: a miss each) */
                 __builtin_prefetch(x[4].l + x[4].i);
             uint32_t i = x->i;
-            for (; i < x->n && ilpm_klix(x->l[i]) < hi; i++)
-                count_one(e->occ, x->l[i]);
+            size_t last = i ? ilpm_klix(x->l[i - 1]) : 0, q;
+            int down = 0;
+            for (; i < x->n && (q = ilpm_klix(x->l[i])) < hi; i++) {
+                down |= q < last;
+                last = q;
+                e->occ[q].n = (int32_t)((uint32_t)e->occ[q].n + 1);
+            }
+            k->sorted &= !down;
             x->i = i;
         }
     free(k->rows);
