@@ -309,11 +309,13 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
  * ilpm_kern_scatter_block records at a time (their sum does not depend
  * on the order; within a block the increments stay in cache; the last
  * block takes what is left of a row out of order, which clears
- * k->sorted), then frees them. */
-static void count_by(ilpm_kern *e, struct counts *k, size_t nl)
+ * k->sorted), then frees them: 0, or -1 with err when w says stop. */
+static int count_by(ilpm_kern *e, struct counts *k, size_t nl, ilpm_watch *w,
+                    ilpm_err *err)
 {
+    int rc = 0;
     size_t step = ilpm_kern_scatter_block;
-    for (size_t hi = step; k->nrows && hi - step < nl; hi += step)
+    for (size_t hi = step; rc == 0 && k->nrows && hi - step < nl; hi += step) {
         for (size_t r = 0; r < k->nrows; r++) {
             struct later *x = &k->rows[r];
             if (r + 4 < k->nrows) /* (a row's cursor: a miss each) */
@@ -329,8 +331,12 @@ static void count_by(ilpm_kern *e, struct counts *k, size_t nl)
             k->sorted &= !down;
             x->i = i;
         }
+        if (w && ilpm_watch_poll(w, "building the propagation kernel", err))
+            rc = -1;
+    }
     free(k->rows);
     k->rows = NULL;
+    return rc;
 }
 
 size_t ilpm_kern_scatter_min = (size_t)1 << 24;
@@ -388,7 +394,9 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     int rc = make_lists(e, nl, w, err);
     if (rc == 0)
         rc = each_con(e, m, kinds, w, err, count, &k);
-    count_by(e, &k, nl);
+    if (rc == 0)
+        rc = count_by(e, &k, nl, w, err);
+    free(k.rows); /* (set aside before a stop) */
     if (kinds != ILPM_KERN_ALL_KINDS)
         k.lend = NULL; /* (kernel.h: only a kernel of every kind borrows) */
     /* (the pool's places are 31 bits: ILPM_KMOVED marks the others) */
