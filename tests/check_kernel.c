@@ -565,6 +565,108 @@ START_TEST(test_big_lists_ask_for_huge_pages)
 }
 END_TEST
 
+/* A board of n x n cells with its rows and columns (exactly-one),
+ * diagonals (at-most-one), long clauses of both signs and an
+ * implication and a conditional row, each row's literals ascending;
+ * with swap, one column out of order. */
+static ilpm_model *board_model(int n, int swap)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo = 1, hi = n * n;
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
+    int *l = malloc((size_t)n * n * sizeof *l), k;
+    ck_assert_ptr_nonnull(l);
+    for (int r = 0; r < n; r++) {
+        for (int c = 0; c < n; c++)
+            l[c] = r * n + c + 1;
+        ck_assert_int_eq(ilpm_add_exo(m, l, n, &err), 0);
+    }
+    for (int c = 0; c < n; c++) {
+        for (int r = 0; r < n; r++)
+            l[r] = r * n + c + 1;
+        if (swap && c == n / 2) {
+            int x = l[0];
+            l[0] = l[n - 1];
+            l[n - 1] = x;
+        }
+        ck_assert_int_eq(ilpm_add_exo(m, l, n, &err), 0);
+    }
+    for (int d = -(n - 2); d <= n - 2; d++) {
+        k = 0;
+        for (int r = 0; r < n; r++)
+            if (r + d >= 0 && r + d < n)
+                l[k++] = r * n + r + d + 1;
+        ck_assert_int_eq(ilpm_add_amo(m, l, k, &err), 0);
+    }
+    for (int s = 0; s < 3; s++) { /* 2n cells, every other one negated */
+        k = 0;
+        for (int i = s; i < n * n && k < 2 * n; i += 3 + s, k++)
+            l[k] = k % 2 ? -(i + 1) : i + 1;
+        ck_assert_int_eq(ilpm_add_clause(m, l, k, &err), 0);
+    }
+    ck_assert_int_eq(ilpm_add_impl(m, 2, n + 1, &err), 0);
+    ck_assert_int_eq(ilpm_add_ccard(m, 1, l, n, ILPM_LE, 2, &err), 0);
+    free(l);
+    return m;
+}
+
+/* A model of unit rows whose literals ascend, from
+ * ilpm_kern_scatter_min terms on, has its occurrences counted and put
+ * by blocks of lists (long rows counted after the others, every row's
+ * occurrences put after the rows): the same lists, in the same order,
+ * as one row after the other (the default on a small model); a row out
+ * of order keeps the model as before. */
+START_TEST(test_scatter_by_blocks_keeps_the_lists)
+{
+    ilpm_err err;
+    size_t keep_min = ilpm_kern_scatter_min;
+    size_t keep_block = ilpm_kern_scatter_block;
+    for (int swap = 0; swap < 2; swap++) {
+        ilpm_model *m = board_model(70, swap);
+        ilpm_kern a, b;
+        uint64_t before = ilpm_kern_scattered;
+        ck_assert_int_eq(ilpm_kern_init(&a, m, ILPM_KERN_ALL_KINDS, NULL, &err),
+                         0);
+        ck_assert_uint_eq(ilpm_kern_scattered, before);
+        ilpm_kern_scatter_min = 0;
+        ilpm_kern_scatter_block = 64;
+        ck_assert_int_eq(ilpm_kern_init(&b, m, ILPM_KERN_ALL_KINDS, NULL, &err),
+                         0);
+        ilpm_kern_scatter_min = keep_min;
+        ilpm_kern_scatter_block = keep_block;
+        ck_assert_uint_eq(ilpm_kern_scattered, before + !swap);
+        ck_assert_int_eq(a.ncons, b.ncons);
+        ck_assert_uint_eq(a.occ_end, b.occ_end);
+        ck_assert_uint_eq(a.cocc_end, b.cocc_end);
+        for (size_t x = 0; x < 2 * (size_t)a.nv + 2; x++) {
+            ck_assert_int_eq(a.occ[x].n, b.occ[x].n);
+            ck_assert_uint_eq(a.occ[x].at, b.occ[x].at);
+            const ilpm_kocc *u = ilpm_klist_v(&a, a.occ[x]);
+            const ilpm_kocc *v = ilpm_klist_v(&b, b.occ[x]);
+            for (int i = 0; i < a.occ[x].n; i++) {
+                ck_assert_int_eq(u[i].c, v[i].c);
+                ck_assert_int_eq(u[i].a, v[i].a);
+            }
+            if (a.cocc)
+                ck_assert_int_eq(a.cocc[x].n, b.cocc[x].n);
+        }
+        ck_assert_int_eq(b.occ[ilpm_klix(-4)].n, 1); /* a clause's */
+        ck_assert_int_eq(b.occ[ilpm_klix(1)].n, 4);  /* and the cond's */
+        ck_assert_int_eq(b.cocc[ilpm_klix(1)].n, 1);
+        ck_assert_int_eq(ilpm_kern_assign(&a, 72), 0);
+        ck_assert_int_eq(ilpm_kern_assign(&b, 72), 0);
+        ck_assert_int_eq(ilpm_kern_propagate(&a), ilpm_kern_propagate(&b));
+        ck_assert_int_eq(b.val[73], ILPM_K_FALSE);
+        ck_assert_int_eq(b.val[2], ILPM_K_FALSE);
+        ck_assert_mem_eq(a.val, b.val, (size_t)a.nv + 1);
+        ilpm_kern_free(&a);
+        ilpm_kern_free(&b);
+        ilpm_model_free(m);
+    }
+}
+END_TEST
+
 static Suite *kernel_suite(void)
 {
     Suite *s = suite_create("kernel");
@@ -577,6 +679,7 @@ static Suite *kernel_suite(void)
     tcase_add_test(t, test_lists_move_out_of_the_pool);
     tcase_add_test(t, test_values_ask_for_huge_pages);
     tcase_add_test(t, test_big_lists_ask_for_huge_pages);
+    tcase_add_test(t, test_scatter_by_blocks_keeps_the_lists);
     suite_add_tcase(s, t);
     return s;
 }

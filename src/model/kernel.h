@@ -206,6 +206,15 @@ extern _Thread_local uint64_t ilpm_kern_built;
  * ask for huge pages (ilpm_mem_huge; 1 GB, n-Queens from about 5800;
  * docs/cp.md); the tests lower it. */
 extern size_t ilpm_kern_huge_min;
+/* The count pass counts the long unit rows (64 literals or more)
+ * by blocks of ilpm_kern_scatter_block lists (4 M); a model
+ * of unit rows, each one's literals ascending, with
+ * ilpm_kern_scatter_min terms or more (16 M) and 16 a row on average,
+ * has its occurrences put by such blocks too (the same lists in the same
+ * order, written a block at a time); the tests lower them and count the
+ * kernels built so (ilpm_kern_scattered). */
+extern size_t ilpm_kern_scatter_min, ilpm_kern_scatter_block;
+extern _Thread_local uint64_t ilpm_kern_scattered;
 void ilpm_kern_free(ilpm_kern *e);
 /* Makes the arrays that conflict analysis reads (reasons, levels,
  * places on the trail) and the phases, from then on kept for every

@@ -23,10 +23,12 @@ static inline void count_one(ilpm_klist *occ, int l)
     p->n = (int32_t)((uint32_t)p->n + 1); /* (checked against the total) */
 }
 
-static long count_terms(ilpm_kern *e, const ilpm_con *c)
+static long count_terms(ilpm_kern *e, const ilpm_con *c, int lits)
 {
     long n = 0;
-    if (c->kind == ILPM_LINEAR) {
+    if (!lits) {
+        n = c->n; /* (its literals counted later, count_by) */
+    } else if (c->kind == ILPM_LINEAR) {
         for (int i = 0; i < c->n; i++) {
             int64_t a = c->coefs[i];
             if (a != 0) {
@@ -188,6 +190,13 @@ static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     return 0;
 }
 
+/* A long unit row whose literals ascend, counted after the others, by
+ * blocks (count_by). */
+struct later {
+    const int *l;
+    uint32_t n, i; /* its terms, the next one to count */
+};
+
 /* The count pass's totals: terms, conditions, constraints, weighted
  * terms, longest; each literal's count of terms; and the model's
  * literals, when each constraint's lie right after the last one's, as
@@ -197,7 +206,23 @@ static int each_con(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
 struct counts {
     size_t t[5];
     const int *lend;
+    int sorted;         /* each row's literals ascending by klix (scatter) */
+    struct later *rows; /* long unit rows, ascending, counted by blocks */
+    size_t nrows, caprows;
 };
+
+/* Whether c's literals, as the kernel keeps them, ascend by klix. */
+static int ascends(const ilpm_con *c)
+{
+    size_t last = 0;
+    for (int i = 0; i < c->n; i++) {
+        int l = i == 0 && c->kind == ILPM_IMPL ? -c->lits[0] : c->lits[i];
+        if (ilpm_klix(l) < last)
+            return 0;
+        last = ilpm_klix(l);
+    }
+    return 1;
+}
 
 static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
 {
@@ -209,7 +234,22 @@ static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
     if (k->lend && (c->kind == ILPM_LINEAR || c->kind == ILPM_IMPL ||
                     c->lits != k->lend + t[0]))
         k->lend = NULL;
-    long n = count_terms(e, c);
+    /* A long unit row is counted after, by blocks (count_by, which also
+     * sees whether its literals ascend) */
+    int defer = c->kind != ILPM_LINEAR && c->kind != ILPM_IMPL && c->n >= 64;
+    if (!defer && k->sorted)
+        k->sorted = c->kind != ILPM_LINEAR && ascends(c);
+    if (defer && k->nrows == k->caprows) {
+        size_t cap = k->caprows ? 2 * k->caprows : 1024;
+        struct later *r = realloc(k->rows, cap * sizeof *r);
+        if (!r)
+            return -1;
+        k->rows = r;
+        k->caprows = cap;
+    }
+    if (defer)
+        k->rows[k->nrows++] = (struct later){c->lits, (uint32_t)c->n, 0};
+    long n = count_terms(e, c, !defer);
     if (n < 0)
         return -1;
     t[0] += (size_t)n;
@@ -234,7 +274,7 @@ static inline void put(ilpm_kocc *pool, ilpm_klist *p, int c, int32_t a)
  * the copies and the weights that ilpm_kern_add spends on each term. */
 static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
 {
-    (void)ctx;
+    int later = ctx != NULL; /* the occurrences: scatter, after */
     if (c->kind == ILPM_LINEAR)
         return ilpm_kern_add_con(e, c) < 0 ? -1 : 0;
     /* as ilpm_kern_add_con reads each kind */
@@ -252,15 +292,88 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
     int n = c->n, num = e->ncons;
     int *ol = e->lent ? NULL : e->lits + e->nlits;
     ilpm_klist *occ = e->occ;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && (ol || !later); i++) {
         int l = i == 0 && neg0 ? -c->lits[0] : c->lits[i];
         if (ol)
             ol[i] = l;
-        put(e->pool, &occ[ilpm_klix(l)], num, 1);
+        if (!later)
+            put(e->pool, &occ[ilpm_klix(l)], num, 1);
     }
     if (cond)
         put(e->pool, &e->cocc[ilpm_klix(cond)], num, 0);
     ilpm_kern_record(e, num, n, cmp, 1, cond, k, n);
+    return 0;
+}
+
+/* Counts the long rows' terms that count() set aside, a block of
+ * ilpm_kern_scatter_block records at a time (their sum does not depend
+ * on the order; within a block the increments stay in cache; the last
+ * block takes what is left of a row out of order, which clears
+ * k->sorted), then frees them: 0, or -1 with err when w says stop. */
+static int count_by(ilpm_kern *e, struct counts *k, size_t nl, ilpm_watch *w,
+                    ilpm_err *err)
+{
+    int rc = 0;
+    size_t step = ilpm_kern_scatter_block;
+    for (size_t hi = step; rc == 0 && k->nrows && hi - step < nl; hi += step) {
+        for (size_t r = 0; r < k->nrows; r++) {
+            struct later *x = &k->rows[r];
+            if (r + 4 < k->nrows) /* (a row's cursor: a miss each) */
+                __builtin_prefetch(x[4].l + x[4].i);
+            uint32_t i = x->i;
+            size_t last = i ? ilpm_klix(x->l[i - 1]) : 0, q;
+            int down = 0;
+            for (; i < x->n && (q = ilpm_klix(x->l[i])) < hi; i++) {
+                down |= q < last;
+                last = q;
+                e->occ[q].n = (int32_t)((uint32_t)e->occ[q].n + 1);
+            }
+            k->sorted &= !down;
+            x->i = i;
+        }
+        if (w && ilpm_watch_poll(w, "building the propagation kernel", err))
+            rc = -1;
+    }
+    free(k->rows);
+    k->rows = NULL;
+    return rc;
+}
+
+size_t ilpm_kern_scatter_min = (size_t)1 << 24;
+size_t ilpm_kern_scatter_block = (size_t)1 << 22;
+_Thread_local uint64_t ilpm_kern_scattered;
+
+/* The occurrences of e's rows (unit, their literals ascending by klix)
+ * put into their lists a block of ilpm_kern_scatter_block records at a
+ * time: each row from where the last block left it, in the rows' order,
+ * so that each list is what the rows' order would make it, while the
+ * writes stay within one block of records and of the pool (a column of
+ * n-Queens loaded row after row writes n variables apart: a cache and
+ * TLB miss a term).  0, or -1 with err (out of memory, or w says stop). */
+static int scatter(ilpm_kern *e, size_t nl, ilpm_watch *w, ilpm_err *err)
+{
+    size_t nc = (size_t)e->ncons, step = ilpm_kern_scatter_block;
+    uint32_t *cur = calloc(nc ? nc : 1, sizeof *cur);
+    if (!cur)
+        return ilpm_err_nomem(err, NOMEM);
+    ilpm_kern_scattered++;
+    for (size_t hi = step; hi - step < nl; hi += step) {
+        for (size_t c = 0; c < nc; c++) {
+            const ilpm_kcon *x = &e->cons[c];
+            if (c + 4 < nc) /* (a row's cursor: a miss each) */
+                __builtin_prefetch(e->lits + x[4].start + cur[c + 4]);
+            const int *l = e->lits + x->start;
+            uint32_t i = cur[c], n = (uint32_t)x->n;
+            for (; i < n && ilpm_klix(l[i]) < hi; i++)
+                put(e->pool, &e->occ[ilpm_klix(l[i])], (int)c, 1);
+            cur[c] = i;
+        }
+        if (w && ilpm_watch_poll(w, "building the propagation kernel", err)) {
+            free(cur);
+            return -1;
+        }
+    }
+    free(cur);
     return 0;
 }
 
@@ -276,11 +389,14 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
      * occurrences (the room of its list) and the totals, which size the
      * arrays; then the constraints themselves. */
     size_t nl = 2 * (size_t)e->nv + 2;
-    struct counts k = {{0, 0, 0, 0, 0}, NULL};
+    struct counts k = {{0, 0, 0, 0, 0}, NULL, 1, NULL, 0, 0};
     size_t *t = k.t;
     int rc = make_lists(e, nl, w, err);
     if (rc == 0)
         rc = each_con(e, m, kinds, w, err, count, &k);
+    if (rc == 0)
+        rc = count_by(e, &k, nl, w, err);
+    free(k.rows); /* (set aside before a stop) */
     if (kinds != ILPM_KERN_ALL_KINDS)
         k.lend = NULL; /* (kernel.h: only a kernel of every kind borrows) */
     /* (the pool's places are 31 bits: ILPM_KMOVED marks the others) */
@@ -296,8 +412,13 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     if (rc == 0 && e->cocc)
         rc = place(e->cocc, nl, &at, w, err);
     e->cocc_end = e->cocc ? at : 0;
+    /* Rows long on average (a list of cursors, 4 bytes a row) and many
+     * terms: their occurrences by blocks, after the rows. */
+    int later = k.sorted && t[0] >= ilpm_kern_scatter_min && t[2] <= t[0] / 16;
     if (rc == 0)
-        rc = each_con(e, m, kinds, w, err, load, NULL);
+        rc = each_con(e, m, kinds, w, err, load, later ? &k : NULL);
+    if (rc == 0 && later)
+        rc = scatter(e, nl, w, err);
     if (rc != 0) {
         ilpm_kern_free(e);
         return -1;
