@@ -265,18 +265,7 @@ static void *instance(const ilpm_puzzle *pz, ilpm_params *p,
         ck_assert_int_eq(pz->from_params(p, &inst, &err), 1);
         return inst;
     }
-    char path[] = "/tmp/check_cover_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "w");
-    fprintf(f, "%s\n", grid);
-    fclose(f);
-    ilpm_reader *rd = ilpm_reader_open(path, &err);
-    ck_assert_msg(rd != NULL, "%s", err.msg);
-    ck_assert_int_eq(pz->parse(rd, p, &inst, &err), 1);
-    ilpm_reader_free(rd);
-    remove(path);
-    return inst;
+    return parse_text(pz, p, grid);
 }
 
 /* The count of an instance on cp (by the cover, or not: no_cover) with

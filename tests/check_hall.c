@@ -10,6 +10,7 @@
 #include "puzzles.h"
 
 #define ILPM_TESTUTIL_RANDOM
+#define ILPM_TESTUTIL_PUZZLES
 #include "testutil.h"
 #include <check.h>
 #include <string.h>
@@ -213,32 +214,13 @@ START_TEST(test_hall_brute_force)
 }
 END_TEST
 
-/* A grid of a string (4x4: 16 cells) through the puzzle's own reader. */
-static void *grid(const char *cells, const ilpm_params *p)
-{
-    char path[] = "/tmp/ilpm_hall_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "w");
-    fprintf(f, "%s\n", cells);
-    fclose(f);
-    ilpm_err err;
-    ilpm_reader *rd = ilpm_reader_open(path, &err);
-    ck_assert_ptr_nonnull(rd);
-    void *inst = NULL;
-    ck_assert_int_eq(ilpm_puzzle_sudoku.parse(rd, p, &inst, &err), 1);
-    ilpm_reader_free(rd);
-    unlink(path);
-    return inst;
-}
-
 /* Row 1 of an empty 4x4 grid with its cells 1 and 2 kept to {1, 2}: unit
  * propagation leaves 1 and 2 open in cells 3 and 4, which the hidden
  * pair rules out (and then 3 and 4 are left to them). */
 START_TEST(test_hall_hidden_pair_4x4)
 {
     ilpm_params *p = ilpm_params_new();
-    void *inst = grid("................", p);
+    void *inst = parse_text(&ilpm_puzzle_sudoku, p, "................");
     ilpm_model *m = ilpm_model_new();
     ilpm_err err;
     ck_assert_int_eq(ilpm_puzzle_sudoku.build(inst, p, m, &err), 0);
@@ -361,7 +343,7 @@ END_TEST
 START_TEST(test_hall_counts)
 {
     ilpm_params *p = ilpm_params_new();
-    void *inst = grid("................", p);
+    void *inst = parse_text(&ilpm_puzzle_sudoku, p, "................");
     ck_assert_uint_eq(cp_run(inst, p, "off", 1000), 288);
     ck_assert_uint_eq(cp_run(inst, p, "on", 1000), 288);
     ilpm_puzzle_sudoku.free_instance(inst);

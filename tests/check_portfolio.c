@@ -9,6 +9,7 @@
 #include "puzzles.h"
 #include "run.h"
 
+#define ILPM_TESTUTIL_PUZZLES
 #include "testutil.h"
 #include "util.h"
 #include <check.h>
@@ -20,17 +21,6 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static void *parse_text(const ilpm_puzzle *pz, const ilpm_params *p,
-                        const char *text)
-{
-    ilpm_reader *rd = ilpm_reader_mem("mem", text, strlen(text));
-    ilpm_err err;
-    void *inst = NULL;
-    ck_assert_msg(pz->parse(rd, p, &inst, &err) == 1, "%s", err.msg);
-    ilpm_reader_free(rd);
-    return inst;
-}
 
 static void *from_params(const ilpm_puzzle *pz, ilpm_params *p, const char *a,
                          const char *va, const char *b, const char *vb)

@@ -140,6 +140,18 @@ static inline int test_objective_row(ilpm_kern *e, const ilpm_model *m,
 #ifdef ILPM_TESTUTIL_PUZZLES
 #include "puzzle.h"
 
+/* The first instance of pz in text, read from memory. */
+static inline void *parse_text(const ilpm_puzzle *pz, const ilpm_params *p,
+                               const char *text)
+{
+    ilpm_reader *rd = ilpm_reader_mem("mem", text, strlen(text));
+    ilpm_err err;
+    void *inst = NULL;
+    ck_assert_msg(pz->parse(rd, p, &inst, &err) == 1, "%s", err.msg);
+    ilpm_reader_free(rd);
+    return inst;
+}
+
 /* Parses data/bad/FILE (good instances before the bad one are skipped)
  * and checks the error reads "data/bad/" MSG exactly; returns the reader,
  * standing past the bad instance, for further checks (caller frees). */
