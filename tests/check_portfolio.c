@@ -329,20 +329,21 @@ static __attribute__((noinline)) void scribble(void)
 START_TEST(test_members)
 {
     const ilpm_member *mb;
-    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 0, 2, &mb), 2);
+    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 0, 0, 2, &mb), 2);
     ck_assert_str_eq(mb[0].name, "cp learn=off");
     ck_assert_str_eq(mb[1].name, "sat target=2");
-    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 0, 64, &mb), 5);
-    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 1, 2, &mb), 2);
+    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 0, 0, 64, &mb),
+                     5);
+    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 1, 0, 2, &mb), 2);
     ck_assert_str_eq(mb[0].name, "ilp");
     ck_assert_str_eq(mb[1].name, "cp");
-    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 1, 8, &mb), 3);
+    ck_assert_int_eq(ilpm_portfolio_members(NULL, NULL, NULL, 1, 0, 8, &mb), 3);
 
     ilpm_run_opts o;
     auto_opts(&o, 2);
     o.seed = 7;
     o.solver.max_memory_mb = 1000;
-    ilpm_portfolio_members(NULL, NULL, NULL, 0, 2, &mb);
+    ilpm_portfolio_members(NULL, NULL, NULL, 0, 0, 2, &mb);
     ilpm_options so = o.solver;
     ilpm_portfolio_member_options(&mb[1], &o, 2, &so);
     char buf[256];
@@ -411,7 +412,8 @@ START_TEST(test_sudoku_members)
 {
     const ilpm_member *mb;
     ck_assert_int_eq(
-        ilpm_portfolio_members(&ilpm_puzzle_sudoku, NULL, NULL, 0, 2, &mb), 2);
+        ilpm_portfolio_members(&ilpm_puzzle_sudoku, NULL, NULL, 0, 0, 2, &mb),
+        2);
     ck_assert_str_eq(mb[0].name, "sat target=2");
     ck_assert_str_eq(mb[1].name, "sat target=2,phase=0");
     ilpm_run_opts so_run;
@@ -423,18 +425,20 @@ START_TEST(test_sudoku_members)
     ck_assert_int_eq(ilpm_options_get(&so, "sat-option", buf, sizeof buf), 0);
     ck_assert_str_eq(buf, "target=2,phase=0");
     ck_assert_int_eq(
-        ilpm_portfolio_members(&ilpm_puzzle_sudoku, NULL, NULL, 0, 64, &mb), 6);
+        ilpm_portfolio_members(&ilpm_puzzle_sudoku, NULL, NULL, 0, 0, 64, &mb),
+        6);
     ck_assert_str_eq(mb[2].name, "sat");
     ck_assert_str_eq(
-        ilpm_portfolio_first(&ilpm_puzzle_sudoku, NULL, NULL, 0)->name,
+        ilpm_portfolio_first(&ilpm_puzzle_sudoku, NULL, NULL, 0, 0)->name,
         "cp learn=on");
     ck_assert_str_eq(
-        ilpm_portfolio_first(&ilpm_puzzle_queens, NULL, NULL, 0)->name,
+        ilpm_portfolio_first(&ilpm_puzzle_queens, NULL, NULL, 0, 0)->name,
         "cp learn=off");
     ck_assert_str_eq(
-        ilpm_portfolio_first(&ilpm_puzzle_sudoku, NULL, NULL, 1)->name, "ilp");
+        ilpm_portfolio_first(&ilpm_puzzle_sudoku, NULL, NULL, 1, 0)->name,
+        "ilp");
     ck_assert_int_eq(
-        ilpm_portfolio_members(&ilpm_puzzle_langford, NULL, NULL, 0, 2, &mb),
+        ilpm_portfolio_members(&ilpm_puzzle_langford, NULL, NULL, 0, 0, 2, &mb),
         2);
     ck_assert_str_eq(mb[0].name, "cp learn=off");
 
@@ -510,13 +514,14 @@ START_TEST(test_formulation_member)
     ilpm_model *m = ilpm_model_new();
     ck_assert_int_eq(ilpm_puzzle_tetravex.build(big, g, m, &err), 0);
     const ilpm_member *mb;
-    ck_assert_int_eq(ilpm_portfolio_members_for(&ilpm_puzzle_tetravex, NULL,
-                                                NULL, m, 2, &mb),
+    ck_assert_int_eq(ilpm_portfolio_members(&ilpm_puzzle_tetravex, NULL, NULL,
+                                            0, ilpm_model_nvars(m), 2, &mb),
                      2);
     ck_assert_str_eq(mb[0].name, "cp learn=off");
     ck_assert_str_eq(mb[1].name, "sat stabilize=0,seed=1 on edges");
-    ck_assert_ptr_eq(
-        ilpm_portfolio_first_for(&ilpm_puzzle_tetravex, NULL, NULL, m), mb);
+    ck_assert_ptr_eq(ilpm_portfolio_first(&ilpm_puzzle_tetravex, NULL, NULL, 0,
+                                          ilpm_model_nvars(m)),
+                     mb);
     ck_assert_ptr_null(ilpm_pf_form_of(&mb[0], &ilpm_puzzle_tetravex, NULL));
     ck_assert_str_eq(ilpm_pf_form_of(&mb[1], &ilpm_puzzle_tetravex, NULL),
                      "edges");
@@ -528,7 +533,7 @@ START_TEST(test_formulation_member)
     ck_assert_int_eq(ilpm_options_get(&so, "sat-option", buf, sizeof buf), 0);
     ck_assert_str_eq(buf, "stabilize=0,seed=1");
     ck_assert_int_eq(
-        ilpm_portfolio_members(&ilpm_puzzle_tetravex, NULL, NULL, 0, 2, &mb),
+        ilpm_portfolio_members(&ilpm_puzzle_tetravex, NULL, NULL, 0, 0, 2, &mb),
         2);
     ck_assert_str_eq(mb[0].name, "cp learn=off");
     ck_assert_ptr_null(ilpm_pf_form_of(&mb[0], &ilpm_puzzle_tetravex, NULL));
@@ -541,8 +546,8 @@ START_TEST(test_formulation_member)
     big = parse_text(&ilpm_puzzle_tetravex, g, ilpm_buf_str(&text));
     m = ilpm_model_new();
     ck_assert_int_eq(ilpm_puzzle_tetravex.build(big, g, m, &err), 0);
-    ck_assert_int_eq(ilpm_portfolio_members_for(&ilpm_puzzle_tetravex, NULL,
-                                                NULL, m, 2, &mb),
+    ck_assert_int_eq(ilpm_portfolio_members(&ilpm_puzzle_tetravex, NULL, NULL,
+                                            0, ilpm_model_nvars(m), 2, &mb),
                      2);
     ck_assert_str_eq(mb[0].name, "sat on edges");
     ck_assert_str_eq(mb[1].name, "sat stabilize=0,seed=1 on edges");
@@ -618,21 +623,21 @@ START_TEST(test_fzn_members)
     ilpm_params *p = ilpm_params_new();
     ilpm_params_set(p, "input-format", "fzn");
     ck_assert_int_eq(
-        ilpm_portfolio_members(&ilpm_puzzle_model, p, NULL, 1, 2, &mb), 2);
+        ilpm_portfolio_members(&ilpm_puzzle_model, p, NULL, 1, 0, 2, &mb), 2);
     ck_assert_str_eq(mb[0].name, "cp");
     ck_assert_str_eq(mb[1].name, "cp learn=off");
     ck_assert_int_eq(
-        ilpm_portfolio_members(&ilpm_puzzle_fzn, NULL, NULL, 0, 2, &mb), 2);
+        ilpm_portfolio_members(&ilpm_puzzle_fzn, NULL, NULL, 0, 0, 2, &mb), 2);
     ck_assert_str_eq(mb[0].name, "cp");
     ck_assert_str_eq(mb[1].name, "sat target=2");
     ck_assert_str_eq(
-        ilpm_portfolio_first(&ilpm_puzzle_fzn, NULL, NULL, 0)->name, "cp");
+        ilpm_portfolio_first(&ilpm_puzzle_fzn, NULL, NULL, 0, 0)->name, "cp");
     ilpm_params_free(p);
     /* another format keeps the lists; a .fzn file's name says FlatZinc */
     ilpm_portfolio_members(&ilpm_puzzle_model, NULL, "data/models/setcover.mps",
-                           1, 2, &mb);
+                           1, 0, 2, &mb);
     ck_assert_str_eq(mb[0].name, "ilp");
-    ilpm_portfolio_members(&ilpm_puzzle_model, NULL, "k.fzn", 1, 2, &mb);
+    ilpm_portfolio_members(&ilpm_puzzle_model, NULL, "k.fzn", 1, 0, 2, &mb);
     ck_assert_str_eq(mb[1].name, "cp learn=off");
 
     p = ilpm_params_new();

@@ -7,6 +7,7 @@
 #include "puzzles.h"
 #include "run.h"
 
+#define ILPM_TESTUTIL_PUZZLES
 #include "testutil.h"
 #include "util.h"
 #include <check.h>
@@ -20,18 +21,6 @@ static const ilpm_puzzle *queens = &ilpm_puzzle_queens;
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
-
-/* The first instance of text (which must parse). */
-static void *parse_text(const ilpm_puzzle *pz, const ilpm_params *p,
-                        const char *text)
-{
-    ilpm_reader *rd = ilpm_reader_mem("mem", text, strlen(text));
-    ilpm_err err;
-    void *inst = NULL;
-    ck_assert_msg(pz->parse(rd, p, &inst, &err) == 1, "%s", err.msg);
-    ilpm_reader_free(rd);
-    return inst;
-}
 
 static void *queens_n(ilpm_params *p, int n)
 {

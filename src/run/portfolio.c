@@ -410,8 +410,9 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     memset(&r, 0, sizeof r);
     r.pz = pz, r.inst = inst, r.p = p, r.o = o, r.m = m, r.res = res;
     r.sense = ilpm_model_objective_get(m, NULL, NULL, NULL);
-    r.n = ilpm_portfolio_members_for(pz, p, res->file, m,
-                                     ilpm_portfolio_threads(o), &r.mbs);
+    r.n = ilpm_portfolio_members(pz, p, res->file, r.sense != ILPM_NONE,
+                                 ilpm_model_nvars(m), ilpm_portfolio_threads(o),
+                                 &r.mbs);
     r.winner = -1;
     ilpm_pf_run runs[MAX_MEMBERS];
     double t0 = first ? first->t0 : ilpm_now();

@@ -64,26 +64,18 @@ int ilpm_portfolio_threads(const ilpm_run_opts *o);
 int ilpm_portfolio_single(const ilpm_run_opts *o);
 /* The members of a portfolio of n threads for a model of puzzle pz
  * (NULL: any), parameters p (NULL: none) and input file (NULL: none)
- * with or without an objective, best first (chosen by measurement,
- * docs/benchmarks.md; Sudoku and FlatZinc have lists of their own): how
- * many (at most n), into *out. */
+ * with or without an objective, of vars variables (the size may choose
+ * the list: Tetravex from 8x8), best first (chosen by measurement,
+ * docs/benchmarks.md; Sudoku, Tetravex and FlatZinc have lists of their
+ * own): how many (at most n), into *out. */
 int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
-                           const char *file, int has_objective, int n,
+                           const char *file, int has_objective, int vars, int n,
                            const ilpm_member **out);
 /* The member that runs alone first (ilpm_portfolio_quick_s): the first
  * of the list, but for Sudoku, the learning cp. */
 const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
                                         const ilpm_params *p, const char *file,
-                                        int has_objective);
-/* The same for the model m a run built, whose size may choose the class
- * (Tetravex from 8x8); the two above choose as for the smallest. */
-int ilpm_portfolio_members_for(const ilpm_puzzle *pz, const ilpm_params *p,
-                               const char *file, const ilpm_model *m, int n,
-                               const ilpm_member **out);
-const ilpm_member *ilpm_portfolio_first_for(const ilpm_puzzle *pz,
-                                            const ilpm_params *p,
-                                            const char *file,
-                                            const ilpm_model *m);
+                                        int has_objective, int vars);
 /* The options of member mb over base, for one of n members: its back end
  * and settings, the seed of o (sat), an n-th of --max-memory. */
 void ilpm_portfolio_member_options(const ilpm_member *mb,

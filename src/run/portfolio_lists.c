@@ -186,44 +186,19 @@ int ilpm_portfolio_single(const ilpm_run_opts *o)
 }
 
 int ilpm_portfolio_members(const ilpm_puzzle *pz, const ilpm_params *p,
-                           const char *file, int has_objective, int n,
+                           const char *file, int has_objective, int vars, int n,
                            const ilpm_member **out)
 {
-    const struct member_class *c = class_of(pz, p, file, has_objective, 0);
+    const struct member_class *c = class_of(pz, p, file, has_objective, vars);
     *out = c->list;
     return n < c->n ? n : c->n;
 }
 
 const ilpm_member *ilpm_portfolio_first(const ilpm_puzzle *pz,
                                         const ilpm_params *p, const char *file,
-                                        int has_objective)
+                                        int has_objective, int vars)
 {
-    const struct member_class *c = class_of(pz, p, file, has_objective, 0);
-    return c->first ? c->first : c->list;
-}
-
-static int optimises(const ilpm_model *m)
-{
-    return ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE;
-}
-
-int ilpm_portfolio_members_for(const ilpm_puzzle *pz, const ilpm_params *p,
-                               const char *file, const ilpm_model *m, int n,
-                               const ilpm_member **out)
-{
-    const struct member_class *c =
-        class_of(pz, p, file, optimises(m), ilpm_model_nvars(m));
-    *out = c->list;
-    return n < c->n ? n : c->n;
-}
-
-const ilpm_member *ilpm_portfolio_first_for(const ilpm_puzzle *pz,
-                                            const ilpm_params *p,
-                                            const char *file,
-                                            const ilpm_model *m)
-{
-    const struct member_class *c =
-        class_of(pz, p, file, optimises(m), ilpm_model_nvars(m));
+    const struct member_class *c = class_of(pz, p, file, has_objective, vars);
     return c->first ? c->first : c->list;
 }
 

@@ -392,11 +392,12 @@ static int quick_try(const ilpm_puzzle *pz, const void *inst,
     if (counting) {
         ro.solver.backend = ILPM_BACKEND_CP;
     } else {
-        mb = ilpm_portfolio_first_for(pz, p, res->file, m);
+        int vars = ilpm_model_nvars(m);
+        mb = ilpm_portfolio_first(pz, p, res->file, has_obj, vars);
         if (ilpm_pf_form_of(mb, pz, p))
             return 0; /* it races on a model of its own */
-        n = ilpm_portfolio_members_for(pz, p, res->file, m,
-                                       ilpm_portfolio_threads(o), &list);
+        n = ilpm_portfolio_members(pz, p, res->file, has_obj, vars,
+                                   ilpm_portfolio_threads(o), &list);
         n = mb == list ? n : 1;
         ilpm_portfolio_member_options(mb, o, n, &ro.solver);
         ro.solver.stop_flag = so->stop_flag;
