@@ -371,5 +371,32 @@ mistake 2 "^ilpm: --out does not go with fzn " "$ILPM" fzn --out "$tmp/r.csv" $q
 "$ILPM" fzn $q6 --help >"$tmp/out" 2>&1
 check "fzn FILE --help: fzn's own help" grep -q "^usage: ilpm fzn \\[FLAGS\\]" "$tmp/out"
 
+# A back end's option given to --backend auto names auto (its members
+# run settings of their own), not an empty set.
+mistake 2 "^ilpm: --cp-alldiff applies to --backend cp, not auto " \
+    "$ILPM" solve sudoku $top95 --index 1 --backend auto --cp-alldiff on
+mistake 2 "^ilpm: --cuts applies to --backend ilp, not auto " \
+    "$ILPM" solve queens --n 8 --backend auto --cuts all
+# --threads and --seed set auto's members: with one back end they would
+# do nothing, so they are refused, as --limit without --count is.
+mistake 2 "^ilpm: --threads goes with --backend auto " \
+    "$ILPM" solve queens --n 8 --backend sat --threads 2
+mistake 2 "^ilpm: --threads goes with --backend auto " \
+    "$ILPM" solve queens --n 8 --threads 2
+mistake 2 "^ilpm: --seed goes with --backend auto " \
+    "$ILPM" solve queens --n 8 --backend sat --seed 3
+mistake 2 "^ilpm: --threads goes with --backend auto " \
+    "$ILPM" batch queens data/queens/completion.txt --backend all --threads 2 --out "$tmp/t.csv"
+# fzn's own flags are named as typed, not as the options behind them;
+# -p N with --ilpm-backend B stays accepted (MiniZinc passes -p).
+mistake 2 "^ilpm: fzn --ilpm-backend: expected one of ilp, sat, cp, auto, got 'foo'$" \
+    "$ILPM" fzn --ilpm-backend foo $q6
+mistake 2 "^ilpm: fzn -p: expected a whole number from 1 to 64, got '100'$" \
+    "$ILPM" fzn -p 100 $q6
+fzn_p_with_backend() {
+    "$ILPM" fzn -p 2 -r 3 --ilpm-backend sat $q6 | grep -q -- "^----------$"
+}
+check "fzn -p 2 -r 3 --ilpm-backend sat: runs sat" fzn_p_with_backend
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
