@@ -398,5 +398,14 @@ fzn_p_with_backend() {
 }
 check "fzn -p 2 -r 3 --ilpm-backend sat: runs sat" fzn_p_with_backend
 
+# A MiniZinc model (.mzn, .dzn) given where FlatZinc is read: the parse
+# error keeps its file:line:column and says how to run the model.
+mzn=models/mzn/queens.mzn
+mistake 2 "^ilpm: $mzn: a MiniZinc model: .*minizinc --solver ilpm" \
+    "$ILPM" solve model $mzn
+mistake 2 "^ilpm: $mzn:3:1: expected a type, found 'include' \(a MiniZinc model, not FlatZinc: .*minizinc --solver ilpm" \
+    "$ILPM" fzn $mzn
+mistake 2 "^ilpm: $mzn:3:1: .*minizinc --solver ilpm" "$ILPM" solve fzn $mzn
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
