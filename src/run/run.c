@@ -68,8 +68,11 @@ static void gave_up_early(ilpm_result *res, const ilpm_err *err,
         return;
     ilpm_watch w;
     ilpm_watch_until(&w, deadline, NULL);
+    /* Under 0.05 s is the margin a watch keeps for freeing (it stops
+     * that much ahead, ilpm_free_time), not a step given up: no reason
+     * ("gave up 0.0 s"). */
     double left = ilpm_watch_left(&w);
-    if (left > 0)
+    if (left >= 0.05)
         snprintf(res->reason, sizeof res->reason,
                  "gave up %.1f s before the time limit: %.200s", left,
                  err->msg);
