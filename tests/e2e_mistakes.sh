@@ -407,5 +407,13 @@ mistake 2 "^ilpm: $mzn:3:1: expected a type, found 'include' \(a MiniZinc model,
     "$ILPM" fzn $mzn
 mistake 2 "^ilpm: $mzn:3:1: .*minizinc --solver ilpm" "$ILPM" solve fzn $mzn
 
+# Standard input is read once: '-' given twice as a FILE is refused before
+# the first instance (it read the instances, then found the second '-'
+# empty: an answer, then an error per '-').
+mistake 2 "^ilpm: standard input \(-\) is given twice as a FILE; it can be read once$" \
+    bash -c '"$0" solve sudoku - - --index 1 <"$1"' "$ILPM" $top95
+mistake 2 "^ilpm: standard input \(-\) is given twice" \
+    bash -c '"$0" batch sudoku - - --out - <"$1"' "$ILPM" $top95
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

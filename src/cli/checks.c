@@ -112,6 +112,12 @@ int ilpm_cli_check(cli *c, ilpm_err *err)
         FAIL("--limit goes with --count");
     if (auto_options(c, err) != 0)
         return -1;
+    int stdins = 0;
+    for (int i = 0; i < c->nfiles; i++)
+        stdins += strcmp(c->files[i], "-") == 0;
+    if (stdins > 1)
+        FAIL("standard input (-) is given twice as a FILE; it can be read "
+             "once");
     if (c->index && c->nfiles == 0)
         FAIL("--index picks an instance of a FILE; no FILE was given");
     if (format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)
