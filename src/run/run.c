@@ -356,7 +356,11 @@ static int quick_answered(const ilpm_run_opts *o, int counting,
     }
     *res = *r;
     res->backend = backend;
-    snprintf(res->member, sizeof res->member, "%s", mb ? mb->name : "cp");
+    /* the moment runs on the run's model, whatever mb's formulation */
+    if (mb)
+        ilpm_pf_member_name(mb, NULL, res->member, sizeof res->member);
+    else
+        snprintf(res->member, sizeof res->member, "cp");
     if (o->solver.verbose && o->solver.log) {
         char line[128];
         snprintf(line, sizeof line, "auto: %s answered (%s) alone\n",
