@@ -37,6 +37,11 @@ for b in $BACKENDS; do
     check "queens 6 -n 2 on $b: 2 solutions" equals count "$(count_solutions "$tmp/q6n")" 2
     check "queens 6 -n 2 on $b: not complete" not_complete "$tmp/q6n"
     check "queens 6 -n 2 on $b: the format" fzn_format "$tmp/q6n"
+    # -n bounds -a too ("at most N solutions", docs/fzn.md), in either order
+    "$ILPM" fzn -a -n 3 --backend "$b" data/fzn/queens6.fzn >"$tmp/q6an" 2>"$tmp/err"
+    check "queens 6 -a -n 3 on $b: 3 solutions" equals count "$(count_solutions "$tmp/q6an")" 3
+    "$ILPM" fzn -n 3 -a --backend "$b" data/fzn/queens6.fzn >"$tmp/q6an" 2>"$tmp/err"
+    check "queens 6 -n 3 -a on $b: 3 solutions" equals count "$(count_solutions "$tmp/q6an")" 3
 
     "$ILPM" fzn -s --backend "$b" data/fzn/knapsack01.fzn >"$tmp/k" 2>"$tmp/err"
     # MiniZinc's linear library makes take[i] the 0/1 integers it prints.

@@ -339,7 +339,7 @@ static int fzn_one(cli *c, const void *inst, const char *file, long index,
     r.index = index;
     ilpm_run_opts o = c->run;
     o.count_satisfaction_only = 1;
-    o.limit = fz->all ? 0 : (uint64_t)fz->num;
+    o.limit = (uint64_t)fz->num; /* -n N bounds -a as well: at most N */
     o.incumbents = fz->all || fz->intermediate;
     struct printed shown = {NULL, 0};
     o.on_solution = print_solution;
