@@ -415,5 +415,14 @@ mistake 2 "^ilpm: standard input \(-\) is given twice as a FILE; it can be read 
 mistake 2 "^ilpm: standard input \(-\) is given twice" \
     bash -c '"$0" batch sudoku - - --out - <"$1"' "$ILPM" $top95
 
+# A model file of another format given to gmpl: GLPK's message, and which
+# verb reads the file (as solve model says of a .mod).
+mistake 2 "^ilpm: data/models/knapsack.lp:1: .* \(not MathProg: 'ilpm solve model FILE' reads lp files\)$" \
+    "$ILPM" solve gmpl data/models/knapsack.lp
+mistake 2 "^ilpm: $q6:1: .* \(not MathProg: 'ilpm solve model FILE' reads fzn files\)$" \
+    "$ILPM" solve gmpl $q6
+mistake 2 "^ilpm: $mzn:1: .*\(a MiniZinc model, not MathProg: .*minizinc --solver ilpm" \
+    "$ILPM" solve gmpl $mzn
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
