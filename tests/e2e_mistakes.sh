@@ -393,6 +393,8 @@ mistake 2 "^ilpm: fzn --ilpm-backend: expected one of ilp, sat, cp, auto, got 'f
     "$ILPM" fzn --ilpm-backend foo $q6
 mistake 2 "^ilpm: fzn -p: expected a whole number from 1 to 64, got '100'$" \
     "$ILPM" fzn -p 100 $q6
+mistake 2 "^ilpm: fzn -t: expected a whole number from 1 to 1000000000000, got '5000000000000'$" \
+    "$ILPM" fzn -t 5000000000000 $q6
 fzn_p_with_backend() {
     "$ILPM" fzn -p 2 -r 3 --ilpm-backend sat $q6 | grep -q -- "^----------$"
 }

@@ -181,8 +181,9 @@ static int translate_flag(const struct fz_flag *f, const char *given,
         v[(*n)++] = "--seed";
         v[(*n)++] = (char *)val;
         return 0;
-    case FZF_TIME: {
-        if (fz_int(given, val, 1, FZ_MAX, &x, err) != 0)
+    case FZF_TIME: { /* within --time-limit's range, in milliseconds */
+        if (fz_int(given, val, 1, ilpm_cli_opt_find("time-limit")->hi * 1000,
+                   &x, err) != 0)
             return -1;
         char *s = malloc(32);
         if (!s || nowned == (int)(sizeof owned / sizeof *owned)) {
