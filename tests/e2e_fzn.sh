@@ -188,7 +188,7 @@ check "-n 0: says so" grep -q -- "-n" "$tmp/err"
 "$ILPM" fzn -t abc data/fzn/queens6.fzn >"$tmp/out" 2>"$tmp/err"
 check "-t abc: exit 2" equals rc $? 2
 check "-t abc: one message naming -t" equals err "$(cat "$tmp/err")" \
-    "ilpm: fzn -t: expected a whole number from 1 to 1000000000000000, got 'abc'"
+    "ilpm: fzn -t: expected a whole number from 1 to 1000000000000, got 'abc'"
 "$ILPM" fzn -t >"$tmp/out" 2>"$tmp/err"
 check "-t without a value: exit 2" equals rc $? 2
 "$ILPM" fzn --backnd cp data/fzn/queens6.fzn >"$tmp/out" 2>"$tmp/err"
