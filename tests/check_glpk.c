@@ -846,6 +846,43 @@ START_TEST(test_export_errors)
 }
 END_TEST
 
+/* A stop (Ctrl-C: the options' stop flag) during an export writes
+ * nothing: each format fails as interrupted, the file is not made and
+ * one that was there stays as it was (it was written whole, exit 0). */
+START_TEST(test_export_stopped)
+{
+    make_tmpdir();
+    ilpm_model *m = stats_model();
+    ilpm_options o;
+    ilpm_options_init(&o);
+    volatile int stop = 1;
+    o.stop_flag = &stop;
+    static const ilpm_format fmts[] = {ILPM_FMT_LP, ILPM_FMT_MPS, ILPM_FMT_CNF,
+                                       ILPM_FMT_OPB};
+    for (size_t i = 0; i < sizeof fmts / sizeof *fmts; i++) {
+        char path[128], old[128];
+        path_in_tmp(path, sizeof path, "stopped.out");
+        path_in_tmp(old, sizeof old, "kept.out");
+        FILE *f = fopen(old, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs("old\n", f);
+        fclose(f);
+        ilpm_err err = {0};
+        ck_assert_int_eq(ilpm_export(m, &o, fmts[i], path, &err), -1);
+        ck_assert_int_eq(err.rc, ILPM_E_INTERRUPTED);
+        ck_assert_int_ne(access(path, F_OK), 0);
+        ck_assert_int_eq(ilpm_export(m, &o, fmts[i], old, &err), -1);
+        char line[16] = "";
+        f = fopen(old, "r");
+        ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+        fclose(f);
+        ck_assert_str_eq(line, "old\n");
+    }
+    ilpm_model_free(m);
+    remove_tmpdir();
+}
+END_TEST
+
 /* Only regular files are replaced by rename: a symbolic link stays a
  * link (its target gets the text) and a FIFO stays a FIFO. */
 START_TEST(test_export_special_files)
@@ -1528,6 +1565,7 @@ static Suite *glpk_suite(void)
     tcase_add_test(tc, test_export_read_back);
     tcase_add_test(tc, test_export_names);
     tcase_add_test(tc, test_export_errors);
+    tcase_add_test(tc, test_export_stopped);
     tcase_add_test(tc, test_export_special_files);
     tcase_add_test(tc, test_opb);
     tcase_add_test(tc, test_external_solvers);

@@ -583,13 +583,15 @@ START_TEST(test_formulation_member)
     ilpm_result_free(&r);
     no_children();
 
-    /* the user's formulation: the member races on the run's model */
+    /* the user's formulation: the member races on the run's model, and
+     * the result names it without the formulation it did not race on
+     * (the line read "(assign, auto: sat on edges)") */
     ilpm_params_set(p, "formulation", "assign");
     ck_assert_ptr_null(ilpm_pf_form_of(edges_only, &ilpm_puzzle_tetravex, p));
     run(&ilpm_puzzle_tetravex, inst, p, &o, &r);
     ck_assert_str_eq(r.formulation, "assign");
     ck_assert_int_ne(r.stats.vars, edges);
-    verified_by(&r, ILPM_SOLVED, "sat on edges");
+    verified_by(&r, ILPM_SOLVED, "sat");
     ilpm_portfolio_test_members = NULL;
     ilpm_portfolio_test_nmembers = 0;
 

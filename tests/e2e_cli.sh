@@ -33,8 +33,8 @@ run "count 8 queens on SAT" 0 "$ILPM" solve queens --n 8 --backend sat --count &
     has "count 8 queens on SAT" "$out" "solved, verified, count 92[;,]"
 # --symmetry: one board of each mirror pair, on cp and on auto's cubes;
 # refused (exit 2, naming the option) with pre-placed queens
-for b in cp auto; do
-    run "queens 8 --symmetry ($b)" 0 "$ILPM" solve queens --n 8 --backend $b --threads 2 --count --symmetry &&
+for b in cp "auto --threads 2"; do
+    run "queens 8 --symmetry ($b)" 0 "$ILPM" solve queens --n 8 --backend $b --count --symmetry &&
         has "queens 8 --symmetry ($b)" "$out" "verified, count 46[;,]"
 done
 run "queens --symmetry with givens" 2 "$ILPM" solve queens data/queens/completion.txt --backend cp --symmetry &&

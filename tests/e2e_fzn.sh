@@ -37,6 +37,11 @@ for b in $BACKENDS; do
     check "queens 6 -n 2 on $b: 2 solutions" equals count "$(count_solutions "$tmp/q6n")" 2
     check "queens 6 -n 2 on $b: not complete" not_complete "$tmp/q6n"
     check "queens 6 -n 2 on $b: the format" fzn_format "$tmp/q6n"
+    # -n bounds -a too ("at most N solutions", docs/fzn.md), in either order
+    "$ILPM" fzn -a -n 3 --backend "$b" data/fzn/queens6.fzn >"$tmp/q6an" 2>"$tmp/err"
+    check "queens 6 -a -n 3 on $b: 3 solutions" equals count "$(count_solutions "$tmp/q6an")" 3
+    "$ILPM" fzn -n 3 -a --backend "$b" data/fzn/queens6.fzn >"$tmp/q6an" 2>"$tmp/err"
+    check "queens 6 -n 3 -a on $b: 3 solutions" equals count "$(count_solutions "$tmp/q6an")" 3
 
     "$ILPM" fzn -s --backend "$b" data/fzn/knapsack01.fzn >"$tmp/k" 2>"$tmp/err"
     # MiniZinc's linear library makes take[i] the 0/1 integers it prints.
@@ -183,7 +188,7 @@ check "-n 0: says so" grep -q -- "-n" "$tmp/err"
 "$ILPM" fzn -t abc data/fzn/queens6.fzn >"$tmp/out" 2>"$tmp/err"
 check "-t abc: exit 2" equals rc $? 2
 check "-t abc: one message naming -t" equals err "$(cat "$tmp/err")" \
-    "ilpm: fzn -t: expected a whole number from 1 to 1000000000000000, got 'abc'"
+    "ilpm: fzn -t: expected a whole number from 1 to 1000000000000, got 'abc'"
 "$ILPM" fzn -t >"$tmp/out" 2>"$tmp/err"
 check "-t without a value: exit 2" equals rc $? 2
 "$ILPM" fzn --backnd cp data/fzn/queens6.fzn >"$tmp/out" 2>"$tmp/err"

@@ -245,6 +245,18 @@ timed "sat gives up early, JSON" 3 5 "$ILPM" solve model "$tmp/wide.cnf" \
     --backend sat --time-limit 0.5 --format json &&
     has "sat gives up early, JSON" "$out" '"status":"timeout",.*"reason":"gave up 0\.[0-9] s before the time limit: '
 
+# A limit too small to build in (the watch stops a little ahead of the
+# deadline, to leave time for freeing) is a plain timeout: no "gave up
+# 0.0 s before the time limit", which the stop was not.
+for t in 0.0001 0.001; do
+    timed "--time-limit $t: a timeout" 3 5 "$ILPM" solve queens --n 8 \
+        --time-limit $t --format json &&
+        has "--time-limit $t: a timeout" "$out" '"status":"timeout"' &&
+        if grep -q "gave up 0\.0 s" <<<"$out"; then
+            bad "--time-limit $t: says it gave up 0.0 s early: $out"
+        else ok; fi
+done
+
 # A count by exact cover (cp_cover.c) polls the clock as it goes: L(2,15)
 # (39,809,640 sequences) cut short at 0.5 s on cp and on two cores'
 # cubes reports what it counted, verified, as incomplete.

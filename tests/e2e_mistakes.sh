@@ -371,5 +371,60 @@ mistake 2 "^ilpm: --out does not go with fzn " "$ILPM" fzn --out "$tmp/r.csv" $q
 "$ILPM" fzn $q6 --help >"$tmp/out" 2>&1
 check "fzn FILE --help: fzn's own help" grep -q "^usage: ilpm fzn \\[FLAGS\\]" "$tmp/out"
 
+# A back end's option given to --backend auto names auto (its members
+# run settings of their own), not an empty set.
+mistake 2 "^ilpm: --cp-alldiff applies to --backend cp, not auto " \
+    "$ILPM" solve sudoku $top95 --index 1 --backend auto --cp-alldiff on
+mistake 2 "^ilpm: --cuts applies to --backend ilp, not auto " \
+    "$ILPM" solve queens --n 8 --backend auto --cuts all
+# --threads and --seed set auto's members: with one back end they would
+# do nothing, so they are refused, as --limit without --count is.
+mistake 2 "^ilpm: --threads goes with --backend auto " \
+    "$ILPM" solve queens --n 8 --backend sat --threads 2
+mistake 2 "^ilpm: --threads goes with --backend auto " \
+    "$ILPM" solve queens --n 8 --threads 2
+mistake 2 "^ilpm: --seed goes with --backend auto " \
+    "$ILPM" solve queens --n 8 --backend sat --seed 3
+mistake 2 "^ilpm: --threads goes with --backend auto " \
+    "$ILPM" batch queens data/queens/completion.txt --backend all --threads 2 --out "$tmp/t.csv"
+# fzn's own flags are named as typed, not as the options behind them;
+# -p N with --ilpm-backend B stays accepted (MiniZinc passes -p).
+mistake 2 "^ilpm: fzn --ilpm-backend: expected one of ilp, sat, cp, auto, got 'foo'$" \
+    "$ILPM" fzn --ilpm-backend foo $q6
+mistake 2 "^ilpm: fzn -p: expected a whole number from 1 to 64, got '100'$" \
+    "$ILPM" fzn -p 100 $q6
+mistake 2 "^ilpm: fzn -t: expected a whole number from 1 to 1000000000000, got '5000000000000'$" \
+    "$ILPM" fzn -t 5000000000000 $q6
+fzn_p_with_backend() {
+    "$ILPM" fzn -p 2 -r 3 --ilpm-backend sat $q6 | grep -q -- "^----------$"
+}
+check "fzn -p 2 -r 3 --ilpm-backend sat: runs sat" fzn_p_with_backend
+
+# A MiniZinc model (.mzn, .dzn) given where FlatZinc is read: the parse
+# error keeps its file:line:column and says how to run the model.
+mzn=models/mzn/queens.mzn
+mistake 2 "^ilpm: $mzn: a MiniZinc model: .*minizinc --solver ilpm" \
+    "$ILPM" solve model $mzn
+mistake 2 "^ilpm: $mzn:3:1: expected a type, found 'include' \(a MiniZinc model, not FlatZinc: .*minizinc --solver ilpm" \
+    "$ILPM" fzn $mzn
+mistake 2 "^ilpm: $mzn:3:1: .*minizinc --solver ilpm" "$ILPM" solve fzn $mzn
+
+# Standard input is read once: '-' given twice as a FILE is refused before
+# the first instance (it read the instances, then found the second '-'
+# empty: an answer, then an error per '-').
+mistake 2 "^ilpm: standard input \(-\) is given twice as a FILE; it can be read once$" \
+    bash -c '"$0" solve sudoku - - --index 1 <"$1"' "$ILPM" $top95
+mistake 2 "^ilpm: standard input \(-\) is given twice" \
+    bash -c '"$0" batch sudoku - - --out - <"$1"' "$ILPM" $top95
+
+# A model file of another format given to gmpl: GLPK's message, and which
+# verb reads the file (as solve model says of a .mod).
+mistake 2 "^ilpm: data/models/knapsack.lp:1: .* \(not MathProg: 'ilpm solve model FILE' reads lp files\)$" \
+    "$ILPM" solve gmpl data/models/knapsack.lp
+mistake 2 "^ilpm: $q6:1: .* \(not MathProg: 'ilpm solve model FILE' reads fzn files\)$" \
+    "$ILPM" solve gmpl $q6
+mistake 2 "^ilpm: $mzn:1: .*\(a MiniZinc model, not MathProg: .*minizinc --solver ilpm" \
+    "$ILPM" solve gmpl $mzn
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -295,6 +295,25 @@ status "batch past the size limit" 1 limited 8 "$ILPM" batch queens "$tmp/many.t
 check "batch: message" grep -q "^ilpm: $tmp/w/r.csv: File too large" "$tmp/err"
 check "batch: rows kept" [ "$(grep -c '^queens,' "$tmp/w/r.csv")" -gt 10 ]
 
+# Ctrl-C during an export: exit 130 at once, no file and no temporary
+# (each writer looks at the stop; it wrote the whole file and exited 0).
+# A hard stop (the grace after a signal ran out: SIGALRM, which GLPK's
+# LP writer, looking for no stop, meets) removes the temporary too.
+stopped_export() { # SIGNAL FLAG N: export queens N with FLAG, SIGNAL at 0.4 s
+    rm -rf "$tmp/int" && mkdir "$tmp/int"
+    "$ILPM" export queens --n "$3" "$2" "$tmp/int/q" >"$tmp/out" 2>"$tmp/err" &
+    local pid=$!
+    sleep 0.4
+    kill -"$1" "$pid"
+    wait "$pid"
+    local got=$?
+    [ "$got" -eq 130 ] || { echo "  exit $got, want 130: $(cat "$tmp/err")"; return 1; }
+    [ -z "$(listing "$tmp/int")" ] || { echo "  left: $(listing "$tmp/int")"; return 1; }
+}
+check "export --cnf, SIGINT: 130, nothing written" stopped_export INT --cnf 1500
+check "export --opb, SIGINT: 130, nothing written" stopped_export INT --opb 1500
+check "export --lp, hard stop: 130, no temporary" stopped_export ALRM --lp 1000
+
 # The lint in e2e_lib.sh: a check followed by && or || (or a pipe) is
 # refused in every script, whatever the quotes and $(...) hold.
 # (The word comes from a variable, so that the lint of this very script

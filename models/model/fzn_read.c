@@ -112,7 +112,10 @@ int ilpm_fzr_fail(ps *p, long line, long col, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     p->failed = 1;
-    return ilpm_reader_error_at(p->rd, p->err, line, col, "%s", msg);
+    const char *mzn = ilpm_mdl_minizinc_hint(p->d->file);
+    return ilpm_reader_error_at(p->rd, p->err, line, col, "%s%s%s%s", msg,
+                                mzn ? " (a MiniZinc model, not FlatZinc: " : "",
+                                mzn ? mzn : "", mzn ? ")" : "");
 }
 
 int ilpm_fzr_nomem(ps *p)

@@ -318,6 +318,26 @@ static const struct ilpm_mdl_reader generated = {
 static const ilpm_file_format gmpl_rows = {.name = "gmpl",
                                            .reader = &generated};
 
+/* A translation that failed on a file of another format ("k.lp:1:
+ * character \ not allowed") says what reads it, as solve model says of
+ * a .mod. */
+static void other_format(const char *model, ilpm_err *err)
+{
+    int gz, xz;
+    const ilpm_file_format *f = ilpm_format_of_path(model, &gz, &xz);
+    const char *mzn = ilpm_mdl_minizinc_hint(model);
+    size_t n = strlen(err->msg);
+    if (err->rc != ILPM_E_INPUT || n >= sizeof err->msg)
+        return;
+    if (f)
+        snprintf(err->msg + n, sizeof err->msg - n,
+                 " (not MathProg: 'ilpm solve model FILE' reads %s files)",
+                 f->name);
+    else if (mzn)
+        snprintf(err->msg + n, sizeof err->msg - n,
+                 " (a MiniZinc model, not MathProg: %s)", mzn);
+}
+
 static int gmpl_load(void *inst, const ilpm_params *p, const ilpm_options *o,
                      double *ms, ilpm_err *err)
 {
@@ -337,6 +357,8 @@ static int gmpl_load(void *inst, const ilpm_params *p, const ilpm_options *o,
     ilpm_lp *lp = NULL;
     mdl *d = NULL;
     int rc = ilpm_gmpl_translate(&src, &go, &lp, &g->tran, err);
+    if (rc != 0)
+        other_format(g->model, err);
     *ms = g->ms = (ilpm_now() - t0) * 1000.0;
     if (rc == 0 && !(d = ilpm_mdl_new(&gmpl_rows, g->model)))
         rc = ilpm_err_nomem(err, "out of memory");

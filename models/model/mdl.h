@@ -7,8 +7,8 @@
 #ifndef ILPM_MDL_H
 #define ILPM_MDL_H
 
-#include "ilpm_readers.h"
 #include "format.h"
+#include "ilpm_readers.h"
 #include "puzzle.h"
 
 /* How integer columns that are not 0/1 are made of 0/1 variables. */
@@ -187,6 +187,9 @@ void ilpm_mdl_inst_free(void *inst);
  * else the one --input-format or the name's extension gives. */
 int ilpm_mdl_pz_parse(ilpm_reader *rd, const ilpm_params *p, void **inst,
                       ilpm_err *err);
+/* How to run a MiniZinc file (.mzn, .dzn) on ilpm, for a message about
+ * one given where a model file is read; NULL for another name. */
+const char *ilpm_mdl_minizinc_hint(const char *name);
 int ilpm_mdl_pz_parse_as(ilpm_reader *rd, const ilpm_params *p,
                          const ilpm_file_format *only, void **inst,
                          ilpm_err *err);

@@ -311,6 +311,16 @@ static int mathprog_name(const char *name)
                      strcmp(name + n - 4, ".dat") == 0);
 }
 
+const char *ilpm_mdl_minizinc_hint(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n <= 4 || (strcmp(name + n - 4, ".mzn") != 0 &&
+                   strcmp(name + n - 4, ".dzn") != 0))
+        return NULL;
+    return "'minizinc --solver ilpm MODEL.mzn [DATA.dzn]' runs it on ilpm "
+           "(docs/fzn.md)";
+}
+
 /* The format of the file rd reads: only's when not NULL (a name whose
  * extension is another row's is refused), else --input-format's row, or
  * the one its name's extension says; NULL with err (the table's names in
@@ -350,6 +360,11 @@ static const ilpm_file_format *choose_format(ilpm_reader *rd,
                        "%s: a GNU MathProg file: solve it with 'ilpm solve "
                        "gmpl MODEL.mod [DATA.dat]'",
                        name);
+        return NULL;
+    }
+    if (!f && choice < 0 && ilpm_mdl_minizinc_hint(name)) {
+        ilpm_err_input(err, "%s: a MiniZinc model: %s", name,
+                       ilpm_mdl_minizinc_hint(name));
         return NULL;
     }
     if (!f || !f->reader) {

@@ -263,6 +263,10 @@ ilpm_status ilpm_glpk_lp_bound(const ilpm_model *m, const ilpm_options *o,
                                ilpm_lp_bound *b, ilpm_err *err);
 /* Writes OPB (linear pseudo-Boolean, PB competition format). */
 int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err);
+/* The same, ended by *stop (non-zero; NULL for none): -1 with err
+ * ILPM_E_INTERRUPTED. */
+int ilpm_opb_write_until(const ilpm_model *m, FILE *f, volatile int *stop,
+                         ilpm_err *err);
 
 /* Allocates stats->groups for the model's groups, zeroed, and fills
  * vars and per-group cons. */

@@ -12,14 +12,19 @@
 struct out {
     FILE *f;
     size_t len;
-    int failed;
+    int failed;         /* 1: a write failed; 2: stopped       */
+    volatile int *stop; /* the CNF's stop flag (Ctrl-C), or NULL */
     char buf[1 << 15];
 };
 
+/* Each 32 KB written looks at the stop flag: a stop ends the export
+ * there, as it ends an encoding. */
 static void out_flush(struct out *o)
 {
     if (o->len && !o->failed && fwrite(o->buf, 1, o->len, o->f) != o->len)
         o->failed = 1;
+    if (!o->failed && o->stop && *o->stop)
+        o->failed = 2;
     o->len = 0;
 }
 
@@ -59,6 +64,7 @@ int ilpm_cnf_write_dimacs(const ilpm_cnf *c, const ilpm_model *m, FILE *f,
     o->f = f;
     o->len = 0;
     o->failed = 0;
+    o->stop = c->watch.stop;
     out_str(o, "c ilpm DIMACS export\n");
     if (m) {
         char name[256];
@@ -87,6 +93,9 @@ int ilpm_cnf_write_dimacs(const ilpm_cnf *c, const ilpm_model *m, FILE *f,
     out_flush(o);
     int failed = o->failed;
     free(o);
+    if (failed == 2)
+        return ilpm_err_fail(err, ILPM_E_INTERRUPTED,
+                             "stopped while writing DIMACS");
     if (failed || fflush(f) != 0 || ferror(f))
         return ilpm_err_input(err, "error writing DIMACS: %s",
                               errno ? strerror(errno) : "write failed");

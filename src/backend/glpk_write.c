@@ -121,6 +121,9 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
         if (finish_mps(raw, out, note, &why) != 0)
             rc = ilpm_err_fail(err, ILPM_E_IO, "%s: %s", path, why.msg);
     }
+    if (rc == 0 && o && o->stop_flag && *o->stop_flag) /* Ctrl-C meanwhile */
+        rc = ilpm_err_fail(err, ILPM_E_INTERRUPTED,
+                           "%s: stopped while writing the %s file", path, fmt);
     if (rc == 0 && ilpm_out_commit(out, err) != 0)
         rc = ilpm_err_io(err);
     else if (rc != 0)

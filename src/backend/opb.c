@@ -12,6 +12,7 @@ struct opb {
     FILE *f;      /* NULL on the counting pass */
     int64_t rows; /* constraint lines (to be) written */
     int io_error;
+    volatile int *stop; /* Ctrl-C's flag, or NULL: ends the writing */
     ilpm_rows r;
 };
 
@@ -26,6 +27,8 @@ static int put_row(void *ctx, const ilpm_row *row, int group)
 {
     struct opb *w = ctx;
     (void)group;
+    if (w->stop && *w->stop)
+        return 1;
     w->rows++;
     if (!w->f)
         return 0;
@@ -82,9 +85,16 @@ static void objective(struct opb *w, const ilpm_model *m)
 
 int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err)
 {
+    return ilpm_opb_write_until(m, f, NULL, err);
+}
+
+int ilpm_opb_write_until(const ilpm_model *m, FILE *f, volatile int *stop,
+                         ilpm_err *err)
+{
     int nv = ilpm_model_nvars(m);
     struct opb w;
     memset(&w, 0, sizeof w);
+    w.stop = stop;
     if (ilpm_rows_init(&w.r, nv) != 0)
         return ilpm_err_nomem(err, "out of memory writing OPB for %d variables",
                               nv);
@@ -104,7 +114,10 @@ int ilpm_opb_write(const ilpm_model *m, FILE *f, ilpm_err *err)
     if (fflush(f) != 0 || ferror(f))
         w.io_error = 1;
     int rc = 0;
-    if (w.io_error)
+    if (stop && *stop)
+        rc =
+            ilpm_err_fail(err, ILPM_E_INTERRUPTED, "stopped while writing OPB");
+    else if (w.io_error)
         rc = ilpm_err_input(err, "cannot write OPB: %s",
                             errno ? strerror(errno) : "output error");
     ilpm_rows_release(&w.r);

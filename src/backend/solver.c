@@ -487,17 +487,18 @@ int ilpm_model_stats(const ilpm_model *m, const ilpm_options *o,
 
 /* The text formats ilpm's own code writes to an open file: c is the
  * model's CNF for a writer that asks for one (writer.cnf). */
-static int write_cnf(const ilpm_model *m, const ilpm_cnf *c, FILE *f,
-                     ilpm_err *why)
+static int write_cnf(const ilpm_model *m, const ilpm_cnf *c,
+                     const ilpm_options *o, FILE *f, ilpm_err *why)
 {
+    (void)o; /* c's watch holds the stop flag */
     return ilpm_cnf_write_dimacs(c, m, f, why);
 }
 
-static int write_opb(const ilpm_model *m, const ilpm_cnf *c, FILE *f,
-                     ilpm_err *why)
+static int write_opb(const ilpm_model *m, const ilpm_cnf *c,
+                     const ilpm_options *o, FILE *f, ilpm_err *why)
 {
     (void)c;
-    return ilpm_opb_write(m, f, why);
+    return ilpm_opb_write_until(m, f, o ? o->stop_flag : NULL, why);
 }
 
 typedef struct writer {
@@ -506,7 +507,8 @@ typedef struct writer {
                 const char *path, ilpm_err *err);
     /* a text writer to an open file, which sees the model's CNF when
      * cnf is set (encoded before the file is opened). */
-    int (*text)(const ilpm_model *m, const ilpm_cnf *c, FILE *f, ilpm_err *why);
+    int (*text)(const ilpm_model *m, const ilpm_cnf *c, const ilpm_options *o,
+                FILE *f, ilpm_err *why);
     int cnf;
 } writer;
 
@@ -519,16 +521,22 @@ static const writer writers[ILPM_FMT_COUNT] = {
     [ILPM_FMT_OPB] = {.text = write_opb},
 };
 
-/* A text writer's file, replaced once whole. */
+/* A text writer's file, replaced once whole; a stop (o's stop flag)
+ * while it is written leaves it as it was. */
 static int write_text(const writer *w, const ilpm_model *m, const ilpm_cnf *c,
-                      const char *path, ilpm_err *err)
+                      const ilpm_options *o, const char *path, ilpm_err *err)
 {
     ilpm_out *out = ilpm_out_open(path, ILPM_OUT_REPLACE, err);
     if (!out)
         return ilpm_err_io(err);
-    ilpm_err why;
-    if (w->text(m, c, ilpm_out_file(out), &why) != 0) {
-        ilpm_err_fail(err, ILPM_E_IO, "%s: %s", ilpm_out_path(out), why.msg);
+    ilpm_err why = {0};
+    int rc = w->text(m, c, o, ilpm_out_file(out), &why);
+    if (rc == 0 && o && o->stop_flag && *o->stop_flag)
+        rc = ilpm_err_fail(&why, ILPM_E_INTERRUPTED, "stopped while writing");
+    if (rc != 0) {
+        ilpm_err_fail(
+            err, why.rc == ILPM_E_INTERRUPTED ? ILPM_E_INTERRUPTED : ILPM_E_IO,
+            "%s: %s", ilpm_out_path(out), why.msg);
         ilpm_out_abort(out);
         return -1;
     }
@@ -548,7 +556,7 @@ int ilpm_export(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
         ilpm_cnf_release(&c);
         return -1;
     }
-    int rc = write_text(w, m, w->cnf ? &c : NULL, path, err);
+    int rc = write_text(w, m, w->cnf ? &c : NULL, o, path, err);
     if (w->cnf)
         ilpm_cnf_release(&c);
     return rc;

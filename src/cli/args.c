@@ -105,7 +105,7 @@ static const ilpm_opt own[] = {
      .verbs = V_SOLVE | V_COMPARE | V_BATCH,
      .offset = OFF(run.count),
      .help = "count all solutions (projected onto the puzzle's own "
-             "variables)"},
+             "variables; an objective is left aside)"},
     {.name = "limit",
      .arg = "N",
      .type = ILPM_OPT_INT,

@@ -29,12 +29,12 @@ static unsigned chosen(const cli *c)
     }
 }
 
-/* "ilp", "ilp or sat", ... */
+/* "ilp", "ilp or sat", ...; "auto" for the portfolio's bit. */
 static void names_of(unsigned mask, const char *sep, char *buf, size_t size)
 {
     size_t n = 0;
     buf[0] = '\0';
-    for (int b = 0; b < ILPM_BACKEND_COUNT && n < size; b++)
+    for (int b = 0; b <= ILPM_BACKEND_AUTO && n < size; b++)
         if (mask & ILPM_BACKEND_BIT(b))
             n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? sep : "",
                                   ilpm_backend_name((ilpm_backend)b));
@@ -60,8 +60,11 @@ static int check_backends(cli *c, ilpm_err *err)
         char want[64], got[64];
         names_of(own, " or ", want, sizeof want);
         names_of(run, " and ", got, sizeof got);
-        FAIL("--%s applies to --backend %s, not %s%s%s", name, want,
-             both ? "both (" : "", got, both ? ")" : "");
+        FAIL("--%s applies to --backend %s, not %s%s%s%s", name, want,
+             both ? "both (" : "", got, both ? ")" : "",
+             run == ILPM_BACKEND_BIT(ILPM_BACKEND_AUTO)
+                 ? " (auto's members run settings of their own)"
+                 : "");
     }
     for (int b = 0; b < ILPM_BACKEND_COUNT; b++)
         if ((run & ILPM_BACKEND_BIT(b)) &&
@@ -85,12 +88,36 @@ static int dimacs_refused(ilpm_err *err)
          names);
 }
 
+/* --threads and --seed set --backend auto's members: with one back end
+ * they would do nothing.  fzn's -p N with --ilpm-backend B leaves N
+ * unused (docs/fzn.md), as MiniZinc may pass -p to any solver. */
+static int auto_options(const cli *c, ilpm_err *err)
+{
+    if (c->fzn || c->run.solver.backend == ILPM_BACKEND_AUTO)
+        return 0;
+    if (ilpm_cli_given(c, "threads"))
+        FAIL("--threads goes with --backend auto (the members it runs at "
+             "once)");
+    if (ilpm_cli_given(c, "seed"))
+        FAIL("--seed goes with --backend auto (the seed of its members that "
+             "take one)");
+    return 0;
+}
+
 /* What the options say together, checked once. */
 int ilpm_cli_check(cli *c, ilpm_err *err)
 {
     int format_set = ilpm_cli_given(c, "format");
     if (c->run.limit && !c->run.count)
         FAIL("--limit goes with --count");
+    if (auto_options(c, err) != 0)
+        return -1;
+    int stdins = 0;
+    for (int i = 0; i < c->nfiles; i++)
+        stdins += strcmp(c->files[i], "-") == 0;
+    if (stdins > 1)
+        FAIL("standard input (-) is given twice as a FILE; it can be read "
+             "once");
     if (c->index && c->nfiles == 0)
         FAIL("--index picks an instance of a FILE; no FILE was given");
     if (format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)

@@ -92,6 +92,8 @@ void ilpm_cli_fzn_help(FILE *f)
 }
 
 /* Texts the translation makes (time limits), freed at exit. */
+#define FZ_MAX 1000000000000000 /* the largest number a flag takes */
+
 static char *owned[4];
 static int nowned;
 
@@ -101,12 +103,12 @@ static void free_owned(void)
         free(owned[--nowned]);
 }
 
-/* A flag's whole number, lo to 10^15 (a time limit in milliseconds, a
- * number of solutions): "-n: expected ...", as the flag was given. */
-static int fz_int(const char *flag, const char *v, int64_t lo, int64_t *out,
-                  ilpm_err *err)
+/* A flag's whole number, lo to hi (10^15 for a time limit in
+ * milliseconds, a number of solutions): "-n: expected ...", as the flag
+ * was given. */
+static int fz_int(const char *flag, const char *v, int64_t lo, int64_t hi,
+                  int64_t *out, ilpm_err *err)
 {
-    const int64_t hi = 1000000000000000;
     char *end;
     errno = 0;
     long long x = strtoll(v, &end, 10);
@@ -122,6 +124,24 @@ static int fz_int(const char *flag, const char *v, int64_t lo, int64_t *out,
     return 0;
 }
 
+/* --ilpm-backend B: one of --backend's names, checked here so that a
+ * mistake names the flag given, not the option behind it. */
+static int backend_flag(const char *flag, const char *v, ilpm_err *err)
+{
+    const ilpm_opt *r = ilpm_cli_opt_find("backend");
+    char names[128], shown[ILPM_SHOW_SIZE];
+    size_t n = 0;
+    for (int i = 0; r->choices[i]; i++)
+        if (strcmp(r->choices[i], v) == 0)
+            return 0;
+    names[0] = '\0';
+    for (int i = 0; r->choices[i] && n < sizeof names; i++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+                              i ? ", " : "", r->choices[i]);
+    return ilpm_err_input(err, "%s: expected one of %s, got '%s'", flag, names,
+                          ilpm_show(v, strlen(v), shown, sizeof shown));
+}
+
 /* Flag f, given as `given` with its value val (NULL for none), into fz
  * or into ilpm's words v[*n...] (at most two): 0, or -1 with err. */
 static int translate_flag(const struct fz_flag *f, const char *given,
@@ -134,7 +154,7 @@ static int translate_flag(const struct fz_flag *f, const char *given,
         fz->all = 1;
         return 0;
     case FZF_NUM:
-        if (fz_int(given, val, 1, &x, err) != 0)
+        if (fz_int(given, val, 1, FZ_MAX, &x, err) != 0)
             return -1;
         fz->num = x;
         return 0;
@@ -147,21 +167,23 @@ static int translate_flag(const struct fz_flag *f, const char *given,
     case FZF_VERBOSE:
         v[(*n)++] = "--verbose";
         return 0;
-    case FZF_PARALLEL:
-        if (fz_int(given, val, 1, &x, err) != 0)
+    case FZF_PARALLEL: /* within --threads' range, named as given */
+        if (fz_int(given, val, 1, ilpm_cli_opt_find("threads")->hi, &x, err) !=
+            0)
             return -1;
         fz->parallel = x;
         v[(*n)++] = "--threads";
         v[(*n)++] = (char *)val;
         return 0;
     case FZF_SEED:
-        if (fz_int(given, val, 0, &x, err) != 0)
+        if (fz_int(given, val, 0, FZ_MAX, &x, err) != 0)
             return -1;
         v[(*n)++] = "--seed";
         v[(*n)++] = (char *)val;
         return 0;
-    case FZF_TIME: {
-        if (fz_int(given, val, 1, &x, err) != 0)
+    case FZF_TIME: { /* within --time-limit's range, in milliseconds */
+        if (fz_int(given, val, 1, ilpm_cli_opt_find("time-limit")->hi * 1000,
+                   &x, err) != 0)
             return -1;
         char *s = malloc(32);
         if (!s || nowned == (int)(sizeof owned / sizeof *owned)) {
@@ -175,6 +197,8 @@ static int translate_flag(const struct fz_flag *f, const char *given,
         return 0;
     }
     case FZF_BACKEND:
+        if (backend_flag(given, val, err) != 0)
+            return -1;
         v[(*n)++] = "--backend";
         v[(*n)++] = (char *)val;
         return 0;
@@ -316,7 +340,7 @@ static int fzn_one(cli *c, const void *inst, const char *file, long index,
     r.index = index;
     ilpm_run_opts o = c->run;
     o.count_satisfaction_only = 1;
-    o.limit = fz->all ? 0 : (uint64_t)fz->num;
+    o.limit = (uint64_t)fz->num; /* -n N bounds -a as well: at most N */
     o.incumbents = fz->all || fz->intermediate;
     struct printed shown = {NULL, 0};
     o.on_solution = print_solution;

@@ -92,9 +92,10 @@ int ilpm_cmd_export(cli *c)
 {
     export_ctx x = {{EXIT_OK, 0}, NULL, 0};
     ilpm_cli_for_each_instance(c, &x.t, export_one, &x);
-    /* Each format is tried even after another failed. */
+    /* Each format is tried even after another failed, but not after a
+     * stop (Ctrl-C: 130, nothing more written). */
     int built = x.m && x.t.worst == EXIT_OK;
-    for (int f = 0; ilpm_file_formats[f] && built; f++) {
+    for (int f = 0; ilpm_file_formats[f] && built && !cli_stop_requested; f++) {
         if (!c->export_path[f])
             continue;
         ilpm_err err = {0};
@@ -108,5 +109,7 @@ int ilpm_cmd_export(cli *c)
         }
     }
     ilpm_model_free(x.m);
+    if (cli_stop_requested)
+        ilpm_cli_note_exit(&x.t, EXIT_SIGNAL);
     return x.t.worst;
 }

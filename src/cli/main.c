@@ -49,6 +49,7 @@ static void hard_stop(int sig)
     static const char erase[] = "\r\033[K"; /* the progress line, if any */
     ssize_t w = stderr_tty ? write(STDERR_FILENO, erase, sizeof erase - 1) : 0;
     w = write(STDERR_FILENO, HARD_STOP_MSG, sizeof HARD_STOP_MSG - 1);
+    ilpm_out_unlink_temps(); /* an export's unfinished file */
     (void)w;
     _exit(130);
 }

@@ -456,7 +456,8 @@ int ilpm_portfolio_solve(const ilpm_puzzle *pz, const void *inst,
     res->solve_ms = (ilpm_now() - t0) * 1000.0;
     if (r.winner >= 0) {
         res->backend = r.mbs[r.winner].backend;
-        snprintf(res->member, sizeof res->member, "%s", r.mbs[r.winner].name);
+        ilpm_pf_member_name(&r.mbs[r.winner], r.f.form[r.winner], res->member,
+                            sizeof res->member);
         if (r.f.form[r.winner]) /* its answer, sizes and decode are its own */
             snprintf(res->formulation, sizeof res->formulation, "%s",
                      r.f.form[r.winner]);

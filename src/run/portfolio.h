@@ -34,6 +34,11 @@ typedef struct ilpm_member {
  * p names none (the user's formulation is every member's); else NULL. */
 const char *ilpm_pf_form_of(const ilpm_member *mb, const ilpm_puzzle *pz,
                             const ilpm_params *p);
+/* The name a result gives member mb, which raced on formulation form
+ * (NULL: the run's model): its list's, but without " on FORM" when its
+ * own formulation was not built (the user named one). */
+void ilpm_pf_member_name(const ilpm_member *mb, const char *form, char *buf,
+                         size_t size);
 /* The model and parameters of each of a race's members: m[i] and p[i],
  * the run's or built again in member i's formulation (form[i], NULL:
  * the run's); built[] and params[] are owned. */

@@ -26,6 +26,20 @@ const char *ilpm_pf_form_of(const ilpm_member *mb, const ilpm_puzzle *pz,
     return NULL;
 }
 
+void ilpm_pf_member_name(const ilpm_member *mb, const char *form, char *buf,
+                         size_t size)
+{
+    snprintf(buf, size, "%s", mb->name);
+    for (int i = 0; i < 2 && mb->opt[i] && !form; i++) {
+        char on[96];
+        snprintf(on, sizeof on, " on %s", mb->val[i]);
+        size_t n = strlen(buf), k = strlen(on);
+        if (strcmp(mb->opt[i], "formulation") == 0 && n > k &&
+            strcmp(buf + n - k, on) == 0)
+            buf[n - k] = '\0';
+    }
+}
+
 /* The model of formulation form, built into f's slot k: 0, or -1 with
  * err set (the slot then holds nothing). */
 static int build_one(ilpm_pf_models *f, int k, const char *form,

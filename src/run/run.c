@@ -68,8 +68,11 @@ static void gave_up_early(ilpm_result *res, const ilpm_err *err,
         return;
     ilpm_watch w;
     ilpm_watch_until(&w, deadline, NULL);
+    /* Under 0.05 s is the margin a watch keeps for freeing (it stops
+     * that much ahead, ilpm_free_time), not a step given up: no reason
+     * ("gave up 0.0 s"). */
     double left = ilpm_watch_left(&w);
-    if (left > 0)
+    if (left >= 0.05)
         snprintf(res->reason, sizeof res->reason,
                  "gave up %.1f s before the time limit: %.200s", left,
                  err->msg);
@@ -353,7 +356,11 @@ static int quick_answered(const ilpm_run_opts *o, int counting,
     }
     *res = *r;
     res->backend = backend;
-    snprintf(res->member, sizeof res->member, "%s", mb ? mb->name : "cp");
+    /* the moment runs on the run's model, whatever mb's formulation */
+    if (mb)
+        ilpm_pf_member_name(mb, NULL, res->member, sizeof res->member);
+    else
+        snprintf(res->member, sizeof res->member, "cp");
     if (o->solver.verbose && o->solver.log) {
         char line[128];
         snprintf(line, sizeof line, "auto: %s answered (%s) alone\n",

@@ -28,9 +28,41 @@ struct ilpm_out {
     int errnum;    /* the first write failure's errno, 0 while none  */
 };
 
+/* The temporaries of the outputs open now, for ilpm_out_unlink_temps
+ * (a process that a signal ends at once leaves none behind). */
+#define LIVE_MAX 16
+static char *volatile live[LIVE_MAX];
+
+static void live_add(char *path)
+{
+    for (int i = 0; i < LIVE_MAX; i++)
+        if (!live[i]) {
+            live[i] = path;
+            return;
+        }
+}
+
+static void live_drop(const char *path)
+{
+    for (int i = 0; path && i < LIVE_MAX; i++)
+        if (live[i] == path)
+            live[i] = NULL;
+}
+
+void ilpm_out_unlink_temps(void)
+{
+    for (int i = 0; i < LIVE_MAX; i++) {
+        char *p = live[i];
+        if (p)
+            unlink(p);
+    }
+}
+
 /* Frees o, removing what is temporary. */
 static void out_free(ilpm_out *o)
 {
+    live_drop(o->tmp);
+    live_drop(o->scratch);
     if (o->f && o->kind != OUT_STREAM)
         fclose(o->f);
     if (o->tmp)
@@ -164,6 +196,7 @@ static int open_temp(ilpm_out *o, ilpm_err *err)
     }
     o->tmp = ilpm_buf_take(&b);
     ilpm_buf_free(&b);
+    live_add(o->tmp);
     /* mkstemp makes the file 0600: give it the bits the replaced file
      * had (and its owner, where we may), or those of a new file. */
     if (existed && fchown(fd, st.st_uid, st.st_gid) != 0) {
@@ -354,6 +387,7 @@ const char *ilpm_out_name(ilpm_out *o, ilpm_err *err)
     if (!o->scratch) {
         ilpm_err why;
         o->scratch = ilpm_temp_file("ilpm-out", &why);
+        live_add(o->scratch);
         if (!o->scratch)
             ilpm_err_input(err, "%s: %s", o->path, why.msg);
     }
@@ -421,6 +455,7 @@ int ilpm_out_commit(ilpm_out *o, ilpm_err *err)
             rc = ilpm_err_input(err, "%s: cannot rename %s into place: %s",
                                 o->path, o->tmp, strerror(errno));
         } else {
+            live_drop(o->tmp);
             free(o->tmp); /* in place: nothing left to remove */
             o->tmp = NULL;
         }

@@ -66,8 +66,8 @@ int ilpm_watch_check(ilpm_watch *w);
 /* A moment of the calling thread (the run layer's --backend auto): the
  * first watch of the thread that reads the clock at or past `at`
  * (ilpm_now() seconds), the thread having had as much CPU time since as
- * the wall time to `at` then was, calls fn(ctx), once, from where it polls; fn's
- * non-zero return (ILPM_STOPPED) becomes that watch's status, 0 lets the
+ * the wall time to `at` then was, calls fn(ctx), once, from where it polls;
+ * fn's non-zero return (ILPM_STOPPED) becomes that watch's status, 0 lets the
  * work go on.  Only watches with a deadline read the clock.  at <= 0:
  * none (disarms). */
 void ilpm_watch_moment(double at, int (*fn)(void *ctx), void *ctx);
@@ -312,6 +312,9 @@ int ilpm_out_commit(ilpm_out *o, ilpm_err *err);
 /* Gives the output up: removes the temporary (an output written
  * directly keeps what it got) and frees o.  NULL does nothing. */
 void ilpm_out_abort(ilpm_out *o);
+/* Removes the temporaries of every output open now (async-signal-safe:
+ * for a process about to _exit from a signal handler). */
+void ilpm_out_unlink_temps(void);
 
 /* Creates an empty file of a unique name in $TMPDIR (else /tmp), named
  * after stem, for scratch work; the caller removes it and frees the
