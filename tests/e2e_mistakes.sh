@@ -395,6 +395,12 @@ mistake 2 "^ilpm: fzn -p: expected a whole number from 1 to 64, got '100'$" \
     "$ILPM" fzn -p 100 $q6
 mistake 2 "^ilpm: fzn -t: expected a whole number from 1 to 1000000000000, got '5000000000000'$" \
     "$ILPM" fzn -t 5000000000000 $q6
+# a flag given twice, or beside the option it stands for, named as typed
+mistake 2 "^ilpm: fzn -t and --time-limit both given \\(-t is --time-limit\\)$" \
+    "$ILPM" fzn -t 1000 --time-limit 2 $q6
+mistake 2 "^ilpm: fzn -r and --seed both given \\(-r is --seed\\)$" \
+    "$ILPM" fzn -r 1 --seed=2 -p 2 $q6
+mistake 2 "^ilpm: fzn -t given twice$" "$ILPM" fzn -t 1000 -t 2000 $q6
 fzn_p_with_backend() {
     "$ILPM" fzn -p 2 -r 3 --ilpm-backend sat $q6 | grep -q -- "^----------$"
 }

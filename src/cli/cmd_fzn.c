@@ -32,27 +32,30 @@ typedef enum fz_flag_id {
 static const struct fz_flag {
     fz_flag_id id;
     const char *flag, *long_flag, *arg, *help;
+    const char *option; /* ilpm's option it becomes, if any */
 } fz_flags[] = {
     {FZF_ALL, "-a", "--all-solutions", NULL,
-     "every solution (with an objective: as -i)"},
-    {FZF_NUM, "-n", "--num-solutions", "N", "at most N solutions"},
+     "every solution (with an objective: as -i)", NULL},
+    {FZF_NUM, "-n", "--num-solutions", "N", "at most N solutions", NULL},
     {FZF_INTERMEDIATE, "-i", "--intermediate", NULL,
-     "with an objective: each improving solution as found"},
+     "with an objective: each improving solution as found", NULL},
     {FZF_FREE, "-f", "--free-search", NULL,
-     "accepted: ilpm never follows search annotations"},
+     "accepted: ilpm never follows search annotations", NULL},
     {FZF_STATS, "-s", "--statistics", NULL,
-     "%%%mzn-stat lines after the answer"},
+     "%%%mzn-stat lines after the answer", NULL},
     {FZF_VERBOSE, "-v", "--verbose-solving", NULL,
-     "progress on standard error (ilpm's --verbose)"},
+     "progress on standard error (ilpm's --verbose)", "verbose"},
     {FZF_PARALLEL, "-p", "--parallel", "N",
      "N > 1: ilpm's portfolio (--backend auto --threads N) unless "
-     "--ilpm-backend names one"},
+     "--ilpm-backend names one",
+     "threads"},
     {FZF_SEED, "-r", "--random-seed", "SEED",
-     "the seed of the portfolio's members that take one (--seed)"},
-    {FZF_TIME, "-t", NULL, "MS", "time limit in milliseconds"},
+     "the seed of the portfolio's members that take one (--seed)", "seed"},
+    {FZF_TIME, "-t", NULL, "MS", "time limit in milliseconds", "time-limit"},
     {FZF_BACKEND, "--ilpm-backend", NULL, "B",
      "ilp, sat or cp (ilpm's --backend, a name MiniZinc leaves free); "
-     "default cp"},
+     "default cp",
+     "backend"},
 };
 #define NFLAGS (sizeof fz_flags / sizeof *fz_flags)
 
@@ -240,6 +243,28 @@ static void add_defaults(const cli_fzn *fz, char **v, int *n)
     v[*n] = NULL;
 }
 
+/* A flag given twice, or beside the option it becomes (-t 1000
+ * --time-limit 2), is named as the user typed it, not as the option
+ * "given twice" that the parser would name. */
+static int clash(int argc, char **argv, int at, const struct fz_flag *f,
+                 ilpm_err *err)
+{
+    size_t len = f->option ? strlen(f->option) : 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (i != at && flag_of(a) == f)
+            return ilpm_err_input(err, "%s given twice", argv[at]);
+        if (len && strncmp(a, "--", 2) == 0 &&
+            strncmp(a + 2, f->option, len) == 0 &&
+            (a[2 + len] == '\0' || a[2 + len] == '='))
+            return ilpm_err_input(err, "%s and --%s both given (%s is --%s)",
+                                  argv[at], f->option, argv[at], f->option);
+        if (flag_of(a) && flag_of(a)->arg)
+            i++; /* a flag's value is not an option */
+    }
+    return 0;
+}
+
 int ilpm_cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc,
                       char ***nargv, ilpm_err *err)
 {
@@ -265,6 +290,10 @@ int ilpm_cli_fzn_args(int argc, char **argv, cli_fzn *fz, int *nargc,
             free(v);
             return ilpm_err_input(err, "%s needs a value (%s)", argv[i],
                                   f->arg);
+        }
+        if (clash(argc, argv, i, f, err) != 0) {
+            free(v);
+            return -1;
         }
         if (f->arg)
             val = argv[++i];
