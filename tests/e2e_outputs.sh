@@ -298,12 +298,13 @@ check "batch: rows kept" [ "$(grep -c '^queens,' "$tmp/w/r.csv")" -gt 10 ]
 # Ctrl-C during an export: exit 130 at once, no file and no temporary
 # (each writer looks at the stop; it wrote the whole file and exited 0).
 # A hard stop (the grace after a signal ran out: SIGALRM, which GLPK's
-# LP writer, looking for no stop, meets) removes the temporary too.
-stopped_export() { # SIGNAL FLAG N: export queens N with FLAG, SIGNAL at 0.4 s
+# LP writer, looking for no stop, meets) removes the temporary too, and
+# GLPK's MPS file, which ilpm finishes (TMPDIR is the folder looked at).
+stopped_export() { # SIGNAL FLAG N [S]: export queens N with FLAG, SIGNAL at S s (0.4)
     rm -rf "$tmp/int" && mkdir "$tmp/int"
-    "$ILPM" export queens --n "$3" "$2" "$tmp/int/q" >"$tmp/out" 2>"$tmp/err" &
+    TMPDIR="$tmp/int" "$ILPM" export queens --n "$3" "$2" "$tmp/int/q" >"$tmp/out" 2>"$tmp/err" &
     local pid=$!
-    sleep 0.4
+    sleep "${4:-0.4}"
     kill -"$1" "$pid"
     wait "$pid"
     local got=$?
@@ -313,6 +314,7 @@ stopped_export() { # SIGNAL FLAG N: export queens N with FLAG, SIGNAL at 0.4 s
 check "export --cnf, SIGINT: 130, nothing written" stopped_export INT --cnf 1500
 check "export --opb, SIGINT: 130, nothing written" stopped_export INT --opb 1500
 check "export --lp, hard stop: 130, no temporary" stopped_export ALRM --lp 1000
+check "export --mps, hard stop: 130, no scratch file" stopped_export ALRM --mps 1000 1.2
 
 # The lint in e2e_lib.sh: a check followed by && or || (or a pipe) is
 # refused in every script, whatever the quotes and $(...) hold.

@@ -50,8 +50,7 @@ static int scratch_fd(void)
     if (!tmp)
         return -1;
     int fd = open(tmp, O_RDWR);
-    unlink(tmp);
-    free(tmp);
+    ilpm_temp_remove(tmp);
     return fd;
 }
 

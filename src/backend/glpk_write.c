@@ -128,10 +128,7 @@ int ilpm_glpk_write(const ilpm_model *m, const ilpm_options *o, ilpm_format f,
         rc = ilpm_err_io(err);
     else if (rc != 0)
         ilpm_out_abort(out);
-    if (raw) {
-        remove(raw);
-        free(raw);
-    }
+    ilpm_temp_remove(raw);
     ilpm_glpk_destroy(d);
     return rc;
 }

@@ -377,7 +377,18 @@ char *ilpm_temp_file(const char *stem, ilpm_err *err)
         return NULL;
     }
     close(fd);
-    return ilpm_buf_take(&b);
+    char *path = ilpm_buf_take(&b);
+    live_add(path);
+    return path;
+}
+
+void ilpm_temp_remove(char *path)
+{
+    if (!path)
+        return;
+    live_drop(path);
+    remove(path);
+    free(path);
 }
 
 const char *ilpm_out_name(ilpm_out *o, ilpm_err *err)
@@ -387,7 +398,6 @@ const char *ilpm_out_name(ilpm_out *o, ilpm_err *err)
     if (!o->scratch) {
         ilpm_err why;
         o->scratch = ilpm_temp_file("ilpm-out", &why);
-        live_add(o->scratch);
         if (!o->scratch)
             ilpm_err_input(err, "%s: %s", o->path, why.msg);
     }

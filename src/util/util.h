@@ -317,9 +317,13 @@ void ilpm_out_abort(ilpm_out *o);
 void ilpm_out_unlink_temps(void);
 
 /* Creates an empty file of a unique name in $TMPDIR (else /tmp), named
- * after stem, for scratch work; the caller removes it and frees the
- * returned name.  NULL with err on failure. */
+ * after stem, for scratch work; ilpm_temp_remove removes it and frees
+ * the name (until then a hard stop's ilpm_out_unlink_temps removes it
+ * too).  NULL with err on failure. */
 char *ilpm_temp_file(const char *stem, ilpm_err *err);
+/* Removes the file of ilpm_temp_file and frees its name; NULL does
+ * nothing. */
+void ilpm_temp_remove(char *path);
 
 /* ------------------------------------------------------------------ */
 /* Puzzle parameters: "--name value" pairs and "--flag"s the command    */
