@@ -201,6 +201,15 @@ run "csv count complete" 0 "$ILPM" solve queens --n 6 --count --format csv &&
     has "csv count complete" "$out" "^queens,n=6,,,,ilp,solved,true,4,true,,"
 run "csv count at the limit" 0 "$ILPM" solve queens --n 8 --count --limit 2 --format csv &&
     has "csv count at the limit" "$out" "^queens,n=8,,,,ilp,solved,true,2,false,,"
+# An instance whose text does not parse gets its error record (as batch's
+# row), the message once on stderr, and the walk goes on (exit 2).
+printf '4\nx\n5\n' >"$tmp/bad_second_line.txt"
+run "csv record of a parse error" 2 "$ILPM" solve queens "$tmp/bad_second_line.txt" --format csv &&
+    has "csv parse error row" "$out" "^queens,#1,$tmp/bad_second_line.txt,1,,ilp,error,false,.*,\"$tmp/bad_second_line.txt:2:1: expected a number, got 'x'\"," &&
+    has "csv row after the parse error" "$out" "^queens,n=5 line 3 \(0 placed\),$tmp/bad_second_line.txt,2,,ilp,solved,true," &&
+    has "parse error once on stderr" "$(grep -c . <<<"$err")" "^1$"
+run "json record of a parse error" 2 "$ILPM" solve queens "$tmp/bad_second_line.txt" --format json &&
+    has "json parse error record" "$out" '^\{"puzzle":"queens","instance":"#1",.*"index":1,.*"status":"error",.*"error":".*:2:1: expected a number'
 run "csv without count" 0 "$ILPM" solve queens --n 6 --format csv &&
     has "csv without count" "$out" "^queens,n=6,,,,ilp,solved,true,,,,"
 for b in ilp sat; do

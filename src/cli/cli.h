@@ -131,6 +131,8 @@ struct cli {
     int nowned;          /* with the rest in main */
     int help;
     instance_fn unread; /* see ilpm_cli_for_each_instance; NULL: a message */
+    const ilpm_err *unread_err; /* during unread: the instance's parse
+                                   error; NULL: its time limit */
     const cli_fzn *fzn; /* the fzn verb: solve model, FlatZinc's output */
 };
 
@@ -183,7 +185,9 @@ int ilpm_cli_put_made(void (*make)(ilpm_buf *b));
  * and unreadable files are reported and noted in t. */
 /* When the time limit cuts the reading of an instance short, the walk
  * ends with a message (exit 3), or, for a verb that set c->unread, calls
- * it with inst NULL (solve reports it as the instance's timeout). */
+ * it with inst NULL (solve reports it as the instance's timeout).  An
+ * instance whose text does not parse goes to c->unread too, with
+ * c->unread_err its error (solve's error record), else to a message. */
 int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx);
 /* The instance's model under c's options, or NULL after a message. */
 ilpm_model *ilpm_cli_build_model(cli *c, const void *inst, tally *t);

@@ -55,6 +55,15 @@ static int solve_one(cli *c, const void *inst, const char *file, long index,
     r.index = index;
     if (inst) {
         ilpm_run_instance(c->pz, inst, c->params, &c->run, &r);
+    } else if (c->unread_err) {
+        /* Its text does not parse: an error record, as batch's. */
+        snprintf(r.puzzle, sizeof r.puzzle, "%s", c->pz->name);
+        snprintf(r.instance, sizeof r.instance, "#%ld", index);
+        snprintf(r.error, sizeof r.error, "%s", c->unread_err->msg);
+        r.error_kind =
+            c->unread_err->rc == ILPM_OK ? ILPM_E_INPUT : c->unread_err->rc;
+        r.backend = c->run.solver.backend;
+        r.status = ILPM_ERROR;
     } else {
         /* The time limit ran out while the instance was read. */
         snprintf(r.puzzle, sizeof r.puzzle, "%s", c->pz->name);

@@ -95,6 +95,15 @@ int ilpm_cli_for_each_instance(cli *c, tally *t, instance_fn fn, void *ctx)
                 rc = c->unread(c, NULL, c->files[i], it.index + 1, ctx);
                 break;
             }
+            if (r < 0 && it.bad && c->unread) {
+                t->instances++;
+                c->unread_err = &err;
+                rc = c->unread(c, NULL, c->files[i], it.index, ctx);
+                c->unread_err = NULL;
+                if (it.done)
+                    break;
+                continue;
+            }
             if (r < 0) {
                 fprintf(stderr, "ilpm: %s%s\n", err.msg,
                         ilpm_cli_err_note(c, err.rc));

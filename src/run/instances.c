@@ -29,6 +29,7 @@ void ilpm_instances_watch(ilpm_instances *it, const ilpm_options *o)
 
 int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
 {
+    it->bad = 0;
     while (!it->done) {
         it->offset = ilpm_reader_offset(it->rd, &it->lines);
         ilpm_reader_set_index(it->rd, it->index + 1);
@@ -72,6 +73,7 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
             /* The parser stands where it stood: it would fail the same
              * way again. */
             it->done = 1;
+            it->bad = 1;
             snprintf(err->msg, sizeof err->msg, "%s", perr.msg);
             err->rc = perr.rc;
             return -1;
@@ -84,6 +86,7 @@ int ilpm_instances_next(ilpm_instances *it, void **inst, ilpm_err *err)
         if (it->want)
             it->done = 1;
         if (r < 0) {
+            it->bad = 1;
             snprintf(err->msg, sizeof err->msg, "%s", perr.msg);
             err->rc = perr.rc;
             return -1;

@@ -143,6 +143,7 @@ typedef struct ilpm_instances {
     int64_t offset;  /* where its text begins (ilpm_reader_offset)    */
     long lines;      /* lines before it                               */
     int done;
+    int bad; /* the last -1 was instance `index`'s own text's error   */
     /* Each instance is read under a watch of its own (ilpm_instances_
      * watch): the deadline of limits' time limit from the start of its
      * text, limits' stop flag. */
