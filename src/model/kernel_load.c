@@ -153,6 +153,13 @@ static int make_arrays(ilpm_kern *e, const size_t *t, const int *lend)
             huge_if_large(e->pool, e->narena);
         }
     }
+    /* The occurrences' coefficients, when a weighted row may need them
+     * (kernel.h: a kernel of unit rows keeps none) */
+    size_t na = nterms + nconds ? nterms + nconds : 1;
+    if (t[3] && !(e->pa = malloc(na * sizeof *e->pa)))
+        return -1;
+    if (e->pa)
+        huge_if_large(e->pa, na * sizeof *e->pa);
     /* The values, read at random by every row that propagation visits
      * (a byte a variable: 25 MB at n-Queens 5000), ask for huge pages,
      * whose first write costs little at that size; the bigger arrays'
@@ -260,12 +267,13 @@ static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
     return 0;
 }
 
-/* Appends (c, a) to list p, whose room was counted. */
-static inline void put(ilpm_kocc *pool, ilpm_klist *p, int c, int32_t a)
+/* Appends (c, a) to list p, whose room was counted (a kept when the
+ * kernel keeps coefficients, pa). */
+static inline void put(ilpm_kern *e, ilpm_klist *p, int c, int32_t a)
 {
-    ilpm_kocc *v = pool + p->at + p->n++;
-    v->c = c;
-    v->a = a;
+    if (e->pa)
+        e->pa[p->at + (uint32_t)p->n] = a;
+    e->pool[p->at + (uint32_t)p->n++].c = c;
 }
 
 /* Loads model constraint c: a weighted row through ilpm_kern_add (its
@@ -297,10 +305,10 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
         if (ol)
             ol[i] = l;
         if (!later)
-            put(e->pool, &occ[ilpm_klix(l)], num, 1);
+            put(e, &occ[ilpm_klix(l)], num, 1);
     }
     if (cond)
-        put(e->pool, &e->cocc[ilpm_klix(cond)], num, 0);
+        put(e, &e->cocc[ilpm_klix(cond)], num, 0);
     ilpm_kern_record(e, num, n, cmp, 1, cond, k, n);
     return 0;
 }
@@ -365,7 +373,7 @@ static int scatter(ilpm_kern *e, size_t nl, ilpm_watch *w, ilpm_err *err)
             const int *l = e->lits + x->start;
             uint32_t i = cur[c], n = (uint32_t)x->n;
             for (; i < n && ilpm_klix(l[i]) < hi; i++)
-                put(e->pool, &e->occ[ilpm_klix(l[i])], (int)c, 1);
+                put(e, &e->occ[ilpm_klix(l[i])], (int)c, 1);
             cur[c] = i;
         }
         if (w && ilpm_watch_poll(w, "building the propagation kernel", err)) {

@@ -73,10 +73,12 @@ static void pack_list(ilpm_kern *e, ilpm_klist *p, const int *renum,
                       ilpm_kocc **at)
 {
     ilpm_kocc *v = ilpm_klist_v(e, *p);
+    int32_t *a = ilpm_klist_a(e, *p);
     int j = 0;
     for (int i = 0; i < p->n; i++)
         if (renum[v[i].c] >= 0) {
-            v[j] = v[i];
+            if (a)
+                a[j] = a[i];
             v[j++].c = renum[v[i].c];
         }
     p->n = j;
@@ -90,6 +92,8 @@ static void pack_list(ilpm_kern *e, ilpm_klist *p, const int *renum,
         return;
     }
     memmove(*at, v, (size_t)j * sizeof **at);
+    if (a)
+        memmove(e->pa + here, a, (size_t)j * sizeof *a);
     p->at = here;
     *at += j;
 }
@@ -148,8 +152,9 @@ void ilpm_kern_truncate(ilpm_kern *e, int n)
         for (int i = 0; i < x->n; i++) {
             ilpm_klist *p = &e->occ[ilpm_klix(l[i])];
             const ilpm_kocc *v = ilpm_klist_v(e, *p);
+            const int32_t *a = ilpm_klist_a(e, *p);
             while (p->n > 0 && v[p->n - 1].c == c) {
-                if (v[p->n - 1].a < 0)
+                if (a && a[p->n - 1] < 0)
                     e->nbig--;
                 p->n--;
             }
