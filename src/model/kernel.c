@@ -335,8 +335,17 @@ static inline int imply(ilpm_kern *e, int l, int r)
         }
         return 0;
     }
-    weigh(e, p, 1, 1);
-    weigh(e, q, 0, 1);
+    if (e->pa) {
+        weigh(e, p, 1, 1);
+        weigh(e, q, 0, 1);
+        return 0;
+    }
+    /* unit rows alone (n-Queens): each weight moves by 1 */
+    const ilpm_kocc *pv = ilpm_klist_v(e, p), *qv = ilpm_klist_v(e, q);
+    for (int i = 0; i < p.n; i++)
+        e->cons[pv[i].c].st++;
+    for (int i = 0; i < q.n; i++)
+        e->cons[qv[i].c].sf++;
     return 0;
 }
 
