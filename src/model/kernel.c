@@ -199,7 +199,7 @@ int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
     }
     ilpm_klist *occ = e->occ;
     for (int i = 0; i < m; i++)
-        if (ilpm_kern_push(e, &occ[ilpm_klix(ol[i])], c, oa[i]) != 0)
+        if (ilpm_kern_push(e, &occ[ilpm_kidx(e, ol[i])], c, oa[i]) != 0)
             return -1;
     /* The weights count every value on the trail (none as the model's
      * constraints are loaded). */
@@ -210,7 +210,7 @@ int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
     }
     if (cond && ((!e->cocc && !(e->cocc = calloc(2 * (size_t)e->nv + 2,
                                                  sizeof *e->cocc))) ||
-                 ilpm_kern_push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0))
+                 ilpm_kern_push(e, &e->cocc[ilpm_kidx(e, cond)], c, 0) != 0))
         return -1;
     ilpm_kcon *x = ilpm_kern_record(e, c, m, cmp, unit, cond, k, total);
     x->st = st;
@@ -317,7 +317,7 @@ static inline int imply(ilpm_kern *e, int l, int r)
     /* The weights follow the values at once, so that every slack is
      * exact; the constraints are looked at when l is propagated (eager:
      * those at a bound queued now). */
-    ilpm_klist p = e->occ[ilpm_klix(l)], q = e->occ[ilpm_klix(-l)];
+    ilpm_klist p = e->occ[ilpm_kidx(e, l)], q = e->occ[ilpm_kidx(e, -l)];
     if (e->eager) {
         const ilpm_kocc *pv = ilpm_klist_v(e, p), *qv = ilpm_klist_v(e, q);
         const int32_t *pa = ilpm_klist_a(e, p), *qa = ilpm_klist_a(e, q);
@@ -520,8 +520,8 @@ int ilpm_kern_propagate(ilpm_kern *e)
             if (e->db && e->db_propagate(e, l) != 0)
                 return drop_lazy(e);
             if (!eager) {
-                ilpm_klist p = e->occ[ilpm_klix(l)];
-                ilpm_klist q = e->occ[ilpm_klix(-l)];
+                ilpm_klist p = e->occ[ilpm_kidx(e, l)];
+                ilpm_klist q = e->occ[ilpm_kidx(e, -l)];
                 const ilpm_kocc *pv = ilpm_klist_v(e, p);
                 const ilpm_kocc *qv = ilpm_klist_v(e, q);
                 e->work += (uint64_t)p.n + (uint64_t)q.n;
@@ -533,7 +533,7 @@ int ilpm_kern_propagate(ilpm_kern *e)
                         return drop_lazy(e);
             }
             if (e->cocc) {
-                ilpm_klist cl = e->cocc[ilpm_klix(l)];
+                ilpm_klist cl = e->cocc[ilpm_kidx(e, l)];
                 const ilpm_kocc *cv = ilpm_klist_v(e, cl);
                 for (int i = 0; i < cl.n; i++)
                     if (visit(e, cv[i].c, 3) != 0)
@@ -574,7 +574,7 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
         drop_lazy(e);
     while (e->ntrail > mark) {
         int l = e->trail[--e->ntrail];
-        ilpm_klist p = e->occ[ilpm_klix(l)], q = e->occ[ilpm_klix(-l)];
+        ilpm_klist p = e->occ[ilpm_kidx(e, l)], q = e->occ[ilpm_kidx(e, -l)];
         weigh(e, p, 1, -1);
         weigh(e, q, 0, -1);
         reopen(e, l);
@@ -642,7 +642,8 @@ void ilpm_kern_detach(ilpm_kern *e, const uint8_t *gone)
                     a[j] = a[k];
                 v[j++] = v[k];
             }
-        p->n = j;
+        if (p->n != j) /* (an empty list's record stays unwritten) */
+            p->n = j;
     }
 }
 
@@ -661,7 +662,7 @@ void ilpm_kern_attach(ilpm_kern *e, const uint8_t *gone)
             x->st += v == ILPM_K_TRUE ? a : 0;
             x->sf += v == ILPM_K_FALSE ? a : 0;
             /* fits: detach made room, so push cannot fail */
-            (void)ilpm_kern_push(e, &e->occ[ilpm_klix(l)], c, a);
+            (void)ilpm_kern_push(e, &e->occ[ilpm_kidx(e, l)], c, a);
         }
     }
 }

@@ -44,13 +44,13 @@ typedef struct ilpm_kocc {
     int32_t c; /* constraint */
 } ilpm_kocc;
 
-/* A literal's occurrences, 8 bytes (a variable's two records share a
- * cache line; n-Queens 5000: 400 MB where a pointer, a count and a room
- * took 800): at, the list's place in the arena's pool as built from the
- * model (freed at once with it), or ILPM_KMOVED | i once a later
- * constraint outgrew that room: the list on the heap, moved[i]. A list
- * in the pool has the room up to the next list's place (ilpm_kern's
- * occ_end, cocc_end after the last; a moved list's place is its base). */
+/* A literal's occurrences, 8 bytes (n-Queens 5000: 400 MB where a
+ * pointer, a count and a room took 800), at ilpm_kidx in occ: at, the list's
+ * place in the arena's pool as built from the model (freed at once with it), or
+ * ILPM_KMOVED | i once a later constraint outgrew that room: the list on the
+ * heap, moved[i]. A list in the pool has the room up to the next list's place
+ * (ilpm_kern's occ_end, cocc_end after the last; a moved list's place is its
+ * base). */
 typedef struct ilpm_klist {
     uint32_t at;
     int32_t n;
@@ -127,7 +127,12 @@ typedef struct ilpm_kern {
     int32_t *pa;        /* their coefficients (NULL: all 1), as ilpm_kocc */
     ilpm_kmoved *moved; /* the lists that left it for the heap  */
     size_t nmoved, capmoved;
-    uint32_t occ_end;  /* where the pool's occ lists end          */
+    uint32_t occ_end; /* where the pool's occ lists end          */
+    /* The negative literals' occ records never written (all {0, 0},
+     * each list's room 0): the model has no negative term (n-Queens
+     * 10,000: 0.8 GB left as the system's zero pages); the positive
+     * lists' rooms then end at occ_end. */
+    uint8_t neg_unplaced;
     uint32_t cocc_end; /* where its cocc lists end (0: not there) */
     /* A clause store (NULL: none), opaque here: db_propagate sees each
      * literal the kernel propagates, before its constraints; nonzero is
@@ -197,6 +202,15 @@ static inline int64_t ilpm_kocc_a(const ilpm_kern *e, int32_t a)
 static inline size_t ilpm_klix(int l)
 {
     return 2 * (size_t)abs(l) + (l < 0);
+}
+
+/* Literal l's list in e's occ and cocc (2 nv + 2 of each): v for v,
+ * nv + 1 + v for -v, the positive literals' records apart from the
+ * negative ones', so that a model without negative terms never writes
+ * the latter (neg_unplaced). */
+static inline size_t ilpm_kidx(const ilpm_kern *e, int l)
+{
+    return l > 0 ? (size_t)l : (size_t)e->nv + 1 + (size_t)-l;
 }
 
 /* The kinds ilpm_kern_init loads, as bits (1u << kind). */

@@ -20,6 +20,13 @@ static int32_t list_room(const ilpm_kern *e, const ilpm_klist *l)
     int in_occ = l >= e->occ && l < e->occ + nl;
     const ilpm_klist *last = in_occ ? e->occ + nl - 1 : e->cocc + nl - 1;
     uint32_t end = in_occ ? e->occ_end : e->cocc_end;
+    if (in_occ && e->neg_unplaced) {
+        /* the negative lists unplaced: none has room, and the positive
+         * ones' end at occ_end */
+        last = e->occ + e->nv;
+        if (l > last)
+            return 0;
+    }
     if (l < last) {
         end = l[1].at;
         if (end & ILPM_KMOVED)
