@@ -762,6 +762,37 @@ START_TEST(test_scatter_by_blocks_keeps_the_lists)
 }
 END_TEST
 
+/* The count pass's blocks (and the scatter's) read the clock after each
+ * block: a watch past its deadline, whose polls would not read the
+ * clock for a million calls, stops a build by blocks of the board model
+ * with a timeout (before, the build went on to its end: at n-Queens
+ * 10,000 the blocks took 0.8 s past the limit). */
+START_TEST(test_blocks_read_the_clock)
+{
+    ilpm_err err;
+    ilpm_model *m = board_model(70, 0);
+    size_t keep_min = ilpm_kern_scatter_min,
+           keep_block = ilpm_kern_scatter_block;
+    for (int scatter = 0; scatter < 2; scatter++) {
+        ilpm_kern_scatter_min = scatter ? 0 : keep_min;
+        ilpm_kern_scatter_block = 64;
+        ilpm_watch w;
+        ilpm_watch_until(&w, ilpm_now() - 1, NULL);
+        w.tick = 1;
+        w.every = 1000000;
+        w.read_at = ilpm_now();
+        ilpm_kern e;
+        ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, &w, &err),
+                         -1);
+        ck_assert_int_eq(err.rc, ILPM_E_TIMEOUT);
+        ck_assert_int_eq(w.status, ILPM_TIMEOUT);
+    }
+    ilpm_kern_scatter_min = keep_min;
+    ilpm_kern_scatter_block = keep_block;
+    ilpm_model_free(m);
+}
+END_TEST
+
 static Suite *kernel_suite(void)
 {
     Suite *s = suite_create("kernel");
@@ -776,6 +807,7 @@ static Suite *kernel_suite(void)
     tcase_add_test(t, test_values_ask_for_huge_pages);
     tcase_add_test(t, test_big_lists_ask_for_huge_pages);
     tcase_add_test(t, test_scatter_by_blocks_keeps_the_lists);
+    tcase_add_test(t, test_blocks_read_the_clock);
     suite_add_tcase(s, t);
     return s;
 }
