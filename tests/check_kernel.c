@@ -537,8 +537,9 @@ END_TEST
  * literals' records unwritten (neg_unplaced): 4.2 million variables,
  * records of 67 MB, calloc's fresh pages, whose negative half mincore
  * finds not resident (every page of it written, before); their lists
- * have no room, the last positive one's ends at occ_end, and a
- * negative term added later moves its list out (the rest as they were).
+ * have no room, the last positive one's ends at occ_end, propagation
+ * reads none of them (neg_none), and a negative term added later moves
+ * its list out and is read (the rest as they were).
  * Skipped under valgrind and AddressSanitizer (their allocators write
  * what they give). */
 START_TEST(test_negative_records_unwritten)
@@ -561,6 +562,7 @@ START_TEST(test_negative_records_unwritten)
     ilpm_kern e;
     ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
     ck_assert_int_eq(e.neg_unplaced, 1);
+    ck_assert_int_eq(e.neg_none, 1);
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t lo_at = ((uintptr_t)&e.occ[e.nv + 1] + page - 1) & ~(page - 1);
     uintptr_t hi_at = (uintptr_t)&e.occ[2 * (size_t)e.nv + 2] & ~(page - 1);
@@ -577,6 +579,7 @@ START_TEST(test_negative_records_unwritten)
     ck_assert_uint_eq(pool_room(&e, ilpm_kidx(&e, -7)), 0);
     int c[2] = {-7, 9};
     ck_assert_int_eq(ilpm_kern_add(&e, NULL, c, 2, ILPM_GE, 1, 0), 1);
+    ck_assert_int_eq(e.neg_none, 0);
     ck_assert(e.occ[ilpm_kidx(&e, -7)].at & ILPM_KMOVED);
     ck_assert_int_eq(e.occ[ilpm_kidx(&e, -7)].n, 1);
     ck_assert_int_eq(e.occ[ilpm_kidx(&e, 9)].n, 2);

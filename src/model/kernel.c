@@ -317,7 +317,7 @@ static inline int imply(ilpm_kern *e, int l, int r)
     /* The weights follow the values at once, so that every slack is
      * exact; the constraints are looked at when l is propagated (eager:
      * those at a bound queued now). */
-    ilpm_klist p = e->occ[ilpm_kidx(e, l)], q = e->occ[ilpm_kidx(e, -l)];
+    ilpm_klist p = ilpm_klist_of(e, l), q = ilpm_klist_of(e, -l);
     if (e->eager) {
         const ilpm_kocc *pv = ilpm_klist_v(e, p), *qv = ilpm_klist_v(e, q);
         const int32_t *pa = ilpm_klist_a(e, p), *qa = ilpm_klist_a(e, q);
@@ -520,8 +520,8 @@ int ilpm_kern_propagate(ilpm_kern *e)
             if (e->db && e->db_propagate(e, l) != 0)
                 return drop_lazy(e);
             if (!eager) {
-                ilpm_klist p = e->occ[ilpm_kidx(e, l)];
-                ilpm_klist q = e->occ[ilpm_kidx(e, -l)];
+                ilpm_klist p = ilpm_klist_of(e, l);
+                ilpm_klist q = ilpm_klist_of(e, -l);
                 const ilpm_kocc *pv = ilpm_klist_v(e, p);
                 const ilpm_kocc *qv = ilpm_klist_v(e, q);
                 e->work += (uint64_t)p.n + (uint64_t)q.n;
@@ -574,7 +574,7 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
         drop_lazy(e);
     while (e->ntrail > mark) {
         int l = e->trail[--e->ntrail];
-        ilpm_klist p = e->occ[ilpm_kidx(e, l)], q = e->occ[ilpm_kidx(e, -l)];
+        ilpm_klist p = ilpm_klist_of(e, l), q = ilpm_klist_of(e, -l);
         weigh(e, p, 1, -1);
         weigh(e, q, 0, -1);
         reopen(e, l);

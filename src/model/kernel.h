@@ -133,6 +133,9 @@ typedef struct ilpm_kern {
      * 10,000: 0.8 GB left as the system's zero pages); the positive
      * lists' rooms then end at occ_end. */
     uint8_t neg_unplaced;
+    /* No negative literal occurs in any row (ilpm_kern_push clears it):
+     * propagation reads no negative literal's record (ilpm_klist_of). */
+    uint8_t neg_none;
     uint32_t cocc_end; /* where its cocc lists end (0: not there) */
     /* A clause store (NULL: none), opaque here: db_propagate sees each
      * literal the kernel propagates, before its constraints; nonzero is
@@ -211,6 +214,17 @@ static inline size_t ilpm_klix(int l)
 static inline size_t ilpm_kidx(const ilpm_kern *e, int l)
 {
     return l > 0 ? (size_t)l : (size_t)e->nv + 1 + (size_t)-l;
+}
+
+/* Literal l's list of occurrences: its record, or none when it is a
+ * negative literal and no row has one (neg_none: n-Queens, where a
+ * negative literal's record, on a line of its own, would be a cache
+ * miss for nothing each time a literal is set or propagated). */
+static inline ilpm_klist ilpm_klist_of(const ilpm_kern *e, int l)
+{
+    if (l < 0 && e->neg_none)
+        return (ilpm_klist){0, 0};
+    return e->occ[ilpm_kidx(e, l)];
 }
 
 /* The kinds ilpm_kern_init loads, as bits (1u << kind). */

@@ -119,6 +119,8 @@ static int occ_a(ilpm_kern *e, int64_t a, int32_t *x)
 
 int ilpm_kern_push(ilpm_kern *e, ilpm_klist *l, int c, int64_t a)
 {
+    if (l > e->occ + e->nv && l < e->occ + 2 * (size_t)e->nv + 2)
+        e->neg_none = 0; /* (a negative literal's list) */
     int32_t x, room = list_room(e, l);
     if ((l->n >= room && grow_list(e, l, room) != 0) ||
         (a != 1 && !e->pa && make_coefs(e) != 0) || occ_a(e, a, &x) != 0)

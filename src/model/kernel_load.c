@@ -421,6 +421,7 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
      * fewer than the constraints, fewer than INT32_MAX) */
     uint32_t at = 0;
     size_t npos = e->neg_unplaced ? (size_t)e->nv + 1 : nl;
+    e->neg_none = e->neg_unplaced; /* (a weighted row pushes, below) */
     if (rc == 0)
         rc = place(e->occ, npos, &at, w, err);
     e->occ_end = at;
