@@ -1105,7 +1105,7 @@ static void compacted(ilpm_kern *e)
     ck_assert_uint_eq(e->nlits, terms);
     for (int v = 1; v <= e->nv; v++)
         for (int s = 0; s < 2; s++) {
-            const ilpm_klist *p = &e->occ[ilpm_klix(s ? -v : v)];
+            const ilpm_klist *p = &e->occ[ilpm_kidx(e, s ? -v : v)];
             ck_assert(e->val[v] == ILPM_K_OPEN || p->n == 0);
             for (int i = 0; i < p->n; i++)
                 ck_assert_int_lt(ilpm_klist_v(e, *p)[i].c, e->ncons);

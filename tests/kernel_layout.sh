@@ -16,7 +16,7 @@ set -u
 lib=$(realpath "$1")
 src=$2
 fail=0
-members=$(ar t "$lib" | grep -E '^src_(model_(kernel|kernel_load|kernel_pack|probe|propagate)|backend_cp_[a-z_]*)\.c\.o$')
+members=$(ar t "$lib" | grep -E '^src_(model_(kernel|kernel_list|kernel_load|kernel_pack|probe|propagate)|backend_cp_[a-z_]*)\.c\.o$')
 [ "$(printf '%s\n' "$members" | grep -c .)" -ge 6 ] ||
     { echo "kernel_layout: the kernel and cp objects are not in $lib" >&2; exit 1; }
 work=$(mktemp -d) || exit 2

@@ -36,7 +36,7 @@ static int smallest(const cp_search *s)
  * at-most constraints it sits in, whose other literals it would take. */
 static int64_t impact(const ilpm_kern *e, int l)
 {
-    ilpm_klist p = e->occ[ilpm_klix(l)];
+    ilpm_klist p = ilpm_klist_of(e, l);
     const ilpm_kocc *v = ilpm_klist_v(e, p);
     int64_t sum = 0;
     for (int i = 0; i < p.n; i++) {

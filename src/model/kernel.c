@@ -28,9 +28,12 @@ static void drop(const ilpm_kern *e, void *p)
 
 void ilpm_kern_free(ilpm_kern *e)
 {
-    for (size_t i = 0; i < e->nmoved; i++)
+    for (size_t i = 0; i < e->nmoved; i++) {
         free(e->moved[i].v);
+        free(e->moved[i].a);
+    }
     free(e->moved);
+    free(e->pa);
     drop(e, e->occ);
     drop(e, e->cocc);
     drop(e, e->cons);
@@ -49,81 +52,6 @@ void ilpm_kern_free(ilpm_kern *e)
     free(e->ones);
     free(e->big);
     memset(e, 0, sizeof *e);
-}
-
-/* The room of list l (a record of occ or cocc): its own on the heap; in
- * the pool, up to where the next list's place is (or was, if it moved). */
-static int32_t list_room(const ilpm_kern *e, const ilpm_klist *l)
-{
-    if (l->at & ILPM_KMOVED)
-        return e->moved[l->at & ~ILPM_KMOVED].cap;
-    size_t nl = 2 * (size_t)e->nv + 2;
-    int in_occ = l >= e->occ && l < e->occ + nl;
-    const ilpm_klist *last = in_occ ? e->occ + nl - 1 : e->cocc + nl - 1;
-    uint32_t end = in_occ ? e->occ_end : e->cocc_end;
-    if (l < last) {
-        end = l[1].at;
-        if (end & ILPM_KMOVED)
-            end = e->moved[end & ~ILPM_KMOVED].base;
-    }
-    return end > l->at ? (int32_t)(end - l->at) : 0;
-}
-
-/* Moves list l out of the pool onto the heap, or grows it there, to
- * hold one more than its room. */
-static int grow_list(ilpm_kern *e, ilpm_klist *l, int32_t room)
-{
-    if (room > INT32_MAX / 2)
-        return -1;
-    int32_t cap = room ? 2 * room : 4;
-    ilpm_kocc *v;
-    if (l->at & ILPM_KMOVED) {
-        ilpm_kmoved *m = &e->moved[l->at & ~ILPM_KMOVED];
-        if (!(v = realloc(m->v, (size_t)cap * sizeof *v)))
-            return -1;
-        m->v = v;
-        m->cap = cap;
-        return 0;
-    }
-    if (e->nmoved >= ILPM_KMOVED ||
-        ilpm_grow((void **)&e->moved, &e->capmoved, e->nmoved + 1,
-                  sizeof *e->moved) != 0 ||
-        !(v = malloc((size_t)cap * sizeof *v)))
-        return -1;
-    if (l->n)
-        memcpy(v, e->pool + l->at, (size_t)l->n * sizeof *v);
-    e->moved[e->nmoved] = (ilpm_kmoved){v, cap, l->at};
-    l->at = ILPM_KMOVED | (uint32_t)e->nmoved++;
-    return 0;
-}
-
-/* Coefficient a as an occurrence holds it (ilpm_kocc), into *x: itself
- * when it fits in 31 bits, else its place in big, which grows; -1 when
- * out of memory. */
-static int occ_a(ilpm_kern *e, int64_t a, int32_t *x)
-{
-    if (a <= INT32_MAX) {
-        *x = (int32_t)a;
-        return 0;
-    }
-    if (e->nbig >= INT32_MAX ||
-        ilpm_grow((void **)&e->big, &e->capbig, e->nbig + 1, sizeof *e->big))
-        return -1;
-    e->big[e->nbig] = a;
-    *x = (int32_t)(-1 - (int64_t)e->nbig++);
-    return 0;
-}
-
-/* Appends (c, a) to list l. */
-static inline int push(ilpm_kern *e, ilpm_klist *l, int c, int64_t a)
-{
-    int32_t x, room = list_room(e, l);
-    if ((l->n >= room && grow_list(e, l, room) != 0) || occ_a(e, a, &x) != 0)
-        return -1;
-    ilpm_kocc *v = ilpm_klist_v(e, *l);
-    v[l->n].c = c;
-    v[l->n++].a = x;
-    return 0;
 }
 
 static int by_coef(const void *x, const void *y)
@@ -271,7 +199,7 @@ int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
     }
     ilpm_klist *occ = e->occ;
     for (int i = 0; i < m; i++)
-        if (push(e, &occ[ilpm_klix(ol[i])], c, oa[i]) != 0)
+        if (ilpm_kern_push(e, &occ[ilpm_kidx(e, ol[i])], c, oa[i]) != 0)
             return -1;
     /* The weights count every value on the trail (none as the model's
      * constraints are loaded). */
@@ -282,7 +210,7 @@ int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
     }
     if (cond && ((!e->cocc && !(e->cocc = calloc(2 * (size_t)e->nv + 2,
                                                  sizeof *e->cocc))) ||
-                 push(e, &e->cocc[ilpm_klix(cond)], c, 0) != 0))
+                 ilpm_kern_push(e, &e->cocc[ilpm_kidx(e, cond)], c, 0) != 0))
         return -1;
     ilpm_kcon *x = ilpm_kern_record(e, c, m, cmp, unit, cond, k, total);
     x->st = st;
@@ -346,6 +274,30 @@ static inline void touched(ilpm_kern *e, const ilpm_kcon *x, int c, int side)
         *rq_at(e, e->nrq++) = c;
 }
 
+/* The weights of list l's constraints moved by sign (its coefficients,
+ * or 1 each): their true weight (st) or false one. */
+static inline void weigh(ilpm_kern *e, ilpm_klist l, int st, int64_t sign)
+{
+    int n = l.n;
+    if (n == 0) /* (a negative literal's list, in most models) */
+        return;
+    const ilpm_kocc *v = ilpm_klist_v(e, l);
+    const int32_t *a = ilpm_klist_a(e, l);
+    ilpm_kcon *cons = e->cons;
+    if (!a && st)
+        for (int i = 0; i < n; i++)
+            cons[v[i].c].st += sign;
+    else if (!a)
+        for (int i = 0; i < n; i++)
+            cons[v[i].c].sf += sign;
+    else if (st)
+        for (int i = 0; i < n; i++)
+            cons[v[i].c].st += sign * ilpm_kocc_a(e, a[i]);
+    else
+        for (int i = 0; i < n; i++)
+            cons[v[i].c].sf += sign * ilpm_kocc_a(e, a[i]);
+}
+
 /* ilpm_kern_imply, inlined in the kernel's own loops. */
 static inline int imply(ilpm_kern *e, int l, int r)
 {
@@ -365,27 +317,35 @@ static inline int imply(ilpm_kern *e, int l, int r)
     /* The weights follow the values at once, so that every slack is
      * exact; the constraints are looked at when l is propagated (eager:
      * those at a bound queued now). */
-    ilpm_klist p = e->occ[ilpm_klix(l)], q = e->occ[ilpm_klix(-l)];
-    const ilpm_kocc *pv = ilpm_klist_v(e, p), *qv = ilpm_klist_v(e, q);
+    ilpm_klist p = ilpm_klist_of(e, l), q = ilpm_klist_of(e, -l);
     if (e->eager) {
+        const ilpm_kocc *pv = ilpm_klist_v(e, p), *qv = ilpm_klist_v(e, q);
+        const int32_t *pa = ilpm_klist_a(e, p), *qa = ilpm_klist_a(e, q);
         for (int i = 0; i < p.n; i++) {
             ilpm_kcon *y = &e->cons[pv[i].c];
-            y->st += ilpm_kocc_a(e, pv[i]);
+            y->st += pa ? ilpm_kocc_a(e, pa[i]) : 1;
             if (y->le)
                 touched(e, y, pv[i].c, 1);
         }
         for (int i = 0; i < q.n; i++) {
             ilpm_kcon *y = &e->cons[qv[i].c];
-            y->sf += ilpm_kocc_a(e, qv[i]);
+            y->sf += qa ? ilpm_kocc_a(e, qa[i]) : 1;
             if (y->ge)
                 touched(e, y, qv[i].c, 2);
         }
         return 0;
     }
+    if (e->pa) {
+        weigh(e, p, 1, 1);
+        weigh(e, q, 0, 1);
+        return 0;
+    }
+    /* unit rows alone (n-Queens): each weight moves by 1 */
+    const ilpm_kocc *pv = ilpm_klist_v(e, p), *qv = ilpm_klist_v(e, q);
     for (int i = 0; i < p.n; i++)
-        e->cons[pv[i].c].st += ilpm_kocc_a(e, pv[i]);
+        e->cons[pv[i].c].st++;
     for (int i = 0; i < q.n; i++)
-        e->cons[qv[i].c].sf += ilpm_kocc_a(e, qv[i]);
+        e->cons[qv[i].c].sf++;
     return 0;
 }
 
@@ -560,8 +520,8 @@ int ilpm_kern_propagate(ilpm_kern *e)
             if (e->db && e->db_propagate(e, l) != 0)
                 return drop_lazy(e);
             if (!eager) {
-                ilpm_klist p = e->occ[ilpm_klix(l)];
-                ilpm_klist q = e->occ[ilpm_klix(-l)];
+                ilpm_klist p = ilpm_klist_of(e, l);
+                ilpm_klist q = ilpm_klist_of(e, -l);
                 const ilpm_kocc *pv = ilpm_klist_v(e, p);
                 const ilpm_kocc *qv = ilpm_klist_v(e, q);
                 e->work += (uint64_t)p.n + (uint64_t)q.n;
@@ -573,7 +533,7 @@ int ilpm_kern_propagate(ilpm_kern *e)
                         return drop_lazy(e);
             }
             if (e->cocc) {
-                ilpm_klist cl = e->cocc[ilpm_klix(l)];
+                ilpm_klist cl = e->cocc[ilpm_kidx(e, l)];
                 const ilpm_kocc *cv = ilpm_klist_v(e, cl);
                 for (int i = 0; i < cl.n; i++)
                     if (visit(e, cv[i].c, 3) != 0)
@@ -614,12 +574,9 @@ void ilpm_kern_undo(ilpm_kern *e, int mark)
         drop_lazy(e);
     while (e->ntrail > mark) {
         int l = e->trail[--e->ntrail];
-        ilpm_klist p = e->occ[ilpm_klix(l)], q = e->occ[ilpm_klix(-l)];
-        const ilpm_kocc *pv = ilpm_klist_v(e, p), *qv = ilpm_klist_v(e, q);
-        for (int i = 0; i < p.n; i++)
-            e->cons[pv[i].c].st -= ilpm_kocc_a(e, pv[i]);
-        for (int i = 0; i < q.n; i++)
-            e->cons[qv[i].c].sf -= ilpm_kocc_a(e, qv[i]);
+        ilpm_klist p = ilpm_klist_of(e, l), q = ilpm_klist_of(e, -l);
+        weigh(e, p, 1, -1);
+        weigh(e, q, 0, -1);
         reopen(e, l);
     }
     if (e->qhead > mark)
@@ -677,11 +634,16 @@ void ilpm_kern_detach(ilpm_kern *e, const uint8_t *gone)
     for (size_t i = 0; i < 2 * (size_t)e->nv + 2; i++) {
         ilpm_klist *p = &e->occ[i];
         ilpm_kocc *v = ilpm_klist_v(e, *p);
+        int32_t *a = ilpm_klist_a(e, *p);
         int j = 0;
         for (int k = 0; k < p->n; k++)
-            if (!gone[v[k].c])
+            if (!gone[v[k].c]) {
+                if (a)
+                    a[j] = a[k];
                 v[j++] = v[k];
-        p->n = j;
+            }
+        if (p->n != j) /* (an empty list's record stays unwritten) */
+            p->n = j;
     }
 }
 
@@ -700,7 +662,7 @@ void ilpm_kern_attach(ilpm_kern *e, const uint8_t *gone)
             x->st += v == ILPM_K_TRUE ? a : 0;
             x->sf += v == ILPM_K_FALSE ? a : 0;
             /* fits: detach made room, so push cannot fail */
-            (void)push(e, &e->occ[ilpm_klix(l)], c, a);
+            (void)ilpm_kern_push(e, &e->occ[ilpm_kidx(e, l)], c, a);
         }
     }
 }

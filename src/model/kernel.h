@@ -34,31 +34,35 @@ enum { ILPM_K_OPEN = 0, ILPM_K_TRUE = 1, ILPM_K_FALSE = 2 };
 enum { ILPM_K_DECIDED = -1 };
 enum { ILPM_K_R_LE = 0, ILPM_K_R_GE = 1, ILPM_K_R_CLE = 2, ILPM_K_R_CGE = 3 };
 
-/* An occurrence, 8 bytes (a model's non-zeros are most of its memory):
- * the constraint, and the literal's coefficient there when it fits in 31
- * bits, else -1 - i for the kernel's big[i] (ilpm_kocc_a). */
+/* An occurrence, 4 bytes (a model's non-zeros are most of its memory):
+ * the constraint.  The literal's coefficient there, when the kernel has
+ * any but 1, lies in a parallel array (ilpm_kern's pa, and a moved
+ * list's a): itself when it fits in 31 bits, else -1 - i for the
+ * kernel's big[i] (ilpm_kocc_a); a kernel of unit rows (n-Queens) stores
+ * none, 1.6 GB less at 10,000. */
 typedef struct ilpm_kocc {
     int32_t c; /* constraint */
-    int32_t a; /* the literal's coefficient there, or -1 - i: big[i] */
 } ilpm_kocc;
 
-/* A literal's occurrences, 8 bytes (a variable's two records share a
- * cache line; n-Queens 5000: 400 MB where a pointer, a count and a room
- * took 800): at, the list's place in the arena's pool as built from the
- * model (freed at once with it), or ILPM_KMOVED | i once a later
- * constraint outgrew that room: the list on the heap, moved[i]. A list
- * in the pool has the room up to the next list's place (ilpm_kern's
- * occ_end, cocc_end after the last; a moved list's place is its base). */
+/* A literal's occurrences, 8 bytes (n-Queens 5000: 400 MB where a
+ * pointer, a count and a room took 800), at ilpm_kidx in occ: at, the list's
+ * place in the arena's pool as built from the model (freed at once with it), or
+ * ILPM_KMOVED | i once a later constraint outgrew that room: the list on the
+ * heap, moved[i]. A list in the pool has the room up to the next list's place
+ * (ilpm_kern's occ_end, cocc_end after the last; a moved list's place is its
+ * base). */
 typedef struct ilpm_klist {
     uint32_t at;
     int32_t n;
 } ilpm_klist;
 #define ILPM_KMOVED 0x80000000u
 
-/* A list moved to the heap: its occurrences, their room, and the place
- * it left in the pool (where its neighbour's room ends). */
+/* A list moved to the heap: its occurrences, their coefficients (NULL
+ * while the kernel's pa is), their room, and the place it left in the
+ * pool (where its neighbour's room ends). */
 typedef struct ilpm_kmoved {
     ilpm_kocc *v;
+    int32_t *a;
     int32_t cap;
     uint32_t base;
 } ilpm_kmoved;
@@ -120,9 +124,18 @@ typedef struct ilpm_kern {
     void *arena;
     size_t narena;
     ilpm_kocc *pool;    /* the model's occurrences, in the arena */
+    int32_t *pa;        /* their coefficients (NULL: all 1), as ilpm_kocc */
     ilpm_kmoved *moved; /* the lists that left it for the heap  */
     size_t nmoved, capmoved;
-    uint32_t occ_end;  /* where the pool's occ lists end          */
+    uint32_t occ_end; /* where the pool's occ lists end          */
+    /* The negative literals' occ records never written (all {0, 0},
+     * each list's room 0): the model has no negative term (n-Queens
+     * 10,000: 0.8 GB left as the system's zero pages); the positive
+     * lists' rooms then end at occ_end. */
+    uint8_t neg_unplaced;
+    /* No negative literal occurs in any row (ilpm_kern_push clears it):
+     * propagation reads no negative literal's record (ilpm_klist_of). */
+    uint8_t neg_none;
     uint32_t cocc_end; /* where its cocc lists end (0: not there) */
     /* A clause store (NULL: none), opaque here: db_propagate sees each
      * literal the kernel propagates, before its constraints; nonzero is
@@ -166,12 +179,6 @@ static inline const int64_t *ilpm_kcoefs(const ilpm_kern *e, const ilpm_kcon *x)
     return x->unit ? e->ones : e->coefs + x->cstart;
 }
 
-/* The coefficient of occurrence o. */
-static inline int64_t ilpm_kocc_a(const ilpm_kern *e, ilpm_kocc o)
-{
-    return o.a >= 0 ? o.a : e->big[-1 - (int64_t)o.a];
-}
-
 /* List l's occurrences, l.n of them. */
 static inline ilpm_kocc *ilpm_klist_v(const ilpm_kern *e, ilpm_klist l)
 {
@@ -179,10 +186,45 @@ static inline ilpm_kocc *ilpm_klist_v(const ilpm_kern *e, ilpm_klist l)
                                 : e->pool + l.at;
 }
 
+/* List l's coefficients, as ilpm_kocc says, or NULL: all 1. */
+static inline int32_t *ilpm_klist_a(const ilpm_kern *e, ilpm_klist l)
+{
+    if (!e->pa)
+        return NULL;
+    return (l.at & ILPM_KMOVED) ? e->moved[l.at & ~ILPM_KMOVED].a
+                                : e->pa + l.at;
+}
+
+/* A coefficient as ilpm_klist_a holds it. */
+static inline int64_t ilpm_kocc_a(const ilpm_kern *e, int32_t a)
+{
+    return a >= 0 ? a : e->big[-1 - (int64_t)a];
+}
+
 /* Literal l as an index: 2v for v, 2v+1 for -v. */
 static inline size_t ilpm_klix(int l)
 {
     return 2 * (size_t)abs(l) + (l < 0);
+}
+
+/* Literal l's list in e's occ and cocc (2 nv + 2 of each): v for v,
+ * nv + 1 + v for -v, the positive literals' records apart from the
+ * negative ones', so that a model without negative terms never writes
+ * the latter (neg_unplaced). */
+static inline size_t ilpm_kidx(const ilpm_kern *e, int l)
+{
+    return l > 0 ? (size_t)l : (size_t)e->nv + 1 + (size_t)-l;
+}
+
+/* Literal l's list of occurrences: its record, or none when it is a
+ * negative literal and no row has one (neg_none: n-Queens, where a
+ * negative literal's record, on a line of its own, would be a cache
+ * miss for nothing each time a literal is set or propagated). */
+static inline ilpm_klist ilpm_klist_of(const ilpm_kern *e, int l)
+{
+    if (l < 0 && e->neg_none)
+        return (ilpm_klist){0, 0};
+    return e->occ[ilpm_kidx(e, l)];
 }
 
 /* The kinds ilpm_kern_init loads, as bits (1u << kind). */
@@ -233,6 +275,9 @@ int ilpm_kern_ones(ilpm_kern *e, size_t n);
  * memory. */
 int ilpm_kern_add(ilpm_kern *e, const int64_t *coefs, const int *lits, int n,
                   ilpm_cmp cmp, int64_t k, int cond);
+/* Appends (c, a) to list l (a record of e's occ or cocc): in its room,
+ * else moved to the heap; -1 when out of memory (kernel_list.c). */
+int ilpm_kern_push(ilpm_kern *e, ilpm_klist *l, int c, int64_t a);
 /* Adds model constraint c; -1 when out of memory. */
 int ilpm_kern_add_con(ilpm_kern *e, const ilpm_con *c);
 /* Makes l true for reason r (ILPM_K_DECIDED: a decision); -1 when it is

@@ -17,10 +17,11 @@
  * first and freed, 0.8 GB at n-Queens 10,000); its condition into
  * cocc's count likewise, which it makes at the first one.  The number
  * of terms; -1 when out of memory. */
-static inline void count_one(ilpm_klist *occ, int l)
+static inline void count_one(ilpm_kern *e, int l)
 {
-    ilpm_klist *p = &occ[ilpm_klix(l)];
+    ilpm_klist *p = &e->occ[ilpm_kidx(e, l)];
     p->n = (int32_t)((uint32_t)p->n + 1); /* (checked against the total) */
+    e->neg_unplaced &= l > 0;
 }
 
 static long count_terms(ilpm_kern *e, const ilpm_con *c, int lits)
@@ -32,21 +33,21 @@ static long count_terms(ilpm_kern *e, const ilpm_con *c, int lits)
         for (int i = 0; i < c->n; i++) {
             int64_t a = c->coefs[i];
             if (a != 0) {
-                count_one(e->occ, a < 0 ? -c->lits[i] : c->lits[i]);
+                count_one(e, a < 0 ? -c->lits[i] : c->lits[i]);
                 n++;
             }
         }
     } else {
         int neg0 = c->kind == ILPM_IMPL; /* -lits[0], not lits[0] */
         for (int i = 0; i < c->n; i++)
-            count_one(e->occ, i == 0 && neg0 ? -c->lits[0] : c->lits[i]);
+            count_one(e, i == 0 && neg0 ? -c->lits[0] : c->lits[i]);
         n = c->n;
     }
     if (c->kind == ILPM_CCARD && c->cond) {
         if (!e->cocc &&
             !(e->cocc = calloc(2 * (size_t)e->nv + 2, sizeof *e->cocc)))
             return -1;
-        e->cocc[ilpm_klix(c->cond)].n++;
+        e->cocc[ilpm_kidx(e, c->cond)].n++;
     }
     return n;
 }
@@ -87,27 +88,18 @@ static int place(ilpm_klist *ls, size_t n, uint32_t *at, ilpm_watch *w,
     return 0;
 }
 
-/* The lists' records, nl of them, zeroed for the counts, at a cache
- * line's start: a variable's two records (16 bytes, klix) then share
- * one line, which propagating either literal reads (imply).  Zeroed a
- * block at a time, polling w (the first write of 1.6 GB at n-Queens
- * 10,000); -1 with err when out of memory or w says stop. */
-static int make_lists(ilpm_kern *e, size_t nl, ilpm_watch *w, ilpm_err *err)
+/* The lists' records, nl of them, zeroed for the counts: by calloc,
+ * which for a large block takes the system's fresh pages, zero, without
+ * writing them, so that the records no term counts (the negative half,
+ * in a model without negative terms: neg_unplaced) are never written
+ * (0.8 GB at n-Queens 10,000); -1 with err when out of memory. */
+static int make_lists(ilpm_kern *e, size_t nl, ilpm_err *err)
 {
-    void *p = NULL;
-    if (nl > SIZE_MAX / sizeof(ilpm_klist) - 64)
+    e->occ = calloc(nl, sizeof *e->occ);
+    if (!e->occ)
         return ilpm_err_nomem(err, NOMEM);
-    size_t size = (nl * sizeof(ilpm_klist) + 63) & ~(size_t)63;
-    if (posix_memalign(&p, 64, size) != 0)
-        return ilpm_err_nomem(err, NOMEM);
-    e->occ = p;
-    huge_if_large(p, size);
-    for (size_t at = 0; at < size; at += (size_t)1 << 21) {
-        size_t n = size - at < (size_t)1 << 21 ? size - at : (size_t)1 << 21;
-        memset((char *)p + at, 0, n);
-        if (w && ilpm_watch_poll(w, "building the propagation kernel", err))
-            return -1;
-    }
+    huge_if_large(e->occ, nl * sizeof *e->occ);
+    e->neg_unplaced = 1; /* (until a negative term is counted) */
     return 0;
 }
 
@@ -153,6 +145,13 @@ static int make_arrays(ilpm_kern *e, const size_t *t, const int *lend)
             huge_if_large(e->pool, e->narena);
         }
     }
+    /* The occurrences' coefficients, when a weighted row may need them
+     * (kernel.h: a kernel of unit rows keeps none) */
+    size_t na = nterms + nconds ? nterms + nconds : 1;
+    if (t[3] && !(e->pa = malloc(na * sizeof *e->pa)))
+        return -1;
+    if (e->pa)
+        huge_if_large(e->pa, na * sizeof *e->pa);
     /* The values, read at random by every row that propagation visits
      * (a byte a variable: 25 MB at n-Queens 5000), ask for huge pages,
      * whose first write costs little at that size; the bigger arrays'
@@ -206,20 +205,20 @@ struct later {
 struct counts {
     size_t t[5];
     const int *lend;
-    int sorted;         /* each row's literals ascending by klix (scatter) */
+    int sorted;         /* each row's literals ascending by kidx (scatter) */
     struct later *rows; /* long unit rows, ascending, counted by blocks */
     size_t nrows, caprows;
 };
 
-/* Whether c's literals, as the kernel keeps them, ascend by klix. */
-static int ascends(const ilpm_con *c)
+/* Whether c's literals, as the kernel keeps them, ascend by kidx. */
+static int ascends(const ilpm_kern *e, const ilpm_con *c)
 {
     size_t last = 0;
     for (int i = 0; i < c->n; i++) {
         int l = i == 0 && c->kind == ILPM_IMPL ? -c->lits[0] : c->lits[i];
-        if (ilpm_klix(l) < last)
+        if (ilpm_kidx(e, l) < last)
             return 0;
-        last = ilpm_klix(l);
+        last = ilpm_kidx(e, l);
     }
     return 1;
 }
@@ -238,7 +237,7 @@ static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
      * sees whether its literals ascend) */
     int defer = c->kind != ILPM_LINEAR && c->kind != ILPM_IMPL && c->n >= 64;
     if (!defer && k->sorted)
-        k->sorted = c->kind != ILPM_LINEAR && ascends(c);
+        k->sorted = c->kind != ILPM_LINEAR && ascends(e, c);
     if (defer && k->nrows == k->caprows) {
         size_t cap = k->caprows ? 2 * k->caprows : 1024;
         struct later *r = realloc(k->rows, cap * sizeof *r);
@@ -260,12 +259,13 @@ static int count(ilpm_kern *e, const ilpm_con *c, void *ctx)
     return 0;
 }
 
-/* Appends (c, a) to list p, whose room was counted. */
-static inline void put(ilpm_kocc *pool, ilpm_klist *p, int c, int32_t a)
+/* Appends (c, a) to list p, whose room was counted (a kept when the
+ * kernel keeps coefficients, pa). */
+static inline void put(ilpm_kern *e, ilpm_klist *p, int c, int32_t a)
 {
-    ilpm_kocc *v = pool + p->at + p->n++;
-    v->c = c;
-    v->a = a;
+    if (e->pa)
+        e->pa[p->at + (uint32_t)p->n] = a;
+    e->pool[p->at + (uint32_t)p->n++].c = c;
 }
 
 /* Loads model constraint c: a weighted row through ilpm_kern_add (its
@@ -297,12 +297,25 @@ static int load(ilpm_kern *e, const ilpm_con *c, void *ctx)
         if (ol)
             ol[i] = l;
         if (!later)
-            put(e->pool, &occ[ilpm_klix(l)], num, 1);
+            put(e, &occ[ilpm_kidx(e, l)], num, 1);
     }
     if (cond)
-        put(e->pool, &e->cocc[ilpm_klix(cond)], num, 0);
+        put(e, &e->cocc[ilpm_kidx(e, cond)], num, 0);
     ilpm_kern_record(e, num, n, cmp, 1, cond, k, n);
     return 0;
+}
+
+/* The watch looked at after a block of the count or the scatter (tens
+ * of milliseconds at n-Queens 10,000, some 50 of them): the clock read
+ * each time, as ilpm_watch_poll, which reads it every 256th call, would
+ * not within the blocks of one build (the time limit came 0.8 s late).
+ * 0, or -1 with err. */
+static int block_watch(ilpm_watch *w, ilpm_err *err)
+{
+    if (!w)
+        return 0;
+    ilpm_watch_check(w); /* (its status, if any, made an error below) */
+    return ilpm_watch_poll(w, "building the propagation kernel", err);
 }
 
 /* Counts the long rows' terms that count() set aside, a block of
@@ -321,17 +334,18 @@ static int count_by(ilpm_kern *e, struct counts *k, size_t nl, ilpm_watch *w,
             if (r + 4 < k->nrows) /* (a row's cursor: a miss each) */
                 __builtin_prefetch(x[4].l + x[4].i);
             uint32_t i = x->i;
-            size_t last = i ? ilpm_klix(x->l[i - 1]) : 0, q;
+            size_t last = i ? ilpm_kidx(e, x->l[i - 1]) : 0, q;
             int down = 0;
-            for (; i < x->n && (q = ilpm_klix(x->l[i])) < hi; i++) {
+            for (; i < x->n && (q = ilpm_kidx(e, x->l[i])) < hi; i++) {
                 down |= q < last;
+                e->neg_unplaced &= x->l[i] > 0;
                 last = q;
                 e->occ[q].n = (int32_t)((uint32_t)e->occ[q].n + 1);
             }
             k->sorted &= !down;
             x->i = i;
         }
-        if (w && ilpm_watch_poll(w, "building the propagation kernel", err))
+        if (block_watch(w, err))
             rc = -1;
     }
     free(k->rows);
@@ -343,7 +357,7 @@ size_t ilpm_kern_scatter_min = (size_t)1 << 24;
 size_t ilpm_kern_scatter_block = (size_t)1 << 22;
 _Thread_local uint64_t ilpm_kern_scattered;
 
-/* The occurrences of e's rows (unit, their literals ascending by klix)
+/* The occurrences of e's rows (unit, their literals ascending by kidx)
  * put into their lists a block of ilpm_kern_scatter_block records at a
  * time: each row from where the last block left it, in the rows' order,
  * so that each list is what the rows' order would make it, while the
@@ -364,11 +378,11 @@ static int scatter(ilpm_kern *e, size_t nl, ilpm_watch *w, ilpm_err *err)
                 __builtin_prefetch(e->lits + x[4].start + cur[c + 4]);
             const int *l = e->lits + x->start;
             uint32_t i = cur[c], n = (uint32_t)x->n;
-            for (; i < n && ilpm_klix(l[i]) < hi; i++)
-                put(e->pool, &e->occ[ilpm_klix(l[i])], (int)c, 1);
+            for (; i < n && ilpm_kidx(e, l[i]) < hi; i++)
+                put(e, &e->occ[ilpm_kidx(e, l[i])], (int)c, 1);
             cur[c] = i;
         }
-        if (w && ilpm_watch_poll(w, "building the propagation kernel", err)) {
+        if (block_watch(w, err)) {
             free(cur);
             return -1;
         }
@@ -391,7 +405,7 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     size_t nl = 2 * (size_t)e->nv + 2;
     struct counts k = {{0, 0, 0, 0, 0}, NULL, 1, NULL, 0, 0};
     size_t *t = k.t;
-    int rc = make_lists(e, nl, w, err);
+    int rc = make_lists(e, nl, err);
     if (rc == 0)
         rc = each_con(e, m, kinds, w, err, count, &k);
     if (rc == 0)
@@ -406,8 +420,10 @@ int ilpm_kern_init(ilpm_kern *e, const ilpm_model *m, unsigned kinds,
     /* the lists' records, their room as counted (a literal's terms are
      * fewer than the constraints, fewer than INT32_MAX) */
     uint32_t at = 0;
+    size_t npos = e->neg_unplaced ? (size_t)e->nv + 1 : nl;
+    e->neg_none = e->neg_unplaced; /* (a weighted row pushes, below) */
     if (rc == 0)
-        rc = place(e->occ, nl, &at, w, err);
+        rc = place(e->occ, npos, &at, w, err);
     e->occ_end = at;
     if (rc == 0 && e->cocc)
         rc = place(e->cocc, nl, &at, w, err);

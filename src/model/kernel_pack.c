@@ -73,10 +73,12 @@ static void pack_list(ilpm_kern *e, ilpm_klist *p, const int *renum,
                       ilpm_kocc **at)
 {
     ilpm_kocc *v = ilpm_klist_v(e, *p);
+    int32_t *a = ilpm_klist_a(e, *p);
     int j = 0;
     for (int i = 0; i < p->n; i++)
         if (renum[v[i].c] >= 0) {
-            v[j] = v[i];
+            if (a)
+                a[j] = a[i];
             v[j++].c = renum[v[i].c];
         }
     p->n = j;
@@ -90,6 +92,8 @@ static void pack_list(ilpm_kern *e, ilpm_klist *p, const int *renum,
         return;
     }
     memmove(*at, v, (size_t)j * sizeof **at);
+    if (a)
+        memmove(e->pa + here, a, (size_t)j * sizeof *a);
     p->at = here;
     *at += j;
 }
@@ -120,9 +124,11 @@ void ilpm_kern_compact(ilpm_kern *e, int *renum)
     for (int c = 0; c < e->ncons; c++)
         compact_con(e, &e->cons[c]);
     size_t nl = 2 * (size_t)e->nv + 2;
-    for (size_t i = 2; i < nl; i++)
-        if (e->val[i / 2] != ILPM_K_OPEN)
-            e->occ[i].n = 0; /* never assigned again */
+    for (int v = 1; v <= e->nv; v++)
+        if (e->val[v] != ILPM_K_OPEN) { /* never assigned again */
+            e->occ[ilpm_kidx(e, v)].n = 0;
+            e->occ[ilpm_kidx(e, -v)].n = 0;
+        }
     /* The lists first: pack_cons reuses the old numbers' places. */
     int ncons = e->ncons;
     for (int c = 0, j = 0; c < ncons; c++)
@@ -130,6 +136,7 @@ void ilpm_kern_compact(ilpm_kern *e, int *renum)
     ilpm_kocc *at = e->pool;
     for (size_t i = 0; i < nl; i++)
         pack_list(e, &e->occ[i], renum, &at);
+    e->neg_unplaced = 0; /* (every list placed anew, in order) */
     for (size_t i = 0; e->cocc && i < nl; i++)
         pack_list(e, &e->cocc[i], renum, NULL);
     pack_cons(e, renum);
@@ -146,10 +153,11 @@ void ilpm_kern_truncate(ilpm_kern *e, int n)
         const int *l = e->lits + x->start;
         /* c's occurrences are the last of their lists: added last */
         for (int i = 0; i < x->n; i++) {
-            ilpm_klist *p = &e->occ[ilpm_klix(l[i])];
+            ilpm_klist *p = &e->occ[ilpm_kidx(e, l[i])];
             const ilpm_kocc *v = ilpm_klist_v(e, *p);
+            const int32_t *a = ilpm_klist_a(e, *p);
             while (p->n > 0 && v[p->n - 1].c == c) {
-                if (v[p->n - 1].a < 0)
+                if (a && a[p->n - 1] < 0)
                     e->nbig--;
                 p->n--;
             }

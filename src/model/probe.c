@@ -129,7 +129,7 @@ int ilpm_kern_probe(ilpm_kern *e, ilpm_watch *w)
         for (int v = 1; v <= e->nv && rc >= 0 && e->work < budget &&
                         !(w && ilpm_watch_poll(w, "", NULL));
              v++) {
-            int occ_v = e->occ[ilpm_klix(v)].n + e->occ[ilpm_klix(-v)].n;
+            int occ_v = e->occ[ilpm_kidx(e, v)].n + e->occ[ilpm_kidx(e, -v)].n;
             if (e->val[v] != ILPM_K_OPEN || occ_v == 0)
                 continue;
             int both_ways[2] = {v, -v};
