@@ -563,9 +563,12 @@ START_TEST(test_negative_records_unwritten)
     ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
     ck_assert_int_eq(e.neg_unplaced, 1);
     ck_assert_int_eq(e.neg_none, 1);
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t lo_at = ((uintptr_t)&e.occ[e.nv + 1] + page - 1) & ~(page - 1);
-    uintptr_t hi_at = (uintptr_t)&e.occ[2 * (size_t)e.nv + 2] & ~(page - 1);
+    /* The pages wholly within the negative half, and not in a 2 MB
+     * huge page that also holds the positive half's or what follows
+     * (transparent huge pages set to "always" back such a page whole). */
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), huge = 2u << 20;
+    uintptr_t lo_at = ((uintptr_t)&e.occ[e.nv + 1] + huge - 1) & ~(huge - 1);
+    uintptr_t hi_at = (uintptr_t)&e.occ[2 * (size_t)e.nv + 2] & ~(huge - 1);
     size_t np = (hi_at - lo_at) / page, resident = 0;
     unsigned char *in = malloc(np);
     ck_assert_ptr_nonnull(in);
@@ -573,7 +576,7 @@ START_TEST(test_negative_records_unwritten)
     for (size_t i = 0; i < np; i++)
         resident += in[i] & 1;
     free(in);
-    ck_assert_uint_gt(np, 8000);
+    ck_assert_uint_gt(np, 4000);
     ck_assert_uint_eq(resident, 0);
     ck_assert_uint_eq(pool_room(&e, (size_t)e.nv), 1);
     ck_assert_uint_eq(pool_room(&e, ilpm_kidx(&e, -7)), 0);
