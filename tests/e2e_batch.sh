@@ -184,6 +184,31 @@ for f in empty blank inst; do
 done
 check "merge of no results: nothing written" [ ! -e "$tmp/m5.csv" ]
 
+# A last row cut off (no line end: a batch killed, a full disk) is not a
+# run done: --resume cuts it off and runs it again, its rows each on a
+# line of their own; merge refuses it with its file:line:column.
+head -c "$(($(head -4 "$tmp/s0.csv" | wc -c) - 20))" "$tmp/s0.csv" >"$tmp/cut.csv"
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/cut.csv" --resume >"$tmp/sum"
+check "cut row: resume runs it again" grep -q " 22 runs (2 already there)" "$tmp/sum"
+check "cut row: resume gives the rows of one run" diff <(cut -d, -f4-7 "$tmp/cut.csv" | sort) <(cut -d, -f4-7 "$tmp/m3s.csv" | sort)
+head -c "$(($(head -4 "$tmp/s0.csv" | wc -c) - 20))" "$tmp/s0.csv" >"$tmp/cut.csv"
+"$ILPM" merge --out "$tmp/m6.csv" "$tmp/cut.csv" 2>"$tmp/err"
+check "cut row: merge exit 2" [ $? -eq 2 ]
+check "cut row: merge names it" grep -q "^ilpm: $tmp/cut.csv:4:[0-9]*: a row cut off (no line end)" "$tmp/err"
+check "cut row: merge writes nothing" [ ! -e "$tmp/m6.csv" ]
+# --resume adds rows in the format of the rows there, whatever the
+# name; a --format that differs is refused.
+head -4 "$tmp/s0.csv" >"$tmp/csv.jsonl"
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/csv.jsonl" --resume >/dev/null
+check "resume of CSV named .jsonl: CSV rows" diff <(cut -d, -f4-7 "$tmp/csv.jsonl" | sort) <(cut -d, -f4-7 "$tmp/m3s.csv" | sort)
+head -3 "$tmp/m3.jsonl" >"$tmp/json.csv"
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/json.csv" --resume --format csv 2>"$tmp/err"
+check "resume --format csv of JSON: exit 2" [ $? -eq 2 ]
+check "resume --format csv of JSON: message" grep -q "^ilpm: --format csv: --out $tmp/json.csv holds JSON lines" "$tmp/err"
+check "resume --format csv of JSON: file kept" [ "$(wc -l <"$tmp/json.csv")" -eq 3 ]
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/json.csv" --resume >/dev/null
+check "resume of JSON named .csv: JSON lines" [ "$(grep -c '^{"puzzle":"queens",' "$tmp/json.csv")" -eq 24 ]
+
 # Results files written before the count_complete column: --resume and
 # merge give their rows the column, empty (not known), under one header.
 header=$("$ILPM" solve queens --n 4 --format csv | head -1)

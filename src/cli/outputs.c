@@ -28,6 +28,16 @@ static int check_results_out(const cli *c)
                 c->out_path);
         return -1;
     }
+    if (kind == 1 && c->verb == VERB_BATCH && c->resume &&
+        ilpm_cli_given(c, "format") && json != (c->format == FMT_JSON)) {
+        fprintf(stderr,
+                "ilpm: --format %s: --out %s holds %s, which --resume adds "
+                "to in their format: leave --format out, or choose another "
+                "--out\n",
+                c->format == FMT_JSON ? "json" : "csv", c->out_path,
+                json ? "JSON lines" : "CSV rows");
+        return -1;
+    }
     if (kind >= 0)
         return 0;
     fprintf(stderr,
