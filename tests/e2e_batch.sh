@@ -405,5 +405,14 @@ check "slurm merge has every run" [ "$(grep -c ',solved,true,' "$tmp/sl.csv" 2>/
 check "slurm shards kept" [ -s "$tmp/sl.csv.shards/shard-2.csv" ]
 check "slurm file name kept" grep -q "we\$ird 'name.txt" "$tmp/sl.csv"
 
+# --slurm's tasks run later, elsewhere: standard input as a FILE or as
+# --data is refused, no script written.
+"$ILPM" batch queens - --out "$tmp/sin.csv" --slurm 2 <data/queens/completion.txt >"$tmp/sin.sh" 2>"$tmp/err"
+check "--slurm with FILE -: exit 2" [ $? -eq 2 ]
+check "--slurm with FILE -: message" grep -q "^ilpm: --slurm: the tasks cannot read standard input (-)" "$tmp/err"
+check "--slurm with FILE -: no script" [ ! -s "$tmp/sin.sh" ]
+"$ILPM" batch gmpl models/gmpl/queens.mod --data - --out "$tmp/sin.csv" --slurm 2 <models/gmpl/queens8.dat >/dev/null 2>"$tmp/err"
+check "--slurm with --data -: exit 2" [ $? -eq 2 ]
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -302,9 +302,27 @@ static int submit(const cli *c, const char *path)
     return ilpm_cli_stdout_errno ? EXIT_INTERNAL : EXIT_OK;
 }
 
+/* The tasks run later, elsewhere: none can read this run's standard
+ * input.  0, or -1 with the message given. */
+static int stdin_input(const cli *c)
+{
+    int n = 0, rc = 0;
+    const char **in = ilpm_cli_inputs(c, &n);
+    for (int i = 0; in && i < n && rc == 0; i++)
+        if (strcmp(in[i], "-") == 0) {
+            fprintf(stderr, "ilpm: --slurm: the tasks cannot read standard "
+                            "input (-): save it to a file and name that\n");
+            rc = -1;
+        }
+    free(in);
+    return rc;
+}
+
 int ilpm_cmd_slurm(cli *c)
 {
     char exe[PATH_MAX], cwd[PATH_MAX];
+    if (stdin_input(c) != 0)
+        return EXIT_USAGE;
     int rc = slurm_paths(c, exe, cwd);
     if (rc != EXIT_OK)
         return rc;
