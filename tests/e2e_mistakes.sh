@@ -117,6 +117,8 @@ mistake 2 "--formulation: expected one of exact, atmost, got 'foo'" \
     "$ILPM" solve sudoku $top95 --formulation foo
 mistake 2 "--formulation: sudoku has no formulation 'foo'" \
     "$ILPM" compare sudoku $top95 --formulation exact,foo
+mistake 2 "^ilpm: --version takes no arguments \(got 'queens'\)$" \
+    "$ILPM" --version queens
 mistake 2 "^ilpm: --formulation: 'exact' given twice$" \
     "$ILPM" compare sudoku $top95 --formulation exact,exact
 mistake 2 "^ilpm: --formulation: an empty name in 'exact,' \(give A or A,B\)$" \
