@@ -117,6 +117,9 @@ mistake 2 "--formulation: expected one of exact, atmost, got 'foo'" \
     "$ILPM" solve sudoku $top95 --formulation foo
 mistake 2 "--formulation: sudoku has no formulation 'foo'" \
     "$ILPM" compare sudoku $top95 --formulation exact,foo
+mistake 2 "^ilpm: batch: FILE $basic is given twice \(its rows would share their keys" \
+    "$ILPM" batch machiavelli $basic $basic --out "$tmp/twice.csv"
+check "batch FILE twice: nothing written" [ ! -e "$tmp/twice.csv" ]
 mistake 2 "^ilpm: --version takes no arguments \(got 'queens'\)$" \
     "$ILPM" --version queens
 mistake 2 "^ilpm: --formulation: 'exact' given twice$" \
