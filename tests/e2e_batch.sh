@@ -183,6 +183,23 @@ for f in empty blank inst; do
     check "merge of $f.txt: message" grep -q "^ilpm: $tmp/$f.txt.*not an ilpm results file" "$tmp/err"
 done
 check "merge of no results: nothing written" [ ! -e "$tmp/m5.csv" ]
+# A header without the key columns (file, index, backend) is no results
+# file, though its columns are ilpm's; a row whose index is not an
+# instance number cannot be found again: both refused, exit 2.
+printf 'puzzle,file\nqueens,x\n' >"$tmp/nokey.csv"
+"$ILPM" merge --out "$tmp/m5.csv" "$tmp/nokey.csv" 2>"$tmp/err"
+check "merge of a header without keys: exit 2" [ $? -eq 2 ]
+check "merge of a header without keys: message" grep -q "^ilpm: $tmp/nokey.csv:1:1: not an ilpm results file (no file, index and backend columns)" "$tmp/err"
+printf 'file,index,backend\nx,abc,ilp\n' >"$tmp/noindex.csv"
+printf '{"file":"x","index":"a","backend":"ilp"}\n' >"$tmp/noindex.jsonl"
+for f in noindex.csv noindex.jsonl; do
+    "$ILPM" merge --out "$tmp/m5.csv" "$tmp/$f" 2>"$tmp/err"
+    check "merge of $f: exit 2" [ $? -eq 2 ]
+    check "merge of $f: message" grep -q "^ilpm: $tmp/$f:[12]:1: a row whose index is not an instance number" "$tmp/err"
+done
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/noindex.csv" --resume >/dev/null 2>"$tmp/err"
+check "resume over a row without index: exit 2" [ $? -eq 2 ]
+check "merge of bad results: nothing written" [ ! -e "$tmp/m5.csv" ]
 
 # A last row cut off (no line end: a batch killed, a full disk) is not a
 # run done: --resume cuts it off and runs it again, its rows each on a

@@ -301,6 +301,13 @@ typedef struct rstate {
 static int csv_columns(rstate *s, const char *line, ilpm_err *err)
 {
     struct keyset *ks = s->ks;
+    /* The key columns are the file's own (an older header gains the
+     * others, never these). */
+    if (column_of(line, "file") < 0 || column_of(line, "index") < 0 ||
+        column_of(line, "backend") < 0)
+        return ilpm_reader_error(s->rd, err, 1,
+                                 "not an ilpm results file (no file, index "
+                                 "and backend columns)");
     if ((s->nmap = upgrade_map(line, ilpm_buf_str(&s->cur), s->map, 64))) {
         char *copy = strdup(line);
         char *f[64];
@@ -467,6 +474,14 @@ static int read_row(rstate *s, const char *line, int keep_lines, ilpm_err *err)
         rc = ilpm_err_nomem(err, "out of memory");
     else if (!s->ks->json)
         rc = key_csv(s, line, &key, err);
+    /* A row's index is an instance's number (1, 2, ...): without one,
+     * --resume could not find its run again. */
+    if (rc == 0 && key.index < 1) {
+        free(key.file);
+        rc = ilpm_reader_error(s->rd, err, 1,
+                               "a row whose index is not an instance "
+                               "number (1, 2, ...)");
+    }
     if (rc == 0 && keyset_add(s->ks, &key, line, keep_lines) != 0)
         rc = ilpm_err_nomem(err, "out of memory");
     free(row);
