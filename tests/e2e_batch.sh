@@ -183,6 +183,15 @@ for f in empty blank inst; do
     check "merge of $f.txt: message" grep -q "^ilpm: $tmp/$f.txt.*not an ilpm results file" "$tmp/err"
 done
 check "merge of no results: nothing written" [ ! -e "$tmp/m5.csv" ]
+# More shards than instances: a JSON shard without runs is an empty file,
+# JSON lines of no row, which merge takes (a CSV one has its header).
+for i in 0 1 2 3 4 5; do
+    "$ILPM" batch queens data/queens/completion.txt --out "$tmp/js$i.jsonl" --shard $i/6 >/dev/null
+done
+check "json shard without runs: empty" [ ! -s "$tmp/js5.jsonl" ]
+"$ILPM" merge --out "$tmp/js.jsonl" "$tmp"/js[0-5].jsonl 2>"$tmp/err"
+check "merge of json shards, some empty: exit 0" [ $? -eq 0 ]
+check "merge of json shards, some empty: every row" [ "$(grep -c '^{"puzzle":"queens",' "$tmp/js.jsonl")" -eq 4 ]
 # A header without the key columns (file, index, backend) is no results
 # file, though its columns are ilpm's; a row whose index is not an
 # instance number cannot be found again: both refused, exit 2.

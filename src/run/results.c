@@ -572,12 +572,17 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
         rc = read_row(&s, line, keep_lines, err);
     }
     /* A results file holds at least a CSV header or a JSON row; one
-     * that is to be read as one (merge) and holds neither is not one. */
-    if (rc == 0 && first && must_exist)
-        rc = ilpm_err_input(
-            err, "%s: not an ilpm results file (%s)", ilpm_reader_name(s.rd),
-            ilpm_reader_offset(s.rd, NULL) > 0 ? "blank lines only"
-                                               : "an empty file");
+     * that is to be read as one (merge) and holds neither is not one,
+     * but for an empty file named as JSON lines: those of no row (a
+     * shard without runs). */
+    int64_t end = ilpm_reader_offset(s.rd, NULL);
+    if (rc == 0 && first && must_exist && end == 0 &&
+        ilpm_results_name_format(path) == 1)
+        ks->json = 1;
+    else if (rc == 0 && first && must_exist)
+        rc = ilpm_err_input(err, "%s: not an ilpm results file (%s)",
+                            ilpm_reader_name(s.rd),
+                            end > 0 ? "blank lines only" : "an empty file");
     ilpm_buf_free(&s.cur);
     ilpm_reader_free(s.rd);
     return rc;
