@@ -439,6 +439,13 @@ check "--slurm with FILE -: message" grep -q "^ilpm: --slurm: the tasks cannot r
 check "--slurm with FILE -: no script" [ ! -s "$tmp/sin.sh" ]
 "$ILPM" batch gmpl models/gmpl/queens.mod --data - --out "$tmp/sin.csv" --slurm 2 <models/gmpl/queens8.dat >/dev/null 2>"$tmp/err"
 check "--slurm with --data -: exit 2" [ $? -eq 2 ]
+# --slurm-script over a batch's results would lose them: refused.
+"$ILPM" batch queens data/queens/completion.txt --out "$tmp/keep.csv" >/dev/null
+cp "$tmp/keep.csv" "$tmp/keep0.csv"
+"$ILPM" batch queens data/queens/completion.txt --out "$tmp/ss.csv" --slurm 2 --slurm-script "$tmp/keep.csv" 2>"$tmp/err"
+check "--slurm-script over results: exit 2" [ $? -eq 2 ]
+check "--slurm-script over results: message" grep -q "^ilpm: --slurm-script $tmp/keep.csv holds batch results" "$tmp/err"
+check "--slurm-script over results: kept" cmp -s "$tmp/keep.csv" "$tmp/keep0.csv"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
