@@ -77,6 +77,7 @@ check "batch summary per back end" grep -qE "^  ilp: 24 runs, solve ms median" "
 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/r.csv" --backend both --jobs 2 --resume >"$tmp/sum"
 check "resume with nothing to do: exit 10 (unsat rows kept)" [ $? -eq 10 ]
 check "resume with nothing to do: no run" grep -q " 0 runs (48 already there)" "$tmp/sum"
+check "resume with nothing to do: no list of statuses" grep -qE " 0 runs \(48 already there\) in [0-9.]+ s$" "$tmp/sum"
 printf '2\n4\n5\n' >"$tmp/q3.txt"
 "$ILPM" batch queens "$tmp/q3.txt" --out "$tmp/r3.csv" --shard 0/3 >/dev/null # 2: unsat
 "$ILPM" batch queens "$tmp/q3.txt" --out "$tmp/r3.csv" --resume >"$tmp/sum" # 4, 5: solved

@@ -79,7 +79,7 @@ int ilpm_cmd_batch(cli *c)
             s.done);
     if (s.skipped)
         fprintf(f, " (%ld already there)", s.skipped);
-    fprintf(f, " in %.1f s:", s.elapsed_s);
+    fprintf(f, " in %.1f s%s", s.elapsed_s, s.done ? ":" : "");
     for (int st = 0; st < ILPM_STATUS_COUNT; st++)
         if (s.by_status[st])
             fprintf(f, " %ld %s", s.by_status[st],
