@@ -147,7 +147,8 @@ ilpm_sense ilpm_model_objective_get(const ilpm_model *m, int *n,
                                     const int **lits, const int64_t **coefs);
 /* Value of the objective under a 0/1 assignment vals[1..nvars]. */
 int64_t ilpm_model_objective_value(const ilpm_model *m, const uint8_t *vals);
-/* 1 if vals[1..nvars] satisfies every constraint. */
+/* 1 if vals[1..nvars] satisfies every constraint; else 0, and *bad
+ * (bad may be NULL) the index of the first it breaks (ilpm_model_con). */
 int ilpm_model_check(const ilpm_model *m, const uint8_t *vals, size_t *bad);
 const char *ilpm_kind_name(ilpm_kind k);
 
@@ -243,7 +244,7 @@ ilpm_status ilpm_solver_solve(ilpm_solver *s, const int *assume, int n,
  * SAT.  ILPM_OPTIMAL when proven, ILPM_FEASIBLE when a limit hit first. */
 ilpm_status ilpm_solver_optimize(ilpm_solver *s, const int *assume, int n,
                                  ilpm_err *err);
-/* Values of the last solution: vals[v] for v = 1..nvars. */
+/* Values of the last solution: vals[v] for v = 1..nvars; NULL: none. */
 const uint8_t *ilpm_solver_values(const ilpm_solver *s);
 int64_t ilpm_solver_objective(const ilpm_solver *s);
 /* Excludes the last solution, projected onto the non-aux variables. */

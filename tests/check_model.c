@@ -161,6 +161,16 @@ START_TEST(test_check_and_objective)
     ck_assert_int_eq((int)ilpm_model_objective_value(m, v), 3);
     uint8_t w[4] = {0, 1, 1, 1};
     ck_assert_int_eq(ilpm_model_check(m, w, NULL), 0);
+    /* ilpm.h: *bad is the first constraint broken. */
+    int l2[2] = {-1, -2};
+    ilpm_add_clause(m, l2, 2, &err);
+    size_t bad = 9;
+    ck_assert_int_eq(ilpm_model_check(m, v, &bad), 0);
+    ck_assert_int_eq((int)bad, 1);
+    ck_assert_int_eq(ilpm_model_check(m, w, &bad), 0);
+    ck_assert_int_eq((int)bad, 0);
+    uint8_t y[4] = {0, 0, 1, 1};
+    ck_assert_int_eq(ilpm_model_check(m, y, &bad), 1);
 }
 END_TEST
 

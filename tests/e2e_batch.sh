@@ -77,6 +77,7 @@ check "batch summary per back end" grep -qE "^  ilp: 24 runs, solve ms median" "
 "$ILPM" batch queens "$tmp/q.txt" --out "$tmp/r.csv" --backend both --jobs 2 --resume >"$tmp/sum"
 check "resume with nothing to do: exit 10 (unsat rows kept)" [ $? -eq 10 ]
 check "resume with nothing to do: no run" grep -q " 0 runs (48 already there)" "$tmp/sum"
+check "resume with nothing to do: no list of statuses" grep -qE " 0 runs \(48 already there\) in [0-9.]+ s$" "$tmp/sum"
 printf '2\n4\n5\n' >"$tmp/q3.txt"
 "$ILPM" batch queens "$tmp/q3.txt" --out "$tmp/r3.csv" --shard 0/3 >/dev/null # 2: unsat
 "$ILPM" batch queens "$tmp/q3.txt" --out "$tmp/r3.csv" --resume >"$tmp/sum" # 4, 5: solved
@@ -183,6 +184,57 @@ for f in empty blank inst; do
     check "merge of $f.txt: message" grep -q "^ilpm: $tmp/$f.txt.*not an ilpm results file" "$tmp/err"
 done
 check "merge of no results: nothing written" [ ! -e "$tmp/m5.csv" ]
+# More shards than instances: a JSON shard without runs is an empty file,
+# JSON lines of no row, which merge takes (a CSV one has its header).
+for i in 0 1 2 3 4 5; do
+    "$ILPM" batch queens data/queens/completion.txt --out "$tmp/js$i.jsonl" --shard $i/6 >/dev/null
+done
+check "json shard without runs: empty" [ ! -s "$tmp/js5.jsonl" ]
+"$ILPM" merge --out "$tmp/js.jsonl" "$tmp"/js[0-5].jsonl 2>"$tmp/err"
+check "merge of json shards, some empty: exit 0" [ $? -eq 0 ]
+check "merge of json shards, some empty: every row" [ "$(grep -c '^{"puzzle":"queens",' "$tmp/js.jsonl")" -eq 4 ]
+# A header without the key columns (file, index, backend) is no results
+# file, though its columns are ilpm's; a row whose index is not an
+# instance number cannot be found again: both refused, exit 2.
+printf 'puzzle,file\nqueens,x\n' >"$tmp/nokey.csv"
+"$ILPM" merge --out "$tmp/m5.csv" "$tmp/nokey.csv" 2>"$tmp/err"
+check "merge of a header without keys: exit 2" [ $? -eq 2 ]
+check "merge of a header without keys: message" grep -q "^ilpm: $tmp/nokey.csv:1:1: not an ilpm results file (no file, index and backend columns)" "$tmp/err"
+printf 'file,index,backend\nx,abc,ilp\n' >"$tmp/noindex.csv"
+printf '{"file":"x","index":"a","backend":"ilp"}\n' >"$tmp/noindex.jsonl"
+for f in noindex.csv noindex.jsonl; do
+    "$ILPM" merge --out "$tmp/m5.csv" "$tmp/$f" 2>"$tmp/err"
+    check "merge of $f: exit 2" [ $? -eq 2 ]
+    check "merge of $f: message" grep -q "^ilpm: $tmp/$f:[12]:1: a row whose index is not an instance number" "$tmp/err"
+done
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/noindex.csv" --resume >/dev/null 2>"$tmp/err"
+check "resume over a row without index: exit 2" [ $? -eq 2 ]
+check "merge of bad results: nothing written" [ ! -e "$tmp/m5.csv" ]
+
+# A last row cut off (no line end: a batch killed, a full disk) is not a
+# run done: --resume cuts it off and runs it again, its rows each on a
+# line of their own; merge refuses it with its file:line:column.
+head -c "$(($(head -4 "$tmp/s0.csv" | wc -c) - 20))" "$tmp/s0.csv" >"$tmp/cut.csv"
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/cut.csv" --resume >"$tmp/sum"
+check "cut row: resume runs it again" grep -q " 22 runs (2 already there)" "$tmp/sum"
+check "cut row: resume gives the rows of one run" diff <(cut -d, -f4-7 "$tmp/cut.csv" | sort) <(cut -d, -f4-7 "$tmp/m3s.csv" | sort)
+head -c "$(($(head -4 "$tmp/s0.csv" | wc -c) - 20))" "$tmp/s0.csv" >"$tmp/cut.csv"
+"$ILPM" merge --out "$tmp/m6.csv" "$tmp/cut.csv" 2>"$tmp/err"
+check "cut row: merge exit 2" [ $? -eq 2 ]
+check "cut row: merge names it" grep -q "^ilpm: $tmp/cut.csv:4:[0-9]*: a row cut off (no line end)" "$tmp/err"
+check "cut row: merge writes nothing" [ ! -e "$tmp/m6.csv" ]
+# --resume adds rows in the format of the rows there, whatever the
+# name; a --format that differs is refused.
+head -4 "$tmp/s0.csv" >"$tmp/csv.jsonl"
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/csv.jsonl" --resume >/dev/null
+check "resume of CSV named .jsonl: CSV rows" diff <(cut -d, -f4-7 "$tmp/csv.jsonl" | sort) <(cut -d, -f4-7 "$tmp/m3s.csv" | sort)
+head -3 "$tmp/m3.jsonl" >"$tmp/json.csv"
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/json.csv" --resume --format csv 2>"$tmp/err"
+check "resume --format csv of JSON: exit 2" [ $? -eq 2 ]
+check "resume --format csv of JSON: message" grep -q "^ilpm: --format csv: --out $tmp/json.csv holds JSON lines" "$tmp/err"
+check "resume --format csv of JSON: file kept" [ "$(wc -l <"$tmp/json.csv")" -eq 3 ]
+"$ILPM" batch queens "$tmp/q.txt" --out "$tmp/json.csv" --resume >/dev/null
+check "resume of JSON named .csv: JSON lines" [ "$(grep -c '^{"puzzle":"queens",' "$tmp/json.csv")" -eq 24 ]
 
 # Results files written before the count_complete column: --resume and
 # merge give their rows the column, empty (not known), under one header.
@@ -379,6 +431,22 @@ check "slurm script ran (stand-in sbatch)" grep -qE '^merge [0-9]+$' "$tmp/sl.ou
 check "slurm merge has every run" [ "$(grep -c ',solved,true,' "$tmp/sl.csv" 2>/dev/null)" -eq 60 ]
 check "slurm shards kept" [ -s "$tmp/sl.csv.shards/shard-2.csv" ]
 check "slurm file name kept" grep -q "we\$ird 'name.txt" "$tmp/sl.csv"
+
+# --slurm's tasks run later, elsewhere: standard input as a FILE or as
+# --data is refused, no script written.
+"$ILPM" batch queens - --out "$tmp/sin.csv" --slurm 2 <data/queens/completion.txt >"$tmp/sin.sh" 2>"$tmp/err"
+check "--slurm with FILE -: exit 2" [ $? -eq 2 ]
+check "--slurm with FILE -: message" grep -q "^ilpm: --slurm: the tasks cannot read standard input (-)" "$tmp/err"
+check "--slurm with FILE -: no script" [ ! -s "$tmp/sin.sh" ]
+"$ILPM" batch gmpl models/gmpl/queens.mod --data - --out "$tmp/sin.csv" --slurm 2 <models/gmpl/queens8.dat >/dev/null 2>"$tmp/err"
+check "--slurm with --data -: exit 2" [ $? -eq 2 ]
+# --slurm-script over a batch's results would lose them: refused.
+"$ILPM" batch queens data/queens/completion.txt --out "$tmp/keep.csv" >/dev/null
+cp "$tmp/keep.csv" "$tmp/keep0.csv"
+"$ILPM" batch queens data/queens/completion.txt --out "$tmp/ss.csv" --slurm 2 --slurm-script "$tmp/keep.csv" 2>"$tmp/err"
+check "--slurm-script over results: exit 2" [ $? -eq 2 ]
+check "--slurm-script over results: message" grep -q "^ilpm: --slurm-script $tmp/keep.csv holds batch results" "$tmp/err"
+check "--slurm-script over results: kept" cmp -s "$tmp/keep.csv" "$tmp/keep0.csv"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -407,6 +407,17 @@ run "machiavelli play json" 0 "$ILPM" play machiavelli --table "AH 2H 3H" --hand
 run "machiavelli laid" 0 "$ILPM" play machiavelli data/machiavelli/laid.txt &&
     has "laid marks" "$out" "^JS\* QS\* KS\* +\(new\)$" &&
     has "laid changed" "$out" "^table melds changed: 7H 8H 9H( /|$)"
+# --format dimacs is solve model's: only solve's help gives its codes.
+run "solve help: dimacs codes" 0 "$ILPM" solve --help &&
+    has "solve help: dimacs codes" "$out" "^SATISFIABLE, 20 UNSATISFIABLE, 30 OPTIMUM FOUND"
+for v in play compare; do
+    run "$v help: no dimacs" 0 "$ILPM" $v --help && hasnt "$v help: no dimacs" "$out" "20 UNSATISFIABLE"
+done
+# Cards apart by commas, as the input help says.
+run "machiavelli commas" 0 "$ILPM" solve machiavelli --table "AH,2H, 3H" &&
+    has "machiavelli commas" "$out" "^AH 2H 3H$"
+run "machiavelli help: commas" 0 "$ILPM" solve machiavelli --help &&
+    has "machiavelli help: commas" "$out" "apart by spaces or commas"
 run "machiavelli unsat reason" 10 "$ILPM" solve machiavelli --table "7H 8H 9H 5S" &&
     has "unsat reason" "$out" "^no meld can hold 5S: no run or set of the cards on the table contains it$"
 run "machiavelli unsat reason json" 10 "$ILPM" solve machiavelli --table "7H 8H 9H 5S" --format json &&

@@ -102,5 +102,16 @@ printf 'Minimize\n obj: a\nSubject To\n lim: a >= 2\nBounds\n 0 <= a <= 3\nGener
 "$ILPM" export model "$tmp/i.lp" --int-encoding binary --lp "$tmp/i2.lp"
 check "names: integer column bits" grep -q "^ obj: + a.0 + 2 a.1$" "$tmp/i2.lp"
 
+# DIMACS CNF has no objective: an export of a model with one says so, on
+# stderr and in the file; one without says nothing.
+"$ILPM" export model data/models/knapsack.lp --cnf "$tmp/k.cnf" 2>"$tmp/err"
+check "cnf of an objective: exit 0" [ $? -eq 0 ]
+check "cnf of an objective: note" grep -q "^ilpm: note: --cnf $tmp/k.cnf holds the model's rows, not its objective" "$tmp/err"
+check "cnf of an objective: comment" grep -q "^c the model's objective is not here" "$tmp/k.cnf"
+"$ILPM" export queens --n 4 --cnf "$tmp/q4.cnf" 2>"$tmp/err"
+check "cnf without objective: nothing on stderr" [ ! -s "$tmp/err" ]
+"$ILPM" export model data/models/knapsack.lp --opb "$tmp/k.opb" 2>"$tmp/err"
+check "opb keeps the objective: nothing on stderr" [ ! -s "$tmp/err" ]
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -117,6 +117,17 @@ mistake 2 "--formulation: expected one of exact, atmost, got 'foo'" \
     "$ILPM" solve sudoku $top95 --formulation foo
 mistake 2 "--formulation: sudoku has no formulation 'foo'" \
     "$ILPM" compare sudoku $top95 --formulation exact,foo
+mistake 2 "^ilpm: batch: FILE $basic is given twice \(its rows would share their keys" \
+    "$ILPM" batch machiavelli $basic $basic --out "$tmp/twice.csv"
+check "batch FILE twice: nothing written" [ ! -e "$tmp/twice.csv" ]
+mistake 2 "^ilpm: --version takes no arguments \(got 'queens'\)$" \
+    "$ILPM" --version queens
+mistake 2 "^ilpm: --formulation: 'exact' given twice$" \
+    "$ILPM" compare sudoku $top95 --formulation exact,exact
+mistake 2 "^ilpm: --formulation: an empty name in 'exact,' \(give A or A,B\)$" \
+    "$ILPM" compare sudoku $top95 --formulation exact,
+mistake 2 "^ilpm: --formulation: an empty name in ',atmost'" \
+    "$ILPM" compare sudoku $top95 --formulation ,atmost
 mistake 2 "--input-format: expected one of native, epita, motyak" \
     "$ILPM" solve tetravex data/tetravex/generated/3x3_solvable.txt --input-format x
 mistake 2 "unknown option '--bakend'; did you mean '--backend'\?" \

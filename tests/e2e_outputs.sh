@@ -69,6 +69,11 @@ fi
 check "--opb - header" grep -q '^\* #variable= 64 #constraint= ' "$tmp/q.opb"
 "$ILPM" export queens --n 8 --opb "$tmp/q2.opb"
 check "--opb - is the file" cmp -s "$tmp/q.opb" "$tmp/q2.opb"
+# Two formats on standard output would be one stream of both: refused.
+"$ILPM" export queens --n 4 --lp - --cnf - >"$tmp/two.out" 2>"$tmp/err"
+check "--lp - --cnf -: exit 2" [ $? -eq 2 ]
+check "--lp - --cnf -: message" grep -q "^ilpm: --lp and --cnf both write to standard output (-): give one of them a file$" "$tmp/err"
+check "--lp - --cnf -: nothing written" [ ! -s "$tmp/two.out" ]
 "$ILPM" gen tetravex --n 3 --seed 3 --out - >"$tmp/g1"
 "$ILPM" gen tetravex --n 3 --seed 3 >"$tmp/g2"
 check "gen --out -" cmp -s "$tmp/g1" "$tmp/g2"

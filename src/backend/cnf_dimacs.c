@@ -66,6 +66,10 @@ int ilpm_cnf_write_dimacs(const ilpm_cnf *c, const ilpm_model *m, FILE *f,
     o->failed = 0;
     o->stop = c->watch.stop;
     out_str(o, "c ilpm DIMACS export\n");
+    if (m && ilpm_model_objective_get(m, NULL, NULL, NULL) != ILPM_NONE)
+        out_str(o, "c the model's objective is not here (DIMACS CNF has "
+                   "none): these clauses are its feasible set; OPB, LP and "
+                   "MPS keep it\n");
     if (m) {
         char name[256];
         for (int v = 1; v <= c->model_vars && !o->failed; v++) {

@@ -26,9 +26,16 @@ static void progress_line(void *ctx, const ilpm_batch_summary *s)
 
 int ilpm_cli_batch_writes_json(const cli *c)
 {
-    return ilpm_cli_given(c, "format")
-               ? c->format == FMT_JSON
-               : ilpm_results_name_format(c->out_path) == 1;
+    if (ilpm_cli_given(c, "format"))
+        return c->format == FMT_JSON;
+    /* --resume adds rows in the format of the rows there, whatever the
+     * file's name (outputs.c refuses a --format that differs). */
+    int json = 0;
+    ilpm_err err = {0};
+    if (c->resume && !c->slurm_n &&
+        ilpm_results_probe(c->out_path, &json, &err) == 1)
+        return json;
+    return ilpm_results_name_format(c->out_path) == 1;
 }
 
 int ilpm_cmd_batch(cli *c)
@@ -72,7 +79,7 @@ int ilpm_cmd_batch(cli *c)
             s.done);
     if (s.skipped)
         fprintf(f, " (%ld already there)", s.skipped);
-    fprintf(f, " in %.1f s:", s.elapsed_s);
+    fprintf(f, " in %.1f s%s", s.elapsed_s, s.done ? ":" : "");
     for (int st = 0; st < ILPM_STATUS_COUNT; st++)
         if (s.by_status[st])
             fprintf(f, " %ld %s", s.by_status[st],

@@ -101,7 +101,18 @@ static int compare_forms(cli *c, compare_ctx *x, char **owned, ilpm_err *err)
     x->forms = calloc(n, sizeof *x->forms);
     if (!*owned || !x->forms)
         return ilpm_err_nomem(err, "out of memory");
-    for (char *tok = strtok(*owned, ","); tok; tok = strtok(NULL, ",")) {
+    for (char *tok = *owned, *end; tok; tok = end) {
+        if ((end = strchr(tok, ',')))
+            *end++ = '\0';
+        if (!*tok)
+            return ilpm_err_input(err,
+                                  "--formulation: an empty name in '%s' "
+                                  "(give A or A,B)",
+                                  given);
+        for (int i = 0; i < x->nforms; i++)
+            if (strcmp(x->forms[i], tok) == 0)
+                return ilpm_err_input(err, "--formulation: '%s' given twice",
+                                      tok);
         int ok = 0;
         for (int i = 0; c->pz->formulations[i]; i++)
             ok |= strcmp(c->pz->formulations[i], tok) == 0;

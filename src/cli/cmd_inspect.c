@@ -101,6 +101,15 @@ int ilpm_cmd_export(cli *c)
         ilpm_err err = {0};
         int rc = ilpm_file_formats[f]->write(x.m, &c->run.solver,
                                              c->export_path[f], &err);
+        /* A format without objectives (DIMACS CNF) gets the feasible
+         * set alone: said, as a solver of it finds any solution. */
+        if (rc == 0 &&
+            !(ilpm_file_formats[f]->carries & ILPM_CARRIES_OBJECTIVE) &&
+            ilpm_model_objective_get(x.m, NULL, NULL, NULL) != ILPM_NONE)
+            fprintf(stderr,
+                    "ilpm: note: --%s %s holds the model's rows, not its "
+                    "objective, which the format has no place for\n",
+                    ilpm_file_formats[f]->name, c->export_path[f]);
         if (rc != 0) {
             fprintf(stderr, "ilpm: %s\n", err.msg);
             /* ILPM_E_IO, the file could not be written (not the

@@ -22,16 +22,18 @@ typedef struct verb_help {
     "0 solved, counted or optimal; 10 unsatisfiable; 3 a time limit hit\n"     \
     "(an optimum not proven in time too); 2 usage or input error; 1\n"         \
     "internal error; 130 interrupted (SIGINT, SIGTERM).  Over several\n"       \
-    "instances the most severe: 1, 2, 130, 3, 10, 0.  With --format\n"         \
-    "dimacs, the SAT competition's: 10 SATISFIABLE, 20 UNSATISFIABLE, 30\n"    \
-    "OPTIMUM FOUND, 0 UNKNOWN."
+    "instances the most severe: 1, 2, 130, 3, 10, 0."
+/* solve model's --format dimacs (the other verbs refuse it). */
+#define DIMACS_EXITS                                                           \
+    "\nWith --format dimacs (solve model), the SAT competition's: 10\n"        \
+    "SATISFIABLE, 20 UNSATISFIABLE, 30 OPTIMUM FOUND, 0 UNKNOWN."
 
 static const verb_help helps[VERB_COUNT] = {
     [VERB_SOLVE] = {"PUZZLE [FILE...] [OPTIONS]",
                     "Solves (or with --count counts) every instance of every "
                     "FILE, or the\none the puzzle's options describe, and "
                     "checks every solution against\nthe puzzle's rules.",
-                    SOLVING_EXITS,
+                    SOLVING_EXITS DIMACS_EXITS,
                     {"ilpm solve queens --n 8",
                      "ilpm solve sudoku data/sudoku/norvig_top95.txt --index 1 "
                      "--backend sat --format json",

@@ -137,6 +137,11 @@ static int run_front(int argc, char **argv, int *verb)
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "ilpm: --version takes no arguments (got '%s')\n",
+                    argv[2]);
+            return EXIT_USAGE;
+        }
         printf("ilpm %s\n", ILPM_VERSION);
         return EXIT_OK;
     }

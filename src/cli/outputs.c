@@ -28,6 +28,16 @@ static int check_results_out(const cli *c)
                 c->out_path);
         return -1;
     }
+    if (kind == 1 && c->verb == VERB_BATCH && c->resume &&
+        ilpm_cli_given(c, "format") && json != (c->format == FMT_JSON)) {
+        fprintf(stderr,
+                "ilpm: --format %s: --out %s holds %s, which --resume adds "
+                "to in their format: leave --format out, or choose another "
+                "--out\n",
+                c->format == FMT_JSON ? "json" : "csv", c->out_path,
+                json ? "JSON lines" : "CSV rows");
+        return -1;
+    }
     if (kind >= 0)
         return 0;
     fprintf(stderr,
@@ -105,10 +115,17 @@ static int check_each(const cli *c, const char *const *inputs, int nin)
             fprintf(stderr, "ilpm: --%s %s\n", o[i]->name, err.msg);
             return -1;
         }
-        /* Two outputs on one file: the second would replace the first. */
+        /* Two outputs on one file: the second would replace the first;
+         * on standard output, follow it, one stream of two formats. */
         for (int j = 0; j < i; j++)
-            if (strcmp(path[j], "-") != 0 &&
-                ilpm_out_check(path[i], &path[j], 1, &err) != 0) {
+            if (strcmp(path[j], "-") == 0 && strcmp(path[i], "-") == 0) {
+                fprintf(stderr,
+                        "ilpm: --%s and --%s both write to standard "
+                        "output (-): give one of them a file\n",
+                        o[j]->name, o[i]->name);
+                return -1;
+            } else if (strcmp(path[j], "-") != 0 &&
+                       ilpm_out_check(path[i], &path[j], 1, &err) != 0) {
                 fprintf(stderr, "ilpm: --%s and --%s name the same file %s\n",
                         o[j]->name, o[i]->name, path[i]);
                 return -1;

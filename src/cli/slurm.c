@@ -6,6 +6,7 @@
  * the same work again: each task runs with --resume on its own shard
  * file and does only what is missing, and the merge is made anew.  A
  * task that failed or was killed thus loses nothing that it recorded. */
+#include "batch.h"
 #include "cli.h"
 
 #include <errno.h>
@@ -302,9 +303,45 @@ static int submit(const cli *c, const char *path)
     return ilpm_cli_stdout_errno ? EXIT_INTERNAL : EXIT_OK;
 }
 
+/* The tasks run later, elsewhere: none can read this run's standard
+ * input.  0, or -1 with the message given. */
+static int stdin_input(const cli *c)
+{
+    int n = 0, rc = 0;
+    const char **in = ilpm_cli_inputs(c, &n);
+    for (int i = 0; in && i < n && rc == 0; i++)
+        if (strcmp(in[i], "-") == 0) {
+            fprintf(stderr, "ilpm: --slurm: the tasks cannot read standard "
+                            "input (-): save it to a file and name that\n");
+            rc = -1;
+        }
+    free(in);
+    return rc;
+}
+
+/* A script written over a batch's results would lose them.  0, or -1
+ * with the message given. */
+static int script_over_results(const cli *c)
+{
+    int json = 0;
+    ilpm_err err = {0};
+    if (!c->slurm_script ||
+        ilpm_results_probe(c->slurm_script, &json, &err) != 1)
+        return 0;
+    fprintf(stderr,
+            "ilpm: --slurm-script %s holds batch results: writing the "
+            "script there would lose them; choose another name\n",
+            c->slurm_script);
+    return -1;
+}
+
 int ilpm_cmd_slurm(cli *c)
 {
     char exe[PATH_MAX], cwd[PATH_MAX];
+    if (stdin_input(c) != 0)
+        return EXIT_USAGE;
+    if (script_over_results(c) != 0)
+        return EXIT_USAGE;
     int rc = slurm_paths(c, exe, cwd);
     if (rc != EXIT_OK)
         return rc;

@@ -340,7 +340,7 @@ static int index_all(struct batch *b, const char *const *files, int nfiles,
  * --resume finds in the results.  *upgrade tells that the results are of
  * an older ilpm and need the current columns. */
 static int find_runs(struct batch *b, const char *const *files, int nfiles,
-                     const char *out_path, int *upgrade,
+                     const char *out_path, int *upgrade, int64_t *cut_at,
                      ilpm_batch_summary *sum, ilpm_err *err)
 {
     const ilpm_batch_opts *o = b->o;
@@ -362,6 +362,7 @@ static int find_runs(struct batch *b, const char *const *files, int nfiles,
         index_all(b, files, nfiles, &dset, form, sum, err) != 0)
         goto out;
     *upgrade = done.upgraded && !done.json;
+    *cut_at = done.cut ? done.cut_at : -1;
     sum->total = b->njobs;
     rc = 0;
 out:
@@ -372,11 +373,19 @@ out:
 }
 
 /* Opens the results file: appended to on resume, else started anew.
- * 0, or -1 or -2 with err as ilpm_batch_run returns them. */
+ * A row cut off at its end (cut_at >= 0: a batch stopped while writing
+ * it) goes first: its run is done again.  0, or -1 or -2 with err as
+ * ilpm_batch_run returns them. */
 static int open_results(struct outq *q, const ilpm_batch_opts *o,
-                        const char *out_path, int upgrade, ilpm_err *err)
+                        const char *out_path, int upgrade, int64_t cut_at,
+                        ilpm_err *err)
 {
     int fresh = 1;
+    if (cut_at >= 0 && truncate(out_path, (off_t)cut_at) != 0) {
+        ilpm_err_fail(err, ILPM_E_IO, "%s: cannot cut its last row off: %s",
+                      out_path, strerror(errno));
+        return -1;
+    }
     if (o->resume) {
         FILE *f = fopen(out_path, "r");
         if (f) {
@@ -598,12 +607,13 @@ int ilpm_batch_run(const ilpm_puzzle *pz, const char *const *files, int nfiles,
     struct pool_job job = ilpm_batch_pool_job(&b);
     struct times tm = {{NULL, NULL}, {0, 0}};
     int upgrade = 0, rc;
+    int64_t cut_at = -1;
     if (o->jobs < 1 || o->shard_n < 1 || o->shard_i < 0 ||
         o->shard_i >= o->shard_n)
         return ilpm_err_fail(err, ILPM_E_FAIL, "bad jobs or shard numbers");
-    rc = find_runs(&b, files, nfiles, out_path, &upgrade, sum, err);
+    rc = find_runs(&b, files, nfiles, out_path, &upgrade, &cut_at, sum, err);
     if (rc == 0)
-        rc = open_results(&q, o, out_path, upgrade, err);
+        rc = open_results(&q, o, out_path, upgrade, cut_at, err);
     if (rc == 0)
         rc = start_queue(&q, &b, &tm, sum, err);
     if (rc == 0)

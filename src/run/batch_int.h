@@ -82,6 +82,8 @@ struct keyset {
     char *header; /* CSV header line, NULL for JSON */
     int json;
     int upgraded; /* a file's rows were given the current columns */
+    int cut;        /* the last line has no line end (resume: not read) */
+    int64_t cut_at; /* where that line starts                          */
 };
 
 /* The rows a resumed batch finds done, hashed on their key: a big results
@@ -95,7 +97,9 @@ struct doneset {
 void ilpm_results_keyset_free(struct keyset *ks);
 /* Reads the rows of a results file into ks (more files add to it);
  * keep_lines keeps their text.  A missing file is 0 rows unless
- * must_exist. */
+ * must_exist.  A last line without its line end (a batch stopped while
+ * writing it) is an error when keep_lines (merge), else left unread and
+ * told by ks->cut and ks->cut_at (--resume runs it again). */
 int ilpm_results_read(const char *path, struct keyset *ks, int keep_lines,
                       int must_exist, ilpm_err *err);
 /* -1 when out of memory; free d->slot after. */

@@ -301,6 +301,13 @@ typedef struct rstate {
 static int csv_columns(rstate *s, const char *line, ilpm_err *err)
 {
     struct keyset *ks = s->ks;
+    /* The key columns are the file's own (an older header gains the
+     * others, never these). */
+    if (column_of(line, "file") < 0 || column_of(line, "index") < 0 ||
+        column_of(line, "backend") < 0)
+        return ilpm_reader_error(s->rd, err, 1,
+                                 "not an ilpm results file (no file, index "
+                                 "and backend columns)");
     if ((s->nmap = upgrade_map(line, ilpm_buf_str(&s->cur), s->map, 64))) {
         char *copy = strdup(line);
         char *f[64];
@@ -467,10 +474,56 @@ static int read_row(rstate *s, const char *line, int keep_lines, ilpm_err *err)
         rc = ilpm_err_nomem(err, "out of memory");
     else if (!s->ks->json)
         rc = key_csv(s, line, &key, err);
+    /* A row's index is an instance's number (1, 2, ...): without one,
+     * --resume could not find its run again. */
+    if (rc == 0 && key.index < 1) {
+        free(key.file);
+        rc = ilpm_reader_error(s->rd, err, 1,
+                               "a row whose index is not an instance "
+                               "number (1, 2, ...)");
+    }
     if (rc == 0 && keyset_add(s->ks, &key, line, keep_lines) != 0)
         rc = ilpm_err_nomem(err, "out of memory");
     free(row);
     return rc;
+}
+
+/* The size of the regular file path, and whether its last byte ends a
+ * line (a file that cannot be told, standard input: 1). */
+static int ends_line(const char *path, int64_t *size)
+{
+    struct stat st;
+    *size = -1;
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode) || st.st_size == 0)
+        return 1;
+    FILE *f = fopen(path, "rb");
+    int c = f && fseek(f, -1L, SEEK_END) == 0 ? fgetc(f) : '\n';
+    if (f)
+        fclose(f);
+    *size = st.st_size;
+    return c == '\n';
+}
+
+/* A line that reaches the end of a file without its line end is a row
+ * a batch was writing when it stopped (killed, a full disk): merge's
+ * error (1, err set), --resume's to run again (1: left unread), or 0
+ * (a line like any other: the probe's head). */
+static int cut_line(rstate *s, int64_t at, int64_t size, size_t len,
+                    int keep_lines, size_t max, ilpm_err *err)
+{
+    if (max != 0 || ilpm_reader_offset(s->rd, NULL) != size)
+        return 0;
+    if (keep_lines) {
+        ilpm_reader_error(s->rd, err, (long)len + 1,
+                          "a row cut off (no line end): a batch stopped "
+                          "while writing it; 'ilpm batch ... --resume' "
+                          "runs it again");
+        return -1;
+    }
+    s->ks->cut = 1;
+    s->ks->cut_at = at;
+    return 1;
 }
 
 /* Reads the rows of a results file; keep_lines keeps their text; stops
@@ -497,12 +550,20 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
         s.cur.s[--s.cur.len] = '\0'; /* the line end */
     s.cur_err = column_of(ilpm_buf_str(&s.cur), "error");
     s.cur_stop = column_of(ilpm_buf_str(&s.cur), "stopped_by");
+    int64_t size, next = 0;
+    int whole = ends_line(path, &size);
     while (rc == 0 && (max == 0 || ks->n < max) &&
            (r = ilpm_reader_line(s.rd, &line, &len, err)) != 0) {
+        int64_t at = next; /* where the line starts */
+        next = ilpm_reader_offset(s.rd, NULL);
         if (r < 0 || len == 0) {
             rc = r < 0 ? -1 : 0;
             continue;
         }
+        if (!whole && (r = cut_line(&s, at, size, len, keep_lines, max, err)))
+            rc = r < 0 ? -1 : 0;
+        if (rc != 0 || ks->cut)
+            continue;
         if (first) {
             first = 0;
             if ((rc = first_line(&s, line, err)) <= 0)
@@ -511,12 +572,17 @@ static int results_read(const char *path, struct keyset *ks, int keep_lines,
         rc = read_row(&s, line, keep_lines, err);
     }
     /* A results file holds at least a CSV header or a JSON row; one
-     * that is to be read as one (merge) and holds neither is not one. */
-    if (rc == 0 && first && must_exist)
-        rc = ilpm_err_input(
-            err, "%s: not an ilpm results file (%s)", ilpm_reader_name(s.rd),
-            ilpm_reader_offset(s.rd, NULL) > 0 ? "blank lines only"
-                                               : "an empty file");
+     * that is to be read as one (merge) and holds neither is not one,
+     * but for an empty file named as JSON lines: those of no row (a
+     * shard without runs). */
+    int64_t end = ilpm_reader_offset(s.rd, NULL);
+    if (rc == 0 && first && must_exist && end == 0 &&
+        ilpm_results_name_format(path) == 1)
+        ks->json = 1;
+    else if (rc == 0 && first && must_exist)
+        rc = ilpm_err_input(err, "%s: not an ilpm results file (%s)",
+                            ilpm_reader_name(s.rd),
+                            end > 0 ? "blank lines only" : "an empty file");
     ilpm_buf_free(&s.cur);
     ilpm_reader_free(s.rd);
     return rc;
