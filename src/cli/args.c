@@ -273,7 +273,8 @@ static const ilpm_opt own[] = {
 static const special specials[] = {
     {"backend", V_SOLVE | V_PLAY | V_BATCH | V_GEN, NULL, set_backend,
      "; in batch also a set: both = ilp and sat, all = every one (gen: for "
-     "the solver calls a generator makes, default sat)"},
+     "the solver calls a generator makes, default sat; auto is sat there, "
+     "each call being one solve)"},
     {"no-propagate", 0, NULL, set_no_propagate, NULL},
     {"shard", 0, NULL, set_shard, NULL},
     {"partition", 0, one_line, NULL, NULL},
