@@ -533,6 +533,23 @@ START_TEST(test_lists_move_out_of_the_pool)
 }
 END_TEST
 
+/* A model of nvars variables x[1..nvars] and one clause over the first
+ * n of them (x1 + ... + xn >= 1): large lists from little text. */
+static ilpm_model *wide_clause(int nvars, int n)
+{
+    ilpm_err err;
+    ilpm_model *m = ilpm_model_new();
+    int lo = 1, hi = nvars;
+    ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
+    int *l = malloc((size_t)n * sizeof *l);
+    ck_assert_ptr_nonnull(l);
+    for (int i = 0; i < n; i++)
+        l[i] = i + 1;
+    ck_assert_int_eq(ilpm_add_clause(m, l, n, &err), 0);
+    free(l);
+    return m;
+}
+
 /* A model without negative terms (n-Queens) leaves the negative
  * literals' records unwritten (neg_unplaced): 4.2 million variables,
  * records of 67 MB, calloc's fresh pages, whose negative half mincore
@@ -550,15 +567,8 @@ START_TEST(test_negative_records_unwritten)
     mallopt(M_PERTURB, 0); /* (meson test sets MALLOC_PERTURB_) */
 #endif
     ilpm_err err;
-    ilpm_model *m = ilpm_model_new();
-    int lo = 1, hi = 4200000, n = 4200000;
-    ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
-    int *l = malloc((size_t)n * sizeof *l);
-    ck_assert_ptr_nonnull(l);
-    for (int i = 0; i < n; i++)
-        l[i] = i + 1;
-    ck_assert_int_eq(ilpm_add_clause(m, l, n, &err), 0);
-    free(l);
+    int n = 4200000;
+    ilpm_model *m = wide_clause(4200000, n);
     ilpm_kern e;
     ck_assert_int_eq(ilpm_kern_init(&e, m, ILPM_KERN_ALL_KINDS, NULL, &err), 0);
     ck_assert_int_eq(e.neg_unplaced, 1);
@@ -632,15 +642,8 @@ START_TEST(test_big_lists_ask_for_huge_pages)
     if (!test_thp_on() || test_slowdown() > 1)
         return;
     ilpm_err err;
-    ilpm_model *m = ilpm_model_new();
-    int lo = 1, hi = 4200000, n = 1200000;
-    ck_assert_int_ge(ilpm_model_family(m, "x", 1, &lo, &hi, 0, &err), 0);
-    int *l = malloc((size_t)n * sizeof *l);
-    ck_assert_ptr_nonnull(l);
-    for (int i = 0; i < n; i++)
-        l[i] = i + 1;
-    ck_assert_int_eq(ilpm_add_clause(m, l, n, &err), 0);
-    free(l);
+    int n = 1200000;
+    ilpm_model *m = wide_clause(4200000, n);
     uintptr_t page = (uintptr_t)2 << 20;
     size_t keep = ilpm_kern_huge_min;
     for (int low = 0; low < 2; low++) {
