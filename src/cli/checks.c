@@ -112,20 +112,21 @@ int ilpm_cli_check(cli *c, ilpm_err *err)
         FAIL("--limit goes with --count");
     if (auto_options(c, err) != 0)
         return -1;
-    int stdins = 0;
-    for (int i = 0; i < c->nfiles; i++)
-        stdins += strcmp(c->files[i], "-") == 0;
-    if (stdins > 1)
-        FAIL("standard input (-) is given twice as a FILE; it can be read "
-             "once");
-    /* A batch's rows are found by file and index: a FILE given twice
-     * would make two rows of one key, one run to --resume and merge. */
-    for (int i = 1; c->verb == VERB_BATCH && i < c->nfiles; i++)
-        for (int j = 0; j < i; j++)
-            if (strcmp(c->files[i], c->files[j]) == 0)
+    /* A FILE given twice: standard input can be read once; a batch's
+     * rows are found by file and index, so a file twice would make two
+     * rows of one key, one run to --resume and merge. */
+    for (int i = 1; i < c->nfiles; i++)
+        for (int j = 0; j < i; j++) {
+            if (strcmp(c->files[i], c->files[j]) != 0)
+                continue;
+            if (strcmp(c->files[i], "-") == 0)
+                FAIL("standard input (-) is given twice as a FILE; it can be "
+                     "read once");
+            if (c->verb == VERB_BATCH)
                 FAIL("batch: FILE %s is given twice (its rows would share "
                      "their keys, one run each to --resume and merge)",
                      c->files[i]);
+        }
     if (c->index && c->nfiles == 0)
         FAIL("--index picks an instance of a FILE; no FILE was given");
     if (format_set && c->verb == VERB_BATCH && c->format == FMT_TEXT)

@@ -127,22 +127,18 @@ static int fz_int(const char *flag, const char *v, int64_t lo, int64_t hi,
     return 0;
 }
 
-/* --ilpm-backend B: one of --backend's names, checked here so that a
- * mistake names the flag given, not the option behind it. */
+/* --ilpm-backend B: checked against --backend's row here, its message
+ * ("--backend: expected one of ...") naming the flag given, not the
+ * option behind it. */
 static int backend_flag(const char *flag, const char *v, ilpm_err *err)
 {
-    const ilpm_opt *r = ilpm_cli_opt_find("backend");
-    char names[128], shown[ILPM_SHOW_SIZE];
-    size_t n = 0;
-    for (int i = 0; r->choices[i]; i++)
-        if (strcmp(r->choices[i], v) == 0)
-            return 0;
-    names[0] = '\0';
-    for (int i = 0; r->choices[i] && n < sizeof names; i++)
-        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
-                              i ? ", " : "", r->choices[i]);
-    return ilpm_err_input(err, "%s: expected one of %s, got '%s'", flag, names,
-                          ilpm_show(v, strlen(v), shown, sizeof shown));
+    if (ilpm_opt_check(ilpm_cli_opt_find("backend"), v, err) == 0)
+        return 0;
+    const char *rest = strchr(err->msg, ':');
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s%s", flag, rest ? rest : "");
+    snprintf(err->msg, sizeof err->msg, "%s", msg);
+    return -1;
 }
 
 /* Flag f, given as `given` with its value val (NULL for none), into fz

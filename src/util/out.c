@@ -62,17 +62,14 @@ void ilpm_out_unlink_temps(void)
 static void out_free(ilpm_out *o)
 {
     live_drop(o->tmp);
-    live_drop(o->scratch);
     if (o->f && o->kind != OUT_STREAM)
         fclose(o->f);
     if (o->tmp)
         remove(o->tmp);
-    if (o->scratch)
-        remove(o->scratch);
+    ilpm_temp_remove(o->scratch); /* an ilpm_temp_file */
     free(o->path);
     free(o->target);
     free(o->tmp);
-    free(o->scratch);
     free(o);
 }
 
